@@ -1,0 +1,1 @@
+//! racewit-confirm (being written).

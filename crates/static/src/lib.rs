@@ -1,0 +1,1 @@
+//! racewit-static (being written).

@@ -1,0 +1,1 @@
+//! The surface syntax tree produced by [`crate::parse`].

@@ -1,0 +1,1 @@
+//! Lexer: Erlang source text to compact [`crate::token::Token`]s.

@@ -1,0 +1,1 @@
+//! Lowering: [`crate::ast`] to the core [`crate::ir`].

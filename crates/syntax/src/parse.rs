@@ -1,0 +1,1 @@
+//! Parser: preprocessed tokens to the [`crate::ast`] tree, with error recovery.

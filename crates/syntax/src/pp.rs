@@ -1,0 +1,1 @@
+//! Preprocessor: macros, conditionals and includes over tokens.

@@ -1,0 +1,1 @@
+//! racewit-vm (being written).
