@@ -19,6 +19,7 @@ pub mod ir;
 pub mod lex;
 pub mod load;
 pub mod lower;
+mod merge;
 pub mod parse;
 pub mod pp;
 pub mod source;

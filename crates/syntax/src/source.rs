@@ -136,6 +136,11 @@ impl SourceDb {
         self.files.is_empty()
     }
 
+    /// The files, in id order (consumes the database).
+    pub fn into_files(self) -> Vec<SourceFile> {
+        self.files
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
         self.files
             .iter()

@@ -1,0 +1,183 @@
+//! What a search looks for, watched step by step: a [`Monitor`] sees every
+//! step of a run, may steer the search (which process to hold back), and
+//! judges each finished run.
+
+use crate::system::{Access, Fate, Item, Observation, System};
+
+/// Watches one run. Cloned at every choice point with the system.
+pub trait Monitor<S: System>: Clone {
+    /// Called after each step, `index` counting from 0.
+    fn observe(&mut self, sys: &S, proc: S::Proc, obs: &Observation<S::Item, S::Site>, index: usize);
+    /// A process the search should hold back (try every other process first),
+    /// because preempting it here is what the goal needs.
+    fn hold(&self) -> Option<S::Proc> {
+        None
+    }
+    /// Whether the run so far already shows what is sought (the search may
+    /// still finish the run to see its consequence).
+    fn hit(&self) -> bool;
+    /// Called when the run ends; returns whether this run is a finding.
+    fn finish(&mut self, sys: &S) -> bool;
+}
+
+/// The race pattern of a suspect: process P reads item X at the read site,
+/// another process then writes X, then P writes X at the write site.
+#[derive(Clone, Debug)]
+pub struct RaceGoal<S: System> {
+    pub read_site: S::Site,
+    pub write_site: S::Site,
+    /// Whether the final write must touch the item read (registry, ETS,
+    /// mnesia: yes; spawn_register: the read item is the spawned process and
+    /// the write is the register of a name, so no).
+    pub write_must_overlap: bool,
+    pending: Vec<Pending<S>>,
+    hit: Option<RaceHit>,
+}
+
+#[derive(Clone, Debug)]
+struct Pending<S: System> {
+    reader: S::Proc,
+    item: S::Item,
+    read_step: usize,
+    interference: Option<usize>,
+}
+
+/// Where in a run the race happened (step indexes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct RaceHit {
+    pub read_step: usize,
+    pub interfering_write_step: usize,
+    pub stale_write_step: usize,
+}
+
+impl<S: System> RaceGoal<S> {
+    pub fn new(read_site: S::Site, write_site: S::Site, write_must_overlap: bool) -> Self {
+        RaceGoal {
+            read_site,
+            write_site,
+            write_must_overlap,
+            pending: Vec::new(),
+            hit: None,
+        }
+    }
+
+    pub fn race(&self) -> Option<RaceHit> {
+        self.hit
+    }
+}
+
+impl<S: System> Monitor<S> for RaceGoal<S> {
+    fn observe(&mut self, _sys: &S, proc: S::Proc, obs: &Observation<S::Item, S::Site>, index: usize) {
+        if self.hit.is_some() {
+            return;
+        }
+        let Some((item, access)) = &obs.access else {
+            return;
+        };
+        let at_read = obs.site.as_ref() == Some(&self.read_site);
+        let at_write = obs.site.as_ref() == Some(&self.write_site);
+        if *access == Access::Write {
+            if at_write {
+                let found = self.pending.iter().position(|p| {
+                    p.reader == proc
+                        && p.interference.is_some()
+                        && (!self.write_must_overlap || p.item.overlaps(item))
+                });
+                if let Some(i) = found {
+                    let p = &self.pending[i];
+                    self.hit = Some(RaceHit {
+                        read_step: p.read_step,
+                        interfering_write_step: p.interference.unwrap_or(p.read_step),
+                        stale_write_step: index,
+                    });
+                    return;
+                }
+                // The reader wrote without interference: that read is settled.
+                self.pending.retain(|p| p.reader != proc);
+            }
+            for p in &mut self.pending {
+                if p.reader != proc && p.interference.is_none() && p.item.overlaps(item) {
+                    p.interference = Some(index);
+                }
+            }
+        }
+        if at_read && *access == Access::Read {
+            self.pending.retain(|p| p.reader != proc);
+            self.pending.push(Pending {
+                reader: proc,
+                item: item.clone(),
+                read_step: index,
+                interference: None,
+            });
+        }
+    }
+
+    fn hold(&self) -> Option<S::Proc> {
+        if self.hit.is_some() {
+            return None;
+        }
+        self.pending
+            .iter()
+            .find(|p| p.interference.is_none())
+            .map(|p| p.reader)
+    }
+
+    fn hit(&self) -> bool {
+        self.hit.is_some()
+    }
+
+    fn finish(&mut self, _sys: &S) -> bool {
+        self.hit.is_some()
+    }
+}
+
+/// What exploring a test entry looks for: a crashed process, or processes
+/// stuck in `receive` forever (a deadlock).
+#[derive(Clone, Debug, Default)]
+pub struct FailureGoal {
+    found: Option<Failure>,
+}
+
+/// A failure seen at the end of a run.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Failure {
+    Crash { process: String, reason: String },
+    Deadlock { processes: Vec<String> },
+}
+
+impl FailureGoal {
+    pub fn failure(&self) -> Option<&Failure> {
+        self.found.as_ref()
+    }
+}
+
+impl<S: System> Monitor<S> for FailureGoal {
+    fn observe(&mut self, _: &S, _: S::Proc, _: &Observation<S::Item, S::Site>, _: usize) {}
+
+    fn hit(&self) -> bool {
+        false
+    }
+
+    fn finish(&mut self, sys: &S) -> bool {
+        let mut blocked = Vec::new();
+        for p in sys.procs() {
+            match sys.fate(p) {
+                Fate::Crashed { reason } => {
+                    self.found = Some(Failure::Crash {
+                        process: sys.name(p),
+                        reason,
+                    });
+                    return true;
+                }
+                Fate::Blocked => blocked.push(sys.name(p)),
+                Fate::Normal | Fate::Parked { .. } | Fate::Running => {}
+            }
+        }
+        if !blocked.is_empty() {
+            self.found = Some(Failure::Deadlock { processes: blocked });
+            return true;
+        }
+        false
+    }
+}

@@ -1,0 +1,277 @@
+//! Preemption-bounded depth-first search over schedules.
+//!
+//! - A *preemption* is switching away from the process that just ran while it
+//!   could still run; switching when it blocked or exited is free. Runs with
+//!   more than `max_preemptions` preemptions are not explored (loom's and
+//!   CHESS's bound).
+//! - The goal steers the order: a process the monitor asks to hold (a reader
+//!   between its read and its write) is tried last, so the preemption budget
+//!   is spent first right after the suspect's read.
+//! - Sleep sets cut schedules that only reorder independent steps: after the
+//!   subtree of step `p` is explored, `p` sleeps in its siblings' subtrees
+//!   until a step dependent with it runs. Combined with the preemption bound,
+//!   this can skip a schedule whose only representative within the bound was
+//!   pruned; `sleep_sets: false` gives plain bounded DFS for comparison.
+//! - The search branches by cloning the system at choice points; forced steps
+//!   (one candidate) run in place.
+
+use crate::goal::Monitor;
+use crate::search::{Found, Outcome, SearchStats, StopReason, Strategy, TraceStep, take_step};
+use crate::system::{Observation, System, independent};
+
+#[derive(Clone, Debug)]
+pub struct BoundedDfs {
+    pub max_preemptions: u32,
+    /// Stop after this many completed runs (the space is then not exhausted).
+    pub max_interleavings: u64,
+    /// Steps one run may take before it is cut (livelock guard).
+    pub max_run_steps: usize,
+    pub sleep_sets: bool,
+    /// Stop at the first finding.
+    pub stop_at_first: bool,
+    /// Let the monitor's `hold` steer the order of choices.
+    pub steer: bool,
+}
+
+impl Default for BoundedDfs {
+    fn default() -> Self {
+        BoundedDfs {
+            max_preemptions: 2,
+            max_interleavings: 100_000,
+            max_run_steps: 100_000,
+            sleep_sets: true,
+            stop_at_first: true,
+            steer: true,
+        }
+    }
+}
+
+type Sleep<S> = Vec<(<S as System>::Proc, Observation<<S as System>::Item, <S as System>::Site>)>;
+
+struct Frame<S: System, M> {
+    sys: S,
+    monitor: M,
+    preemptions: u32,
+    sleep: Sleep<S>,
+    candidates: Vec<(S::Proc, bool)>,
+    next: usize,
+    explored: Sleep<S>,
+    trace_len: usize,
+}
+
+struct Pending<S: System, M> {
+    sys: S,
+    monitor: M,
+    last: Option<S::Proc>,
+    preemptions: u32,
+    sleep: Sleep<S>,
+}
+
+enum Advance<S: System, M> {
+    Choice(Frame<S, M>),
+    End(Pending<S, M>),
+    SleepBlocked,
+    Cut(String),
+}
+
+impl BoundedDfs {
+    /// The processes to try at a choice point, in order, with whether each is a preemption.
+    fn candidates<S: System, M: Monitor<S>>(&self, p: &Pending<S, M>, enabled: &[S::Proc]) -> Vec<(S::Proc, bool)> {
+        let last_enabled = p.last.filter(|l| enabled.contains(l));
+        let hold = if self.steer && !p.monitor.hit() {
+            p.monitor.hold().filter(|h| enabled.contains(h))
+        } else {
+            None
+        };
+        let mut order: Vec<S::Proc> = Vec::with_capacity(enabled.len());
+        if let Some(l) = last_enabled
+            && Some(l) != hold
+        {
+            order.push(l);
+        }
+        for &e in enabled {
+            if Some(e) != last_enabled && Some(e) != hold {
+                order.push(e);
+            }
+        }
+        if let Some(h) = hold {
+            order.push(h);
+        }
+        // Once the goal is hit, finish the run without branching.
+        if p.monitor.hit() && self.stop_at_first {
+            order.truncate(1);
+        }
+        order
+            .into_iter()
+            .filter(|c| !p.sleep.iter().any(|(s, _)| s == c))
+            .map(|c| (c, last_enabled.is_some_and(|l| l != c)))
+            .filter(|&(_, pre)| !pre || p.preemptions < self.max_preemptions)
+            .collect()
+    }
+
+    fn advance<S: System, M: Monitor<S>>(
+        &self,
+        mut p: Pending<S, M>,
+        trace: &mut Vec<TraceStep<S::Site>>,
+        schedule: &mut Vec<String>,
+        stats: &mut SearchStats,
+    ) -> Advance<S, M> {
+        loop {
+            let enabled = p.sys.enabled();
+            if enabled.is_empty() {
+                return Advance::End(p);
+            }
+            if trace.len() >= self.max_run_steps {
+                return Advance::Cut(format!(
+                    "a run exceeded {} steps (livelock or very long run)",
+                    self.max_run_steps
+                ));
+            }
+            let cands = self.candidates(&p, &enabled);
+            match cands.len() {
+                0 => return Advance::SleepBlocked,
+                1 => {
+                    let (c, pre) = cands[0];
+                    stats.steps += 1;
+                    match take_step(&mut p.sys, &mut p.monitor, c, trace, schedule, pre) {
+                        Ok(obs) => {
+                            if self.sleep_sets {
+                                p.sleep.retain(|(s, o)| *s != c && independent(o, &obs));
+                            }
+                            p.preemptions += pre as u32;
+                            p.last = Some(c);
+                        }
+                        Err(e) => return Advance::Cut(e.to_string()),
+                    }
+                }
+                _ => {
+                    return Advance::Choice(Frame {
+                        sys: p.sys,
+                        monitor: p.monitor,
+                        preemptions: p.preemptions,
+                        sleep: p.sleep,
+                        candidates: cands,
+                        next: 0,
+                        explored: Vec::new(),
+                        trace_len: trace.len(),
+                    });
+                }
+            }
+        }
+    }
+}
+
+impl Strategy for BoundedDfs {
+    fn search<S: System, M: Monitor<S>>(&self, initial: &S, monitor: M) -> Outcome<S, M> {
+        let mut stats = SearchStats::default();
+        let mut found = Vec::new();
+        let mut stack: Vec<Frame<S, M>> = Vec::new();
+        let mut trace = Vec::new();
+        let mut schedule = Vec::new();
+        let mut pending = Some(Pending {
+            sys: initial.clone(),
+            monitor,
+            last: None,
+            preemptions: 0,
+            sleep: Vec::new(),
+        });
+        loop {
+            if let Some(p) = pending.take() {
+                match self.advance(p, &mut trace, &mut schedule, &mut stats) {
+                    Advance::Choice(frame) => stack.push(frame),
+                    Advance::End(mut end) => {
+                        stats.interleavings += 1;
+                        stats.max_preemptions_used = stats.max_preemptions_used.max(end.preemptions);
+                        if end.monitor.finish(&end.sys) {
+                            found.push(Found {
+                                schedule: schedule.clone(),
+                                trace: trace.clone(),
+                                preemptions: end.preemptions,
+                                monitor: end.monitor,
+                                end: end.sys,
+                            });
+                            if self.stop_at_first {
+                                return Outcome {
+                                    found,
+                                    stats,
+                                    stop: StopReason::Found,
+                                };
+                            }
+                        }
+                        if stats.interleavings >= self.max_interleavings {
+                            return Outcome {
+                                found,
+                                stats,
+                                stop: StopReason::InterleavingBudget {
+                                    limit: self.max_interleavings,
+                                },
+                            };
+                        }
+                    }
+                    Advance::SleepBlocked => stats.sleep_blocked += 1,
+                    Advance::Cut(why) => {
+                        stats.cut_runs += 1;
+                        if stats.first_error.is_none() {
+                            stats.first_error = Some(why);
+                        }
+                    }
+                }
+                if pending.is_none() && stack.is_empty() {
+                    return Outcome {
+                        found,
+                        stats,
+                        stop: StopReason::Exhausted,
+                    };
+                }
+                continue;
+            }
+            // Backtrack to the deepest choice point with a candidate left.
+            let Some(top) = stack.last_mut() else {
+                return Outcome {
+                    found,
+                    stats,
+                    stop: StopReason::Exhausted,
+                };
+            };
+            if top.next >= top.candidates.len() {
+                stack.pop();
+                continue;
+            }
+            let (c, pre) = top.candidates[top.next];
+            top.next += 1;
+            trace.truncate(top.trace_len);
+            schedule.truncate(top.trace_len);
+            let mut sys = top.sys.clone();
+            let mut mon = top.monitor.clone();
+            stats.steps += 1;
+            match take_step(&mut sys, &mut mon, c, &mut trace, &mut schedule, pre) {
+                Ok(obs) => {
+                    let sleep = if self.sleep_sets {
+                        top.sleep
+                            .iter()
+                            .chain(top.explored.iter())
+                            .filter(|(s, o)| *s != c && independent(o, &obs))
+                            .cloned()
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    top.explored.push((c, obs));
+                    pending = Some(Pending {
+                        sys,
+                        monitor: mon,
+                        last: Some(c),
+                        preemptions: top.preemptions + pre as u32,
+                        sleep,
+                    });
+                }
+                Err(e) => {
+                    stats.cut_runs += 1;
+                    if stats.first_error.is_none() {
+                        stats.first_error = Some(e.to_string());
+                    }
+                }
+            }
+        }
+    }
+}

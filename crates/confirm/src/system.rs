@@ -1,0 +1,86 @@
+//! What the search drives: a deterministic, cloneable system of processes
+//! that takes one visible step at a time. The VM implements it (see
+//! [`crate::vm_system`]); unit tests implement it with small models.
+
+use std::fmt::Debug;
+
+/// Read or write of a shared item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// One visible step as the search sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observation<I, S> {
+    /// The shared item touched and how, if any.
+    pub access: Option<(I, Access)>,
+    /// The code location that made the step (a call site).
+    pub site: Option<S>,
+    /// The step may affect any other process (an exit signal, a kill): never
+    /// commuted with anything.
+    pub global: bool,
+    /// Human-readable text of the step, for traces.
+    pub text: String,
+}
+
+/// A shared item: how two items can conflict.
+pub trait Item: Clone + Debug + PartialEq {
+    /// Whether two accesses to these items can touch the same state.
+    fn overlaps(&self, other: &Self) -> bool;
+}
+
+/// How a process ended up at the end of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Exited normally.
+    Normal,
+    /// Exited with an abnormal reason (printed as the BEAM would), at `location`.
+    Crashed { reason: String },
+    /// Blocked in `receive` with nothing to receive and no timeout.
+    Blocked,
+    /// Stopped at a call the VM cannot run (named, with its location).
+    Parked { call: String },
+    /// Still runnable (the run was cut by a budget).
+    Running,
+}
+
+/// A deterministic system of processes.
+pub trait System: Clone {
+    type Proc: Copy + Ord + Eq + Debug + std::hash::Hash;
+    type Item: Item;
+    type Site: Clone + Debug + PartialEq;
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// Processes that can take a step now, sorted.
+    fn enabled(&self) -> Vec<Self::Proc>;
+    /// Runs `proc` up to and including its next visible action.
+    fn step(&mut self, proc: Self::Proc)
+    -> Result<Observation<Self::Item, Self::Site>, Self::Error>;
+    /// Stable name (`P1`, `P1.2`) of a process.
+    fn name(&self, proc: Self::Proc) -> String;
+    /// The process with this stable name, if it exists now.
+    fn by_name(&self, name: &str) -> Option<Self::Proc>;
+    /// Every process that exists or existed, sorted.
+    fn procs(&self) -> Vec<Self::Proc>;
+    /// How a process stands now.
+    fn fate(&self, proc: Self::Proc) -> Fate;
+    /// The current value of a shared item, printed (for serializability checks).
+    fn item_value(&self, item: &Self::Item) -> String;
+}
+
+/// Whether two steps, by different processes, commute: swapping them cannot
+/// change what either observes. Conservative: unknown means dependent.
+pub fn independent<I: Item, S>(a: &Observation<I, S>, b: &Observation<I, S>) -> bool {
+    if a.global || b.global {
+        return false;
+    }
+    match (&a.access, &b.access) {
+        (Some((ia, aa)), Some((ib, ab))) => {
+            !(ia.overlaps(ib) && (*aa == Access::Write || *ab == Access::Write))
+        }
+        _ => true,
+    }
+}

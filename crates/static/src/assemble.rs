@@ -1,0 +1,403 @@
+//! Turning search hits into [`Suspect`]s: filters, positions, paths,
+//! entries, setup functions, messages and stable ids.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use racewit_syntax::ir::MFA;
+
+use crate::callgraph::{EdgeKind, mfa_text};
+use crate::dataflow::SiteTarget;
+use crate::escape;
+use crate::message::{message, render_call};
+use crate::ops::Item;
+use crate::spawn_register::Blocking;
+use crate::suspect::{Access, ArgHint, Category, Entry, Hop, Resource, Suspect, ValueSet};
+use crate::units::FnId;
+use crate::values::{Origin, Term, UnitId, Val, quote_atom, render_term};
+use crate::walk::{Hit, Read, World};
+
+pub struct Assembler<'w, 'a, 'p> {
+    pub w: &'w World<'a, 'p>,
+    pub max_entries: usize,
+    blocking: Blocking<'a, 'p>,
+}
+
+impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
+    pub fn new(w: &'w World<'a, 'p>, max_entries: usize) -> Self {
+        Assembler {
+            w,
+            max_entries,
+            blocking: Blocking::new(w.units),
+        }
+    }
+
+    fn origin_text(&self, o: Origin) -> String {
+        let span = self.w.units.site_span(o.module, o.site);
+        let loc = self.w.units.program.sources.location(span);
+        format!("{}:{}", self.w.units.module(o.module).name, loc.line)
+    }
+
+    fn mfa_at(&self, o: Origin) -> Option<MFA> {
+        match &self.w.flow.site(o.module, o.site)?.target {
+            SiteTarget::Static(m) => Some(m.clone()),
+            _ => None,
+        }
+    }
+
+    fn access(&self, unit: UnitId, o: Origin) -> Access {
+        let units = self.w.units;
+        let span = units.site_span(o.module, o.site);
+        let loc = units.program.sources.location(span);
+        Access {
+            call: self.mfa_at(o).map(|m| mfa_text(&m)).unwrap_or_default(),
+            module: units.module(o.module).name.clone(),
+            site: o.site,
+            span,
+            function: units.display(unit),
+            file: loc.file,
+            line: loc.line,
+            column: loc.column,
+        }
+    }
+
+    /// Whether a filter drops the hit (and so it is no suspect).
+    pub fn filtered(&mut self, read: &Read, hit: &Hit) -> bool {
+        match (read.category, &hit.read_item, &hit.write_item) {
+            (Category::Ets, Item::TableKey { table: t1, .. }, Item::TableKey { table: t2, .. }) => {
+                let t = t1.meet(t2, self.w.limit);
+                !self.w.tables.maybe_public(&t)
+            }
+            (Category::SpawnRegister, _, _) => {
+                let mut children = Vec::new();
+                for inv in self.w.cg.invokes(read.origin.module, read.origin.site) {
+                    if inv.kind != EdgeKind::Spawn {
+                        continue;
+                    }
+                    match &inv.callee {
+                        crate::callgraph::Callee::Fn(g) => children.push(self.w.units.fn_unit[g.index()]),
+                        crate::callgraph::Callee::Closure(u) => children.push(*u),
+                        crate::callgraph::Callee::UnknownApply(_) => return false,
+                    }
+                }
+                !children.is_empty() && children.iter().all(|&c| self.blocking.blocks_first(c))
+            }
+            _ => false,
+        }
+    }
+
+    fn value_set(&self, v: &Val) -> ValueSet {
+        let origin = |o: Origin| self.origin_text(o);
+        match v {
+            Val::Any => ValueSet {
+                values: Vec::new(),
+                any: true,
+            },
+            Val::Set(s) => {
+                let any = s.iter().any(|t| matches!(t, Term::Any | Term::Param(_)));
+                ValueSet {
+                    values: s
+                        .iter()
+                        .filter(|t| !matches!(t, Term::Any | Term::Param(_)))
+                        .map(|t| render_term(t, &origin))
+                        .collect(),
+                    any,
+                }
+            }
+        }
+    }
+
+    fn resource(&self, cat: Category, hit: &Hit) -> Resource {
+        let limit = self.w.limit;
+        let origin = |o: Origin| self.origin_text(o);
+        let show = |v: &Val| v.render_set(&origin);
+        match (&hit.read_item, &hit.write_item) {
+            (Item::Name(a), Item::Name(b)) => {
+                let n = a.meet(b, limit);
+                let kind = match cat {
+                    Category::Global => "global_name",
+                    Category::PersistentTerm => "persistent_term",
+                    _ => "registered_name",
+                };
+                let label = if cat == Category::PersistentTerm { "key" } else { "name" };
+                Resource {
+                    kind,
+                    display: format!("{label} ∈ {}", show(&n)),
+                    name: (label == "name").then(|| self.value_set(&n)),
+                    key: (label == "key").then(|| self.value_set(&n)),
+                    table: None,
+                }
+            }
+            (Item::TableKey { table: t1, key: k1 }, Item::TableKey { table: t2, key: k2 }) => {
+                let t = t1.meet(t2, limit);
+                let k = k1.meet(k2, limit);
+                Resource {
+                    kind: if cat == Category::Mnesia { "mnesia_record" } else { "ets_object" },
+                    display: format!("table ∈ {}, key ∈ {}", show(&t), show(&k)),
+                    name: None,
+                    table: Some(self.value_set(&t)),
+                    key: Some(self.value_set(&k)),
+                }
+            }
+            (Item::Spawn(o), Item::Pid(_)) => Resource {
+                kind: "spawned_pid",
+                display: format!("pid ∈ {{spawned at {}}}", self.origin_text(*o)),
+                name: None,
+                table: None,
+                key: None,
+            },
+            _ => Resource {
+                kind: "unknown",
+                display: "any".to_string(),
+                name: None,
+                table: None,
+                key: None,
+            },
+        }
+    }
+
+    fn hint(&self, v: &Val) -> ArgHint {
+        let origin = |o: Origin| self.origin_text(o);
+        match v {
+            Val::Any => ArgHint::Unknown,
+            Val::Set(s) if s.is_empty() => ArgHint::Unknown,
+            Val::Set(s) => {
+                if s.iter().any(|t| matches!(t, Term::Any | Term::Param(_))) {
+                    return ArgHint::Unknown;
+                }
+                if let Some(atoms) = v.atoms() {
+                    return ArgHint::Atoms {
+                        values: atoms.iter().map(|a| quote_atom(a)).collect(),
+                    };
+                }
+                let ints: Option<Vec<i64>> = s
+                    .iter()
+                    .map(|t| match t {
+                        Term::Int(i) => Some(*i),
+                        _ => None,
+                    })
+                    .collect();
+                match ints {
+                    Some(values) => ArgHint::Integers { values },
+                    None => ArgHint::Terms {
+                        values: s.iter().map(|t| render_term(t, &origin)).collect(),
+                    },
+                }
+            }
+        }
+    }
+
+    fn entries(&self, read: &Read, hit: &Hit) -> Vec<Entry> {
+        let w = self.w;
+        let roots = escape::entries(w.units, w.cg, hit.base_unit, self.max_entries);
+        roots
+            .into_iter()
+            .map(|u| {
+                let owner = w.units.unit(u).owner;
+                let arity = w.units.function(owner).arity as usize;
+                let internal = &w.flow.internal_ctx[owner.index()];
+                // Parameters the read's arguments come straight from.
+                let read_params = self.read_params(read, owner);
+                let args = (0..arity)
+                    .map(|i| {
+                        if let Some(v) = read_params.get(&(i as u32)) {
+                            return self.hint(v);
+                        }
+                        internal.get(i).map_or(ArgHint::Unknown, |v| self.hint(v))
+                    })
+                    .collect();
+                Entry {
+                    mfa: w.units.display(u),
+                    args,
+                }
+            })
+            .collect()
+    }
+
+    /// When the read is in `owner` itself, parameters used directly as its
+    /// arguments, with the read's resolved values for them.
+    fn read_params(&self, read: &Read, owner: FnId) -> BTreeMap<u32, Val> {
+        let mut out = BTreeMap::new();
+        if self.w.units.unit(read.unit).owner != owner {
+            return out;
+        }
+        let Some(sv) = self.w.flow.site(read.origin.module, read.origin.site) else {
+            return out;
+        };
+        for a in &sv.args {
+            if let Val::Set(s) = a
+                && let [Term::Param(i)] = s.iter().collect::<Vec<_>>().as_slice()
+            {
+                out.insert(*i, Val::Any);
+            }
+        }
+        out
+    }
+
+    fn setup(&self, cat: Category, hit: &Hit) -> Vec<String> {
+        let w = self.w;
+        let mut fns: BTreeSet<String> = BTreeSet::new();
+        let table = match (&hit.read_item, &hit.write_item) {
+            (Item::TableKey { table: t1, .. }, Item::TableKey { table: t2, .. }) => t1.meet(t2, w.limit),
+            _ => return Vec::new(),
+        };
+        let creations: Vec<usize> = match cat {
+            Category::Ets => w.tables.creations(&table),
+            Category::Mnesia => w
+                .flow
+                .creations
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.mnesia && c.name.may_equal(&table))
+                .map(|(i, _)| i)
+                .collect(),
+            _ => Vec::new(),
+        };
+        for ci in creations {
+            let owner = w.flow.creations[ci].owner;
+            fns.insert(w.units.mfa_of_fn(owner));
+        }
+        fns.into_iter().collect()
+    }
+
+    pub fn suspect(&self, read: &Read, hit: &Hit) -> Suspect {
+        let w = self.w;
+        let units = w.units;
+        let read_acc = self.access(read.unit, read.origin);
+        let write_acc = self.access(hit.write_unit, hit.write);
+        let path = hit
+            .hops
+            .iter()
+            .map(|h| {
+                let loc = units
+                    .program
+                    .sources
+                    .location(units.site_span(h.origin.module, h.origin.site));
+                Hop {
+                    kind: h.kind,
+                    function: units.display(h.unit),
+                    call: h.other.map(|o| units.display(o)),
+                    file: loc.file,
+                    line: loc.line,
+                    column: loc.column,
+                }
+            })
+            .collect();
+        let origin = |o: Origin| self.origin_text(o);
+        let read_mfa = self.mfa_at(read.origin).unwrap_or(MFA {
+            module: "erlang".into(),
+            name: "apply".into(),
+            arity: 0,
+        });
+        let write_mfa = self.mfa_at(hit.write).unwrap_or(read_mfa.clone());
+        let read_call = render_call(&read_mfa, &hit.read_args, &origin);
+        let write_call = render_call(&write_mfa, &hit.write_args, &origin);
+        let read_where = if read_acc.file == write_acc.file {
+            format!(" on line {}", read_acc.line)
+        } else {
+            let name = Path::new(&read_acc.file)
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_else(|| read_acc.file.clone());
+            format!(" in {} on line {}", name, read_acc.line)
+        };
+        Suspect {
+            id: String::new(),
+            category: read.category,
+            code: read.category.code(),
+            message: message(read.category, &write_call, &read_call, &read_where),
+            resource: self.resource(read.category, hit),
+            entries: self.entries(read, hit),
+            setup: self.setup(read.category, hit),
+            read: read_acc,
+            write: write_acc,
+            path,
+        }
+    }
+}
+
+/// Sort suspects and give them unique stable ids.
+pub fn finish(mut suspects: Vec<Suspect>) -> Vec<Suspect> {
+    suspects.sort_by(|a, b| {
+        (&a.read.file, a.read.line, a.read.column, &a.write.file, a.write.line, a.write.column, a.category)
+            .cmp(&(&b.read.file, b.read.line, b.read.column, &b.write.file, b.write.line, b.write.column, b.category))
+    });
+    let base: Vec<String> = suspects
+        .iter()
+        .map(|s| {
+            if s.read.module == s.write.module {
+                format!("{}:{}:{}:{}", s.category.code(), s.read.module, s.read.line, s.write.line)
+            } else {
+                format!(
+                    "{}:{}:{}:{}:{}",
+                    s.category.code(),
+                    s.read.module,
+                    s.read.line,
+                    s.write.module,
+                    s.write.line
+                )
+            }
+        })
+        .collect();
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for b in &base {
+        *count.entry(b).or_default() += 1;
+    }
+    let ids: Vec<String> = base
+        .iter()
+        .zip(&suspects)
+        .map(|(b, s)| {
+            if count[b.as_str()] > 1 {
+                format!("{b}:c{}:{}", s.read.column, s.write.column)
+            } else {
+                b.clone()
+            }
+        })
+        .collect();
+    for (s, id) in suspects.iter_mut().zip(ids) {
+        s.id = id;
+    }
+    suspects
+}
+
+/// The application a file belongs to: `app` of `.../app-1.2/src/x.erl`, else
+/// the file's directory name.
+pub fn application_of(file: &str) -> String {
+    let p = Path::new(file);
+    let comps: Vec<String> = p
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().to_string())
+        .collect();
+    let strip = |s: &str| -> String {
+        match s.rsplit_once('-') {
+            Some((app, vsn)) if !vsn.is_empty() && vsn.chars().all(|c| c.is_ascii_digit() || c == '.') => {
+                app.to_string()
+            }
+            _ => s.to_string(),
+        }
+    };
+    if let Some(i) = comps.iter().rposition(|c| c == "src")
+        && i > 0
+    {
+        return strip(&comps[i - 1]);
+    }
+    match p.parent().and_then(|d| d.file_name()) {
+        Some(d) => strip(&d.to_string_lossy()),
+        None => ".".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn applications_from_paths() {
+        assert_eq!(
+            application_of("/usr/lib/erlang/lib/common_test-1.23/src/ct_master.erl"),
+            "common_test"
+        );
+        assert_eq!(application_of("corpus/registry/a.erl"), "registry");
+        assert_eq!(application_of("a.erl"), ".");
+    }
+}

@@ -1,0 +1,429 @@
+//! The inter-modular call graph: which units a call site may run, and how
+//! (a call that returns, a new process, a fun handed to library code).
+//!
+//! Targets come from the static target of a site, from abstract values of
+//! dynamic module/function names and of funs (`F(X)` with `F` known), from
+//! `apply/2,3`, and from process starts ([`crate::spawn`]). A fun call whose
+//! fun is unknown may run any fun that escapes, or any function named by a
+//! `fun f/a`, of the right arity: those go through one virtual node per arity.
+
+use petgraph::graph::{DiGraph, NodeIndex};
+use racewit_syntax::ir::{MFA, Name};
+use rustc_hash::FxHashMap;
+
+use crate::dataflow::{Flow, SiteTarget, SiteVals};
+use crate::spawn::{StartShape, start_of};
+use crate::units::{FnId, Units};
+use crate::values::{Term, UnitId, Val, list_elements, resolve};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum EdgeKind {
+    /// An ordinary call: the callee returns to the site.
+    Call,
+    /// The callee runs in a new process started at the site.
+    Spawn,
+    /// A fun handed to code outside the program, which may call it before returning.
+    Hof,
+    /// A function creates a fun (used to find entries, not for flow).
+    Creates,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Callee {
+    Fn(FnId),
+    Closure(UnitId),
+    /// A fun of unknown value applied to this many arguments.
+    UnknownApply(u32),
+}
+
+/// One thing a call site may run.
+#[derive(Clone, Debug)]
+pub struct Invoke {
+    pub callee: Callee,
+    /// Argument values, in terms of the calling function's parameters
+    /// (`None`: unknown).
+    pub args: Option<Vec<Val>>,
+    pub kind: EdgeKind,
+}
+
+fn single_list(v: &Val) -> Option<Vec<Val>> {
+    let terms = v.terms();
+    match terms.as_slice() {
+        [Term::List(items)] => Some(items.iter().map(|t| Val::one(t.clone())).collect()),
+        [Term::Str(s)] => Some(s.chars().map(|c| Val::one(Term::Int(c as i64))).collect()),
+        _ => None,
+    }
+}
+
+/// The units a call site may run, given the context of its function.
+pub fn invocations(
+    units: &Units<'_>,
+    flow: &Flow,
+    module: u32,
+    sv: &SiteVals,
+    ctx: &[Val],
+) -> Vec<Invoke> {
+    let limit = flow.limit;
+    let mut out = Vec::new();
+    let r = |v: &Val| resolve(v, ctx, limit);
+    match &sv.target {
+        SiteTarget::Static(mfa) => {
+            let a = &sv.args;
+            if mfa.module == "erlang" && mfa.name == "apply" && mfa.arity == 3 {
+                dynamic(
+                    units,
+                    &r(&a[0]),
+                    &r(&a[1]),
+                    single_list(&a[2]),
+                    EdgeKind::Call,
+                    &mut out,
+                );
+                return out;
+            }
+            if mfa.module == "erlang" && mfa.name == "apply" && mfa.arity == 2 {
+                let args = single_list(&a[1]);
+                let n = args.as_ref().map(|x| x.len() as u32);
+                apply(units, module, &r(&a[0]), n, args, EdgeKind::Call, &mut out);
+                return out;
+            }
+            if let Some(start) = start_of(mfa) {
+                match start.shape {
+                    StartShape::Fun { fun } => {
+                        if let Some(f) = a.get(fun) {
+                            apply(units, module, &r(f), Some(0), Some(Vec::new()), EdgeKind::Spawn, &mut out);
+                        }
+                    }
+                    StartShape::Mfa { m, f, a: ai } => {
+                        if let (Some(mv), Some(fv), Some(av)) = (a.get(m), a.get(f), a.get(ai)) {
+                            dynamic(units, &r(mv), &r(fv), single_list(av), EdgeKind::Spawn, &mut out);
+                        }
+                    }
+                    StartShape::Init { m, arg } => {
+                        if let (Some(mv), Some(av)) = (a.get(m), a.get(arg)) {
+                            dynamic(
+                                units,
+                                &r(mv),
+                                &Val::atom("init"),
+                                Some(vec![av.clone()]),
+                                EdgeKind::Spawn,
+                                &mut out,
+                            );
+                        }
+                    }
+                }
+                return out;
+            }
+            match units.lookup_mfa(mfa) {
+                Some(g) => out.push(Invoke {
+                    callee: Callee::Fn(g),
+                    args: Some(a.clone()),
+                    kind: EdgeKind::Call,
+                }),
+                None => {
+                    // Code outside the program: it may call the funs it is given.
+                    for v in a {
+                        let v = r(v);
+                        let mut funs = Vec::new();
+                        collect_funs(&v, &mut funs);
+                        for t in funs {
+                            let fv = Val::one(t);
+                            apply(units, module, &fv, None, None, EdgeKind::Hof, &mut out);
+                        }
+                    }
+                }
+            }
+        }
+        SiteTarget::Dynamic { module: mv, function: fv } => {
+            dynamic(
+                units,
+                &r(mv),
+                &r(fv),
+                Some(sv.args.clone()),
+                EdgeKind::Call,
+                &mut out,
+            );
+        }
+        SiteTarget::Apply(fv) => {
+            let n = sv.args.len() as u32;
+            apply(units, module, &r(fv), Some(n), Some(sv.args.clone()), EdgeKind::Call, &mut out);
+        }
+    }
+    out
+}
+
+fn collect_funs(v: &Val, out: &mut Vec<Term>) {
+    fn walk(t: &Term, out: &mut Vec<Term>) {
+        match t {
+            Term::Fun(_) | Term::FunRef(_) => out.push(t.clone()),
+            Term::List(ts) | Term::Tuple(ts) => ts.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    for t in v.iter() {
+        walk(t, out);
+    }
+}
+
+/// Apply a fun value to `arity` arguments (`None`: any arity).
+fn apply(
+    units: &Units<'_>,
+    _module: u32,
+    fv: &Val,
+    arity: Option<u32>,
+    args: Option<Vec<Val>>,
+    kind: EdgeKind,
+    out: &mut Vec<Invoke>,
+) {
+    for t in fv.iter() {
+        match t {
+            Term::Fun(u) => {
+                if arity.is_none_or(|n| n == units.unit(*u).arity) {
+                    out.push(Invoke {
+                        callee: Callee::Closure(*u),
+                        args: args.clone(),
+                        kind,
+                    });
+                }
+            }
+            Term::FunRef(mfa) => {
+                if arity.is_none_or(|n| n == mfa.arity)
+                    && let Some(g) = units.lookup_mfa(mfa)
+                {
+                    out.push(Invoke {
+                        callee: Callee::Fn(g),
+                        args: args.clone(),
+                        kind,
+                    });
+                }
+            }
+            Term::Any | Term::Param(_) => {
+                if let Some(n) = arity {
+                    out.push(Invoke {
+                        callee: Callee::UnknownApply(n),
+                        args: args.clone(),
+                        kind,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `M:F(Args)` with abstract `M` and `F`.
+fn dynamic(
+    units: &Units<'_>,
+    mv: &Val,
+    fv: &Val,
+    args: Option<Vec<Val>>,
+    kind: EdgeKind,
+    out: &mut Vec<Invoke>,
+) {
+    let arity = args.as_ref().map(|a| a.len() as u32);
+    let mut push = |g: FnId| {
+        out.push(Invoke {
+            callee: Callee::Fn(g),
+            args: args.clone(),
+            kind,
+        })
+    };
+    match (mv.atoms(), fv.atoms()) {
+        (Some(ms), Some(fs)) => {
+            for m in &ms {
+                for f in &fs {
+                    match arity {
+                        Some(n) => {
+                            if let Some(g) = units.lookup(m, f, n) {
+                                push(g);
+                            }
+                        }
+                        None => {
+                            for g in fns_named(units, Some(m), Some(f), None) {
+                                push(g);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (None, Some(fs)) => {
+            for f in &fs {
+                for g in fns_named(units, None, Some(f), arity) {
+                    push(g);
+                }
+            }
+        }
+        (Some(ms), None) => {
+            for m in &ms {
+                for g in fns_named(units, Some(m), None, arity) {
+                    push(g);
+                }
+            }
+        }
+        (None, None) => {}
+    }
+}
+
+/// Exported functions matching what is known of module, name and arity.
+fn fns_named(units: &Units<'_>, m: Option<&Name>, f: Option<&Name>, arity: Option<u32>) -> Vec<FnId> {
+    let mut out = Vec::new();
+    let mods: Vec<u32> = match m {
+        Some(m) => units.module_index.get(m).copied().into_iter().collect(),
+        None => (0..units.modules.len() as u32).collect(),
+    };
+    for mi in mods {
+        let module = units.module(mi);
+        for (name, &idx) in &module.function_index {
+            let func = &module.functions[idx];
+            if !func.exported
+                || f.is_some_and(|f| *f != name.name)
+                || arity.is_some_and(|a| a != name.arity)
+            {
+                continue;
+            }
+            if let Some(g) = units.lookup(&module.name, &name.name, name.arity) {
+                out.push(g);
+            }
+        }
+    }
+    out
+}
+
+/// The whole-program call graph with resolved targets per call site.
+pub struct CallGraph {
+    pub graph: DiGraph<u32, EdgeKind>,
+    /// Node of each unit (same index as units).
+    pub unit_nodes: Vec<NodeIndex>,
+    /// Virtual node for unknown fun calls of each arity.
+    pub apply_nodes: FxHashMap<u32, NodeIndex>,
+    /// Candidates for an unknown fun call of each arity (sorted).
+    pub apply_candidates: FxHashMap<u32, Vec<UnitId>>,
+    /// Per module, per call site: what it may run (global context).
+    pub site_invokes: Vec<Vec<Vec<Invoke>>>,
+    /// Per unit, the call sites (module, site, caller unit) that may call it and return.
+    pub callers: Vec<Vec<(u32, racewit_syntax::ir::CallSiteId, UnitId)>>,
+}
+
+impl CallGraph {
+    pub fn build(units: &Units<'_>, flow: &Flow, apply_candidates: FxHashMap<u32, Vec<UnitId>>) -> Self {
+        let mut graph = DiGraph::new();
+        let unit_nodes: Vec<NodeIndex> = (0..units.units.len())
+            .map(|i| graph.add_node(i as u32))
+            .collect();
+        let mut apply_nodes = FxHashMap::default();
+        let mut arities: Vec<u32> = apply_candidates.keys().copied().collect();
+        arities.sort_unstable();
+        for n in arities {
+            let node = graph.add_node(u32::MAX);
+            apply_nodes.insert(n, node);
+            for u in &apply_candidates[&n] {
+                graph.add_edge(node, unit_nodes[u.index()], EdgeKind::Call);
+            }
+        }
+        let mut callers = vec![Vec::new(); units.units.len()];
+        let mut site_invokes = Vec::with_capacity(units.modules.len());
+        for (mi, m) in units.modules.iter().enumerate() {
+            let mut per_site = Vec::with_capacity(m.call_sites.len());
+            for (si, _) in m.call_sites.iter().enumerate() {
+                let site = racewit_syntax::ir::CallSiteId(si as u32);
+                let Some(sv) = flow.site(mi as u32, site) else {
+                    per_site.push(Vec::new());
+                    continue;
+                };
+                let ctx = flow.unit_ctx(units, sv.unit);
+                let invs = invocations(units, flow, mi as u32, sv, ctx);
+                let from = unit_nodes[sv.unit.index()];
+                for inv in &invs {
+                    let to = match &inv.callee {
+                        Callee::Fn(g) => unit_nodes[units.fn_unit[g.index()].index()],
+                        Callee::Closure(u) => unit_nodes[u.index()],
+                        Callee::UnknownApply(n) => match apply_nodes.get(n) {
+                            Some(&node) => node,
+                            None => continue,
+                        },
+                    };
+                    graph.update_edge(from, to, inv.kind);
+                    if inv.kind != EdgeKind::Spawn {
+                        let targets: Vec<UnitId> = match &inv.callee {
+                            Callee::Fn(g) => vec![units.fn_unit[g.index()]],
+                            Callee::Closure(u) => vec![*u],
+                            Callee::UnknownApply(n) => {
+                                apply_candidates.get(n).cloned().unwrap_or_default()
+                            }
+                        };
+                        for t in targets {
+                            callers[t.index()].push((mi as u32, site, sv.unit));
+                        }
+                    }
+                }
+                per_site.push(invs);
+            }
+            site_invokes.push(per_site);
+        }
+        for (i, u) in units.units.iter().enumerate() {
+            if u.fun.is_some() {
+                let owner = units.fn_unit[u.owner.index()];
+                graph.add_edge(unit_nodes[owner.index()], unit_nodes[i], EdgeKind::Creates);
+            }
+        }
+        for c in &mut callers {
+            c.sort();
+            c.dedup();
+        }
+        CallGraph {
+            graph,
+            unit_nodes,
+            apply_nodes,
+            apply_candidates,
+            site_invokes,
+            callers,
+        }
+    }
+
+    pub fn invokes(&self, module: u32, site: racewit_syntax::ir::CallSiteId) -> &[Invoke] {
+        self.site_invokes
+            .get(module as usize)
+            .and_then(|m| m.get(site.index()))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Per unit, the union of `seed` masks of every unit it may reach over
+    /// edges accepted by `follow`.
+    pub fn propagate(&self, seed: &[u8], follow: fn(EdgeKind) -> bool) -> Vec<u8> {
+        let n = self.graph.node_count();
+        let mut mask = vec![0u8; n];
+        for (i, &s) in seed.iter().enumerate() {
+            mask[self.unit_nodes[i].index()] = s;
+        }
+        let mut work: Vec<NodeIndex> = (0..n).map(NodeIndex::new).filter(|x| mask[x.index()] != 0).collect();
+        while let Some(x) = work.pop() {
+            let mx = mask[x.index()];
+            for e in self.graph.edges_directed(x, petgraph::Direction::Incoming) {
+                if !follow(*e.weight()) {
+                    continue;
+                }
+                let p = petgraph::visit::EdgeRef::source(&e);
+                let before = mask[p.index()];
+                if before | mx != before {
+                    mask[p.index()] = before | mx;
+                    work.push(p);
+                }
+            }
+        }
+        mask
+    }
+
+    pub fn node_mask(&self, mask: &[u8], callee: &Callee, units: &Units<'_>) -> u8 {
+        match callee {
+            Callee::Fn(g) => mask[self.unit_nodes[units.fn_unit[g.index()].index()].index()],
+            Callee::Closure(u) => mask[self.unit_nodes[u.index()].index()],
+            Callee::UnknownApply(n) => self.apply_nodes.get(n).map_or(0, |x| mask[x.index()]),
+        }
+    }
+}
+
+/// `M:F/A` text of a static target.
+pub fn mfa_text(mfa: &MFA) -> String {
+    format!("{}:{}/{}", mfa.module, mfa.name, mfa.arity)
+}

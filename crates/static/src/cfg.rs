@@ -1,0 +1,259 @@
+//! Control-flow graphs per unit, pruned to the calls that matter.
+//!
+//! Nodes are the kept call sites (plus entry, exit and loop-head joins), in
+//! the order Erlang evaluates them: arguments left to right before the call,
+//! a `case` argument before its clauses, a comprehension's generator before
+//! its filters and body (and the body loops back to the generator). A
+//! `try`'s catch clauses may start from anywhere in its body. Funs written
+//! inside a unit are units of their own and add no nodes.
+
+use racewit_syntax::ir::{Body, CallSiteId, ClauseId, Expr, ExprId, Qualifier};
+use rustc_hash::FxHashMap;
+
+pub const ENTRY: u32 = 0;
+pub const EXIT: u32 = 1;
+
+#[derive(Clone, Debug, Default)]
+pub struct Node {
+    /// `None` for entry, exit and joins.
+    pub site: Option<CallSiteId>,
+    pub succs: Vec<u32>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Cfg {
+    pub nodes: Vec<Node>,
+    pub by_site: FxHashMap<CallSiteId, u32>,
+}
+
+impl Cfg {
+    pub fn node_of(&self, site: CallSiteId) -> Option<u32> {
+        self.by_site.get(&site).copied()
+    }
+}
+
+struct Builder<'a> {
+    body: &'a Body,
+    keep: &'a dyn Fn(CallSiteId) -> bool,
+    cfg: Cfg,
+}
+
+/// Build the CFG of one unit (its clauses), keeping the sites `keep` accepts.
+pub fn build(body: &Body, clauses: &[ClauseId], keep: &dyn Fn(CallSiteId) -> bool) -> Cfg {
+    let mut b = Builder {
+        body,
+        keep,
+        cfg: Cfg {
+            nodes: vec![Node::default(), Node::default()],
+            by_site: FxHashMap::default(),
+        },
+    };
+    let exits = b.clauses(clauses, vec![ENTRY]);
+    b.connect(&exits, EXIT);
+    b.cfg
+}
+
+impl Builder<'_> {
+    fn new_node(&mut self, site: Option<CallSiteId>) -> u32 {
+        let id = self.cfg.nodes.len() as u32;
+        self.cfg.nodes.push(Node { site, succs: Vec::new() });
+        if let Some(s) = site {
+            self.cfg.by_site.insert(s, id);
+        }
+        id
+    }
+
+    fn connect(&mut self, preds: &[u32], to: u32) {
+        for &p in preds {
+            let succs = &mut self.cfg.nodes[p as usize].succs;
+            if !succs.contains(&to) {
+                succs.push(to);
+            }
+        }
+    }
+
+    fn merge(mut a: Vec<u32>, b: &[u32]) -> Vec<u32> {
+        for &x in b {
+            if !a.contains(&x) {
+                a.push(x);
+            }
+        }
+        a
+    }
+
+    fn clauses(&mut self, clauses: &[ClauseId], from: Vec<u32>) -> Vec<u32> {
+        if clauses.is_empty() {
+            return from;
+        }
+        let mut out = Vec::new();
+        for &c in clauses {
+            let body = self.body.clause(c).body;
+            let exits = self.expr(body, from.clone());
+            out = Self::merge(out, &exits);
+        }
+        out
+    }
+
+    fn seq(&mut self, es: &[ExprId], mut f: Vec<u32>) -> Vec<u32> {
+        for &e in es {
+            f = self.expr(e, f);
+        }
+        f
+    }
+
+    fn expr(&mut self, id: ExprId, f: Vec<u32>) -> Vec<u32> {
+        let body = self.body;
+        match body.expr(id) {
+            Expr::Missing
+            | Expr::Lit(_)
+            | Expr::Var(_)
+            | Expr::Nil
+            | Expr::Fun(_)
+            | Expr::FunRef { .. } => f,
+            Expr::Cons(h, t) => {
+                let f = self.expr(*h, f);
+                self.expr(*t, f)
+            }
+            Expr::Tuple(es) | Expr::Block(es) => self.seq(es, f),
+            Expr::Binary(segs) => {
+                let mut f = f;
+                for s in segs {
+                    f = self.expr(s.value, f);
+                    if let Some(sz) = s.size {
+                        f = self.expr(sz, f);
+                    }
+                }
+                f
+            }
+            Expr::Map { base, fields } => {
+                let mut f = f;
+                if let Some(b) = base {
+                    f = self.expr(*b, f);
+                }
+                for fl in fields {
+                    f = self.expr(fl.key, f);
+                    f = self.expr(fl.value, f);
+                }
+                f
+            }
+            Expr::Match(_, e) | Expr::MaybeMatch(_, e) | Expr::UnOp(_, e) | Expr::Catch(e) => {
+                self.expr(*e, f)
+            }
+            Expr::Op(_, a, b) => {
+                let f = self.expr(*a, f);
+                self.expr(*b, f)
+            }
+            Expr::Send { to, msg, .. } => {
+                let f = self.expr(*to, f);
+                self.expr(*msg, f)
+            }
+            Expr::Call { site, target, args } => {
+                let mut f = f;
+                match target {
+                    racewit_syntax::ir::CallTarget::Remote { module, function } => {
+                        f = self.expr(*module, f);
+                        f = self.expr(*function, f);
+                    }
+                    racewit_syntax::ir::CallTarget::Apply { fun } => f = self.expr(*fun, f),
+                    racewit_syntax::ir::CallTarget::Local { .. } => {}
+                }
+                f = self.seq(args, f);
+                if (self.keep)(*site) {
+                    let n = self.new_node(Some(*site));
+                    self.connect(&f, n);
+                    vec![n]
+                } else {
+                    f
+                }
+            }
+            Expr::Case { arg, clauses, .. } => {
+                let f = self.expr(*arg, f);
+                self.clauses(clauses, f)
+            }
+            Expr::Receive { clauses, after } => {
+                let mut out = self.clauses(clauses, f.clone());
+                if let Some(a) = after {
+                    let g = self.expr(a.timeout, f);
+                    let g = self.expr(a.body, g);
+                    out = Self::merge(out, &g);
+                }
+                out
+            }
+            Expr::Try {
+                body: b,
+                of_clauses,
+                catch_clauses,
+                after,
+            } => {
+                let first = self.cfg.nodes.len() as u32;
+                let f1 = self.expr(*b, f.clone());
+                let f2 = self.clauses(of_clauses, f1.clone());
+                let last = self.cfg.nodes.len() as u32;
+                // An exception may leave the body (or an of-clause) anywhere.
+                let mut raise_from = Self::merge(f, &f1);
+                raise_from = Self::merge(raise_from, &(first..last).collect::<Vec<_>>());
+                let mut out = f2;
+                if !catch_clauses.is_empty() {
+                    let c = self.clauses(catch_clauses, raise_from);
+                    out = Self::merge(out, &c);
+                }
+                match after {
+                    Some(a) => self.expr(*a, out),
+                    None => out,
+                }
+            }
+            Expr::Comprehension(c) => {
+                let mut f = f;
+                let mut heads: Vec<u32> = Vec::new();
+                for q in &c.qualifiers {
+                    match q {
+                        Qualifier::Generator { expr, .. } => {
+                            f = self.expr(*expr, f);
+                            let head = self.new_node(None);
+                            self.connect(&f, head);
+                            // Generator exhausted: back to the enclosing generator.
+                            if let Some(&outer) = heads.last() {
+                                self.connect(&[head], outer);
+                            }
+                            heads.push(head);
+                            f = vec![head];
+                        }
+                        Qualifier::Filter(e) => {
+                            f = self.expr(*e, f);
+                            // A false filter skips to the next element.
+                            if let Some(&h) = heads.last() {
+                                self.connect(&f, h);
+                            }
+                        }
+                    }
+                }
+                let fb = self.expr(c.body, f.clone());
+                match heads.first() {
+                    Some(&outer) => {
+                        let inner = *heads.last().unwrap_or(&outer);
+                        self.connect(&fb, inner);
+                        vec![outer]
+                    }
+                    None => fb,
+                }
+            }
+            Expr::Maybe { body: items, else_clauses } => {
+                let mut f = f;
+                let mut early: Vec<u32> = Vec::new();
+                for &e in items {
+                    f = self.expr(e, f);
+                    if matches!(body.expr(e), Expr::MaybeMatch(..)) {
+                        early = Self::merge(early, &f);
+                    }
+                }
+                match else_clauses {
+                    Some(cs) => {
+                        let g = self.clauses(cs, early);
+                        Self::merge(f, &g)
+                    }
+                    None => Self::merge(f, &early),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,692 @@
+//! Interprocedural value flow: what each variable, call argument, function
+//! result and record field may hold.
+//!
+//! Each named function is evaluated abstractly once per round, with its
+//! parameters as [`Term::Param`] (so results are summaries that a call site
+//! instantiates with its own arguments). Funs written inside a function are
+//! evaluated with it (they share its variables); their own parameters are
+//! `Any`, and a `Param` inside them refers to the enclosing function's
+//! parameters. Between rounds, call sites feed their (resolved) arguments to
+//! their callees' parameter contexts, and tuple constructions whose first
+//! element is an atom feed a per-record field table that tuple patterns read
+//! back (how a table id kept in a `gen_server` state record reaches the
+//! callbacks). Rounds repeat until nothing changes (Jacobi iteration, so the
+//! result does not depend on thread count).
+
+use racewit_syntax::ir::{
+    Body, CallSiteId, CallTarget, Clause, ClauseId, Expr, ExprId, Function, Literal, MFA, Name,
+    Pat, PatId, Qualifier,
+};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::callgraph::{Callee, Invoke, invocations};
+use crate::units::{FnId, Units};
+use crate::values::{Origin, Term, UnitId, Val, element, list_elements, product, resolve};
+
+/// The most rounds of the fixpoint before giving up on further precision.
+const MAX_ROUNDS: usize = 24;
+
+/// What a call site calls, with abstract (symbolic) values.
+#[derive(Clone, Debug)]
+pub enum SiteTarget {
+    Static(MFA),
+    Dynamic { module: Val, function: Val },
+    Apply(Val),
+}
+
+/// A call site's target and argument values, in terms of its function's parameters.
+#[derive(Clone, Debug)]
+pub struct SiteVals {
+    pub unit: UnitId,
+    pub target: SiteTarget,
+    pub args: Vec<Val>,
+}
+
+/// A record field: record name, tuple size, 0-based position.
+pub type FieldKey = (Name, u32, u32);
+
+/// `ets:new` or `mnesia:create_table` found in the program.
+#[derive(Clone, Debug)]
+pub struct Creation {
+    pub origin: Origin,
+    pub owner: FnId,
+    pub mnesia: bool,
+    /// Resolved name and options.
+    pub name: Val,
+    pub opts: Val,
+}
+
+#[derive(Default)]
+struct FnFacts {
+    sites: Vec<(CallSiteId, SiteVals)>,
+    returns: Vec<(UnitId, Val)>,
+    fields: Vec<(FieldKey, Val)>,
+    creations: Vec<(CallSiteId, bool, Val, Val)>,
+    sends: Vec<Val>,
+}
+
+/// The result of the value analysis.
+pub struct Flow {
+    pub limit: usize,
+    /// Parameter values of each named function (all callers, `Any` when it escapes).
+    pub ctx: Vec<Vec<Val>>,
+    /// Parameter values from the program's own call sites only.
+    pub internal_ctx: Vec<Vec<Val>>,
+    /// Result of each unit, in terms of its owner's parameters.
+    pub ret: Vec<Val>,
+    pub fields: FxHashMap<FieldKey, Val>,
+    /// Per module, per call site.
+    pub sites: Vec<Vec<Option<SiteVals>>>,
+    pub creations: Vec<Creation>,
+    /// Values sent in messages (resolved).
+    pub sent: Vec<Val>,
+    pub rounds: usize,
+}
+
+impl Flow {
+    pub fn site(&self, module: u32, site: CallSiteId) -> Option<&SiteVals> {
+        self.sites.get(module as usize)?.get(site.index())?.as_ref()
+    }
+
+    /// The context to resolve a unit's values in, absent a better one.
+    pub fn unit_ctx(&self, units: &Units<'_>, u: UnitId) -> &[Val] {
+        &self.ctx[units.unit(u).owner.index()]
+    }
+
+    pub fn field(&self, key: &FieldKey) -> Val {
+        self.fields.get(key).cloned().unwrap_or(Val::Any)
+    }
+}
+
+/// Functions whose parameters can take any value: exported ones and those
+/// named by a `fun f/a`.
+fn escaping_fns(units: &Units<'_>) -> Vec<bool> {
+    let mut open: Vec<bool> = units.fns.iter().map(|(_, f)| f.exported).collect();
+    for (mi, f) in &units.fns {
+        let m = units.module(*mi);
+        for e in &f.body.exprs {
+            if let Expr::FunRef {
+                module,
+                name,
+                arity,
+            } = e
+            {
+                let lit_atom = |id: ExprId| match f.body.expr(id) {
+                    Expr::Lit(Literal::Atom(a)) => Some(a.clone()),
+                    _ => None,
+                };
+                let target_mod = match module {
+                    None => Some(m.name.clone()),
+                    Some(id) => lit_atom(*id),
+                };
+                let ar = match f.body.expr(*arity) {
+                    Expr::Lit(Literal::Int(i)) => Some(*i as u32),
+                    _ => None,
+                };
+                if let (Some(tm), Some(n), Some(ar)) = (target_mod, lit_atom(*name), ar)
+                    && let Some(g) = units.lookup(&tm, &n, ar)
+                {
+                    open[g.index()] = true;
+                }
+            }
+        }
+    }
+    open
+}
+
+pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
+    let open = escaping_fns(units);
+    let ctx: Vec<Vec<Val>> = units
+        .fns
+        .iter()
+        .zip(&open)
+        .map(|((_, f), &o)| {
+            let v = if o { Val::Any } else { Val::bottom() };
+            vec![v; f.arity as usize]
+        })
+        .collect();
+    let internal_ctx: Vec<Vec<Val>> = units
+        .fns
+        .iter()
+        .map(|(_, f)| vec![Val::bottom(); f.arity as usize])
+        .collect();
+    let mut flow = Flow {
+        limit,
+        ctx,
+        internal_ctx,
+        ret: vec![Val::bottom(); units.units.len()],
+        fields: FxHashMap::default(),
+        sites: units
+            .modules
+            .iter()
+            .map(|m| vec![None; m.call_sites.len()])
+            .collect(),
+        creations: Vec::new(),
+        sent: Vec::new(),
+        rounds: 0,
+    };
+    for round in 0..MAX_ROUNDS {
+        flow.rounds = round + 1;
+        let facts: Vec<FnFacts> = (0..units.fns.len())
+            .into_par_iter()
+            .map(|i| eval_function(units, &flow, FnId(i as u32)))
+            .collect();
+        let changed = merge(units, &mut flow, facts);
+        if !changed {
+            break;
+        }
+    }
+    flow
+}
+
+fn merge(units: &Units<'_>, flow: &mut Flow, facts: Vec<FnFacts>) -> bool {
+    let limit = flow.limit;
+    let mut changed = false;
+    let mut creations = Vec::new();
+    let mut sent = Vec::new();
+    let mut arg_feed: Vec<(FnId, Vec<Val>)> = Vec::new();
+    for (i, f) in facts.into_iter().enumerate() {
+        let fid = FnId(i as u32);
+        let mi = units.fns[i].0;
+        let caller_ctx = flow.ctx[i].clone();
+        for (u, v) in f.returns {
+            changed |= flow.ret[u.index()].join_in(&v, limit);
+        }
+        for (k, v) in f.fields {
+            let slot = flow.fields.entry(k).or_insert_with(Val::bottom);
+            changed |= slot.join_in(&v, limit);
+        }
+        for (site, mnesia, name, opts) in f.creations {
+            creations.push(Creation {
+                origin: Origin { module: mi, site },
+                owner: fid,
+                mnesia,
+                name: resolve(&name, &caller_ctx, limit),
+                opts: resolve(&opts, &caller_ctx, limit),
+            });
+        }
+        for v in f.sends {
+            sent.push(resolve(&v, &caller_ctx, limit));
+        }
+        for (site, sv) in f.sites {
+            for inv in invocations(units, flow, mi, &sv, &caller_ctx) {
+                let g = match inv.callee {
+                    Callee::Fn(g) => g,
+                    _ => continue,
+                };
+                let arity = units.function(g).arity as usize;
+                let args: Vec<Val> = match &inv.args {
+                    Some(a) if a.len() == arity => {
+                        a.iter().map(|v| resolve(v, &caller_ctx, limit)).collect()
+                    }
+                    _ => vec![Val::Any; arity],
+                };
+                arg_feed.push((g, args));
+            }
+            flow.sites[mi as usize][site.index()] = Some(sv);
+        }
+    }
+    for (g, args) in arg_feed {
+        for (k, a) in args.iter().enumerate() {
+            changed |= flow.ctx[g.index()][k].join_in(a, limit);
+            flow.internal_ctx[g.index()][k].join_in(a, limit);
+        }
+    }
+    flow.creations = creations;
+    flow.sent = sent;
+    changed
+}
+
+struct Eval<'a, 'p> {
+    units: &'a Units<'p>,
+    flow: &'a Flow,
+    module: u32,
+    fid: FnId,
+    body: &'p Body,
+    env: Vec<Option<Val>>,
+    /// The unit whose code is being evaluated (the function or a fun in it).
+    unit: UnitId,
+    facts: FnFacts,
+}
+
+fn eval_function(units: &Units<'_>, flow: &Flow, fid: FnId) -> FnFacts {
+    let (mi, func) = units.fns[fid.index()];
+    let mut ev = Eval {
+        units,
+        flow,
+        module: mi,
+        fid,
+        body: &func.body,
+        env: vec![None; func.body.var_count()],
+        unit: units.fn_unit[fid.index()],
+        facts: FnFacts::default(),
+    };
+    let params: Vec<Val> = (0..func.arity).map(|i| Val::one(Term::Param(i))).collect();
+    let ret = ev.clauses(&func.clauses, &params);
+    ev.facts.returns.push((ev.unit, ret));
+    ev.facts
+}
+
+impl Eval<'_, '_> {
+    fn limit(&self) -> usize {
+        self.flow.limit
+    }
+
+    fn clauses(&mut self, clauses: &[ClauseId], args: &[Val]) -> Val {
+        let mut out = Val::bottom();
+        for &c in clauses {
+            let clause: &Clause = self.body.clause(c);
+            for (i, &p) in clause.pats.iter().enumerate() {
+                let v = args.get(i).cloned().unwrap_or(Val::Any);
+                self.bind(p, &v);
+            }
+            for conj in &clause.guard {
+                for &g in conj {
+                    self.expr(g);
+                }
+            }
+            let v = self.expr(clause.body);
+            out.join_in(&v, self.limit());
+        }
+        out
+    }
+
+    fn bind(&mut self, p: PatId, v: &Val) {
+        let limit = self.limit();
+        match self.body.pat(p) {
+            Pat::Var(var) => {
+                let slot = &mut self.env[var.index()];
+                match slot {
+                    Some(old) => {
+                        old.join_in(v, limit);
+                    }
+                    None => *slot = Some(v.clone()),
+                }
+            }
+            Pat::Tuple(ps) => {
+                let ps = ps.clone();
+                let record = match ps.first().map(|&p0| self.body.pat(p0)) {
+                    Some(Pat::Lit(Literal::Atom(r))) => Some(r.clone()),
+                    _ => None,
+                };
+                for (i, &q) in ps.iter().enumerate() {
+                    let mut e = element(v, i, limit);
+                    if e.is_any()
+                        && let Some(r) = &record
+                        && let Some(f) = self.flow.fields.get(&(r.clone(), ps.len() as u32, i as u32))
+                    {
+                        e = f.clone();
+                    }
+                    self.bind(q, &e);
+                }
+            }
+            Pat::Cons(h, t) => {
+                let (h, t) = (*h, *t);
+                let elems = list_elements(v, limit);
+                self.bind(h, &elems);
+                self.bind(t, &Val::Any);
+            }
+            Pat::Alias(a, b) => {
+                let (a, b) = (*a, *b);
+                self.bind(a, v);
+                self.bind(b, v);
+            }
+            Pat::Map(fields) => {
+                for (k, q) in fields.clone() {
+                    self.expr(k);
+                    self.bind(q, &Val::Any);
+                }
+            }
+            Pat::Binary(segs) => {
+                for s in segs.clone() {
+                    if let Some(sz) = s.size {
+                        self.expr(sz);
+                    }
+                    self.bind(s.value, &Val::Any);
+                }
+            }
+            Pat::Missing | Pat::Wild | Pat::Bound(_) | Pat::Lit(_) | Pat::Nil => {}
+        }
+    }
+
+    fn exprs(&mut self, ids: &[ExprId]) -> Vec<Val> {
+        ids.iter().map(|&e| self.expr(e)).collect()
+    }
+
+    fn expr(&mut self, id: ExprId) -> Val {
+        let limit = self.limit();
+        let body = self.body;
+        match body.expr(id) {
+            Expr::Missing => Val::Any,
+            Expr::Lit(l) => match l {
+                Literal::Atom(a) => Val::one(Term::Atom(a.clone())),
+                Literal::Int(i) => Val::one(Term::Int(*i)),
+                Literal::String(s) if s.is_empty() => Val::one(Term::List(Vec::new())),
+                Literal::String(s) => Val::one(Term::Str(s.clone())),
+                Literal::BigInt(_) | Literal::Float(_) => Val::Any,
+            },
+            Expr::Var(v) => self.env[v.index()].clone().unwrap_or(Val::Any),
+            Expr::Nil => Val::one(Term::List(Vec::new())),
+            Expr::Cons(h, t) => {
+                let hv = self.expr(*h);
+                let tv = self.expr(*t);
+                // A proper list of known length: prepend to each list term of the tail.
+                let mut out = Vec::new();
+                for tt in tv.iter() {
+                    match tt {
+                        Term::List(items) => {
+                            for ht in hv.iter() {
+                                let mut l = Vec::with_capacity(items.len() + 1);
+                                l.push(ht.clone());
+                                l.extend(items.iter().cloned());
+                                out.push(Term::List(l));
+                            }
+                        }
+                        _ => out.push(Term::Any),
+                    }
+                }
+                Val::from_terms(out, limit)
+            }
+            Expr::Tuple(es) => {
+                let vals = self.exprs(es);
+                if let Some(Expr::Lit(Literal::Atom(r))) = es.first().map(|&e| body.expr(e)) {
+                    let n = es.len() as u32;
+                    let ctx = &self.flow.ctx[self.fid.index()];
+                    for (i, v) in vals.iter().enumerate().skip(1) {
+                        let rv = resolve(v, ctx, limit);
+                        self.facts.fields.push(((r.clone(), n, i as u32), rv));
+                    }
+                }
+                product(&vals, limit, Term::Tuple)
+            }
+            Expr::Binary(segs) => {
+                for s in segs {
+                    self.expr(s.value);
+                    if let Some(sz) = s.size {
+                        self.expr(sz);
+                    }
+                }
+                Val::Any
+            }
+            Expr::Map { base, fields } => {
+                if let Some(b) = base {
+                    self.expr(*b);
+                }
+                for f in fields {
+                    self.expr(f.key);
+                    self.expr(f.value);
+                }
+                Val::Any
+            }
+            Expr::Block(es) => {
+                let mut last = Val::one(Term::Atom(Name::new("ok")));
+                for &e in es {
+                    last = self.expr(e);
+                }
+                last
+            }
+            Expr::Match(p, e) => {
+                let v = self.expr(*e);
+                self.bind(*p, &v);
+                v
+            }
+            Expr::MaybeMatch(p, e) => {
+                let v = self.expr(*e);
+                self.bind(*p, &v);
+                v
+            }
+            Expr::Op(_, a, b) => {
+                self.expr(*a);
+                self.expr(*b);
+                Val::Any
+            }
+            Expr::UnOp(_, a) => {
+                self.expr(*a);
+                Val::Any
+            }
+            Expr::Send { to, msg, .. } => {
+                self.expr(*to);
+                let m = self.expr(*msg);
+                self.facts.sends.push(m.clone());
+                m
+            }
+            Expr::Call { site, target, args } => self.call(*site, target, args),
+            Expr::Case { arg, clauses, .. } => {
+                let v = self.expr(*arg);
+                self.clauses(clauses, &[v])
+            }
+            Expr::Receive { clauses, after } => {
+                let mut out = self.clauses(clauses, &[Val::Any]);
+                if let Some(a) = after {
+                    self.expr(a.timeout);
+                    let v = self.expr(a.body);
+                    out.join_in(&v, limit);
+                }
+                out
+            }
+            Expr::Try {
+                body: b,
+                of_clauses,
+                catch_clauses,
+                after,
+            } => {
+                let v = self.expr(*b);
+                let mut out = if of_clauses.is_empty() {
+                    v
+                } else {
+                    self.clauses(of_clauses, &[v])
+                };
+                let c = self.clauses(catch_clauses, &[Val::Any, Val::Any, Val::Any]);
+                out.join_in(&c, limit);
+                if let Some(a) = after {
+                    self.expr(*a);
+                }
+                out
+            }
+            Expr::Catch(e) => {
+                self.expr(*e);
+                Val::Any
+            }
+            Expr::Fun(fe) => {
+                let Some(u) = self.units.closure(self.module, fe.id) else {
+                    return Val::Any;
+                };
+                if let Some(n) = fe.name {
+                    self.env[n.index()] = Some(Val::one(Term::Fun(u)));
+                }
+                let saved = self.unit;
+                self.unit = u;
+                let args = vec![Val::Any; fe.arity as usize];
+                let r = self.clauses(&fe.clauses, &args);
+                self.facts.returns.push((u, r));
+                self.unit = saved;
+                Val::one(Term::Fun(u))
+            }
+            Expr::FunRef {
+                module,
+                name,
+                arity,
+            } => {
+                let m = match module {
+                    Some(m) => self.expr(*m),
+                    None => Val::one(Term::Atom(self.units.module(self.module).name.clone())),
+                };
+                let n = self.expr(*name);
+                let a = self.expr(*arity);
+                match (m.atoms(), n.atoms(), a.iter().next()) {
+                    (Some(ms), Some(ns), Some(Term::Int(ar))) if ms.len() == 1 && ns.len() == 1 => {
+                        Val::one(Term::FunRef(MFA {
+                            module: ms[0].clone(),
+                            name: ns[0].clone(),
+                            arity: *ar as u32,
+                        }))
+                    }
+                    _ => Val::Any,
+                }
+            }
+            Expr::Comprehension(c) => {
+                for q in &c.qualifiers {
+                    match q {
+                        Qualifier::Generator { pat, expr, .. } => {
+                            let v = self.expr(*expr);
+                            let elems = list_elements(&v, limit);
+                            self.bind(*pat, &elems);
+                        }
+                        Qualifier::Filter(e) => {
+                            self.expr(*e);
+                        }
+                    }
+                }
+                self.expr(c.body);
+                Val::Any
+            }
+            Expr::Maybe { body: items, else_clauses } => {
+                let mut last = Val::Any;
+                for &e in items {
+                    last = self.expr(e);
+                }
+                if let Some(cs) = else_clauses {
+                    let v = self.clauses(cs, &[Val::Any]);
+                    last.join_in(&v, limit);
+                } else {
+                    last = Val::Any;
+                }
+                last
+            }
+        }
+    }
+
+    fn call(&mut self, site: CallSiteId, target: &CallTarget, args: &[ExprId]) -> Val {
+        let limit = self.limit();
+        let m = self.units.module(self.module);
+        let st = match target {
+            CallTarget::Local { name, arity } => SiteTarget::Static(MFA {
+                module: m.name.clone(),
+                name: name.clone(),
+                arity: *arity,
+            }),
+            CallTarget::Remote { module, function } => {
+                let mv = self.expr(*module);
+                let fv = self.expr(*function);
+                match m.call_sites.get(site.index()).and_then(|s| s.target.clone()) {
+                    Some(mfa) => SiteTarget::Static(mfa),
+                    None => match (mv.atoms(), fv.atoms()) {
+                        (Some(ms), Some(fs)) if ms.len() == 1 && fs.len() == 1 => {
+                            SiteTarget::Static(MFA {
+                                module: ms[0].clone(),
+                                name: fs[0].clone(),
+                                arity: args.len() as u32,
+                            })
+                        }
+                        _ => SiteTarget::Dynamic {
+                            module: mv,
+                            function: fv,
+                        },
+                    },
+                }
+            }
+            CallTarget::Apply { fun } => SiteTarget::Apply(self.expr(*fun)),
+        };
+        let argv = self.exprs(args);
+        let sv = SiteVals {
+            unit: self.unit,
+            target: st,
+            args: argv,
+        };
+        let result = self.call_result(site, &sv);
+        self.facts.sites.push((site, sv));
+        let _ = limit;
+        result
+    }
+
+    fn call_result(&mut self, site: CallSiteId, sv: &SiteVals) -> Val {
+        let limit = self.limit();
+        let origin = Origin {
+            module: self.module,
+            site,
+        };
+        if let SiteTarget::Static(mfa) = &sv.target {
+            let a = &sv.args;
+            match (mfa.module.as_str(), mfa.name.as_str(), mfa.arity) {
+                ("erlang", "self", 0) => return Val::one(Term::SelfPid),
+                ("erlang", "element", 2) => {
+                    let mut out = Val::bottom();
+                    for t in a[0].iter() {
+                        match t {
+                            Term::Int(i) if *i >= 1 => {
+                                out.join_in(&element(&a[1], *i as usize - 1, limit), limit)
+                            }
+                            _ => return Val::Any,
+                        };
+                    }
+                    return out;
+                }
+                ("ets", "new", 2) => {
+                    self.facts
+                        .creations
+                        .push((site, false, a[0].clone(), a[1].clone()));
+                    let mut out = Val::bottom();
+                    for t in a[1].iter() {
+                        match crate::ets::named_option(t) {
+                            Some(true) => out.join_in(&a[0], limit),
+                            Some(false) => out.join_in(&Val::one(Term::Table(origin)), limit),
+                            None => {
+                                out.join_in(&a[0], limit);
+                                out.join_in(&Val::one(Term::Table(origin)), limit)
+                            }
+                        };
+                    }
+                    return out;
+                }
+                ("mnesia", "create_table", 2) => {
+                    self.facts
+                        .creations
+                        .push((site, true, a[0].clone(), a[1].clone()));
+                    return Val::Any;
+                }
+                _ => {}
+            }
+            if let Some(start) = crate::spawn::start_of(mfa) {
+                return if start.returns_pid {
+                    Val::one(Term::Spawned(origin))
+                } else if mfa.name == "spawn_monitor" {
+                    Val::one(Term::Tuple(vec![Term::Spawned(origin), Term::Any]))
+                } else {
+                    Val::Any
+                };
+            }
+        }
+        let ctx = &self.flow.ctx[self.fid.index()];
+        let mut out = Val::bottom();
+        let mut any_target = false;
+        for inv in invocations(self.units, self.flow, self.module, sv, ctx) {
+            if inv.kind != crate::callgraph::EdgeKind::Call {
+                continue;
+            }
+            match inv.callee {
+                Callee::Fn(g) => {
+                    any_target = true;
+                    let r = &self.flow.ret[self.units.fn_unit[g.index()].index()];
+                    let args = inv.args.unwrap_or_default();
+                    out.join_in(&resolve(r, &args, limit), limit);
+                }
+                Callee::Closure(u) => {
+                    any_target = true;
+                    let r = &self.flow.ret[u.index()];
+                    let owner = self.units.unit(u).owner;
+                    if owner == self.fid {
+                        out.join_in(r, limit);
+                    } else {
+                        out.join_in(&resolve(r, &self.flow.ctx[owner.index()], limit), limit);
+                    }
+                }
+                _ => return Val::Any,
+            }
+        }
+        if !any_target {
+            return Val::Any;
+        }
+        out
+    }
+}

@@ -1,0 +1,146 @@
+//! Escape analysis: which funs may be called from code that does not know
+//! them (candidates for an unknown `F(...)`), and which exported functions a
+//! unit is reachable from (the entries of a suspect).
+//!
+//! A fun escapes when its value is handed to code outside the program, to a
+//! new process, or to a dynamic call; when it is sent in a message, stored
+//! in a record/tuple field, or returned by an exported function. A named
+//! function escapes when a `fun f/a` names it, or when it is exported.
+
+use std::collections::BTreeSet;
+
+use petgraph::Direction;
+use petgraph::visit::EdgeRef;
+use racewit_syntax::ir::{Expr, Literal};
+use rustc_hash::FxHashMap;
+
+use crate::callgraph::CallGraph;
+use crate::dataflow::{Flow, SiteTarget};
+use crate::units::Units;
+use crate::values::{Term, UnitId, Val, resolve};
+
+fn collect_closures(v: &Val, out: &mut BTreeSet<UnitId>) {
+    fn walk(t: &Term, out: &mut BTreeSet<UnitId>) {
+        match t {
+            Term::Fun(u) => {
+                out.insert(*u);
+            }
+            Term::List(ts) | Term::Tuple(ts) => ts.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    for t in v.iter() {
+        walk(t, out);
+    }
+}
+
+/// Candidates for an unknown fun call, by arity (each list sorted).
+pub fn apply_candidates(units: &Units<'_>, flow: &Flow) -> FxHashMap<u32, Vec<UnitId>> {
+    let limit = flow.limit;
+    let mut escaping: BTreeSet<UnitId> = BTreeSet::new();
+    for (mi, per_site) in flow.sites.iter().enumerate() {
+        for sv in per_site.iter().flatten() {
+            let internal = match &sv.target {
+                SiteTarget::Static(mfa) => {
+                    units.lookup_mfa(mfa).is_some()
+                        && !(mfa.module == "erlang" && mfa.name == "apply")
+                }
+                _ => false,
+            };
+            if internal {
+                continue;
+            }
+            let ctx = flow.unit_ctx(units, sv.unit);
+            for a in &sv.args {
+                collect_closures(&resolve(a, ctx, limit), &mut escaping);
+            }
+            let _ = mi;
+        }
+    }
+    for v in &flow.sent {
+        collect_closures(v, &mut escaping);
+    }
+    let mut keys: Vec<_> = flow.fields.keys().collect();
+    keys.sort();
+    for k in keys {
+        collect_closures(&flow.fields[k], &mut escaping);
+    }
+    for (i, fu) in units.fn_unit.iter().enumerate() {
+        if units.fns[i].1.exported {
+            collect_closures(&resolve(&flow.ret[fu.index()], &flow.ctx[i], limit), &mut escaping);
+        }
+    }
+    let mut by_arity: FxHashMap<u32, BTreeSet<UnitId>> = FxHashMap::default();
+    for u in escaping {
+        by_arity.entry(units.unit(u).arity).or_default().insert(u);
+    }
+    // Functions named by `fun f/a`.
+    for (mi, f) in &units.fns {
+        let m = units.module(*mi);
+        for e in &f.body.exprs {
+            let Expr::FunRef {
+                module,
+                name,
+                arity,
+            } = e
+            else {
+                continue;
+            };
+            let atom = |id| match f.body.expr(id) {
+                Expr::Lit(Literal::Atom(a)) => Some(a.clone()),
+                _ => None,
+            };
+            let tm = match module {
+                None => Some(m.name.clone()),
+                Some(id) => atom(*id),
+            };
+            let ar = match f.body.expr(*arity) {
+                Expr::Lit(Literal::Int(i)) => Some(*i as u32),
+                _ => None,
+            };
+            if let (Some(tm), Some(n), Some(ar)) = (tm, atom(*name), ar)
+                && let Some(g) = units.lookup(&tm, &n, ar)
+            {
+                by_arity.entry(ar).or_default().insert(units.fn_unit[g.index()]);
+            }
+        }
+    }
+    by_arity
+        .into_iter()
+        .map(|(k, v)| (k, v.into_iter().collect()))
+        .collect()
+}
+
+/// The exported functions (nearest ones) from which `u` is reachable, sorted, at most `cap`.
+pub fn entries(units: &Units<'_>, cg: &CallGraph, u: UnitId, cap: usize) -> Vec<UnitId> {
+    let mut found = BTreeSet::new();
+    let mut seen = vec![false; cg.graph.node_count()];
+    let start = cg.unit_nodes[u.index()];
+    let mut queue = std::collections::VecDeque::from([start]);
+    seen[start.index()] = true;
+    let mut steps = 0usize;
+    while let Some(x) = queue.pop_front() {
+        steps += 1;
+        if steps > 20_000 {
+            break;
+        }
+        let w = cg.graph[x];
+        if w != u32::MAX && units.is_exported(UnitId(w)) {
+            found.insert(UnitId(w));
+            continue;
+        }
+        let mut preds: Vec<_> = cg
+            .graph
+            .edges_directed(x, Direction::Incoming)
+            .map(|e| e.source())
+            .collect();
+        preds.sort();
+        for p in preds {
+            if !seen[p.index()] {
+                seen[p.index()] = true;
+                queue.push_back(p);
+            }
+        }
+    }
+    found.into_iter().take(cap).collect()
+}

@@ -1,0 +1,214 @@
+//! What the static pass reports: [`Suspect`]s and the [`Analysis`] holding them.
+
+use std::collections::BTreeMap;
+
+use racewit_syntax::ir::{CallSiteId, Name};
+use racewit_syntax::source::Span;
+use serde::Serialize;
+
+/// Kinds of shared state, each with a stable code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    /// `whereis/registered` → `register/unregister` (R001).
+    Registry,
+    /// `ets:lookup/lookup_element/member` → `ets:insert/insert_new/delete` (R002).
+    Ets,
+    /// `mnesia:dirty_read/dirty_match_object` → `mnesia:dirty_write/dirty_delete` (R003).
+    Mnesia,
+    /// `spawn` → `register` of the new pid, which may already have exited (R004).
+    SpawnRegister,
+    /// `global:whereis_name` → `global:register_name/unregister_name` (R005).
+    Global,
+    /// `persistent_term:get` → `persistent_term:put/erase` (R006).
+    PersistentTerm,
+}
+
+impl Category {
+    pub const ALL: [Category; 6] = [
+        Category::Registry,
+        Category::Ets,
+        Category::Mnesia,
+        Category::SpawnRegister,
+        Category::Global,
+        Category::PersistentTerm,
+    ];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Category::Registry => "R001",
+            Category::Ets => "R002",
+            Category::Mnesia => "R003",
+            Category::SpawnRegister => "R004",
+            Category::Global => "R005",
+            Category::PersistentTerm => "R006",
+        }
+    }
+
+    /// The snake_case name used in JSON and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Registry => "registry",
+            Category::Ets => "ets",
+            Category::Mnesia => "mnesia",
+            Category::SpawnRegister => "spawn_register",
+            Category::Global => "global",
+            Category::PersistentTerm => "persistent_term",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Category> {
+        Category::ALL
+            .into_iter()
+            .find(|c| c.as_str() == s || c.code().eq_ignore_ascii_case(s))
+    }
+
+    pub(crate) fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// One end of a race: a read or write call.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Access {
+    /// `erlang:whereis/1`.
+    pub call: String,
+    /// Module holding the call.
+    pub module: Name,
+    /// The call site, unique within `module`.
+    pub site: CallSiteId,
+    #[serde(skip)]
+    pub span: Span,
+    /// `mod:f/a` (or `mod:'-f/a-fun-N-'/A`) holding the call.
+    pub function: String,
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A set of possible values of one part of a shared item.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ValueSet {
+    /// Values printed as Erlang terms (empty when `any`).
+    pub values: Vec<String>,
+    /// Not known precisely (widened, or from outside the program).
+    pub any: bool,
+}
+
+/// The shared item both calls touch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Resource {
+    /// `registered_name`, `ets_object`, `mnesia_record`, `spawned_pid`,
+    /// `global_name`, `persistent_term`.
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<ValueSet>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<ValueSet>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<ValueSet>,
+    /// `name ∈ {ct_master}`, `table ∈ {counters}, key ∈ {hits}`.
+    pub display: String,
+}
+
+/// How one hop of a path moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HopKind {
+    /// The read itself.
+    Read,
+    /// A call entered (the callee runs, then returns here).
+    Call,
+    /// The function returned to a caller, at this call site.
+    Return,
+    /// A new process started here runs the next hops.
+    Spawn,
+    /// The write.
+    Write,
+}
+
+/// One step of the path from read to write.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Hop {
+    pub kind: HopKind,
+    /// The function the hop's call is in.
+    pub function: String,
+    /// The function called, spawned or returned from, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call: Option<String>,
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// What is known of one argument of an entry function.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ArgHint {
+    /// One of these atoms.
+    Atoms { values: Vec<String> },
+    /// One of these integers.
+    Integers { values: Vec<i64> },
+    /// One of these terms (printed as Erlang).
+    Terms { values: Vec<String> },
+    /// Nothing known.
+    Unknown,
+}
+
+/// An exported function the race is reachable from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    pub mfa: String,
+    pub args: Vec<ArgHint>,
+}
+
+/// A read→write pair on the same shared item, joined by a control-flow path.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Suspect {
+    /// Stable: `R001:ct_master:238:240` (category code, module of the read,
+    /// read line, [write module,] write line; `:cC:C` columns when needed).
+    pub id: String,
+    pub category: Category,
+    pub code: &'static str,
+    pub read: Access,
+    pub write: Access,
+    pub resource: Resource,
+    pub path: Vec<Hop>,
+    pub entries: Vec<Entry>,
+    /// Functions that create what the race needs (`ets:new`, `mnesia:create_table`).
+    pub setup: Vec<String>,
+    pub message: String,
+}
+
+/// Counts of one run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    pub modules: usize,
+    pub functions: usize,
+    /// `fun` expressions analysed as units of their own.
+    pub funs: usize,
+    pub call_graph_nodes: usize,
+    pub call_graph_edges: usize,
+    /// Rounds of the value fixpoint.
+    pub dataflow_rounds: usize,
+    pub reads: usize,
+    pub writes: usize,
+    /// Forward searches cut short by the state budget.
+    pub truncated_searches: usize,
+    /// Read→write pairs found but dropped by a filter (names/keys never equal,
+    /// table not public, spawned process cannot exit first).
+    pub filtered: usize,
+    pub suspects: usize,
+    pub per_category: BTreeMap<String, usize>,
+    /// Per application (the `app` of `.../app-VSN/src/x.erl`, else the
+    /// file's directory), per category.
+    pub per_application: BTreeMap<String, BTreeMap<String, usize>>,
+}
+
+/// The result of [`crate::find_suspects`].
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Analysis {
+    /// Sorted by file, read line, write line, category; ids unique.
+    pub suspects: Vec<Suspect>,
+    pub stats: Stats,
+}

@@ -1,0 +1,158 @@
+//! Analysis units: every named function and every `fun` expression of the program.
+
+use racewit_syntax::ir::{ClauseId, Expr, FunExpr, FunId, FunName, Function, MFA, Module, Name, Program};
+use racewit_syntax::source::Span;
+use rustc_hash::FxHashMap;
+
+use crate::values::UnitId;
+
+/// Index of a named function in the whole program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FnId(pub u32);
+
+impl FnId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+pub struct Unit<'p> {
+    pub module: u32,
+    /// The named function that holds the unit (itself for a named function).
+    pub owner: FnId,
+    pub fun: Option<&'p FunExpr>,
+    pub arity: u32,
+}
+
+impl Unit<'_> {
+    pub fn clauses<'a>(&'a self, f: &'a Function) -> &'a [ClauseId] {
+        match self.fun {
+            Some(fe) => &fe.clauses,
+            None => &f.clauses,
+        }
+    }
+}
+
+pub struct Units<'p> {
+    pub program: &'p Program,
+    pub modules: Vec<&'p Module>,
+    pub module_index: FxHashMap<Name, u32>,
+    /// Named functions: module index and function.
+    pub fns: Vec<(u32, &'p Function)>,
+    /// The unit of each named function (same index as `fns`).
+    pub fn_unit: Vec<UnitId>,
+    pub units: Vec<Unit<'p>>,
+    by_name: FxHashMap<(u32, FunName), FnId>,
+    by_fun: FxHashMap<(u32, FunId), UnitId>,
+}
+
+impl<'p> Units<'p> {
+    pub fn new(program: &'p Program) -> Self {
+        let modules: Vec<&Module> = program.modules.values().collect();
+        let mut module_index = FxHashMap::default();
+        let mut fns = Vec::new();
+        let mut fn_unit = Vec::new();
+        let mut units = Vec::new();
+        let mut by_name = FxHashMap::default();
+        let mut by_fun = FxHashMap::default();
+        for (mi, m) in modules.iter().enumerate() {
+            let mi = mi as u32;
+            module_index.insert(m.name.clone(), mi);
+            for f in &m.functions {
+                let fid = FnId(fns.len() as u32);
+                fns.push((mi, f));
+                by_name.insert((mi, f.fun_name()), fid);
+                fn_unit.push(UnitId(units.len() as u32));
+                units.push(Unit {
+                    module: mi,
+                    owner: fid,
+                    fun: None,
+                    arity: f.arity,
+                });
+                for e in &f.body.exprs {
+                    if let Expr::Fun(fe) = e {
+                        by_fun.insert((mi, fe.id), UnitId(units.len() as u32));
+                        units.push(Unit {
+                            module: mi,
+                            owner: fid,
+                            fun: Some(fe),
+                            arity: fe.arity,
+                        });
+                    }
+                }
+            }
+        }
+        Units {
+            program,
+            modules,
+            module_index,
+            fns,
+            fn_unit,
+            units,
+            by_name,
+            by_fun,
+        }
+    }
+
+    pub fn unit(&self, u: UnitId) -> &Unit<'p> {
+        &self.units[u.index()]
+    }
+
+    pub fn function(&self, f: FnId) -> &'p Function {
+        self.fns[f.index()].1
+    }
+
+    pub fn unit_function(&self, u: UnitId) -> &'p Function {
+        self.function(self.unit(u).owner)
+    }
+
+    pub fn module(&self, i: u32) -> &'p Module {
+        self.modules[i as usize]
+    }
+
+    pub fn lookup(&self, module: &str, name: &str, arity: u32) -> Option<FnId> {
+        let mi = *self.module_index.get(module)?;
+        self.by_name
+            .get(&(
+                mi,
+                FunName {
+                    name: Name::new(name),
+                    arity,
+                },
+            ))
+            .copied()
+    }
+
+    pub fn lookup_mfa(&self, mfa: &MFA) -> Option<FnId> {
+        self.lookup(&mfa.module, &mfa.name, mfa.arity)
+    }
+
+    pub fn closure(&self, module: u32, fun: FunId) -> Option<UnitId> {
+        self.by_fun.get(&(module, fun)).copied()
+    }
+
+    pub fn is_exported(&self, u: UnitId) -> bool {
+        let unit = self.unit(u);
+        unit.fun.is_none() && self.unit_function(u).exported
+    }
+
+    /// `mod:f/1`, or `mod:'-f/1-fun-0-'/0` for a fun (Erlang's naming).
+    pub fn display(&self, u: UnitId) -> String {
+        let unit = self.unit(u);
+        let f = self.unit_function(u);
+        let m = &self.module(unit.module).name;
+        match unit.fun {
+            None => format!("{m}:{}/{}", f.name, f.arity),
+            Some(fe) => format!("{m}:'-{}/{}-fun-{}-'/{}", f.name, f.arity, fe.id.0, fe.arity),
+        }
+    }
+
+    pub fn mfa_of_fn(&self, f: FnId) -> String {
+        let (mi, func) = self.fns[f.index()];
+        format!("{}:{}/{}", self.module(mi).name, func.name, func.arity)
+    }
+
+    pub fn site_span(&self, module: u32, site: racewit_syntax::ir::CallSiteId) -> Span {
+        self.module(module).call_site(site).span
+    }
+}

@@ -1,0 +1,490 @@
+//! Abstract values: small sets of constant-shaped terms, widened to "any".
+//!
+//! A [`Val`] is either [`Val::Any`] or a finite set of [`Term`]s (the empty
+//! set is "no value yet": bottom). Terms may hold [`Term::Any`] inside tuples
+//! and lists, so `{user, _}` keeps its shape. [`Term::Param`] stands for a
+//! parameter of the function the value was computed in; [`resolve`] replaces
+//! it with a context's values.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use racewit_syntax::ir::{CallSiteId, MFA, Name};
+
+/// Deepest tuple/list nesting kept; deeper parts become [`Term::Any`].
+const MAX_DEPTH: usize = 3;
+/// Longest list kept element by element.
+const MAX_LIST: usize = 8;
+
+/// A call site in the whole program: module (index in sorted module order) and site.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Origin {
+    pub module: u32,
+    pub site: CallSiteId,
+}
+
+/// An analysis unit: a named function or a `fun` expression (index in [`crate::units::Units`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UnitId(pub u32);
+
+impl UnitId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Term {
+    /// Any term at all.
+    Any,
+    Atom(Name),
+    Int(i64),
+    /// A string literal (a list of characters).
+    Str(Name),
+    /// A proper list of known length (`[]` is the empty list).
+    List(Vec<Term>),
+    Tuple(Vec<Term>),
+    /// The `i`-th parameter of the function the value belongs to.
+    Param(u32),
+    /// The table id returned by the `ets:new` at this site (an unnamed table).
+    Table(Origin),
+    /// The pid returned by the spawn at this site.
+    Spawned(Origin),
+    /// `self()`.
+    SelfPid,
+    /// A `fun` expression's closure.
+    Fun(UnitId),
+    /// `fun M:F/A` (or `fun F/A`).
+    FunRef(MFA),
+}
+
+impl Term {
+    fn has_param(&self) -> bool {
+        match self {
+            Term::Param(_) => true,
+            Term::List(ts) | Term::Tuple(ts) => ts.iter().any(Term::has_param),
+            _ => false,
+        }
+    }
+
+    fn truncate(self, depth: usize) -> Term {
+        if depth >= MAX_DEPTH {
+            return match self {
+                Term::List(_) | Term::Tuple(_) => Term::Any,
+                t => t,
+            };
+        }
+        match self {
+            Term::List(ts) if ts.len() > MAX_LIST => Term::Any,
+            Term::List(ts) => Term::List(ts.into_iter().map(|t| t.truncate(depth + 1)).collect()),
+            Term::Tuple(ts) => Term::Tuple(ts.into_iter().map(|t| t.truncate(depth + 1)).collect()),
+            t => t,
+        }
+    }
+
+    /// Erlang-like text of the term; `origin` names table and pid origins.
+    pub fn render(&self, out: &mut String, origin: &dyn Fn(Origin) -> String) {
+        match self {
+            Term::Any | Term::Param(_) => out.push('_'),
+            Term::Atom(a) => out.push_str(&quote_atom(a)),
+            Term::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            Term::Str(s) => {
+                let _ = write!(out, "{s:?}");
+            }
+            Term::List(ts) | Term::Tuple(ts) => {
+                let (open, close) = if matches!(self, Term::List(_)) {
+                    ('[', ']')
+                } else {
+                    ('{', '}')
+                };
+                out.push(open);
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    t.render(out, origin);
+                }
+                out.push(close);
+            }
+            Term::Table(o) => {
+                let _ = write!(out, "#tid<{}>", origin(*o));
+            }
+            Term::Spawned(_) | Term::SelfPid => out.push_str("pid()"),
+            Term::Fun(_) => out.push_str("fun()"),
+            Term::FunRef(m) => {
+                let _ = write!(out, "fun {m}");
+            }
+        }
+    }
+}
+
+/// Quote an atom the way Erlang prints it.
+pub fn quote_atom(a: &str) -> String {
+    let mut chars = a.chars();
+    let plain = match chars.next() {
+        Some(c) if c.is_ascii_lowercase() => a
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '@'),
+        _ => false,
+    };
+    const RESERVED: &[&str] = &[
+        "after", "and", "andalso", "band", "begin", "bnot", "bor", "bsl", "bsr", "bxor", "case",
+        "catch", "cond", "div", "end", "fun", "if", "let", "not", "of", "or", "orelse", "receive",
+        "rem", "try", "when", "xor", "maybe", "else",
+    ];
+    if plain && !RESERVED.contains(&a) {
+        a.to_string()
+    } else {
+        let mut s = String::from("'");
+        for c in a.chars() {
+            match c {
+                '\'' => s.push_str("\\'"),
+                '\\' => s.push_str("\\\\"),
+                c => s.push(c),
+            }
+        }
+        s.push('\'');
+        s
+    }
+}
+
+/// Two terms may denote the same value.
+pub fn unify(a: &Term, b: &Term) -> bool {
+    match (a, b) {
+        (Term::Any | Term::Param(_), _) | (_, Term::Any | Term::Param(_)) => true,
+        (Term::Tuple(x), Term::Tuple(y)) | (Term::List(x), Term::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| unify(p, q))
+        }
+        (Term::Str(s), Term::List(l)) | (Term::List(l), Term::Str(s)) => {
+            s.chars().count() == l.len()
+        }
+        (Term::Str(s), Term::Str(t)) => s == t,
+        (Term::SelfPid, Term::Spawned(_)) | (Term::Spawned(_), Term::SelfPid) => true,
+        _ => a == b,
+    }
+}
+
+/// The more specific of two unifiable terms (used to print a shared item).
+fn meet_term(a: &Term, b: &Term) -> Term {
+    match (a, b) {
+        (Term::Any | Term::Param(_), t) | (t, Term::Any | Term::Param(_)) => t.clone(),
+        (Term::Tuple(x), Term::Tuple(y)) => {
+            Term::Tuple(x.iter().zip(y).map(|(p, q)| meet_term(p, q)).collect())
+        }
+        (Term::List(x), Term::List(y)) => {
+            Term::List(x.iter().zip(y).map(|(p, q)| meet_term(p, q)).collect())
+        }
+        _ => a.clone(),
+    }
+}
+
+/// An abstract value.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Val {
+    Any,
+    Set(BTreeSet<Term>),
+}
+
+impl Default for Val {
+    fn default() -> Self {
+        Val::bottom()
+    }
+}
+
+impl Val {
+    pub fn bottom() -> Val {
+        Val::Set(BTreeSet::new())
+    }
+
+    pub fn one(t: Term) -> Val {
+        if t == Term::Any {
+            return Val::Any;
+        }
+        Val::Set(BTreeSet::from([t.truncate(0)]))
+    }
+
+    pub fn atom(a: &str) -> Val {
+        Val::one(Term::Atom(Name::new(a)))
+    }
+
+    pub fn is_bottom(&self) -> bool {
+        matches!(self, Val::Set(s) if s.is_empty())
+    }
+
+    pub fn is_any(&self) -> bool {
+        matches!(self, Val::Any)
+    }
+
+    /// The terms, with [`Val::Any`] as the single term `Any`.
+    pub fn terms(&self) -> Vec<Term> {
+        match self {
+            Val::Any => vec![Term::Any],
+            Val::Set(s) => s.iter().cloned().collect(),
+        }
+    }
+
+    pub fn iter(&self) -> Box<dyn Iterator<Item = &Term> + '_> {
+        match self {
+            Val::Any => Box::new(std::iter::once(&Term::Any)),
+            Val::Set(s) => Box::new(s.iter()),
+        }
+    }
+
+    pub fn from_terms(terms: impl IntoIterator<Item = Term>, limit: usize) -> Val {
+        let mut set = BTreeSet::new();
+        for t in terms {
+            if t == Term::Any {
+                return Val::Any;
+            }
+            set.insert(t.truncate(0));
+            if set.len() > limit {
+                return Val::Any;
+            }
+        }
+        Val::Set(set)
+    }
+
+    /// Least upper bound; returns whether `self` grew.
+    pub fn join_in(&mut self, other: &Val, limit: usize) -> bool {
+        match (&mut *self, other) {
+            (Val::Any, _) => false,
+            (_, Val::Any) => {
+                *self = Val::Any;
+                true
+            }
+            (Val::Set(a), Val::Set(b)) => {
+                let before = a.len();
+                for t in b {
+                    a.insert(t.clone());
+                }
+                if a.len() > limit {
+                    *self = Val::Any;
+                    return true;
+                }
+                a.len() != before
+            }
+        }
+    }
+
+    pub fn join(mut self, other: &Val, limit: usize) -> Val {
+        self.join_in(other, limit);
+        self
+    }
+
+    /// The two values may be equal (share a concrete term).
+    pub fn may_equal(&self, other: &Val) -> bool {
+        match (self, other) {
+            (Val::Any, v) | (v, Val::Any) => !v.is_bottom(),
+            (Val::Set(a), Val::Set(b)) => a.iter().any(|x| b.iter().any(|y| unify(x, y))),
+        }
+    }
+
+    /// The terms both may be (most specific form), for reports.
+    pub fn meet(&self, other: &Val, limit: usize) -> Val {
+        match (self, other) {
+            (Val::Any, v) | (v, Val::Any) => v.clone(),
+            (Val::Set(a), Val::Set(b)) => {
+                let mut out = Vec::new();
+                for x in a {
+                    for y in b {
+                        if unify(x, y) {
+                            out.push(meet_term(x, y));
+                        }
+                    }
+                }
+                Val::from_terms(out, limit)
+            }
+        }
+    }
+
+    pub fn has_param(&self) -> bool {
+        matches!(self, Val::Set(s) if s.iter().any(Term::has_param))
+    }
+
+    /// Atom names if the value is a set of atoms only.
+    pub fn atoms(&self) -> Option<Vec<Name>> {
+        match self {
+            Val::Any => None,
+            Val::Set(s) => s
+                .iter()
+                .map(|t| match t {
+                    Term::Atom(a) => Some(a.clone()),
+                    _ => None,
+                })
+                .collect(),
+        }
+    }
+
+    /// Render as `{a, b}` or `any`.
+    pub fn render_set(&self, origin: &dyn Fn(Origin) -> String) -> String {
+        match self {
+            Val::Any => "any".to_string(),
+            Val::Set(s) => {
+                let items: Vec<String> = s.iter().map(|t| render_term(t, origin)).collect();
+                if items.iter().any(|i| i == "_") {
+                    return "any".to_string();
+                }
+                format!("{{{}}}", items.join(", "))
+            }
+        }
+    }
+
+    /// Render as an argument: the term itself if single, `A | B` if few, else `fallback`.
+    pub fn render_arg(&self, fallback: &str, origin: &dyn Fn(Origin) -> String) -> String {
+        match self {
+            Val::Set(s) if !s.is_empty() && s.len() <= 3 => {
+                let items: Vec<String> = s.iter().map(|t| render_term(t, origin)).collect();
+                if items.iter().any(|i| i == "_") {
+                    return fallback.to_string();
+                }
+                items.join(" | ")
+            }
+            _ => fallback.to_string(),
+        }
+    }
+}
+
+pub fn render_term(t: &Term, origin: &dyn Fn(Origin) -> String) -> String {
+    let mut s = String::new();
+    t.render(&mut s, origin);
+    s
+}
+
+/// The `i`-th (0-based) element of the tuple values in `v`; `Any` for non-tuples
+/// that could still be tuples.
+pub fn element(v: &Val, i: usize, limit: usize) -> Val {
+    let mut out = Vec::new();
+    for t in v.iter() {
+        match t {
+            Term::Tuple(ts) => {
+                if let Some(e) = ts.get(i) {
+                    out.push(e.clone());
+                }
+            }
+            Term::Any | Term::Param(_) => out.push(Term::Any),
+            _ => {}
+        }
+    }
+    Val::from_terms(out, limit)
+}
+
+/// The elements of the list values in `v` (joined), `Any` when unknown.
+pub fn list_elements(v: &Val, limit: usize) -> Val {
+    let mut out = Vec::new();
+    for t in v.iter() {
+        match t {
+            Term::List(ts) => out.extend(ts.iter().cloned()),
+            Term::Str(s) => out.extend(s.chars().map(|c| Term::Int(c as i64))),
+            _ => out.push(Term::Any),
+        }
+    }
+    Val::from_terms(out, limit)
+}
+
+/// Build tuple (or list) values from element values: the product of the
+/// element sets while it stays under `limit`, else `Any` in the wide positions.
+pub fn product(elems: &[Val], limit: usize, make: fn(Vec<Term>) -> Term) -> Val {
+    if elems.iter().any(Val::is_bottom) {
+        return Val::bottom();
+    }
+    let mut size: usize = 1;
+    let mut wide = vec![false; elems.len()];
+    for (i, e) in elems.iter().enumerate() {
+        let n = match e {
+            Val::Any => 1,
+            Val::Set(s) => s.len(),
+        };
+        if size.saturating_mul(n) > limit {
+            wide[i] = true;
+        } else {
+            size *= n;
+        }
+    }
+    let mut acc: Vec<Vec<Term>> = vec![Vec::with_capacity(elems.len())];
+    for (i, e) in elems.iter().enumerate() {
+        if wide[i] {
+            for a in &mut acc {
+                a.push(Term::Any);
+            }
+            continue;
+        }
+        let terms = e.terms();
+        let mut next = Vec::with_capacity(acc.len() * terms.len());
+        for a in &acc {
+            for t in &terms {
+                let mut b = a.clone();
+                b.push(t.clone());
+                next.push(b);
+            }
+        }
+        acc = next;
+    }
+    Val::from_terms(acc.into_iter().map(make), limit)
+}
+
+/// Replace [`Term::Param`]s by the context's values (missing ones are `Any`).
+pub fn resolve(v: &Val, ctx: &[Val], limit: usize) -> Val {
+    if !v.has_param() {
+        return v.clone();
+    }
+    let mut out = Val::bottom();
+    for t in v.iter() {
+        out.join_in(&resolve_term(t, ctx, limit), limit);
+    }
+    out
+}
+
+fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
+    match t {
+        Term::Param(i) => ctx.get(*i as usize).cloned().unwrap_or(Val::Any),
+        Term::Tuple(ts) | Term::List(ts) if t.has_param() => {
+            let elems: Vec<Val> = ts.iter().map(|e| resolve_term(e, ctx, limit)).collect();
+            let make: fn(Vec<Term>) -> Term = if matches!(t, Term::Tuple(_)) {
+                Term::Tuple
+            } else {
+                Term::List
+            };
+            product(&elems, limit, make)
+        }
+        t => Val::one(t.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn atoms(names: &[&str]) -> Val {
+        Val::from_terms(names.iter().map(|a| Term::Atom(Name::new(a))), 16)
+    }
+
+    #[test]
+    fn sets_widen_past_the_limit() {
+        let mut v = atoms(&["a", "b"]);
+        assert!(v.join_in(&atoms(&["c"]), 3));
+        assert_eq!(v, atoms(&["a", "b", "c"]));
+        assert!(v.join_in(&atoms(&["d"]), 3));
+        assert_eq!(v, Val::Any);
+    }
+
+    #[test]
+    fn may_equal_unifies_tuples_with_holes() {
+        let a = Val::one(Term::Tuple(vec![Term::Atom("user".into()), Term::Any]));
+        let b = Val::one(Term::Tuple(vec![Term::Atom("user".into()), Term::Int(3)]));
+        let c = Val::one(Term::Tuple(vec![Term::Atom("group".into()), Term::Int(3)]));
+        assert!(a.may_equal(&b));
+        assert!(!b.may_equal(&c));
+        assert!(!atoms(&["x"]).may_equal(&atoms(&["y"])));
+        assert!(!Val::bottom().may_equal(&Val::Any));
+    }
+
+    #[test]
+    fn resolve_substitutes_params_inside_tuples() {
+        let v = Val::one(Term::Tuple(vec![Term::Atom("k".into()), Term::Param(0)]));
+        let r = resolve(&v, &[atoms(&["a", "b"])], 16);
+        let rendered = r.render_set(&|_| String::new());
+        assert_eq!(rendered, "{{k, a}, {k, b}}");
+    }
+}

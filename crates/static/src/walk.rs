@@ -1,0 +1,473 @@
+//! The forward search from one read to the writes that may follow it.
+//!
+//! States are `(entry, CFG node)`; an entry is a unit with a context (the
+//! abstract values of its owner function's parameters). Calls enter their
+//! callees with the context the call site gives them, and a callee's exit
+//! returns to every site that entered it with that context (a callee walked
+//! once is not walked again from another site: its return is reused). The
+//! read's own function, having no known caller, returns to all its callers
+//! (up to [`MAX_ASCEND`] levels). Spawns and process starts enter the new
+//! process's code without return. Breadth-first, so each write is reached
+//! first by a shortest path, which is the one reported.
+
+use std::collections::VecDeque;
+
+use racewit_syntax::ir::{CallSiteId, MFA};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::callgraph::{CallGraph, Callee, EdgeKind};
+use crate::cfg::{Cfg, ENTRY, EXIT};
+use crate::dataflow::{Flow, SiteTarget};
+use crate::ets::Tables;
+use crate::ops::{Item, item, may_alias};
+use crate::suspect::{Category, HopKind};
+use crate::units::Units;
+use crate::values::{Origin, UnitId, Val, resolve};
+
+/// Levels a search may climb from the read's function to its callers.
+pub const MAX_ASCEND: u8 = 5;
+
+/// Everything the searches share.
+pub struct World<'a, 'p> {
+    pub units: &'a Units<'p>,
+    pub flow: &'a Flow,
+    pub cg: &'a CallGraph,
+    pub cfgs: Vec<Cfg>,
+    pub tables: Tables,
+    /// Per module, per site: (categories read, categories written).
+    pub site_ops: Vec<Vec<(u8, u8)>>,
+    /// Per call-graph node: categories written by it or anything it runs.
+    pub write_reach: Vec<u8>,
+    pub limit: usize,
+    /// States one search may visit.
+    pub budget: usize,
+}
+
+/// A read to search from.
+#[derive(Clone, Debug)]
+pub struct Read {
+    pub unit: UnitId,
+    pub origin: Origin,
+    pub category: Category,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Via {
+    Start,
+    Step,
+    Enter(CallSiteId),
+    Ascend(CallSiteId),
+    Spawn(CallSiteId),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct State {
+    entry: u32,
+    node: u32,
+    parent: u32,
+    via: Via,
+}
+
+struct EntryRec {
+    unit: UnitId,
+    ctx: u32,
+    ascend: Option<u8>,
+    returns: Vec<u32>,
+    exited: Option<u32>,
+}
+
+/// A hop of a path before it is given file positions.
+#[derive(Clone, Debug)]
+pub struct RawHop {
+    pub kind: HopKind,
+    /// The unit holding the hop's call site.
+    pub unit: UnitId,
+    pub other: Option<UnitId>,
+    pub origin: Origin,
+}
+
+/// A write found after a read.
+#[derive(Clone, Debug)]
+pub struct Hit {
+    /// Argument values of the read and the write, each in its own context.
+    pub read_args: Vec<Val>,
+    pub write_args: Vec<Val>,
+    pub read_item: Item,
+    pub write_item: Item,
+    pub write_unit: UnitId,
+    pub write: Origin,
+    pub hops: Vec<RawHop>,
+    /// The outermost function of the path (the read's, or a caller it returned to).
+    pub base_unit: UnitId,
+}
+
+pub struct Outcome {
+    pub hits: Vec<Hit>,
+    pub truncated: bool,
+}
+
+impl World<'_, '_> {
+    fn global_ctx(&self, u: UnitId) -> Vec<Val> {
+        self.flow
+            .unit_ctx(self.units, u)
+            .iter()
+            .map(|v| if v.is_bottom() { Val::Any } else { v.clone() })
+            .collect()
+    }
+
+    fn site_mfa(&self, o: Origin) -> Option<&MFA> {
+        match &self.flow.site(o.module, o.site)?.target {
+            SiteTarget::Static(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The resolved arguments and the item of the operation at `o`, in context `ctx`.
+    pub fn item_at(&self, cat: Category, o: Origin, ctx: &[Val]) -> Option<(Vec<Val>, Item)> {
+        let sv = self.flow.site(o.module, o.site)?;
+        let mfa = self.site_mfa(o)?;
+        let args: Vec<Val> = sv.args.iter().map(|a| resolve(a, ctx, self.limit)).collect();
+        let it = item(cat, mfa, &args, o, &self.tables, self.limit);
+        Some((args, it))
+    }
+
+    pub fn search(&self, read: &Read) -> Outcome {
+        Search::new(self, read).run()
+    }
+}
+
+struct Search<'w, 'a, 'p> {
+    w: &'w World<'a, 'p>,
+    read: &'w Read,
+    bit: u8,
+    read_args: Vec<Val>,
+    read_item: Item,
+    states: Vec<State>,
+    entries: Vec<EntryRec>,
+    entry_index: FxHashMap<(UnitId, u32, bool), u32>,
+    ctxs: Vec<Vec<Val>>,
+    ctx_index: FxHashMap<Vec<Val>, u32>,
+    visited: FxHashSet<(u32, u32)>,
+    queue: VecDeque<u32>,
+    hits: Vec<Hit>,
+    hit_sites: FxHashSet<Origin>,
+}
+
+impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
+    fn new(w: &'w World<'a, 'p>, read: &'w Read) -> Self {
+        let ctx = w.global_ctx(read.unit);
+        let (read_args, read_item) = w
+            .item_at(read.category, read.origin, &ctx)
+            .unwrap_or((Vec::new(), Item::Name(Val::Any)));
+        Search {
+            w,
+            read,
+            bit: read.category.bit(),
+            read_args,
+            read_item,
+            states: Vec::new(),
+            entries: Vec::new(),
+            entry_index: FxHashMap::default(),
+            ctxs: Vec::new(),
+            ctx_index: FxHashMap::default(),
+            visited: FxHashSet::default(),
+            queue: VecDeque::new(),
+            hits: Vec::new(),
+            hit_sites: FxHashSet::default(),
+        }
+    }
+
+    fn intern(&mut self, ctx: Vec<Val>) -> u32 {
+        if let Some(&i) = self.ctx_index.get(&ctx) {
+            return i;
+        }
+        let i = self.ctxs.len() as u32;
+        self.ctxs.push(ctx.clone());
+        self.ctx_index.insert(ctx, i);
+        i
+    }
+
+    /// Returns the entry and whether it is new.
+    fn entry(&mut self, unit: UnitId, ctx: Vec<Val>, ascend: Option<u8>) -> (u32, bool) {
+        let c = self.intern(ctx);
+        let key = (unit, c, ascend.is_some());
+        if let Some(&e) = self.entry_index.get(&key) {
+            return (e, false);
+        }
+        let e = self.entries.len() as u32;
+        self.entries.push(EntryRec {
+            unit,
+            ctx: c,
+            ascend,
+            returns: Vec::new(),
+            exited: None,
+        });
+        self.entry_index.insert(key, e);
+        (e, true)
+    }
+
+    fn push(&mut self, entry: u32, node: u32, parent: u32, via: Via) {
+        if self.visited.insert((entry, node)) {
+            let i = self.states.len() as u32;
+            self.states.push(State {
+                entry,
+                node,
+                parent,
+                via,
+            });
+            self.queue.push_back(i);
+        }
+    }
+
+    fn push_succs(&mut self, entry: u32, node: u32, parent: u32, via: Via) {
+        let unit = self.entries[entry as usize].unit;
+        let succs = self.w.cfgs[unit.index()].nodes[node as usize].succs.clone();
+        for s in succs {
+            self.push(entry, s, parent, via);
+        }
+    }
+
+    fn run(mut self) -> Outcome {
+        let w = self.w;
+        let ru = self.read.unit;
+        let Some(start) = w.cfgs[ru.index()].node_of(self.read.origin.site) else {
+            return Outcome {
+                hits: Vec::new(),
+                truncated: false,
+            };
+        };
+        let ctx = w.global_ctx(ru);
+        let (root, _) = self.entry(ru, ctx, Some(0));
+        self.push(root, start, u32::MAX, Via::Start);
+        let mut truncated = false;
+        while let Some(s) = self.queue.pop_front() {
+            if self.states.len() > w.budget {
+                truncated = true;
+                break;
+            }
+            self.step(s);
+        }
+        Outcome {
+            hits: self.hits,
+            truncated,
+        }
+    }
+
+    fn step(&mut self, s: u32) {
+        let w = self.w;
+        let State { entry, node, .. } = self.states[s as usize];
+        let unit = self.entries[entry as usize].unit;
+        let module = w.units.unit(unit).module;
+        if node == EXIT {
+            self.exit(s, entry, unit);
+            return;
+        }
+        let Some(site) = w.cfgs[unit.index()].nodes[node as usize].site else {
+            self.push_succs(entry, node, s, Via::Step);
+            return;
+        };
+        let origin = Origin { module, site };
+        let ctx = self.ctxs[self.entries[entry as usize].ctx as usize].clone();
+        if s != 0 {
+            self.check_write(s, unit, origin, &ctx);
+        }
+        let mut direct = true;
+        let mut entered_any = false;
+        let mut all_entered = true;
+        for inv in w.cg.invokes(module, site) {
+            let mask = w.cg.node_mask(&w.write_reach, &inv.callee, w.units);
+            let returns = inv.kind != EdgeKind::Spawn;
+            if mask & self.bit == 0 {
+                if returns {
+                    all_entered = false;
+                }
+                continue;
+            }
+            let targets: Vec<UnitId> = match &inv.callee {
+                Callee::Fn(g) => vec![w.units.fn_unit[g.index()]],
+                Callee::Closure(u) => vec![*u],
+                Callee::UnknownApply(n) => w
+                    .cg
+                    .apply_candidates
+                    .get(n)
+                    .map(|c| {
+                        c.iter()
+                            .copied()
+                            .filter(|u| w.write_reach[w.cg.unit_nodes[u.index()].index()] & self.bit != 0)
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            };
+            if inv.kind == EdgeKind::Hof {
+                all_entered = false;
+            }
+            for t in targets {
+                let tctx = self.callee_ctx(unit, &ctx, t, &inv.callee, inv.args.as_deref());
+                let (e, new) = self.entry(t, tctx, None);
+                if returns {
+                    entered_any = true;
+                    self.entries[e as usize].returns.push(s);
+                    if new {
+                        self.push(e, ENTRY, s, Via::Enter(site));
+                    } else if self.entries[e as usize].exited.is_some() {
+                        // Walked before with this context: reuse its return.
+                        self.push_succs(entry, node, s, Via::Step);
+                    }
+                } else {
+                    self.push(e, ENTRY, s, Via::Spawn(site));
+                }
+            }
+        }
+        if entered_any && all_entered {
+            direct = false;
+        }
+        if direct {
+            self.push_succs(entry, node, s, Via::Step);
+        }
+    }
+
+    fn callee_ctx(
+        &self,
+        caller: UnitId,
+        ctx: &[Val],
+        target: UnitId,
+        callee: &Callee,
+        args: Option<&[Val]>,
+    ) -> Vec<Val> {
+        let w = self.w;
+        let tu = w.units.unit(target);
+        match callee {
+            Callee::Closure(_) => {
+                if tu.owner == w.units.unit(caller).owner {
+                    ctx.to_vec()
+                } else {
+                    w.global_ctx(target)
+                }
+            }
+            Callee::Fn(_) => match args {
+                Some(a) if a.len() == tu.arity as usize => {
+                    a.iter().map(|v| resolve(v, ctx, w.limit)).collect()
+                }
+                _ => w.global_ctx(target),
+            },
+            Callee::UnknownApply(_) => w.global_ctx(target),
+        }
+    }
+
+    fn exit(&mut self, s: u32, entry: u32, unit: UnitId) {
+        let w = self.w;
+        let rec = &mut self.entries[entry as usize];
+        if rec.exited.is_none() {
+            rec.exited = Some(s);
+        }
+        if let Some(depth) = rec.ascend {
+            if depth >= MAX_ASCEND {
+                return;
+            }
+            for &(cm, csite, cunit) in &w.cg.callers[unit.index()] {
+                let _ = cm;
+                let Some(cnode) = w.cfgs[cunit.index()].node_of(csite) else {
+                    continue;
+                };
+                let ctx = w.global_ctx(cunit);
+                let (ce, _) = self.entry(cunit, ctx, Some(depth + 1));
+                self.push_succs(ce, cnode, s, Via::Ascend(csite));
+            }
+        } else {
+            let returns = rec.returns.clone();
+            for r in returns {
+                let st = self.states[r as usize];
+                // The path steps over the call: its inside is not part of it.
+                self.push_succs(st.entry, st.node, r, Via::Step);
+            }
+        }
+    }
+
+    fn check_write(&mut self, s: u32, unit: UnitId, origin: Origin, ctx: &[Val]) {
+        let w = self.w;
+        let (_, writes) = w.site_ops[origin.module as usize][origin.site.index()];
+        if writes & self.bit == 0 || self.hit_sites.contains(&origin) {
+            return;
+        }
+        let Some((write_args, write_item)) = w.item_at(self.read.category, origin, ctx) else {
+            return;
+        };
+        if !may_alias(&self.read_item, &write_item) {
+            return;
+        }
+        self.hit_sites.insert(origin);
+        let (hops, base_unit) = self.path(s, unit, origin);
+        self.hits.push(Hit {
+            read_args: self.read_args.clone(),
+            write_args,
+            read_item: self.read_item.clone(),
+            write_item,
+            write_unit: unit,
+            write: origin,
+            hops,
+            base_unit,
+        });
+    }
+
+    fn path(&self, s: u32, unit: UnitId, origin: Origin) -> (Vec<RawHop>, UnitId) {
+        let w = self.w;
+        let mut rev = vec![RawHop {
+            kind: HopKind::Write,
+            unit,
+            other: None,
+            origin,
+        }];
+        let mut base = self.read.unit;
+        let mut best_depth = 0u8;
+        let mut cur = s;
+        while cur != u32::MAX {
+            let st = self.states[cur as usize];
+            let here = self.entries[st.entry as usize].unit;
+            let module = w.units.unit(here).module;
+            if let Some(d) = self.entries[st.entry as usize].ascend
+                && d > best_depth
+            {
+                best_depth = d;
+                base = here;
+            }
+            let parent_unit = (st.parent != u32::MAX)
+                .then(|| self.entries[self.states[st.parent as usize].entry as usize].unit);
+            let hop = |kind, site, unit, other| RawHop {
+                kind,
+                unit,
+                other,
+                origin: Origin { module, site },
+            };
+            match st.via {
+                Via::Start => rev.push(RawHop {
+                    kind: HopKind::Read,
+                    unit: here,
+                    other: None,
+                    origin: self.read.origin,
+                }),
+                Via::Step => {}
+                Via::Enter(site) | Via::Spawn(site) => {
+                    let caller = parent_unit.unwrap_or(here);
+                    let cm = w.units.unit(caller).module;
+                    let kind = if matches!(st.via, Via::Spawn(_)) {
+                        HopKind::Spawn
+                    } else {
+                        HopKind::Call
+                    };
+                    rev.push(RawHop {
+                        kind,
+                        unit: caller,
+                        other: Some(here),
+                        origin: Origin { module: cm, site },
+                    });
+                }
+                Via::Ascend(site) => {
+                    rev.push(hop(HopKind::Return, site, here, parent_unit));
+                }
+            }
+            cur = st.parent;
+        }
+        rev.reverse();
+        (rev, base)
+    }
+}

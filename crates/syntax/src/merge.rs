@@ -1,0 +1,58 @@
+//! Adding one loaded [`Program`] to another: files are appended, so every
+//! span of the added program is shifted to the new file ids.
+//!
+//! Used to add generated modules (confirmation harnesses) to the user's
+//! program after the static pass has run, without reloading anything.
+
+use crate::ir::Program;
+use crate::source::{FileId, Span};
+
+impl Program {
+    /// Moves `other`'s files, modules and diagnostics into `self`. A module
+    /// whose name is already loaded is not replaced: its name is returned in
+    /// the error list and it is dropped.
+    pub fn absorb(&mut self, other: Program) -> Vec<crate::ir::Name> {
+        let offset = self.sources.len() as u32;
+        let shift = |s: &mut Span| s.file = FileId(s.file.0 + offset);
+        for file in other.sources.into_files() {
+            self.sources.add(file);
+        }
+        let mut clashes = Vec::new();
+        for (name, mut module) in other.modules {
+            if self.modules.contains_key(&name) {
+                clashes.push(name);
+                continue;
+            }
+            module.file = FileId(module.file.0 + offset);
+            shift(&mut module.span);
+            for r in module.records.values_mut() {
+                shift(&mut r.span);
+            }
+            for a in &mut module.attributes {
+                shift(&mut a.span);
+            }
+            for c in &mut module.call_sites {
+                shift(&mut c.span);
+            }
+            for f in &mut module.functions {
+                shift(&mut f.span);
+                let map = &mut f.source_map;
+                for s in map
+                    .exprs
+                    .iter_mut()
+                    .chain(map.pats.iter_mut())
+                    .chain(map.clauses.iter_mut())
+                    .chain(map.vars.iter_mut())
+                {
+                    shift(s);
+                }
+            }
+            self.modules.insert(name, module);
+        }
+        for mut d in other.diagnostics {
+            shift(&mut d.span);
+            self.diagnostics.push(d);
+        }
+        clashes
+    }
+}

@@ -1,1 +1,0 @@
-//! Preprocessor: macros, conditionals and includes over tokens.

@@ -1,0 +1,336 @@
+//! Finding and caching included files.
+//!
+//! - `-include("x.hrl")`: the including file's directory, then the base
+//!   search path of the module being preprocessed (its `../include` and
+//!   `../../include`, then the `-I` directories).
+//! - `-include_lib("app/include/x.hrl")`: first like `-include`, then `app`
+//!   is looked up as a library: the explicit library roots, the project's
+//!   rebar3/mix roots found above the module (`_build/default/lib`,
+//!   `_checkouts`, `deps`, `apps`), an enclosing directory named `app` or
+//!   `app-VSN`, and the OTP library directory (highest `app-VSN` wins).
+//!
+//! [`HeaderCache`] reads and lexes each header once per run, whatever the
+//! number of threads and modules that include it. Headers get provisional
+//! file ids (`HEADER_ID_BASE + n`, in order of first use); the loader renumbers
+//! them deterministically at the end.
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use rustc_hash::FxHashMap;
+
+use crate::diagnostic::Diagnostic;
+use crate::lex::tokenize;
+use crate::source::{FileId, SourceFile};
+use crate::token::Token;
+
+/// Provisional file ids of headers start here (module files are numbered
+/// below it).
+pub const HEADER_ID_BASE: u32 = 1 << 31;
+
+/// A header read and lexed once.
+#[derive(Debug)]
+pub struct Header {
+    /// Provisional id (`>= HEADER_ID_BASE`).
+    pub id: FileId,
+    pub file: SourceFile,
+    pub tokens: Arc<Vec<Token>>,
+    /// Lexer diagnostics (reported once per run, not per includer).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Headers shared by every module of a load.
+#[derive(Debug, Default)]
+pub struct HeaderCache {
+    by_path: RwLock<FxHashMap<PathBuf, Arc<Header>>>,
+    all: RwLock<Vec<Arc<Header>>>,
+    /// Library root → app name → app directory.
+    lib_roots: RwLock<FxHashMap<PathBuf, Arc<FxHashMap<String, PathBuf>>>>,
+    /// Directory → project library roots found above it.
+    project_roots: RwLock<FxHashMap<PathBuf, Arc<Vec<PathBuf>>>>,
+}
+
+impl HeaderCache {
+    /// The header at `path` (already normalized), read and lexed on first use.
+    /// `None` when it is not a readable file.
+    pub fn get(&self, path: &Path) -> Option<Arc<Header>> {
+        if let Some(h) = read_lock(&self.by_path).get(path) {
+            return Some(h.clone());
+        }
+        let bytes = std::fs::read(path).ok()?;
+        let text = decode_text(bytes);
+        let mut by_path = write_lock(&self.by_path);
+        if let Some(h) = by_path.get(path) {
+            return Some(h.clone());
+        }
+        let mut all = write_lock(&self.all);
+        let id = FileId(HEADER_ID_BASE + all.len() as u32);
+        let (tokens, diagnostics) = tokenize(id, &text);
+        let header = Arc::new(Header {
+            id,
+            file: SourceFile::new(path.to_path_buf(), text),
+            tokens: Arc::new(tokens),
+            diagnostics,
+        });
+        all.push(header.clone());
+        by_path.insert(path.to_path_buf(), header.clone());
+        Some(header)
+    }
+
+    /// Every header read so far, in provisional id order.
+    pub fn headers(&self) -> Vec<Arc<Header>> {
+        read_lock(&self.all).clone()
+    }
+
+    /// The header with a provisional id.
+    pub fn by_id(&self, id: FileId) -> Option<Arc<Header>> {
+        let i = id.0.checked_sub(HEADER_ID_BASE)? as usize;
+        read_lock(&self.all).get(i).cloned()
+    }
+
+    /// App name → directory for one library root (listed once).
+    fn apps_in(&self, root: &Path) -> Arc<FxHashMap<String, PathBuf>> {
+        if let Some(m) = read_lock(&self.lib_roots).get(root) {
+            return m.clone();
+        }
+        let mut best: FxHashMap<String, (Vec<u64>, PathBuf)> = FxHashMap::default();
+        if let Ok(rd) = std::fs::read_dir(root) {
+            for e in rd.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let (app, vsn) = match name.split_once('-') {
+                    Some((a, v)) => (a.to_string(), version_key(v)),
+                    None => (name.clone(), Vec::new()),
+                };
+                let path = e.path();
+                if !path.is_dir() {
+                    continue;
+                }
+                match best.get(&app) {
+                    Some((v, _)) if *v >= vsn => {}
+                    _ => {
+                        best.insert(app, (vsn, path));
+                    }
+                }
+            }
+        }
+        let m: FxHashMap<String, PathBuf> = best.into_iter().map(|(k, (_, p))| (k, p)).collect();
+        let m = Arc::new(m);
+        write_lock(&self.lib_roots).insert(root.to_path_buf(), m.clone());
+        m
+    }
+
+    /// rebar3/mix library roots above `dir` (nearest first).
+    fn project_roots(&self, dir: &Path) -> Arc<Vec<PathBuf>> {
+        if let Some(v) = read_lock(&self.project_roots).get(dir) {
+            return v.clone();
+        }
+        let mut roots = Vec::new();
+        for anc in dir.ancestors().take(6) {
+            for sub in ["_build/default/lib", "_checkouts", "deps", "apps"] {
+                let p = anc.join(sub);
+                if p.is_dir() {
+                    roots.push(p);
+                }
+            }
+        }
+        let v = Arc::new(roots);
+        write_lock(&self.project_roots).insert(dir.to_path_buf(), v.clone());
+        v
+    }
+}
+
+fn read_lock<T>(l: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    l.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write_lock<T>(l: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    l.write().unwrap_or_else(|e| e.into_inner())
+}
+
+/// UTF-8 text, or Latin-1 when the bytes are not valid UTF-8 (as `epp`
+/// falls back for `%% coding: latin-1` files).
+pub fn decode_text(bytes: Vec<u8>) -> Arc<str> {
+    match String::from_utf8(bytes) {
+        Ok(s) => Arc::from(s),
+        Err(e) => {
+            let s: String = e.into_bytes().iter().map(|&b| b as char).collect();
+            Arc::from(s)
+        }
+    }
+}
+
+/// `"1.2.10"` → `[1, 2, 10]` (non-numeric parts compare as 0).
+fn version_key(v: &str) -> Vec<u64> {
+    v.split(['.', '-'])
+        .map(|p| p.parse::<u64>().unwrap_or(0))
+        .collect()
+}
+
+/// Remove `.` and resolve `..` lexically (no file system access).
+pub fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let can_pop = matches!(
+                    out.components().next_back(),
+                    Some(Component::Normal(_))
+                );
+                if can_pop {
+                    out.pop();
+                } else {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// `$VAR/rest` → the variable's value followed by `/rest` (as `epp`).
+fn expand_var(name: &str) -> String {
+    let Some(rest) = name.strip_prefix('$') else {
+        return name.to_string();
+    };
+    let (var, tail) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    match std::env::var(var) {
+        Ok(v) => format!("{v}{tail}"),
+        Err(_) => name.to_string(),
+    }
+}
+
+/// Where one module's includes are searched.
+#[derive(Debug, Clone)]
+pub struct SearchPath {
+    /// After the including file's own directory: the module's `../include`,
+    /// `../../include`, then the `-I` directories.
+    pub dirs: Vec<PathBuf>,
+    /// Library roots for `-include_lib`, in order.
+    pub lib_roots: Vec<PathBuf>,
+    /// The module file's directory (for project roots and enclosing apps).
+    pub module_dir: PathBuf,
+}
+
+impl SearchPath {
+    pub fn new(module_path: &Path, include_dirs: &[PathBuf], lib_dirs: &[PathBuf]) -> Self {
+        let module_dir = module_path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let mut dirs = vec![
+            normalize(&module_dir.join("../include")),
+            normalize(&module_dir.join("../../include")),
+        ];
+        dirs.extend(include_dirs.iter().cloned());
+        SearchPath {
+            dirs,
+            lib_roots: lib_dirs.to_vec(),
+            module_dir,
+        }
+    }
+
+    /// Resolve `-include(name)` from a file in `from_dir`.
+    pub fn find_include(&self, cache: &HeaderCache, from_dir: &Path, name: &str) -> Option<Arc<Header>> {
+        let name = expand_var(name);
+        let rel = Path::new(&name);
+        if rel.is_absolute() {
+            return cache.get(&normalize(rel));
+        }
+        std::iter::once(from_dir)
+            .chain(self.dirs.iter().map(PathBuf::as_path))
+            .find_map(|d| cache.get(&normalize(&d.join(rel))))
+    }
+
+    /// Resolve `-include_lib(name)` from a file in `from_dir`.
+    pub fn find_include_lib(
+        &self,
+        cache: &HeaderCache,
+        from_dir: &Path,
+        name: &str,
+    ) -> Option<Arc<Header>> {
+        if let Some(h) = self.find_include(cache, from_dir, name) {
+            return Some(h);
+        }
+        let name = expand_var(name);
+        let mut parts = Path::new(&name).components();
+        let Some(Component::Normal(app)) = parts.next() else {
+            return None;
+        };
+        let app = app.to_string_lossy().into_owned();
+        let rest = parts.as_path();
+        let try_dir = |dir: &Path| cache.get(&normalize(&dir.join(rest)));
+        for root in &self.lib_roots {
+            if let Some(dir) = cache.apps_in(root).get(&app)
+                && let Some(h) = try_dir(dir)
+            {
+                return Some(h);
+            }
+        }
+        for root in cache.project_roots(&self.module_dir).iter() {
+            if let Some(dir) = cache.apps_in(root).get(&app)
+                && let Some(h) = try_dir(dir)
+            {
+                return Some(h);
+            }
+        }
+        for anc in self.module_dir.ancestors() {
+            let Some(n) = anc.file_name() else { continue };
+            let n = n.to_string_lossy();
+            let base = n.split_once('-').map_or(&*n, |(a, _)| a);
+            if base == app
+                && let Some(h) = try_dir(anc)
+            {
+                return Some(h);
+            }
+        }
+        for root in otp_lib_dirs() {
+            if let Some(dir) = cache.apps_in(root).get(&app)
+                && let Some(h) = try_dir(dir)
+            {
+                return Some(h);
+            }
+        }
+        None
+    }
+}
+
+/// The OTP library directories of the installed Erlang, if any.
+fn otp_lib_dirs() -> &'static [PathBuf] {
+    static DIRS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    DIRS.get_or_init(|| {
+        ["/usr/lib/erlang/lib", "/usr/local/lib/erlang/lib", "/opt/homebrew/lib/erlang/lib"]
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.is_dir())
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_is_lexical() {
+        assert_eq!(normalize(Path::new("/a/b/../c/./d.hrl")), PathBuf::from("/a/c/d.hrl"));
+        assert_eq!(normalize(Path::new("../x")), PathBuf::from("../x"));
+        assert_eq!(normalize(Path::new("a/../../x")), PathBuf::from("../x"));
+    }
+
+    #[test]
+    fn versions_compare_numerically() {
+        assert!(version_key("1.10") > version_key("1.9"));
+        assert!(version_key("4.2") > version_key("4.1.9"));
+    }
+
+    #[test]
+    fn latin1_fallback() {
+        assert_eq!(&*decode_text(vec![b'a', 0xe9]), "aé");
+        assert_eq!(&*decode_text("é".as_bytes().to_vec()), "é");
+    }
+}

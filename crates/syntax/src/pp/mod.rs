@@ -1,0 +1,1263 @@
+//! Preprocessor: macros, conditionals and includes over tokens, as `epp` does.
+//!
+//! Works form by form (tokens up to a form-ending `.`), like `epp`:
+//! - `-define`/`-undef`, constants and macros with arguments (one name may
+//!   have several arities), `??Arg`, the predefined macros (`?MODULE`,
+//!   `?MODULE_STRING`, `?FILE`, `?LINE`, `?FUNCTION_NAME`, `?FUNCTION_ARITY`,
+//!   `?OTP_RELEASE` (25), `?MACHINE` (`'BEAM'`), `?BEAM`, `?FEATURE_AVAILABLE(F)`,
+//!   `?FEATURE_ENABLED(F)`);
+//! - `-ifdef`/`-ifndef`/`-if`/`-elif`/`-else`/`-endif` (see [`condition`]);
+//! - `-include`/`-include_lib` (see [`include`]), headers lexed once per run;
+//! - `-error`/`-warning` (E024/W001), `-feature(maybe_expr, enable)` (dropped
+//!   from the output, as `epp` does).
+//!
+//! Spans: tokens of a macro body take the span of the macro use (`?NAME` up to
+//! the closing `)` of its arguments); argument tokens keep their own; header
+//! tokens carry the header's (provisional) file id.
+//!
+//! Recovery differs from `epp` in one way: `epp` drops a whole form when a macro
+//! in it is undefined or misused; here the use is replaced by the atom
+//! `'?NAME'` (after the diagnostic) so the rest of the form still parses.
+
+pub mod condition;
+pub mod include;
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+use smol_str::SmolStr;
+
+use crate::diagnostic::{Diagnostic, DiagnosticCode};
+use crate::lex::{token_text, tokenize};
+use crate::source::{FileId, SourceFile, Span};
+use crate::token::{IntLit, Keyword, Punct, Token, TokenKind};
+
+use condition::{CondResult, eval_condition};
+use include::{Header, HeaderCache, SearchPath};
+
+/// `?OTP_RELEASE`.
+pub const OTP_RELEASE: i64 = 25;
+/// Includes nest at most this deep (as `epp`).
+const MAX_INCLUDE_DEPTH: usize = 8;
+/// Macro expansions nest at most this deep (a circular macro stops here).
+const MAX_EXPANSION_DEPTH: u16 = 100;
+/// At most this many macro expansions in one form.
+const MAX_EXPANSIONS_PER_FORM: u32 = 200_000;
+
+/// What the preprocessor needs besides the module's tokens: search paths,
+/// `-D` macros, and the header cache shared by every module of a load.
+#[derive(Debug, Default)]
+pub struct PpEnv {
+    /// `-I` directories.
+    pub include_dirs: Vec<PathBuf>,
+    /// Library roots for `-include_lib`.
+    pub lib_dirs: Vec<PathBuf>,
+    /// `-D` macros, value already lexed (`true` when none was given).
+    defines: Vec<(SmolStr, Vec<Token>)>,
+    pub headers: HeaderCache,
+}
+
+impl PpEnv {
+    pub fn new(
+        include_dirs: Vec<PathBuf>,
+        lib_dirs: Vec<PathBuf>,
+        defines: &[(String, Option<String>)],
+    ) -> Self {
+        let defines = defines
+            .iter()
+            .map(|(name, value)| {
+                let toks = match value {
+                    Some(v) => tokenize(FileId(0), v).0,
+                    None => vec![Token {
+                        kind: TokenKind::Atom(SmolStr::new("true")),
+                        span: Span::new(FileId(0), 0, 0),
+                    }],
+                };
+                (SmolStr::new(name), toks)
+            })
+            .collect();
+        PpEnv {
+            include_dirs,
+            lib_dirs,
+            defines,
+            headers: HeaderCache::default(),
+        }
+    }
+}
+
+/// The preprocessed token stream of one module.
+#[derive(Debug)]
+pub struct PpOutput {
+    /// Expanded tokens, ending with [`TokenKind::Eof`].
+    pub tokens: Vec<Token>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Provisional ids of the headers included (sorted, deduplicated).
+    pub included: Vec<FileId>,
+}
+
+/// Preprocess one module. `tokens` are the lexed tokens of `file` (whose id
+/// is `file_id`). Never fails: problems become diagnostics.
+pub fn preprocess(file_id: FileId, file: &SourceFile, tokens: Vec<Token>, env: &PpEnv) -> PpOutput {
+    let search = SearchPath::new(&file.path, &env.include_dirs, &env.lib_dirs);
+    let mut pp = Preprocessor {
+        env,
+        search,
+        main_id: file_id,
+        main_file: file,
+        macros: FxHashMap::default(),
+        out: Vec::with_capacity(tokens.len() + tokens.len() / 4 + 1),
+        diags: Vec::new(),
+        included: Vec::new(),
+        headers: FxHashMap::default(),
+        stack: Vec::new(),
+        fname: None,
+        maybe_enabled: false,
+        expansions: 0,
+    };
+    pp.init_macros();
+    let eof_at = file.text.len() as u32;
+    pp.stack.push(FileCtx {
+        id: file_id,
+        tokens: Arc::new(tokens),
+        pos: 0,
+        dir: file.path.parent().map(Path::to_path_buf).unwrap_or_default(),
+        path: SmolStr::new(file.path.to_string_lossy()),
+        conds: Vec::new(),
+        skip: Vec::new(),
+    });
+    pp.run();
+    let mut included = pp.included;
+    included.sort();
+    included.dedup();
+    pp.out.push(Token {
+        kind: TokenKind::Eof,
+        span: Span::new(file_id, eof_at, eof_at),
+    });
+    PpOutput {
+        tokens: pp.out,
+        diagnostics: pp.diags,
+        included,
+    }
+}
+
+/// A macro definition: parameters (`None` for a constant) and body.
+#[derive(Debug)]
+struct MacroDef {
+    params: Option<Vec<SmolStr>>,
+    body: Vec<Token>,
+}
+
+#[derive(Debug, Clone)]
+enum Macro {
+    /// Predefined but without a value yet (`MODULE` before `-module`).
+    Undefined,
+    /// `?FILE`, `?LINE`, `?FUNCTION_NAME`, `?FUNCTION_ARITY`: computed at use.
+    Special,
+    /// Predefined with a value (cannot be redefined).
+    Predef(Rc<MacroDef>),
+    /// User definitions, one per arity (`None` = constant).
+    User(Vec<(Option<usize>, Rc<MacroDef>)>),
+}
+
+/// Kind of an open conditional.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cond {
+    If,
+    Ifdef,
+    Ifndef,
+    Else,
+    Elif,
+}
+
+/// A file being read (the module, or an included header).
+struct FileCtx {
+    id: FileId,
+    tokens: Arc<Vec<Token>>,
+    pos: usize,
+    dir: PathBuf,
+    /// `?FILE`.
+    path: SmolStr,
+    /// Open conditionals whose taken branch is being read.
+    conds: Vec<(Cond, Span)>,
+    /// While non-empty, forms are skipped (epp's skip stack).
+    skip: Vec<(Cond, Span)>,
+}
+
+struct Preprocessor<'e> {
+    env: &'e PpEnv,
+    search: SearchPath,
+    main_id: FileId,
+    main_file: &'e SourceFile,
+    macros: FxHashMap<SmolStr, Macro>,
+    out: Vec<Token>,
+    diags: Vec<Diagnostic>,
+    included: Vec<FileId>,
+    headers: FxHashMap<FileId, Arc<Header>>,
+    stack: Vec<FileCtx>,
+    /// `?FUNCTION_NAME`/`?FUNCTION_ARITY` of the current form, once computed.
+    fname: Option<Option<(SmolStr, u32)>>,
+    maybe_enabled: bool,
+    /// Expansions in the current form.
+    expansions: u32,
+}
+
+/// Modes of one expansion pass.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Normal,
+    /// Computing the function name: leave `?FUNCTION_*` alone, report nothing.
+    NoFunctionMacros,
+}
+
+/// The tokens of a form being expanded: the form itself plus expansions
+/// pushed in front of it (each token with its expansion depth).
+struct Input<'a> {
+    form: &'a [Token],
+    cursor: usize,
+    /// Reversed: the next token is the last.
+    pending: Vec<(Token, u16)>,
+}
+
+impl Input<'_> {
+    fn peek(&self, k: usize) -> Option<&Token> {
+        let n = self.pending.len();
+        if k < n {
+            Some(&self.pending[n - 1 - k].0)
+        } else {
+            self.form.get(self.cursor + k - n)
+        }
+    }
+
+    fn next(&mut self) -> Option<(Token, u16)> {
+        if let Some(t) = self.pending.pop() {
+            return Some(t);
+        }
+        let t = self.form.get(self.cursor)?.clone();
+        self.cursor += 1;
+        Some((t, 0))
+    }
+
+    fn skip(&mut self, k: usize) {
+        for _ in 0..k {
+            if self.next().is_none() {
+                break;
+            }
+        }
+    }
+}
+
+fn atom_tok(s: &str, span: Span) -> Token {
+    Token {
+        kind: TokenKind::Atom(SmolStr::new(s)),
+        span,
+    }
+}
+
+fn is_punct(t: Option<&Token>, p: Punct) -> bool {
+    matches!(t, Some(Token { kind: TokenKind::Punct(q), .. }) if *q == p)
+}
+
+/// The name of a macro-name token (atom or variable).
+fn macro_name(t: &Token) -> Option<&SmolStr> {
+    match &t.kind {
+        TokenKind::Atom(a) | TokenKind::Var(a) => Some(a),
+        _ => None,
+    }
+}
+
+/// Is the form `- <name> ...`? Returns the directive name.
+fn directive(form: &[Token]) -> Option<&str> {
+    if !is_punct(form.first(), Punct::Minus) {
+        return None;
+    }
+    match &form.get(1)?.kind {
+        TokenKind::Atom(a) => Some(a.as_str()),
+        TokenKind::Keyword(Keyword::If) => Some("if"),
+        TokenKind::Keyword(Keyword::Else) => Some("else"),
+        _ => None,
+    }
+}
+
+/// Merge adjacent string tokens (as `epp` does for include names).
+fn coalesce_strings(toks: &[Token]) -> Vec<Token> {
+    let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+    for t in toks {
+        if let (TokenKind::String(s2), Some(Token { kind: TokenKind::String(s1), span })) =
+            (&t.kind, out.last_mut())
+        {
+            let mut s = s1.to_string();
+            s.push_str(s2);
+            *s1 = SmolStr::new(s);
+            *span = span.cover(t.span);
+            continue;
+        }
+        out.push(t.clone());
+    }
+    out
+}
+
+impl<'e> Preprocessor<'e> {
+    fn init_macros(&mut self) {
+        let span = Span::new(self.main_id, 0, 0);
+        let def = |toks: Vec<TokenKind>| {
+            Macro::Predef(Rc::new(MacroDef {
+                params: None,
+                body: toks.into_iter().map(|kind| Token { kind, span }).collect(),
+            }))
+        };
+        for name in ["FILE", "LINE", "FUNCTION_NAME", "FUNCTION_ARITY"] {
+            self.macros.insert(SmolStr::new(name), Macro::Special);
+        }
+        for name in ["MODULE", "MODULE_STRING", "BASE_MODULE", "BASE_MODULE_STRING"] {
+            self.macros.insert(SmolStr::new(name), Macro::Undefined);
+        }
+        self.macros.insert(
+            SmolStr::new("MACHINE"),
+            def(vec![TokenKind::Atom(SmolStr::new("BEAM"))]),
+        );
+        self.macros.insert(
+            SmolStr::new("BEAM"),
+            def(vec![TokenKind::Atom(SmolStr::new("true"))]),
+        );
+        self.macros.insert(
+            SmolStr::new("OTP_RELEASE"),
+            def(vec![TokenKind::Integer(IntLit::Small(OTP_RELEASE))]),
+        );
+        self.set_feature_macros();
+        for (name, toks) in &self.env.defines {
+            let d = Rc::new(MacroDef {
+                params: None,
+                body: toks.iter().map(|t| Token { span, ..t.clone() }).collect(),
+            });
+            self.macros.insert(name.clone(), Macro::User(vec![(None, d)]));
+        }
+    }
+
+    /// `?FEATURE_AVAILABLE(F)` and `?FEATURE_ENABLED(F)`.
+    fn set_feature_macros(&mut self) {
+        let span = Span::new(self.main_id, 0, 0);
+        let x = SmolStr::new("X");
+        let test = |on: bool| {
+            let kinds = if on {
+                vec![
+                    TokenKind::Punct(Punct::LParen),
+                    TokenKind::Var(x.clone()),
+                    TokenKind::Punct(Punct::RParen),
+                    TokenKind::Punct(Punct::Eq),
+                    TokenKind::Atom(SmolStr::new("maybe_expr")),
+                ]
+            } else {
+                vec![TokenKind::Atom(SmolStr::new("false"))]
+            };
+            Macro::Predef(Rc::new(MacroDef {
+                params: Some(vec![x.clone()]),
+                body: kinds.into_iter().map(|kind| Token { kind, span }).collect(),
+            }))
+        };
+        let enabled = test(self.maybe_enabled);
+        self.macros
+            .insert(SmolStr::new("FEATURE_AVAILABLE"), test(true));
+        self.macros.insert(SmolStr::new("FEATURE_ENABLED"), enabled);
+    }
+
+    fn error(&mut self, code: DiagnosticCode, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(code, span, msg));
+    }
+
+    fn run(&mut self) {
+        while let Some(ctx) = self.stack.last_mut() {
+            if ctx.pos >= ctx.tokens.len() {
+                self.leave_file();
+                continue;
+            }
+            let toks = ctx.tokens.clone();
+            let start = ctx.pos;
+            let end = toks[start..]
+                .iter()
+                .position(|t| t.kind == TokenKind::Punct(Punct::Dot))
+                .map_or(toks.len(), |i| start + i + 1);
+            ctx.pos = end;
+            let form = &toks[start..end];
+            if ctx.skip.is_empty() {
+                self.scan_form(form);
+            } else {
+                self.skip_form(form);
+            }
+        }
+    }
+
+    fn leave_file(&mut self) {
+        let Some(ctx) = self.stack.pop() else { return };
+        for (c, span) in ctx.conds.iter().chain(ctx.skip.iter()) {
+            self.diags.push(Diagnostic::error(
+                DiagnosticCode::E023BadConditional,
+                *span,
+                format!("unterminated -{} (no -endif before the end of the file)", cond_name(*c)),
+            ));
+        }
+    }
+
+    fn cur(&mut self) -> &mut FileCtx {
+        let n = self.stack.len();
+        &mut self.stack[n - 1]
+    }
+
+    /// A form while skipping a conditional branch: only nesting matters.
+    fn skip_form(&mut self, form: &[Token]) {
+        let Some(d) = directive(form) else { return };
+        let span = form[1].span;
+        match d {
+            "ifdef" | "ifndef" | "if" => {
+                let c = match d {
+                    "ifdef" => Cond::Ifdef,
+                    "ifndef" => Cond::Ifndef,
+                    _ => Cond::If,
+                };
+                self.cur().skip.push((c, span));
+            }
+            "else" => {
+                let skip = &self.cur().skip;
+                let depth = skip.len();
+                let top = skip[depth - 1].0;
+                match (top, depth) {
+                    (Cond::Else, _) => {
+                        self.error(DiagnosticCode::E023BadConditional, span, "repeated -else");
+                    }
+                    // A branch was taken already: skip to -endif.
+                    (Cond::Elif, _) => self.cur().skip[depth - 1] = (Cond::Else, span),
+                    (_, 1) => {
+                        self.cur().skip.clear();
+                        self.cur().conds.push((Cond::Else, span));
+                    }
+                    _ => {}
+                }
+            }
+            "elif" => {
+                let skip = &self.cur().skip;
+                let depth = skip.len();
+                let top = skip[depth - 1].0;
+                if top == Cond::Else {
+                    self.error(DiagnosticCode::E023BadConditional, span, "-elif after -else");
+                } else if depth == 1 && top != Cond::Elif {
+                    match self.eval_if(form) {
+                        Some(true) => {
+                            self.cur().skip.clear();
+                            self.cur().conds.push((Cond::If, span));
+                        }
+                        Some(false) => {}
+                        None => {}
+                    }
+                }
+            }
+            "endif" => {
+                self.cur().skip.pop();
+            }
+            _ => {}
+        }
+    }
+
+    fn scan_form(&mut self, form: &[Token]) {
+        self.fname = None;
+        self.expansions = 0;
+        match directive(form) {
+            Some("define") => self.define(form),
+            Some("undef") => self.undef(form),
+            Some("include") => self.include(form, false),
+            Some("include_lib") => self.include(form, true),
+            Some("ifdef") => self.ifdef(form, true),
+            Some("ifndef") => self.ifdef(form, false),
+            Some("if") => {
+                let span = form[1].span;
+                match self.eval_if(form) {
+                    Some(true) => self.cur().conds.push((Cond::If, span)),
+                    _ => self.cur().skip.push((Cond::If, span)),
+                }
+            }
+            Some("elif") => {
+                let span = form[1].span;
+                match self.cur().conds.pop() {
+                    Some((Cond::Else, _)) => {
+                        self.error(DiagnosticCode::E023BadConditional, span, "-elif after -else");
+                        self.cur().skip.push((Cond::Else, span));
+                    }
+                    Some(_) => self.cur().skip.push((Cond::Elif, span)),
+                    None => self.error(
+                        DiagnosticCode::E023BadConditional,
+                        span,
+                        "-elif without a matching -if",
+                    ),
+                }
+            }
+            Some("else") => {
+                let span = form[1].span;
+                if !self.bare_directive(form, "else") {
+                    return;
+                }
+                match self.cur().conds.pop() {
+                    Some((Cond::Else, _)) => {
+                        self.error(DiagnosticCode::E023BadConditional, span, "repeated -else");
+                        self.cur().skip.push((Cond::Else, span));
+                    }
+                    Some(_) => self.cur().skip.push((Cond::Else, span)),
+                    None => self.error(
+                        DiagnosticCode::E023BadConditional,
+                        span,
+                        "-else without a matching -if/-ifdef/-ifndef",
+                    ),
+                }
+            }
+            Some("endif") => {
+                let span = form[1].span;
+                if !self.bare_directive(form, "endif") {
+                    return;
+                }
+                if self.cur().conds.pop().is_none() {
+                    self.error(
+                        DiagnosticCode::E023BadConditional,
+                        span,
+                        "-endif without a matching -if/-ifdef/-ifndef",
+                    );
+                }
+            }
+            Some("error") | Some("warning") => self.error_directive(form),
+            Some("feature") => self.feature(form),
+            _ => self.plain_form(form),
+        }
+    }
+
+    /// `-else.`/`-endif.` must have nothing else.
+    fn bare_directive(&mut self, form: &[Token], name: &str) -> bool {
+        if form.len() == 3 && is_punct(form.get(2), Punct::Dot) {
+            return true;
+        }
+        let span = form.get(2).map_or(form[1].span, |t| t.span);
+        self.error(
+            DiagnosticCode::E023BadConditional,
+            span,
+            format!("expected `-{name}.`"),
+        );
+        false
+    }
+
+    fn plain_form(&mut self, form: &[Token]) {
+        let start = self.out.len();
+        let has_macro = form.iter().any(|t| {
+            matches!(
+                t.kind,
+                TokenKind::Punct(Punct::Question | Punct::DoubleQuestion)
+            )
+        });
+        if has_macro {
+            let mut out = std::mem::take(&mut self.out);
+            self.expand(form, &mut out, Mode::Normal);
+            self.out = out;
+        } else {
+            self.out.extend_from_slice(form);
+        }
+        self.scan_module(start);
+    }
+
+    /// After `-module(M)`: define `?MODULE` and `?MODULE_STRING`.
+    fn scan_module(&mut self, start: usize) {
+        let f = &self.out[start..];
+        if f.len() < 5 || !is_punct(f.first(), Punct::Minus) || !is_punct(f.get(2), Punct::LParen) {
+            return;
+        }
+        let (base, name_tok) = match (&f[1].kind, &f[3].kind) {
+            (TokenKind::Atom(a), TokenKind::Atom(_)) if a == "module" => (false, f[3].clone()),
+            (TokenKind::Atom(a), TokenKind::Atom(_)) if a == "extends" => (true, f[3].clone()),
+            _ => return,
+        };
+        if !(is_punct(f.get(4), Punct::RParen) || is_punct(f.get(4), Punct::Comma)) {
+            return;
+        }
+        let TokenKind::Atom(name) = &name_tok.kind else { return };
+        let string_tok = Token {
+            kind: TokenKind::String(name.clone()),
+            span: name_tok.span,
+        };
+        let (m, ms) = if base {
+            ("BASE_MODULE", "BASE_MODULE_STRING")
+        } else {
+            ("MODULE", "MODULE_STRING")
+        };
+        let mk = |t: Token| {
+            Macro::Predef(Rc::new(MacroDef {
+                params: None,
+                body: vec![t],
+            }))
+        };
+        self.macros.insert(SmolStr::new(m), mk(name_tok));
+        self.macros.insert(SmolStr::new(ms), mk(string_tok));
+    }
+
+    /// `-define(Name, Body).` or `-define(Name(P1, ...), Body).`
+    fn define(&mut self, form: &[Token]) {
+        let bad = |this: &mut Self, at: usize, what: &str| {
+            let span = form.get(at).or(form.last()).map_or(form[1].span, |t| t.span);
+            this.error(
+                DiagnosticCode::E022BadMacroCall,
+                span,
+                format!("malformed -define: {what}"),
+            );
+        };
+        if !is_punct(form.get(2), Punct::LParen) {
+            return bad(self, 2, "expected `(` after -define");
+        }
+        let Some(name_tok) = form.get(3) else {
+            return bad(self, 3, "expected a macro name");
+        };
+        let Some(name) = macro_name(name_tok).cloned() else {
+            return bad(self, 3, "expected a macro name (an atom or a variable)");
+        };
+        let mut i = 4;
+        let params = if is_punct(form.get(i), Punct::LParen) {
+            i += 1;
+            let mut ps: Vec<SmolStr> = Vec::new();
+            if is_punct(form.get(i), Punct::RParen) {
+                i += 1;
+            } else {
+                loop {
+                    match form.get(i).map(|t| &t.kind) {
+                        Some(TokenKind::Var(v)) => {
+                            if ps.contains(v) {
+                                return bad(self, i, &format!("argument {v} appears twice"));
+                            }
+                            ps.push(v.clone());
+                            i += 1;
+                        }
+                        _ => return bad(self, i, "expected a variable as macro parameter"),
+                    }
+                    if is_punct(form.get(i), Punct::Comma) {
+                        i += 1;
+                    } else if is_punct(form.get(i), Punct::RParen) {
+                        i += 1;
+                        break;
+                    } else {
+                        return bad(self, i, "expected `,` or `)` in the parameter list");
+                    }
+                }
+            }
+            Some(ps)
+        } else {
+            None
+        };
+        if !is_punct(form.get(i), Punct::Comma) {
+            return bad(self, i, "expected `,` before the macro body");
+        }
+        i += 1;
+        let n = form.len();
+        if n < i + 2
+            || !is_punct(form.get(n - 1), Punct::Dot)
+            || !is_punct(form.get(n - 2), Punct::RParen)
+        {
+            return bad(self, n.saturating_sub(1), "expected `).` at the end");
+        }
+        let body = form[i..n - 2].to_vec();
+        let arity = params.as_ref().map(Vec::len);
+        let def = Rc::new(MacroDef { params, body });
+        match self.macros.get_mut(&name) {
+            Some(Macro::User(defs)) => {
+                if defs.iter().any(|(a, _)| *a == arity) {
+                    let msg = format!("macro '{name}' redefined (a definition with the same arity exists)");
+                    self.error(DiagnosticCode::E025RedefinedMacro, name_tok.span, msg);
+                } else {
+                    defs.push((arity, def));
+                }
+            }
+            Some(_) => {
+                let msg = format!("redefining predefined macro '{name}'");
+                self.error(DiagnosticCode::E025RedefinedMacro, name_tok.span, msg);
+            }
+            None => {
+                self.macros.insert(name, Macro::User(vec![(arity, def)]));
+            }
+        }
+    }
+
+    fn undef(&mut self, form: &[Token]) {
+        let ok = form.len() == 6
+            && is_punct(form.get(2), Punct::LParen)
+            && is_punct(form.get(4), Punct::RParen)
+            && is_punct(form.get(5), Punct::Dot);
+        match form.get(3).and_then(macro_name) {
+            Some(name) if ok => {
+                self.macros.remove(name);
+            }
+            _ => {
+                let span = form.get(2).unwrap_or(&form[1]).span;
+                self.error(DiagnosticCode::E022BadMacroCall, span, "expected -undef(NAME).");
+            }
+        }
+    }
+
+    fn is_defined(&self, name: &str) -> bool {
+        !matches!(self.macros.get(name), None | Some(Macro::Undefined))
+    }
+
+    fn ifdef(&mut self, form: &[Token], want_defined: bool) {
+        let span = form[1].span;
+        let kind = if want_defined { Cond::Ifdef } else { Cond::Ifndef };
+        let ok = form.len() == 6
+            && is_punct(form.get(2), Punct::LParen)
+            && is_punct(form.get(4), Punct::RParen)
+            && is_punct(form.get(5), Punct::Dot);
+        let name = form.get(3).and_then(macro_name).filter(|_| ok);
+        let Some(name) = name else {
+            let at = form.get(2).map_or(span, |t| t.span);
+            self.error(
+                DiagnosticCode::E023BadConditional,
+                at,
+                format!("expected -{}(NAME).", cond_name(kind)),
+            );
+            self.cur().skip.push((kind, span));
+            return;
+        };
+        if self.is_defined(name) == want_defined {
+            self.cur().conds.push((kind, span));
+        } else {
+            self.cur().skip.push((kind, span));
+        }
+    }
+
+    /// Evaluate the condition of `-if(...)`/`-elif(...)`. `None` when malformed
+    /// (reported; treated as false).
+    fn eval_if(&mut self, form: &[Token]) -> Option<bool> {
+        let span = form[1].span;
+        if !is_punct(form.get(2), Punct::LParen) {
+            self.error(DiagnosticCode::E023BadConditional, span, "expected `(` after -if/-elif");
+            return None;
+        }
+        let mut toks = Vec::new();
+        self.expand(&form[2..], &mut toks, Mode::Normal);
+        let r = eval_condition(&toks, &|m| self.macros.contains_key(m));
+        match r {
+            CondResult::True => Some(true),
+            CondResult::False => Some(false),
+            CondResult::Bad(m) => {
+                self.error(DiagnosticCode::E023BadConditional, span, format!("bad -if condition: {m}"));
+                None
+            }
+        }
+    }
+
+    fn error_directive(&mut self, form: &[Token]) {
+        let tag = &form[1];
+        let is_error = matches!(&tag.kind, TokenKind::Atom(a) if a == "error");
+        let mut toks = Vec::new();
+        self.expand(&form[2..], &mut toks, Mode::Normal);
+        // The term between the parentheses, rendered back as text.
+        let text = if toks.len() >= 3 && is_punct(toks.first(), Punct::LParen) {
+            let end = toks.len() - if is_punct(toks.last(), Punct::Dot) { 2 } else { 1 };
+            let inner = &toks[1..end.max(1)];
+            match inner {
+                [Token { kind: TokenKind::String(s), .. }] => s.to_string(),
+                _ => inner.iter().map(|t| token_text(&t.kind)).collect::<Vec<_>>().join(" "),
+            }
+        } else {
+            String::new()
+        };
+        if is_error {
+            self.error(DiagnosticCode::E024ErrorDirective, tag.span, format!("-error: {text}"));
+        } else {
+            self.diags.push(Diagnostic::warning(
+                DiagnosticCode::W001WarningDirective,
+                tag.span,
+                format!("-warning: {text}"),
+            ));
+        }
+    }
+
+    /// `-feature(maybe_expr, enable).` turns the feature on (the lexer already
+    /// made `maybe`/`else` keywords in this file); the form is dropped.
+    fn feature(&mut self, form: &[Token]) {
+        let names: Vec<Option<&SmolStr>> = form.iter().map(macro_name).collect();
+        if form.len() >= 7
+            && names.get(3).copied().flatten().is_some_and(|f| f == "maybe_expr")
+        {
+            let enable = names.get(5).copied().flatten().is_some_and(|f| f == "enable");
+            self.maybe_enabled = enable;
+            self.set_feature_macros();
+        }
+    }
+
+    fn include(&mut self, form: &[Token], lib: bool) {
+        let what = if lib { "include_lib" } else { "include" };
+        let toks = coalesce_strings(form);
+        let ok = toks.len() == 6
+            && is_punct(toks.get(2), Punct::LParen)
+            && is_punct(toks.get(4), Punct::RParen)
+            && is_punct(toks.get(5), Punct::Dot);
+        let name = match toks.get(3) {
+            Some(Token { kind: TokenKind::String(s), span }) if ok => (s.clone(), *span),
+            _ => {
+                let span = toks.get(2).unwrap_or(&toks[1]).span;
+                self.error(
+                    DiagnosticCode::E020MissingInclude,
+                    span,
+                    format!("malformed -{what}: expected -{what}(\"file\")."),
+                );
+                return;
+            }
+        };
+        if self.stack.len() > MAX_INCLUDE_DEPTH {
+            self.error(
+                DiagnosticCode::E020MissingInclude,
+                name.1,
+                format!("-{what} nested too deeply (more than {MAX_INCLUDE_DEPTH} levels)"),
+            );
+            return;
+        }
+        let dir = self.cur().dir.clone();
+        let cache = &self.env.headers;
+        let found = if lib {
+            self.search.find_include_lib(cache, &dir, &name.0)
+        } else {
+            self.search.find_include(cache, &dir, &name.0)
+        };
+        let Some(h) = found else {
+            let msg = if lib {
+                format!("can't find include lib \"{}\"", name.0)
+            } else {
+                format!("can't find include file \"{}\"", name.0)
+            };
+            self.error(DiagnosticCode::E020MissingInclude, name.1, msg);
+            return;
+        };
+        self.included.push(h.id);
+        self.headers.insert(h.id, h.clone());
+        self.stack.push(FileCtx {
+            id: h.id,
+            tokens: h.tokens.clone(),
+            pos: 0,
+            dir: h.file.path.parent().map(Path::to_path_buf).unwrap_or_default(),
+            path: SmolStr::new(h.file.path.to_string_lossy()),
+            conds: Vec::new(),
+            skip: Vec::new(),
+        });
+    }
+
+    /// 1-based line of a span's start.
+    fn line_of(&self, span: Span) -> i64 {
+        if span.file == self.main_id {
+            return self.main_file.line_col(span.start).line as i64;
+        }
+        match self.headers.get(&span.file) {
+            Some(h) => h.file.line_col(span.start).line as i64,
+            None => 0,
+        }
+    }
+
+    /// Expand the macros of `form` into `out`.
+    fn expand(&mut self, form: &[Token], out: &mut Vec<Token>, mode: Mode) {
+        let mut input = Input {
+            form,
+            cursor: 0,
+            pending: Vec::new(),
+        };
+        while let Some((tok, depth)) = input.next() {
+            match tok.kind {
+                TokenKind::Punct(Punct::Question) => self.macro_use(&mut input, tok, depth, form, out, mode),
+                TokenKind::Punct(Punct::DoubleQuestion) => {
+                    if mode == Mode::Normal {
+                        self.error(
+                            DiagnosticCode::E022BadMacroCall,
+                            tok.span,
+                            "`??` stringifies a macro argument and is only allowed inside a macro body",
+                        );
+                    }
+                }
+                _ => out.push(tok),
+            }
+        }
+    }
+
+    /// Handle `?NAME...` (the `?` already taken).
+    fn macro_use(
+        &mut self,
+        input: &mut Input<'_>,
+        q: Token,
+        depth: u16,
+        form: &[Token],
+        out: &mut Vec<Token>,
+        mode: Mode,
+    ) {
+        let report = mode == Mode::Normal;
+        let Some(name_tok) = input.peek(0).cloned() else {
+            if report {
+                self.error(DiagnosticCode::E022BadMacroCall, q.span, "expected a macro name after `?`");
+            }
+            return;
+        };
+        let Some(name) = macro_name(&name_tok).cloned() else {
+            if report {
+                let msg = format!("expected a macro name after `?`, found `{}`", token_text(&name_tok.kind));
+                self.error(DiagnosticCode::E022BadMacroCall, name_tok.span, msg);
+            }
+            return;
+        };
+        let use_span = q.span.cover(name_tok.span);
+        let placeholder = |s: Span| atom_tok(&format!("?{name}"), s);
+        // Special macros.
+        match name.as_str() {
+            "LINE" => {
+                input.skip(1);
+                let line = self.line_of(name_tok.span);
+                out.push(Token {
+                    kind: TokenKind::Integer(IntLit::Small(line)),
+                    span: use_span,
+                });
+                return;
+            }
+            "FILE" if matches!(self.macros.get("FILE"), Some(Macro::Special)) => {
+                input.skip(1);
+                let path = self.stack.last().map(|c| c.path.clone()).unwrap_or_default();
+                out.push(Token {
+                    kind: TokenKind::String(path),
+                    span: use_span,
+                });
+                return;
+            }
+            "FUNCTION_NAME" | "FUNCTION_ARITY"
+                if matches!(self.macros.get(name.as_str()), Some(Macro::Special)) =>
+            {
+                if mode == Mode::NoFunctionMacros {
+                    out.push(q);
+                    return;
+                }
+                input.skip(1);
+                let fname = match &self.fname {
+                    Some(f) => f.clone(),
+                    None => {
+                        let f = self.function_name(form);
+                        self.fname = Some(f.clone());
+                        f
+                    }
+                };
+                match fname {
+                    Some((fun, arity)) => out.push(Token {
+                        kind: if name == "FUNCTION_NAME" {
+                            TokenKind::Atom(fun)
+                        } else {
+                            TokenKind::Integer(IntLit::Small(arity as i64))
+                        },
+                        span: use_span,
+                    }),
+                    None => {
+                        self.error(
+                            DiagnosticCode::E021UndefinedMacro,
+                            name_tok.span,
+                            format!("?{name} can only be used inside a function"),
+                        );
+                        out.push(placeholder(use_span));
+                    }
+                }
+                return;
+            }
+            _ => {}
+        }
+        // Arguments, if any.
+        let args = match collect_args(input) {
+            Ok(a) => a,
+            Err(msg) => {
+                if report {
+                    self.error(
+                        DiagnosticCode::E022BadMacroCall,
+                        name_tok.span,
+                        format!("bad arguments to macro '{name}': {msg}"),
+                    );
+                }
+                input.skip(1);
+                out.push(placeholder(use_span));
+                return;
+            }
+        };
+        let arity = args.as_ref().map(|a| a.tokens.len());
+        let def = match self.macros.get(name.as_str()) {
+            None | Some(Macro::Undefined) | Some(Macro::Special) => {
+                if report {
+                    self.error(
+                        DiagnosticCode::E021UndefinedMacro,
+                        name_tok.span,
+                        format!("undefined macro '{}'", display_arity(&name, arity)),
+                    );
+                }
+                input.skip(1);
+                out.push(placeholder(use_span));
+                return;
+            }
+            Some(Macro::Predef(d)) => Some(d.clone()),
+            Some(Macro::User(defs)) => {
+                if let [(None, d)] = defs.as_slice() {
+                    Some(d.clone())
+                } else {
+                    defs.iter().find(|(a, _)| *a == arity).map(|(_, d)| d.clone())
+                }
+            }
+        };
+        let def = match def {
+            // A constant used with arguments: the arguments stay as a call.
+            Some(d) if d.params.is_none() || arity.is_some() => d,
+            _ => {
+                if report {
+                    self.error(
+                        DiagnosticCode::E022BadMacroCall,
+                        name_tok.span,
+                        format!(
+                            "macro '{name}' has no definition taking {}",
+                            match arity {
+                                None => "no argument list".to_string(),
+                                Some(n) => format!("{n} argument(s)"),
+                            }
+                        ),
+                    );
+                }
+                input.skip(1);
+                out.push(placeholder(use_span));
+                return;
+            }
+        };
+        self.expansions += 1;
+        if depth >= MAX_EXPANSION_DEPTH || self.expansions > MAX_EXPANSIONS_PER_FORM {
+            if report {
+                self.error(
+                    DiagnosticCode::E022BadMacroCall,
+                    name_tok.span,
+                    format!("circular macro '{name}' (expansion does not terminate)"),
+                );
+            }
+            input.skip(1);
+            out.push(placeholder(use_span));
+            return;
+        }
+        // Consume the name and, for a macro with parameters, the arguments.
+        let (use_span, bound) = match (&def.params, args) {
+            (Some(_), Some(a)) => {
+                input.skip(1 + a.consumed);
+                (use_span.cover(a.close_span), Some(a.tokens))
+            }
+            _ => {
+                input.skip(1);
+                (use_span, None)
+            }
+        };
+        let exp = substitute(&def, bound.as_deref(), use_span);
+        input
+            .pending
+            .extend(exp.into_iter().rev().map(|t| (t, depth + 1)));
+    }
+
+    /// Name and arity of the function whose clause is the current form.
+    fn function_name(&mut self, form: &[Token]) -> Option<(SmolStr, u32)> {
+        let saved = self.diags.len();
+        let mut toks = Vec::new();
+        self.expand(form, &mut toks, Mode::NoFunctionMacros);
+        self.diags.truncate(saved);
+        let TokenKind::Atom(name) = &toks.first()?.kind else {
+            return None;
+        };
+        if !is_punct(toks.get(1), Punct::LParen) {
+            return None;
+        }
+        let mut level = 1;
+        let mut arity = 0u32;
+        for t in &toks[2..] {
+            match &t.kind {
+                TokenKind::Punct(Punct::Comma) if level == 1 => arity += 1,
+                TokenKind::Punct(
+                    Punct::LParen | Punct::LBrace | Punct::LBracket | Punct::BinOpen,
+                ) => level += 1,
+                TokenKind::Punct(
+                    Punct::RParen | Punct::RBrace | Punct::RBracket | Punct::BinClose,
+                ) => {
+                    if level == 1 {
+                        break;
+                    }
+                    level -= 1;
+                }
+                _ => {
+                    if arity == 0 {
+                        arity = 1;
+                    }
+                }
+            }
+        }
+        Some((name.clone(), arity))
+    }
+}
+
+fn cond_name(c: Cond) -> &'static str {
+    match c {
+        Cond::If => "if",
+        Cond::Ifdef => "ifdef",
+        Cond::Ifndef => "ifndef",
+        Cond::Else => "else",
+        Cond::Elif => "elif",
+    }
+}
+
+fn display_arity(name: &str, arity: Option<usize>) -> String {
+    match arity {
+        None => name.to_string(),
+        Some(n) => format!("{name}/{n}"),
+    }
+}
+
+/// Arguments of a macro call found after the name.
+struct Args {
+    tokens: Vec<Vec<Token>>,
+    /// Tokens after the name that the argument list takes (parens included).
+    consumed: usize,
+    close_span: Span,
+}
+
+/// Look past the macro name for `( Arg, ... )`. `Ok(None)`: no argument list.
+fn collect_args(input: &Input<'_>) -> Result<Option<Args>, String> {
+    if !is_punct(input.peek(1), Punct::LParen) {
+        return Ok(None);
+    }
+    let mut k = 2;
+    if let Some(t) = input.peek(k)
+        && t.kind == TokenKind::Punct(Punct::RParen)
+    {
+        return Ok(Some(Args {
+            tokens: Vec::new(),
+            consumed: 2,
+            close_span: t.span,
+        }));
+    }
+    let mut args: Vec<Vec<Token>> = Vec::new();
+    let mut cur: Vec<Token> = Vec::new();
+    let mut closers: Vec<Closer> = Vec::new();
+    loop {
+        let Some(t) = input.peek(k) else {
+            return Err("the argument list is not closed".into());
+        };
+        k += 1;
+        if closers.is_empty() {
+            match &t.kind {
+                TokenKind::Punct(Punct::Comma) => {
+                    if cur.is_empty() {
+                        return Err("an argument is empty".into());
+                    }
+                    args.push(std::mem::take(&mut cur));
+                    continue;
+                }
+                TokenKind::Punct(Punct::RParen) => {
+                    if cur.is_empty() {
+                        return Err("an argument is empty".into());
+                    }
+                    args.push(cur);
+                    return Ok(Some(Args {
+                        tokens: args,
+                        consumed: k - 1,
+                        close_span: t.span,
+                    }));
+                }
+                TokenKind::Punct(Punct::Dot) => return Err("the argument list is not closed".into()),
+                _ => {}
+            }
+        }
+        if let Some(c) = opener(t, input.peek(k)) {
+            closers.push(c);
+        } else if closers.last().is_some_and(|c| c.closes(t)) {
+            closers.pop();
+        }
+        cur.push(t.clone());
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Closer {
+    Punct(Punct),
+    End,
+}
+
+impl Closer {
+    fn closes(self, t: &Token) -> bool {
+        match self {
+            Closer::Punct(p) => t.kind == TokenKind::Punct(p),
+            Closer::End => t.kind == TokenKind::Keyword(Keyword::End),
+        }
+    }
+}
+
+/// What closes `t` if it opens a nesting level in a macro argument (as
+/// `epp`'s `macro_arg`).
+fn opener(t: &Token, next: Option<&Token>) -> Option<Closer> {
+    match &t.kind {
+        TokenKind::Punct(Punct::LParen) => Some(Closer::Punct(Punct::RParen)),
+        TokenKind::Punct(Punct::BinOpen) => Some(Closer::Punct(Punct::BinClose)),
+        TokenKind::Punct(Punct::LBracket) => Some(Closer::Punct(Punct::RBracket)),
+        TokenKind::Punct(Punct::LBrace) => Some(Closer::Punct(Punct::RBrace)),
+        TokenKind::Keyword(
+            Keyword::Begin | Keyword::If | Keyword::Case | Keyword::Receive | Keyword::Try | Keyword::Cond | Keyword::Maybe,
+        ) => Some(Closer::End),
+        // `fun (` and `fun Name (` open a block; `fun f/1` does not.
+        TokenKind::Keyword(Keyword::Fun) => match next.map(|n| &n.kind) {
+            Some(TokenKind::Punct(Punct::LParen) | TokenKind::Var(_)) => Some(Closer::End),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The body of `def` with parameters replaced by `args` and every other token
+/// placed at `use_span`.
+fn substitute(def: &MacroDef, args: Option<&[Vec<Token>]>, use_span: Span) -> Vec<Token> {
+    let params = def.params.as_deref().unwrap_or(&[]);
+    let arg_of = |v: &SmolStr| -> Option<&Vec<Token>> {
+        let i = params.iter().position(|p| p == v)?;
+        args?.get(i)
+    };
+    let mut out = Vec::with_capacity(def.body.len());
+    let body = &def.body;
+    let mut i = 0;
+    while i < body.len() {
+        let t = &body[i];
+        // `??Arg` (one `??` token or two `?` tokens).
+        let stringify_at = match &t.kind {
+            TokenKind::Punct(Punct::DoubleQuestion) => Some(i + 1),
+            TokenKind::Punct(Punct::Question) if is_punct(body.get(i + 1), Punct::Question) => {
+                Some(i + 2)
+            }
+            _ => None,
+        };
+        if let Some(j) = stringify_at
+            && let Some(Token { kind: TokenKind::Var(v), .. }) = body.get(j)
+        {
+            match arg_of(v) {
+                Some(a) => {
+                    let text = a.iter().map(|t| token_text(&t.kind)).collect::<Vec<_>>().join(" ");
+                    out.push(Token {
+                        kind: TokenKind::String(SmolStr::new(text)),
+                        span: use_span,
+                    });
+                }
+                None => out.push(Token {
+                    kind: TokenKind::Var(v.clone()),
+                    span: use_span,
+                }),
+            }
+            i = j + 1;
+            continue;
+        }
+        if let TokenKind::Var(v) = &t.kind
+            && let Some(a) = arg_of(v)
+        {
+            out.extend(a.iter().cloned());
+        } else {
+            out.push(Token {
+                kind: t.kind.clone(),
+                span: use_span,
+            });
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,249 @@
+//! Built-in functions implemented in Rust (those the BEAM implements in C):
+//! `erlang`, `lists` (the non-higher-order ones), `maps`, `ets`, `io`,
+//! `io_lib`, `mnesia` dirty operations. Pure BIFs also run in guards.
+
+use std::sync::OnceLock;
+
+use racewit_syntax::Span;
+use racewit_syntax::ir::{CallSiteId, Name};
+use rustc_hash::FxHashMap;
+
+use crate::atom::Atom;
+use crate::code::Target;
+use crate::event::{Access, Event, EventKind, Exception, SharedItem};
+use crate::process::Process;
+use crate::term::{Pid, Term};
+use crate::vm::Vm;
+
+mod erlang;
+mod ets;
+mod io;
+mod lists;
+mod maps;
+mod mnesia;
+
+pub type PureFn = fn(&[Term]) -> Result<Term, Term>;
+pub type CtxFn = fn(&mut Ctx<'_>, &[Term]) -> Flow;
+
+#[derive(Clone, Copy)]
+pub enum BifKind {
+    Pure(PureFn),
+    Ctx(CtxFn),
+}
+
+#[derive(Clone, Copy)]
+pub struct Bif {
+    pub module: Atom,
+    pub name: Atom,
+    pub arity: u32,
+    pub kind: BifKind,
+}
+
+impl Bif {
+    pub fn is_pure(&self) -> bool {
+        matches!(self.kind, BifKind::Pure(_))
+    }
+}
+
+/// What a context BIF asks the interpreter to do.
+pub enum Flow {
+    Value(Term),
+    Raise(Exception),
+    /// Call a fun with arguments; its value is the BIF's value.
+    Apply(Term, Vec<Term>),
+    /// Call a resolved target with arguments.
+    Call(Target, Vec<Term>),
+    /// Stop the process at an unsupported call.
+    Park(String),
+    /// The calling process exits now with this reason.
+    Exit(Term),
+}
+
+impl Flow {
+    pub fn badarg() -> Flow {
+        Flow::Raise(Exception::error(Term::Atom(Atom::BADARG)))
+    }
+    pub fn error(reason: Term) -> Flow {
+        Flow::Raise(Exception::error(reason))
+    }
+}
+
+/// What a context BIF may touch: the VM and the calling process.
+pub struct Ctx<'a> {
+    pub vm: &'a mut Vm,
+    pub proc: &'a mut Process,
+    pub event: Option<Event>,
+    pub site: Option<(Name, CallSiteId)>,
+    pub span: Option<Span>,
+}
+
+impl Ctx<'_> {
+    pub fn pid(&self) -> Pid {
+        self.proc.pid
+    }
+
+    /// Record the visible action of this call.
+    pub fn emit(&mut self, kind: EventKind, text: String) -> &mut Event {
+        let mut ev = Event::new(self.proc.pid, kind, text);
+        ev.site = self.site.clone();
+        ev.span = self.span;
+        self.event = Some(ev);
+        self.event.as_mut().expect("just set")
+    }
+
+    pub fn emit_access(&mut self, kind: EventKind, text: String, item: SharedItem, access: Access) {
+        let ev = self.emit(kind, text);
+        ev.accesses.push((item.clone(), access));
+        ev.item = Some(item);
+        ev.access = Some(access);
+    }
+
+    pub fn is_alive(&self, pid: Pid) -> bool {
+        pid == self.proc.pid || self.vm.is_alive(pid)
+    }
+
+    pub fn name_of(&self, pid: Pid) -> String {
+        if pid == self.proc.pid {
+            self.proc.name.to_string()
+        } else {
+            self.vm.process_name(pid).to_string()
+        }
+    }
+}
+
+pub struct Table(FxHashMap<(Atom, Atom, u32), Bif>);
+
+impl Table {
+    pub fn pure(&mut self, m: &str, f: &str, arity: u32, func: PureFn) {
+        self.insert(m, f, arity, BifKind::Pure(func));
+    }
+    pub fn ctx(&mut self, m: &str, f: &str, arity: u32, func: CtxFn) {
+        self.insert(m, f, arity, BifKind::Ctx(func));
+    }
+    fn insert(&mut self, m: &str, f: &str, arity: u32, kind: BifKind) {
+        let (module, name) = (Atom::new(m), Atom::new(f));
+        self.0.insert(
+            (module, name, arity),
+            Bif {
+                module,
+                name,
+                arity,
+                kind,
+            },
+        );
+    }
+}
+
+fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
+    static TABLE: OnceLock<FxHashMap<(Atom, Atom, u32), Bif>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Table(FxHashMap::default());
+        erlang::register(&mut t);
+        lists::register(&mut t);
+        maps::register(&mut t);
+        ets::register(&mut t);
+        io::register(&mut t);
+        mnesia::register(&mut t);
+        t.0
+    })
+}
+
+pub fn lookup(module: Atom, name: Atom, arity: u32) -> Option<Bif> {
+    table().get(&(module, name, arity)).copied()
+}
+
+/// Is any BIF defined in this module?
+pub fn module_known(module: Atom) -> bool {
+    table().keys().any(|(m, _, _)| *m == module)
+}
+
+// ---- small argument helpers shared by the BIF modules ----
+
+pub(crate) fn badarg() -> Term {
+    Term::Atom(Atom::BADARG)
+}
+
+pub(crate) fn int_arg(t: &Term) -> Result<i64, Term> {
+    t.as_int().ok_or_else(badarg)
+}
+
+pub(crate) fn atom_arg(t: &Term) -> Result<Atom, Term> {
+    t.as_atom().ok_or_else(badarg)
+}
+
+pub(crate) fn list_arg(t: &Term) -> Result<Vec<Term>, Term> {
+    t.list_to_vec().ok_or_else(badarg)
+}
+
+pub(crate) fn tuple2(a: Term, b: Term) -> Term {
+    Term::tuple(vec![a, b])
+}
+
+/// Flatten an iolist (or a binary) into bytes; chars above 255 are an error.
+pub(crate) fn iolist_bytes(t: &Term, out: &mut Vec<u8>) -> Result<(), Term> {
+    match t {
+        Term::Bin(b) if b.is_binary() => {
+            out.extend_from_slice(&b.to_bytes());
+            Ok(())
+        }
+        Term::Nil => Ok(()),
+        Term::Cons(_) => {
+            let mut cur = t;
+            loop {
+                match cur {
+                    Term::Cons(c) => {
+                        match &c.head {
+                            Term::Int(i) if (0..=255).contains(i) => out.push(*i as u8),
+                            h @ (Term::Cons(_) | Term::Nil | Term::Bin(_)) => iolist_bytes(h, out)?,
+                            _ => return Err(badarg()),
+                        }
+                        cur = &c.tail;
+                    }
+                    Term::Nil => return Ok(()),
+                    Term::Bin(_) => return iolist_bytes(cur, out),
+                    _ => return Err(badarg()),
+                }
+            }
+        }
+        _ => Err(badarg()),
+    }
+}
+
+/// Flatten chardata (lists of chars, binaries as UTF-8) into a String.
+pub(crate) fn chardata_string(t: &Term, out: &mut String) -> Result<(), Term> {
+    match t {
+        Term::Bin(b) if b.is_binary() => {
+            let bytes = b.to_bytes();
+            match std::str::from_utf8(&bytes) {
+                Ok(s) => out.push_str(s),
+                Err(_) => out.extend(bytes.iter().map(|&c| c as char)),
+            }
+            Ok(())
+        }
+        Term::Nil => Ok(()),
+        Term::Cons(_) => {
+            let mut cur = t;
+            loop {
+                match cur {
+                    Term::Cons(c) => {
+                        match &c.head {
+                            Term::Int(i) => out.push(
+                                u32::try_from(*i)
+                                    .ok()
+                                    .and_then(char::from_u32)
+                                    .ok_or_else(badarg)?,
+                            ),
+                            h @ (Term::Cons(_) | Term::Nil | Term::Bin(_)) => chardata_string(h, out)?,
+                            _ => return Err(badarg()),
+                        }
+                        cur = &c.tail;
+                    }
+                    Term::Nil => return Ok(()),
+                    Term::Bin(_) => return chardata_string(cur, out),
+                    _ => return Err(badarg()),
+                }
+            }
+        }
+        _ => Err(badarg()),
+    }
+}

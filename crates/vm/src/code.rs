@@ -1,0 +1,1261 @@
+//! Compiled code: each IR function is compiled once into a flat instruction
+//! list over frame slots ([`FnCode`]), with local and remote call targets
+//! resolved, atoms interned and literals turned into terms. Shared by every
+//! clone of a VM behind one `Arc<CodeTable>`.
+//!
+//! Frame layout of a function of arity A with V IR variables:
+//! slots `0..A` hold the arguments, `A..A+V` the variables (`VarId` v lives in
+//! slot `A + v`), then temporaries. A `fun` inside a function is compiled as
+//! its own [`FnCode`] with the same variable space; captured variables are
+//! copied into their slots when it is called.
+
+use std::sync::Arc;
+
+use racewit_syntax::ir::{
+    self, BinOp, BinType, CaseKind, ClauseId, ComprehensionKind, Endian, Expr, ExprId,
+    GeneratorKind, Literal, Pat, PatId, Qualifier, UnOp,
+};
+use racewit_syntax::{Span, ir::Program};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::atom::Atom;
+use crate::bif::{self, Bif};
+use crate::term::{Bitstr, Term};
+
+pub type Slot = u32;
+pub type Label = u32;
+
+/// Every loaded module, indexed by position.
+pub struct CodeTable {
+    pub modules: Vec<ModuleCode>,
+    pub by_name: FxHashMap<Atom, u32>,
+}
+
+impl CodeTable {
+    pub fn module(&self, name: Atom) -> Option<(u32, &ModuleCode)> {
+        let i = *self.by_name.get(&name)?;
+        Some((i, &self.modules[i as usize]))
+    }
+
+    /// Resolve `M:F/A` as a remote call would at run time.
+    pub fn resolve(&self, module: Atom, name: Atom, arity: u32) -> Target {
+        if let Some(b) = bif::lookup(module, name, arity) {
+            return Target::Bif(b);
+        }
+        match self.module(module) {
+            Some((mi, m)) => match m.fn_index.get(&(name, arity)) {
+                Some(&fi) if m.exports.contains(&(name, arity)) => Target::Code {
+                    module: mi,
+                    function: fi,
+                },
+                _ => Target::Undef {
+                    module,
+                    name,
+                    arity,
+                },
+            },
+            None => Target::Unsupported {
+                module,
+                name,
+                arity,
+            },
+        }
+    }
+}
+
+pub struct ModuleCode {
+    pub name: Atom,
+    /// Functions, then one entry per `fun` expression (index `functions_len + FunId`).
+    pub functions: Vec<FnCode>,
+    pub functions_len: u32,
+    pub fn_index: FxHashMap<(Atom, u32), u32>,
+    pub exports: FxHashSet<(Atom, u32)>,
+    pub sites: Vec<SiteInfo>,
+    /// Loaded from racewit's own prelude (its spans are not the user's).
+    pub prelude: bool,
+    /// The IR module name (key into the program's modules).
+    pub ir_name: ir::Name,
+}
+
+#[derive(Clone)]
+pub struct SiteInfo {
+    pub span: Span,
+    /// `mod:fun/arity` of the call when known statically.
+    pub target: Option<String>,
+}
+
+pub struct FnCode {
+    pub name: Atom,
+    pub arity: u32,
+    pub frame_size: u32,
+    pub instrs: Vec<Instr>,
+    pub pats: Vec<CPat>,
+    pub guards: Vec<Vec<Vec<GExpr>>>,
+    /// For a `fun`: where captured variables go, and the slot of its own name.
+    pub env_slots: Vec<Slot>,
+    pub self_slot: Option<Slot>,
+    /// The enclosing function's name and arity (for lambdas) or its own.
+    pub display: (Atom, u32),
+    pub line: u32,
+}
+
+#[derive(Clone, Copy)]
+pub enum Target {
+    Code { module: u32, function: u32 },
+    Bif(Bif),
+    Undef { module: Atom, name: Atom, arity: u32 },
+    Unsupported { module: Atom, name: Atom, arity: u32 },
+}
+
+#[derive(Clone)]
+pub enum Callee {
+    Static(Target),
+    Dynamic { module: Slot, name: Slot },
+    Apply { fun: Slot },
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum FailKind {
+    Badmatch,
+    CaseClause,
+    IfClause,
+    BadargValue,
+    Badrecord(Atom),
+    TryClause,
+    ElseClause,
+    FunctionClause,
+}
+
+pub struct CSeg<T> {
+    pub value: T,
+    pub size: Option<T>,
+    pub ty: BinType,
+    pub signed: bool,
+    pub little: bool,
+    pub unit: u8,
+}
+
+pub enum Instr {
+    Const { dst: Slot, value: Term },
+    Move { dst: Slot, src: Slot },
+    Cons { dst: Slot, head: Slot, tail: Slot },
+    Tuple { dst: Slot, elems: Box<[Slot]> },
+    Map { dst: Slot, base: Option<Slot>, fields: Box<[(Slot, Slot, bool)]> },
+    Binary { dst: Slot, segs: Box<[CSeg<Slot>]> },
+    Op { dst: Slot, op: BinOp, a: Slot, b: Slot },
+    UnOp { dst: Slot, op: UnOp, a: Slot },
+    /// Match `pats[pat]` against `src`; on failure jump to `fail`, or raise
+    /// `{badmatch, V}` when `fail` is `None`.
+    Match { pat: u32, src: Slot, fail: Option<Label> },
+    Guard { guard: u32, fail: Label },
+    /// A comprehension filter: `true` goes on, `false` jumps, else `{bad_filter, V}`.
+    Filter { src: Slot, fail: Label },
+    Jump(Label),
+    Fail { kind: FailKind, src: Slot },
+    Call { dst: Slot, callee: Callee, args: Box<[Slot]>, tail: bool, site: u32 },
+    Return { src: Slot },
+    Send { dst: Slot, to: Slot, msg: Slot, site: u32 },
+    MakeFun { dst: Slot, fun: u32, env: Box<[Slot]> },
+    MakeFunRef { dst: Slot, module: Option<Slot>, name: Slot, arity: Slot },
+    TryBegin { handler: Label, class: Slot, reason: Slot, stack: Slot },
+    TryEnd,
+    Reraise { class: Slot, reason: Slot, stack: Slot },
+    CatchValue { dst: Slot, class: Slot, reason: Slot, stack: Slot },
+    /// Receive: reset the scan position, take the next message or go to `empty`.
+    RecvStart,
+    RecvPeek { dst: Slot, empty: Label },
+    RecvAdvance,
+    RecvAccept,
+    RecvWait { timeout: Option<Slot>, resume: Label, after: Label },
+    /// Comprehension iteration over a list held in `list` (advanced in place).
+    ListNext { list: Slot, head: Slot, done: Label },
+    /// Binary generator: match `pat` (a binary pattern) at the front of `bits`.
+    BinNext { bits: Slot, pat: u32, done: Label },
+    /// `acc = [v | acc]`
+    AccPush { acc: Slot, value: Slot },
+    /// Turn an accumulator into the comprehension's value.
+    AccFinish { dst: Slot, acc: Slot, kind: ComprehensionKind },
+    /// Map → list of `{K, V}` for a map generator; lists pass through.
+    MapToList { dst: Slot, src: Slot },
+    Missing { line: u32 },
+}
+
+pub enum CPat {
+    Wild,
+    Var(Slot),
+    Bound(Slot),
+    Lit(Term),
+    Nil,
+    Cons(Box<CPat>, Box<CPat>),
+    Tuple(Box<[CPat]>),
+    Map(Box<[(GExpr, CPat)]>),
+    Binary(Box<[CSeg<CPat>]>, Box<[Option<GExpr>]>),
+    Alias(Box<CPat>, Box<CPat>),
+    Never,
+}
+
+/// A guard expression (or a binary size / map key in a pattern), evaluated recursively.
+pub enum GExpr {
+    Lit(Term),
+    Var(Slot),
+    Cons(Box<GExpr>, Box<GExpr>),
+    Tuple(Box<[GExpr]>),
+    Map(Option<Box<GExpr>>, Box<[(GExpr, GExpr, bool)]>),
+    Binary(Box<[CSeg<GExpr>]>),
+    Op(BinOp, Box<GExpr>, Box<GExpr>),
+    UnOp(UnOp, Box<GExpr>),
+    Call(Bif, Box<[GExpr]>),
+    SelfPid,
+    Case(Box<GExpr>, Box<[(CPat, Vec<Vec<GExpr>>, GExpr)]>, CaseKind),
+    Block(Box<[GExpr]>),
+    /// Anything not allowed in a guard: the guard fails.
+    Invalid,
+}
+
+/// Converts an IR literal.
+pub fn literal_term(l: &Literal) -> Term {
+    match l {
+        Literal::Atom(a) => Term::Atom(Atom::new(a)),
+        Literal::Int(i) => Term::Int(*i),
+        Literal::BigInt(b) => Term::from_big((**b).clone()),
+        Literal::Float(f) => Term::Float(*f),
+        Literal::String(s) => Term::string(s),
+    }
+}
+
+/// Compile every module of `programs` (earlier programs win on name clashes).
+pub fn compile_programs(programs: &[(&Program, bool)]) -> CodeTable {
+    let mut table = CodeTable {
+        modules: Vec::new(),
+        by_name: FxHashMap::default(),
+    };
+    let mut sources: Vec<(&Program, &ir::Module, bool)> = Vec::new();
+    for (program, prelude) in programs {
+        for (name, m) in &program.modules {
+            let atom = Atom::new(name);
+            if table.by_name.contains_key(&atom) {
+                continue;
+            }
+            let mut fn_index = FxHashMap::default();
+            for (i, f) in m.functions.iter().enumerate() {
+                fn_index.insert((Atom::new(&f.name), f.arity), i as u32);
+            }
+            let exports = m
+                .exports
+                .iter()
+                .map(|e| (Atom::new(&e.name), e.arity))
+                .collect();
+            let sites = m
+                .call_sites
+                .iter()
+                .map(|s| SiteInfo {
+                    span: s.span,
+                    target: s.target.as_ref().map(|t| t.to_string()),
+                })
+                .collect();
+            table.by_name.insert(atom, table.modules.len() as u32);
+            table.modules.push(ModuleCode {
+                name: atom,
+                functions: Vec::new(),
+                functions_len: m.functions.len() as u32,
+                fn_index,
+                exports,
+                sites,
+                prelude: *prelude,
+                ir_name: name.clone(),
+            });
+            sources.push((program, m, *prelude));
+        }
+    }
+    for (mi, (program, m, _)) in sources.iter().enumerate() {
+        let mut functions: Vec<Option<FnCode>> = (0..m.functions.len() + m.fun_count as usize)
+            .map(|_| None)
+            .collect();
+        for (fi, f) in m.functions.iter().enumerate() {
+            let mut queue = Vec::new();
+            let code = {
+                let mut c = FnCompiler::new(&table, mi as u32, program, m, f, f.arity);
+                c.compile_function();
+                queue.append(&mut c.lambdas);
+                c.finish(Atom::new(&f.name), f.arity, None, Vec::new())
+            };
+            functions[fi] = Some(code);
+            while let Some((fun_id, fun_expr)) = queue.pop() {
+                let mut c = FnCompiler::new(&table, mi as u32, program, m, f, fun_expr.arity);
+                c.compile_lambda(&fun_expr);
+                queue.append(&mut c.lambdas);
+                let env = fun_expr.free_vars.iter().map(|v| c.var(*v)).collect();
+                let self_slot = fun_expr.name.map(|v| c.var(v));
+                let name = Atom::new(&format!("-{}/{}-fun-{}-", f.name, f.arity, fun_id));
+                let code = c.finish(name, fun_expr.arity, self_slot, env);
+                let slot = m.functions.len() + fun_id as usize;
+                if slot < functions.len() {
+                    functions[slot] = Some(code);
+                }
+            }
+        }
+        let functions = functions
+            .into_iter()
+            .map(|f| {
+                f.unwrap_or_else(|| FnCode {
+                    name: Atom::new("-missing-"),
+                    arity: 0,
+                    frame_size: 1,
+                    instrs: vec![Instr::Missing { line: 0 }],
+                    pats: Vec::new(),
+                    guards: Vec::new(),
+                    env_slots: Vec::new(),
+                    self_slot: None,
+                    display: (Atom::new("-missing-"), 0),
+                    line: 0,
+                })
+            })
+            .collect();
+        table.modules[mi].functions = functions;
+    }
+    table
+}
+
+struct FnCompiler<'a> {
+    table: &'a CodeTable,
+    module_index: u32,
+    program: &'a Program,
+    module: &'a ir::Module,
+    func: &'a ir::Function,
+    body: &'a ir::Body,
+    arity: u32,
+    instrs: Vec<Instr>,
+    pats: Vec<CPat>,
+    guards: Vec<Vec<Vec<GExpr>>>,
+    labels: Vec<u32>,
+    next_temp: u32,
+    max_slot: u32,
+    lambdas: Vec<(u32, ir::FunExpr)>,
+    /// Inside a `try`/`catch` body, calls are not tail calls.
+    protected: u32,
+}
+
+const UNBOUND_LABEL: u32 = u32::MAX;
+
+impl<'a> FnCompiler<'a> {
+    fn new(
+        table: &'a CodeTable,
+        module_index: u32,
+        program: &'a Program,
+        module: &'a ir::Module,
+        func: &'a ir::Function,
+        arity: u32,
+    ) -> Self {
+        let base = arity + func.body.var_count() as u32;
+        FnCompiler {
+            table,
+            module_index,
+            program,
+            module,
+            func,
+            body: &func.body,
+            arity,
+            instrs: Vec::new(),
+            pats: Vec::new(),
+            guards: Vec::new(),
+            labels: Vec::new(),
+            next_temp: base,
+            max_slot: base,
+            lambdas: Vec::new(),
+            protected: 0,
+        }
+    }
+
+    fn var(&self, v: ir::VarId) -> Slot {
+        self.arity + v.0
+    }
+
+    fn temp(&mut self) -> Slot {
+        let t = self.next_temp;
+        self.next_temp += 1;
+        self.max_slot = self.max_slot.max(self.next_temp);
+        t
+    }
+
+    fn new_label(&mut self) -> Label {
+        self.labels.push(UNBOUND_LABEL);
+        (self.labels.len() - 1) as Label
+    }
+
+    fn bind(&mut self, l: Label) {
+        self.labels[l as usize] = self.instrs.len() as u32;
+    }
+
+    fn emit(&mut self, i: Instr) {
+        self.instrs.push(i);
+    }
+
+    fn line_of(&self, span: Span) -> u32 {
+        if (span.file.0 as usize) < self.program.sources.len() {
+            self.program.sources.location(span).line
+        } else {
+            0
+        }
+    }
+
+    fn finish(
+        mut self,
+        name: Atom,
+        arity: u32,
+        self_slot: Option<Slot>,
+        env_slots: Vec<Slot>,
+    ) -> FnCode {
+        let labels = std::mem::take(&mut self.labels);
+        let fix = |l: &mut u32| {
+            if let Some(&p) = labels.get(*l as usize) {
+                *l = p;
+            }
+        };
+        for ins in &mut self.instrs {
+            match ins {
+                Instr::Match { fail: Some(l), .. }
+                | Instr::Guard { fail: l, .. }
+                | Instr::Filter { fail: l, .. }
+                | Instr::Jump(l)
+                | Instr::TryBegin { handler: l, .. }
+                | Instr::RecvPeek { empty: l, .. }
+                | Instr::ListNext { done: l, .. }
+                | Instr::BinNext { done: l, .. } => fix(l),
+                Instr::RecvWait { resume, after, .. } => {
+                    fix(resume);
+                    fix(after);
+                }
+                _ => {}
+            }
+        }
+        let line = self.line_of(self.func.span);
+        FnCode {
+            name,
+            arity,
+            frame_size: self.max_slot.max(1),
+            instrs: self.instrs,
+            pats: self.pats,
+            guards: self.guards,
+            env_slots,
+            self_slot,
+            display: (Atom::new(&self.func.name), self.func.arity),
+            line,
+        }
+    }
+
+    fn compile_clauses_entry(&mut self, clauses: &[ClauseId], arity: u32) {
+        for &cid in clauses {
+            let clause = self.body.clause(cid).clone();
+            let next = self.new_label();
+            for (i, &p) in clause.pats.iter().enumerate() {
+                let pat = self.compile_pat(p);
+                let idx = self.add_pat(pat);
+                self.emit(Instr::Match {
+                    pat: idx,
+                    src: i as Slot,
+                    fail: Some(next),
+                });
+            }
+            self.emit_guard(&clause.guard, next);
+            let v = self.compile_expr(clause.body, true);
+            self.emit(Instr::Return { src: v });
+            self.bind(next);
+            self.next_temp = self.arity + self.body.var_count() as u32;
+        }
+        let _ = arity;
+        self.emit(Instr::Fail {
+            kind: FailKind::FunctionClause,
+            src: 0,
+        });
+    }
+
+    fn compile_function(&mut self) {
+        let clauses = self.func.clauses.clone();
+        self.compile_clauses_entry(&clauses, self.func.arity);
+    }
+
+    fn compile_lambda(&mut self, f: &ir::FunExpr) {
+        self.compile_clauses_entry(&f.clauses, f.arity);
+    }
+
+    fn add_pat(&mut self, p: CPat) -> u32 {
+        self.pats.push(p);
+        (self.pats.len() - 1) as u32
+    }
+
+    fn emit_guard(&mut self, guard: &[Vec<ExprId>], fail: Label) {
+        if guard.is_empty() {
+            return;
+        }
+        let g: Vec<Vec<GExpr>> = guard
+            .iter()
+            .map(|conj| conj.iter().map(|&e| self.compile_gexpr(e)).collect())
+            .collect();
+        self.guards.push(g);
+        let idx = (self.guards.len() - 1) as u32;
+        self.emit(Instr::Guard { guard: idx, fail });
+    }
+
+    // ---- patterns ----
+
+    fn compile_pat(&mut self, p: PatId) -> CPat {
+        match self.body.pat(p).clone() {
+            Pat::Missing => CPat::Never,
+            Pat::Wild => CPat::Wild,
+            Pat::Var(v) => CPat::Var(self.var(v)),
+            Pat::Bound(v) => CPat::Bound(self.var(v)),
+            Pat::Lit(l) => CPat::Lit(literal_term(&l)),
+            Pat::Nil => CPat::Nil,
+            Pat::Cons(h, t) => CPat::Cons(Box::new(self.compile_pat(h)), Box::new(self.compile_pat(t))),
+            Pat::Tuple(items) => CPat::Tuple(items.iter().map(|&i| self.compile_pat(i)).collect()),
+            Pat::Map(fields) => CPat::Map(
+                fields
+                    .iter()
+                    .map(|&(k, v)| (self.compile_gexpr(k), self.compile_pat(v)))
+                    .collect(),
+            ),
+            Pat::Binary(segs) => {
+                let mut out = Vec::new();
+                let mut sizes = Vec::new();
+                for s in &segs {
+                    sizes.push(s.size.map(|e| self.compile_gexpr(e)));
+                    out.push(CSeg {
+                        value: self.compile_pat(s.value),
+                        size: None,
+                        ty: s.ty,
+                        signed: s.signed,
+                        little: matches!(s.endian, Endian::Little),
+                        unit: s.unit,
+                    });
+                }
+                CPat::Binary(out.into(), sizes.into())
+            }
+            Pat::Alias(a, b) => CPat::Alias(Box::new(self.compile_pat(a)), Box::new(self.compile_pat(b))),
+        }
+    }
+
+    // ---- guard expressions ----
+
+    fn compile_gexpr(&mut self, e: ExprId) -> GExpr {
+        match self.body.expr(e).clone() {
+            Expr::Lit(l) => GExpr::Lit(literal_term(&l)),
+            Expr::Var(v) => GExpr::Var(self.var(v)),
+            Expr::Nil => GExpr::Lit(Term::Nil),
+            Expr::Cons(h, t) => GExpr::Cons(Box::new(self.compile_gexpr(h)), Box::new(self.compile_gexpr(t))),
+            Expr::Tuple(items) => GExpr::Tuple(items.iter().map(|&i| self.compile_gexpr(i)).collect()),
+            Expr::Map { base, fields } => GExpr::Map(
+                base.map(|b| Box::new(self.compile_gexpr(b))),
+                fields
+                    .iter()
+                    .map(|f| (self.compile_gexpr(f.key), self.compile_gexpr(f.value), f.exact))
+                    .collect(),
+            ),
+            Expr::Binary(segs) => GExpr::Binary(
+                segs.iter()
+                    .map(|s| CSeg {
+                        value: self.compile_gexpr(s.value),
+                        size: s.size.map(|x| self.compile_gexpr(x)),
+                        ty: s.ty,
+                        signed: s.signed,
+                        little: matches!(s.endian, Endian::Little),
+                        unit: s.unit,
+                    })
+                    .collect(),
+            ),
+            Expr::Op(op, a, b) => GExpr::Op(op, Box::new(self.compile_gexpr(a)), Box::new(self.compile_gexpr(b))),
+            Expr::UnOp(op, a) => GExpr::UnOp(op, Box::new(self.compile_gexpr(a))),
+            Expr::Call {
+                target: ir::CallTarget::Remote { module, function },
+                args,
+                ..
+            } => {
+                let (m, f) = (self.body.expr(module), self.body.expr(function));
+                let (Expr::Lit(Literal::Atom(m)), Expr::Lit(Literal::Atom(f))) = (m, f) else {
+                    return GExpr::Invalid;
+                };
+                if m == "erlang" && f == "self" && args.is_empty() {
+                    return GExpr::SelfPid;
+                }
+                match bif::lookup(Atom::new(m), Atom::new(f), args.len() as u32) {
+                    Some(b) if b.is_pure() => {
+                        GExpr::Call(b, args.iter().map(|&a| self.compile_gexpr(a)).collect())
+                    }
+                    _ => GExpr::Invalid,
+                }
+            }
+            Expr::Case { kind, arg, clauses } => {
+                let arg = self.compile_gexpr(arg);
+                let cs = clauses
+                    .iter()
+                    .map(|&cid| {
+                        let c = self.body.clause(cid).clone();
+                        let p = c.pats.first().map(|&p| self.compile_pat(p)).unwrap_or(CPat::Wild);
+                        let g = c
+                            .guard
+                            .iter()
+                            .map(|conj| conj.iter().map(|&e| self.compile_gexpr(e)).collect())
+                            .collect();
+                        (p, g, self.compile_gexpr(c.body))
+                    })
+                    .collect();
+                GExpr::Case(Box::new(arg), cs, kind)
+            }
+            Expr::Block(items) => GExpr::Block(items.iter().map(|&i| self.compile_gexpr(i)).collect()),
+            _ => GExpr::Invalid,
+        }
+    }
+
+    // ---- body expressions ----
+
+    /// Compile `e`; returns the slot holding its value. `tail`: the value is
+    /// returned right after (calls become tail calls).
+    fn compile_expr(&mut self, e: ExprId, tail: bool) -> Slot {
+        let expr = self.body.expr(e).clone();
+        match expr {
+            Expr::Missing => {
+                let line = self.line_of(self.func.source_map.expr(e));
+                self.emit(Instr::Missing { line });
+                self.temp()
+            }
+            Expr::Lit(l) => {
+                let t = self.temp();
+                self.emit(Instr::Const {
+                    dst: t,
+                    value: literal_term(&l),
+                });
+                t
+            }
+            Expr::Var(v) => self.var(v),
+            Expr::Nil => {
+                let t = self.temp();
+                self.emit(Instr::Const {
+                    dst: t,
+                    value: Term::Nil,
+                });
+                t
+            }
+            Expr::Cons(h, tl) => {
+                if let Some(c) = self.constant(e) {
+                    let t = self.temp();
+                    self.emit(Instr::Const { dst: t, value: c });
+                    return t;
+                }
+                let hs = self.compile_expr(h, false);
+                let ts = self.compile_expr(tl, false);
+                let t = self.temp();
+                self.emit(Instr::Cons {
+                    dst: t,
+                    head: hs,
+                    tail: ts,
+                });
+                t
+            }
+            Expr::Tuple(items) => {
+                if let Some(c) = self.constant(e) {
+                    let t = self.temp();
+                    self.emit(Instr::Const { dst: t, value: c });
+                    return t;
+                }
+                let slots: Vec<Slot> = items.iter().map(|&i| self.compile_expr(i, false)).collect();
+                let t = self.temp();
+                self.emit(Instr::Tuple {
+                    dst: t,
+                    elems: slots.into(),
+                });
+                t
+            }
+            Expr::Binary(segs) => {
+                let mut cs = Vec::new();
+                for s in &segs {
+                    let value = self.compile_expr(s.value, false);
+                    let size = s.size.map(|x| self.compile_expr(x, false));
+                    cs.push(CSeg {
+                        value,
+                        size,
+                        ty: s.ty,
+                        signed: s.signed,
+                        little: matches!(s.endian, Endian::Little),
+                        unit: s.unit,
+                    });
+                }
+                let t = self.temp();
+                self.emit(Instr::Binary {
+                    dst: t,
+                    segs: cs.into(),
+                });
+                t
+            }
+            Expr::Map { base, fields } => {
+                let b = base.map(|b| self.compile_expr(b, false));
+                let fs: Vec<(Slot, Slot, bool)> = fields
+                    .iter()
+                    .map(|f| {
+                        let k = self.compile_expr(f.key, false);
+                        let v = self.compile_expr(f.value, false);
+                        (k, v, f.exact)
+                    })
+                    .collect();
+                let t = self.temp();
+                self.emit(Instr::Map {
+                    dst: t,
+                    base: b,
+                    fields: fs.into(),
+                });
+                t
+            }
+            Expr::Block(items) => {
+                let mut last = None;
+                let n = items.len();
+                for (i, &it) in items.iter().enumerate() {
+                    last = Some(self.compile_expr(it, tail && i + 1 == n));
+                }
+                match last {
+                    Some(s) => s,
+                    None => {
+                        let t = self.temp();
+                        self.emit(Instr::Const {
+                            dst: t,
+                            value: Term::Nil,
+                        });
+                        t
+                    }
+                }
+            }
+            Expr::Match(p, rhs) => {
+                let v = self.compile_expr(rhs, false);
+                let pat = self.compile_pat(p);
+                let idx = self.add_pat(pat);
+                self.emit(Instr::Match {
+                    pat: idx,
+                    src: v,
+                    fail: None,
+                });
+                v
+            }
+            Expr::MaybeMatch(p, rhs) => {
+                // Outside a `maybe` (should not happen): behaves as a match.
+                let v = self.compile_expr(rhs, false);
+                let pat = self.compile_pat(p);
+                let idx = self.add_pat(pat);
+                self.emit(Instr::Match {
+                    pat: idx,
+                    src: v,
+                    fail: None,
+                });
+                v
+            }
+            Expr::Op(op, a, b) => {
+                let sa = self.compile_expr(a, false);
+                let sb = self.compile_expr(b, false);
+                let t = self.temp();
+                self.emit(Instr::Op { dst: t, op, a: sa, b: sb });
+                t
+            }
+            Expr::UnOp(op, a) => {
+                let sa = self.compile_expr(a, false);
+                let t = self.temp();
+                self.emit(Instr::UnOp { dst: t, op, a: sa });
+                t
+            }
+            Expr::Send { site, to, msg } => {
+                let st = self.compile_expr(to, false);
+                let sm = self.compile_expr(msg, false);
+                let t = self.temp();
+                self.emit(Instr::Send {
+                    dst: t,
+                    to: st,
+                    msg: sm,
+                    site: site.0,
+                });
+                t
+            }
+            Expr::Call { site, target, args } => self.compile_call(site.0, &target, &args, tail),
+            Expr::Case { kind, arg, clauses } => {
+                let v = self.compile_expr(arg, false);
+                let result = self.temp();
+                let end = self.new_label();
+                for &cid in &clauses {
+                    let c = self.body.clause(cid).clone();
+                    let next = self.new_label();
+                    let mark = self.next_temp;
+                    if let Some(&p) = c.pats.first() {
+                        let pat = self.compile_pat(p);
+                        let idx = self.add_pat(pat);
+                        self.emit(Instr::Match {
+                            pat: idx,
+                            src: v,
+                            fail: Some(next),
+                        });
+                    }
+                    self.emit_guard(&c.guard, next);
+                    let r = self.compile_expr(c.body, tail);
+                    self.emit(Instr::Move { dst: result, src: r });
+                    self.emit(Instr::Jump(end));
+                    self.bind(next);
+                    self.next_temp = mark;
+                }
+                let kind = match kind {
+                    CaseKind::Case => FailKind::CaseClause,
+                    CaseKind::If => FailKind::IfClause,
+                    CaseKind::Boolean => FailKind::BadargValue,
+                    CaseKind::Record => FailKind::Badrecord(self.record_name(&clauses)),
+                };
+                self.emit(Instr::Fail { kind, src: v });
+                self.bind(end);
+                result
+            }
+            Expr::Receive { clauses, after } => self.compile_receive(&clauses, after.as_ref(), tail),
+            Expr::Try {
+                body,
+                of_clauses,
+                catch_clauses,
+                after,
+            } => self.compile_try(body, &of_clauses, &catch_clauses, after, tail),
+            Expr::Catch(inner) => {
+                let (c, r, s) = (self.temp(), self.temp(), self.temp());
+                let result = self.temp();
+                let handler = self.new_label();
+                let end = self.new_label();
+                self.emit(Instr::TryBegin {
+                    handler,
+                    class: c,
+                    reason: r,
+                    stack: s,
+                });
+                self.protected += 1;
+                let v = self.compile_expr(inner, false);
+                self.protected -= 1;
+                self.emit(Instr::TryEnd);
+                self.emit(Instr::Move { dst: result, src: v });
+                self.emit(Instr::Jump(end));
+                self.bind(handler);
+                self.emit(Instr::CatchValue {
+                    dst: result,
+                    class: c,
+                    reason: r,
+                    stack: s,
+                });
+                self.bind(end);
+                result
+            }
+            Expr::Fun(f) => {
+                let env: Vec<Slot> = f.free_vars.iter().map(|&v| self.var(v)).collect();
+                let t = self.temp();
+                self.emit(Instr::MakeFun {
+                    dst: t,
+                    fun: f.id.0,
+                    env: env.into(),
+                });
+                self.lambdas.push((f.id.0, (*f).clone()));
+                t
+            }
+            Expr::FunRef {
+                module,
+                name,
+                arity,
+            } => {
+                let m = module.map(|m| self.compile_expr(m, false));
+                let n = self.compile_expr(name, false);
+                let a = self.compile_expr(arity, false);
+                let t = self.temp();
+                self.emit(Instr::MakeFunRef {
+                    dst: t,
+                    module: m,
+                    name: n,
+                    arity: a,
+                });
+                t
+            }
+            Expr::Comprehension(c) => self.compile_comprehension(&c),
+            Expr::Maybe { body, else_clauses } => self.compile_maybe(&body, else_clauses.as_deref(), tail),
+        }
+    }
+
+    fn record_name(&self, clauses: &[ClauseId]) -> Atom {
+        if let Some(&c) = clauses.get(1) {
+            let body = self.body.clause(c).body;
+            if let Some(a) = self.find_atom(body, 4) {
+                return a;
+            }
+        }
+        Atom::new("badrecord")
+    }
+
+    fn find_atom(&self, e: ExprId, depth: u32) -> Option<Atom> {
+        if depth == 0 {
+            return None;
+        }
+        match self.body.expr(e) {
+            Expr::Lit(Literal::Atom(a)) if a != "badrecord" && a != "erlang" && a != "error" => {
+                Some(Atom::new(a))
+            }
+            Expr::Tuple(items) => items.iter().rev().find_map(|&i| self.find_atom(i, depth - 1)),
+            Expr::Call { args, .. } => args.iter().find_map(|&i| self.find_atom(i, depth - 1)),
+            Expr::Block(items) => items.iter().find_map(|&i| self.find_atom(i, depth - 1)),
+            _ => None,
+        }
+    }
+
+    /// A compile-time constant for literal-only lists/tuples (built once).
+    fn constant(&self, e: ExprId) -> Option<Term> {
+        match self.body.expr(e) {
+            Expr::Lit(l) => Some(literal_term(l)),
+            Expr::Nil => Some(Term::Nil),
+            Expr::Cons(h, t) => Some(Term::cons(self.constant(*h)?, self.constant(*t)?)),
+            Expr::Tuple(items) => {
+                let v: Option<Vec<Term>> = items.iter().map(|&i| self.constant(i)).collect();
+                Some(Term::tuple(v?))
+            }
+            _ => None,
+        }
+    }
+
+    fn compile_call(&mut self, site: u32, target: &ir::CallTarget, args: &[ExprId], tail: bool) -> Slot {
+        let arity = args.len() as u32;
+        let callee = match target {
+            ir::CallTarget::Local { name, arity: a } => {
+                let name_atom = Atom::new(name);
+                match self.table.modules[self.module_index as usize]
+                    .fn_index
+                    .get(&(name_atom, *a))
+                {
+                    Some(&fi) => Callee::Static(Target::Code {
+                        module: self.module_index,
+                        function: fi,
+                    }),
+                    None => match bif::lookup(Atom::ERLANG, name_atom, *a) {
+                        Some(b) => Callee::Static(Target::Bif(b)),
+                        None => Callee::Static(Target::Undef {
+                            module: self.table.modules[self.module_index as usize].name,
+                            name: name_atom,
+                            arity: *a,
+                        }),
+                    },
+                }
+            }
+            ir::CallTarget::Remote { module, function } => {
+                match (self.body.expr(*module), self.body.expr(*function)) {
+                    (Expr::Lit(Literal::Atom(m)), Expr::Lit(Literal::Atom(f))) => {
+                        Callee::Static(self.table.resolve(Atom::new(m), Atom::new(f), arity))
+                    }
+                    _ => {
+                        let m = self.compile_expr(*module, false);
+                        let f = self.compile_expr(*function, false);
+                        Callee::Dynamic { module: m, name: f }
+                    }
+                }
+            }
+            ir::CallTarget::Apply { fun } => {
+                let f = self.compile_expr(*fun, false);
+                Callee::Apply { fun: f }
+            }
+        };
+        let slots: Vec<Slot> = args.iter().map(|&a| self.compile_expr(a, false)).collect();
+        let t = self.temp();
+        self.emit(Instr::Call {
+            dst: t,
+            callee,
+            args: slots.into(),
+            tail: tail && self.protected == 0,
+            site,
+        });
+        t
+    }
+
+    fn compile_receive(&mut self, clauses: &[ClauseId], after: Option<&ir::After>, tail: bool) -> Slot {
+        let timeout = after.map(|a| self.compile_expr(a.timeout, false));
+        let result = self.temp();
+        let msg = self.temp();
+        let next = self.new_label();
+        let wait = self.new_label();
+        let after_l = self.new_label();
+        let end = self.new_label();
+        self.emit(Instr::RecvStart);
+        self.bind(next);
+        self.emit(Instr::RecvPeek { dst: msg, empty: wait });
+        for &cid in clauses {
+            let c = self.body.clause(cid).clone();
+            let nextc = self.new_label();
+            let mark = self.next_temp;
+            if let Some(&p) = c.pats.first() {
+                let pat = self.compile_pat(p);
+                let idx = self.add_pat(pat);
+                self.emit(Instr::Match {
+                    pat: idx,
+                    src: msg,
+                    fail: Some(nextc),
+                });
+            }
+            self.emit_guard(&c.guard, nextc);
+            self.emit(Instr::RecvAccept);
+            let r = self.compile_expr(c.body, tail);
+            self.emit(Instr::Move { dst: result, src: r });
+            self.emit(Instr::Jump(end));
+            self.bind(nextc);
+            self.next_temp = mark;
+        }
+        self.emit(Instr::RecvAdvance);
+        self.emit(Instr::Jump(next));
+        self.bind(wait);
+        self.emit(Instr::RecvWait {
+            timeout,
+            resume: next,
+            after: after_l,
+        });
+        self.bind(after_l);
+        if let Some(a) = after {
+            let r = self.compile_expr(a.body, tail);
+            self.emit(Instr::Move { dst: result, src: r });
+        }
+        self.bind(end);
+        result
+    }
+
+    fn compile_try(
+        &mut self,
+        body: ExprId,
+        of_clauses: &[ClauseId],
+        catch_clauses: &[ClauseId],
+        after: Option<ExprId>,
+        tail: bool,
+    ) -> Slot {
+        let _ = tail;
+        let result = self.temp();
+        let (ac, ar, as_) = (self.temp(), self.temp(), self.temp());
+        let after_handler = self.new_label();
+        let done = self.new_label();
+        if after.is_some() {
+            self.emit(Instr::TryBegin {
+                handler: after_handler,
+                class: ac,
+                reason: ar,
+                stack: as_,
+            });
+            self.protected += 1;
+        }
+        let (c, r, s) = (self.temp(), self.temp(), self.temp());
+        let handler = self.new_label();
+        let ok = self.new_label();
+        self.emit(Instr::TryBegin {
+            handler,
+            class: c,
+            reason: r,
+            stack: s,
+        });
+        self.protected += 1;
+        let v = self.compile_expr(body, false);
+        self.protected -= 1;
+        self.emit(Instr::TryEnd);
+        if of_clauses.is_empty() {
+            self.emit(Instr::Move { dst: result, src: v });
+        } else {
+            for &cid in of_clauses {
+                let cl = self.body.clause(cid).clone();
+                let next = self.new_label();
+                if let Some(&p) = cl.pats.first() {
+                    let pat = self.compile_pat(p);
+                    let idx = self.add_pat(pat);
+                    self.emit(Instr::Match {
+                        pat: idx,
+                        src: v,
+                        fail: Some(next),
+                    });
+                }
+                self.emit_guard(&cl.guard, next);
+                let rv = self.compile_expr(cl.body, false);
+                self.emit(Instr::Move { dst: result, src: rv });
+                self.emit(Instr::Jump(ok));
+                self.bind(next);
+            }
+            self.emit(Instr::Fail {
+                kind: FailKind::TryClause,
+                src: v,
+            });
+        }
+        self.emit(Instr::Jump(ok));
+        self.bind(handler);
+        if catch_clauses.is_empty() {
+            self.emit(Instr::Reraise {
+                class: c,
+                reason: r,
+                stack: s,
+            });
+        }
+        for &cid in catch_clauses {
+            let cl = self.body.clause(cid).clone();
+            let next = self.new_label();
+            for (i, &p) in cl.pats.iter().enumerate().take(3) {
+                let pat = self.compile_pat(p);
+                let idx = self.add_pat(pat);
+                let src = [c, r, s][i];
+                self.emit(Instr::Match {
+                    pat: idx,
+                    src,
+                    fail: Some(next),
+                });
+            }
+            self.emit_guard(&cl.guard, next);
+            let rv = self.compile_expr(cl.body, false);
+            self.emit(Instr::Move { dst: result, src: rv });
+            self.emit(Instr::Jump(ok));
+            self.bind(next);
+        }
+        if !catch_clauses.is_empty() {
+            self.emit(Instr::Reraise {
+                class: c,
+                reason: r,
+                stack: s,
+            });
+        }
+        self.bind(ok);
+        if let Some(a) = after {
+            self.protected -= 1;
+            self.emit(Instr::TryEnd);
+            self.compile_expr(a, false);
+            self.emit(Instr::Jump(done));
+            self.bind(after_handler);
+            self.compile_expr(a, false);
+            self.emit(Instr::Reraise {
+                class: ac,
+                reason: ar,
+                stack: as_,
+            });
+        }
+        self.bind(done);
+        result
+    }
+
+    fn compile_maybe(&mut self, body: &[ExprId], else_clauses: Option<&[ClauseId]>, tail: bool) -> Slot {
+        let _ = tail;
+        let result = self.temp();
+        let failed = self.temp();
+        let else_l = self.new_label();
+        let end = self.new_label();
+        for &item in body {
+            match self.body.expr(item).clone() {
+                Expr::MaybeMatch(p, rhs) => {
+                    let v = self.compile_expr(rhs, false);
+                    self.emit(Instr::Move { dst: failed, src: v });
+                    let pat = self.compile_pat(p);
+                    let idx = self.add_pat(pat);
+                    self.emit(Instr::Match {
+                        pat: idx,
+                        src: v,
+                        fail: Some(else_l),
+                    });
+                    self.emit(Instr::Move { dst: result, src: v });
+                }
+                _ => {
+                    let v = self.compile_expr(item, false);
+                    self.emit(Instr::Move { dst: result, src: v });
+                }
+            }
+        }
+        self.emit(Instr::Jump(end));
+        self.bind(else_l);
+        match else_clauses {
+            None => self.emit(Instr::Move {
+                dst: result,
+                src: failed,
+            }),
+            Some(clauses) => {
+                for &cid in clauses {
+                    let c = self.body.clause(cid).clone();
+                    let next = self.new_label();
+                    if let Some(&p) = c.pats.first() {
+                        let pat = self.compile_pat(p);
+                        let idx = self.add_pat(pat);
+                        self.emit(Instr::Match {
+                            pat: idx,
+                            src: failed,
+                            fail: Some(next),
+                        });
+                    }
+                    self.emit_guard(&c.guard, next);
+                    let r = self.compile_expr(c.body, false);
+                    self.emit(Instr::Move { dst: result, src: r });
+                    self.emit(Instr::Jump(end));
+                    self.bind(next);
+                }
+                self.emit(Instr::Fail {
+                    kind: FailKind::ElseClause,
+                    src: failed,
+                });
+            }
+        }
+        self.bind(end);
+        result
+    }
+
+    fn compile_comprehension(&mut self, c: &ir::Comprehension) -> Slot {
+        let acc = self.temp();
+        self.emit(Instr::Const {
+            dst: acc,
+            value: Term::Nil,
+        });
+        let end = self.new_label();
+        self.compile_qualifiers(c, 0, acc, end);
+        self.bind(end);
+        let t = self.temp();
+        self.emit(Instr::AccFinish {
+            dst: t,
+            acc,
+            kind: c.kind,
+        });
+        t
+    }
+
+    fn compile_qualifiers(&mut self, c: &ir::Comprehension, i: usize, acc: Slot, cont: Label) {
+        if i == c.qualifiers.len() {
+            let v = self.compile_expr(c.body, false);
+            self.emit(Instr::AccPush { acc, value: v });
+            self.emit(Instr::Jump(cont));
+            return;
+        }
+        match &c.qualifiers[i] {
+            Qualifier::Filter(e) => {
+                let v = self.compile_expr(*e, false);
+                self.emit(Instr::Filter { src: v, fail: cont });
+                self.compile_qualifiers(c, i + 1, acc, cont);
+            }
+            Qualifier::Generator {
+                kind, pat, expr, ..
+            } => {
+                let src = self.compile_expr(*expr, false);
+                let list = self.temp();
+                match kind {
+                    GeneratorKind::Map => self.emit(Instr::MapToList { dst: list, src }),
+                    _ => self.emit(Instr::Move { dst: list, src }),
+                }
+                let lp = self.new_label();
+                let done = self.new_label();
+                self.bind(lp);
+                let cp = self.compile_pat(*pat);
+                let pidx = self.add_pat(cp);
+                if matches!(kind, GeneratorKind::Binary) {
+                    self.emit(Instr::BinNext {
+                        bits: list,
+                        pat: pidx,
+                        done,
+                    });
+                } else {
+                    let head = self.temp();
+                    self.emit(Instr::ListNext { list, head, done });
+                    self.emit(Instr::Match {
+                        pat: pidx,
+                        src: head,
+                        fail: Some(lp),
+                    });
+                }
+                self.compile_qualifiers(c, i + 1, acc, lp);
+                self.bind(done);
+                self.emit(Instr::Jump(cont));
+            }
+        }
+    }
+}
+
+/// Bitstring helpers shared by construction and matching.
+pub fn empty_bits() -> Bitstr {
+    Bitstr::from_bytes(Vec::new())
+}

@@ -1,0 +1,128 @@
+//! What one step did, as the scheduler sees it: [`Event`].
+
+use racewit_syntax::Span;
+use racewit_syntax::ir::{CallSiteId, Name};
+
+use crate::term::{Pid, Term};
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SharedItem {
+    Registry(Name),
+    Ets {
+        /// Table name, or `#Ref<tid>` text for an unnamed table.
+        table: String,
+        /// Printed key; `None` = the whole table.
+        key: Option<String>,
+    },
+    Mnesia {
+        table: Name,
+        key: Option<String>,
+    },
+    Mailbox(Pid),
+    Process(Pid),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    Send,
+    Receive,
+    Spawn,
+    Exit,
+    Link,
+    Unlink,
+    Monitor,
+    Demonitor,
+    Registry,
+    Ets,
+    Mnesia,
+    Output,
+    Timeout,
+    /// The process is waiting in `receive` (no matching message).
+    Blocked,
+    /// The process stopped at an unsupported call.
+    Parked,
+    /// A process-local step that ended for another reason (e.g. the step limit).
+    Local,
+}
+
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub pid: Pid,
+    pub kind: EventKind,
+    pub item: Option<SharedItem>,
+    pub access: Option<Access>,
+    pub site: Option<(Name, CallSiteId)>,
+    pub span: Option<Span>,
+    /// Human-readable, e.g. `erlang:whereis(ct_master) -> undefined`.
+    pub text: String,
+    /// Every shared access of an atomic step (a mnesia transaction), in order.
+    pub accesses: Vec<(SharedItem, Access)>,
+}
+
+impl Event {
+    pub fn new(pid: Pid, kind: EventKind, text: String) -> Event {
+        Event {
+            pid,
+            kind,
+            item: None,
+            access: None,
+            site: None,
+            span: None,
+            text,
+            accesses: Vec::new(),
+        }
+    }
+
+    pub fn with_item(mut self, item: SharedItem, access: Access) -> Event {
+        self.accesses.push((item.clone(), access));
+        self.item = Some(item);
+        self.access = Some(access);
+        self
+    }
+}
+
+/// An Erlang exception class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    Error,
+    Exit,
+    Throw,
+}
+
+/// A raised exception.
+#[derive(Clone, Debug)]
+pub struct Exception {
+    pub class: Class,
+    pub reason: Term,
+    pub stack: Term,
+}
+
+impl Exception {
+    pub fn error(reason: Term) -> Exception {
+        Exception {
+            class: Class::Error,
+            reason,
+            stack: Term::Nil,
+        }
+    }
+    pub fn exit(reason: Term) -> Exception {
+        Exception {
+            class: Class::Exit,
+            reason,
+            stack: Term::Nil,
+        }
+    }
+    pub fn throw(reason: Term) -> Exception {
+        Exception {
+            class: Class::Throw,
+            reason,
+            stack: Term::Nil,
+        }
+    }
+}

@@ -1,0 +1,1124 @@
+//! The interpreter: [`Vm::step`] runs one process's code up to and including
+//! its next visible action, over an explicit stack of frames (deep recursion
+//! never touches the Rust stack).
+
+use std::sync::Arc;
+
+use racewit_syntax::ir::{CallSiteId, ComprehensionKind};
+
+use crate::arith;
+use crate::atom::Atom;
+use crate::bif::{BifKind, Ctx, Flow};
+use crate::code::{Callee, CodeTable, FailKind, FnCode, Instr, Target};
+use crate::event::{Access, Class, Event, EventKind, Exception, SharedItem};
+use crate::format;
+use crate::pattern::{self, Env, build_binary};
+use crate::process::{Frame, Handler, ProcStatus, Process, Start};
+use crate::term::{Fun, MapKey, Pid, Term, TermMap};
+use crate::vm::{Deferred, Vm, VmError};
+
+enum Outcome {
+    Event(Event),
+    Exit(Term),
+}
+
+enum Raised {
+    Handled,
+    Exit(Term),
+}
+
+impl Vm {
+    /// Run `pid` up to and including its next visible action.
+    pub fn step(&mut self, pid: Pid) -> Result<Event, VmError> {
+        let idx = pid.0 as usize;
+        let Some(p) = self.procs.get(idx) else {
+            return Err(VmError::NoSuchProcess(pid));
+        };
+        if !p.can_step() {
+            return Err(VmError::NotEnabled(pid));
+        }
+        self.step_count += 1;
+        let code = self.code.clone();
+        let mut arc = self.take_placeholder(idx);
+        let proc = Arc::make_mut(&mut arc);
+        self.current = Some(pid);
+        let outcome = self.run(&code, proc);
+        self.current = None;
+        self.put_back(idx, arc);
+        match outcome {
+            Ok(Outcome::Event(ev)) => Ok(ev),
+            Ok(Outcome::Exit(reason)) => {
+                let text = format!("exit({})", format::write_term(&reason));
+                self.terminate(pid, reason);
+                Ok(Event::new(pid, EventKind::Exit, text).with_item(SharedItem::Process(pid), Access::Write))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn run(&mut self, code: &CodeTable, p: &mut Process) -> Result<Outcome, VmError> {
+        match p.status {
+            ProcStatus::Waiting { deadline } if p.mailbox.len() <= p.scanned => {
+                p.status = ProcStatus::Runnable;
+                self.vclock = self.vclock.max(deadline);
+                if let Some(f) = p.frames.last_mut() {
+                    f.pc = p.after_pc;
+                }
+                return Ok(Outcome::Event(Event::new(
+                    p.pid,
+                    EventKind::Timeout,
+                    "timeout".into(),
+                )));
+            }
+            ProcStatus::Waiting { .. } | ProcStatus::Blocked => p.status = ProcStatus::Runnable,
+            _ => {}
+        }
+        if let Some(start) = p.start.take() {
+            let r = match start {
+                Start::Call(t, args) => self.enter(code, p, t, args, 0, false),
+                Start::Apply(f, args) => self.apply_fun(code, p, f, args, 0, false),
+            };
+            match r {
+                Ok(None) => {}
+                Ok(Some(o)) => return Ok(o),
+                Err(e) => return Err(e),
+            }
+        }
+        self.interpret(code, p)
+    }
+
+    /// Start a call of `target` with `args`; the result goes to slot `ret` of the caller.
+    fn enter(
+        &mut self,
+        code: &CodeTable,
+        p: &mut Process,
+        target: Target,
+        args: Vec<Term>,
+        ret: u32,
+        tail: bool,
+    ) -> Result<Option<Outcome>, VmError> {
+        match target {
+            Target::Code { module, function } => {
+                let f = &code.modules[module as usize].functions[function as usize];
+                self.push_frame(p, f, module, function, args, ret, tail)?;
+                Ok(None)
+            }
+            Target::Bif(b) => {
+                let flow = match b.kind {
+                    BifKind::Pure(f) => match f(&args) {
+                        Ok(v) => Flow::Value(v),
+                        Err(r) => Flow::error(r),
+                    },
+                    BifKind::Ctx(f) => {
+                        let mut ctx = Ctx {
+                            vm: self,
+                            proc: p,
+                            event: None,
+                            site: None,
+                            span: None,
+                        };
+                        let flow = f(&mut ctx, &args);
+                        let ev = ctx.event.take();
+                        self.apply_deferred(p);
+                        if let Some(ev) = ev {
+                            self.pending_event(p, ev);
+                        }
+                        flow
+                    }
+                };
+                self.finish_flow(code, p, flow, ret, tail, true)
+            }
+            Target::Undef {
+                module,
+                name,
+                arity,
+            } => {
+                let exc = undef(module, name, &args, arity);
+                self.raise_outcome(p, code, exc)
+            }
+            Target::Unsupported {
+                module,
+                name,
+                arity,
+            } => Ok(Some(self.park(p, format!("{}:{}/{}", module.name(), name.name(), arity), None))),
+        }
+    }
+
+    fn park(&mut self, p: &mut Process, call: String, span: Option<racewit_syntax::Span>) -> Outcome {
+        let location = span
+            .map(|_| String::new())
+            .unwrap_or_default();
+        p.status = ProcStatus::Parked {
+            call: call.clone(),
+            location,
+        };
+        let mut ev = Event::new(p.pid, EventKind::Parked, format!("stopped at unsupported call {call}"));
+        ev.span = span;
+        Outcome::Event(ev)
+    }
+
+    /// A visible action happened during a call made outside the instruction loop.
+    fn pending_event(&mut self, p: &mut Process, ev: Event) {
+        match &mut self.atomic_event {
+            Some(acc) if p.atomic > 0 || acc.pid == p.pid => {
+                acc.accesses.extend(ev.accesses.iter().cloned());
+                if acc.item.is_none() {
+                    acc.item = ev.item.clone();
+                    acc.access = ev.access;
+                }
+                acc.text.push_str("; ");
+                acc.text.push_str(&ev.text);
+            }
+            _ => self.atomic_event = Some(ev),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_frame(
+        &mut self,
+        p: &mut Process,
+        f: &FnCode,
+        module: u32,
+        function: u32,
+        args: Vec<Term>,
+        ret: u32,
+        tail: bool,
+    ) -> Result<(), VmError> {
+        self.reductions += 1;
+        if self.reductions > self.config.max_reductions {
+            return Err(VmError::BudgetExhausted(self.reductions));
+        }
+        let base = if tail {
+            let top = p.frames.pop().expect("tail call has a frame");
+            p.regs.truncate(top.base as usize);
+            top.base
+        } else {
+            p.regs.len() as u32
+        };
+        let ret = if tail {
+            // The replaced frame's caller receives the result.
+            p.frames.last().map(|_| 0).unwrap_or(0);
+            self.tail_ret.take().unwrap_or(ret)
+        } else {
+            ret
+        };
+        p.regs.resize(base as usize + f.frame_size as usize, Term::Nil);
+        for (i, a) in args.into_iter().enumerate() {
+            p.regs[base as usize + i] = a;
+        }
+        p.frames.push(Frame {
+            module,
+            function,
+            pc: 0,
+            base,
+            ret,
+        });
+        Ok(())
+    }
+
+    fn finish_flow(
+        &mut self,
+        code: &CodeTable,
+        p: &mut Process,
+        flow: Flow,
+        ret: u32,
+        tail: bool,
+        outside: bool,
+    ) -> Result<Option<Outcome>, VmError> {
+        let _ = outside;
+        match flow {
+            Flow::Value(v) => {
+                if tail {
+                    return Ok(self.do_return(p, v));
+                }
+                if let Some(top) = p.frames.last() {
+                    p.regs[(top.base + ret) as usize] = v;
+                    Ok(None)
+                } else {
+                    p.result = Some(v);
+                    Ok(Some(Outcome::Exit(Term::Atom(Atom::NORMAL))))
+                }
+            }
+            Flow::Raise(exc) => self.raise_outcome(p, code, exc),
+            Flow::Apply(f, args) => self.apply_fun(code, p, f, args, ret, tail),
+            Flow::Call(t, args) => self.enter(code, p, t, args, ret, tail),
+            Flow::Park(call) => Ok(Some(self.park(p, call, None))),
+            Flow::Exit(reason) => Ok(Some(Outcome::Exit(reason))),
+        }
+    }
+
+    /// Return `v` from the top frame.
+    fn do_return(&mut self, p: &mut Process, v: Term) -> Option<Outcome> {
+        let Some(top) = p.frames.pop() else {
+            p.result = Some(v);
+            return Some(Outcome::Exit(Term::Atom(Atom::NORMAL)));
+        };
+        p.regs.truncate(top.base as usize);
+        match p.frames.last() {
+            Some(caller) => {
+                p.regs[(caller.base + top.ret) as usize] = v;
+                None
+            }
+            None => {
+                p.result = Some(v);
+                Some(Outcome::Exit(Term::Atom(Atom::NORMAL)))
+            }
+        }
+    }
+
+    fn apply_fun(
+        &mut self,
+        code: &CodeTable,
+        p: &mut Process,
+        f: Term,
+        args: Vec<Term>,
+        ret: u32,
+        tail: bool,
+    ) -> Result<Option<Outcome>, VmError> {
+        let Term::Fun(fun) = &f else {
+            let exc = Exception::error(Term::tuple(vec![Term::Atom(Atom::BADFUN), f.clone()]));
+            return self.raise_outcome(p, code, exc);
+        };
+        if fun.arity() as usize != args.len() {
+            let exc = Exception::error(Term::tuple(vec![
+                Term::Atom(Atom::BADARITY),
+                Term::tuple(vec![f.clone(), Term::list(args)]),
+            ]));
+            return self.raise_outcome(p, code, exc);
+        }
+        match &**fun {
+            Fun::Closure {
+                mod_index,
+                index,
+                env,
+                ..
+            } => {
+                let m = &code.modules[*mod_index as usize];
+                let fi = m.functions_len + index;
+                let fc = &m.functions[fi as usize];
+                self.push_frame(p, fc, *mod_index, fi, args, ret, tail)?;
+                let base = p.frames.last().map(|f| f.base).unwrap_or(0) as usize;
+                for (slot, v) in fc.env_slots.iter().zip(env.iter()) {
+                    p.regs[base + *slot as usize] = v.clone();
+                }
+                if let Some(s) = fc.self_slot {
+                    p.regs[base + s as usize] = f.clone();
+                }
+                Ok(None)
+            }
+            Fun::Local {
+                mod_index,
+                function,
+                ..
+            } => {
+                let fc = &code.modules[*mod_index as usize].functions[*function as usize];
+                self.push_frame(p, fc, *mod_index, *function, args, ret, tail)?;
+                Ok(None)
+            }
+            Fun::Export {
+                module,
+                name,
+                arity,
+            } => {
+                let t = code.resolve(*module, *name, *arity);
+                self.enter(code, p, t, args, ret, tail)
+            }
+        }
+    }
+
+    fn raise_outcome(
+        &mut self,
+        p: &mut Process,
+        code: &CodeTable,
+        exc: Exception,
+    ) -> Result<Option<Outcome>, VmError> {
+        match self.raise(p, code, exc) {
+            Raised::Handled => Ok(None),
+            Raised::Exit(r) => Ok(Some(Outcome::Exit(r))),
+        }
+    }
+
+    /// Unwind to the innermost handler, or end the process.
+    fn raise(&mut self, p: &mut Process, code: &CodeTable, mut exc: Exception) -> Raised {
+        if matches!(exc.stack, Term::Nil) {
+            exc.stack = stack_trace(p, code);
+        }
+        if let Some(h) = p.handlers.pop() {
+            p.frames.truncate(h.depth as usize);
+            let Some(top) = p.frames.last_mut() else {
+                return Raised::Exit(exit_reason(&exc));
+            };
+            top.pc = h.pc;
+            let base = top.base as usize;
+            let size = code.modules[top.module as usize].functions[top.function as usize].frame_size as usize;
+            p.regs.truncate(base + size);
+            let class = match exc.class {
+                Class::Error => Atom::ERROR,
+                Class::Exit => Atom::EXIT,
+                Class::Throw => Atom::THROW,
+            };
+            p.regs[base + h.class as usize] = Term::Atom(class);
+            p.regs[base + h.reason as usize] = exc.reason;
+            p.regs[base + h.stack as usize] = exc.stack;
+            Raised::Handled
+        } else {
+            let reason = exit_reason(&exc);
+            p.crash = Some(exc);
+            Raised::Exit(reason)
+        }
+    }
+
+    fn apply_deferred(&mut self, p: &mut Process) {
+        if self.deferred.is_empty() {
+            return;
+        }
+        let items = std::mem::take(&mut self.deferred);
+        for d in items {
+            match d {
+                Deferred::Message(m) => p.mailbox.push_back(m),
+                Deferred::Unlink(other) => {
+                    p.links.remove(&other);
+                }
+                Deferred::DropMonitor(r) => {
+                    p.monitors.remove(&r);
+                }
+                Deferred::Exit {
+                    from,
+                    reason,
+                    linked,
+                } => {
+                    if !linked && reason.is_atom(Atom::KILL) {
+                        self.self_exit.get_or_insert(Term::Atom(Atom::KILLED));
+                    } else if p.trap_exit {
+                        p.mailbox.push_back(Term::tuple(vec![
+                            Term::Atom(Atom::EXIT_UPPER),
+                            Term::Pid(from),
+                            reason,
+                        ]));
+                    } else if !reason.is_atom(Atom::NORMAL) || (from == p.pid && !linked) {
+                        self.self_exit.get_or_insert(reason);
+                    }
+                }
+            }
+        }
+    }
+
+    fn interpret(&mut self, code: &CodeTable, p: &mut Process) -> Result<Outcome, VmError> {
+        macro_rules! reload {
+            () => {{
+                match p.frames.last() {
+                    Some(fr) => {
+                        let fr = *fr;
+                        (
+                            &code.modules[fr.module as usize].functions[fr.function as usize],
+                            fr.base as usize,
+                            fr.pc as usize,
+                            fr.module,
+                        )
+                    }
+                    None => {
+                        return Ok(Outcome::Exit(Term::Atom(Atom::NORMAL)));
+                    }
+                }
+            }};
+        }
+        let (mut f, mut base, mut pc, mut module) = reload!();
+        macro_rules! save_pc {
+            () => {
+                if let Some(fr) = p.frames.last_mut() {
+                    fr.pc = pc as u32;
+                }
+            };
+        }
+        macro_rules! r {
+            ($s:expr) => {
+                p.regs[base + $s as usize]
+            };
+        }
+        macro_rules! throw {
+            ($exc:expr) => {{
+                save_pc!();
+                match self.raise(p, code, $exc) {
+                    Raised::Handled => {
+                        let t = reload!();
+                        f = t.0;
+                        base = t.1;
+                        pc = t.2;
+                        module = t.3;
+                        continue;
+                    }
+                    Raised::Exit(r) => return Ok(Outcome::Exit(r)),
+                }
+            }};
+        }
+        macro_rules! error {
+            ($reason:expr) => {
+                throw!(Exception::error($reason))
+            };
+        }
+        macro_rules! after_call {
+            ($res:expr) => {{
+                match $res {
+                    Ok(None) => {
+                        if let Some(reason) = self.self_exit.take() {
+                            return Ok(Outcome::Exit(reason));
+                        }
+                        if let Some(ev) = self.take_event(p) {
+                            return Ok(Outcome::Event(ev));
+                        }
+                        let t = reload!();
+                        f = t.0;
+                        base = t.1;
+                        pc = t.2;
+                        module = t.3;
+                        continue;
+                    }
+                    Ok(Some(o)) => {
+                        if let Some(reason) = self.self_exit.take() {
+                            return Ok(Outcome::Exit(reason));
+                        }
+                        return Ok(self.merge_outcome(p, o));
+                    }
+                    Err(e) => return Err(e),
+                }
+            }};
+        }
+        loop {
+            let Some(ins) = f.instrs.get(pc) else {
+                error!(Term::Atom(Atom::new("racewit_bad_pc")));
+            };
+            pc += 1;
+            match ins {
+                Instr::Const { dst, value } => r!(*dst) = value.clone(),
+                Instr::Move { dst, src } => {
+                    let v = r!(*src).clone();
+                    r!(*dst) = v;
+                }
+                Instr::Cons { dst, head, tail } => {
+                    let v = Term::cons(r!(*head).clone(), r!(*tail).clone());
+                    r!(*dst) = v;
+                }
+                Instr::Tuple { dst, elems } => {
+                    let v: Vec<Term> = elems.iter().map(|s| r!(*s).clone()).collect();
+                    r!(*dst) = Term::tuple(v);
+                }
+                Instr::Map { dst, base: mb, fields } => {
+                    let mut m: TermMap = match mb {
+                        Some(b) => match &r!(*b) {
+                            Term::Map(m) => (**m).clone(),
+                            other => {
+                                let o = other.clone();
+                                error!(Term::tuple(vec![Term::Atom(Atom::BADMAP), o]))
+                            }
+                        },
+                        None => TermMap::new(),
+                    };
+                    let mut bad = None;
+                    for (k, v, exact) in fields.iter() {
+                        let key = r!(*k).clone();
+                        if *exact && !m.contains_key(&MapKey(key.clone())) {
+                            bad = Some(key);
+                            break;
+                        }
+                        m.insert(MapKey(key), r!(*v).clone());
+                    }
+                    if let Some(k) = bad {
+                        error!(Term::tuple(vec![Term::Atom(Atom::BADKEY), k]));
+                    }
+                    r!(*dst) = Term::Map(Arc::new(m));
+                }
+                Instr::Binary { dst, segs } => {
+                    let parts: Vec<(Term, Option<Term>, _)> = segs
+                        .iter()
+                        .map(|s| (r!(s.value).clone(), s.size.map(|z| r!(z).clone()), s))
+                        .collect();
+                    match build_binary(&parts) {
+                        Ok(v) => r!(*dst) = v,
+                        Err(e) => error!(e),
+                    }
+                }
+                Instr::Op { dst, op, a, b } => {
+                    let res = match (&r!(*a), &r!(*b)) {
+                        (Term::Int(x), Term::Int(y)) => match op {
+                            racewit_syntax::ir::BinOp::Add => x.checked_add(*y).map(Term::Int).ok_or(()),
+                            racewit_syntax::ir::BinOp::Sub => x.checked_sub(*y).map(Term::Int).ok_or(()),
+                            racewit_syntax::ir::BinOp::Less => Ok(Term::bool(x < y)),
+                            racewit_syntax::ir::BinOp::Greater => Ok(Term::bool(x > y)),
+                            racewit_syntax::ir::BinOp::LessEq => Ok(Term::bool(x <= y)),
+                            racewit_syntax::ir::BinOp::GreaterEq => Ok(Term::bool(x >= y)),
+                            racewit_syntax::ir::BinOp::ExactEq | racewit_syntax::ir::BinOp::Eq => {
+                                Ok(Term::bool(x == y))
+                            }
+                            _ => Err(()),
+                        },
+                        _ => Err(()),
+                    };
+                    let v = match res {
+                        Ok(v) => v,
+                        Err(()) => match arith::binop(*op, &r!(*a), &r!(*b)) {
+                            Ok(v) => v,
+                            Err(e) => error!(e),
+                        },
+                    };
+                    r!(*dst) = v;
+                }
+                Instr::UnOp { dst, op, a } => match arith::unop(*op, &r!(*a)) {
+                    Ok(v) => r!(*dst) = v,
+                    Err(e) => error!(e),
+                },
+                Instr::Match { pat, src, fail } => {
+                    let v = r!(*src).clone();
+                    let ok = {
+                        let mut env = Env {
+                            regs: &mut p.regs[base..],
+                            pid: p.pid,
+                        };
+                        pattern::match_pat(&f.pats[*pat as usize], &v, &mut env)
+                    };
+                    if !ok {
+                        match fail {
+                            Some(l) => pc = *l as usize,
+                            None => error!(Term::tuple(vec![Term::Atom(Atom::BADMATCH), v])),
+                        }
+                    }
+                }
+                Instr::Guard { guard, fail } => {
+                    let ok = {
+                        let mut env = Env {
+                            regs: &mut p.regs[base..],
+                            pid: p.pid,
+                        };
+                        pattern::eval_guard(&f.guards[*guard as usize], &mut env)
+                    };
+                    if !ok {
+                        pc = *fail as usize;
+                    }
+                }
+                Instr::Filter { src, fail } => match &r!(*src) {
+                    Term::Atom(Atom::TRUE) => {}
+                    Term::Atom(Atom::FALSE) => pc = *fail as usize,
+                    other => {
+                        let o = other.clone();
+                        error!(Term::tuple(vec![Term::atom("bad_filter"), o]))
+                    }
+                },
+                Instr::Jump(l) => pc = *l as usize,
+                Instr::Fail { kind, src } => {
+                    let v = r!(*src).clone();
+                    let reason = match kind {
+                        FailKind::Badmatch => Term::tuple(vec![Term::Atom(Atom::BADMATCH), v]),
+                        FailKind::CaseClause => Term::tuple(vec![Term::Atom(Atom::CASE_CLAUSE), v]),
+                        FailKind::IfClause => Term::Atom(Atom::IF_CLAUSE),
+                        FailKind::BadargValue => Term::tuple(vec![Term::Atom(Atom::BADARG), v]),
+                        FailKind::Badrecord(name) => {
+                            Term::tuple(vec![Term::Atom(Atom::BADRECORD), Term::Atom(*name)])
+                        }
+                        FailKind::TryClause => Term::tuple(vec![Term::Atom(Atom::TRY_CLAUSE), v]),
+                        FailKind::ElseClause => Term::tuple(vec![Term::Atom(Atom::ELSE_CLAUSE), v]),
+                        FailKind::FunctionClause => Term::Atom(Atom::FUNCTION_CLAUSE),
+                    };
+                    error!(reason)
+                }
+                Instr::Call {
+                    dst,
+                    callee,
+                    args,
+                    tail,
+                    site,
+                } => {
+                    let argv: Vec<Term> = args.iter().map(|s| r!(*s).clone()).collect();
+                    save_pc!();
+                    let target = match callee {
+                        Callee::Static(t) => *t,
+                        Callee::Dynamic { module: ms, name: ns } => {
+                            match (&r!(*ms), &r!(*ns)) {
+                                (Term::Atom(m), Term::Atom(n)) => code.resolve(*m, *n, argv.len() as u32),
+                                _ => error!(Term::Atom(Atom::BADARG)),
+                            }
+                        }
+                        Callee::Apply { fun } => {
+                            let fv = r!(*fun).clone();
+                            let res = self.apply_fun(code, p, fv, argv, *dst, *tail);
+                            after_call!(res)
+                        }
+                    };
+                    let res = match target {
+                        Target::Code { module: m, function: fi } => {
+                            let fc = &code.modules[m as usize].functions[fi as usize];
+                            match self.push_frame(p, fc, m, fi, argv, *dst, *tail) {
+                                Ok(()) => {
+                                    f = fc;
+                                    base = p.frames.last().map(|x| x.base).unwrap_or(0) as usize;
+                                    pc = 0;
+                                    module = m;
+                                    continue;
+                                }
+                                Err(e) => return Err(e),
+                            }
+                        }
+                        Target::Bif(b) => match b.kind {
+                            BifKind::Pure(func) => match func(&argv) {
+                                Ok(v) => {
+                                    if *tail {
+                                        match self.do_return(p, v) {
+                                            None => {
+                                                let t = reload!();
+                                                f = t.0;
+                                                base = t.1;
+                                                pc = t.2;
+                                                module = t.3;
+                                                continue;
+                                            }
+                                            Some(o) => return Ok(o),
+                                        }
+                                    }
+                                    r!(*dst) = v;
+                                    continue;
+                                }
+                                Err(e) => error!(e),
+                            },
+                            BifKind::Ctx(func) => {
+                                let m = &code.modules[module as usize];
+                                let span = if m.prelude {
+                                    None
+                                } else {
+                                    m.sites.get(*site as usize).map(|s| s.span)
+                                };
+                                let mut ctx = Ctx {
+                                    vm: self,
+                                    proc: p,
+                                    event: None,
+                                    site: Some((m.ir_name.clone(), CallSiteId(*site))),
+                                    span,
+                                };
+                                let flow = func(&mut ctx, &argv);
+                                let ev = ctx.event.take();
+                                self.apply_deferred(p);
+                                if let Some(ev) = ev {
+                                    self.pending_event(p, ev);
+                                }
+                                self.finish_flow(code, p, flow, *dst, *tail, false)
+                            }
+                        },
+                        other => {
+                            let res = self.enter(code, p, other, argv, *dst, *tail);
+                            if let Ok(Some(Outcome::Event(ev))) = &res {
+                                if ev.kind == EventKind::Parked {
+                                    let m = &code.modules[module as usize];
+                                    let mut ev = ev.clone();
+                                    if let Some(s) = m.sites.get(*site as usize) {
+                                        if !m.prelude {
+                                            ev.span = Some(s.span);
+                                        }
+                                        ev.site = Some((m.ir_name.clone(), CallSiteId(*site)));
+                                    }
+                                    if let ProcStatus::Parked { location, .. } = &mut p.status {
+                                        *location = self.location_text(ev.span);
+                                    }
+                                    return Ok(Outcome::Event(ev));
+                                }
+                            }
+                            res
+                        }
+                    };
+                    after_call!(res)
+                }
+                Instr::Return { src } => {
+                    let v = r!(*src).clone();
+                    match self.do_return(p, v) {
+                        None => {
+                            let t = reload!();
+                            f = t.0;
+                            base = t.1;
+                            pc = t.2;
+                            module = t.3;
+                        }
+                        Some(o) => return Ok(o),
+                    }
+                }
+                Instr::Send { dst, to, msg, site } => {
+                    let m = r!(*msg).clone();
+                    let dest = r!(*to).clone();
+                    let target = match &dest {
+                        Term::Pid(t) => Some(*t),
+                        Term::Atom(a) => self.registry.get(a).copied(),
+                        Term::Tuple(t) if t.len() == 2 && matches!(t[0], Term::Atom(_)) => {
+                            t[0].as_atom().and_then(|a| self.registry.get(&a).copied())
+                        }
+                        _ => None,
+                    };
+                    r!(*dst) = m.clone();
+                    save_pc!();
+                    let md = &code.modules[module as usize];
+                    let mut ev = Event::new(
+                        p.pid,
+                        EventKind::Send,
+                        format!("{} ! {}", format::write_term(&dest), format::write_term(&m)),
+                    );
+                    ev.site = Some((md.ir_name.clone(), CallSiteId(*site)));
+                    if !md.prelude {
+                        ev.span = md.sites.get(*site as usize).map(|s| s.span);
+                    }
+                    match target {
+                        Some(t) => {
+                            ev = ev.with_item(SharedItem::Mailbox(t), Access::Write);
+                            if let Term::Atom(a) = &dest {
+                                ev.accesses.insert(0, (SharedItem::Registry(a.name().into()), Access::Read));
+                            }
+                            self.deliver(t, m);
+                            self.apply_deferred(p);
+                        }
+                        None => {
+                            if let Term::Atom(a) = &dest {
+                                ev = ev.with_item(SharedItem::Registry(a.name().into()), Access::Read);
+                                if let Some(e) = self.take_or_merge(p, ev) {
+                                    let _ = e;
+                                }
+                                let exc = Exception::error(Term::Atom(Atom::BADARG));
+                                match self.raise(p, code, exc) {
+                                    Raised::Handled => {}
+                                    Raised::Exit(r) => return Ok(Outcome::Exit(r)),
+                                }
+                                if let Some(ev) = self.take_event(p) {
+                                    return Ok(Outcome::Event(ev));
+                                }
+                                let t = reload!();
+                                f = t.0;
+                                base = t.1;
+                                pc = t.2;
+                                module = t.3;
+                                continue;
+                            }
+                            if !matches!(dest, Term::Tuple(_)) {
+                                error!(Term::Atom(Atom::BADARG));
+                            }
+                        }
+                    }
+                    if let Some(ev) = self.take_or_merge(p, ev) {
+                        return Ok(Outcome::Event(ev));
+                    }
+                }
+                Instr::MakeFun { dst, fun, env } => {
+                    let md = &code.modules[module as usize];
+                    let fi = md.functions_len + fun;
+                    let arity = md.functions.get(fi as usize).map(|c| c.arity).unwrap_or(0);
+                    let envv: Vec<Term> = env.iter().map(|s| r!(*s).clone()).collect();
+                    r!(*dst) = Term::Fun(Arc::new(Fun::Closure {
+                        module: md.name,
+                        mod_index: module,
+                        index: *fun,
+                        arity,
+                        env: envv,
+                    }));
+                }
+                Instr::MakeFunRef {
+                    dst,
+                    module: ms,
+                    name,
+                    arity,
+                } => {
+                    let (Term::Atom(n), Term::Int(a)) = (r!(*name).clone(), r!(*arity).clone()) else {
+                        error!(Term::Atom(Atom::BADARG))
+                    };
+                    let v = match ms {
+                        Some(ms) => match r!(*ms) {
+                            Term::Atom(m) => Fun::Export {
+                                module: m,
+                                name: n,
+                                arity: a as u32,
+                            },
+                            _ => error!(Term::Atom(Atom::BADARG)),
+                        },
+                        None => {
+                            let md = &code.modules[module as usize];
+                            match md.fn_index.get(&(n, a as u32)) {
+                                Some(&fi) => Fun::Local {
+                                    module: md.name,
+                                    mod_index: module,
+                                    function: fi,
+                                    name: n,
+                                    arity: a as u32,
+                                },
+                                None => Fun::Export {
+                                    module: md.name,
+                                    name: n,
+                                    arity: a as u32,
+                                },
+                            }
+                        }
+                    };
+                    r!(*dst) = Term::Fun(Arc::new(v));
+                }
+                Instr::TryBegin {
+                    handler,
+                    class,
+                    reason,
+                    stack,
+                } => p.handlers.push(Handler {
+                    depth: p.frames.len() as u32,
+                    pc: *handler,
+                    class: *class,
+                    reason: *reason,
+                    stack: *stack,
+                }),
+                Instr::TryEnd => {
+                    p.handlers.pop();
+                }
+                Instr::Reraise { class, reason, stack } => {
+                    let cls = match &r!(*class) {
+                        Term::Atom(Atom::EXIT) => Class::Exit,
+                        Term::Atom(Atom::THROW) => Class::Throw,
+                        _ => Class::Error,
+                    };
+                    throw!(Exception {
+                        class: cls,
+                        reason: r!(*reason).clone(),
+                        stack: r!(*stack).clone(),
+                    })
+                }
+                Instr::CatchValue {
+                    dst,
+                    class,
+                    reason,
+                    stack,
+                } => {
+                    let reason_v = r!(*reason).clone();
+                    let v = match &r!(*class) {
+                        Term::Atom(Atom::THROW) => reason_v,
+                        Term::Atom(Atom::EXIT) => {
+                            Term::tuple(vec![Term::Atom(Atom::EXIT_UPPER), reason_v])
+                        }
+                        _ => Term::tuple(vec![
+                            Term::Atom(Atom::EXIT_UPPER),
+                            Term::tuple(vec![reason_v, r!(*stack).clone()]),
+                        ]),
+                    };
+                    r!(*dst) = v;
+                }
+                Instr::RecvStart => p.recv_pos = 0,
+                Instr::RecvPeek { dst, empty } => {
+                    if p.recv_pos < p.mailbox.len() {
+                        let m = p.mailbox[p.recv_pos].clone();
+                        r!(*dst) = m;
+                    } else {
+                        pc = *empty as usize;
+                    }
+                }
+                Instr::RecvAdvance => p.recv_pos += 1,
+                Instr::RecvAccept => {
+                    let m = p.mailbox.remove(p.recv_pos).unwrap_or(Term::Nil);
+                    p.recv_pos = 0;
+                    p.scanned = 0;
+                    save_pc!();
+                    let ev = Event::new(p.pid, EventKind::Receive, format!("receive {}", format::write_term(&m)))
+                        .with_item(SharedItem::Mailbox(p.pid), Access::Read);
+                    if let Some(ev) = self.take_or_merge(p, ev) {
+                        return Ok(Outcome::Event(ev));
+                    }
+                }
+                Instr::RecvWait { timeout, resume, after } => {
+                    let t = match timeout {
+                        None => None,
+                        Some(s) => match &r!(*s) {
+                            Term::Atom(Atom::INFINITY) => None,
+                            Term::Int(n) if *n >= 0 => Some(*n as u64),
+                            _ => error!(Term::atom("timeout_value")),
+                        },
+                    };
+                    if t == Some(0) {
+                        pc = *after as usize;
+                        continue;
+                    }
+                    pc = *resume as usize;
+                    save_pc!();
+                    p.scanned = p.mailbox.len();
+                    p.after_pc = *after;
+                    p.status = match t {
+                        None => ProcStatus::Blocked,
+                        Some(ms) => ProcStatus::Waiting {
+                            deadline: self.vclock + ms,
+                        },
+                    };
+                    let text = match t {
+                        None => "receive (waiting)".to_string(),
+                        Some(ms) => format!("receive (waiting, after {ms})"),
+                    };
+                    return Ok(Outcome::Event(
+                        Event::new(p.pid, EventKind::Blocked, text)
+                            .with_item(SharedItem::Mailbox(p.pid), Access::Read),
+                    ));
+                }
+                Instr::ListNext { list, head, done } => {
+                    let l = std::mem::replace(&mut r!(*list), Term::Nil);
+                    match l {
+                        Term::Cons(c) => {
+                            r!(*head) = c.head.clone();
+                            r!(*list) = c.tail.clone();
+                        }
+                        Term::Nil => pc = *done as usize,
+                        other => error!(Term::tuple(vec![Term::atom("bad_generator"), other])),
+                    }
+                }
+                Instr::BinNext { bits, pat, done } => {
+                    let b = r!(*bits).clone();
+                    let Term::Bin(b) = b else {
+                        error!(Term::tuple(vec![Term::atom("bad_generator"), b]))
+                    };
+                    let rest = match &f.pats[*pat as usize] {
+                        crate::code::CPat::Binary(segs, sizes) => {
+                            let mut env = Env {
+                                regs: &mut p.regs[base..],
+                                pid: p.pid,
+                            };
+                            pattern::match_bin_segments(segs, sizes, &b, &mut env)
+                        }
+                        _ => None,
+                    };
+                    match rest {
+                        Some(rest) if rest.len < b.len => r!(*bits) = Term::Bin(Arc::new(rest)),
+                        _ => pc = *done as usize,
+                    }
+                }
+                Instr::AccPush { acc, value } => {
+                    let v = Term::cons(r!(*value).clone(), std::mem::replace(&mut r!(*acc), Term::Nil));
+                    r!(*acc) = v;
+                }
+                Instr::AccFinish { dst, acc, kind } => {
+                    let mut items = r!(*acc).list_to_vec().unwrap_or_default();
+                    items.reverse();
+                    let v = match kind {
+                        ComprehensionKind::List => Term::list(items),
+                        ComprehensionKind::Binary => {
+                            let mut w = pattern::BitWriter::default();
+                            let mut bad = false;
+                            for it in &items {
+                                match it {
+                                    Term::Bin(b) => w.push_bits(b),
+                                    _ => bad = true,
+                                }
+                            }
+                            if bad {
+                                error!(Term::Atom(Atom::BADARG));
+                            }
+                            Term::Bin(Arc::new(w.finish()))
+                        }
+                        ComprehensionKind::Map => {
+                            let mut m = TermMap::new();
+                            for it in items {
+                                if let Term::Tuple(kv) = it {
+                                    if kv.len() == 2 {
+                                        m.insert(MapKey(kv[0].clone()), kv[1].clone());
+                                    }
+                                }
+                            }
+                            Term::Map(Arc::new(m))
+                        }
+                    };
+                    r!(*dst) = v;
+                }
+                Instr::MapToList { dst, src } => {
+                    let v = match &r!(*src) {
+                        Term::Map(m) => Term::list(
+                            m.iter()
+                                .map(|(k, v)| Term::tuple(vec![k.0.clone(), v.clone()]))
+                                .collect(),
+                        ),
+                        other => {
+                            let o = other.clone();
+                            error!(Term::tuple(vec![Term::atom("bad_generator"), o]))
+                        }
+                    };
+                    r!(*dst) = v;
+                }
+                Instr::Missing { line } => {
+                    error!(Term::tuple(vec![Term::Atom(Atom::RACEWIT_MISSING), Term::Int(*line as i64)]))
+                }
+            }
+        }
+    }
+
+    /// An event produced inside the loop: ends the step unless in an atomic section.
+    fn take_or_merge(&mut self, p: &mut Process, ev: Event) -> Option<Event> {
+        self.pending_event(p, ev);
+        self.take_event(p)
+    }
+
+    fn take_event(&mut self, p: &Process) -> Option<Event> {
+        if p.atomic > 0 {
+            return None;
+        }
+        self.atomic_event.take()
+    }
+
+    fn merge_outcome(&mut self, p: &Process, o: Outcome) -> Outcome {
+        match o {
+            Outcome::Event(ev) => {
+                if let Some(mut acc) = self.atomic_event.take() {
+                    if p.atomic == 0 {
+                        acc.accesses.extend(ev.accesses);
+                        acc.text.push_str("; ");
+                        acc.text.push_str(&ev.text);
+                        if matches!(ev.kind, EventKind::Parked | EventKind::Blocked) {
+                            acc.kind = ev.kind;
+                        }
+                        return Outcome::Event(acc);
+                    }
+                }
+                Outcome::Event(ev)
+            }
+            other => {
+                self.atomic_event = None;
+                other
+            }
+        }
+    }
+
+    fn location_text(&self, span: Option<racewit_syntax::Span>) -> String {
+        let _ = span;
+        String::new()
+    }
+}
+
+fn undef(module: Atom, name: Atom, args: &[Term], _arity: u32) -> Exception {
+    let mut e = Exception::error(Term::Atom(Atom::UNDEF));
+    e.stack = Term::list(vec![Term::tuple(vec![
+        Term::Atom(module),
+        Term::Atom(name),
+        Term::list(args.to_vec()),
+        Term::Nil,
+    ])]);
+    e
+}
+
+/// The simplified stack trace: `[{M, F, Arity, []}]` for each frame, innermost first.
+fn stack_trace(p: &Process, code: &CodeTable) -> Term {
+    let items: Vec<Term> = p
+        .frames
+        .iter()
+        .rev()
+        .take(8)
+        .map(|fr| {
+            let m = &code.modules[fr.module as usize];
+            let fc = &m.functions[fr.function as usize];
+            Term::tuple(vec![
+                Term::Atom(m.name),
+                Term::Atom(fc.name),
+                Term::Int(fc.arity as i64),
+                Term::Nil,
+            ])
+        })
+        .collect();
+    Term::list(items)
+}
+
+/// The exit reason of a process that did not catch `exc`.
+pub fn exit_reason(exc: &Exception) -> Term {
+    match exc.class {
+        Class::Exit => exc.reason.clone(),
+        Class::Error => Term::tuple(vec![exc.reason.clone(), exc.stack.clone()]),
+        Class::Throw => Term::tuple(vec![
+            Term::tuple(vec![Term::atom("nocatch"), exc.reason.clone()]),
+            exc.stack.clone(),
+        ]),
+    }
+}

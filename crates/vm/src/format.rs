@@ -1,0 +1,914 @@
+//! Printing terms as the BEAM does: `~w` ([`write_term`]), `~p` ([`print_term`],
+//! a port of `io_lib_pretty`'s layout with its 80-column line breaking and
+//! printable-list detection), floats in the shortest round-trip form, and
+//! [`format`] for `io_lib:format/2` control strings.
+
+use crate::atom::Atom;
+use crate::term::{Bitstr, Fun, Term};
+
+/// `io_lib:write/1` (`~w`).
+pub fn write_term(t: &Term) -> String {
+    let mut s = String::new();
+    write_into(t, &mut s);
+    s
+}
+
+fn write_into(t: &Term, out: &mut String) {
+    match t {
+        Term::Int(i) => out.push_str(&i.to_string()),
+        Term::Big(b) => out.push_str(&b.to_string()),
+        Term::Float(f) => out.push_str(&format_float(*f)),
+        Term::Atom(a) => out.push_str(&atom_text(*a)),
+        Term::Ref(r) => out.push_str(&format!("#Ref<0.0.0.{r}>")),
+        Term::Pid(p) => out.push_str(&format!("<0.{}.0>", p.0 + 80)),
+        Term::Fun(f) => out.push_str(&fun_text(f)),
+        Term::Tuple(items) => {
+            out.push('{');
+            for (i, e) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_into(e, out);
+            }
+            out.push('}');
+        }
+        Term::Nil => out.push_str("[]"),
+        Term::Cons(_) => {
+            out.push('[');
+            let mut cur = t;
+            let mut first = true;
+            loop {
+                match cur {
+                    Term::Cons(c) => {
+                        if !first {
+                            out.push(',');
+                        }
+                        first = false;
+                        write_into(&c.head, out);
+                        cur = &c.tail;
+                    }
+                    Term::Nil => break,
+                    other => {
+                        out.push('|');
+                        write_into(other, out);
+                        break;
+                    }
+                }
+            }
+            out.push(']');
+        }
+        Term::Map(m) => {
+            out.push_str("#{");
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_into(&k.0, out);
+                out.push_str(" => ");
+                write_into(v, out);
+            }
+            out.push('}');
+        }
+        Term::Bin(b) => out.push_str(&binary_text(b)),
+    }
+}
+
+fn fun_text(f: &Fun) -> String {
+    match f {
+        Fun::Export {
+            module,
+            name,
+            arity,
+        } => format!("fun {}:{}/{}", atom_text(*module), atom_text(*name), arity),
+        Fun::Closure { module, index, .. } => {
+            format!("#Fun<{}.{}.{}>", module.name(), index, 1000 + index)
+        }
+        Fun::Local { module, name, arity, .. } => {
+            format!("#Fun<{}.{}.{}>", module.name(), name.name(), arity)
+        }
+    }
+}
+
+/// `<<1,2,3>>`, `<<1,2:3>>` (the `~w` form of a bitstring).
+fn binary_text(b: &Bitstr) -> String {
+    let mut out = String::from("<<");
+    let full = b.len / 8;
+    let bytes = b.to_bytes();
+    for (i, byte) in bytes.iter().take(full).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&byte.to_string());
+    }
+    let rest = b.len % 8;
+    if rest != 0 {
+        if full > 0 {
+            out.push(',');
+        }
+        let v = bytes[full] >> (8 - rest);
+        out.push_str(&format!("{v}:{rest}"));
+    }
+    out.push_str(">>");
+    out
+}
+
+const RESERVED: &[&str] = &[
+    "after", "and", "andalso", "band", "begin", "bnot", "bor", "bsl", "bsr", "bxor", "case",
+    "catch", "cond", "div", "end", "fun", "if", "let", "not", "of", "or", "orelse", "receive",
+    "rem", "try", "when", "xor",
+];
+
+/// An atom as `io_lib:write_atom/1` prints it (quoted when needed).
+pub fn atom_text(a: Atom) -> String {
+    let name = a.name();
+    if atom_needs_quotes(name) {
+        let mut s = String::from("'");
+        for c in name.chars() {
+            push_escaped(c, '\'', &mut s);
+        }
+        s.push('\'');
+        s
+    } else {
+        name.to_string()
+    }
+}
+
+fn atom_needs_quotes(name: &str) -> bool {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_lowercase() || ('ß'..='ÿ').contains(&c) && c != '÷' => {}
+        _ => return true,
+    }
+    if !name.chars().all(|c| {
+        c.is_ascii_alphanumeric()
+            || c == '_'
+            || c == '@'
+            || (('À'..='ÿ').contains(&c) && c != '×' && c != '÷')
+    }) {
+        return true;
+    }
+    RESERVED.contains(&name)
+}
+
+fn push_escaped(c: char, quote: char, s: &mut String) {
+    match c {
+        '\\' => s.push_str("\\\\"),
+        '\n' => s.push_str("\\n"),
+        '\r' => s.push_str("\\r"),
+        '\t' => s.push_str("\\t"),
+        '\u{b}' => s.push_str("\\v"),
+        '\u{8}' => s.push_str("\\b"),
+        '\u{c}' => s.push_str("\\f"),
+        '\u{1b}' => s.push_str("\\e"),
+        '\u{7f}' => s.push_str("\\d"),
+        c if c == quote => {
+            s.push('\\');
+            s.push(c);
+        }
+        c if (c as u32) < 32 => {
+            s.push_str(&format!("\\^{}", char::from_u32(c as u32 + 64).unwrap_or('?')));
+        }
+        c => s.push(c),
+    }
+}
+
+/// A string as `io_lib:write_string/1` prints it.
+pub fn string_text(chars: &[u32]) -> String {
+    let mut s = String::from("\"");
+    for &c in chars {
+        push_escaped(char::from_u32(c).unwrap_or('?'), '"', &mut s);
+    }
+    s.push('"');
+    s
+}
+
+/// The shortest form that reads back as the same float, as the BEAM prints it.
+pub fn format_float(f: f64) -> String {
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+    }
+    let sci = format!("{:e}", f.abs());
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let sign = if f < 0.0 { "-" } else { "" };
+    let sci_form = format!(
+        "{}.{}e{}",
+        &digits[..1],
+        if digits.len() > 1 { &digits[1..] } else { "0" },
+        exp
+    );
+    let fixed = if exp >= 0 {
+        let e = exp as usize;
+        if digits.len() > e + 1 {
+            format!("{}.{}", &digits[..=e], &digits[e + 1..])
+        } else {
+            format!("{}{}.0", digits, "0".repeat(e + 1 - digits.len()))
+        }
+    } else {
+        format!("0.{}{}", "0".repeat((-exp - 1) as usize), digits)
+    };
+    if exp < 16 && fixed.len() <= sci_form.len() {
+        format!("{sign}{fixed}")
+    } else {
+        format!("{sign}{sci_form}")
+    }
+}
+
+/// Is this list printed as a string by `~p`? (`io_lib:printable_latin1_list/1`,
+/// or the Unicode variant with `~tp`).
+pub fn printable_list(t: &Term, unicode: bool) -> Option<Vec<u32>> {
+    let mut out = Vec::new();
+    let mut cur = t;
+    loop {
+        match cur {
+            Term::Nil => return Some(out),
+            Term::Cons(c) => {
+                let Term::Int(i) = c.head else { return None };
+                let ok = matches!(i, 32..=126 | 160..=255 | 8..=13 | 27)
+                    || (unicode && i > 255 && i < 0x110000 && !(0xD800..0xE000).contains(&i));
+                if !ok {
+                    return None;
+                }
+                out.push(i as u32);
+                cur = &c.tail;
+            }
+            _ => return None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// ~p: a port of io_lib_pretty's layout.
+
+struct Node {
+    kind: Kind,
+    len: i64,
+}
+
+enum Kind {
+    Leaf(String),
+    List(Vec<Node>, Option<Box<Node>>),
+    Tuple(bool, Vec<Node>),
+    Map(Vec<Node>),
+    Pair(Box<Node>, Box<Node>),
+    Bin(Vec<String>),
+}
+
+fn atm(n: &Node) -> bool {
+    matches!(n.kind, Kind::Leaf(_))
+}
+fn atm_pair(n: &Node) -> bool {
+    match &n.kind {
+        Kind::Pair(k, v) => atm(k) && atm(v),
+        _ => false,
+    }
+}
+
+fn char_len(s: &str) -> i64 {
+    s.chars().count() as i64
+}
+
+fn leaf(s: String) -> Node {
+    let len = char_len(&s);
+    Node {
+        kind: Kind::Leaf(s),
+        len,
+    }
+}
+
+fn build(t: &Term, unicode: bool) -> Node {
+    match t {
+        Term::Nil => leaf("[]".into()),
+        Term::Tuple(items) if items.is_empty() => leaf("{}".into()),
+        Term::Map(m) if m.is_empty() => leaf("#{}".into()),
+        Term::Cons(_) => {
+            if let Some(chars) = printable_list(t, unicode) {
+                return leaf(string_text(&chars));
+            }
+            let mut elems = Vec::new();
+            let mut cur = t;
+            let mut tail = None;
+            loop {
+                match cur {
+                    Term::Cons(c) => {
+                        elems.push(build(&c.head, unicode));
+                        cur = &c.tail;
+                    }
+                    Term::Nil => break,
+                    other => {
+                        tail = Some(Box::new(build(other, unicode)));
+                        break;
+                    }
+                }
+            }
+            let len = list_length(&elems, tail.as_deref(), 2);
+            Node {
+                kind: Kind::List(elems, tail),
+                len,
+            }
+        }
+        Term::Tuple(items) => {
+            let elems: Vec<Node> = items.iter().map(|e| build(e, unicode)).collect();
+            let tagged = matches!(items[0], Term::Atom(_)) && items.len() > 1;
+            let len = list_length(&elems, None, 2);
+            Node {
+                kind: Kind::Tuple(tagged, elems),
+                len,
+            }
+        }
+        Term::Map(m) => {
+            let pairs: Vec<Node> = m
+                .iter()
+                .map(|(k, v)| {
+                    let k = build(&k.0, unicode);
+                    let v = build(v, unicode);
+                    let len = k.len + 4 + v.len;
+                    Node {
+                        kind: Kind::Pair(Box::new(k), Box::new(v)),
+                        len,
+                    }
+                })
+                .collect();
+            let len = list_length(&pairs, None, 3);
+            Node {
+                kind: Kind::Map(pairs),
+                len,
+            }
+        }
+        Term::Bin(b) => {
+            if b.len == 0 {
+                return leaf("<<>>".into());
+            }
+            if let Some(bytes) = b.byte_slice() {
+                if let Some(s) = printable_binary(bytes, unicode) {
+                    return leaf(s);
+                }
+            }
+            let text = binary_text(b);
+            let inner = &text[2..text.len() - 2];
+            let segs: Vec<String> = inner.split(',').map(str::to_string).collect();
+            Node {
+                len: char_len(&text),
+                kind: Kind::Bin(segs),
+            }
+        }
+        other => leaf(write_term(other)),
+    }
+}
+
+fn printable_binary(bytes: &[u8], unicode: bool) -> Option<String> {
+    let latin1_ok = bytes
+        .iter()
+        .all(|&c| matches!(c, 32..=126 | 160..=255 | 8..=13 | 27));
+    if latin1_ok {
+        let chars: Vec<u32> = bytes.iter().map(|&b| b as u32).collect();
+        // A latin1 binary that is also valid UTF-8 with non-ASCII chars prints as such under ~tp.
+        if unicode && !bytes.is_ascii() {
+            if let Ok(s) = std::str::from_utf8(bytes) {
+                let cs: Vec<u32> = s.chars().map(|c| c as u32).collect();
+                return Some(format!("<<{}/utf8>>", string_text(&cs)));
+            }
+        }
+        return Some(format!("<<{}>>", string_text(&chars)));
+    }
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        let printable = s.chars().all(|c| {
+            let i = c as u32;
+            matches!(i, 32..=126 | 160.. | 8..=13 | 27)
+        });
+        if printable {
+            let cs: Vec<u32> = s.chars().map(|c| c as u32).collect();
+            return Some(format!("<<{}/utf8>>", string_text(&cs)));
+        }
+    }
+    None
+}
+
+fn list_length(elems: &[Node], tail: Option<&Node>, acc: i64) -> i64 {
+    let mut len = acc;
+    for (i, e) in elems.iter().enumerate() {
+        len += e.len + if i > 0 { 1 } else { 0 };
+    }
+    if let Some(t) = tail {
+        len += 1 + t.len;
+    }
+    len
+}
+
+fn write_node(n: &Node, out: &mut String) {
+    match &n.kind {
+        Kind::Leaf(s) => out.push_str(s),
+        Kind::Tuple(_, l) => {
+            out.push('{');
+            write_elems(l, None, ',', out);
+            out.push('}');
+        }
+        Kind::List(l, t) => {
+            out.push('[');
+            write_elems(l, t.as_deref(), '|', out);
+            out.push(']');
+        }
+        Kind::Map(p) => {
+            out.push_str("#{");
+            write_elems(p, None, ',', out);
+            out.push('}');
+        }
+        Kind::Pair(k, v) => {
+            write_node(k, out);
+            out.push_str(" => ");
+            write_node(v, out);
+        }
+        Kind::Bin(segs) => {
+            out.push_str("<<");
+            out.push_str(&segs.join(","));
+            out.push_str(">>");
+        }
+    }
+}
+
+fn write_elems(l: &[Node], tail: Option<&Node>, sep: char, out: &mut String) {
+    for (i, e) in l.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_node(e, out);
+    }
+    if let Some(t) = tail {
+        out.push(sep);
+        write_node(t, out);
+    }
+}
+
+fn written(n: &Node) -> String {
+    let mut s = String::new();
+    write_node(n, &mut s);
+    s
+}
+
+fn spaces(n: i64) -> String {
+    " ".repeat(n.max(0) as usize)
+}
+
+/// The rest of a list after some element: more elements and/or an improper tail.
+#[derive(Clone, Copy)]
+struct Rest<'a> {
+    elems: &'a [Node],
+    tail: Option<&'a Node>,
+}
+
+impl Rest<'_> {
+    fn last_depth(self, ld: i64) -> i64 {
+        if self.elems.is_empty() { ld + 1 } else { 0 }
+    }
+}
+
+struct Pp {
+    ll: i64,
+    m: i64,
+    tind: i64,
+}
+
+impl Pp {
+    fn fits(&self, n: &Node, col: i64, ld: i64, w: i64) -> bool {
+        n.len < self.ll - col - ld && n.len + w + ld <= self.m
+    }
+
+    fn pp(&self, n: &Node, col: i64, ind: i64, ld: i64, w: i64) -> String {
+        if self.fits(n, col, ld, w) {
+            return written(n);
+        }
+        match &n.kind {
+            Kind::List(l, t) => format!(
+                "[{}]",
+                self.pp_list(l, t.as_deref(), col + 1, ind + 1, ld, '|', w + 1)
+            ),
+            Kind::Tuple(true, l) => format!("{{{}}}", self.pp_tag_tuple(l, col, ind, ld, w + 1)),
+            Kind::Tuple(false, l) => {
+                format!("{{{}}}", self.pp_list(l, None, col + 1, ind + 1, ld, ',', w + 1))
+            }
+            Kind::Map(p) => format!("#{{{}}}", self.pp_map(p, col + 2, ind + 2, ld, w + 1)),
+            Kind::Bin(segs) => self.pp_binary(segs, col + 2, ind + 2, ld, w),
+            Kind::Pair(..) => self.pp_pair(n, col, ind, ld, w).0,
+            Kind::Leaf(s) => s.clone(),
+        }
+    }
+
+    fn pp_tag_tuple(&self, l: &[Node], col: i64, ind: i64, ld: i64, w: i64) -> String {
+        let tag = &l[0];
+        let tlen = tag.len;
+        let tag_ind = tlen + 2;
+        let tcol = col + tag_ind;
+        let rest = Rest {
+            elems: &l[1..],
+            tail: None,
+        };
+        if self.tind > 0 && tag_ind > self.tind {
+            let col1 = col + self.tind;
+            let indent = ind + self.tind;
+            format!(
+                "{}{}",
+                written(tag),
+                self.pp_tail(rest, col1, tcol, indent, ld, ',', w + tlen)
+            )
+        } else {
+            let indent = ind + tag_ind;
+            format!(
+                "{},{}",
+                written(tag),
+                self.pp_list(&l[1..], None, tcol, indent, ld, ',', w + tlen + 1)
+            )
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn pp_list(
+        &self,
+        l: &[Node],
+        tail: Option<&Node>,
+        col0: i64,
+        ind: i64,
+        ld: i64,
+        s: char,
+        w: i64,
+    ) -> String {
+        let rest = Rest {
+            elems: &l[1..],
+            tail,
+        };
+        let (es, we) = self.pp_element(&l[0], col0, ind, rest.last_depth(ld), w);
+        es + &self.pp_tail(rest, col0, col0 + we, ind, ld, s, w + we)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn pp_tail(
+        &self,
+        rest: Rest<'_>,
+        col0: i64,
+        col: i64,
+        ind: i64,
+        ld: i64,
+        s: char,
+        w: i64,
+    ) -> String {
+        if let Some((e, es)) = rest.elems.split_first() {
+            let next = Rest {
+                elems: es,
+                tail: rest.tail,
+            };
+            let ld1 = next.last_depth(ld);
+            let elen = 1 + e.len;
+            let inline = atm(e)
+                && ((ld1 == 0 && elen + 1 < self.ll - col && w + elen + 1 <= self.m)
+                    || (ld1 > 0 && elen < self.ll - col - ld1 && w + elen + ld1 <= self.m));
+            if inline {
+                format!(
+                    ",{}{}",
+                    written(e),
+                    self.pp_tail(next, col0, col + elen, ind, ld, s, w + elen)
+                )
+            } else {
+                let (es_text, we) = self.pp_element(e, col0, ind, ld1, 0);
+                format!(
+                    ",\n{}{}{}",
+                    spaces(ind),
+                    es_text,
+                    self.pp_tail(next, col0, col0 + we, ind, ld, s, we)
+                )
+            }
+        } else if let Some(e) = rest.tail {
+            if e.len + 1 < self.ll - col - (ld + 1) && e.len + 1 + w + (ld + 1) <= self.m && atm(e)
+            {
+                format!("{s}{}", written(e))
+            } else {
+                format!("{s}\n{}{}", spaces(ind), self.pp(e, col0, ind, ld + 1, 0))
+            }
+        } else {
+            String::new()
+        }
+    }
+
+    fn pp_element(&self, e: &Node, col: i64, ind: i64, ld: i64, w: i64) -> (String, i64) {
+        if self.fits(e, col, ld, w) && atm(e) {
+            (written(e), e.len)
+        } else {
+            (self.pp(e, col, ind, ld, w), self.ll)
+        }
+    }
+
+    fn pp_map(&self, p: &[Node], col: i64, ind: i64, ld: i64, w: i64) -> String {
+        let rest = Rest {
+            elems: &p[1..],
+            tail: None,
+        };
+        let (ps, pw) = self.pp_pair(&p[0], col, ind, rest.last_depth(ld), w);
+        ps + &self.pp_pairs_tail(&p[1..], col, col + pw, ind, ld, pw)
+    }
+
+    fn pp_pairs_tail(&self, p: &[Node], col0: i64, col: i64, ind: i64, ld: i64, w: i64) -> String {
+        let Some((e, es)) = p.split_first() else {
+            return String::new();
+        };
+        let ld1 = if es.is_empty() { ld + 1 } else { 0 };
+        let elen = 1 + e.len;
+        let inline = atm_pair(e)
+            && ((ld1 == 0 && elen + 1 < self.ll - col && w + elen + 1 <= self.m)
+                || (ld1 > 0 && elen < self.ll - col - ld1 && w + elen + ld1 <= self.m));
+        if inline {
+            format!(
+                ",{}{}",
+                written(e),
+                self.pp_pairs_tail(es, col0, col + elen, ind, ld, w + elen)
+            )
+        } else {
+            let (ps, pw) = self.pp_pair(e, col0, ind, ld1, 0);
+            format!(
+                ",\n{}{}{}",
+                spaces(ind),
+                ps,
+                self.pp_pairs_tail(es, col0, col0 + pw, ind, ld, pw)
+            )
+        }
+    }
+
+    fn pp_pair(&self, pair: &Node, col: i64, ind: i64, ld: i64, w: i64) -> (String, i64) {
+        if self.fits(pair, col, ld, w) {
+            let width = if atm_pair(pair) { pair.len } else { self.ll };
+            return (written(pair), width);
+        }
+        let Kind::Pair(k, v) = &pair.kind else {
+            return (written(pair), self.ll);
+        };
+        let i = if self.tind > 0 { self.tind } else { 4 };
+        let ind2 = ind + i;
+        (
+            format!(
+                "{} =>\n{}{}",
+                self.pp(k, col, ind, ld, w),
+                spaces(ind2),
+                self.pp(v, col + i, ind2, ld, 0)
+            ),
+            self.ll,
+        )
+    }
+
+    fn pp_binary(&self, segs: &[String], col: i64, ind: i64, ld: i64, w: i64) -> String {
+        let n0 = 8.max((self.ll - col).min(self.m - 4 - w) - ld);
+        let mut n = n0;
+        let mut out = String::from("<<");
+        for (i, seg) in segs.iter().enumerate() {
+            let last = i + 1 == segs.len();
+            if !last {
+                let len = char_len(seg) + 1;
+                if n - len < 0 {
+                    out.push('\n');
+                    out.push_str(&spaces(ind));
+                    out.push_str(seg);
+                    out.push(',');
+                    n = n0 - len;
+                } else {
+                    out.push_str(seg);
+                    out.push(',');
+                    n -= len;
+                }
+            } else if char_len(seg) > n {
+                out.push('\n');
+                out.push_str(&spaces(ind));
+                out.push_str(seg);
+            } else {
+                out.push_str(seg);
+            }
+        }
+        out.push_str(">>");
+        out
+    }
+}
+
+/// Computing the tagged-tuple indentation (`cind` in io_lib_pretty): `Err` is `no_good`.
+struct Cind {
+    ll: i64,
+    m: i64,
+    ind: i64,
+}
+
+type CindResult = Result<(), ()>;
+
+impl Cind {
+    fn fits(&self, n: &Node, col: i64, ld: i64, w: i64) -> bool {
+        n.len < self.ll - col - ld && n.len + w + ld <= self.m
+    }
+
+    fn cind(&self, n: &Node, col: i64, ld: i64, w: i64) -> CindResult {
+        if self.fits(n, col, ld, w) {
+            return Ok(());
+        }
+        match &n.kind {
+            Kind::List(l, t) => self.cind_list(l, t.as_deref(), col + 1, ld, w + 1),
+            Kind::Tuple(true, l) => self.cind_tag_tuple(l, col, ld, w + 1),
+            Kind::Tuple(false, l) => self.cind_list(l, None, col + 1, ld, w + 1),
+            Kind::Map(p) => self.cind_map(p, col + 2, ld, w + 2),
+            _ => Ok(()),
+        }
+    }
+
+    fn cind_tag_tuple(&self, l: &[Node], col: i64, ld: i64, w: i64) -> CindResult {
+        let tlen = l[0].len;
+        let tag_ind = tlen + 2;
+        let tcol = col + tag_ind;
+        let rest = Rest {
+            elems: &l[1..],
+            tail: None,
+        };
+        if self.ind > 0 && tag_ind > self.ind {
+            let col1 = col + self.ind;
+            if self.m + col1 <= self.ll || col1 <= self.ll / 2 {
+                self.cind_tail(rest, col1, tcol, ld, w + tlen)
+            } else {
+                Err(())
+            }
+        } else if self.m + tcol < self.ll || tcol < self.ll / 2 {
+            self.cind_list(&l[1..], None, tcol, ld, w + tlen + 1)
+        } else {
+            Err(())
+        }
+    }
+
+    fn cind_list(&self, l: &[Node], tail: Option<&Node>, col0: i64, ld: i64, w: i64) -> CindResult {
+        let rest = Rest {
+            elems: &l[1..],
+            tail,
+        };
+        let we = self.cind_element(&l[0], col0, rest.last_depth(ld), w)?;
+        self.cind_tail(rest, col0, col0 + we, ld, w + we)
+    }
+
+    fn cind_tail(&self, rest: Rest<'_>, col0: i64, col: i64, ld: i64, w: i64) -> CindResult {
+        if let Some((e, es)) = rest.elems.split_first() {
+            let next = Rest {
+                elems: es,
+                tail: rest.tail,
+            };
+            let ld1 = next.last_depth(ld);
+            let elen = 1 + e.len;
+            let inline = atm(e)
+                && ((ld1 == 0 && elen + 1 < self.ll - col && w + elen + 1 <= self.m)
+                    || (ld1 > 0 && elen < self.ll - col - ld1 && w + elen + ld1 <= self.m));
+            if inline {
+                self.cind_tail(next, col0, col + elen, ld, w + elen)
+            } else {
+                let we = self.cind_element(e, col0, ld1, 0)?;
+                self.cind_tail(next, col0, col0 + we, ld, we)
+            }
+        } else if let Some(e) = rest.tail {
+            if e.len + 1 < self.ll - col - (ld + 1) && e.len + 1 + w + (ld + 1) <= self.m && atm(e)
+            {
+                Ok(())
+            } else {
+                self.cind(e, col, ld + 1, 0)
+            }
+        } else {
+            Ok(())
+        }
+    }
+
+    fn cind_element(&self, e: &Node, col: i64, ld: i64, w: i64) -> Result<i64, ()> {
+        if self.fits(e, col, ld, w) && atm(e) {
+            Ok(e.len)
+        } else {
+            self.cind(e, col, ld, w)?;
+            Ok(self.ll)
+        }
+    }
+
+    fn cind_map(&self, p: &[Node], col: i64, ld: i64, w: i64) -> CindResult {
+        let ld0 = if p.len() > 1 { 0 } else { ld + 1 };
+        let pw = self.cind_pair(&p[0], col, ld0, w)?;
+        self.cind_pairs_tail(&p[1..], col, col + pw, ld, w + pw)
+    }
+
+    fn cind_pairs_tail(&self, p: &[Node], col0: i64, col: i64, ld: i64, w: i64) -> CindResult {
+        let Some((e, es)) = p.split_first() else {
+            return Ok(());
+        };
+        let ld1 = if es.is_empty() { ld + 1 } else { 0 };
+        let elen = 1 + e.len;
+        let inline = atm_pair(e)
+            && ((ld1 == 0 && elen + 1 < self.ll - col && w + elen + 1 <= self.m)
+                || (ld1 > 0 && elen < self.ll - col - ld1 && w + elen + ld1 <= self.m));
+        if inline {
+            self.cind_pairs_tail(es, col0, col + elen, ld, w + elen)
+        } else {
+            let pw = self.cind_pair(e, col0, ld1, 0)?;
+            self.cind_pairs_tail(es, col0, col0 + pw, ld, pw)
+        }
+    }
+
+    fn cind_pair(&self, pair: &Node, col: i64, ld: i64, w: i64) -> Result<i64, ()> {
+        if self.fits(pair, col, ld, w) {
+            return Ok(if atm_pair(pair) { pair.len } else { self.ll });
+        }
+        if let Kind::Pair(k, v) = &pair.kind {
+            self.cind(k, col, ld, w)?;
+            let i = if self.ind > 0 { self.ind } else { 4 };
+            self.cind(v, col + i, ld, 0)?;
+        }
+        Ok(self.ll)
+    }
+}
+
+/// `io_lib_pretty:print/2` with column `col` (1-based) and line length `ll`.
+pub fn print_term_at(t: &Term, col: i64, ll: i64, unicode: bool) -> String {
+    let col = col.max(1);
+    if let Term::Atom(a) = t {
+        return atom_text(*a);
+    }
+    if !matches!(
+        t,
+        Term::Tuple(_) | Term::Nil | Term::Cons(_) | Term::Map(_) | Term::Bin(_)
+    ) {
+        return write_term(t);
+    }
+    let node = build(t, unicode);
+    let m = node.len;
+    if ll == 0 || (node.len < ll - col && node.len <= m) {
+        return written(&node);
+    }
+    let mut tind = 1;
+    for candidate in [-1, 4] {
+        let c = Cind {
+            ll,
+            m,
+            ind: candidate,
+        };
+        if c.cind(&node, col, 0, 0).is_ok() {
+            tind = candidate;
+            break;
+        }
+    }
+    let pp = Pp { ll, m, tind };
+    pp.pp(&node, col, col - 1, 0, 0)
+}
+
+/// `~p` at the start of a line.
+pub fn print_term(t: &Term) -> String {
+    print_term_at(t, 1, 80, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_print_like_the_beam() {
+        let cases = [
+            (1000.0, "1.0e3"),
+            (1.0e9, "1.0e9"),
+            (123456789.0, "123456789.0"),
+            (100.0, "100.0"),
+            (0.1, "0.1"),
+            (1.0e-5, "1.0e-5"),
+            (0.0001, "0.0001"),
+            (12345.678, "12345.678"),
+            (-0.0, "-0.0"),
+            (2.5e15, "2.5e15"),
+            (12345678901234567.0, "1.2345678901234568e16"),
+            (1234567890123456.0, "1234567890123456.0"),
+            (0.00012345, "1.2345e-4"),
+            (5.0e-324, "5.0e-324"),
+            (0.5, "0.5"),
+            (2.0, "2.0"),
+            (-3.5, "-3.5"),
+        ];
+        for (f, s) in cases {
+            assert_eq!(format_float(f), s, "{f}");
+        }
+    }
+
+    #[test]
+    fn atoms_are_quoted_when_needed() {
+        assert_eq!(atom_text(Atom::new("ok")), "ok");
+        assert_eq!(atom_text(Atom::new("Ok")), "'Ok'");
+        assert_eq!(atom_text(Atom::new("end")), "'end'");
+        assert_eq!(atom_text(Atom::new("a b")), "'a b'");
+        assert_eq!(atom_text(Atom::new("it's")), "'it\\'s'");
+        assert_eq!(atom_text(Atom::new("a@b_1")), "a@b_1");
+        assert_eq!(atom_text(Atom::new("")), "''");
+    }
+
+    #[test]
+    fn pretty_prints_strings_and_breaks_lines() {
+        let t = Term::list(vec![Term::string("abc"), Term::Int(1)]);
+        assert_eq!(print_term(&t), "[\"abc\",1]");
+        let long = Term::list((1..=40).map(Term::Int).collect());
+        assert_eq!(
+            print_term(&long),
+            "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,\n 29,30,31,32,33,34,35,36,37,38,39,40]"
+        );
+        let tagged = Term::tuple(vec![
+            Term::atom("ok"),
+            Term::list((1..=30).map(|i| Term::atom(&format!("atom{i}"))).collect()),
+        ]);
+        let out = print_term(&tagged);
+        assert!(out.starts_with("{ok,[atom1,atom2,"), "{out}");
+    }
+}

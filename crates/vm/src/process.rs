@@ -1,0 +1,127 @@
+//! One Erlang process: its explicit stack of frames over one register vector,
+//! exception handlers, mailbox, links, monitors and dictionary.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
+
+use crate::atom::Atom;
+use crate::code::{Slot, Target};
+use crate::term::{MapKey, Pid, Term};
+
+/// Stable process name: `P1`, `P1.1`, `P1.2`, `P1.1.1` (spawn order per parent).
+pub type ProcName = Arc<str>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProcStatus {
+    Runnable,
+    /// In `receive` with no matching message and no timeout.
+    Blocked,
+    /// In `receive ... after T` or `timer:sleep(T)`: the timeout can fire.
+    Waiting { deadline: u64 },
+    Exited(Term),
+    /// Stopped at a call racewit cannot run.
+    Parked { call: String, location: String },
+}
+
+#[derive(Clone, Copy)]
+pub struct Frame {
+    pub module: u32,
+    pub function: u32,
+    pub pc: u32,
+    pub base: u32,
+    /// Where the caller wants the result (a slot of the caller's frame).
+    pub ret: Slot,
+}
+
+#[derive(Clone, Copy)]
+pub struct Handler {
+    /// Number of frames when the handler was installed.
+    pub depth: u32,
+    pub pc: u32,
+    pub class: Slot,
+    pub reason: Slot,
+    pub stack: Slot,
+}
+
+/// What a new process starts with.
+#[derive(Clone)]
+pub enum Start {
+    Call(Target, Vec<Term>),
+    Apply(Term, Vec<Term>),
+}
+
+#[derive(Clone)]
+pub struct Process {
+    pub pid: Pid,
+    pub name: ProcName,
+    pub children: u32,
+    pub regs: Vec<Term>,
+    pub frames: Vec<Frame>,
+    pub handlers: Vec<Handler>,
+    pub start: Option<Start>,
+    pub mailbox: VecDeque<Term>,
+    /// Scan position of the current `receive`.
+    pub recv_pos: usize,
+    /// Messages present when the process last blocked (new ones make it runnable).
+    pub scanned: usize,
+    pub status: ProcStatus,
+    pub links: BTreeSet<Pid>,
+    /// Monitors this process holds: ref → (monitored pid).
+    pub monitors: BTreeMap<u64, Pid>,
+    /// Monitors on this process: ref → watcher.
+    pub monitored_by: BTreeMap<u64, Pid>,
+    pub trap_exit: bool,
+    pub dict: imbl::OrdMap<MapKey, Term>,
+    pub registered: Option<Atom>,
+    /// The value the entry function returned (for `run`).
+    pub result: Option<Term>,
+    /// The exception that ended the process, if any (class, reason, stack).
+    pub crash: Option<crate::event::Exception>,
+    /// Pending timeout firing for the current wait (the `after` target pc).
+    pub after_pc: u32,
+    /// The call that spawned it, `{M,F,A}` (for `proc_lib`-style info).
+    pub initial_call: Term,
+    /// Depth of atomic sections (mnesia transactions): no yielding inside.
+    pub atomic: u32,
+}
+
+impl Process {
+    pub fn new(pid: Pid, name: ProcName, start: Start, initial_call: Term) -> Process {
+        Process {
+            pid,
+            name,
+            children: 0,
+            regs: Vec::new(),
+            frames: Vec::new(),
+            handlers: Vec::new(),
+            start: Some(start),
+            mailbox: VecDeque::new(),
+            recv_pos: 0,
+            scanned: 0,
+            status: ProcStatus::Runnable,
+            links: BTreeSet::new(),
+            monitors: BTreeMap::new(),
+            monitored_by: BTreeMap::new(),
+            trap_exit: false,
+            dict: imbl::OrdMap::new(),
+            registered: None,
+            result: None,
+            crash: None,
+            after_pc: 0,
+            initial_call,
+            atomic: 0,
+        }
+    }
+
+    pub fn is_alive(&self) -> bool {
+        !matches!(self.status, ProcStatus::Exited(_))
+    }
+
+    pub fn can_step(&self) -> bool {
+        match self.status {
+            ProcStatus::Runnable | ProcStatus::Waiting { .. } => true,
+            ProcStatus::Blocked => self.mailbox.len() > self.scanned,
+            _ => false,
+        }
+    }
+}
