@@ -3,8 +3,16 @@
 //! One file per command; `report/` renders results (human, JSON, SARIF, HTML).
 //! Exit codes follow Dialyzer: 0 no confirmed race, 1 error, 2 confirmed race(s).
 
+mod check;
+mod corpus;
+mod explore;
 mod parse_cmd;
+mod progress;
 mod project;
+mod replay;
+mod report;
+mod static_cmd;
+mod triage;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -29,6 +37,19 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Find races and confirm each one: the static pass, then a bounded
+    /// systematic search per suspect. Exit 2 when a race is confirmed.
+    Check(check::Args),
+    /// The static pass alone: suspect read→write pairs, unconfirmed.
+    Static(static_cmd::Args),
+    /// Explore the interleavings of a test entry (mod:fun/0) for crashes and deadlocks.
+    Explore(explore::Args),
+    /// Replay a witness deterministically and print its interleaving.
+    Replay(replay::Args),
+    /// Rank the warnings of a check report, worst first.
+    Triage(triage::Args),
+    /// Run the whole pipeline over a corpus and compare with its manifest.
+    Corpus(corpus::Args),
     /// Load Erlang files and report syntax and preprocessor diagnostics.
     Parse(parse_cmd::Args),
 }
@@ -64,6 +85,12 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Static(args) => static_cmd::run(args),
+        Command::Explore(args) => explore::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Triage(args) => triage::run(args),
+        Command::Corpus(args) => corpus::run(args),
         Command::Parse(args) => parse_cmd::run(args),
     };
     match result {

@@ -6,14 +6,27 @@
 //!   drives (the VM through [`vm_system::VmSystem`]; small models in tests).
 //! - [`goal::Monitor`], [`goal::RaceGoal`], [`goal::FailureGoal`]: what a
 //!   search looks for, watched step by step.
-//! - [`search::Strategy`]: [`search::bounded::BoundedDfs`],
-//!   [`search::random::RandomWalk`], and [`search::replay::replay`].
+//! - [`search::Strategy`]: [`search::bounded::BoundedDfs`] (preemption
+//!   bound, sleep sets, steered by the goal), [`search::random::RandomWalk`]
+//!   (PCT from a seed), and [`search::replay::replay`].
+//! - [`harness::Harness`]: the generated Erlang module that runs a suspect.
+//! - [`confirmation::confirm_all`] → [`confirmation::Confirmation`]
+//!   ([`verdict::Verdict`] + [`witness::Witness`]).
+//! - [`explore::explore`]: every interleaving of a test entry.
+//! - [`witness_replay::replay_witness`]: a witness run again, checked.
 //! - [`schedule::Schedule`]: a schedule is data (process names per step).
 
+pub mod confirmation;
+pub mod explore;
 pub mod goal;
+pub mod harness;
 pub mod schedule;
 pub mod search;
 pub mod system;
+pub mod verdict;
+pub mod vm_system;
+pub mod witness;
+pub mod witness_replay;
 
 #[cfg(test)]
 mod model;

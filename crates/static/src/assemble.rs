@@ -6,13 +6,12 @@ use std::path::Path;
 
 use racewit_syntax::ir::MFA;
 
-use crate::callgraph::{EdgeKind, mfa_text};
+use crate::callgraph::mfa_text;
 use crate::dataflow::SiteTarget;
 use crate::escape;
 use crate::message::{message, render_call};
 use crate::ops::Item;
-use crate::spawn_register::Blocking;
-use crate::suspect::{Access, ArgHint, Category, Entry, Hop, Resource, Suspect, ValueSet};
+use crate::suspect::{Access, ArgHint, Category, Entry, Hop, HopKind, Resource, Suspect, ValueSet};
 use crate::units::FnId;
 use crate::values::{Origin, Term, UnitId, Val, quote_atom, render_term};
 use crate::walk::{Hit, Read, World};
@@ -20,16 +19,11 @@ use crate::walk::{Hit, Read, World};
 pub struct Assembler<'w, 'a, 'p> {
     pub w: &'w World<'a, 'p>,
     pub max_entries: usize,
-    blocking: Blocking<'a, 'p>,
 }
 
 impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     pub fn new(w: &'w World<'a, 'p>, max_entries: usize) -> Self {
-        Assembler {
-            w,
-            max_entries,
-            blocking: Blocking::new(w.units),
-        }
+        Assembler { w, max_entries }
     }
 
     fn origin_text(&self, o: Origin) -> String {
@@ -61,29 +55,27 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         }
     }
 
-    /// Whether a filter drops the hit (and so it is no suspect).
-    pub fn filtered(&mut self, read: &Read, hit: &Hit) -> bool {
+    /// Whether a filter drops the hit (and so it is no suspect): an ETS
+    /// table that is not public, unless the path goes through a server
+    /// request (then the owner itself runs read and write in two requests
+    /// that others can come between).
+    pub fn filtered(&self, read: &Read, hit: &Hit) -> bool {
         match (read.category, &hit.read_item, &hit.write_item) {
             (Category::Ets, Item::TableKey { table: t1, .. }, Item::TableKey { table: t2, .. }) => {
                 let t = t1.meet(t2, self.w.limit);
-                !self.w.tables.maybe_public(&t)
-            }
-            (Category::SpawnRegister, _, _) => {
-                let mut children = Vec::new();
-                for inv in self.w.cg.invokes(read.origin.module, read.origin.site) {
-                    if inv.kind != EdgeKind::Spawn {
-                        continue;
-                    }
-                    match &inv.callee {
-                        crate::callgraph::Callee::Fn(g) => children.push(self.w.units.fn_unit[g.index()]),
-                        crate::callgraph::Callee::Closure(u) => children.push(*u),
-                        crate::callgraph::Callee::UnknownApply(_) => return false,
-                    }
-                }
-                !children.is_empty() && children.iter().all(|&c| self.blocking.blocks_first(c))
+                !self.w.tables.maybe_public(&t) && !self.crosses_requests(hit)
             }
             _ => false,
         }
+    }
+
+    fn crosses_requests(&self, hit: &Hit) -> bool {
+        hit.hops.iter().any(|h| {
+            h.kind == HopKind::Serve
+                || self.mfa_at(h.origin).is_some_and(|m| {
+                    m.module == "gen_server" && matches!(m.name.as_str(), "call" | "cast")
+                })
+        })
     }
 
     fn value_set(&self, v: &Val) -> ValueSet {

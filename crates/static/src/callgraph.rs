@@ -14,7 +14,7 @@ use rustc_hash::FxHashMap;
 use crate::dataflow::{Flow, SiteTarget, SiteVals};
 use crate::spawn::{StartShape, start_of};
 use crate::units::{FnId, Units};
-use crate::values::{Term, UnitId, Val, list_elements, resolve};
+use crate::values::{Term, UnitId, Val, resolve};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum EdgeKind {
@@ -24,8 +24,20 @@ pub enum EdgeKind {
     Spawn,
     /// A fun handed to code outside the program, which may call it before returning.
     Hof,
+    /// A request handled by a server process (`gen_server:call` runs
+    /// `handle_call/3` and waits for it).
+    Serve,
+    /// A message handled by a server process without waiting (`gen_server:cast`).
+    Cast,
     /// A function creates a fun (used to find entries, not for flow).
     Creates,
+}
+
+impl EdgeKind {
+    /// The caller waits for the callee and goes on after it.
+    pub fn returns(self) -> bool {
+        matches!(self, EdgeKind::Call | EdgeKind::Hof | EdgeKind::Serve)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +96,40 @@ pub fn invocations(
                 let args = single_list(&a[1]);
                 let n = args.as_ref().map(|x| x.len() as u32);
                 apply(units, module, &r(&a[0]), n, args, EdgeKind::Call, &mut out);
+                return out;
+            }
+            if mfa.module == "gen_server" && matches!((mfa.name.as_str(), mfa.arity), ("call", 2 | 3) | ("cast", 2)) {
+                let (cb, n, kind) = if mfa.name == "call" {
+                    ("handle_call", 3, EdgeKind::Serve)
+                } else {
+                    ("handle_cast", 2, EdgeKind::Cast)
+                };
+                let caller_mod = &units.module(module).name;
+                let mut mods: Vec<Name> = Vec::new();
+                match r(&a[0]).atoms() {
+                    Some(names) => {
+                        for n in names {
+                            match flow.servers.get(&n) {
+                                Some(ms) => mods.extend(ms.iter().cloned()),
+                                None => mods.push(n),
+                            }
+                        }
+                    }
+                    None => mods.push(caller_mod.clone()),
+                }
+                mods.sort();
+                mods.dedup();
+                let mut args = vec![a[1].clone()];
+                args.resize(n as usize, Val::Any);
+                for m in mods {
+                    if let Some(g) = units.lookup(&m, cb, n) {
+                        out.push(Invoke {
+                            callee: Callee::Fn(g),
+                            args: Some(args.clone()),
+                            kind,
+                        });
+                    }
+                }
                 return out;
             }
             if let Some(start) = start_of(mfa) {
@@ -343,7 +389,7 @@ impl CallGraph {
                         },
                     };
                     graph.update_edge(from, to, inv.kind);
-                    if inv.kind != EdgeKind::Spawn {
+                    if inv.kind.returns() {
                         let targets: Vec<UnitId> = match &inv.callee {
                             Callee::Fn(g) => vec![units.fn_unit[g.index()]],
                             Callee::Closure(u) => vec![*u],

@@ -14,13 +14,13 @@
 //! result does not depend on thread count).
 
 use racewit_syntax::ir::{
-    Body, CallSiteId, CallTarget, Clause, ClauseId, Expr, ExprId, Function, Literal, MFA, Name,
+    Body, CallSiteId, CallTarget, Clause, ClauseId, Expr, ExprId, Literal, MFA, Name,
     Pat, PatId, Qualifier,
 };
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::callgraph::{Callee, Invoke, invocations};
+use crate::callgraph::{Callee, invocations};
 use crate::units::{FnId, Units};
 use crate::values::{Origin, Term, UnitId, Val, element, list_elements, product, resolve};
 
@@ -81,6 +81,8 @@ pub struct Flow {
     pub creations: Vec<Creation>,
     /// Values sent in messages (resolved).
     pub sent: Vec<Val>,
+    /// Locally registered server names and the callback modules started under them.
+    pub servers: FxHashMap<Name, Vec<Name>>,
     pub rounds: usize,
 }
 
@@ -164,6 +166,7 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
             .collect(),
         creations: Vec::new(),
         sent: Vec::new(),
+        servers: FxHashMap::default(),
         rounds: 0,
     };
     for round in 0..MAX_ROUNDS {
@@ -186,6 +189,8 @@ fn merge(units: &Units<'_>, flow: &mut Flow, facts: Vec<FnFacts>) -> bool {
     let mut creations = Vec::new();
     let mut sent = Vec::new();
     let mut arg_feed: Vec<(FnId, Vec<Val>)> = Vec::new();
+    let mut servers: std::collections::BTreeMap<Name, std::collections::BTreeSet<Name>> =
+        Default::default();
     for (i, f) in facts.into_iter().enumerate() {
         let fid = FnId(i as u32);
         let mi = units.fns[i].0;
@@ -210,6 +215,24 @@ fn merge(units: &Units<'_>, flow: &mut Flow, facts: Vec<FnFacts>) -> bool {
             sent.push(resolve(&v, &caller_ctx, limit));
         }
         for (site, sv) in f.sites {
+            if let SiteTarget::Static(mfa) = &sv.target
+                && mfa.arity == 4
+                && matches!(mfa.module.as_str(), "gen_server" | "gen_statem" | "gen_fsm")
+                && matches!(mfa.name.as_str(), "start" | "start_link" | "start_monitor")
+            {
+                let name = resolve(&sv.args[0], &caller_ctx, limit);
+                let module = resolve(&sv.args[1], &caller_ctx, limit);
+                for t in name.iter() {
+                    if let Term::Tuple(p) = t
+                        && let [Term::Atom(scope), Term::Atom(n)] = p.as_slice()
+                        && scope == "local"
+                    {
+                        for m in module.atoms().unwrap_or_default() {
+                            servers.entry(n.clone()).or_default().insert(m);
+                        }
+                    }
+                }
+            }
             for inv in invocations(units, flow, mi, &sv, &caller_ctx) {
                 let g = match inv.callee {
                     Callee::Fn(g) => g,
@@ -234,6 +257,14 @@ fn merge(units: &Units<'_>, flow: &mut Flow, facts: Vec<FnFacts>) -> bool {
         }
     }
     flow.creations = creations;
+    let servers: FxHashMap<Name, Vec<Name>> = servers
+        .into_iter()
+        .map(|(k, v)| (k, v.into_iter().collect()))
+        .collect();
+    if servers != flow.servers {
+        flow.servers = servers;
+        changed = true;
+    }
     flow.sent = sent;
     changed
 }
@@ -436,9 +467,13 @@ impl Eval<'_, '_> {
                 self.bind(*p, &v);
                 v
             }
-            Expr::Op(_, a, b) => {
-                self.expr(*a);
-                self.expr(*b);
+            Expr::Op(op, a, b) => {
+                let x = self.expr(*a);
+                let y = self.expr(*b);
+                if *op == racewit_syntax::ir::BinOp::Append {
+                    let d = x.derive();
+                    return if d.is_any() { y.derive() } else { d };
+                }
                 Val::Any
             }
             Expr::UnOp(_, a) => {
@@ -638,6 +673,27 @@ impl Eval<'_, '_> {
                         };
                     }
                     return out;
+                }
+                (
+                    "erlang",
+                    "pid_to_list" | "list_to_atom" | "list_to_existing_atom" | "atom_to_list"
+                    | "list_to_binary" | "binary_to_atom" | "binary_to_list" | "term_to_binary"
+                    | "iolist_to_binary" | "binary_to_existing_atom",
+                    _,
+                )
+                | ("lists", "concat" | "flatten" | "append", _)
+                | ("io_lib", "format", 2) => {
+                    let mut d = Val::Any;
+                    for v in a {
+                        let x = v.derive();
+                        if !x.is_any() {
+                            d = x;
+                            if !d.has_param() {
+                                break;
+                            }
+                        }
+                    }
+                    return d;
                 }
                 ("mnesia", "create_table", 2) => {
                     self.facts

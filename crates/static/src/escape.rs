@@ -38,23 +38,25 @@ fn collect_closures(v: &Val, out: &mut BTreeSet<UnitId>) {
 pub fn apply_candidates(units: &Units<'_>, flow: &Flow) -> FxHashMap<u32, Vec<UnitId>> {
     let limit = flow.limit;
     let mut escaping: BTreeSet<UnitId> = BTreeSet::new();
-    for (mi, per_site) in flow.sites.iter().enumerate() {
+    for per_site in &flow.sites {
         for sv in per_site.iter().flatten() {
-            let internal = match &sv.target {
-                SiteTarget::Static(mfa) => {
-                    units.lookup_mfa(mfa).is_some()
-                        && !(mfa.module == "erlang" && mfa.name == "apply")
+            // An internal callee whose parameter takes any value (it is
+            // exported, or named by a fun) lets the fun go anywhere.
+            let open_params: Option<&[Val]> = match &sv.target {
+                SiteTarget::Static(mfa) if !(mfa.module == "erlang" && mfa.name == "apply") => {
+                    units.lookup_mfa(mfa).map(|g| flow.ctx[g.index()].as_slice())
                 }
-                _ => false,
+                _ => None,
             };
-            if internal {
-                continue;
-            }
             let ctx = flow.unit_ctx(units, sv.unit);
-            for a in &sv.args {
+            for (i, a) in sv.args.iter().enumerate() {
+                if let Some(params) = open_params
+                    && !params.get(i).is_some_and(Val::is_any)
+                {
+                    continue;
+                }
                 collect_closures(&resolve(a, ctx, limit), &mut escaping);
             }
-            let _ = mi;
         }
     }
     for v in &flow.sent {

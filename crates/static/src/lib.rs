@@ -42,6 +42,7 @@ pub mod assemble;
 pub mod callgraph;
 pub mod cfg;
 pub mod dataflow;
+pub mod depend;
 pub mod escape;
 pub mod ets;
 pub mod global;
@@ -146,7 +147,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         site_ops.push(per);
     }
     let write_reach = cg.propagate(&writes_seed, |k| k != EdgeKind::Creates);
-    let read_reach = cg.propagate(&reads_seed, |k| matches!(k, EdgeKind::Call | EdgeKind::Hof));
+    let read_reach = cg.propagate(&reads_seed, EdgeKind::returns);
     let reach: Vec<u8> = write_reach
         .iter()
         .zip(&read_reach)
@@ -188,7 +189,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     // Only reads that can reach a write of their category, directly or by returning.
     let outcomes: Vec<walk::Outcome> = reads.par_iter().map(|r| world.search(r)).collect();
 
-    let mut assembler = assemble::Assembler::new(&world, opts.max_entries);
+    let assembler = assemble::Assembler::new(&world, opts.max_entries);
     let mut stats = Stats {
         modules: units.modules.len(),
         functions: units.fns.len(),

@@ -123,6 +123,8 @@ pub enum HopKind {
     Return,
     /// A new process started here runs the next hops.
     Spawn,
+    /// A server process handles a request sent here (`gen_server:call/cast`).
+    Serve,
     /// The write.
     Write,
 }

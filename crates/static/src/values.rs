@@ -50,8 +50,14 @@ pub enum Term {
     Table(Origin),
     /// The pid returned by the spawn at this site.
     Spawned(Origin),
-    /// `self()`.
+    /// `self()`: each process sees its own, so two processes never share it.
     SelfPid,
+    /// A value derived from `self()` (`pid_to_list(self())`, an atom built
+    /// from it): unique to the process, like [`Term::SelfPid`].
+    Unique,
+    /// Derived from parameter `i` by a conversion: [`Term::Unique`] when the
+    /// parameter is `self()`-derived, else any value.
+    Derived(u32),
     /// A `fun` expression's closure.
     Fun(UnitId),
     /// `fun M:F/A` (or `fun F/A`).
@@ -61,7 +67,7 @@ pub enum Term {
 impl Term {
     fn has_param(&self) -> bool {
         match self {
-            Term::Param(_) => true,
+            Term::Param(_) | Term::Derived(_) => true,
             Term::List(ts) | Term::Tuple(ts) => ts.iter().any(Term::has_param),
             _ => false,
         }
@@ -85,7 +91,7 @@ impl Term {
     /// Erlang-like text of the term; `origin` names table and pid origins.
     pub fn render(&self, out: &mut String, origin: &dyn Fn(Origin) -> String) {
         match self {
-            Term::Any | Term::Param(_) => out.push('_'),
+            Term::Any | Term::Param(_) | Term::Derived(_) => out.push('_'),
             Term::Atom(a) => out.push_str(&quote_atom(a)),
             Term::Int(i) => {
                 let _ = write!(out, "{i}");
@@ -112,6 +118,7 @@ impl Term {
                 let _ = write!(out, "#tid<{}>", origin(*o));
             }
             Term::Spawned(_) | Term::SelfPid => out.push_str("pid()"),
+            Term::Unique => out.push_str("self_derived()"),
             Term::Fun(_) => out.push_str("fun()"),
             Term::FunRef(m) => {
                 let _ = write!(out, "fun {m}");
@@ -153,7 +160,10 @@ pub fn quote_atom(a: &str) -> String {
 /// Two terms may denote the same value.
 pub fn unify(a: &Term, b: &Term) -> bool {
     match (a, b) {
-        (Term::Any | Term::Param(_), _) | (_, Term::Any | Term::Param(_)) => true,
+        // Values unique to a process never equal those of another process.
+        (Term::SelfPid | Term::Unique, Term::SelfPid | Term::Unique) => false,
+        (Term::Any | Term::Param(_) | Term::Derived(_), _)
+        | (_, Term::Any | Term::Param(_) | Term::Derived(_)) => true,
         (Term::Tuple(x), Term::Tuple(y)) | (Term::List(x), Term::List(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| unify(p, q))
         }
@@ -303,6 +313,37 @@ impl Val {
         matches!(self, Val::Set(s) if s.iter().any(Term::has_param))
     }
 
+    /// A conversion of this value: unique if it holds `self()`, derived
+    /// from a parameter if it holds one, else any.
+    pub fn derive(&self) -> Val {
+        if self.has_self() {
+            return Val::one(Term::Unique);
+        }
+        fn param(t: &Term) -> Option<u32> {
+            match t {
+                Term::Param(i) | Term::Derived(i) => Some(*i),
+                Term::List(ts) | Term::Tuple(ts) => ts.iter().find_map(param),
+                _ => None,
+            }
+        }
+        match self.iter().find_map(param) {
+            Some(i) => Val::one(Term::Derived(i)),
+            None => Val::Any,
+        }
+    }
+
+    /// Some term holds `self()` or a value derived from it.
+    pub fn has_self(&self) -> bool {
+        fn walk(t: &Term) -> bool {
+            match t {
+                Term::SelfPid | Term::Unique => true,
+                Term::List(ts) | Term::Tuple(ts) => ts.iter().any(walk),
+                _ => false,
+            }
+        }
+        self.iter().any(walk)
+    }
+
     /// Atom names if the value is a set of atoms only.
     pub fn atoms(&self) -> Option<Vec<Name>> {
         match self {
@@ -363,7 +404,7 @@ pub fn element(v: &Val, i: usize, limit: usize) -> Val {
                     out.push(e.clone());
                 }
             }
-            Term::Any | Term::Param(_) => out.push(Term::Any),
+            Term::Any | Term::Param(_) | Term::Derived(_) => out.push(Term::Any),
             _ => {}
         }
     }
@@ -439,6 +480,10 @@ pub fn resolve(v: &Val, ctx: &[Val], limit: usize) -> Val {
 fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
     match t {
         Term::Param(i) => ctx.get(*i as usize).cloned().unwrap_or(Val::Any),
+        Term::Derived(i) => match ctx.get(*i as usize) {
+            Some(v) if v.has_self() => Val::one(Term::Unique),
+            _ => Val::Any,
+        },
         Term::Tuple(ts) | Term::List(ts) if t.has_param() => {
             let elems: Vec<Val> = ts.iter().map(|e| resolve_term(e, ctx, limit)).collect();
             let make: fn(Vec<Term>) -> Term = if matches!(t, Term::Tuple(_)) {
@@ -478,6 +523,9 @@ mod tests {
         assert!(!b.may_equal(&c));
         assert!(!atoms(&["x"]).may_equal(&atoms(&["y"])));
         assert!(!Val::bottom().may_equal(&Val::Any));
+        let me = Val::one(Term::SelfPid);
+        assert!(!me.may_equal(&me));
+        assert!(me.may_equal(&Val::Any));
     }
 
     #[test]

@@ -18,6 +18,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::callgraph::{CallGraph, Callee, EdgeKind};
 use crate::cfg::{Cfg, ENTRY, EXIT};
 use crate::dataflow::{Flow, SiteTarget};
+use crate::depend::{DepInfo, dependent};
 use crate::ets::Tables;
 use crate::ops::{Item, item, may_alias};
 use crate::suspect::{Category, HopKind};
@@ -55,9 +56,9 @@ pub struct Read {
 enum Via {
     Start,
     Step,
-    Enter(CallSiteId),
+    Enter(CallSiteId, EdgeKind),
     Ascend(CallSiteId),
-    Spawn(CallSiteId),
+    Spawn(CallSiteId, EdgeKind),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -68,10 +69,19 @@ struct State {
     via: Via,
 }
 
+/// Which calls of an entry's unit count: all of them (the unit runs because
+/// of the read), or those depending on one call's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Mode {
+    All,
+    Source(CallSiteId),
+}
+
 struct EntryRec {
     unit: UnitId,
     ctx: u32,
     ascend: Option<u8>,
+    mode: Mode,
     returns: Vec<u32>,
     exited: Option<u32>,
 }
@@ -144,7 +154,8 @@ struct Search<'w, 'a, 'p> {
     read_item: Item,
     states: Vec<State>,
     entries: Vec<EntryRec>,
-    entry_index: FxHashMap<(UnitId, u32, bool), u32>,
+    entry_index: FxHashMap<(UnitId, u32, bool, Mode), u32>,
+    deps: FxHashMap<(UnitId, CallSiteId), DepInfo>,
     ctxs: Vec<Vec<Val>>,
     ctx_index: FxHashMap<Vec<Val>, u32>,
     visited: FxHashSet<(u32, u32)>,
@@ -168,6 +179,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             states: Vec::new(),
             entries: Vec::new(),
             entry_index: FxHashMap::default(),
+            deps: FxHashMap::default(),
             ctxs: Vec::new(),
             ctx_index: FxHashMap::default(),
             visited: FxHashSet::default(),
@@ -188,9 +200,9 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
     }
 
     /// Returns the entry and whether it is new.
-    fn entry(&mut self, unit: UnitId, ctx: Vec<Val>, ascend: Option<u8>) -> (u32, bool) {
+    fn entry(&mut self, unit: UnitId, ctx: Vec<Val>, ascend: Option<u8>, mode: Mode) -> (u32, bool) {
         let c = self.intern(ctx);
-        let key = (unit, c, ascend.is_some());
+        let key = (unit, c, ascend.is_some(), mode);
         if let Some(&e) = self.entry_index.get(&key) {
             return (e, false);
         }
@@ -199,6 +211,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             unit,
             ctx: c,
             ascend,
+            mode,
             returns: Vec::new(),
             exited: None,
         });
@@ -237,7 +250,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             };
         };
         let ctx = w.global_ctx(ru);
-        let (root, _) = self.entry(ru, ctx, Some(0));
+        let (root, _) = self.entry(ru, ctx, Some(0), Mode::Source(self.read.origin.site));
         self.push(root, start, u32::MAX, Via::Start);
         let mut truncated = false;
         while let Some(s) = self.queue.pop_front() {
@@ -267,16 +280,24 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             return;
         };
         let origin = Origin { module, site };
-        let ctx = self.ctxs[self.entries[entry as usize].ctx as usize].clone();
-        if s != 0 {
-            self.check_write(s, unit, origin, &ctx);
+        let dependent = s != 0
+            && match self.entries[entry as usize].mode {
+                Mode::All => true,
+                Mode::Source(src) => self.dep(unit, src).sites.contains(&site),
+            };
+        if !dependent {
+            // Nothing done here acts on the read.
+            self.push_succs(entry, node, s, Via::Step);
+            return;
         }
+        let ctx = self.ctxs[self.entries[entry as usize].ctx as usize].clone();
+        self.check_write(s, unit, origin, &ctx);
         let mut direct = true;
         let mut entered_any = false;
         let mut all_entered = true;
         for inv in w.cg.invokes(module, site) {
             let mask = w.cg.node_mask(&w.write_reach, &inv.callee, w.units);
-            let returns = inv.kind != EdgeKind::Spawn;
+            let returns = inv.kind.returns();
             if mask & self.bit == 0 {
                 if returns {
                     all_entered = false;
@@ -303,18 +324,18 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             }
             for t in targets {
                 let tctx = self.callee_ctx(unit, &ctx, t, &inv.callee, inv.args.as_deref());
-                let (e, new) = self.entry(t, tctx, None);
+                let (e, new) = self.entry(t, tctx, None, Mode::All);
                 if returns {
                     entered_any = true;
                     self.entries[e as usize].returns.push(s);
                     if new {
-                        self.push(e, ENTRY, s, Via::Enter(site));
+                        self.push(e, ENTRY, s, Via::Enter(site, inv.kind));
                     } else if self.entries[e as usize].exited.is_some() {
                         // Walked before with this context: reuse its return.
                         self.push_succs(entry, node, s, Via::Step);
                     }
                 } else {
-                    self.push(e, ENTRY, s, Via::Spawn(site));
+                    self.push(e, ENTRY, s, Via::Spawn(site, inv.kind));
                 }
             }
         }
@@ -354,14 +375,29 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         }
     }
 
+    fn dep(&mut self, unit: UnitId, src: CallSiteId) -> &DepInfo {
+        let w = self.w;
+        self.deps.entry((unit, src)).or_insert_with(|| {
+            let func = w.units.unit_function(unit);
+            dependent(&func.body, w.units.unit(unit).clauses(func), src)
+        })
+    }
+
     fn exit(&mut self, s: u32, entry: u32, unit: UnitId) {
         let w = self.w;
         let rec = &mut self.entries[entry as usize];
         if rec.exited.is_none() {
             rec.exited = Some(s);
         }
-        if let Some(depth) = rec.ascend {
+        let (ascend, mode) = (rec.ascend, rec.mode);
+        if let Some(depth) = ascend {
             if depth >= MAX_ASCEND {
+                return;
+            }
+            if let Mode::Source(src) = mode
+                && !self.dep(unit, src).ret
+            {
+                // The caller gets nothing that depends on the read.
                 return;
             }
             for &(cm, csite, cunit) in &w.cg.callers[unit.index()] {
@@ -370,11 +406,11 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                     continue;
                 };
                 let ctx = w.global_ctx(cunit);
-                let (ce, _) = self.entry(cunit, ctx, Some(depth + 1));
+                let (ce, _) = self.entry(cunit, ctx, Some(depth + 1), Mode::Source(csite));
                 self.push_succs(ce, cnode, s, Via::Ascend(csite));
             }
         } else {
-            let returns = rec.returns.clone();
+            let returns = self.entries[entry as usize].returns.clone();
             for r in returns {
                 let st = self.states[r as usize];
                 // The path steps over the call: its inside is not part of it.
@@ -446,13 +482,13 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                     origin: self.read.origin,
                 }),
                 Via::Step => {}
-                Via::Enter(site) | Via::Spawn(site) => {
+                Via::Enter(site, k) | Via::Spawn(site, k) => {
                     let caller = parent_unit.unwrap_or(here);
                     let cm = w.units.unit(caller).module;
-                    let kind = if matches!(st.via, Via::Spawn(_)) {
-                        HopKind::Spawn
-                    } else {
-                        HopKind::Call
+                    let kind = match k {
+                        EdgeKind::Spawn => HopKind::Spawn,
+                        EdgeKind::Serve | EdgeKind::Cast => HopKind::Serve,
+                        _ => HopKind::Call,
                     };
                     rev.push(RawHop {
                         kind,

@@ -1,8 +1,23 @@
 //! Loading files and directories into a [`Program`], in parallel, deterministically.
+//!
+//! Each `.erl` file goes through lex → preprocess → parse → lower on the rayon
+//! pool; headers are read and lexed once per load (shared cache). File ids do
+//! not depend on the thread count: module files get `0..n` in sorted path
+//! order, then headers `n..` in sorted path order (headers get provisional ids
+//! while loading; every span is renumbered in a final pass).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use crate::ir::Program;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::diagnostic::{Diagnostic, DiagnosticCode};
+use crate::ir::{Module, Program};
+use crate::lex::tokenize;
+use crate::pp::include::{HEADER_ID_BASE, decode_text};
+use crate::pp::{PpEnv, preprocess};
+use crate::source::{FileId, SourceDb, SourceFile, Span};
 
 /// Where includes and include_libs are searched, and predefined macros.
 #[derive(Clone, Debug, Default)]
@@ -15,14 +30,402 @@ pub struct LoadOptions {
     pub defines: Vec<(String, Option<String>)>,
 }
 
-/// Load `.erl` files (directories are walked recursively).
+/// Load `.erl` files (directories are walked recursively, skipping `_build`
+/// and `.git`; a file named explicitly is loaded whatever its extension).
 pub fn load_paths(paths: &[PathBuf], opts: &LoadOptions) -> Program {
-    let _ = (paths, opts);
-    Program::default()
+    let files = collect_files(paths);
+    let inputs: Vec<Input> = files.into_iter().map(Input::Path).collect();
+    load_inputs(inputs, opts)
 }
 
-/// Load one module from text in memory (for tests): `path` names it in spans.
+/// Load one module from text in memory (for tests): `path` names it in spans,
+/// and its directory is where its includes are searched.
 pub fn load_source(path: &str, text: &str) -> Program {
-    let _ = (path, text);
-    Program::default()
+    let inputs = vec![Input::Text(PathBuf::from(path), Arc::from(text))];
+    load_inputs(inputs, &LoadOptions::default())
+}
+
+/// Load several modules from text in memory, as if they were files.
+pub fn load_sources(files: &[(&str, &str)], opts: &LoadOptions) -> Program {
+    let mut inputs: Vec<Input> = files
+        .iter()
+        .map(|(p, t)| Input::Text(PathBuf::from(p), Arc::from(*t)))
+        .collect();
+    inputs.sort_by(|a, b| a.path().cmp(b.path()));
+    load_inputs(inputs, opts)
+}
+
+/// The `.erl` files under `paths`, sorted and deduplicated.
+pub fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = rd.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let path = e.path();
+        let name = e.file_name();
+        let Ok(ft) = e.file_type() else { continue };
+        // Follow symlinks to directories, as a shell glob would.
+        let is_dir = ft.is_dir() || (ft.is_symlink() && path.is_dir());
+        if is_dir {
+            if name == "_build" || name == ".git" {
+                continue;
+            }
+            walk(&path, out);
+        } else if path.extension().is_some_and(|x| x == "erl") {
+            out.push(path);
+        }
+    }
+}
+
+enum Input {
+    Path(PathBuf),
+    Text(PathBuf, Arc<str>),
+}
+
+impl Input {
+    fn path(&self) -> &Path {
+        match self {
+            Input::Path(p) | Input::Text(p, _) => p,
+        }
+    }
+}
+
+/// What one module file produced.
+struct FileResult {
+    source: SourceFile,
+    module: Option<Module>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn load_inputs(inputs: Vec<Input>, opts: &LoadOptions) -> Program {
+    let env = PpEnv::new(
+        opts.include_dirs.clone(),
+        opts.lib_dirs.clone(),
+        &opts.defines,
+    );
+    let results: Vec<FileResult> = inputs
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, input)| load_one(FileId(i as u32), input, &env))
+        .collect();
+    assemble(results, &env)
+}
+
+fn load_one(id: FileId, input: Input, env: &PpEnv) -> FileResult {
+    let (path, text) = match input {
+        Input::Text(p, t) => (p, t),
+        Input::Path(p) => match std::fs::read(&p) {
+            Ok(bytes) => {
+                let t = decode_text(bytes);
+                (p, t)
+            }
+            Err(e) => {
+                let d = Diagnostic::error(
+                    DiagnosticCode::E001UnreadableFile,
+                    Span::new(id, 0, 0),
+                    format!("cannot read {}: {e}", p.display()),
+                );
+                return FileResult {
+                    source: SourceFile::new(p, Arc::from("")),
+                    module: None,
+                    diagnostics: vec![d],
+                };
+            }
+        },
+    };
+    let source = SourceFile::new(path, text);
+    let (tokens, mut diagnostics) = tokenize(id, &source.text);
+    let pp = preprocess(id, &source, tokens, env);
+    diagnostics.extend(pp.diagnostics);
+    let (ast, parse_diags) = crate::parse::parse_file(&pp.tokens);
+    drop(pp.tokens);
+    diagnostics.extend(parse_diags);
+    let (module, lower_diags) = crate::lower::lower_file(&ast, id);
+    diagnostics.extend(lower_diags);
+    FileResult {
+        source,
+        module,
+        diagnostics,
+    }
+}
+
+/// Number the headers, renumber spans, drop duplicate modules, sort diagnostics.
+fn assemble(results: Vec<FileResult>, env: &PpEnv) -> Program {
+    let n_modules = results.len() as u32;
+    let mut headers = env.headers.headers();
+    headers.sort_by(|a, b| a.file.path.cmp(&b.file.path));
+    let mut remap: FxHashMap<u32, FileId> = FxHashMap::default();
+    for (rank, h) in headers.iter().enumerate() {
+        remap.insert(h.id.0, FileId(n_modules + rank as u32));
+    }
+    let fix = |s: &mut Span| {
+        if s.file.0 >= HEADER_ID_BASE
+            && let Some(&id) = remap.get(&s.file.0)
+        {
+            s.file = id;
+        }
+    };
+
+    let mut sources = SourceDb::default();
+    let mut program = Program::default();
+    let mut diagnostics = Vec::new();
+    let mut module_paths: FxHashMap<crate::ir::Name, FileId> = FxHashMap::default();
+    for r in results {
+        let id = sources.add(r.source);
+        diagnostics.extend(r.diagnostics);
+        let Some(mut module) = r.module else { continue };
+        remap_module(&mut module, &fix);
+        if let Some(&first) = module_paths.get(&module.name) {
+            diagnostics.push(Diagnostic::error(
+                DiagnosticCode::E033DuplicateModule,
+                module.span,
+                format!(
+                    "module '{}' is already defined in {} (this file is ignored)",
+                    module.name,
+                    sources.path(first).display()
+                ),
+            ));
+            continue;
+        }
+        module_paths.insert(module.name.clone(), id);
+        program.modules.insert(module.name.clone(), module);
+    }
+    for h in &headers {
+        sources.add(SourceFile::new(h.file.path.clone(), h.file.text.clone()));
+        diagnostics.extend(h.diagnostics.iter().cloned());
+    }
+    for d in &mut diagnostics {
+        fix(&mut d.span);
+    }
+    diagnostics.sort_by_key(|d| (d.span.file, d.span.start, d.span.end));
+    program.sources = sources;
+    program.diagnostics = diagnostics;
+    program
+}
+
+/// Apply `fix` to every span of a module.
+fn remap_module(module: &mut Module, fix: &dyn Fn(&mut Span)) {
+    fix(&mut module.span);
+    for r in module.records.values_mut() {
+        fix(&mut r.span);
+    }
+    for a in &mut module.attributes {
+        fix(&mut a.span);
+    }
+    for c in &mut module.call_sites {
+        fix(&mut c.span);
+    }
+    for f in &mut module.functions {
+        fix(&mut f.span);
+        let map = &mut f.source_map;
+        for s in map
+            .exprs
+            .iter_mut()
+            .chain(map.pats.iter_mut())
+            .chain(map.clauses.iter_mut())
+            .chain(map.vars.iter_mut())
+        {
+            fix(s);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, rel: &str, text: &str) -> PathBuf {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    /// Load `files` (relative path, text) from a temp dir; render modules and
+    /// diagnostics as `file:line CODE` with paths relative to the dir.
+    fn check(files: &[(&str, &str)], expected: &str) {
+        let tmp = tempfile::tempdir().unwrap();
+        for (rel, text) in files {
+            write(tmp.path(), rel, text);
+        }
+        let prog = load_paths(&[tmp.path().to_path_buf()], &LoadOptions::default());
+        let rel = |id: FileId| {
+            prog.sources
+                .path(id)
+                .strip_prefix(tmp.path())
+                .unwrap()
+                .display()
+                .to_string()
+        };
+        let mut out: Vec<String> = prog
+            .modules
+            .values()
+            .map(|m| {
+                format!(
+                    "module {} in {} ({} functions)",
+                    m.name,
+                    rel(m.file),
+                    m.functions.len()
+                )
+            })
+            .collect();
+        let files: Vec<String> = prog.sources.iter().map(|(id, _)| rel(id)).collect();
+        out.push(format!("files {}", files.join(",")));
+        for d in &prog.diagnostics {
+            let loc = prog.sources.get(d.span.file).line_col(d.span.start);
+            out.push(format!(
+                "{}:{} {}",
+                rel(d.span.file),
+                loc.line,
+                d.code.as_str()
+            ));
+        }
+        assert_eq!(out.join("\n"), expected);
+    }
+
+    #[test]
+    fn loads_a_tree_with_headers() {
+        check(
+            &[
+                (
+                    "app/src/b.erl",
+                    "-module(b).\n-include(\"h.hrl\").\n-export([g/0]).\ng() -> ?H.\n",
+                ),
+                (
+                    "app/src/a.erl",
+                    "-module(a).\n-include(\"h.hrl\").\nf() -> ?H + ?MISSING.\n",
+                ),
+                ("app/include/h.hrl", "-define(H, 1).\n"),
+                ("app/_build/default/lib/x/src/x.erl", "-module(x).\n"),
+                ("app/src/notes.txt", "not erlang"),
+            ],
+            "module a in app/src/a.erl (1 functions)\n\
+             module b in app/src/b.erl (1 functions)\n\
+             files app/src/a.erl,app/src/b.erl,app/include/h.hrl\n\
+             app/src/a.erl:3 E021",
+        );
+    }
+
+    #[test]
+    fn duplicate_modules_keep_the_first() {
+        check(
+            &[
+                ("one/m.erl", "-module(m).\nf() -> 1.\n"),
+                ("two/m.erl", "-module(m).\ng() -> 2.\nh() -> 3.\n"),
+            ],
+            "module m in one/m.erl (1 functions)\nfiles one/m.erl,two/m.erl\ntwo/m.erl:1 E033",
+        );
+    }
+
+    #[test]
+    fn header_spans_are_renumbered() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(
+            tmp.path(),
+            "src/z.erl",
+            "-module(z).\n-include(\"defs.hrl\").\n",
+        );
+        write(
+            tmp.path(),
+            "src/defs.hrl",
+            "-include(\"more.hrl\").\nf() -> ok.\n",
+        );
+        write(tmp.path(), "src/more.hrl", "g() -> ?UNDEFINED.\n");
+        let prog = load_paths(&[tmp.path().to_path_buf()], &LoadOptions::default());
+        assert_eq!(prog.sources.len(), 3);
+        assert!(prog.sources.path(FileId(1)).ends_with("src/defs.hrl"));
+        assert!(prog.sources.path(FileId(2)).ends_with("src/more.hrl"));
+        let m = prog.module("z").unwrap();
+        let f = m.function("f", 0).unwrap();
+        assert_eq!(f.span.file, FileId(1));
+        assert_eq!(m.function("g", 0).unwrap().span.file, FileId(2));
+        assert_eq!(prog.diagnostics.len(), 1);
+        assert_eq!(prog.diagnostics[0].span.file, FileId(2));
+        assert_eq!(prog.diagnostics[0].code, DiagnosticCode::E021UndefinedMacro);
+    }
+
+    #[test]
+    fn unreadable_file_is_a_diagnostic() {
+        let prog = load_paths(
+            &[PathBuf::from("/nonexistent/dir/x.erl")],
+            &LoadOptions::default(),
+        );
+        assert!(prog.modules.is_empty());
+        assert_eq!(prog.diagnostics.len(), 1);
+        assert_eq!(prog.diagnostics[0].code, DiagnosticCode::E001UnreadableFile);
+    }
+
+    #[test]
+    fn load_source_in_memory() {
+        let prog = load_source(
+            "mem/m.erl",
+            "-module(m).\n-export([f/0]).\nf() -> ?MODULE.\n",
+        );
+        assert!(prog.diagnostics.is_empty(), "{:?}", prog.diagnostics);
+        assert!(prog.module("m").is_some());
+    }
+
+    #[test]
+    fn same_ids_whatever_the_thread_count() {
+        let tmp = tempfile::tempdir().unwrap();
+        for i in 0..12 {
+            write(
+                tmp.path(),
+                &format!("src/m{i}.erl"),
+                &format!(
+                    "-module(m{i}).\n-include(\"h{}.hrl\").\nf() -> ?X.\n",
+                    i % 4
+                ),
+            );
+        }
+        for i in 0..4 {
+            write(
+                tmp.path(),
+                &format!("src/h{i}.hrl"),
+                &format!("-define(X, {i}).\n-include(\"common.hrl\").\n"),
+            );
+        }
+        write(tmp.path(), "src/common.hrl", "c() -> ?UNDEF.\n");
+        let load = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| load_paths(&[tmp.path().to_path_buf()], &LoadOptions::default()))
+        };
+        let render = |p: &Program| {
+            let files: Vec<String> = p
+                .sources
+                .iter()
+                .map(|(_, f)| f.path.display().to_string())
+                .collect();
+            let diags: Vec<String> = p.diagnostics.iter().map(|d| format!("{:?}", d)).collect();
+            let spans: Vec<String> = p
+                .modules
+                .values()
+                .flat_map(|m| m.functions.iter().map(|f| format!("{:?}", f.span)))
+                .collect();
+            format!("{files:?}\n{diags:?}\n{spans:?}")
+        };
+        let one = render(&load(1));
+        for _ in 0..3 {
+            assert_eq!(render(&load(4)), one);
+        }
+    }
 }

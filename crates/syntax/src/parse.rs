@@ -497,7 +497,11 @@ impl<'t> Parser<'t> {
     fn parse_fun_clause_rest(&mut self, start: Span) -> Result<Clause, Option<Clause>> {
         let pats = self.parse_args().map_err(|_| None)?;
         let guard = self.parse_opt_guard().map_err(|_| None)?;
-        self.expect(Punct::Arrow).map_err(|_| None)?;
+        if !self.eat(Punct::Arrow) {
+            let what = if guard.is_empty() { "'when' or '->'" } else { "',', ';' or '->'" };
+            self.error_expected(what);
+            return Err(None);
+        }
         match self.parse_exprs() {
             Ok(body) => Ok(Clause {
                 pats,
@@ -1254,17 +1258,7 @@ impl<'t> Parser<'t> {
     fn parse_catch_clause(&mut self) -> PResult<CatchClause> {
         let start = self.span();
         let pat = self.parse_expr()?;
-        // `Class:Reason:Stack` parses as nested remote names.
-        let (class, reason, stack) = match pat.kind {
-            ExprKind::Remote { module, function } => match module.kind {
-                ExprKind::Remote {
-                    module: class,
-                    function: reason,
-                } => (Some(*class), *reason, Some(*function)),
-                _ => (Some(*module), *function, None),
-            },
-            _ => (None, pat, None),
-        };
+        let (class, reason, stack) = split_catch_pattern(pat);
         let guard = self.parse_opt_guard()?;
         let body = self.parse_body()?;
         Ok(CatchClause {
@@ -1337,6 +1331,41 @@ impl<'t> Parser<'t> {
             },
             start.cover(self.prev_span()),
         ))
+    }
+}
+
+/// `Class:Reason:Stack` parses as nested remote names, and
+/// `Class:Reason = Alias` as a match whose left side is one.
+fn split_catch_pattern(pat: Expr) -> (Option<Expr>, Expr, Option<Expr>) {
+    match pat.kind {
+        ExprKind::Remote { module, function } => match module.kind {
+            ExprKind::Remote {
+                module: class,
+                function: reason,
+            } => (Some(*class), *reason, Some(*function)),
+            _ => (Some(*module), *function, None),
+        },
+        ExprKind::Match(lhs, rhs) if matches!(lhs.kind, ExprKind::Remote { .. } | ExprKind::Match(..)) => {
+            let (class, reason, stack) = split_catch_pattern(*lhs);
+            let (rhs, rhs_stack) = take_stack(*rhs);
+            let span = reason.span.cover(rhs.span);
+            let reason = Expr::new(ExprKind::Match(Box::new(reason), Box::new(rhs)), span);
+            (class, reason, stack.or(rhs_stack))
+        }
+        kind => (None, Expr::new(kind, pat.span), None),
+    }
+}
+
+/// `Alias:Stack` at the right end of `Class:Reason = Alias:Stack`.
+fn take_stack(e: Expr) -> (Expr, Option<Expr>) {
+    match e.kind {
+        ExprKind::Remote { module, function } => (*module, Some(*function)),
+        ExprKind::Match(l, r) => {
+            let (r, stack) = take_stack(*r);
+            let span = l.span.cover(r.span);
+            (Expr::new(ExprKind::Match(l, Box::new(r)), span), stack)
+        }
+        kind => (Expr::new(kind, e.span), None),
     }
 }
 

@@ -93,6 +93,12 @@ impl SourceFile {
         }
     }
 
+    /// Byte offset where a 1-based line starts.
+    pub fn line_start(&self, line: u32) -> Option<usize> {
+        let i = (line.max(1) - 1) as usize;
+        self.line_starts.get(i).map(|&s| s as usize)
+    }
+
     /// The text of a 1-based line, without its line break.
     pub fn line_text(&self, line: u32) -> &str {
         let i = (line.max(1) - 1) as usize;

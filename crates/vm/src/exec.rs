@@ -44,7 +44,11 @@ impl Vm {
         self.current = Some(pid);
         let outcome = self.run(&code, proc);
         self.current = None;
+        self.self_exit = None;
         self.put_back(idx, arc);
+        if matches!(outcome, Ok(Outcome::Exit(_)) | Err(_)) {
+            self.atomic_event = None;
+        }
         match outcome {
             Ok(Outcome::Event(ev)) => Ok(ev),
             Ok(Outcome::Exit(reason)) => {
@@ -188,19 +192,12 @@ impl Vm {
         if self.reductions > self.config.max_reductions {
             return Err(VmError::BudgetExhausted(self.reductions));
         }
-        let base = if tail {
-            let top = p.frames.pop().expect("tail call has a frame");
+        let (base, ret) = if tail && !p.frames.is_empty() {
+            let top = p.frames.pop().expect("checked");
             p.regs.truncate(top.base as usize);
-            top.base
+            (top.base, top.ret)
         } else {
-            p.regs.len() as u32
-        };
-        let ret = if tail {
-            // The replaced frame's caller receives the result.
-            p.frames.last().map(|_| 0).unwrap_or(0);
-            self.tail_ret.take().unwrap_or(ret)
-        } else {
-            ret
+            (p.regs.len() as u32, ret)
         };
         p.regs.resize(base as usize + f.frame_size as usize, Term::Nil);
         for (i, a) in args.into_iter().enumerate() {
@@ -769,27 +766,32 @@ impl Vm {
                             self.apply_deferred(p);
                         }
                         None => {
-                            if let Term::Atom(a) = &dest {
-                                ev = ev.with_item(SharedItem::Registry(a.name().into()), Access::Read);
-                                if let Some(e) = self.take_or_merge(p, ev) {
-                                    let _ = e;
+                            if let Term::Pid(_) = &dest {
+                                // A dead pid: the message is dropped.
+                            } else {
+                                let name = match &dest {
+                                    Term::Atom(a) => Some(*a),
+                                    Term::Tuple(t) if t.len() == 2 => t[0].as_atom(),
+                                    _ => None,
+                                };
+                                if let Some(a) = name {
+                                    ev = ev.with_item(SharedItem::Registry(a.name().into()), Access::Read);
+                                    self.pending_event(p, ev);
+                                    let exc = Exception::error(Term::Atom(Atom::BADARG));
+                                    match self.raise(p, code, exc) {
+                                        Raised::Handled => {}
+                                        Raised::Exit(r) => return Ok(Outcome::Exit(r)),
+                                    }
+                                    if let Some(ev) = self.take_event(p) {
+                                        return Ok(Outcome::Event(ev));
+                                    }
+                                    let t = reload!();
+                                    f = t.0;
+                                    base = t.1;
+                                    pc = t.2;
+                                    module = t.3;
+                                    continue;
                                 }
-                                let exc = Exception::error(Term::Atom(Atom::BADARG));
-                                match self.raise(p, code, exc) {
-                                    Raised::Handled => {}
-                                    Raised::Exit(r) => return Ok(Outcome::Exit(r)),
-                                }
-                                if let Some(ev) = self.take_event(p) {
-                                    return Ok(Outcome::Event(ev));
-                                }
-                                let t = reload!();
-                                f = t.0;
-                                base = t.1;
-                                pc = t.2;
-                                module = t.3;
-                                continue;
-                            }
-                            if !matches!(dest, Term::Tuple(_)) {
                                 error!(Term::Atom(Atom::BADARG));
                             }
                         }
@@ -1074,8 +1076,13 @@ impl Vm {
     }
 
     fn location_text(&self, span: Option<racewit_syntax::Span>) -> String {
-        let _ = span;
-        String::new()
+        match span {
+            Some(sp) if (sp.file.0 as usize) < self.program.sources.len() => {
+                let loc = self.program.sources.location(sp);
+                format!("{}:{}", loc.file, loc.line)
+            }
+            _ => String::new(),
+        }
     }
 }
 

@@ -83,6 +83,8 @@ pub struct Process {
     pub initial_call: Term,
     /// Depth of atomic sections (mnesia transactions): no yielding inside.
     pub atomic: u32,
+    /// mnesia state at the start of each open transaction (restored on abort).
+    pub mnesia_tx: Vec<crate::mnesia::MnesiaStore>,
 }
 
 impl Process {
@@ -110,6 +112,7 @@ impl Process {
             after_pc: 0,
             initial_call,
             atomic: 0,
+            mnesia_tx: Vec::new(),
         }
     }
 

@@ -75,23 +75,28 @@ pub struct Vm {
     pub(crate) atomic_event: Option<Event>,
     placeholder: Arc<Process>,
     pub(crate) step_count: u64,
+    /// The running process must exit (a signal it cannot ignore arrived).
+    pub(crate) self_exit: Option<Term>,
+    pub(crate) program: Arc<Program>,
+    /// `erlang:send_after` timers: ref → timer process.
+    pub(crate) timers: imbl::OrdMap<u64, Pid>,
 }
 
-static PRELUDE: OnceLock<Program> = OnceLock::new();
+static PRELUDE: OnceLock<Vec<Program>> = OnceLock::new();
 
 /// The prelude modules, parsed once per process.
-pub fn prelude_program() -> &'static Program {
+pub fn prelude_programs() -> &'static [Program] {
     PRELUDE.get_or_init(crate::prelude::load)
 }
 
 impl Vm {
     /// A VM for `program` (plus the prelude unless disabled in `config`).
     pub fn new(program: Arc<Program>, config: VmConfig) -> Vm {
-        let code = if config.prelude {
-            compile_programs(&[(&program, false), (prelude_program(), true)])
-        } else {
-            compile_programs(&[(&program, false)])
-        };
+        let mut programs: Vec<(&Program, bool)> = vec![(&program, false)];
+        if config.prelude {
+            programs.extend(prelude_programs().iter().map(|p| (p, true)));
+        }
+        let code = compile_programs(&programs);
         let placeholder = Arc::new(Process::new(
             Pid(u32::MAX),
             Arc::from("-"),
@@ -116,6 +121,9 @@ impl Vm {
             atomic_event: None,
             placeholder,
             step_count: 0,
+            self_exit: None,
+            program,
+            timers: imbl::OrdMap::new(),
         }
     }
 

@@ -4,7 +4,7 @@
 
 node_loop(Next) ->
     receive
-        {token, 0, Count, Main} -> Main ! {finished, Count};
+        {token, 0, Count, Main} -> Main ! {finished, Count}, node_loop(Next);
         {token, Hops, Count, Main} -> Next ! {token, Hops - 1, Count + 1, Main}, node_loop(Next);
         {set_next, N} -> node_loop(N);
         stop -> ok

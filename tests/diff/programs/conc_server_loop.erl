@@ -7,7 +7,7 @@ start() -> spawn(fun() -> loop(#{}) end).
 call(S, Req) ->
     Ref = make_ref(),
     S ! {call, self(), Ref, Req},
-    receive {reply, Ref, R} -> R after 1000 -> timeout end.
+    receive {reply, Ref, R} -> R after 100 -> timeout end.
 
 loop(State) ->
     receive

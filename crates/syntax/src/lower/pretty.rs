@@ -471,7 +471,9 @@ impl Printer<'_> {
         if s.unit != default_unit {
             specs.push(format!("unit:{}", s.unit));
         }
-        let _ = write!(out, "/{}", specs.join("-"));
+        if specs.len() > 1 || s.ty != BinType::Integer {
+            let _ = write!(out, "/{}", specs.join("-"));
+        }
         out
     }
 

@@ -223,6 +223,16 @@ impl CondParser<'_> {
             }
             TokenKind::Var(_) => Err(Fail::Raise), // unbound variable
             TokenKind::Atom(a) => {
+                if a == "defined" && self.at_punct(Punct::LParen) {
+                    let name = match self.toks.get(self.pos + 1).map(|t| &t.kind) {
+                        Some(TokenKind::Atom(n) | TokenKind::Var(n)) => n.clone(),
+                        _ => return Err(Fail::Bad("defined/1 takes a macro name".into())),
+                    };
+                    self.pos += 2;
+                    self.expect(Punct::RParen)?;
+                    let d = (self.is_defined)(&name);
+                    return Ok(atom(if d { "true" } else { "false" }));
+                }
                 if self.at_punct(Punct::LParen) {
                     self.pos += 1;
                     let args = self.args(Punct::RParen)?;
@@ -286,7 +296,6 @@ impl CondParser<'_> {
             return Ok(out);
         }
         loop {
-            // `defined(NAME)`: the argument is a name, not evaluated.
             out.push(self.expr(0)?);
             if self.at_punct(Punct::Comma) {
                 self.pos += 1;
@@ -300,8 +309,6 @@ impl CondParser<'_> {
     fn call(&mut self, name: &str, args: Vec<Value>) -> Result<Value, Fail> {
         let b = |x: bool| Ok(atom(if x { "true" } else { "false" }));
         match (name, args.as_slice()) {
-            ("defined", [Value::Atom(m)]) => b((self.is_defined)(m)),
-            ("defined", _) => Err(Fail::Bad("defined/1 takes a macro name".into())),
             ("is_atom", [v]) => b(matches!(v, Value::Atom(_))),
             ("is_integer", [v]) => b(matches!(v, Value::Int(_))),
             ("is_float", [v]) => b(matches!(v, Value::Float(_))),
@@ -486,10 +493,7 @@ fn cmp(a: &Value, b: &Value) -> Ordering {
             x.partial_cmp(&y).unwrap_or(Ordering::Equal)
         }
         (Value::Atom(x), Value::Atom(y)) => x.cmp(y),
-        (Value::Tuple(x), Value::Tuple(y)) => x
-            .len()
-            .cmp(&y.len())
-            .then_with(|| cmp_seq(x, y)),
+        (Value::Tuple(x), Value::Tuple(y)) => x.len().cmp(&y.len()).then_with(|| cmp_seq(x, y)),
         (Value::List(x), Value::List(y)) => cmp_seq(x, y).then(x.len().cmp(&y.len())),
         _ => rank(a).cmp(&rank(b)),
     }
@@ -568,7 +572,7 @@ mod tests {
 
     #[test]
     fn malformed_is_bad() {
-        check("(1 == )", "bad: unexpected `.` in a -if condition");
+        check("(1 == )", "bad: unexpected `)` in a -if condition");
         check("(case)", "bad: `case` is not allowed in a -if condition");
         check("(1, 2)", "bad: expected `)` in the condition");
         check("(1 < 2 < 3)", "bad: comparison operators do not chain");

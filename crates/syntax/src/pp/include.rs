@@ -173,10 +173,7 @@ pub fn normalize(p: &Path) -> PathBuf {
         match c {
             Component::CurDir => {}
             Component::ParentDir => {
-                let can_pop = matches!(
-                    out.components().next_back(),
-                    Some(Component::Normal(_))
-                );
+                let can_pop = matches!(out.components().next_back(), Some(Component::Normal(_)));
                 if can_pop {
                     out.pop();
                 } else {
@@ -235,7 +232,12 @@ impl SearchPath {
     }
 
     /// Resolve `-include(name)` from a file in `from_dir`.
-    pub fn find_include(&self, cache: &HeaderCache, from_dir: &Path, name: &str) -> Option<Arc<Header>> {
+    pub fn find_include(
+        &self,
+        cache: &HeaderCache,
+        from_dir: &Path,
+        name: &str,
+    ) -> Option<Arc<Header>> {
         let name = expand_var(name);
         let rel = Path::new(&name);
         if rel.is_absolute() {
@@ -303,11 +305,15 @@ impl SearchPath {
 fn otp_lib_dirs() -> &'static [PathBuf] {
     static DIRS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
     DIRS.get_or_init(|| {
-        ["/usr/lib/erlang/lib", "/usr/local/lib/erlang/lib", "/opt/homebrew/lib/erlang/lib"]
-            .iter()
-            .map(PathBuf::from)
-            .filter(|p| p.is_dir())
-            .collect()
+        [
+            "/usr/lib/erlang/lib",
+            "/usr/local/lib/erlang/lib",
+            "/opt/homebrew/lib/erlang/lib",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir())
+        .collect()
     })
 }
 
@@ -317,7 +323,10 @@ mod tests {
 
     #[test]
     fn normalize_is_lexical() {
-        assert_eq!(normalize(Path::new("/a/b/../c/./d.hrl")), PathBuf::from("/a/c/d.hrl"));
+        assert_eq!(
+            normalize(Path::new("/a/b/../c/./d.hrl")),
+            PathBuf::from("/a/c/d.hrl")
+        );
         assert_eq!(normalize(Path::new("../x")), PathBuf::from("../x"));
         assert_eq!(normalize(Path::new("a/../../x")), PathBuf::from("../x"));
     }

@@ -119,10 +119,13 @@ pub fn preprocess(file_id: FileId, file: &SourceFile, tokens: Vec<Token>, env: &
     pp.init_macros();
     let eof_at = file.text.len() as u32;
     pp.stack.push(FileCtx {
-        id: file_id,
         tokens: Arc::new(tokens),
         pos: 0,
-        dir: file.path.parent().map(Path::to_path_buf).unwrap_or_default(),
+        dir: file
+            .path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default(),
         path: SmolStr::new(file.path.to_string_lossy()),
         conds: Vec::new(),
         skip: Vec::new(),
@@ -173,7 +176,6 @@ enum Cond {
 
 /// A file being read (the module, or an included header).
 struct FileCtx {
-    id: FileId,
     tokens: Arc<Vec<Token>>,
     pos: usize,
     dir: PathBuf,
@@ -284,8 +286,13 @@ fn directive(form: &[Token]) -> Option<&str> {
 fn coalesce_strings(toks: &[Token]) -> Vec<Token> {
     let mut out: Vec<Token> = Vec::with_capacity(toks.len());
     for t in toks {
-        if let (TokenKind::String(s2), Some(Token { kind: TokenKind::String(s1), span })) =
-            (&t.kind, out.last_mut())
+        if let (
+            TokenKind::String(s2),
+            Some(Token {
+                kind: TokenKind::String(s1),
+                span,
+            }),
+        ) = (&t.kind, out.last_mut())
         {
             let mut s = s1.to_string();
             s.push_str(s2);
@@ -310,7 +317,12 @@ impl<'e> Preprocessor<'e> {
         for name in ["FILE", "LINE", "FUNCTION_NAME", "FUNCTION_ARITY"] {
             self.macros.insert(SmolStr::new(name), Macro::Special);
         }
-        for name in ["MODULE", "MODULE_STRING", "BASE_MODULE", "BASE_MODULE_STRING"] {
+        for name in [
+            "MODULE",
+            "MODULE_STRING",
+            "BASE_MODULE",
+            "BASE_MODULE_STRING",
+        ] {
             self.macros.insert(SmolStr::new(name), Macro::Undefined);
         }
         self.macros.insert(
@@ -331,7 +343,8 @@ impl<'e> Preprocessor<'e> {
                 params: None,
                 body: toks.iter().map(|t| Token { span, ..t.clone() }).collect(),
             });
-            self.macros.insert(name.clone(), Macro::User(vec![(None, d)]));
+            self.macros
+                .insert(name.clone(), Macro::User(vec![(None, d)]));
         }
     }
 
@@ -394,7 +407,10 @@ impl<'e> Preprocessor<'e> {
             self.diags.push(Diagnostic::error(
                 DiagnosticCode::E023BadConditional,
                 *span,
-                format!("unterminated -{} (no -endif before the end of the file)", cond_name(*c)),
+                format!(
+                    "unterminated -{} (no -endif before the end of the file)",
+                    cond_name(*c)
+                ),
             ));
         }
     }
@@ -439,7 +455,11 @@ impl<'e> Preprocessor<'e> {
                 let depth = skip.len();
                 let top = skip[depth - 1].0;
                 if top == Cond::Else {
-                    self.error(DiagnosticCode::E023BadConditional, span, "-elif after -else");
+                    self.error(
+                        DiagnosticCode::E023BadConditional,
+                        span,
+                        "-elif after -else",
+                    );
                 } else if depth == 1 && top != Cond::Elif {
                     match self.eval_if(form) {
                         Some(true) => {
@@ -479,7 +499,11 @@ impl<'e> Preprocessor<'e> {
                 let span = form[1].span;
                 match self.cur().conds.pop() {
                     Some((Cond::Else, _)) => {
-                        self.error(DiagnosticCode::E023BadConditional, span, "-elif after -else");
+                        self.error(
+                            DiagnosticCode::E023BadConditional,
+                            span,
+                            "-elif after -else",
+                        );
                         self.cur().skip.push((Cond::Else, span));
                     }
                     Some(_) => self.cur().skip.push((Cond::Elif, span)),
@@ -573,7 +597,9 @@ impl<'e> Preprocessor<'e> {
         if !(is_punct(f.get(4), Punct::RParen) || is_punct(f.get(4), Punct::Comma)) {
             return;
         }
-        let TokenKind::Atom(name) = &name_tok.kind else { return };
+        let TokenKind::Atom(name) = &name_tok.kind else {
+            return;
+        };
         let string_tok = Token {
             kind: TokenKind::String(name.clone()),
             span: name_tok.span,
@@ -596,7 +622,10 @@ impl<'e> Preprocessor<'e> {
     /// `-define(Name, Body).` or `-define(Name(P1, ...), Body).`
     fn define(&mut self, form: &[Token]) {
         let bad = |this: &mut Self, at: usize, what: &str| {
-            let span = form.get(at).or(form.last()).map_or(form[1].span, |t| t.span);
+            let span = form
+                .get(at)
+                .or(form.last())
+                .map_or(form[1].span, |t| t.span);
             this.error(
                 DiagnosticCode::E022BadMacroCall,
                 span,
@@ -661,7 +690,9 @@ impl<'e> Preprocessor<'e> {
         match self.macros.get_mut(&name) {
             Some(Macro::User(defs)) => {
                 if defs.iter().any(|(a, _)| *a == arity) {
-                    let msg = format!("macro '{name}' redefined (a definition with the same arity exists)");
+                    let msg = format!(
+                        "macro '{name}' redefined (a definition with the same arity exists)"
+                    );
                     self.error(DiagnosticCode::E025RedefinedMacro, name_tok.span, msg);
                 } else {
                     defs.push((arity, def));
@@ -688,7 +719,11 @@ impl<'e> Preprocessor<'e> {
             }
             _ => {
                 let span = form.get(2).unwrap_or(&form[1]).span;
-                self.error(DiagnosticCode::E022BadMacroCall, span, "expected -undef(NAME).");
+                self.error(
+                    DiagnosticCode::E022BadMacroCall,
+                    span,
+                    "expected -undef(NAME).",
+                );
             }
         }
     }
@@ -699,7 +734,11 @@ impl<'e> Preprocessor<'e> {
 
     fn ifdef(&mut self, form: &[Token], want_defined: bool) {
         let span = form[1].span;
-        let kind = if want_defined { Cond::Ifdef } else { Cond::Ifndef };
+        let kind = if want_defined {
+            Cond::Ifdef
+        } else {
+            Cond::Ifndef
+        };
         let ok = form.len() == 6
             && is_punct(form.get(2), Punct::LParen)
             && is_punct(form.get(4), Punct::RParen)
@@ -727,7 +766,11 @@ impl<'e> Preprocessor<'e> {
     fn eval_if(&mut self, form: &[Token]) -> Option<bool> {
         let span = form[1].span;
         if !is_punct(form.get(2), Punct::LParen) {
-            self.error(DiagnosticCode::E023BadConditional, span, "expected `(` after -if/-elif");
+            self.error(
+                DiagnosticCode::E023BadConditional,
+                span,
+                "expected `(` after -if/-elif",
+            );
             return None;
         }
         let mut toks = Vec::new();
@@ -737,7 +780,11 @@ impl<'e> Preprocessor<'e> {
             CondResult::True => Some(true),
             CondResult::False => Some(false),
             CondResult::Bad(m) => {
-                self.error(DiagnosticCode::E023BadConditional, span, format!("bad -if condition: {m}"));
+                self.error(
+                    DiagnosticCode::E023BadConditional,
+                    span,
+                    format!("bad -if condition: {m}"),
+                );
                 None
             }
         }
@@ -750,17 +797,35 @@ impl<'e> Preprocessor<'e> {
         self.expand(&form[2..], &mut toks, Mode::Normal);
         // The term between the parentheses, rendered back as text.
         let text = if toks.len() >= 3 && is_punct(toks.first(), Punct::LParen) {
-            let end = toks.len() - if is_punct(toks.last(), Punct::Dot) { 2 } else { 1 };
+            let end = toks.len()
+                - if is_punct(toks.last(), Punct::Dot) {
+                    2
+                } else {
+                    1
+                };
             let inner = &toks[1..end.max(1)];
             match inner {
-                [Token { kind: TokenKind::String(s), .. }] => s.to_string(),
-                _ => inner.iter().map(|t| token_text(&t.kind)).collect::<Vec<_>>().join(" "),
+                [
+                    Token {
+                        kind: TokenKind::String(s),
+                        ..
+                    },
+                ] => s.to_string(),
+                _ => inner
+                    .iter()
+                    .map(|t| token_text(&t.kind))
+                    .collect::<Vec<_>>()
+                    .join(" "),
             }
         } else {
             String::new()
         };
         if is_error {
-            self.error(DiagnosticCode::E024ErrorDirective, tag.span, format!("-error: {text}"));
+            self.error(
+                DiagnosticCode::E024ErrorDirective,
+                tag.span,
+                format!("-error: {text}"),
+            );
         } else {
             self.diags.push(Diagnostic::warning(
                 DiagnosticCode::W001WarningDirective,
@@ -775,9 +840,17 @@ impl<'e> Preprocessor<'e> {
     fn feature(&mut self, form: &[Token]) {
         let names: Vec<Option<&SmolStr>> = form.iter().map(macro_name).collect();
         if form.len() >= 7
-            && names.get(3).copied().flatten().is_some_and(|f| f == "maybe_expr")
+            && names
+                .get(3)
+                .copied()
+                .flatten()
+                .is_some_and(|f| f == "maybe_expr")
         {
-            let enable = names.get(5).copied().flatten().is_some_and(|f| f == "enable");
+            let enable = names
+                .get(5)
+                .copied()
+                .flatten()
+                .is_some_and(|f| f == "enable");
             self.maybe_enabled = enable;
             self.set_feature_macros();
         }
@@ -791,7 +864,10 @@ impl<'e> Preprocessor<'e> {
             && is_punct(toks.get(4), Punct::RParen)
             && is_punct(toks.get(5), Punct::Dot);
         let name = match toks.get(3) {
-            Some(Token { kind: TokenKind::String(s), span }) if ok => (s.clone(), *span),
+            Some(Token {
+                kind: TokenKind::String(s),
+                span,
+            }) if ok => (s.clone(), *span),
             _ => {
                 let span = toks.get(2).unwrap_or(&toks[1]).span;
                 self.error(
@@ -829,10 +905,14 @@ impl<'e> Preprocessor<'e> {
         self.included.push(h.id);
         self.headers.insert(h.id, h.clone());
         self.stack.push(FileCtx {
-            id: h.id,
             tokens: h.tokens.clone(),
             pos: 0,
-            dir: h.file.path.parent().map(Path::to_path_buf).unwrap_or_default(),
+            dir: h
+                .file
+                .path
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default(),
             path: SmolStr::new(h.file.path.to_string_lossy()),
             conds: Vec::new(),
             skip: Vec::new(),
@@ -859,7 +939,9 @@ impl<'e> Preprocessor<'e> {
         };
         while let Some((tok, depth)) = input.next() {
             match tok.kind {
-                TokenKind::Punct(Punct::Question) => self.macro_use(&mut input, tok, depth, form, out, mode),
+                TokenKind::Punct(Punct::Question) => {
+                    self.macro_use(&mut input, tok, depth, form, out, mode)
+                }
                 TokenKind::Punct(Punct::DoubleQuestion) => {
                     if mode == Mode::Normal {
                         self.error(
@@ -887,13 +969,20 @@ impl<'e> Preprocessor<'e> {
         let report = mode == Mode::Normal;
         let Some(name_tok) = input.peek(0).cloned() else {
             if report {
-                self.error(DiagnosticCode::E022BadMacroCall, q.span, "expected a macro name after `?`");
+                self.error(
+                    DiagnosticCode::E022BadMacroCall,
+                    q.span,
+                    "expected a macro name after `?`",
+                );
             }
             return;
         };
         let Some(name) = macro_name(&name_tok).cloned() else {
             if report {
-                let msg = format!("expected a macro name after `?`, found `{}`", token_text(&name_tok.kind));
+                let msg = format!(
+                    "expected a macro name after `?`, found `{}`",
+                    token_text(&name_tok.kind)
+                );
                 self.error(DiagnosticCode::E022BadMacroCall, name_tok.span, msg);
             }
             return;
@@ -913,7 +1002,11 @@ impl<'e> Preprocessor<'e> {
             }
             "FILE" if matches!(self.macros.get("FILE"), Some(Macro::Special)) => {
                 input.skip(1);
-                let path = self.stack.last().map(|c| c.path.clone()).unwrap_or_default();
+                let path = self
+                    .stack
+                    .last()
+                    .map(|c| c.path.clone())
+                    .unwrap_or_default();
                 out.push(Token {
                     kind: TokenKind::String(path),
                     span: use_span,
@@ -993,7 +1086,9 @@ impl<'e> Preprocessor<'e> {
                 if let [(None, d)] = defs.as_slice() {
                     Some(d.clone())
                 } else {
-                    defs.iter().find(|(a, _)| *a == arity).map(|(_, d)| d.clone())
+                    defs.iter()
+                        .find(|(a, _)| *a == arity)
+                        .map(|(_, d)| d.clone())
                 }
             }
         };
@@ -1156,7 +1251,9 @@ fn collect_args(input: &Input<'_>) -> Result<Option<Args>, String> {
                         close_span: t.span,
                     }));
                 }
-                TokenKind::Punct(Punct::Dot) => return Err("the argument list is not closed".into()),
+                TokenKind::Punct(Punct::Dot) => {
+                    return Err("the argument list is not closed".into());
+                }
                 _ => {}
             }
         }
@@ -1193,7 +1290,13 @@ fn opener(t: &Token, next: Option<&Token>) -> Option<Closer> {
         TokenKind::Punct(Punct::LBracket) => Some(Closer::Punct(Punct::RBracket)),
         TokenKind::Punct(Punct::LBrace) => Some(Closer::Punct(Punct::RBrace)),
         TokenKind::Keyword(
-            Keyword::Begin | Keyword::If | Keyword::Case | Keyword::Receive | Keyword::Try | Keyword::Cond | Keyword::Maybe,
+            Keyword::Begin
+            | Keyword::If
+            | Keyword::Case
+            | Keyword::Receive
+            | Keyword::Try
+            | Keyword::Cond
+            | Keyword::Maybe,
         ) => Some(Closer::End),
         // `fun (` and `fun Name (` open a block; `fun f/1` does not.
         TokenKind::Keyword(Keyword::Fun) => match next.map(|n| &n.kind) {
@@ -1226,11 +1329,18 @@ fn substitute(def: &MacroDef, args: Option<&[Vec<Token>]>, use_span: Span) -> Ve
             _ => None,
         };
         if let Some(j) = stringify_at
-            && let Some(Token { kind: TokenKind::Var(v), .. }) = body.get(j)
+            && let Some(Token {
+                kind: TokenKind::Var(v),
+                ..
+            }) = body.get(j)
         {
             match arg_of(v) {
                 Some(a) => {
-                    let text = a.iter().map(|t| token_text(&t.kind)).collect::<Vec<_>>().join(" ");
+                    let text = a
+                        .iter()
+                        .map(|t| token_text(&t.kind))
+                        .collect::<Vec<_>>()
+                        .join(" ");
                     out.push(Token {
                         kind: TokenKind::String(SmolStr::new(text)),
                         span: use_span,

@@ -148,6 +148,11 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
     })
 }
 
+/// Run an ETS match specification on one object.
+pub fn ets_run_match_spec(spec: &[Term], obj: &Term) -> Result<Option<Term>, Term> {
+    ets::run_match_spec(spec, obj)
+}
+
 pub fn lookup(module: Atom, name: Atom, arity: u32) -> Option<Bif> {
     table().get(&(module, name, arity)).copied()
 }

@@ -1,0 +1,223 @@
+//! `racewit corpus DIR`: the whole pipeline on every corpus case, compared
+//! with `DIR/manifest.toml`; a table, then `N passed, M failed`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use racewit_confirm::confirmation::{ConfirmOptions, Confirmation, confirm_all};
+use racewit_confirm::explore::{ExploreOptions, explore};
+use racewit_confirm::goal::Failure;
+use racewit_confirm::verdict::Status;
+use racewit_confirm::witness::LoadRecord;
+use racewit_static::{StaticOptions, find_suspects};
+use racewit_syntax::{LoadOptions, load_paths};
+use serde::Deserialize;
+
+use crate::Outcome;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The corpus directory (holding manifest.toml).
+    #[arg(value_name = "DIR", default_value = "corpus")]
+    pub dir: PathBuf,
+    /// Show only failing rows.
+    #[arg(long)]
+    pub failures_only: bool,
+}
+
+#[derive(Deserialize, Debug)]
+pub struct Manifest {
+    pub version: u32,
+    #[serde(default)]
+    pub suspect: Vec<Expected>,
+    #[serde(default)]
+    pub explore: Vec<ExpectedExplore>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+pub struct Expected {
+    pub file: String,
+    pub category: String,
+    pub read_line: u32,
+    pub write_line: u32,
+    pub verdict: String,
+    pub consequence: Option<String>,
+    pub bound: Option<u32>,
+    pub note: Option<String>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+pub struct ExpectedExplore {
+    pub file: String,
+    pub entry: String,
+    pub expect: String,
+    pub bound: Option<u32>,
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub pass: bool,
+    pub case: String,
+    pub expected: String,
+    pub got: String,
+}
+
+pub fn read_manifest(dir: &Path) -> Result<Manifest> {
+    let path = dir.join("manifest.toml");
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+}
+
+fn relative(file: &str, dir: &Path) -> String {
+    let p = Path::new(file);
+    p.strip_prefix(dir).unwrap_or(p).display().to_string()
+}
+
+/// Runs the corpus and compares; the rows in manifest order, then extras.
+pub fn evaluate(dir: &Path) -> Result<Vec<Row>> {
+    let manifest = read_manifest(dir)?;
+    let program = load_paths(&[dir.to_path_buf()], &LoadOptions::default());
+    let analysis = find_suspects(&program, &StaticOptions::default());
+    let max_bound = manifest.suspect.iter().filter_map(|e| e.bound).max().unwrap_or(2).max(2);
+    let opts = ConfirmOptions {
+        max_preemptions: max_bound,
+        ..ConfirmOptions::default()
+    };
+    let record = LoadRecord {
+        paths: vec![dir.display().to_string()],
+        ..LoadRecord::default()
+    };
+    let (program, results) = confirm_all(program, &analysis.suspects, &record, &opts);
+    let mut used = vec![false; results.len()];
+    let mut rows = Vec::new();
+    for e in &manifest.suspect {
+        let found = results.iter().position(|c| {
+            let s = &c.suspect;
+            relative(&s.read.file, dir) == e.file
+                && s.category.as_str() == e.category
+                && s.read.line == e.read_line
+                && s.write.line == e.write_line
+        });
+        let case = format!("{}:{}->{} {}", e.file, e.read_line, e.write_line, e.category);
+        let expected = match &e.consequence {
+            Some(c) if e.verdict == "confirmed" => format!("confirmed ({c})"),
+            _ => e.verdict.clone(),
+        };
+        let (pass, got) = match found {
+            None => (e.verdict == "filtered", "not reported".to_string()),
+            Some(i) => {
+                used[i] = true;
+                let got = describe(&results[i]);
+                (matches_expected(e, &results[i]), got)
+            }
+        };
+        rows.push(Row { pass, case, expected, got });
+    }
+    for (c, used) in results.iter().zip(&used) {
+        if !used {
+            let s = &c.suspect;
+            rows.push(Row {
+                pass: false,
+                case: format!(
+                    "{}:{}->{} {}",
+                    relative(&s.read.file, dir),
+                    s.read.line,
+                    s.write.line,
+                    s.category.as_str()
+                ),
+                expected: "not in manifest".into(),
+                got: describe(c),
+            });
+        }
+    }
+    for e in &manifest.explore {
+        rows.push(explore_row(&program, dir, e));
+    }
+    Ok(rows)
+}
+
+fn describe(c: &Confirmation) -> String {
+    match (c.verdict.status, &c.verdict.consequence) {
+        (Status::Confirmed, Some(k)) => format!("confirmed ({})", k.kind()),
+        (Status::Confirmed, None) => "confirmed".into(),
+        (Status::Unconfirmed, _) => {
+            let why = c.verdict.reason.as_ref().map(|r| r.to_string()).unwrap_or_default();
+            format!("unconfirmed: {why}")
+        }
+    }
+}
+
+fn matches_expected(e: &Expected, c: &Confirmation) -> bool {
+    match e.verdict.as_str() {
+        "confirmed" => {
+            c.verdict.status == Status::Confirmed
+                && e.consequence
+                    .as_deref()
+                    .is_none_or(|k| c.verdict.consequence.as_ref().is_some_and(|got| got.kind() == k))
+        }
+        "unconfirmed" => c.verdict.status == Status::Unconfirmed,
+        _ => false,
+    }
+}
+
+fn explore_row(program: &Arc<racewit_syntax::ir::Program>, dir: &Path, e: &ExpectedExplore) -> Row {
+    let case = format!("{} explore {}", e.file, e.entry);
+    let got = match crate::explore::parse_entry(&e.entry) {
+        Err(err) => format!("bad entry: {err}"),
+        Ok((m, f)) if program.function(&m, &f, 0).is_none() => format!("{m}:{f}/0 not loaded"),
+        Ok((m, f)) => {
+            let opts = ExploreOptions {
+                confirm: ConfirmOptions {
+                    max_preemptions: e.bound.unwrap_or(2),
+                    ..ConfirmOptions::default()
+                },
+                all: false,
+            };
+            let record = LoadRecord {
+                paths: vec![dir.display().to_string()],
+                ..LoadRecord::default()
+            };
+            let r = explore(program, &m, &f, &record, &opts);
+            match r.failures.first().map(|(f, _)| f) {
+                Some(Failure::Crash { .. }) => "crash".into(),
+                Some(Failure::Deadlock { .. }) => "deadlock".into(),
+                None => "ok".into(),
+            }
+        }
+    };
+    Row {
+        pass: got == e.expect,
+        case,
+        expected: e.expect.clone(),
+        got,
+    }
+}
+
+pub fn render(rows: &[Row], failures_only: bool) -> String {
+    let mut out = String::new();
+    let width = rows.iter().map(|r| r.case.len()).max().unwrap_or(10);
+    for r in rows.iter().filter(|r| !failures_only || !r.pass) {
+        let mark = if r.pass { "ok  " } else { "FAIL" };
+        if r.pass {
+            out.push_str(&format!("{mark} {:<width$}  {}\n", r.case, r.got));
+        } else {
+            out.push_str(&format!(
+                "{mark} {:<width$}  expected {}, got {}\n",
+                r.case, r.expected, r.got
+            ));
+        }
+    }
+    let passed = rows.iter().filter(|r| r.pass).count();
+    out.push_str(&format!("{passed} passed, {} failed\n", rows.len() - passed));
+    out
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let rows = evaluate(&args.dir)?;
+    let text = render(&rows, args.failures_only);
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(if rows.iter().all(|r| r.pass) { Outcome::Clean } else { Outcome::Error })
+}

@@ -1,0 +1,93 @@
+//! `racewit explore mod:fun/0 PATH...`: every interleaving of a test entry
+//! within the bound; crashes and deadlocks, each with a witness.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use racewit_confirm::explore::{ExploreOptions, explore};
+use racewit_confirm::goal::Failure;
+use racewit_confirm::search::StopReason;
+
+use crate::Outcome;
+use crate::check::{SearchArgs, load_record};
+use crate::project::LoadArgs;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The test entry, `module:function/0`.
+    #[arg(value_name = "MOD:FUN/0")]
+    pub entry: String,
+    #[command(flatten)]
+    pub load: LoadArgs,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Keep going after the first failure and classify every interleaving.
+    #[arg(long)]
+    pub all: bool,
+    /// Where witnesses are written.
+    #[arg(long, value_name = "DIR", default_value = "_racewit")]
+    pub out: PathBuf,
+}
+
+/// `mod:fun/0` → (mod, fun).
+pub fn parse_entry(entry: &str) -> Result<(String, String)> {
+    let bad = || anyhow::anyhow!("`{entry}`: expected module:function/0, e.g. my_test:run/0");
+    let (m, rest) = entry.split_once(':').ok_or_else(bad)?;
+    let (f, a) = rest.rsplit_once('/').unwrap_or((rest, "0"));
+    if m.is_empty() || f.is_empty() {
+        return Err(bad());
+    }
+    if a != "0" {
+        bail!("`{entry}`: an entry takes no arguments (arity 0)");
+    }
+    Ok((m.to_string(), f.to_string()))
+}
+
+pub fn describe(f: &Failure) -> String {
+    match f {
+        Failure::Crash { process, reason } => format!("{process} crashed: {reason}"),
+        Failure::Deadlock { processes } => format!("deadlock: {} blocked forever", processes.join(", ")),
+    }
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let (module, function) = parse_entry(&args.entry)?;
+    let load_opts = args.load.load_options()?;
+    let confirm = args.search.options()?;
+    let program = crate::progress::load(&args.load.paths, &load_opts, crate::report::Format::Human);
+    if program.function(&module, &function, 0).is_none() {
+        bail!("{}: no such function in the loaded code", args.entry);
+    }
+    let record = load_record(&args.load, &load_opts);
+    let program = Arc::new(program);
+    let result = explore(&program, &module, &function, &record, &ExploreOptions { confirm, all: args.all });
+    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    let mut out = std::io::stdout().lock();
+    for (i, (failure, witness)) in result.failures.iter().enumerate() {
+        let name = format!("explore-{module}-{function}-{}.json", i + 1);
+        let path = args.out.join(name);
+        std::fs::write(&path, serde_json::to_string_pretty(witness)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+        writeln!(out, "{}: {}", args.entry, describe(failure))?;
+        out.write_all(crate::replay::render_events(&witness.trace).as_bytes())?;
+        writeln!(out, "replay: racewit replay {}", path.display())?;
+    }
+    let s = &result.stats;
+    let how = match result.stop {
+        StopReason::Exhausted => "space exhausted".to_string(),
+        StopReason::Found => "stopped at the first failure".to_string(),
+        StopReason::InterleavingBudget { limit } => format!("stopped at the budget of {limit}"),
+    };
+    writeln!(
+        out,
+        "{}: {} failure(s), {} interleavings explored ({} sleep-set blocked), bound {}, {how}",
+        args.entry,
+        result.failures.len(),
+        s.interleavings,
+        s.sleep_blocked,
+        args.search.bound
+    )?;
+    Ok(if result.failures.is_empty() { Outcome::Clean } else { Outcome::RacesFound })
+}

@@ -1,0 +1,50 @@
+//! Progress on stderr, only when stderr is a terminal and the output is for
+//! humans (indicatif hides itself otherwise).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use racewit_syntax::ir::Program;
+use racewit_syntax::{LoadOptions, load_paths};
+
+use crate::report::Format;
+
+/// Whether progress may be drawn.
+pub fn enabled(format: Format) -> bool {
+    format == Format::Human && std::io::stderr().is_terminal()
+}
+
+/// A spinner with a message, or a hidden bar.
+pub fn spinner(format: Format, message: &str) -> ProgressBar {
+    if !enabled(format) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(ProgressStyle::with_template("{spinner} {msg} ({elapsed})").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+    bar.set_message(message.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
+}
+
+/// A bar counting `len` items.
+pub fn bar(format: Format, len: u64, message: &str) -> ProgressBar {
+    if !enabled(format) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message(message.to_string());
+    bar
+}
+
+/// Loads with a spinner.
+pub fn load(paths: &[PathBuf], opts: &LoadOptions, format: Format) -> Program {
+    let sp = spinner(format, "loading");
+    let program = load_paths(paths, opts);
+    sp.finish_and_clear();
+    program
+}

@@ -1,0 +1,53 @@
+//! The loaded sources as codespan-reporting sees them.
+
+use std::ops::Range;
+
+use codespan_reporting::files::{Error, Files};
+use racewit_syntax::{FileId, SourceDb};
+
+pub struct SourceFiles<'a>(pub &'a SourceDb);
+
+impl<'a> Files<'a> for SourceFiles<'a> {
+    type FileId = FileId;
+    type Name = String;
+    type Source = &'a str;
+
+    fn name(&'a self, id: FileId) -> Result<String, Error> {
+        self.check(id)?;
+        Ok(self.0.path(id).display().to_string())
+    }
+
+    fn source(&'a self, id: FileId) -> Result<&'a str, Error> {
+        self.check(id)?;
+        Ok(&self.0.get(id).text)
+    }
+
+    fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, Error> {
+        self.check(id)?;
+        let lc = self.0.get(id).line_col(byte_index as u32);
+        Ok(lc.line as usize - 1)
+    }
+
+    fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, Error> {
+        self.check(id)?;
+        let file = self.0.get(id);
+        let start = file.line_start(line_index as u32 + 1).ok_or(Error::LineTooLarge {
+            given: line_index,
+            max: file.line_count(),
+        })?;
+        let end = file
+            .line_start(line_index as u32 + 2)
+            .unwrap_or(file.text.len());
+        Ok(start..end)
+    }
+}
+
+impl SourceFiles<'_> {
+    fn check(&self, id: FileId) -> Result<(), Error> {
+        if (id.0 as usize) < self.0.len() {
+            Ok(())
+        } else {
+            Err(Error::FileMissing)
+        }
+    }
+}

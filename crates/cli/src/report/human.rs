@@ -1,0 +1,172 @@
+//! Human output: one warning per suspect with source snippets (rendered by
+//! codespan-reporting), its path and entries, and for `check` its verdict
+//! with the order of events as the message.
+
+use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::term::{self, Config};
+use racewit_confirm::confirmation::Confirmation;
+use racewit_confirm::verdict::{Consequence, Status};
+use racewit_static::{HopKind, Suspect};
+use racewit_syntax::ir::Program;
+use racewit_syntax::{Severity, SourceDb};
+
+use super::files::SourceFiles;
+
+fn config() -> Config {
+    Config::default()
+}
+
+/// Load diagnostics, rendered with snippets.
+pub fn load_diagnostics(program: &Program, out: &mut String) {
+    let files = SourceFiles(&program.sources);
+    for d in &program.diagnostics {
+        let diag = match d.severity {
+            Severity::Error => Diagnostic::error(),
+            Severity::Warning => Diagnostic::warning(),
+        }
+        .with_code(d.code.as_str())
+        .with_message(&d.message)
+        .with_labels(vec![Label::primary(d.span.file, d.span.start as usize..d.span.end as usize)]);
+        emit(&files, &diag, out);
+    }
+}
+
+fn emit(files: &SourceFiles<'_>, diag: &Diagnostic<racewit_syntax::FileId>, out: &mut String) {
+    match term::emit_into_string(&config(), files, diag) {
+        Ok(text) => out.push_str(&text),
+        Err(e) => out.push_str(&format!("(could not render a snippet: {e})\n")),
+    }
+}
+
+fn path_notes(s: &Suspect) -> Vec<String> {
+    let mut notes = vec![format!("shared item: {}", s.resource.display)];
+    if s.path.len() > 2 {
+        let hops: Vec<String> = s
+            .path
+            .iter()
+            .map(|h| {
+                let what = match h.kind {
+                    HopKind::Read => "read in",
+                    HopKind::Call => "calls",
+                    HopKind::Return => "returns to",
+                    HopKind::Spawn => "spawns",
+                    HopKind::Write => "write in",
+                };
+                format!("{what} {} ({}:{})", h.function, h.file, h.line)
+            })
+            .collect();
+        notes.push(format!("path: {}", hops.join(" → ")));
+    }
+    if !s.entries.is_empty() {
+        let entries: Vec<&str> = s.entries.iter().map(|e| e.mfa.as_str()).collect();
+        notes.push(format!("reachable from: {}", entries.join(", ")));
+    }
+    notes
+}
+
+fn suspect_diagnostic(s: &Suspect) -> Diagnostic<racewit_syntax::FileId> {
+    Diagnostic::warning()
+        .with_code(s.code)
+        .with_message(&s.message)
+        .with_labels(vec![
+            Label::primary(s.write.span.file, s.write.span.start as usize..s.write.span.end as usize)
+                .with_message(format!("write: {}", s.write.call)),
+            Label::secondary(s.read.span.file, s.read.span.start as usize..s.read.span.end as usize)
+                .with_message(format!("read: {}", s.read.call)),
+        ])
+}
+
+/// `racewit static`: the suspects.
+pub fn suspects(sources: &SourceDb, suspects: &[Suspect], out: &mut String) {
+    let files = SourceFiles(sources);
+    for s in suspects {
+        let diag = suspect_diagnostic(s).with_notes(path_notes(s));
+        out.push_str(&format!("{}\n", s.id));
+        emit(&files, &diag, out);
+    }
+}
+
+/// One line saying what a verdict is.
+pub fn verdict_line(c: &Confirmation) -> String {
+    let v = &c.verdict;
+    match v.status {
+        Status::Confirmed => {
+            let what = match &v.consequence {
+                Some(Consequence::Crash { process, reason }) => format!("crash: {process} exited with {reason}"),
+                Some(Consequence::NonSerializable { .. }) => {
+                    "non_serializable: the final state is one no serial schedule produces".to_string()
+                }
+                Some(Consequence::Stuck { processes }) => format!("stuck: {} blocked forever", processes.join(", ")),
+                Some(Consequence::None) | None => "none: the interleaving happens but does no visible harm".to_string(),
+            };
+            format!(
+                "CONFIRMED ({what}); witness of {} steps with {} preemption(s), found after {} interleaving(s)",
+                v.witness_steps.unwrap_or(0),
+                v.preemptions.unwrap_or(0),
+                v.interleavings
+            )
+        }
+        Status::Unconfirmed => {
+            let why = v
+                .reason
+                .as_ref()
+                .map(|r| r.to_string())
+                .unwrap_or_else(|| "no schedule showed it".into());
+            format!(
+                "UNCONFIRMED within bound {} ({} worker processes, {} interleavings{}): {why}",
+                v.bound,
+                v.processes,
+                v.interleavings,
+                if v.exhausted { ", space exhausted" } else { "" }
+            )
+        }
+    }
+}
+
+/// `racewit check`: each suspect with its verdict; for a confirmed race the
+/// labels tell the order of events.
+pub fn confirmations(program: &Program, results: &[Confirmation], witness_paths: &[Option<String>], out: &mut String) {
+    let files = SourceFiles(&program.sources);
+    for (c, wpath) in results.iter().zip(witness_paths) {
+        let s = &c.suspect;
+        let mut diag = suspect_diagnostic(s);
+        if let Some(w) = &c.witness {
+            let mut labels = Vec::new();
+            let mut order = Vec::new();
+            for (n, (role, what)) in [
+                ("read", "read it here"),
+                ("interfering_write", "wrote it here"),
+                ("stale_write", "wrote the stale value here"),
+            ]
+            .iter()
+            .enumerate()
+            {
+                if let Some(ev) = w.trace.iter().find(|e| e.role.as_deref() == Some(*role)) {
+                    let text = format!("({}) {} {}", n + 1, ev.process, what);
+                    order.push(format!("({}) {} {}", n + 1, ev.process, ev.text));
+                    if let Some(span) = ev.span {
+                        let label = Label::secondary(span.file, span.start as usize..span.end as usize).with_message(text);
+                        labels.push(label);
+                    }
+                }
+            }
+            diag = Diagnostic::error()
+                .with_code(s.code)
+                .with_message(&s.message)
+                .with_labels(labels);
+            let mut notes = vec![verdict_line(c)];
+            notes.extend(order);
+            notes.extend(path_notes(s));
+            if let Some(p) = wpath {
+                notes.push(format!("replay: racewit replay {p}"));
+            }
+            diag = diag.with_notes(notes);
+        } else {
+            let mut notes = vec![verdict_line(c)];
+            notes.extend(path_notes(s));
+            diag = diag.with_notes(notes);
+        }
+        out.push_str(&format!("{}\n", s.id));
+        emit(&files, &diag, out);
+    }
+}

@@ -1,0 +1,79 @@
+//! `racewit static PATH...`: the static pass alone.
+
+use std::io::Write;
+
+use anyhow::Result;
+use racewit_static::{Category, StaticOptions, find_suspects};
+
+use crate::Outcome;
+use crate::project::LoadArgs;
+use crate::report::{self, Format};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub load: LoadArgs,
+    #[command(flatten)]
+    pub categories: CategoryArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// Switching categories off.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct CategoryArgs {
+    /// Turn a category off (repeatable): registry, ets, mnesia, spawn_register, global, persistent_term.
+    #[arg(long = "no", value_name = "CATEGORY", value_parser = parse_category)]
+    pub disabled: Vec<Category>,
+}
+
+fn parse_category(s: &str) -> Result<Category, String> {
+    Category::parse(s).ok_or_else(|| {
+        format!("unknown category `{s}` (registry, ets, mnesia, spawn_register, global, persistent_term)")
+    })
+}
+
+impl CategoryArgs {
+    pub fn options(&self) -> StaticOptions {
+        let mut opts = StaticOptions::default();
+        for c in &self.disabled {
+            opts.categories.remove(c);
+        }
+        opts
+    }
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let opts = args.load.load_options()?;
+    let program = crate::progress::load(&args.load.paths, &opts, args.format);
+    let analysis = find_suspects(&program, &args.categories.options());
+    let mut text = String::new();
+    match args.format {
+        Format::Human => {
+            report::human::load_diagnostics(&program, &mut text);
+            report::human::suspects(&program.sources, &analysis.suspects, &mut text);
+            text.push_str(&format!(
+                "{} suspect(s) in {} module(s)\n",
+                analysis.suspects.len(),
+                program.modules.len()
+            ));
+        }
+        Format::Json => {
+            let r = report::json::StaticReport {
+                version: report::json::REPORT_VERSION,
+                suspects: &analysis.suspects,
+                diagnostics: report::json::diagnostics(&program),
+                stats: &analysis.stats,
+            };
+            text = serde_json::to_string_pretty(&r)?;
+            text.push('\n');
+        }
+        Format::Sarif => {
+            text = serde_json::to_string_pretty(&report::sarif::log(&analysis.suspects, None))?;
+            text.push('\n');
+        }
+    }
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(Outcome::Clean)
+}

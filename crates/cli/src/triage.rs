@@ -1,0 +1,105 @@
+//! `racewit triage [REPORT.json]`: the warnings of a `check` report ranked:
+//! confirmed first, then by consequence (crash > non_serializable > stuck >
+//! none), fewest preemptions, shortest witness. Each row says why it ranks there.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+use crate::Outcome;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A report written by `racewit check --format json` (default: the last one in --out).
+    #[arg(value_name = "REPORT.json")]
+    pub report: Option<PathBuf>,
+    /// Where `check` wrote its last report.
+    #[arg(long, value_name = "DIR", default_value = "_racewit")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Rank {
+    unconfirmed: bool,
+    consequence: u8,
+    preemptions: u64,
+    steps: u64,
+    id: String,
+}
+
+fn consequence_rank(kind: &str) -> u8 {
+    match kind {
+        "crash" => 0,
+        "non_serializable" => 1,
+        "stuck" => 2,
+        "none" => 3,
+        _ => 4,
+    }
+}
+
+fn rank(w: &Value) -> Rank {
+    let kind = w["consequence"]["kind"].as_str().unwrap_or("");
+    Rank {
+        unconfirmed: w["verdict"].as_str() != Some("confirmed"),
+        consequence: consequence_rank(kind),
+        preemptions: w["preemptions"].as_u64().unwrap_or(u64::MAX),
+        steps: w["witness_steps"].as_u64().unwrap_or(u64::MAX),
+        id: w["id"].as_str().unwrap_or("").to_string(),
+    }
+}
+
+fn why(w: &Value, r: &Rank) -> String {
+    if r.unconfirmed {
+        let reason = w["reason_text"].as_str().unwrap_or("no witness");
+        return format!("unconfirmed: {reason}");
+    }
+    let kind = w["consequence"]["kind"].as_str().unwrap_or("none");
+    format!(
+        "confirmed, consequence {kind}, {} preemption(s), {}-step witness",
+        r.preemptions, r.steps
+    )
+}
+
+/// The ranked table, as text.
+pub fn render(report: &Value) -> Result<String> {
+    let Some(warnings) = report["warnings"].as_array() else {
+        bail!("not a racewit check report (no \"warnings\" array)");
+    };
+    let mut rows: Vec<(Rank, &Value)> = warnings.iter().map(|w| (rank(w), w)).collect();
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out = String::new();
+    for (i, (r, w)) in rows.iter().enumerate() {
+        let file = w["write"]["file"].as_str().unwrap_or("?");
+        let line = w["write"]["line"].as_u64().unwrap_or(0);
+        out.push_str(&format!(
+            "{:>3}. {}  {}:{}  {}\n     {}\n",
+            i + 1,
+            r.id,
+            file,
+            line,
+            w["resource"]["display"].as_str().unwrap_or(""),
+            why(w, r)
+        ));
+        if let Some(p) = w["witness"].as_str() {
+            out.push_str(&format!("     replay: racewit replay {p}\n"));
+        }
+    }
+    let confirmed = rows.iter().filter(|(r, _)| !r.unconfirmed).count();
+    out.push_str(&format!("{} warning(s), {confirmed} confirmed\n", rows.len()));
+    Ok(out)
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let path = args.report.unwrap_or_else(|| args.out.join("report.json"));
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("reading {} (run `racewit check` first, or name a report)", path.display()))?;
+    let report: Value = serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
+    let table = render(&report).with_context(|| format!("reading {}", path.display()))?;
+    std::io::stdout().lock().write_all(table.as_bytes())?;
+    let any_confirmed = report["warnings"]
+        .as_array()
+        .is_some_and(|ws| ws.iter().any(|w| w["verdict"].as_str() == Some("confirmed")));
+    Ok(if any_confirmed { Outcome::RacesFound } else { Outcome::Clean })
+}

@@ -1,0 +1,428 @@
+//! Confirming suspects: a harness per suspect, a steered bounded search for
+//! the race pattern, the consequence of the witness, or the reason none was
+//! found. Suspects are confirmed in parallel; each search is sequential, so
+//! the results do not depend on the number of threads.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use racewit_static::{Category, Suspect};
+use racewit_syntax::ir::{CallSiteId, Name, Program};
+use racewit_vm::{Vm, VmConfig};
+
+use crate::goal::{Monitor, RaceGoal};
+use crate::harness::{self, Harness};
+use crate::schedule::Schedule;
+use crate::search::bounded::BoundedDfs;
+use crate::search::random::RandomWalk;
+use crate::search::{Found, Outcome, StopReason, Strategy, TraceStep};
+use crate::system::{Fate, Observation, System};
+use crate::verdict::{Consequence, Status, UnconfirmedReason, Verdict};
+use crate::vm_system::{Site, TimeoutPolicy, VmItem, VmSystem};
+use crate::witness::{
+    HarnessRecord, LoadRecord, RaceSites, WITNESS_VERSION, Witness, WitnessEvent, WitnessKind, hash_sources,
+};
+
+/// The pseudo-directory generated harness modules are loaded from.
+pub const HARNESS_DIR: &str = "<racewit-harness>";
+
+#[derive(Clone, Debug)]
+pub struct ConfirmOptions {
+    /// Preemption bound.
+    pub max_preemptions: u32,
+    /// Harness sizes to try, in order (worker processes).
+    pub processes: Vec<usize>,
+    pub max_interleavings: u64,
+    pub max_run_steps: usize,
+    pub sleep_sets: bool,
+    /// Random search instead of bounded DFS: (runs, seed).
+    pub random: Option<(u64, u64)>,
+    pub timeouts: TimeoutPolicy,
+    pub vm: VmConfig,
+}
+
+impl Default for ConfirmOptions {
+    fn default() -> Self {
+        ConfirmOptions {
+            max_preemptions: 2,
+            processes: vec![2, 3],
+            max_interleavings: 20_000,
+            max_run_steps: 50_000,
+            sleep_sets: true,
+            random: None,
+            timeouts: TimeoutPolicy::WhenStuck,
+            vm: VmConfig {
+                max_reductions: 5_000_000,
+                ..VmConfig::default()
+            },
+        }
+    }
+}
+
+/// One suspect's confirmation.
+#[derive(Clone, Debug)]
+pub struct Confirmation {
+    pub suspect: Suspect,
+    pub verdict: Verdict,
+    /// The harness that ran (the last size tried, or the one that confirmed).
+    pub harness: Option<Harness>,
+    pub witness: Option<Witness>,
+}
+
+/// Builds every harness, loads them beside the user's code, and confirms
+/// each suspect. Returns the program with the harnesses (for rendering).
+pub fn confirm_all(
+    mut program: Program,
+    suspects: &[Suspect],
+    load: &LoadRecord,
+    opts: &ConfirmOptions,
+) -> (Arc<Program>, Vec<Confirmation>) {
+    let sources = hash_sources(&program);
+    let mut harnesses: Vec<Vec<Result<Harness, String>>> = Vec::with_capacity(suspects.len());
+    for (i, s) in suspects.iter().enumerate() {
+        let mut sizes = Vec::new();
+        for &n in &opts.processes {
+            let built = harness::build(&program, s, n, i * 10 + n).map_err(|e| e.to_string());
+            if let Ok(h) = &built {
+                let loaded = racewit_syntax::load_source(&format!("{HARNESS_DIR}/{}.erl", h.module), &h.source);
+                program.absorb(loaded);
+            }
+            sizes.push(built);
+        }
+        harnesses.push(sizes);
+    }
+    let program = Arc::new(program);
+    let results = suspects
+        .par_iter()
+        .zip(harnesses.par_iter())
+        .map(|(s, hs)| confirm_one(&program, s, hs, load, &sources, opts))
+        .collect();
+    (program, results)
+}
+
+fn race_sites(s: &Suspect) -> RaceSites {
+    RaceSites {
+        read_module: s.read.module.to_string(),
+        read_site: s.read.site.0,
+        write_module: s.write.module.to_string(),
+        write_site: s.write.site.0,
+        write_must_overlap: s.category != Category::SpawnRegister,
+    }
+}
+
+/// The goal for a race, from its sites.
+pub fn race_goal(sites: &RaceSites) -> RaceGoal<VmSystem> {
+    RaceGoal::new(
+        (Name::new(&sites.read_module), CallSiteId(sites.read_site)),
+        (Name::new(&sites.write_module), CallSiteId(sites.write_site)),
+        sites.write_must_overlap,
+    )
+}
+
+/// A fresh system running `module:function()` as `P1`.
+pub fn start(program: &Arc<Program>, module: &str, function: &str, opts: &ConfirmOptions) -> VmSystem {
+    let mut vm = Vm::new(program.clone(), opts.vm.clone());
+    vm.spawn_entry(module, function, Vec::new());
+    VmSystem::new(vm, opts.timeouts)
+}
+
+fn confirm_one(
+    program: &Arc<Program>,
+    suspect: &Suspect,
+    harnesses: &[Result<Harness, String>],
+    load: &LoadRecord,
+    sources: &[crate::witness::SourceHash],
+    opts: &ConfirmOptions,
+) -> Confirmation {
+    let sites = race_sites(suspect);
+    let mut interleavings = 0u64;
+    let mut exhausted = true;
+    let mut reason = None;
+    let mut last_harness = None;
+    let mut last_processes = 0;
+    for built in harnesses {
+        let h = match built {
+            Ok(h) => h,
+            Err(why) => {
+                reason.get_or_insert(UnconfirmedReason::NoHarness { why: why.clone() });
+                exhausted = false;
+                continue;
+            }
+        };
+        last_harness = Some(h.clone());
+        last_processes = h.workers.len();
+        let sys = start(program, &h.module, &h.function, opts);
+        let outcome = search(&sys, race_goal(&sites), opts);
+        interleavings += outcome.stats.interleavings;
+        if let Some(found) = outcome.found.into_iter().next() {
+            let consequence = consequence(&sys, &found, opts);
+            let verdict = Verdict {
+                status: Status::Confirmed,
+                consequence: Some(consequence),
+                bound: opts.max_preemptions,
+                processes: h.workers.len(),
+                interleavings,
+                exhausted: false,
+                preemptions: Some(found.preemptions),
+                witness_steps: Some(found.schedule.len()),
+                reason: None,
+            };
+            let witness = Witness {
+                version: WITNESS_VERSION,
+                kind: WitnessKind::Suspect,
+                subject: suspect.id.clone(),
+                load: load.clone(),
+                sources: sources.to_vec(),
+                harness: HarnessRecord {
+                    module: h.module.clone(),
+                    function: h.function.clone(),
+                    source: h.source.clone(),
+                },
+                timeouts: opts.timeouts,
+                sites: Some(sites.clone()),
+                schedule: Schedule::new(found.schedule.clone(), opts.random.map(|(_, seed)| seed)),
+                verdict: verdict.clone(),
+                failure: None,
+                trace: trace_events(program, &found.trace, found.monitor.race()),
+            };
+            return Confirmation {
+                suspect: suspect.clone(),
+                verdict,
+                harness: Some(h.clone()),
+                witness: Some(witness),
+            };
+        }
+        match outcome.stop {
+            StopReason::Exhausted => {}
+            StopReason::InterleavingBudget { .. } | StopReason::Found => exhausted = false,
+        }
+        let why = why_not(&sys, &sites, &outcome, opts);
+        if reason.is_none() || matches!(reason, Some(UnconfirmedReason::BoundExhausted)) {
+            reason = Some(why);
+        }
+    }
+    Confirmation {
+        suspect: suspect.clone(),
+        verdict: Verdict {
+            status: Status::Unconfirmed,
+            consequence: None,
+            bound: opts.max_preemptions,
+            processes: last_processes,
+            interleavings,
+            exhausted,
+            preemptions: None,
+            witness_steps: None,
+            reason,
+        },
+        harness: last_harness,
+        witness: None,
+    }
+}
+
+fn search<M: Monitor<VmSystem>>(sys: &VmSystem, goal: M, opts: &ConfirmOptions) -> Outcome<VmSystem, M> {
+    match opts.random {
+        Some((runs, seed)) => RandomWalk {
+            runs,
+            seed,
+            max_run_steps: opts.max_run_steps,
+            ..RandomWalk::default()
+        }
+        .search(sys, goal),
+        None => BoundedDfs {
+            max_preemptions: opts.max_preemptions,
+            max_interleavings: opts.max_interleavings,
+            max_run_steps: opts.max_run_steps,
+            sleep_sets: opts.sleep_sets,
+            stop_at_first: true,
+            steer: true,
+        }
+        .search(sys, goal),
+    }
+}
+
+/// Accepts every run: used to enumerate outcomes.
+#[derive(Clone, Debug, Default)]
+struct EveryRun;
+
+impl<S: System> Monitor<S> for EveryRun {
+    fn observe(&mut self, _: &S, _: S::Proc, _: &Observation<S::Item, S::Site>, _: usize) {}
+    fn hit(&self) -> bool {
+        false
+    }
+    fn finish(&mut self, _: &S) -> bool {
+        true
+    }
+}
+
+/// The runs without any preemption (each process runs until it blocks or ends).
+fn serial_runs(sys: &VmSystem, opts: &ConfirmOptions) -> Vec<VmSystem> {
+    BoundedDfs {
+        max_preemptions: 0,
+        max_interleavings: 200,
+        max_run_steps: opts.max_run_steps,
+        sleep_sets: false,
+        stop_at_first: false,
+        steer: false,
+    }
+    .search(sys, EveryRun)
+    .found
+    .into_iter()
+    .map(|f| f.end)
+    .collect()
+}
+
+fn crashes(sys: &VmSystem) -> Vec<(String, String)> {
+    sys.procs()
+        .into_iter()
+        .filter_map(|p| match sys.fate(p) {
+            Fate::Crashed { reason } => Some((sys.name(p), reason)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn consequence(initial: &VmSystem, found: &Found<VmSystem, RaceGoal<VmSystem>>, opts: &ConfirmOptions) -> Consequence {
+    let end = &found.end;
+    let serial = serial_runs(initial, opts);
+    let witness_crashes = crashes(end);
+    if let Some((process, reason)) = witness_crashes.first()
+        && serial.iter().any(|s| crashes(s).is_empty())
+    {
+        return Consequence::Crash {
+            process: process.clone(),
+            reason: reason.clone(),
+        };
+    }
+    let root = end.procs().into_iter().next();
+    if let Some(root) = root
+        && end.fate(root) == Fate::Blocked
+    {
+        let processes = end
+            .procs()
+            .into_iter()
+            .filter(|&p| end.fate(p) == Fate::Blocked)
+            .map(|p| end.name(p))
+            .collect();
+        return Consequence::Stuck { processes };
+    }
+    let item = VmItem(racewit_vm::SharedItem::Registry(Name::new("")));
+    let observed = end.item_value(&item);
+    let serial_values: BTreeSet<String> = serial.iter().map(|s| s.item_value(&item)).collect();
+    if !serial_values.is_empty() && !serial_values.contains(&observed) {
+        return Consequence::NonSerializable {
+            observed,
+            serial_outcomes: serial_values.len(),
+        };
+    }
+    Consequence::None
+}
+
+/// Why the search found nothing: looks at one serial run for an unsupported
+/// call or a crash before the read.
+fn why_not(
+    sys: &VmSystem,
+    sites: &RaceSites,
+    outcome: &Outcome<VmSystem, RaceGoal<VmSystem>>,
+    opts: &ConfirmOptions,
+) -> UnconfirmedReason {
+    let probe = BoundedDfs {
+        max_preemptions: 0,
+        max_interleavings: 1,
+        max_run_steps: opts.max_run_steps,
+        sleep_sets: false,
+        stop_at_first: true,
+        steer: false,
+    }
+    .search(sys, Probe::new(race_goal(sites)));
+    if let Some(run) = probe.found.first() {
+        let end = &run.end;
+        for p in end.procs() {
+            if let Fate::Parked { call } = end.fate(p) {
+                return UnconfirmedReason::Unsupported { call };
+            }
+        }
+        if !run.monitor.read_seen
+            && let Some((process, reason)) = crashes(end).into_iter().next()
+        {
+            return UnconfirmedReason::HarnessCrashed { process, reason };
+        }
+    }
+    if let Some(why) = &outcome.stats.first_error {
+        return UnconfirmedReason::RunsCut { why: why.clone() };
+    }
+    match outcome.stop {
+        StopReason::InterleavingBudget { limit } => UnconfirmedReason::Budget { interleavings: limit },
+        _ => UnconfirmedReason::BoundExhausted,
+    }
+}
+
+/// Wraps a race goal to note whether the read ever ran; accepts every run.
+#[derive(Clone, Debug)]
+struct Probe {
+    goal: RaceGoal<VmSystem>,
+    read_seen: bool,
+}
+
+impl Probe {
+    fn new(goal: RaceGoal<VmSystem>) -> Self {
+        Probe { goal, read_seen: false }
+    }
+}
+
+impl Monitor<VmSystem> for Probe {
+    fn observe(&mut self, sys: &VmSystem, proc: racewit_vm::Pid, obs: &Observation<VmItem, Site>, index: usize) {
+        if obs.site.as_ref() == Some(&self.goal.read_site) {
+            self.read_seen = true;
+        }
+        self.goal.observe(sys, proc, obs, index);
+    }
+    fn hit(&self) -> bool {
+        false
+    }
+    fn finish(&mut self, _: &VmSystem) -> bool {
+        true
+    }
+}
+
+/// Witness events with locations and the race's roles marked.
+pub fn trace_events(
+    program: &Program,
+    trace: &[TraceStep<Site>],
+    race: Option<crate::goal::RaceHit>,
+) -> Vec<WitnessEvent> {
+    trace
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let span = t.site.as_ref().and_then(|(m, id)| {
+                let module = program.module(m)?;
+                Some(module.call_sites.get(id.index())?.span)
+            });
+            let loc = span.map(|s| program.sources.location(s));
+            let role = race.and_then(|r| {
+                if i == r.read_step {
+                    Some("read")
+                } else if i == r.interfering_write_step {
+                    Some("interfering_write")
+                } else if i == r.stale_write_step {
+                    Some("stale_write")
+                } else {
+                    None
+                }
+            });
+            WitnessEvent {
+                step: i,
+                process: t.process.clone(),
+                text: t.text.clone(),
+                file: loc.as_ref().map(|l| l.file.clone()),
+                line: loc.as_ref().map(|l| l.line),
+                column: loc.as_ref().map(|l| l.column),
+                preemption: t.preemption,
+                role: role.map(str::to_string),
+                span,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,104 @@
+//! The end of every suspect: CONFIRMED with a witness, or UNCONFIRMED with
+//! exactly what was tried and why the search stopped.
+
+use serde::{Deserialize, Serialize};
+
+/// Confirmed or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Confirmed,
+    Unconfirmed,
+}
+
+/// What the race did in the witness execution.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Consequence {
+    /// A process crashed (e.g. the second `register` raised `badarg`).
+    Crash { process: String, reason: String },
+    /// The final shared state is one no schedule without preemptions produces
+    /// (a lost update).
+    NonSerializable { observed: String, serial_outcomes: usize },
+    /// Processes blocked forever.
+    Stuck { processes: Vec<String> },
+    /// The interleaving happens but does no visible harm.
+    None,
+}
+
+impl Consequence {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Consequence::Crash { .. } => "crash",
+            Consequence::NonSerializable { .. } => "non_serializable",
+            Consequence::Stuck { .. } => "stuck",
+            Consequence::None => "none",
+        }
+    }
+
+    /// Severity rank for triage: lower is worse.
+    pub fn rank(&self) -> u8 {
+        match self {
+            Consequence::Crash { .. } => 0,
+            Consequence::NonSerializable { .. } => 1,
+            Consequence::Stuck { .. } => 2,
+            Consequence::None => 3,
+        }
+    }
+}
+
+/// Why a search ended without confirming.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum UnconfirmedReason {
+    /// Every schedule within the preemption bound was explored.
+    BoundExhausted,
+    /// The interleaving budget ran out first.
+    Budget { interleavings: u64 },
+    /// The harness could not be built.
+    NoHarness { why: String },
+    /// A process stopped at a call the VM cannot run.
+    Unsupported { call: String },
+    /// The harness itself crashed before the race could happen.
+    HarnessCrashed { process: String, reason: String },
+    /// Runs were cut (step budget, VM error).
+    RunsCut { why: String },
+}
+
+impl std::fmt::Display for UnconfirmedReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnconfirmedReason::BoundExhausted => write!(f, "every schedule within the bound was explored"),
+            UnconfirmedReason::Budget { interleavings } => {
+                write!(f, "stopped after {interleavings} interleavings (budget); the space was not exhausted")
+            }
+            UnconfirmedReason::NoHarness { why } => write!(f, "no harness could be built: {why}"),
+            UnconfirmedReason::Unsupported { call } => write!(f, "stopped at unsupported call {call}"),
+            UnconfirmedReason::HarnessCrashed { process, reason } => {
+                write!(f, "the harness crashed before the race: {process} exited with {reason}")
+            }
+            UnconfirmedReason::RunsCut { why } => write!(f, "runs were cut: {why}"),
+        }
+    }
+}
+
+/// The verdict on one suspect.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub status: Status,
+    /// For confirmed races.
+    pub consequence: Option<Consequence>,
+    /// Preemption bound used.
+    pub bound: u32,
+    /// Worker processes in the harness.
+    pub processes: usize,
+    /// Completed runs explored (over every harness size tried).
+    pub interleavings: u64,
+    /// Whether the space within the bound was exhausted.
+    pub exhausted: bool,
+    /// Preemptions in the witness.
+    pub preemptions: Option<u32>,
+    /// Steps in the witness.
+    pub witness_steps: Option<usize>,
+    pub reason: Option<UnconfirmedReason>,
+}

@@ -1,0 +1,114 @@
+//! The witness: a versioned JSON record of one execution that shows a race
+//! (or an explored failure), with everything needed to replay it.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use racewit_syntax::ir::Program;
+
+use crate::schedule::Schedule;
+use crate::verdict::Verdict;
+use crate::vm_system::TimeoutPolicy;
+
+pub const WITNESS_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Witness {
+    pub version: u32,
+    /// `suspect` for a confirmed race, `explore` for a failure found by exploring an entry.
+    pub kind: WitnessKind,
+    /// The suspect id (race) or the entry (`mod:fun/0`, explore).
+    pub subject: String,
+    /// What was loaded, as the command line gave it.
+    pub load: LoadRecord,
+    /// sha256 of every user source file (modules and headers), by path.
+    pub sources: Vec<SourceHash>,
+    pub harness: HarnessRecord,
+    pub timeouts: TimeoutPolicy,
+    /// The race's read and write sites (`module`, call-site id), for a race.
+    pub sites: Option<RaceSites>,
+    pub schedule: Schedule,
+    pub verdict: Verdict,
+    /// A failure found by exploration (`explore` witnesses).
+    pub failure: Option<crate::goal::Failure>,
+    /// One line per step.
+    pub trace: Vec<WitnessEvent>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WitnessKind {
+    Suspect,
+    Explore,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadRecord {
+    pub paths: Vec<String>,
+    pub include_dirs: Vec<String>,
+    pub lib_dirs: Vec<String>,
+    pub defines: Vec<(String, Option<String>)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceHash {
+    pub path: String,
+    pub sha256: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HarnessRecord {
+    pub module: String,
+    pub function: String,
+    /// Generated harness source (empty when the entry is the user's own function).
+    pub source: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaceSites {
+    pub read_module: String,
+    pub read_site: u32,
+    pub write_module: String,
+    pub write_site: u32,
+    /// Whether the stale write must touch the item read (not for spawn_register).
+    pub write_must_overlap: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WitnessEvent {
+    pub step: usize,
+    pub process: String,
+    pub text: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    /// Whether this step preempted a process that could have gone on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub preemption: bool,
+    /// `read`, `interfering_write` or `stale_write` for the race's three events.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// The call site's span in the loaded program (not serialized).
+    #[serde(skip)]
+    pub span: Option<racewit_syntax::Span>,
+}
+
+/// sha256 of each user file of the program (generated harness files excluded).
+pub fn hash_sources(program: &Program) -> Vec<SourceHash> {
+    let mut out: Vec<SourceHash> = program
+        .sources
+        .iter()
+        .filter(|(_, f)| !f.path.starts_with(crate::confirmation::HARNESS_DIR))
+        .map(|(_, f)| SourceHash {
+            path: f.path.display().to_string(),
+            sha256: hex(&Sha256::digest(f.text.as_bytes())),
+        })
+        .collect();
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out.dedup();
+    out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

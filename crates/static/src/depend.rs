@@ -1,0 +1,340 @@
+//! Dependence on a read: which later calls of a unit depend on the value a
+//! call site returned, by data (an argument computed from it) or by control
+//! (inside a `case`/`if`/`receive` clause chosen by it, or after a match or
+//! a clause that fails or exits unless it has a given value).
+//!
+//! A write races with a read only when it depends on it: `N = value(K),
+//! reset(K)` reads and writes but never acts on what it read.
+
+use racewit_syntax::ir::{Body, CallSiteId, CallTarget, ClauseId, Expr, ExprId, Literal, Pat, PatId, Qualifier};
+use rustc_hash::FxHashSet;
+
+/// What depends on one call site's result within one unit.
+#[derive(Clone, Debug, Default)]
+pub struct DepInfo {
+    /// Call sites evaluated under the dependence (data or control).
+    pub sites: FxHashSet<CallSiteId>,
+    /// The unit's result depends on it.
+    pub ret: bool,
+}
+
+/// Dependence on `source`'s result within a unit made of `clauses`.
+pub fn dependent(body: &Body, clauses: &[ClauseId], source: CallSiteId) -> DepInfo {
+    let mut d = Dep {
+        body,
+        source,
+        tainted: vec![false; body.var_count()],
+        ctrl: false,
+        info: DepInfo::default(),
+    };
+    for &c in clauses {
+        d.ctrl = false;
+        let cl = body.clause(c);
+        let v = d.expr(cl.body);
+        if v || d.ctrl {
+            d.info.ret = true;
+        }
+    }
+    d.info
+}
+
+struct Dep<'a> {
+    body: &'a Body,
+    source: CallSiteId,
+    tainted: Vec<bool>,
+    /// Evaluation is under control dependence.
+    ctrl: bool,
+    info: DepInfo,
+}
+
+impl Dep<'_> {
+    fn bind(&mut self, p: PatId, t: bool) {
+        match self.body.pat(p) {
+            Pat::Var(v) => {
+                if t {
+                    self.tainted[v.index()] = true;
+                }
+            }
+            Pat::Cons(a, b) | Pat::Alias(a, b) => {
+                let (a, b) = (*a, *b);
+                self.bind(a, t);
+                self.bind(b, t);
+            }
+            Pat::Tuple(ps) => {
+                for q in ps.clone() {
+                    self.bind(q, t);
+                }
+            }
+            Pat::Map(fs) => {
+                for (_, q) in fs.clone() {
+                    self.bind(q, t);
+                }
+            }
+            Pat::Binary(segs) => {
+                for s in segs.clone() {
+                    self.bind(s.value, t);
+                }
+            }
+            Pat::Missing | Pat::Wild | Pat::Bound(_) | Pat::Lit(_) | Pat::Nil => {}
+        }
+    }
+
+    /// The pattern can fail to match.
+    fn refutable(&self, p: PatId) -> bool {
+        match self.body.pat(p) {
+            Pat::Var(_) | Pat::Wild => false,
+            Pat::Alias(a, b) => self.refutable(*a) || self.refutable(*b),
+            _ => true,
+        }
+    }
+
+    /// The pattern compares with a tainted bound variable.
+    fn pat_reads_taint(&self, p: PatId) -> bool {
+        match self.body.pat(p) {
+            Pat::Bound(v) => self.tainted[v.index()],
+            Pat::Cons(a, b) | Pat::Alias(a, b) => self.pat_reads_taint(*a) || self.pat_reads_taint(*b),
+            Pat::Tuple(ps) => ps.iter().any(|&q| self.pat_reads_taint(q)),
+            Pat::Map(fs) => fs.iter().any(|(_, q)| self.pat_reads_taint(*q)),
+            _ => false,
+        }
+    }
+
+    /// Whether an expression (a guard) reads a tainted variable.
+    fn reads_taint(&self, e: ExprId) -> bool {
+        match self.body.expr(e) {
+            Expr::Var(v) => self.tainted[v.index()],
+            Expr::Cons(a, b) | Expr::Op(_, a, b) => self.reads_taint(*a) || self.reads_taint(*b),
+            Expr::UnOp(_, a) | Expr::Catch(a) => self.reads_taint(*a),
+            Expr::Tuple(es) | Expr::Block(es) => es.iter().any(|&x| self.reads_taint(x)),
+            Expr::Call { args, .. } => args.iter().any(|&x| self.reads_taint(x)),
+            Expr::Case { arg, clauses, .. } => {
+                self.reads_taint(*arg)
+                    || clauses.iter().any(|&c| {
+                        let cl = self.body.clause(c);
+                        self.reads_taint(cl.body)
+                            || cl.guard.iter().flatten().any(|&g| self.reads_taint(g))
+                    })
+            }
+            Expr::Map { base, fields } => {
+                base.is_some_and(|b| self.reads_taint(b))
+                    || fields.iter().any(|f| self.reads_taint(f.key) || self.reads_taint(f.value))
+            }
+            _ => false,
+        }
+    }
+
+    /// The expression never returns normally (raises or exits).
+    fn diverges(&self, e: ExprId) -> bool {
+        match self.body.expr(e) {
+            Expr::Block(es) => es.last().is_some_and(|&l| self.diverges(l)),
+            Expr::Call {
+                target: CallTarget::Remote { module, function },
+                args,
+                ..
+            } => {
+                let atom = |x: ExprId| match self.body.expr(x) {
+                    Expr::Lit(Literal::Atom(a)) => Some(a.as_str().to_string()),
+                    _ => None,
+                };
+                matches!(
+                    (atom(*module).as_deref(), atom(*function).as_deref(), args.len()),
+                    (Some("erlang"), Some("exit"), 1)
+                        | (Some("erlang"), Some("error"), 1..=3)
+                        | (Some("erlang"), Some("throw"), 1)
+                        | (Some("erlang"), Some("raise"), 3)
+                )
+            }
+            Expr::Case { clauses, .. } => {
+                !clauses.is_empty() && clauses.iter().all(|&c| self.diverges(self.body.clause(c).body))
+            }
+            _ => false,
+        }
+    }
+
+    fn catch_all(&self, c: ClauseId) -> bool {
+        let cl = self.body.clause(c);
+        let guard_true = cl.guard.is_empty()
+            || cl.guard.iter().any(|conj| {
+                conj.iter()
+                    .all(|&g| matches!(self.body.expr(g), Expr::Lit(Literal::Atom(a)) if a == "true"))
+            });
+        guard_true && cl.pats.iter().all(|&p| !self.refutable(p))
+    }
+
+    fn exprs(&mut self, es: &[ExprId]) -> bool {
+        let mut t = false;
+        for &e in es {
+            t |= self.expr(e);
+        }
+        t
+    }
+
+    /// Clauses selected by a value tainted or not; returns whether the result is tainted.
+    fn select(&mut self, clauses: &[ClauseId], arg_tainted: bool, arity: usize) -> bool {
+        let saved = self.ctrl;
+        let mut dep = arg_tainted;
+        for &c in clauses {
+            let cl = self.body.clause(c);
+            if cl.pats.iter().any(|&p| self.pat_reads_taint(p))
+                || cl.guard.iter().flatten().any(|&g| self.reads_taint(g))
+            {
+                dep = true;
+            }
+        }
+        let mut result = dep;
+        for &c in clauses {
+            let cl = self.body.clause(c).clone();
+            for (i, &p) in cl.pats.iter().enumerate() {
+                self.bind(p, arg_tainted && i < arity.max(1));
+            }
+            self.ctrl = saved || dep;
+            result |= self.expr(cl.body);
+        }
+        self.ctrl = saved;
+        if dep && !saved {
+            let no_catch_all = !clauses.iter().any(|&c| self.catch_all(c));
+            let some_diverge = clauses.iter().any(|&c| self.diverges(self.body.clause(c).body));
+            if no_catch_all || some_diverge {
+                // Reaching what follows depends on the value too.
+                self.ctrl = true;
+            }
+        }
+        result
+    }
+
+    fn expr(&mut self, id: ExprId) -> bool {
+        let body = self.body;
+        match body.expr(id) {
+            Expr::Missing | Expr::Lit(_) | Expr::Nil | Expr::FunRef { .. } => false,
+            Expr::Var(v) => self.tainted[v.index()],
+            Expr::Cons(a, b) | Expr::Op(_, a, b) => {
+                let x = self.expr(*a);
+                self.expr(*b) || x
+            }
+            Expr::UnOp(_, a) | Expr::Catch(a) => self.expr(*a),
+            Expr::Tuple(es) => self.exprs(es),
+            Expr::Block(es) => {
+                let mut last = false;
+                for &e in es {
+                    last = self.expr(e);
+                }
+                last
+            }
+            Expr::Binary(segs) => {
+                let mut t = false;
+                for s in segs {
+                    t |= self.expr(s.value);
+                    if let Some(sz) = s.size {
+                        t |= self.expr(sz);
+                    }
+                }
+                t
+            }
+            Expr::Map { base, fields } => {
+                let mut t = base.is_some_and(|b| self.expr(b));
+                for f in fields {
+                    t |= self.expr(f.key);
+                    t |= self.expr(f.value);
+                }
+                t
+            }
+            Expr::Match(p, e) | Expr::MaybeMatch(p, e) => {
+                let t = self.expr(*e);
+                let reads = self.pat_reads_taint(*p);
+                self.bind(*p, t);
+                if (t && self.refutable(*p)) || reads {
+                    self.ctrl = true;
+                }
+                t
+            }
+            Expr::Send { to, msg, .. } => {
+                let a = self.expr(*to);
+                self.expr(*msg) || a
+            }
+            Expr::Call { site, target, args } => {
+                let mut t = match target {
+                    CallTarget::Remote { module, function } => {
+                        let a = self.expr(*module);
+                        self.expr(*function) || a
+                    }
+                    CallTarget::Apply { fun } => self.expr(*fun),
+                    CallTarget::Local { .. } => false,
+                };
+                t |= self.exprs(args);
+                if *site == self.source {
+                    return true;
+                }
+                if t || self.ctrl {
+                    self.info.sites.insert(*site);
+                }
+                t || self.ctrl
+            }
+            Expr::Case { arg, clauses, .. } => {
+                let t = self.expr(*arg);
+                self.select(clauses, t, 1)
+            }
+            Expr::Receive { clauses, after } => {
+                let mut r = self.select(clauses, false, 1);
+                if let Some(a) = after {
+                    r |= self.expr(a.timeout);
+                    r |= self.expr(a.body);
+                }
+                r
+            }
+            Expr::Try {
+                body: b,
+                of_clauses,
+                catch_clauses,
+                after,
+            } => {
+                let t = self.expr(*b);
+                let mut r = if of_clauses.is_empty() {
+                    t
+                } else {
+                    self.select(of_clauses, t, 1)
+                };
+                r |= self.select(catch_clauses, false, 3);
+                if let Some(a) = after {
+                    self.expr(*a);
+                }
+                r
+            }
+            Expr::Fun(fe) => self.ctrl || fe.free_vars.iter().any(|v| self.tainted[v.index()]),
+            Expr::Comprehension(c) => {
+                let saved = self.ctrl;
+                let mut t = false;
+                for q in &c.qualifiers {
+                    match q {
+                        Qualifier::Generator { pat, expr, .. } => {
+                            let g = self.expr(*expr);
+                            self.bind(*pat, g);
+                            if g {
+                                self.ctrl = true;
+                            }
+                            t |= g;
+                        }
+                        Qualifier::Filter(e) => {
+                            if self.expr(*e) {
+                                self.ctrl = true;
+                                t = true;
+                            }
+                        }
+                    }
+                }
+                t |= self.expr(c.body);
+                self.ctrl = saved;
+                t || saved
+            }
+            Expr::Maybe { body: items, else_clauses } => {
+                let mut t = false;
+                for &e in items {
+                    t |= self.expr(e);
+                }
+                if let Some(cs) = else_clauses {
+                    t |= self.select(cs, t, 1);
+                }
+                t
+            }
+        }
+    }
+}

@@ -1,0 +1,365 @@
+use std::path::Path;
+use std::sync::Arc;
+
+use super::*;
+use crate::lex::tokenize;
+
+/// Preprocess `text` as the module file `path` and render the output tokens
+/// (space-separated, as source text) followed by `!CODE:line` per diagnostic.
+fn run_in(path: &Path, text: &str, env: &PpEnv) -> String {
+    let file = SourceFile::new(path.to_path_buf(), Arc::from(text));
+    let (toks, lex_diags) = tokenize(FileId(0), text);
+    assert!(lex_diags.is_empty(), "{lex_diags:?}");
+    let out = preprocess(FileId(0), &file, toks, env);
+    assert_eq!(out.tokens.last().map(|t| &t.kind), Some(&TokenKind::Eof));
+    let mut parts: Vec<String> = out.tokens[..out.tokens.len() - 1]
+        .iter()
+        .map(|t| token_text(&t.kind))
+        .collect();
+    for d in &out.diagnostics {
+        let line = if d.span.file == FileId(0) {
+            file.line_col(d.span.start).line
+        } else {
+            0
+        };
+        parts.push(format!("!{}:{}", d.code.as_str(), line));
+    }
+    parts.join(" ")
+}
+
+fn check(text: &str, expected: &str) {
+    let env = PpEnv::default();
+    assert_eq!(
+        run_in(Path::new("/nonexistent/m.erl"), text, &env),
+        expected,
+        "input:\n{text}"
+    );
+}
+
+#[test]
+fn constants_and_arguments() {
+    check("-define(A, 1 + 2).\nf() -> ?A.\n", "f ( ) -> 1 + 2 .");
+    check(
+        "-define(SQ(X), X * X).\nf() -> ?SQ(3).\n",
+        "f ( ) -> 3 * 3 .",
+    );
+    check(
+        "-define(P(X, Y), {X, Y}).\nf() -> ?P([1, 2], (a, b)).\n",
+        "f ( ) -> { [ 1 , 2 ] , ( a , b ) } .",
+    );
+    check(
+        "-define(F(X), X).\nf() -> ?F(fun(A) -> A end).\n",
+        "f ( ) -> fun ( A ) -> A end .",
+    );
+    check(
+        "-define('Q', q).\n-define(V, ?'Q').\nf() -> ?V.\n",
+        "f ( ) -> q .",
+    );
+}
+
+#[test]
+fn arity_overloading() {
+    check(
+        "-define(M, zero).\n-define(M(), empty).\n-define(M(X), {one, X}).\n-define(M(X, Y), {two, X, Y}).\nf() -> [?M, ?M(), ?M(a), ?M(a, b)].\n",
+        "f ( ) -> [ zero , empty , { one , a } , { two , a , b } ] .",
+    );
+    // Only a constant: the arguments follow as a call.
+    check(
+        "-define(F, foo:bar).\nf() -> ?F(1, 2).\n",
+        "f ( ) -> foo : bar ( 1 , 2 ) .",
+    );
+    // No definition with that arity.
+    check(
+        "-define(M(X), X).\nf() -> ?M(1, 2).\n",
+        "f ( ) -> '?M' ( 1 , 2 ) . !E022:2",
+    );
+}
+
+#[test]
+fn nested_and_recursive_use() {
+    check(
+        "-define(A, ?B + 1).\n-define(B, 2).\n-define(W(X), [X]).\nf() -> ?W(?W(?A)).\n",
+        "f ( ) -> [ [ 2 + 1 ] ] .",
+    );
+    // A body ending in a macro name takes the arguments that follow the use.
+    check(
+        "-define(G(X), {g, X}).\n-define(CALL, ?G).\nf() -> ?CALL(1).\n",
+        "f ( ) -> { g , 1 } .",
+    );
+    check("-define(R, ?R).\nf() -> ?R.\n", "f ( ) -> '?R' . !E022:2");
+}
+
+#[test]
+fn stringify_argument() {
+    check(
+        "-define(S(X), ??X).\nf() -> ?S(foo(1, \"a\") + 'B c').\n",
+        "f ( ) -> \"foo ( 1 , \\\"a\\\" ) + 'B c'\" .",
+    );
+}
+
+#[test]
+fn predefined_macros() {
+    check(
+        "-module(m).\nf(A, {B, C}) -> {?MODULE, ?MODULE_STRING, ?LINE, ?FUNCTION_NAME, ?FUNCTION_ARITY}.\n",
+        "- module ( m ) . f ( A , { B , C } ) -> { m , \"m\" , 2 , f , 2 } .",
+    );
+    check(
+        "f() -> {?OTP_RELEASE, ?MACHINE, ?BEAM, ?FILE}.\n",
+        "f ( ) -> { 25 , 'BEAM' , true , \"/nonexistent/m.erl\" } .",
+    );
+    check("f() -> ?MODULE.\n", "f ( ) -> '?MODULE' . !E021:1");
+    check("-define(L, ?LINE).\n\nf() ->\n ?L.\n", "f ( ) -> 4 .");
+    check(
+        "-export([?FUNCTION_NAME/0]).\n",
+        "- export ( [ '?FUNCTION_NAME' / 0 ] ) . !E021:1",
+    );
+}
+
+#[test]
+fn undefined_and_malformed() {
+    check("f() -> ?NOPE.\n", "f ( ) -> '?NOPE' . !E021:1");
+    check("f() -> ?NOPE(1).\n", "f ( ) -> '?NOPE' ( 1 ) . !E021:1");
+    check(
+        "-define(F(X), X).\nf() -> ?F(1.\n",
+        "f ( ) -> '?F' ( 1 . !E022:2",
+    );
+    check(
+        "-define(F(X), X).\nf() -> ?F(1,,2).\n",
+        "f ( ) -> '?F' ( 1 , , 2 ) . !E022:2",
+    );
+    check("-define(F(X, X), X).\n", "!E022:1");
+    check("-define(F, 1.\n", "!E022:1");
+    check("f() -> ? .\n", "f ( ) -> . !E022:1");
+    check(
+        "-define(A, 1).\n-define(A, 2).\nf() -> ?A.\n",
+        "f ( ) -> 1 . !E025:2",
+    );
+    check("-define(LINE, 2).\n", "!E025:1");
+    check("-undef(A).\n-undef(1).\n", "!E022:2");
+}
+
+#[test]
+fn undef_removes() {
+    check(
+        "-define(A, 1).\n-undef(A).\nf() -> ?A.\n",
+        "f ( ) -> '?A' . !E021:3",
+    );
+}
+
+#[test]
+fn ifdef_ifndef_else() {
+    check(
+        "-define(D, 1).\n-ifdef(D).\na.\n-else.\nb.\n-endif.\n-ifndef(D).\nc.\n-else.\nd.\n-endif.\n",
+        "a . d .",
+    );
+    check(
+        "-ifdef(X).\n-ifdef(Y).\na.\n-else.\nb.\n-endif.\nc.\n-else.\nd.\n-endif.\n",
+        "d .",
+    );
+    // Conditionals apply before the module is known.
+    check(
+        "-ifdef(MODULE).\na.\n-endif.\n-module(m).\n-ifdef(MODULE).\nb.\n-endif.\n",
+        "- module ( m ) . b .",
+    );
+}
+
+#[test]
+fn if_elif() {
+    check(
+        "-if(?OTP_RELEASE >= 26).\na.\n-elif(?OTP_RELEASE >= 25).\nb.\n-elif(true).\nc.\n-else.\nd.\n-endif.\n",
+        "b .",
+    );
+    check(
+        "-if(false).\na.\n-elif(false).\nb.\n-else.\nc.\n-endif.\n",
+        "c .",
+    );
+    check(
+        "-define(X, 3).\n-if(defined(X) andalso ?X * 2 == 6).\nyes.\n-endif.\n",
+        "yes .",
+    );
+    check(
+        "-if(true).\n-if(false).\na.\n-else.\nb.\n-endif.\n-else.\nc.\n-endif.\n",
+        "b .",
+    );
+    check("-if(case).\na.\n-endif.\n", "!E023:1");
+}
+
+#[test]
+fn unbalanced_conditionals() {
+    check("-endif.\n", "!E023:1");
+    check("-else.\n", "!E023:1");
+    check("-ifdef(X).\na.\n", "!E023:1");
+    check("-ifdef(A).\n-else.\n-else.\n-endif.\n", "!E023:3");
+    check("-if(true).\n-else.\n-elif(true).\n-endif.\n", "!E023:3");
+    check("-endif(x).\n", "!E023:1");
+}
+
+#[test]
+fn error_and_warning_directives() {
+    check("-error(\"stop here\").\nf.\n", "f . !E024:1");
+    check("-warning({old, api}).\n", "!W001:1");
+    check("-ifdef(X).\n-error(no).\n-endif.\n", "");
+}
+
+#[test]
+fn feature_directive_is_dropped() {
+    check(
+        "-feature(maybe_expr, enable).\n-if(?FEATURE_ENABLED(maybe_expr)).\nf() -> maybe ok end.\n-endif.\n",
+        "f ( ) -> maybe ok end .",
+    );
+    check("-if(?FEATURE_ENABLED(maybe_expr)).\na.\n-endif.\n", "");
+}
+
+#[test]
+fn defines_from_options() {
+    let env = PpEnv::new(
+        Vec::new(),
+        Vec::new(),
+        &[
+            ("VSN".into(), Some("\"1.0\"".into())),
+            ("DEBUG".into(), None),
+        ],
+    );
+    let got = run_in(
+        Path::new("/x/m.erl"),
+        "-ifdef(DEBUG).\nv() -> {?VSN, ?DEBUG}.\n-endif.\n",
+        &env,
+    );
+    assert_eq!(got, "v ( ) -> { \"1.0\" , true } .");
+}
+
+#[test]
+fn spans_of_expansions() {
+    let text = "-define(P(X), {X, b}).\nf() -> ?P(a).\n";
+    let file = SourceFile::new("m.erl".into(), Arc::from(text));
+    let (toks, _) = tokenize(FileId(0), text);
+    let out = preprocess(FileId(0), &file, toks, &PpEnv::default());
+    let use_start = text.find("?P").unwrap() as u32;
+    let use_end = text.find("(a)").unwrap() as u32 + 3;
+    let a_start = use_end - 2;
+    let spans: Vec<(String, u32, u32)> = out
+        .tokens
+        .iter()
+        .filter(|t| t.span.start >= use_start && t.kind != TokenKind::Eof)
+        .map(|t| (token_text(&t.kind), t.span.start, t.span.end))
+        .collect();
+    assert_eq!(
+        spans,
+        vec![
+            ("{".to_string(), use_start, use_end),
+            ("a".to_string(), a_start, a_start + 1),
+            (",".to_string(), use_start, use_end),
+            ("b".to_string(), use_start, use_end),
+            ("}".to_string(), use_start, use_end),
+            (".".to_string(), use_end, use_end + 1),
+        ]
+    );
+}
+
+fn write(dir: &Path, rel: &str, text: &str) {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+#[test]
+fn include_search_order_and_header_spans() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(root, "app/src/local.hrl", "-define(WHERE, local).\n");
+    write(
+        root,
+        "app/include/shared.hrl",
+        "-define(SHARED, shared).\n-include(\"nested.hrl\").\n",
+    );
+    write(root, "app/include/nested.hrl", "nested() -> ?LINE.\n");
+    write(root, "extra/inc/x.hrl", "-define(X, extra).\n");
+    let env = PpEnv::new(vec![root.join("extra/inc")], Vec::new(), &[]);
+    let text = "-include(\"local.hrl\").\n-include(\"shared.hrl\").\n-include(\"x.hrl\").\n-include(\"missing.hrl\").\nf() -> {?WHERE, ?SHARED, ?X}.\n";
+    let got = run_in(&root.join("app/src/m.erl"), text, &env);
+    assert_eq!(
+        got,
+        "nested ( ) -> 1 . f ( ) -> { local , shared , extra } . !E020:4"
+    );
+    // The header's tokens carry its own (provisional) file id.
+    let file = SourceFile::new(root.join("app/src/m.erl"), Arc::from(text));
+    let (toks, _) = tokenize(FileId(0), text);
+    let out = preprocess(FileId(0), &file, toks, &env);
+    let nested = out
+        .tokens
+        .iter()
+        .find(|t| token_text(&t.kind) == "nested")
+        .unwrap();
+    let h = env.headers.by_id(nested.span.file).unwrap();
+    assert!(h.file.path.ends_with("app/include/nested.hrl"));
+    assert_eq!(out.included.len(), 4);
+    assert!(
+        out.included
+            .iter()
+            .all(|id| id.0 >= include::HEADER_ID_BASE)
+    );
+}
+
+#[test]
+fn include_lib_resolution() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(root, "libs/mylib-1.2/include/a.hrl", "-define(A, old).\n");
+    write(root, "libs/mylib-1.10/include/a.hrl", "-define(A, new).\n");
+    write(
+        root,
+        "proj/_build/default/lib/dep/include/d.hrl",
+        "-define(D, dep).\n",
+    );
+    write(root, "proj/apps/own/include/o.hrl", "-define(O, own).\n");
+    let env = PpEnv::new(Vec::new(), vec![root.join("libs")], &[]);
+    let text = "-include_lib(\"mylib/include/a.hrl\").\n-include_lib(\"dep/include/d.hrl\").\n-include_lib(\"own/include/o.hrl\").\n-include_lib(\"nolib/include/n.hrl\").\nf() -> {?A, ?D, ?O}.\n";
+    let got = run_in(&root.join("proj/apps/own/src/m.erl"), text, &env);
+    assert_eq!(got, "f ( ) -> { new , dep , own } . !E020:4");
+}
+
+#[test]
+fn include_lib_from_otp() {
+    if !Path::new("/usr/lib/erlang/lib").is_dir() {
+        return;
+    }
+    let env = PpEnv::default();
+    let text = "-include_lib(\"kernel/include/file.hrl\").\nf() -> #file_info{}.\n";
+    let got = run_in(Path::new("/tmp/nowhere/m.erl"), text, &env);
+    assert!(got.ends_with("f ( ) -> # file_info { } ."), "{got}");
+    assert!(!got.contains('!'), "{got}");
+}
+
+#[test]
+fn unterminated_conditional_in_header_and_include_depth() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(root, "open.hrl", "-ifdef(X).\n");
+    write(root, "self.hrl", "-include(\"self.hrl\").\n");
+    let env = PpEnv::default();
+    let got = run_in(&root.join("m.erl"), "-include(\"open.hrl\").\na.\n", &env);
+    assert_eq!(got, "a . !E023:0");
+    let got = run_in(&root.join("m.erl"), "-include(\"self.hrl\").\nb.\n", &env);
+    assert_eq!(got, "b . !E020:0");
+}
+
+#[test]
+fn garbage_never_panics() {
+    let base = "-module(m).\n-define(A(X), {X, ??X}).\n-ifdef(A).\nf(X) -> ?A(X) + ?LINE.\n-else.\ng() -> ?FUNCTION_NAME.\n-endif.\n-if(?OTP_RELEASE > 1).\nh() -> ?MODULE.\n-endif.\n";
+    let mut seed: u32 = 7;
+    for _ in 0..1500 {
+        let mut bytes = base.as_bytes().to_vec();
+        for _ in 0..3 {
+            seed = seed.wrapping_mul(1103515245).wrapping_add(12345);
+            let i = (seed >> 8) as usize % bytes.len();
+            seed = seed.wrapping_mul(1103515245).wrapping_add(12345);
+            let choices = b"()?,.-X{}<>\"' \n";
+            bytes[i] = choices[(seed >> 16) as usize % choices.len()];
+        }
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let file = SourceFile::new("m.erl".into(), Arc::from(text.as_str()));
+        let (toks, _) = tokenize(FileId(0), &text);
+        let out = preprocess(FileId(0), &file, toks, &PpEnv::default());
+        assert_eq!(out.tokens.last().map(|t| &t.kind), Some(&TokenKind::Eof));
+    }
+}

@@ -1,0 +1,1212 @@
+//! `erlang:*` BIFs: type tests, conversions, tuples, processes, links,
+//! monitors, the registry, the process dictionary, time (deterministic).
+
+use std::sync::Arc;
+
+use num_bigint::BigInt;
+use num_traits::{Signed, ToPrimitive, Zero};
+use racewit_syntax::ir::{BinOp, UnOp};
+
+use crate::atom::Atom;
+use crate::bif::{Ctx, Flow, Table, atom_arg, badarg, chardata_string, int_arg, iolist_bytes, list_arg, tuple2};
+use crate::event::{Access, Class, EventKind, Exception, SharedItem};
+use crate::format::{self, write_term};
+use crate::process::{ProcStatus, Start};
+use crate::term::{Fun, MapKey, Pid, Term, compare, exact_eq, float_to_big};
+use crate::{arith, code::Target};
+
+type R = Result<Term, Term>;
+
+pub fn register(t: &mut Table) {
+    macro_rules! test {
+        ($name:expr, $pat:pat) => {
+            t.pure("erlang", $name, 1, |a| Ok(Term::bool(matches!(&a[0], $pat))));
+        };
+    }
+    test!("is_atom", Term::Atom(_));
+    test!("is_integer", Term::Int(_) | Term::Big(_));
+    test!("is_float", Term::Float(_));
+    test!("is_number", Term::Int(_) | Term::Big(_) | Term::Float(_));
+    test!("is_tuple", Term::Tuple(_));
+    test!("is_list", Term::Nil | Term::Cons(_));
+    test!("is_map", Term::Map(_));
+    test!("is_pid", Term::Pid(_));
+    test!("is_reference", Term::Ref(_));
+    test!("is_function", Term::Fun(_));
+    test!("is_bitstring", Term::Bin(_));
+    test!("is_port", Term::Nil if false);
+    t.pure("erlang", "is_binary", 1, |a| Ok(Term::bool(matches!(&a[0], Term::Bin(b) if b.is_binary()))));
+    t.pure("erlang", "is_boolean", 1, |a| {
+        Ok(Term::bool(a[0].is_atom(Atom::TRUE) || a[0].is_atom(Atom::FALSE)))
+    });
+    t.pure("erlang", "is_function", 2, |a| match (&a[0], &a[1]) {
+        (Term::Fun(f), Term::Int(n)) => Ok(Term::bool(f.arity() as i64 == *n)),
+        (_, Term::Int(_)) => Ok(Term::bool(false)),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "is_record", 2, |a| match (&a[0], &a[1]) {
+        (Term::Tuple(x), Term::Atom(r)) => Ok(Term::bool(!x.is_empty() && x[0].is_atom(*r))),
+        (_, Term::Atom(_)) => Ok(Term::bool(false)),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "is_record", 3, |a| match (&a[0], &a[1], &a[2]) {
+        (Term::Tuple(x), Term::Atom(r), Term::Int(n)) => {
+            Ok(Term::bool(x.len() as i64 == *n && !x.is_empty() && x[0].is_atom(*r)))
+        }
+        (_, Term::Atom(_), Term::Int(_)) => Ok(Term::bool(false)),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "is_map_key", 2, |a| match &a[1] {
+        Term::Map(m) => Ok(Term::bool(m.contains_key(&MapKey(a[0].clone())))),
+        other => Err(tuple2(Term::Atom(Atom::BADMAP), other.clone())),
+    });
+    t.pure("erlang", "map_get", 2, |a| match &a[1] {
+        Term::Map(m) => m
+            .get(&MapKey(a[0].clone()))
+            .cloned()
+            .ok_or_else(|| tuple2(Term::Atom(Atom::BADKEY), a[0].clone())),
+        other => Err(tuple2(Term::Atom(Atom::BADMAP), other.clone())),
+    });
+    t.pure("erlang", "map_size", 1, |a| match &a[0] {
+        Term::Map(m) => Ok(Term::Int(m.len() as i64)),
+        other => Err(tuple2(Term::Atom(Atom::BADMAP), other.clone())),
+    });
+    // Operators as functions (fun erlang:'+'/2 and friends).
+    for (name, op) in [
+        ("+", BinOp::Add),
+        ("-", BinOp::Sub),
+        ("*", BinOp::Mul),
+        ("/", BinOp::FDiv),
+        ("div", BinOp::Div),
+        ("rem", BinOp::Rem),
+        ("band", BinOp::Band),
+        ("bor", BinOp::Bor),
+        ("bxor", BinOp::Bxor),
+        ("bsl", BinOp::Bsl),
+        ("bsr", BinOp::Bsr),
+        ("and", BinOp::And),
+        ("or", BinOp::Or),
+        ("xor", BinOp::Xor),
+        ("==", BinOp::Eq),
+        ("/=", BinOp::NotEq),
+        ("=:=", BinOp::ExactEq),
+        ("=/=", BinOp::ExactNotEq),
+        ("<", BinOp::Less),
+        ("=<", BinOp::LessEq),
+        (">", BinOp::Greater),
+        (">=", BinOp::GreaterEq),
+        ("++", BinOp::Append),
+        ("--", BinOp::Subtract),
+    ] {
+        let f: fn(&[Term]) -> R = match op {
+            BinOp::Add => |a| arith::binop(BinOp::Add, &a[0], &a[1]),
+            BinOp::Sub => |a| arith::binop(BinOp::Sub, &a[0], &a[1]),
+            BinOp::Mul => |a| arith::binop(BinOp::Mul, &a[0], &a[1]),
+            BinOp::FDiv => |a| arith::binop(BinOp::FDiv, &a[0], &a[1]),
+            BinOp::Div => |a| arith::binop(BinOp::Div, &a[0], &a[1]),
+            BinOp::Rem => |a| arith::binop(BinOp::Rem, &a[0], &a[1]),
+            BinOp::Band => |a| arith::binop(BinOp::Band, &a[0], &a[1]),
+            BinOp::Bor => |a| arith::binop(BinOp::Bor, &a[0], &a[1]),
+            BinOp::Bxor => |a| arith::binop(BinOp::Bxor, &a[0], &a[1]),
+            BinOp::Bsl => |a| arith::binop(BinOp::Bsl, &a[0], &a[1]),
+            BinOp::Bsr => |a| arith::binop(BinOp::Bsr, &a[0], &a[1]),
+            BinOp::And => |a| arith::binop(BinOp::And, &a[0], &a[1]),
+            BinOp::Or => |a| arith::binop(BinOp::Or, &a[0], &a[1]),
+            BinOp::Xor => |a| arith::binop(BinOp::Xor, &a[0], &a[1]),
+            BinOp::Eq => |a| arith::binop(BinOp::Eq, &a[0], &a[1]),
+            BinOp::NotEq => |a| arith::binop(BinOp::NotEq, &a[0], &a[1]),
+            BinOp::ExactEq => |a| arith::binop(BinOp::ExactEq, &a[0], &a[1]),
+            BinOp::ExactNotEq => |a| arith::binop(BinOp::ExactNotEq, &a[0], &a[1]),
+            BinOp::Less => |a| arith::binop(BinOp::Less, &a[0], &a[1]),
+            BinOp::LessEq => |a| arith::binop(BinOp::LessEq, &a[0], &a[1]),
+            BinOp::Greater => |a| arith::binop(BinOp::Greater, &a[0], &a[1]),
+            BinOp::GreaterEq => |a| arith::binop(BinOp::GreaterEq, &a[0], &a[1]),
+            BinOp::Append => |a| arith::binop(BinOp::Append, &a[0], &a[1]),
+            BinOp::Subtract => |a| arith::binop(BinOp::Subtract, &a[0], &a[1]),
+        };
+        t.pure("erlang", name, 2, f);
+    }
+    t.pure("erlang", "-", 1, |a| arith::unop(UnOp::Neg, &a[0]));
+    t.pure("erlang", "+", 1, |a| arith::unop(UnOp::Plus, &a[0]));
+    t.pure("erlang", "not", 1, |a| arith::unop(UnOp::Not, &a[0]));
+    t.pure("erlang", "bnot", 1, |a| arith::unop(UnOp::Bnot, &a[0]));
+
+    t.pure("erlang", "abs", 1, |a| arith::abs(&a[0]));
+    t.pure("erlang", "element", 2, |a| match (&a[0], &a[1]) {
+        (Term::Int(i), Term::Tuple(t)) if *i >= 1 && (*i as usize) <= t.len() => Ok(t[*i as usize - 1].clone()),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "setelement", 3, |a| match (&a[0], &a[1]) {
+        (Term::Int(i), Term::Tuple(t)) if *i >= 1 && (*i as usize) <= t.len() => {
+            let mut v = t.to_vec();
+            v[*i as usize - 1] = a[2].clone();
+            Ok(Term::tuple(v))
+        }
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "tuple_size", 1, |a| match &a[0] {
+        Term::Tuple(t) => Ok(Term::Int(t.len() as i64)),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "size", 1, |a| match &a[0] {
+        Term::Tuple(t) => Ok(Term::Int(t.len() as i64)),
+        Term::Bin(b) => Ok(Term::Int(b.len.div_ceil(8) as i64)),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "byte_size", 1, |a| match &a[0] {
+        Term::Bin(b) => Ok(Term::Int(b.len.div_ceil(8) as i64)),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "bit_size", 1, |a| match &a[0] {
+        Term::Bin(b) => Ok(Term::Int(b.len as i64)),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "length", 1, |a| {
+        a[0].list_len().map(|n| Term::Int(n as i64)).ok_or_else(badarg)
+    });
+    t.pure("erlang", "hd", 1, |a| match &a[0] {
+        Term::Cons(c) => Ok(c.head.clone()),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "tl", 1, |a| match &a[0] {
+        Term::Cons(c) => Ok(c.tail.clone()),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "trunc", 1, |a| round_with(&a[0], f64::trunc));
+    t.pure("erlang", "round", 1, |a| round_with(&a[0], f64::round));
+    t.pure("erlang", "floor", 1, |a| round_with(&a[0], f64::floor));
+    t.pure("erlang", "ceil", 1, |a| round_with(&a[0], f64::ceil));
+    t.pure("erlang", "float", 1, |a| match arith::number_to_f64(&a[0]) {
+        Some(f) if a[0].is_number() => Ok(Term::Float(f)),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "max", 2, |a| {
+        Ok(if compare(&a[0], &a[1], false) == std::cmp::Ordering::Less { a[1].clone() } else { a[0].clone() })
+    });
+    t.pure("erlang", "min", 2, |a| {
+        Ok(if compare(&a[0], &a[1], false) == std::cmp::Ordering::Greater { a[1].clone() } else { a[0].clone() })
+    });
+    t.pure("erlang", "integer_to_list", 1, |a| match &a[0] {
+        Term::Int(_) | Term::Big(_) => Ok(Term::string(&a[0].as_big().unwrap_or_default().to_string())),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "integer_to_list", 2, |a| int_to_base(&a[0], &a[1]).map(|s| Term::string(&s)));
+    t.pure("erlang", "integer_to_binary", 1, |a| match &a[0] {
+        Term::Int(_) | Term::Big(_) => Ok(Term::binary(a[0].as_big().unwrap_or_default().to_string().into_bytes())),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "integer_to_binary", 2, |a| {
+        int_to_base(&a[0], &a[1]).map(|s| Term::binary(s.into_bytes()))
+    });
+    t.pure("erlang", "list_to_integer", 1, |a| {
+        parse_int(&a[0].as_charlist().ok_or_else(badarg)?, 10)
+    });
+    t.pure("erlang", "list_to_integer", 2, |a| {
+        parse_int(&a[0].as_charlist().ok_or_else(badarg)?, int_arg(&a[1])? as u32)
+    });
+    t.pure("erlang", "binary_to_integer", 1, |a| {
+        parse_int(&String::from_utf8(a[0].as_bytes().ok_or_else(badarg)?).map_err(|_| badarg())?, 10)
+    });
+    t.pure("erlang", "binary_to_integer", 2, |a| {
+        let s = String::from_utf8(a[0].as_bytes().ok_or_else(badarg)?).map_err(|_| badarg())?;
+        parse_int(&s, int_arg(&a[1])? as u32)
+    });
+    t.pure("erlang", "list_to_float", 1, |a| parse_float(&a[0].as_charlist().ok_or_else(badarg)?));
+    t.pure("erlang", "binary_to_float", 1, |a| {
+        parse_float(&String::from_utf8(a[0].as_bytes().ok_or_else(badarg)?).map_err(|_| badarg())?)
+    });
+    t.pure("erlang", "float_to_list", 1, |a| match &a[0] {
+        Term::Float(f) => Ok(Term::string(&float_to_list_default(*f))),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "float_to_list", 2, |a| float_to_opts(&a[0], &a[1]).map(|s| Term::string(&s)));
+    t.pure("erlang", "float_to_binary", 1, |a| match &a[0] {
+        Term::Float(f) => Ok(Term::binary(float_to_list_default(*f).into_bytes())),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "float_to_binary", 2, |a| {
+        float_to_opts(&a[0], &a[1]).map(|s| Term::binary(s.into_bytes()))
+    });
+    t.pure("erlang", "atom_to_list", 1, |a| Ok(Term::string(atom_arg(&a[0])?.name())));
+    t.pure("erlang", "atom_to_binary", 1, |a| Ok(Term::binary(atom_arg(&a[0])?.name().as_bytes().to_vec())));
+    t.pure("erlang", "atom_to_binary", 2, |a| Ok(Term::binary(atom_arg(&a[0])?.name().as_bytes().to_vec())));
+    t.pure("erlang", "list_to_atom", 1, |a| Ok(Term::atom(&a[0].as_charlist().ok_or_else(badarg)?)));
+    t.pure("erlang", "list_to_existing_atom", 1, |a| {
+        let s = a[0].as_charlist().ok_or_else(badarg)?;
+        Atom::existing(&s).map(Term::Atom).ok_or_else(badarg)
+    });
+    t.pure("erlang", "binary_to_atom", 1, |a| bin_to_atom(&a[0]));
+    t.pure("erlang", "binary_to_atom", 2, |a| bin_to_atom(&a[0]));
+    t.pure("erlang", "binary_to_existing_atom", 1, |a| bin_to_atom(&a[0]));
+    t.pure("erlang", "binary_to_existing_atom", 2, |a| bin_to_atom(&a[0]));
+    t.pure("erlang", "binary_to_list", 1, |a| {
+        Ok(Term::list(a[0].as_bytes().ok_or_else(badarg)?.into_iter().map(|b| Term::Int(b as i64)).collect()))
+    });
+    t.pure("erlang", "binary_to_list", 3, |a| {
+        let b = a[0].as_bytes().ok_or_else(badarg)?;
+        let (s, e) = (int_arg(&a[1])?, int_arg(&a[2])?);
+        if s < 1 || e < s || e as usize > b.len() {
+            return Err(badarg());
+        }
+        Ok(Term::list(b[s as usize - 1..e as usize].iter().map(|&x| Term::Int(x as i64)).collect()))
+    });
+    t.pure("erlang", "bitstring_to_list", 1, |a| match &a[0] {
+        Term::Bin(b) => {
+            let bytes = b.to_bytes();
+            let full = b.len / 8;
+            let mut items: Vec<Term> = bytes[..full].iter().map(|&x| Term::Int(x as i64)).collect();
+            if b.len % 8 != 0 {
+                items.push(Term::Bin(Arc::new(b.sub(full * 8, b.len % 8))));
+            }
+            Ok(Term::list(items))
+        }
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "list_to_binary", 1, |a| {
+        let mut out = Vec::new();
+        iolist_bytes(&a[0], &mut out)?;
+        Ok(Term::binary(out))
+    });
+    t.pure("erlang", "iolist_to_binary", 1, |a| {
+        let mut out = Vec::new();
+        iolist_bytes(&a[0], &mut out)?;
+        Ok(Term::binary(out))
+    });
+    t.pure("erlang", "iolist_size", 1, |a| {
+        let mut out = Vec::new();
+        iolist_bytes(&a[0], &mut out)?;
+        Ok(Term::Int(out.len() as i64))
+    });
+    t.pure("erlang", "list_to_bitstring", 1, |a| {
+        let mut out = Vec::new();
+        iolist_bytes(&a[0], &mut out)?;
+        Ok(Term::binary(out))
+    });
+    t.pure("erlang", "tuple_to_list", 1, |a| match &a[0] {
+        Term::Tuple(t) => Ok(Term::list(t.to_vec())),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "list_to_tuple", 1, |a| Ok(Term::tuple(list_arg(&a[0])?)));
+    t.pure("erlang", "make_tuple", 2, |a| {
+        let n = int_arg(&a[0])?;
+        if n < 0 {
+            return Err(badarg());
+        }
+        Ok(Term::tuple(vec![a[1].clone(); n as usize]))
+    });
+    t.pure("erlang", "append_element", 2, |a| match &a[0] {
+        Term::Tuple(t) => {
+            let mut v = t.to_vec();
+            v.push(a[1].clone());
+            Ok(Term::tuple(v))
+        }
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "delete_element", 2, |a| match (&a[0], &a[1]) {
+        (Term::Int(i), Term::Tuple(t)) if *i >= 1 && (*i as usize) <= t.len() => {
+            let mut v = t.to_vec();
+            v.remove(*i as usize - 1);
+            Ok(Term::tuple(v))
+        }
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "insert_element", 3, |a| match (&a[0], &a[1]) {
+        (Term::Int(i), Term::Tuple(t)) if *i >= 1 && (*i as usize) <= t.len() + 1 => {
+            let mut v = t.to_vec();
+            v.insert(*i as usize - 1, a[2].clone());
+            Ok(Term::tuple(v))
+        }
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "binary_part", 3, |a| binary_part(&a[0], &a[1], &a[2]));
+    t.pure("erlang", "split_binary", 2, |a| {
+        let b = a[0].as_bytes().ok_or_else(badarg)?;
+        let n = int_arg(&a[1])?;
+        if n < 0 || n as usize > b.len() {
+            return Err(badarg());
+        }
+        Ok(tuple2(Term::binary(b[..n as usize].to_vec()), Term::binary(b[n as usize..].to_vec())))
+    });
+    t.pure("erlang", "node", 0, |_| Ok(Term::Atom(Atom::NONODE)));
+    t.pure("erlang", "node", 1, |_| Ok(Term::Atom(Atom::NONODE)));
+    t.pure("erlang", "nodes", 0, |_| Ok(Term::Nil));
+    t.pure("erlang", "nodes", 1, |_| Ok(Term::Nil));
+    t.pure("erlang", "is_alive", 0, |_| Ok(Term::bool(false)));
+    t.pure("erlang", "phash2", 1, |a| Ok(Term::Int((hash_term(&a[0]) % (1 << 27)) as i64)));
+    t.pure("erlang", "phash2", 2, |a| {
+        let n = int_arg(&a[1])?;
+        if n < 1 {
+            return Err(badarg());
+        }
+        Ok(Term::Int((hash_term(&a[0]) % n as u64) as i64))
+    });
+    t.pure("erlang", "phash", 2, |a| {
+        let n = int_arg(&a[1])?;
+        if n < 1 {
+            return Err(badarg());
+        }
+        Ok(Term::Int((hash_term(&a[0]) % n as u64) as i64 + 1))
+    });
+    t.pure("erlang", "term_to_binary", 1, |a| Ok(Term::binary(write_term(&a[0]).into_bytes())));
+    t.pure("erlang", "fun_to_list", 1, |a| Ok(Term::string(&write_term(&a[0]))));
+    t.pure("erlang", "pid_to_list", 1, |a| match &a[0] {
+        Term::Pid(_) => Ok(Term::string(&write_term(&a[0]))),
+        _ => Err(badarg()),
+    });
+    t.pure("erlang", "ref_to_list", 1, |a| Ok(Term::string(&write_term(&a[0]))));
+    t.pure("erlang", "garbage_collect", 0, |_| Ok(Term::bool(true)));
+    t.pure("erlang", "fun_info", 2, fun_info);
+    t.pure("erlang", "error", 1, |a| Err(a[0].clone()));
+    t.ctx("erlang", "error", 2, |_, a| Flow::error(a[0].clone()));
+    t.ctx("erlang", "error", 3, |_, a| Flow::error(a[0].clone()));
+    t.ctx("erlang", "exit", 1, |_, a| Flow::Raise(Exception::exit(a[0].clone())));
+    t.ctx("erlang", "throw", 1, |_, a| Flow::Raise(Exception::throw(a[0].clone())));
+    t.ctx("erlang", "raise", 3, |_, a| {
+        let class = match a[0].as_atom() {
+            Some(Atom::ERROR) => Class::Error,
+            Some(Atom::EXIT) => Class::Exit,
+            Some(Atom::THROW) => Class::Throw,
+            _ => return Flow::badarg(),
+        };
+        Flow::Raise(Exception {
+            class,
+            reason: a[1].clone(),
+            stack: a[2].clone(),
+        })
+    });
+    t.ctx("erlang", "apply", 2, |_, a| match a[1].list_to_vec() {
+        Some(args) => Flow::Apply(a[0].clone(), args),
+        None => Flow::badarg(),
+    });
+    t.ctx("erlang", "apply", 3, |ctx, a| match (&a[0], &a[1], a[2].list_to_vec()) {
+        (Term::Atom(m), Term::Atom(f), Some(args)) => Flow::Call(ctx.vm.resolve(*m, *f, args.len() as u32), args),
+        _ => Flow::badarg(),
+    });
+    t.ctx("erlang", "function_exported", 3, |ctx, a| match (&a[0], &a[1], &a[2]) {
+        (Term::Atom(m), Term::Atom(f), Term::Int(n)) => {
+            Flow::Value(Term::bool(matches!(ctx.vm.resolve(*m, *f, *n as u32), Target::Code { .. } | Target::Bif(_))))
+        }
+        _ => Flow::badarg(),
+    });
+    t.ctx("erlang", "self", 0, |ctx, _| Flow::Value(Term::Pid(ctx.pid())));
+    t.ctx("erlang", "make_ref", 0, |ctx, _| Flow::Value(Term::Ref(ctx.vm.new_ref())));
+    t.ctx("erlang", "unique_integer", 0, |ctx, _| {
+        ctx.vm.unique += 1;
+        Flow::Value(Term::Int(ctx.vm.unique as i64))
+    });
+    t.ctx("erlang", "unique_integer", 1, |ctx, _| {
+        ctx.vm.unique += 1;
+        Flow::Value(Term::Int(ctx.vm.unique as i64))
+    });
+    t.ctx("erlang", "monotonic_time", 0, |ctx, _| Flow::Value(Term::Int(clock(ctx) as i64 * 1_000_000)));
+    t.ctx("erlang", "monotonic_time", 1, |ctx, a| Flow::Value(Term::Int(time_in(clock(ctx), &a[0]))));
+    t.ctx("erlang", "system_time", 0, |ctx, _| Flow::Value(Term::Int(clock(ctx) as i64 * 1_000_000)));
+    t.ctx("erlang", "system_time", 1, |ctx, a| Flow::Value(Term::Int(time_in(clock(ctx), &a[0]))));
+    t.ctx("os", "system_time", 1, |ctx, a| Flow::Value(Term::Int(time_in(clock(ctx), &a[0]))));
+    t.ctx("os", "system_time", 0, |ctx, _| Flow::Value(Term::Int(clock(ctx) as i64 * 1_000_000)));
+    t.ctx("erlang", "timestamp", 0, now);
+    t.ctx("erlang", "now", 0, now);
+    t.ctx("os", "timestamp", 0, now);
+    t.ctx("erlang", "time_offset", 0, |_, _| Flow::Value(Term::Int(0)));
+    t.pure("erlang", "convert_time_unit", 3, |a| {
+        let v = int_arg(&a[0])?;
+        let per = |u: &Term| -> Result<i64, Term> {
+            Ok(match u.as_atom().map(|a| a.name()) {
+                Some("second" | "seconds") => 1,
+                Some("millisecond" | "milli_seconds") => 1000,
+                Some("microsecond" | "micro_seconds") => 1_000_000,
+                Some("nanosecond" | "nano_seconds" | "native") => 1_000_000_000,
+                _ => match u {
+                    Term::Int(n) if *n > 0 => *n,
+                    _ => return Err(badarg()),
+                },
+            })
+        };
+        let (from, to) = (per(&a[1])?, per(&a[2])?);
+        Ok(Term::Int(((v as i128) * to as i128 / from as i128) as i64))
+    });
+    t.ctx("erlang", "statistics", 1, |ctx, a| match a[0].as_atom().map(|a| a.name()) {
+        Some("runtime" | "wall_clock") => {
+            let c = clock(ctx) as i64;
+            Flow::Value(tuple2(Term::Int(c), Term::Int(0)))
+        }
+        Some("reductions") => Flow::Value(tuple2(Term::Int(ctx.vm.reductions as i64), Term::Int(0))),
+        _ => Flow::badarg(),
+    });
+    t.ctx("erlang", "spawn", 1, |ctx, a| spawn(ctx, Start::Apply(a[0].clone(), vec![]), fun_mfa(&a[0]), false, false));
+    t.ctx("erlang", "spawn", 3, |ctx, a| spawn_mfa(ctx, a, false, false));
+    t.ctx("erlang", "spawn_link", 1, |ctx, a| {
+        spawn(ctx, Start::Apply(a[0].clone(), vec![]), fun_mfa(&a[0]), true, false)
+    });
+    t.ctx("erlang", "spawn_link", 3, |ctx, a| spawn_mfa(ctx, a, true, false));
+    t.ctx("erlang", "spawn_monitor", 1, |ctx, a| {
+        spawn(ctx, Start::Apply(a[0].clone(), vec![]), fun_mfa(&a[0]), false, true)
+    });
+    t.ctx("erlang", "spawn_monitor", 3, |ctx, a| spawn_mfa(ctx, a, false, true));
+    t.ctx("erlang", "spawn_opt", 2, |ctx, a| {
+        let opts = a[1].list_to_vec().unwrap_or_default();
+        let link = opts.iter().any(|o| o.is_atom(Atom::new("link")));
+        let mon = opts.iter().any(|o| o.is_atom(Atom::new("monitor")));
+        spawn(ctx, Start::Apply(a[0].clone(), vec![]), fun_mfa(&a[0]), link, mon)
+    });
+    t.ctx("erlang", "link", 1, link);
+    t.ctx("erlang", "unlink", 1, unlink);
+    t.ctx("erlang", "monitor", 2, monitor);
+    t.ctx("erlang", "monitor", 3, monitor);
+    t.ctx("erlang", "demonitor", 1, demonitor);
+    t.ctx("erlang", "demonitor", 2, demonitor);
+    t.ctx("erlang", "exit", 2, exit2);
+    t.ctx("erlang", "register", 2, register_name);
+    t.ctx("erlang", "unregister", 1, unregister);
+    t.ctx("erlang", "whereis", 1, whereis);
+    t.ctx("erlang", "registered", 0, registered);
+    t.ctx("erlang", "send", 2, send);
+    t.ctx("erlang", "send", 3, send);
+    t.ctx("erlang", "process_flag", 2, process_flag);
+    t.ctx("erlang", "is_process_alive", 1, |ctx, a| match a[0] {
+        Term::Pid(p) => {
+            let alive = ctx.is_alive(p);
+            ctx.emit_access(
+                EventKind::Local,
+                format!("erlang:is_process_alive({}) -> {}", ctx.name_of(p), alive),
+                SharedItem::Process(p),
+                Access::Read,
+            );
+            Flow::Value(Term::bool(alive))
+        }
+        _ => Flow::badarg(),
+    });
+    t.ctx("erlang", "processes", 0, |ctx, _| {
+        let me = ctx.pid();
+        let v = ctx
+            .vm
+            .procs
+            .iter()
+            .filter(|p| p.pid == me || p.is_alive())
+            .map(|p| Term::Pid(p.pid))
+            .collect();
+        Flow::Value(Term::list(v))
+    });
+    t.ctx("erlang", "process_info", 2, process_info);
+    t.ctx("erlang", "put", 2, |ctx, a| {
+        let old = ctx.proc.dict.insert(MapKey(a[0].clone()), a[1].clone());
+        Flow::Value(old.unwrap_or_else(Term::undefined))
+    });
+    t.ctx("erlang", "get", 1, |ctx, a| {
+        Flow::Value(ctx.proc.dict.get(&MapKey(a[0].clone())).cloned().unwrap_or_else(Term::undefined))
+    });
+    t.ctx("erlang", "get", 0, |ctx, _| {
+        Flow::Value(Term::list(ctx.proc.dict.iter().map(|(k, v)| tuple2(k.0.clone(), v.clone())).collect()))
+    });
+    t.ctx("erlang", "get_keys", 0, |ctx, _| {
+        Flow::Value(Term::list(ctx.proc.dict.keys().map(|k| k.0.clone()).collect()))
+    });
+    t.ctx("erlang", "get_keys", 1, |ctx, a| {
+        Flow::Value(Term::list(
+            ctx.proc.dict.iter().filter(|(_, v)| exact_eq(v, &a[0])).map(|(k, _)| k.0.clone()).collect(),
+        ))
+    });
+    t.ctx("erlang", "erase", 1, |ctx, a| {
+        Flow::Value(ctx.proc.dict.remove(&MapKey(a[0].clone())).unwrap_or_else(Term::undefined))
+    });
+    t.ctx("erlang", "erase", 0, |ctx, _| {
+        let all = Term::list(ctx.proc.dict.iter().map(|(k, v)| tuple2(k.0.clone(), v.clone())).collect());
+        ctx.proc.dict = imbl::OrdMap::new();
+        Flow::Value(all)
+    });
+    t.ctx("erlang", "group_leader", 0, |ctx, _| Flow::Value(Term::Pid(ctx.pid())));
+    t.ctx("erlang", "yield", 0, |ctx, _| {
+        ctx.emit(EventKind::Local, "erlang:yield()".into());
+        Flow::Value(Term::bool(true))
+    });
+    t.ctx("erlang", "halt", 0, |_, _| Flow::Park("erlang:halt/0".into()));
+    t.ctx("erlang", "halt", 1, |_, _| Flow::Park("erlang:halt/1".into()));
+    t.ctx("erlang", "display", 1, |ctx, a| {
+        let text = format!("{}\n", write_term(&a[0]));
+        output(ctx, text);
+        Flow::Value(Term::bool(true))
+    });
+    t.ctx("erlang", "system_info", 1, |_, a| match a[0].as_atom().map(|a| a.name()) {
+        Some("schedulers" | "schedulers_online" | "logical_processors") => Flow::Value(Term::Int(1)),
+        Some("otp_release") => Flow::Value(Term::string("25")),
+        Some("process_count") => Flow::Value(Term::Int(1)),
+        Some("wordsize") => Flow::Value(Term::Int(8)),
+        _ => Flow::Park(format!("erlang:system_info({})", write_term(&a[0]))),
+    });
+    t.ctx("erlang", "send_after", 3, send_after);
+    t.ctx("erlang", "start_timer", 3, start_timer);
+    t.ctx("erlang", "cancel_timer", 1, cancel_timer);
+    t.ctx("erlang", "cancel_timer", 2, cancel_timer);
+    t.ctx("erlang", "read_timer", 1, |_, _| Flow::Value(Term::bool(false)));
+    t.ctx("erlang", "hibernate", 3, |ctx, a| match (&a[0], &a[1], a[2].list_to_vec()) {
+        (Term::Atom(m), Term::Atom(f), Some(args)) => {
+            ctx.proc.frames.clear();
+            ctx.proc.handlers.clear();
+            ctx.proc.regs.clear();
+            Flow::Call(ctx.vm.resolve(*m, *f, args.len() as u32), args)
+        }
+        _ => Flow::badarg(),
+    });
+}
+
+pub(crate) fn output(ctx: &mut Ctx<'_>, text: String) {
+    let pid = ctx.pid();
+    let shown: String = text.chars().take(120).collect();
+    ctx.emit(EventKind::Output, format!("output {:?}", shown));
+    ctx.vm.push_output(pid, text);
+}
+
+fn clock(ctx: &mut Ctx<'_>) -> u64 {
+    // Deterministic: virtual milliseconds plus a tick per reading.
+    ctx.vm.unique += 1;
+    ctx.vm.vclock * 1000 + ctx.vm.unique
+}
+
+fn time_in(micros_like: u64, unit: &Term) -> i64 {
+    let us = micros_like as i64;
+    match unit.as_atom().map(|a| a.name()) {
+        Some("second" | "seconds") => us / 1_000_000,
+        Some("millisecond" | "milli_seconds") => us / 1000,
+        Some("microsecond" | "micro_seconds") => us,
+        Some("nanosecond" | "nano_seconds" | "native") => us * 1000,
+        _ => us,
+    }
+}
+
+fn now(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
+    let us = clock(ctx);
+    Flow::Value(Term::tuple(vec![
+        Term::Int((us / 1_000_000_000_000) as i64),
+        Term::Int(((us / 1_000_000) % 1_000_000) as i64),
+        Term::Int((us % 1_000_000) as i64),
+    ]))
+}
+
+fn round_with(t: &Term, f: fn(f64) -> f64) -> R {
+    match t {
+        Term::Int(_) | Term::Big(_) => Ok(t.clone()),
+        Term::Float(x) => {
+            let r = f(*x);
+            if r.abs() < 9.0e18 {
+                Ok(Term::Int(r as i64))
+            } else {
+                Ok(Term::from_big(float_to_big(r)))
+            }
+        }
+        _ => Err(badarg()),
+    }
+}
+
+fn int_to_base(v: &Term, base: &Term) -> Result<String, Term> {
+    let b = v.as_big().ok_or_else(badarg)?;
+    let base = int_arg(base)?;
+    if !(2..=36).contains(&base) {
+        return Err(badarg());
+    }
+    Ok(b.to_str_radix(base as u32).to_uppercase())
+}
+
+fn parse_int(s: &str, base: u32) -> R {
+    if !(2..=36).contains(&base) {
+        return Err(badarg());
+    }
+    let t = s.strip_prefix('+').unwrap_or(s);
+    if t.is_empty() || t == "-" {
+        return Err(badarg());
+    }
+    BigInt::parse_bytes(t.as_bytes(), base).map(Term::from_big).ok_or_else(badarg)
+}
+
+fn parse_float(s: &str) -> R {
+    // Erlang requires digits on both sides of the point.
+    let body = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let (mant, _) = body.split_once(['e', 'E']).unwrap_or((body, ""));
+    let ok = mant
+        .split_once('.')
+        .is_some_and(|(a, b)| !a.is_empty() && !b.is_empty() && a.bytes().all(|c| c.is_ascii_digit()));
+    if !ok {
+        return Err(badarg());
+    }
+    s.parse::<f64>().map(Term::Float).map_err(|_| badarg())
+}
+
+/// `float_to_list/1`: 20 digits after the point in scientific form.
+fn float_to_list_default(f: f64) -> String {
+    let s = format!("{:.20e}", f);
+    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+    let e: i32 = e.parse().unwrap_or(0);
+    format!("{}e{}{:02}", m, if e < 0 { '-' } else { '+' }, e.abs())
+}
+
+fn float_to_opts(v: &Term, opts: &Term) -> Result<String, Term> {
+    let Term::Float(f) = v else { return Err(badarg()) };
+    let opts = list_arg(opts)?;
+    let mut compact = false;
+    for o in &opts {
+        if o.is_atom(Atom::new("compact")) {
+            compact = true;
+        }
+        if o.is_atom(Atom::new("short")) {
+            return Ok(format::format_float(*f));
+        }
+    }
+    for o in &opts {
+        if let Term::Tuple(t) = o {
+            if t.len() == 2 {
+                let n = int_arg(&t[1])?.clamp(0, 253) as usize;
+                match t[0].as_atom().map(|a| a.name()) {
+                    Some("decimals") => {
+                        let mut s = format!("{:.*}", n, f);
+                        if compact && s.contains('.') {
+                            while s.ends_with('0') && !s.ends_with(".0") {
+                                s.pop();
+                            }
+                        }
+                        return Ok(s);
+                    }
+                    Some("scientific") => {
+                        let s = format!("{:.*e}", n, f);
+                        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+                        let e: i32 = e.parse().unwrap_or(0);
+                        return Ok(format!("{}e{}{:02}", m, if e < 0 { '-' } else { '+' }, e.abs()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(float_to_list_default(*f))
+}
+
+fn bin_to_atom(t: &Term) -> R {
+    let b = t.as_bytes().ok_or_else(badarg)?;
+    let s = String::from_utf8(b).map_err(|_| badarg())?;
+    Ok(Term::atom(&s))
+}
+
+fn binary_part(b: &Term, s: &Term, l: &Term) -> R {
+    let bytes = b.as_bytes().ok_or_else(badarg)?;
+    let (s, l) = (int_arg(s)?, int_arg(l)?);
+    let (from, to) = if l >= 0 { (s, s + l) } else { (s + l, s) };
+    if from < 0 || to as usize > bytes.len() {
+        return Err(badarg());
+    }
+    Ok(Term::binary(bytes[from as usize..to as usize].to_vec()))
+}
+
+fn fun_info(a: &[Term]) -> R {
+    let Term::Fun(f) = &a[0] else { return Err(badarg()) };
+    let item = atom_arg(&a[1])?;
+    let v = match item.name() {
+        "arity" => Term::Int(f.arity() as i64),
+        "module" => Term::Atom(match &**f {
+            Fun::Closure { module, .. } | Fun::Local { module, .. } | Fun::Export { module, .. } => *module,
+        }),
+        "name" => match &**f {
+            Fun::Export { name, .. } | Fun::Local { name, .. } => Term::Atom(*name),
+            Fun::Closure { index, .. } => Term::atom(&format!("-fun-{index}-")),
+        },
+        "type" => Term::atom(if matches!(&**f, Fun::Export { .. }) { "external" } else { "local" }),
+        "env" => match &**f {
+            Fun::Closure { env, .. } => Term::list(env.clone()),
+            _ => Term::Nil,
+        },
+        _ => return Err(badarg()),
+    };
+    Ok(tuple2(Term::Atom(item), v))
+}
+
+/// A deterministic structural hash (not the BEAM's phash2 values).
+pub fn hash_term(t: &Term) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    let mut mix = |x: u64| {
+        h ^= x;
+        h = h.wrapping_mul(0x100000001b3);
+    };
+    fn walk(t: &Term, mix: &mut dyn FnMut(u64)) {
+        match t {
+            Term::Int(i) => mix(*i as u64),
+            Term::Big(b) => {
+                for d in b.to_u64_digits().1 {
+                    mix(d)
+                }
+            }
+            Term::Float(f) => mix(f.to_bits()),
+            Term::Atom(a) => {
+                for b in a.name().bytes() {
+                    mix(b as u64)
+                }
+            }
+            Term::Ref(r) => mix(*r),
+            Term::Pid(p) => mix(p.0 as u64 + 7),
+            Term::Fun(_) => mix(99),
+            Term::Tuple(items) => {
+                mix(items.len() as u64 + 1000);
+                for i in items.iter() {
+                    walk(i, mix)
+                }
+            }
+            Term::Map(m) => {
+                for (k, v) in m.iter() {
+                    walk(&k.0, mix);
+                    walk(v, mix);
+                }
+            }
+            Term::Nil => mix(5),
+            Term::Cons(_) => {
+                for x in t.list_iter() {
+                    walk(x, mix)
+                }
+            }
+            Term::Bin(b) => {
+                for x in b.to_bytes() {
+                    mix(x as u64)
+                }
+            }
+        }
+    }
+    walk(t, &mut mix);
+    h >> 1
+}
+
+fn fun_mfa(f: &Term) -> Term {
+    match f {
+        Term::Fun(fun) => match &**fun {
+            Fun::Export { module, name, arity } => {
+                Term::tuple(vec![Term::Atom(*module), Term::Atom(*name), Term::Int(*arity as i64)])
+            }
+            Fun::Local { module, name, arity, .. } => {
+                Term::tuple(vec![Term::Atom(*module), Term::Atom(*name), Term::Int(*arity as i64)])
+            }
+            Fun::Closure { module, index, arity, .. } => Term::tuple(vec![
+                Term::Atom(*module),
+                Term::atom(&format!("-fun-{index}-")),
+                Term::Int(*arity as i64),
+            ]),
+        },
+        _ => Term::Nil,
+    }
+}
+
+fn spawn_mfa(ctx: &mut Ctx<'_>, a: &[Term], link: bool, mon: bool) -> Flow {
+    let (Term::Atom(m), Term::Atom(f), Some(args)) = (&a[0], &a[1], a[2].list_to_vec()) else {
+        return Flow::badarg();
+    };
+    let target = ctx.vm.resolve(*m, *f, args.len() as u32);
+    let mfa = Term::tuple(vec![Term::Atom(*m), Term::Atom(*f), Term::Int(args.len() as i64)]);
+    spawn(ctx, Start::Call(target, args), mfa, link, mon)
+}
+
+fn spawn(ctx: &mut Ctx<'_>, start: Start, initial: Term, link: bool, mon: bool) -> Flow {
+    if let Start::Apply(f, _) = &start {
+        if !matches!(f, Term::Fun(fun) if fun.arity() == 0) {
+            return Flow::badarg();
+        }
+    }
+    let pid = match ctx.vm.spawn_child(ctx.proc, start, initial) {
+        Ok(p) => p,
+        Err(_) => return Flow::error(Term::Atom(Atom::SYSTEM_LIMIT)),
+    };
+    let me = ctx.pid();
+    let child_name = ctx.vm.process_name(pid).to_string();
+    let verb = match (link, mon) {
+        (true, _) => "spawn_link",
+        (_, true) => "spawn_monitor",
+        _ => "spawn",
+    };
+    ctx.emit_access(EventKind::Spawn, format!("{verb} -> {child_name}"), SharedItem::Process(pid), Access::Write);
+    if link {
+        ctx.proc.links.insert(pid);
+        if let Some(c) = ctx.vm.proc_mut(pid) {
+            c.links.insert(me);
+        }
+    }
+    if mon {
+        let r = ctx.vm.new_ref();
+        ctx.proc.monitors.insert(r, pid);
+        if let Some(c) = ctx.vm.proc_mut(pid) {
+            c.monitored_by.insert(r, me);
+        }
+        return Flow::Value(tuple2(Term::Pid(pid), Term::Ref(r)));
+    }
+    Flow::Value(Term::Pid(pid))
+}
+
+fn link(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let Term::Pid(other) = a[0] else { return Flow::badarg() };
+    let me = ctx.pid();
+    let text = format!("link({})", ctx.name_of(other));
+    ctx.emit_access(EventKind::Link, text, SharedItem::Process(other), Access::Write);
+    if other == me {
+        return Flow::Value(Term::bool(true));
+    }
+    if !ctx.vm.is_alive(other) {
+        if ctx.proc.trap_exit {
+            ctx.proc.mailbox.push_back(Term::tuple(vec![
+                Term::Atom(Atom::EXIT_UPPER),
+                Term::Pid(other),
+                Term::Atom(Atom::NOPROC),
+            ]));
+            return Flow::Value(Term::bool(true));
+        }
+        return Flow::error(Term::Atom(Atom::NOPROC));
+    }
+    ctx.proc.links.insert(other);
+    if let Some(o) = ctx.vm.proc_mut(other) {
+        o.links.insert(me);
+    }
+    Flow::Value(Term::bool(true))
+}
+
+fn unlink(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let Term::Pid(other) = a[0] else { return Flow::badarg() };
+    let me = ctx.pid();
+    let text = format!("unlink({})", ctx.name_of(other));
+    ctx.emit_access(EventKind::Unlink, text, SharedItem::Process(other), Access::Write);
+    ctx.proc.links.remove(&other);
+    if let Some(o) = ctx.vm.proc_mut(other) {
+        o.links.remove(&me);
+    }
+    Flow::Value(Term::bool(true))
+}
+
+fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    if !a[0].is_atom(Atom::PROCESS) {
+        return Flow::badarg();
+    }
+    let me = ctx.pid();
+    let r = ctx.vm.new_ref();
+    let (target, item) = match &a[1] {
+        Term::Pid(p) => (Some(*p), SharedItem::Process(*p)),
+        Term::Atom(n) => (ctx.vm.registry.get(n).copied(), SharedItem::Registry(n.name().into())),
+        Term::Tuple(t) if t.len() == 2 => match t[0].as_atom() {
+            Some(n) => (ctx.vm.registry.get(&n).copied(), SharedItem::Registry(n.name().into())),
+            None => return Flow::badarg(),
+        },
+        _ => return Flow::badarg(),
+    };
+    ctx.emit_access(EventKind::Monitor, format!("monitor({})", write_term(&a[1])), item, Access::Read);
+    match target {
+        Some(p) if ctx.is_alive(p) && p != me => {
+            ctx.proc.monitors.insert(r, p);
+            if let Some(o) = ctx.vm.proc_mut(p) {
+                o.monitored_by.insert(r, me);
+            }
+        }
+        Some(p) if p == me => {}
+        _ => {
+            let reason = Term::Atom(Atom::NOPROC);
+            let who = match target {
+                Some(p) => Term::Pid(p),
+                None => match &a[1] {
+                    Term::Atom(n) => tuple2(Term::Atom(*n), Term::Atom(Atom::NONODE)),
+                    other => other.clone(),
+                },
+            };
+            ctx.proc.mailbox.push_back(Term::tuple(vec![
+                Term::Atom(Atom::DOWN),
+                Term::Ref(r),
+                Term::Atom(Atom::PROCESS),
+                who,
+                reason,
+            ]));
+        }
+    }
+    Flow::Value(Term::Ref(r))
+}
+
+fn demonitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let Term::Ref(r) = a[0] else { return Flow::badarg() };
+    let flush = a
+        .get(1)
+        .and_then(|o| o.list_to_vec())
+        .is_some_and(|o| o.iter().any(|x| x.is_atom(Atom::new("flush"))));
+    let me = ctx.pid();
+    if let Some(target) = ctx.proc.monitors.remove(&r) {
+        ctx.emit_access(EventKind::Demonitor, "demonitor".into(), SharedItem::Process(target), Access::Write);
+        if target != me {
+            if let Some(o) = ctx.vm.proc_mut(target) {
+                o.monitored_by.remove(&r);
+            }
+        }
+    }
+    if flush {
+        ctx.proc.mailbox.retain(|m| match m {
+            Term::Tuple(t) => !(t.len() == 5 && t[0].is_atom(Atom::DOWN) && exact_eq(&t[1], &Term::Ref(r))),
+            _ => true,
+        });
+    }
+    Flow::Value(Term::bool(true))
+}
+
+fn exit2(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let Term::Pid(to) = a[0] else { return Flow::badarg() };
+    let me = ctx.pid();
+    let text = format!("exit({}, {})", ctx.name_of(to), write_term(&a[1]));
+    ctx.emit_access(EventKind::Exit, text, SharedItem::Process(to), Access::Write);
+    if to == me {
+        let r = &a[1];
+        if r.is_atom(Atom::KILL) {
+            return Flow::Exit(Term::Atom(Atom::KILLED));
+        }
+        if ctx.proc.trap_exit {
+            ctx.proc.mailbox.push_back(Term::tuple(vec![Term::Atom(Atom::EXIT_UPPER), Term::Pid(me), r.clone()]));
+            return Flow::Value(Term::bool(true));
+        }
+        return Flow::Exit(r.clone());
+    }
+    ctx.vm.exit_signal(me, to, a[1].clone(), false);
+    Flow::Value(Term::bool(true))
+}
+
+fn register_name(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let (Term::Atom(name), Term::Pid(pid)) = (&a[0], &a[1]) else {
+        if let Term::Atom(n) = &a[0] {
+            ctx.emit_access(
+                EventKind::Registry,
+                format!("erlang:register({}, {}) -> badarg", write_term(&a[0]), write_term(&a[1])),
+                SharedItem::Registry(n.name().into()),
+                Access::Write,
+            );
+        }
+        return Flow::badarg();
+    };
+    let who = ctx.name_of(*pid);
+    let text = format!("erlang:register({}, {})", format::atom_text(*name), who);
+    ctx.emit_access(EventKind::Registry, text, SharedItem::Registry(name.name().into()), Access::Write);
+    let me = ctx.pid();
+    let already_named = if *pid == me {
+        ctx.proc.registered.is_some()
+    } else {
+        ctx.vm.proc(*pid).is_some_and(|p| p.registered.is_some())
+    };
+    if name.name() == "undefined" || ctx.vm.registry.contains_key(name) || !ctx.is_alive(*pid) || already_named {
+        if let Some(ev) = ctx.event.as_mut() {
+            ev.text.push_str(" -> badarg");
+        }
+        return Flow::badarg();
+    }
+    ctx.vm.registry.insert(*name, *pid);
+    if *pid == me {
+        ctx.proc.registered = Some(*name);
+    } else if let Some(p) = ctx.vm.proc_mut(*pid) {
+        p.registered = Some(*name);
+    }
+    if let Some(ev) = ctx.event.as_mut() {
+        ev.text.push_str(" -> true");
+    }
+    Flow::Value(Term::bool(true))
+}
+
+fn unregister(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let Term::Atom(name) = a[0] else { return Flow::badarg() };
+    let text = format!("erlang:unregister({})", format::atom_text(name));
+    ctx.emit_access(EventKind::Registry, text, SharedItem::Registry(name.name().into()), Access::Write);
+    let Some(pid) = ctx.vm.registry.remove(&name) else {
+        if let Some(ev) = ctx.event.as_mut() {
+            ev.text.push_str(" -> badarg");
+        }
+        return Flow::badarg();
+    };
+    if pid == ctx.pid() {
+        ctx.proc.registered = None;
+    } else if let Some(p) = ctx.vm.proc_mut(pid) {
+        p.registered = None;
+    }
+    Flow::Value(Term::bool(true))
+}
+
+fn whereis(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let Term::Atom(name) = a[0] else { return Flow::badarg() };
+    let v = ctx.vm.registry.get(&name).copied();
+    let shown = match v {
+        Some(p) => ctx.name_of(p),
+        None => "undefined".into(),
+    };
+    let text = format!("erlang:whereis({}) -> {}", format::atom_text(name), shown);
+    ctx.emit_access(EventKind::Registry, text, SharedItem::Registry(name.name().into()), Access::Read);
+    Flow::Value(v.map(Term::Pid).unwrap_or_else(Term::undefined))
+}
+
+fn registered(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
+    let mut names: Vec<Atom> = ctx.vm.registry.keys().copied().collect();
+    names.sort_by(|a, b| a.name().cmp(b.name()));
+    ctx.emit(EventKind::Registry, "erlang:registered()".into());
+    Flow::Value(Term::list(names.into_iter().map(Term::Atom).collect()))
+}
+
+fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let dest = &a[0];
+    let msg = a[1].clone();
+    let target = match dest {
+        Term::Pid(p) => Some(*p),
+        Term::Atom(n) => ctx.vm.registry.get(n).copied(),
+        Term::Tuple(t) if t.len() == 2 => t[0].as_atom().and_then(|n| ctx.vm.registry.get(&n).copied()),
+        _ => return Flow::badarg(),
+    };
+    let text = format!("{} ! {}", write_term(dest), write_term(&msg));
+    match target {
+        Some(p) => {
+            ctx.emit_access(EventKind::Send, text, SharedItem::Mailbox(p), Access::Write);
+            ctx.vm.deliver(p, msg.clone());
+            Flow::Value(msg)
+        }
+        None => {
+            if let Term::Atom(n) = dest {
+                ctx.emit_access(EventKind::Send, text, SharedItem::Registry(n.name().into()), Access::Read);
+                return Flow::badarg();
+            }
+            if let Term::Tuple(_) = dest {
+                return Flow::badarg();
+            }
+            ctx.emit(EventKind::Send, text);
+            Flow::Value(msg)
+        }
+    }
+}
+
+fn process_flag(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    match a[0].as_atom().map(|x| x.name()) {
+        Some("trap_exit") => match arith::as_bool(&a[1]) {
+            Some(b) => {
+                let old = ctx.proc.trap_exit;
+                ctx.proc.trap_exit = b;
+                Flow::Value(Term::bool(old))
+            }
+            None => Flow::badarg(),
+        },
+        Some("priority") => Flow::Value(Term::atom("normal")),
+        Some("min_heap_size" | "min_bin_vheap_size" | "fullsweep_after" | "message_queue_data") => {
+            Flow::Value(Term::Int(0))
+        }
+        Some("sensitive") => Flow::Value(Term::bool(false)),
+        _ => Flow::badarg(),
+    }
+}
+
+fn process_info(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let Term::Pid(pid) = a[0] else { return Flow::badarg() };
+    let me = ctx.pid();
+    let info = |ctx: &Ctx<'_>, item: &str| -> Option<Term> {
+        let p = if pid == me { &*ctx.proc } else { ctx.vm.proc(pid)? };
+        if !p.is_alive() {
+            return None;
+        }
+        Some(match item {
+            "registered_name" => match p.registered {
+                Some(n) => Term::Atom(n),
+                None => Term::Nil,
+            },
+            "message_queue_len" => Term::Int(p.mailbox.len() as i64),
+            "messages" => Term::list(p.mailbox.iter().cloned().collect()),
+            "links" => Term::list(p.links.iter().map(|l| Term::Pid(*l)).collect()),
+            "dictionary" => Term::list(p.dict.iter().map(|(k, v)| tuple2(k.0.clone(), v.clone())).collect()),
+            "trap_exit" => Term::bool(p.trap_exit),
+            "status" => Term::atom(match p.status {
+                ProcStatus::Runnable => "runnable",
+                _ => "waiting",
+            }),
+            "initial_call" | "current_function" => p.initial_call.clone(),
+            "heap_size" | "total_heap_size" | "stack_size" | "reductions" | "memory" => Term::Int(0),
+            "monitors" => Term::list(
+                p.monitors.values().map(|t| tuple2(Term::Atom(Atom::PROCESS), Term::Pid(*t))).collect(),
+            ),
+            "monitored_by" => Term::list(p.monitored_by.values().map(|t| Term::Pid(*t)).collect()),
+            "group_leader" => Term::Pid(me),
+            "priority" => Term::atom("normal"),
+            _ => return None,
+        })
+    };
+    ctx.emit_access(EventKind::Local, format!("process_info({})", ctx.name_of(pid)), SharedItem::Process(pid), Access::Read);
+    match &a[1] {
+        Term::Atom(item) => {
+            let alive = ctx.is_alive(pid);
+            if !alive {
+                return Flow::Value(Term::undefined());
+            }
+            match info(ctx, item.name()) {
+                Some(Term::Nil) if item.name() == "registered_name" => Flow::Value(Term::Nil),
+                Some(v) => Flow::Value(tuple2(Term::Atom(*item), v)),
+                None => Flow::badarg(),
+            }
+        }
+        Term::Cons(_) => {
+            if !ctx.is_alive(pid) {
+                return Flow::Value(Term::undefined());
+            }
+            let items = a[1].list_to_vec().unwrap_or_default();
+            let mut out = Vec::new();
+            for it in items {
+                let Term::Atom(n) = it else { return Flow::badarg() };
+                match info(ctx, n.name()) {
+                    Some(v) => out.push(tuple2(Term::Atom(n), v)),
+                    None => return Flow::badarg(),
+                }
+            }
+            Flow::Value(Term::list(out))
+        }
+        _ => Flow::badarg(),
+    }
+}
+
+/// `erlang:send_after(T, Dest, Msg)`: a hidden timer process (prelude code) sends it.
+fn send_after(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    timer(ctx, a, false)
+}
+
+fn start_timer(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    timer(ctx, a, true)
+}
+
+fn timer(ctx: &mut Ctx<'_>, a: &[Term], wrap: bool) -> Flow {
+    let Term::Int(t) = a[0] else { return Flow::badarg() };
+    if t < 0 || !matches!(a[1], Term::Pid(_) | Term::Atom(_)) {
+        return Flow::badarg();
+    }
+    let r = ctx.vm.new_ref();
+    let msg = if wrap {
+        Term::tuple(vec![Term::Atom(Atom::TIMEOUT), Term::Ref(r), a[2].clone()])
+    } else {
+        a[2].clone()
+    };
+    let target = ctx.vm.resolve(Atom::new("racewit_timer"), Atom::new("run"), 4);
+    let args = vec![Term::Int(t), a[1].clone(), msg, Term::Ref(r)];
+    match ctx.vm.spawn_child(ctx.proc, Start::Call(target, args), Term::Nil) {
+        Ok(pid) => {
+            ctx.vm.timers.insert(r, pid);
+            let name = ctx.vm.process_name(pid).to_string();
+            ctx.emit_access(EventKind::Spawn, format!("timer {name} ({t} ms)"), SharedItem::Process(pid), Access::Write);
+            Flow::Value(Term::Ref(r))
+        }
+        Err(_) => Flow::error(Term::Atom(Atom::SYSTEM_LIMIT)),
+    }
+}
+
+fn cancel_timer(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let Term::Ref(r) = a[0] else { return Flow::badarg() };
+    match ctx.vm.timers.remove(&r) {
+        Some(pid) if ctx.vm.is_alive(pid) => {
+            ctx.emit_access(EventKind::Exit, "cancel_timer".into(), SharedItem::Process(pid), Access::Write);
+            ctx.vm.terminate(pid, Term::Atom(Atom::KILLED));
+            Flow::Value(Term::Int(0))
+        }
+        _ => Flow::Value(Term::bool(false)),
+    }
+}
+
+#[allow(dead_code)]
+fn is_zero(b: &BigInt) -> bool {
+    b.is_zero() || b.abs().is_zero() || b.to_i64() == Some(0)
+}
+
+#[allow(dead_code)]
+fn chardata(t: &Term) -> Result<String, Term> {
+    let mut s = String::new();
+    chardata_string(t, &mut s)?;
+    Ok(s)
+}
+
+#[allow(dead_code)]
+fn pid_term(p: Pid) -> Term {
+    Term::Pid(p)
+}

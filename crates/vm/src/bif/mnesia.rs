@@ -1,0 +1,455 @@
+//! `mnesia:*` dirty operations and the in-transaction operations, plus the
+//! `racewit:mnesia_*` hooks the prelude's `mnesia:transaction/1` uses.
+
+use crate::atom::Atom;
+use crate::bif::{Ctx, Flow, Table, tuple2};
+use crate::ets::{Kind, match_pattern};
+use crate::event::{Access, EventKind, Exception, SharedItem};
+use crate::format::write_term;
+use crate::term::Term;
+use crate::{arith, bif};
+
+pub fn register(t: &mut Table) {
+    t.ctx("mnesia", "start", 0, start);
+    t.ctx("mnesia", "stop", 0, stop);
+    t.ctx("mnesia", "create_schema", 1, ok1);
+    t.ctx("mnesia", "delete_schema", 1, ok1);
+    t.ctx("mnesia", "wait_for_tables", 2, ok2);
+    t.ctx("mnesia", "create_table", 2, create_table);
+    t.ctx("mnesia", "delete_table", 1, delete_table);
+    t.ctx("mnesia", "clear_table", 1, clear_table);
+    t.ctx("mnesia", "dirty_read", 2, dirty_read);
+    t.ctx("mnesia", "dirty_read", 1, dirty_read1);
+    t.ctx("mnesia", "dirty_write", 1, dirty_write1);
+    t.ctx("mnesia", "dirty_write", 2, dirty_write2);
+    t.ctx("mnesia", "dirty_delete", 2, dirty_delete);
+    t.ctx("mnesia", "dirty_delete", 1, dirty_delete1);
+    t.ctx("mnesia", "dirty_delete_object", 1, dirty_delete_object);
+    t.ctx("mnesia", "dirty_update_counter", 3, dirty_update_counter);
+    t.ctx("mnesia", "dirty_match_object", 1, dirty_match_object1);
+    t.ctx("mnesia", "dirty_match_object", 2, dirty_match_object2);
+    t.ctx("mnesia", "dirty_all_keys", 1, all_keys);
+    t.ctx("mnesia", "dirty_select", 2, select);
+    t.ctx("mnesia", "read", 1, tx_read1);
+    t.ctx("mnesia", "read", 2, tx_read);
+    t.ctx("mnesia", "read", 3, tx_read);
+    t.ctx("mnesia", "wread", 1, tx_read1);
+    t.ctx("mnesia", "write", 1, tx_write1);
+    t.ctx("mnesia", "write", 3, tx_write3);
+    t.ctx("mnesia", "delete", 1, tx_delete1);
+    t.ctx("mnesia", "delete", 3, tx_delete3);
+    t.ctx("mnesia", "delete_object", 1, tx_delete_object);
+    t.ctx("mnesia", "match_object", 1, tx_match_object);
+    t.ctx("mnesia", "select", 2, tx_select);
+    t.ctx("mnesia", "all_keys", 1, tx_all_keys);
+    t.ctx("mnesia", "table_info", 2, table_info);
+    t.ctx("mnesia", "system_info", 1, system_info);
+    t.ctx("racewit", "mnesia_begin", 0, tx_begin);
+    t.ctx("racewit", "mnesia_commit", 0, tx_commit);
+    t.ctx("racewit", "mnesia_abort", 0, tx_abort);
+}
+
+fn start(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
+    ctx.vm.mnesia.started = true;
+    Flow::Value(Term::ok())
+}
+fn stop(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
+    ctx.vm.mnesia.started = false;
+    Flow::Value(Term::atom("stopped"))
+}
+fn ok1(_: &mut Ctx<'_>, _: &[Term]) -> Flow {
+    Flow::Value(Term::ok())
+}
+fn ok2(_: &mut Ctx<'_>, _: &[Term]) -> Flow {
+    Flow::Value(Term::ok())
+}
+
+fn aborted(r: Term) -> Term {
+    tuple2(Term::Atom(Atom::ABORTED), r)
+}
+
+fn no_exists(args: Vec<Term>) -> Flow {
+    Flow::Raise(Exception::exit(aborted(tuple2(Term::atom("no_exists"), Term::list(args)))))
+}
+
+fn create_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let Term::Atom(name) = args[0] else { return Flow::badarg() };
+    let Some(opts) = args[1].list_to_vec() else { return Flow::badarg() };
+    let mut attrs = vec![Atom::new("key"), Atom::new("val")];
+    let mut record_name = name;
+    let mut kind = Kind::Set;
+    for o in &opts {
+        if let Term::Tuple(t) = o {
+            if t.len() == 2 {
+                match t[0].as_atom().map(|a| a.name()) {
+                    Some("attributes") => {
+                        attrs = t[1].list_to_vec().unwrap_or_default().iter().filter_map(|a| a.as_atom()).collect()
+                    }
+                    Some("record_name") => record_name = t[1].as_atom().unwrap_or(name),
+                    Some("type") => {
+                        kind = match t[1].as_atom().map(|a| a.name()) {
+                            Some("bag") => Kind::Bag,
+                            Some("ordered_set") => Kind::OrderedSet,
+                            _ => Kind::Set,
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    ctx.emit_access(
+        EventKind::Mnesia,
+        format!("mnesia:create_table({}, ...)", write_term(&args[0])),
+        SharedItem::Mnesia {
+            table: name.name().into(),
+            key: None,
+        },
+        Access::Write,
+    );
+    if !ctx.vm.mnesia.started {
+        return Flow::Value(aborted(tuple2(Term::atom("node_not_running"), Term::Atom(Atom::NONODE))));
+    }
+    if ctx.vm.mnesia.get(name).is_some() {
+        return Flow::Value(aborted(tuple2(Term::atom("already_exists"), Term::Atom(name))));
+    }
+    ctx.vm.mnesia.create(name, record_name, attrs, kind);
+    Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
+}
+
+fn delete_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let Term::Atom(name) = args[0] else { return Flow::badarg() };
+    ctx.emit_access(
+        EventKind::Mnesia,
+        format!("mnesia:delete_table({})", write_term(&args[0])),
+        SharedItem::Mnesia {
+            table: name.name().into(),
+            key: None,
+        },
+        Access::Write,
+    );
+    if ctx.vm.mnesia.tables.remove(&name).is_none() {
+        return Flow::Value(aborted(tuple2(Term::atom("no_exists"), Term::Atom(name))));
+    }
+    Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
+}
+
+fn clear_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let Term::Atom(name) = args[0] else { return Flow::badarg() };
+    ev(ctx, "clear_table", args, name, None, Access::Write);
+    match ctx.vm.mnesia.get_mut(name) {
+        Some(t) => {
+            t.data.data = imbl::OrdMap::new();
+            t.data.size = 0;
+            Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
+        }
+        None => Flow::Value(aborted(tuple2(Term::atom("no_exists"), Term::Atom(name)))),
+    }
+}
+
+fn ev(ctx: &mut Ctx<'_>, f: &str, args: &[Term], table: Atom, key: Option<&Term>, access: Access) {
+    let text = format!(
+        "mnesia:{}({})",
+        f,
+        args.iter().map(write_term).collect::<Vec<_>>().join(", ")
+    );
+    ctx.emit_access(
+        EventKind::Mnesia,
+        text,
+        SharedItem::Mnesia {
+            table: table.name().into(),
+            key: key.map(write_term),
+        },
+        access,
+    );
+}
+
+fn read(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: &Term, key: &Term) -> Flow {
+    let Term::Atom(name) = tab else { return Flow::badarg() };
+    ev(ctx, f, args, *name, Some(key), Access::Read);
+    match ctx.vm.mnesia.get(*name) {
+        Some(t) => Flow::Value(Term::list(t.data.lookup(key))),
+        None => no_exists(vec![tab.clone(), key.clone()]),
+    }
+}
+
+fn dirty_read(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    read(ctx, "dirty_read", args, &args[0], &args[1])
+}
+
+fn tab_key(t: &Term) -> Option<(Term, Term)> {
+    match t {
+        Term::Tuple(x) if x.len() == 2 => Some((x[0].clone(), x[1].clone())),
+        _ => None,
+    }
+}
+
+fn dirty_read1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let Some((t, k)) = tab_key(&args[0]) else { return Flow::badarg() };
+    read(ctx, "dirty_read", args, &t, &k)
+}
+
+fn write(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: Option<Atom>, rec: &Term) -> Flow {
+    let Term::Tuple(items) = rec else { return Flow::badarg() };
+    if items.len() < 2 {
+        return Flow::badarg();
+    }
+    let Some(rname) = items[0].as_atom() else { return Flow::badarg() };
+    let tab = tab.unwrap_or(rname);
+    ev(ctx, f, args, tab, Some(&items[1]), Access::Write);
+    match ctx.vm.mnesia.get_mut(tab) {
+        Some(t) => {
+            if t.attributes.len() + 1 != items.len() || t.record_name != rname {
+                return Flow::Raise(Exception::exit(aborted(tuple2(Term::atom("bad_type"), rec.clone()))));
+            }
+            t.data.insert(rec.clone());
+            Flow::Value(Term::ok())
+        }
+        None => Flow::Raise(Exception::exit(aborted(tuple2(Term::atom("no_exists"), Term::Atom(tab))))),
+    }
+}
+
+fn dirty_write1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    write(ctx, "dirty_write", args, None, &args[0])
+}
+
+fn dirty_write2(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let Term::Atom(t) = args[0] else { return Flow::badarg() };
+    write(ctx, "dirty_write", args, Some(t), &args[1])
+}
+
+fn delete(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: &Term, key: &Term) -> Flow {
+    let Term::Atom(name) = tab else { return Flow::badarg() };
+    ev(ctx, f, args, *name, Some(key), Access::Write);
+    match ctx.vm.mnesia.get_mut(*name) {
+        Some(t) => {
+            t.data.delete_key(key);
+            Flow::Value(Term::ok())
+        }
+        None => no_exists(vec![tab.clone(), key.clone()]),
+    }
+}
+
+fn dirty_delete(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    delete(ctx, "dirty_delete", args, &args[0], &args[1])
+}
+
+fn dirty_delete1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let Some((t, k)) = tab_key(&args[0]) else { return Flow::badarg() };
+    delete(ctx, "dirty_delete", args, &t, &k)
+}
+
+fn delete_object(ctx: &mut Ctx<'_>, f: &str, args: &[Term], rec: &Term) -> Flow {
+    let Term::Tuple(items) = rec else { return Flow::badarg() };
+    let (Some(tab), Some(key)) = (items.first().and_then(|t| t.as_atom()), items.get(1)) else {
+        return Flow::badarg();
+    };
+    ev(ctx, f, args, tab, Some(key), Access::Write);
+    if let Some(t) = ctx.vm.mnesia.get_mut(tab) {
+        t.data.delete_object(rec);
+    }
+    Flow::Value(Term::ok())
+}
+
+fn dirty_delete_object(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    delete_object(ctx, "dirty_delete_object", args, &args[0])
+}
+
+fn dirty_update_counter(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let Term::Atom(name) = args[0] else { return Flow::badarg() };
+    ev(ctx, "dirty_update_counter", args, name, Some(&args[1]), Access::Write);
+    let Some(t) = ctx.vm.mnesia.get_mut(name) else {
+        return no_exists(vec![args[0].clone(), args[1].clone()]);
+    };
+    let new = match t.data.lookup(&args[1]).into_iter().next() {
+        Some(Term::Tuple(items)) if items.len() >= 3 => {
+            match arith::binop(racewit_syntax::ir::BinOp::Add, &items[2], &args[2]) {
+                Ok(v) => v,
+                Err(_) => return Flow::badarg(),
+            }
+        }
+        _ => args[2].clone(),
+    };
+    let rn = t.record_name;
+    t.data.insert(Term::tuple(vec![Term::Atom(rn), args[1].clone(), new.clone()]));
+    Flow::Value(new)
+}
+
+fn match_object(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: Atom, pat: &Term) -> Flow {
+    ev(ctx, f, args, tab, None, Access::Read);
+    let Some(t) = ctx.vm.mnesia.get(tab) else {
+        return no_exists(vec![Term::Atom(tab)]);
+    };
+    let v: Vec<Term> = t
+        .data
+        .objects()
+        .into_iter()
+        .filter(|o| match_pattern(pat, o, &mut Vec::new()))
+        .collect();
+    Flow::Value(Term::list(v))
+}
+
+fn dirty_match_object1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let Some(tab) = args[0].as_tuple().and_then(|t| t.first()).and_then(|a| a.as_atom()) else {
+        return Flow::badarg();
+    };
+    match_object(ctx, "dirty_match_object", args, tab, &args[0].clone())
+}
+
+fn dirty_match_object2(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let Term::Atom(tab) = args[0] else { return Flow::badarg() };
+    match_object(ctx, "dirty_match_object", args, tab, &args[1].clone())
+}
+
+fn all_keys(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let Term::Atom(tab) = args[0] else { return Flow::badarg() };
+    ev(ctx, "all_keys", args, tab, None, Access::Read);
+    let Some(t) = ctx.vm.mnesia.get(tab) else {
+        return no_exists(vec![args[0].clone()]);
+    };
+    Flow::Value(Term::list(t.data.data.keys().map(|k| k.term.clone()).collect()))
+}
+
+fn select(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let Term::Atom(tab) = args[0] else { return Flow::badarg() };
+    ev(ctx, "select", args, tab, None, Access::Read);
+    let Some(spec) = args[1].list_to_vec() else { return Flow::badarg() };
+    let Some(t) = ctx.vm.mnesia.get(tab) else {
+        return no_exists(vec![args[0].clone()]);
+    };
+    let mut out = Vec::new();
+    for o in t.data.objects() {
+        match bif::ets_run_match_spec(&spec, &o) {
+            Ok(Some(r)) => out.push(r),
+            Ok(None) => {}
+            Err(_) => return Flow::badarg(),
+        }
+    }
+    Flow::Value(Term::list(out))
+}
+
+fn require_tx(ctx: &Ctx<'_>) -> Option<Flow> {
+    if ctx.proc.atomic == 0 {
+        Some(Flow::Raise(Exception::exit(aborted(Term::atom("no_transaction")))))
+    } else {
+        None
+    }
+}
+
+fn tx_read(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    if let Some(f) = require_tx(ctx) {
+        return f;
+    }
+    read(ctx, "read", args, &args[0], &args[1])
+}
+fn tx_read1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    if let Some(f) = require_tx(ctx) {
+        return f;
+    }
+    let Some((t, k)) = tab_key(&args[0]) else { return Flow::badarg() };
+    read(ctx, "read", args, &t, &k)
+}
+fn tx_write1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    if let Some(f) = require_tx(ctx) {
+        return f;
+    }
+    write(ctx, "write", args, None, &args[0])
+}
+fn tx_write3(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    if let Some(f) = require_tx(ctx) {
+        return f;
+    }
+    let Term::Atom(t) = args[0] else { return Flow::badarg() };
+    write(ctx, "write", args, Some(t), &args[1])
+}
+fn tx_delete1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    if let Some(f) = require_tx(ctx) {
+        return f;
+    }
+    let Some((t, k)) = tab_key(&args[0]) else { return Flow::badarg() };
+    delete(ctx, "delete", args, &t, &k)
+}
+fn tx_delete3(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    if let Some(f) = require_tx(ctx) {
+        return f;
+    }
+    delete(ctx, "delete", args, &args[0], &args[1])
+}
+fn tx_delete_object(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    if let Some(f) = require_tx(ctx) {
+        return f;
+    }
+    delete_object(ctx, "delete_object", args, &args[0])
+}
+fn tx_match_object(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    if let Some(f) = require_tx(ctx) {
+        return f;
+    }
+    dirty_match_object1(ctx, args)
+}
+fn tx_select(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    if let Some(f) = require_tx(ctx) {
+        return f;
+    }
+    select(ctx, args)
+}
+fn tx_all_keys(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    if let Some(f) = require_tx(ctx) {
+        return f;
+    }
+    all_keys(ctx, args)
+}
+
+fn table_info(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let (Term::Atom(tab), Term::Atom(item)) = (&args[0], &args[1]) else { return Flow::badarg() };
+    let Some(t) = ctx.vm.mnesia.get(*tab) else {
+        return no_exists(vec![args[0].clone(), args[1].clone()]);
+    };
+    let v = match item.name() {
+        "attributes" => Term::list(t.attributes.iter().map(|a| Term::Atom(*a)).collect()),
+        "record_name" => Term::Atom(t.record_name),
+        "size" => Term::Int(t.data.size as i64),
+        "arity" => Term::Int(t.attributes.len() as i64 + 1),
+        "type" => Term::atom(match t.data.kind {
+            Kind::Bag | Kind::DuplicateBag => "bag",
+            Kind::OrderedSet => "ordered_set",
+            Kind::Set => "set",
+        }),
+        _ => return Flow::badarg(),
+    };
+    Flow::Value(v)
+}
+
+fn system_info(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let v = match args[0].as_atom().map(|a| a.name()) {
+        Some("running_db_nodes" | "db_nodes") => Term::list(vec![Term::Atom(Atom::NONODE)]),
+        Some("tables") => Term::list(ctx.vm.mnesia.tables.keys().map(|a| Term::Atom(*a)).collect()),
+        Some("is_running") => Term::atom(if ctx.vm.mnesia.started { "yes" } else { "no" }),
+        _ => return Flow::badarg(),
+    };
+    Flow::Value(v)
+}
+
+fn tx_begin(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
+    let snap = ctx.vm.mnesia.clone();
+    ctx.proc.mnesia_tx.push(snap);
+    ctx.proc.atomic += 1;
+    ctx.emit(EventKind::Mnesia, "mnesia:transaction begin".into());
+    Flow::Value(Term::ok())
+}
+
+fn tx_commit(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
+    ctx.proc.mnesia_tx.pop();
+    ctx.proc.atomic = ctx.proc.atomic.saturating_sub(1);
+    ctx.emit(EventKind::Mnesia, "commit".into());
+    Flow::Value(Term::ok())
+}
+
+fn tx_abort(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
+    if let Some(s) = ctx.proc.mnesia_tx.pop() {
+        ctx.vm.mnesia = s;
+    }
+    ctx.proc.atomic = ctx.proc.atomic.saturating_sub(1);
+    ctx.emit(EventKind::Mnesia, "abort".into());
+    Flow::Value(Term::ok())
+}

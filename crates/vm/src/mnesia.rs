@@ -1,0 +1,59 @@
+//! mnesia tables (single node, in memory): records keyed on their second
+//! element, stored like ETS tables. A transaction runs as one atomic step and
+//! is undone by restoring a snapshot (cheap: the store is persistent).
+
+use std::sync::Arc;
+
+use crate::atom::Atom;
+use crate::ets::{Kind, Protection, Table};
+use crate::format;
+use crate::term::{Pid, Term};
+
+#[derive(Clone)]
+pub struct MTable {
+    pub name: Atom,
+    pub record_name: Atom,
+    pub attributes: Vec<Atom>,
+    pub data: Table,
+}
+
+#[derive(Clone, Default)]
+pub struct MnesiaStore {
+    pub started: bool,
+    pub tables: imbl::OrdMap<Atom, Arc<MTable>>,
+}
+
+impl MnesiaStore {
+    pub fn create(&mut self, name: Atom, record_name: Atom, attributes: Vec<Atom>, kind: Kind) {
+        let data = Table::new(0, name, true, kind, Protection::Public, Pid(u32::MAX), 2);
+        self.tables.insert(
+            name,
+            Arc::new(MTable {
+                name,
+                record_name,
+                attributes,
+                data,
+            }),
+        );
+    }
+
+    pub fn get(&self, name: Atom) -> Option<&MTable> {
+        self.tables.get(&name).map(|t| &**t)
+    }
+
+    pub fn get_mut(&mut self, name: Atom) -> Option<&mut MTable> {
+        self.tables.get_mut(&name).map(Arc::make_mut)
+    }
+
+    pub fn digest(&self) -> String {
+        let mut tables: Vec<&MTable> = self.tables.values().map(|t| &**t).collect();
+        tables.sort_by(|a, b| a.name.name().cmp(b.name.name()));
+        let mut out = String::new();
+        for t in tables {
+            let mut objs: Vec<String> = t.data.objects().iter().map(format::write_term).collect();
+            objs.sort();
+            out.push_str(&format!("mnesia {}: [{}]\n", format::atom_text(t.name), objs.join(",")));
+        }
+        out
+    }
+}
