@@ -7,6 +7,7 @@ mod check;
 mod corpus;
 mod explore;
 mod parse_cmd;
+mod picture;
 mod progress;
 mod project;
 mod replay;

@@ -23,6 +23,12 @@ pub struct Args {
     /// Search again on the current code within the witness's bound, instead of replaying.
     #[arg(long)]
     pub recheck: bool,
+    /// Also write the witness as a sequence diagram in a self-contained HTML file.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Also write the witness as a sequence diagram in an SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 pub fn read_witness(path: &PathBuf) -> Result<Witness> {
@@ -90,6 +96,12 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     out.write_all(header.as_bytes())?;
     out.write_all(render_events(&replayed.events).as_bytes())?;
+    if let Some(path) = &args.html {
+        std::fs::write(path, crate::picture::html(&w)).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.svg {
+        std::fs::write(path, crate::picture::svg(&w)).with_context(|| format!("writing {}", path.display()))?;
+    }
     // Reproduced as recorded: success.
     Ok(Outcome::Clean)
 }

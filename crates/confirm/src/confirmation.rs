@@ -156,8 +156,8 @@ fn confirm_one(
         let sys = start(program, &h.module, &h.function, opts);
         let outcome = search(&sys, race_goal(&sites), opts);
         interleavings += outcome.stats.interleavings;
-        if let Some(found) = outcome.found.into_iter().next() {
-            let consequence = consequence(&sys, &found, opts);
+        if let Some(found) = outcome.found.first() {
+            let consequence = consequence(&sys, found, opts);
             let verdict = Verdict {
                 status: Status::Confirmed,
                 consequence: Some(consequence),
@@ -359,7 +359,7 @@ fn why_not(
 }
 
 /// Wraps a race goal to note whether the read ever ran; accepts every run.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 struct Probe {
     goal: RaceGoal<VmSystem>,
     read_seen: bool,
@@ -416,6 +416,8 @@ pub fn trace_events(
                 step: i,
                 process: t.process.clone(),
                 text: t.text.clone(),
+                item: t.item.clone(),
+                access: t.access,
                 file: loc.as_ref().map(|l| l.file.clone()),
                 line: loc.as_ref().map(|l| l.line),
                 column: loc.as_ref().map(|l| l.column),

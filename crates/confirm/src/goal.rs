@@ -139,7 +139,7 @@ pub struct FailureGoal {
 }
 
 /// A failure seen at the end of a run.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Failure {
     Crash { process: String, reason: String },

@@ -88,6 +88,7 @@ impl System for Model {
             site: Some(site),
             global: false,
             text: format!("{access:?} {cell}"),
+            item_label: Some(cell.to_string()),
         })
     }
 

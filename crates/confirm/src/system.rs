@@ -5,7 +5,7 @@
 use std::fmt::Debug;
 
 /// Read or write of a shared item.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Access {
     Read,
@@ -24,6 +24,8 @@ pub struct Observation<I, S> {
     pub global: bool,
     /// Human-readable text of the step, for traces.
     pub text: String,
+    /// The item touched, as shown to users (`ets counters/hits`, `registry ct_master`, `mailbox P1.2`).
+    pub item_label: Option<String>,
 }
 
 /// A shared item: how two items can conflict.

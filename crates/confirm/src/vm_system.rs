@@ -10,7 +10,7 @@ use crate::system::{Access, Fate, Item, Observation, System};
 pub type Site = (Name, CallSiteId);
 
 /// When a `receive ... after` timeout may fire.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeoutPolicy {
     /// Only when no process can run otherwise (a responsive system never
@@ -51,7 +51,20 @@ impl Item for VmItem {
     }
 }
 
-fn observation(ev: &Event) -> Observation<VmItem, Site> {
+/// How an item is shown to users.
+fn item_label(vm: &Vm, item: &SharedItem) -> String {
+    match item {
+        SharedItem::Registry(name) => format!("registry {name}"),
+        SharedItem::Ets { table, key: Some(k) } => format!("ets {table}/{k}"),
+        SharedItem::Ets { table, key: None } => format!("ets {table}"),
+        SharedItem::Mnesia { table, key: Some(k) } => format!("mnesia {table}/{k}"),
+        SharedItem::Mnesia { table, key: None } => format!("mnesia {table}"),
+        SharedItem::Mailbox(p) => format!("mailbox {}", vm.process_name(*p)),
+        SharedItem::Process(p) => format!("process {}", vm.process_name(*p)),
+    }
+}
+
+fn observation(vm: &Vm, ev: &Event) -> Observation<VmItem, Site> {
     let access = match (&ev.item, ev.access) {
         (Some(item), Some(a)) => Some((
             VmItem(item.clone()),
@@ -71,6 +84,7 @@ fn observation(ev: &Event) -> Observation<VmItem, Site> {
         site: ev.site.clone(),
         global,
         text: ev.text.clone(),
+        item_label: ev.item.as_ref().map(|i| item_label(vm, i)),
     }
 }
 
@@ -96,7 +110,7 @@ impl System for VmSystem {
 
     fn step(&mut self, proc: Pid) -> Result<Observation<VmItem, Site>, VmError> {
         let ev = self.vm.step(proc)?;
-        Ok(observation(&ev))
+        Ok(observation(&self.vm, &ev))
     }
 
     fn name(&self, proc: Pid) -> String {

@@ -79,6 +79,11 @@ pub struct WitnessEvent {
     pub step: usize,
     pub process: String,
     pub text: String,
+    /// The shared item touched (`ets counters/hits`, `mailbox P1.2`), and how.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<crate::system::Access>,
     pub file: Option<String>,
     pub line: Option<u32>,
     pub column: Option<u32>,

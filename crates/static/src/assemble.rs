@@ -6,11 +6,12 @@ use std::path::Path;
 
 use racewit_syntax::ir::MFA;
 
-use crate::callgraph::mfa_text;
+use crate::callgraph::{Callee, mfa_text};
 use crate::dataflow::SiteTarget;
 use crate::escape;
 use crate::message::{message, render_call};
 use crate::ops::Item;
+use crate::spawn_register::Blocking;
 use crate::suspect::{Access, ArgHint, Category, Entry, Hop, HopKind, Resource, Suspect, ValueSet};
 use crate::units::FnId;
 use crate::values::{Origin, Term, UnitId, Val, quote_atom, render_term};
@@ -19,11 +20,16 @@ use crate::walk::{Hit, Read, World};
 pub struct Assembler<'w, 'a, 'p> {
     pub w: &'w World<'a, 'p>,
     pub max_entries: usize,
+    blocking: Blocking<'a, 'p>,
 }
 
 impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     pub fn new(w: &'w World<'a, 'p>, max_entries: usize) -> Self {
-        Assembler { w, max_entries }
+        Assembler {
+            w,
+            max_entries,
+            blocking: Blocking::new(w.units),
+        }
     }
 
     fn origin_text(&self, o: Origin) -> String {
@@ -59,8 +65,22 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     /// table that is not public, unless the path goes through a server
     /// request (then the owner itself runs read and write in two requests
     /// that others can come between).
-    pub fn filtered(&self, read: &Read, hit: &Hit) -> bool {
+    pub fn filtered(&mut self, read: &Read, hit: &Hit) -> bool {
         match (read.category, &hit.read_item, &hit.write_item) {
+            (Category::SpawnRegister, _, _) => {
+                let mut children = Vec::new();
+                for inv in self.w.cg.invokes(read.origin.module, read.origin.site) {
+                    if inv.kind != crate::callgraph::EdgeKind::Spawn {
+                        continue;
+                    }
+                    match &inv.callee {
+                        Callee::Fn(g) => children.push(self.w.units.fn_unit[g.index()]),
+                        Callee::Closure(u) => children.push(*u),
+                        Callee::UnknownApply(_) => return false,
+                    }
+                }
+                !children.is_empty() && children.iter().all(|&c| self.blocking.blocks_first(c))
+            }
             (Category::Ets, Item::TableKey { table: t1, .. }, Item::TableKey { table: t2, .. }) => {
                 let t = t1.meet(t2, self.w.limit);
                 !self.w.tables.maybe_public(&t) && !self.crosses_requests(hit)

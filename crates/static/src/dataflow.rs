@@ -645,6 +645,11 @@ impl Eval<'_, '_> {
             let a = &sv.args;
             match (mfa.module.as_str(), mfa.name.as_str(), mfa.arity) {
                 ("erlang", "self", 0) => return Val::one(Term::SelfPid),
+                // Fresh on every call: no other process can hold the same one
+                // unless it is handed over.
+                ("erlang", "make_ref", 0) | ("erlang", "unique_integer", 0 | 1) => {
+                    return Val::one(Term::Unique);
+                }
                 ("erlang", "element", 2) => {
                     let mut out = Val::bottom();
                     for t in a[0].iter() {

@@ -34,6 +34,21 @@ fn collect_closures(v: &Val, out: &mut BTreeSet<UnitId>) {
     }
 }
 
+/// Library calls that run the funs they are given (or hand them to a new
+/// process) without keeping them anywhere another caller could find them.
+fn consumes_funs(mfa: &racewit_syntax::ir::MFA) -> bool {
+    match mfa.module.as_str() {
+        "lists" | "maps" | "sets" | "gb_sets" | "gb_trees" | "dict" | "orddict" | "ordsets"
+        | "proplists" | "erlang" | "proc_lib" | "timer" => true,
+        "mnesia" => matches!(
+            mfa.name.as_str(),
+            "transaction" | "activity" | "async_dirty" | "sync_dirty" | "sync_transaction" | "ets"
+        ),
+        "global" => mfa.name == "trans",
+        _ => false,
+    }
+}
+
 /// Candidates for an unknown fun call, by arity (each list sorted).
 pub fn apply_candidates(units: &Units<'_>, flow: &Flow) -> FxHashMap<u32, Vec<UnitId>> {
     let limit = flow.limit;
@@ -48,6 +63,12 @@ pub fn apply_candidates(units: &Units<'_>, flow: &Flow) -> FxHashMap<u32, Vec<Un
                 }
                 _ => None,
             };
+            if let SiteTarget::Static(mfa) = &sv.target
+                && open_params.is_none()
+                && consumes_funs(mfa)
+            {
+                continue;
+            }
             let ctx = flow.unit_ctx(units, sv.unit);
             for (i, a) in sv.args.iter().enumerate() {
                 if let Some(params) = open_params

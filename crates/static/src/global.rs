@@ -1,6 +1,7 @@
 //! R005: the global name registry. `global:whereis_name/1`, then
-//! `global:register_name/2,3` or `global:unregister_name/1` of a name that
-//! may be the same.
+//! `global:register_name/2,3` of a name that may be the same (the second
+//! registration returns `no`). `global:unregister_name/1` never fails, so it
+//! is no write here.
 
 use racewit_syntax::ir::MFA;
 
@@ -12,7 +13,7 @@ pub fn role(mfa: &MFA) -> Option<Role> {
     }
     match (mfa.name.as_str(), mfa.arity) {
         ("whereis_name", 1) => Some(Role::Read),
-        ("register_name", 2 | 3) | ("unregister_name", 1) => Some(Role::Write),
+        ("register_name", 2 | 3) => Some(Role::Write),
         _ => None,
     }
 }

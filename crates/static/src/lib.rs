@@ -189,7 +189,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     // Only reads that can reach a write of their category, directly or by returning.
     let outcomes: Vec<walk::Outcome> = reads.par_iter().map(|r| world.search(r)).collect();
 
-    let assembler = assemble::Assembler::new(&world, opts.max_entries);
+    let mut assembler = assemble::Assembler::new(&world, opts.max_entries);
     let mut stats = Stats {
         modules: units.modules.len(),
         functions: units.fns.len(),

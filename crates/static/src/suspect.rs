@@ -18,7 +18,7 @@ pub enum Category {
     Mnesia,
     /// `spawn` → `register` of the new pid, which may already have exited (R004).
     SpawnRegister,
-    /// `global:whereis_name` → `global:register_name/unregister_name` (R005).
+    /// `global:whereis_name` → `global:register_name` (R005).
     Global,
     /// `persistent_term:get` → `persistent_term:put/erase` (R006).
     PersistentTerm,

@@ -27,10 +27,15 @@ pub enum Form {
     Record(RecordDecl),
     /// `-spec`, `-type`, `-opaque`, `-callback`, `-define` and other forms
     /// whose content is skipped up to the form's final `.`.
-    Skipped { name: SmolStr, span: Span },
+    Skipped {
+        name: SmolStr,
+        span: Span,
+    },
     Function(Function),
     /// A form the parser gave up on (a diagnostic was reported).
-    Error { span: Span },
+    Error {
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -116,7 +121,10 @@ pub enum ExprKind {
     /// Adjacent string literals, already concatenated.
     String(SmolStr),
     /// `~b"..."`, `~s"..."`...: `prefix` as in [`crate::token::TokenKind::Sigil`].
-    Sigil { prefix: Option<char>, value: SmolStr },
+    Sigil {
+        prefix: Option<char>,
+        value: SmolStr,
+    },
     Tuple(Vec<Expr>),
     /// `[A, B | Tail]`; `[]` has no elements and no tail.
     List {
@@ -149,10 +157,19 @@ pub enum ExprKind {
         field: SmolStr,
     },
     /// `#r.f`
-    RecordIndex { name: SmolStr, field: SmolStr },
-    Call { callee: Box<Expr>, args: Vec<Expr> },
+    RecordIndex {
+        name: SmolStr,
+        field: SmolStr,
+    },
+    Call {
+        callee: Box<Expr>,
+        args: Vec<Expr>,
+    },
     /// `M:F`: the callee of a remote call (or, in a `catch` clause, `Class:Reason`).
-    Remote { module: Box<Expr>, function: Box<Expr> },
+    Remote {
+        module: Box<Expr>,
+        function: Box<Expr>,
+    },
     Op(BinOp, Box<Expr>, Box<Expr>),
     UnOp(UnOp, Box<Expr>),
     Andalso(Box<Expr>, Box<Expr>),
@@ -164,7 +181,10 @@ pub enum ExprKind {
     Catch(Box<Expr>),
     /// `begin ... end`
     Block(Vec<Expr>),
-    Case { arg: Box<Expr>, clauses: Vec<Clause> },
+    Case {
+        arg: Box<Expr>,
+        clauses: Vec<Clause>,
+    },
     /// `if`: each clause has no pattern, only a guard.
     If(Vec<Clause>),
     Receive {
@@ -209,6 +229,7 @@ pub enum ComprehensionKind {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // few per comprehension; boxing buys nothing
 pub enum Qualifier {
     /// `Pat <- E`, `Pat <= E`, `K := V <- E` (then `value` is `Some(V)`).
     Generator {

@@ -124,7 +124,9 @@ pub fn lower_file(file: &ast::File, module_file: FileId) -> (Option<ir::Module>,
                         )),
                     },
                     "export" => match arg0.map(fun_list) {
-                        Some(Some(list)) => exports.extend(list.into_iter().map(|f| (f, attr.span))),
+                        Some(Some(list)) => {
+                            exports.extend(list.into_iter().map(|f| (f, attr.span)))
+                        }
                         _ => diags.push(Diagnostic::error(
                             DiagnosticCode::E010Syntax,
                             attr.span,
@@ -271,11 +273,7 @@ pub fn lower_file(file: &ast::File, module_file: FileId) -> (Option<ir::Module>,
         .map(|(i, f): (usize, &ir::Function)| (f.fun_name(), i))
         .collect();
     diags.append(&mut ctx.diags);
-    let records = ctx
-        .records
-        .into_iter()
-        .map(|(k, v)| (k, v.def))
-        .collect();
+    let records = ctx.records.into_iter().map(|(k, v)| (k, v.def)).collect();
     let module = ir::Module {
         name,
         file: module_file,
@@ -470,7 +468,13 @@ pub fn lower_text_for_tests(text: &str) -> (Option<ir::Module>, Vec<String>) {
         .iter()
         .map(|d| {
             let lc = src.line_col(d.span.start);
-            format!("{}:{}: {} {}", lc.line, lc.column, d.code.as_str(), d.message)
+            format!(
+                "{}:{}: {} {}",
+                lc.line,
+                lc.column,
+                d.code.as_str(),
+                d.message
+            )
         })
         .collect();
     (module, rendered)

@@ -15,9 +15,8 @@
 use smol_str::SmolStr;
 
 use crate::ast::{
-    AfterClause, Attribute, BinElem, CatchClause, Clause, ComprehensionKind, Expr, ExprKind,
-    File, Form, Function, GeneratorKind, MapField, Qualifier, RecordDecl, RecordField,
-    RecordFieldDecl,
+    AfterClause, Attribute, BinElem, CatchClause, Clause, ComprehensionKind, Expr, ExprKind, File,
+    Form, Function, GeneratorKind, MapField, Qualifier, RecordDecl, RecordField, RecordFieldDecl,
 };
 use crate::diagnostic::{Diagnostic, DiagnosticCode};
 use crate::ir::{BinOp, UnOp};
@@ -478,13 +477,13 @@ impl<'t> Parser<'t> {
                 TokenKind::Punct(
                     Punct::RParen | Punct::RBracket | Punct::RBrace | Punct::BinClose,
                 ) => depth = (depth - 1).max(0),
-                TokenKind::Punct(Punct::Semicolon) if depth == 0 => {
-                    if matches!(self.nth(1), TokenKind::Atom(a) if a == name)
-                        && matches!(self.nth(2), TokenKind::Punct(Punct::LParen))
-                    {
-                        self.bump();
-                        return true;
-                    }
+                TokenKind::Punct(Punct::Semicolon)
+                    if depth == 0
+                        && matches!(self.nth(1), TokenKind::Atom(a) if a == name)
+                        && matches!(self.nth(2), TokenKind::Punct(Punct::LParen)) =>
+                {
+                    self.bump();
+                    return true;
                 }
                 _ => {}
             }
@@ -498,7 +497,11 @@ impl<'t> Parser<'t> {
         let pats = self.parse_args().map_err(|_| None)?;
         let guard = self.parse_opt_guard().map_err(|_| None)?;
         if !self.eat(Punct::Arrow) {
-            let what = if guard.is_empty() { "'when' or '->'" } else { "',', ';' or '->'" };
+            let what = if guard.is_empty() {
+                "'when' or '->'"
+            } else {
+                "',', ';' or '->'"
+            };
             self.error_expected(what);
             return Err(None);
         }
@@ -582,7 +585,11 @@ impl<'t> Parser<'t> {
 
     /// `Pat when Guard -> Body; ...` up to `end` (or another closer given by
     /// `is_end`), which is not consumed.
-    fn parse_cr_clauses(&mut self, closers: &str, is_end: fn(&TokenKind) -> bool) -> PResult<Vec<Clause>> {
+    fn parse_cr_clauses(
+        &mut self,
+        closers: &str,
+        is_end: fn(&TokenKind) -> bool,
+    ) -> PResult<Vec<Clause>> {
         let mut clauses = Vec::new();
         loop {
             let start = self.span();
@@ -625,10 +632,7 @@ impl<'t> Parser<'t> {
         let mut lhs = self.parse_unary()?;
         let mut chain = 0u32;
         let mut last_non: Option<u16> = None;
-        loop {
-            let Some((op, prec, assoc)) = infix(self.peek()) else {
-                break;
-            };
+        while let Some((op, prec, assoc)) = infix(self.peek()) {
             if prec < min {
                 break;
             }
@@ -737,7 +741,10 @@ impl<'t> Parser<'t> {
 
     /// After `#`: a map (`#{`), a record (`#r{`), a field access or index (`#r.f`).
     fn parse_hash(&mut self, base: Option<Expr>) -> PResult<Expr> {
-        let start = base.as_ref().map(|b| b.span).unwrap_or_else(|| self.prev_span());
+        let start = base
+            .as_ref()
+            .map(|b| b.span)
+            .unwrap_or_else(|| self.prev_span());
         if self.at(Punct::LBrace) {
             self.bump();
             return self.parse_map_rest(start, base);
@@ -1190,7 +1197,11 @@ impl<'t> Parser<'t> {
                             self.bump();
                             Some(n)
                         }
-                        _ => return Err(self.error_expected("a unit size (an integer from 1 to 256)")),
+                        _ => {
+                            return Err(
+                                self.error_expected("a unit size (an integer from 1 to 256)")
+                            );
+                        }
                     }
                 } else {
                     None
@@ -1345,7 +1356,9 @@ fn split_catch_pattern(pat: Expr) -> (Option<Expr>, Expr, Option<Expr>) {
             } => (Some(*class), *reason, Some(*function)),
             _ => (Some(*module), *function, None),
         },
-        ExprKind::Match(lhs, rhs) if matches!(lhs.kind, ExprKind::Remote { .. } | ExprKind::Match(..)) => {
+        ExprKind::Match(lhs, rhs)
+            if matches!(lhs.kind, ExprKind::Remote { .. } | ExprKind::Match(..)) =>
+        {
             let (class, reason, stack) = split_catch_pattern(*lhs);
             let (rhs, rhs_stack) = take_stack(*rhs);
             let span = reason.span.cover(rhs.span);
@@ -1521,3 +1534,6 @@ fn describe(t: &TokenKind) -> String {
         TokenKind::Eof => "end of file".to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests;

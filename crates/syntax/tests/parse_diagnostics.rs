@@ -1,15 +1,37 @@
 //! Syntax errors: each gives one E010 diagnostic at the offending token with
 //! "expected X but found Y", and the functions after the broken one still lower.
 
-use racewit_syntax::lower::lower_text_for_tests;
+use racewit_syntax::ir::Program;
+use racewit_syntax::load_source;
 
-/// Lower `src`; return the rendered diagnostics and the functions lowered.
+/// Diagnostics as `file:line:col: CODE message`.
+fn rendered(p: &Program) -> Vec<String> {
+    p.diagnostics
+        .iter()
+        .map(|d| {
+            format!(
+                "{}: {} {}",
+                p.sources.location(d.span),
+                d.code.as_str(),
+                d.message
+            )
+        })
+        .collect()
+}
+
+/// Load `src` as `t.erl`; return the rendered diagnostics and the functions lowered.
 fn run(src: &str) -> (Vec<String>, Vec<String>) {
-    let (m, diags) = lower_text_for_tests(src);
-    let funs = m
-        .map(|m| m.functions.iter().map(|f| f.fun_name().to_string()).collect())
+    let p = load_source("t.erl", src);
+    let funs = p
+        .module("m")
+        .map(|m| {
+            m.functions
+                .iter()
+                .map(|f| f.fun_name().to_string())
+                .collect()
+        })
         .unwrap_or_default();
-    (diags, funs)
+    (rendered(&p), funs)
 }
 
 /// `broken` is a form that must give exactly the diagnostic `expect`
@@ -27,122 +49,176 @@ fn check(broken: &str, expect: &str) {
 
 #[test]
 fn missing_end() {
-    check("f(X) -> case X of a -> 1.", "2:25: E010 expected ';' or 'end' but found '.'");
+    check(
+        "f(X) -> case X of a -> 1.",
+        "t.erl:2:25: E010 expected ';' or 'end' but found '.'",
+    );
 }
 
 #[test]
 fn unbalanced_parens() {
-    check("f() -> foo(1, (2).", "2:18: E010 expected ',' or ')' but found '.'");
+    check(
+        "f() -> foo(1, (2).",
+        "t.erl:2:18: E010 expected ',' or ')' but found '.'",
+    );
 }
 
 #[test]
 fn missing_arrow() {
-    check("f(X) X.", "2:6: E010 expected 'when' or '->' but found variable X");
+    check(
+        "f(X) X.",
+        "t.erl:2:6: E010 expected 'when' or '->' but found variable X",
+    );
 }
 
 #[test]
 fn bad_clause_separator() {
-    check("f(1) -> a, f(2) -> b.", "2:17: E010 expected ';' or '.' but found '->'");
+    check(
+        "f(1) -> a, f(2) -> b.",
+        "t.erl:2:17: E010 expected ';' or '.' but found '->'",
+    );
 }
 
 #[test]
 fn clause_of_another_function() {
     check(
         "f(1) -> a; g(2) -> b.",
-        "2:12: E010 function head mismatch: expected a clause of f/1 but found g",
+        "t.erl:2:12: E010 function head mismatch: expected a clause of f/1 but found g",
     );
 }
 
 #[test]
 fn dot_in_the_middle_of_an_expression() {
-    check("f() -> X = 1 + . g() -> ok.", "2:16: E010 expected an expression but found '.'");
+    check(
+        "f() -> X = 1 + . g() -> ok.",
+        "t.erl:2:16: E010 expected an expression but found '.'",
+    );
 }
 
 #[test]
 fn stray_operator() {
-    check("f() -> 1 + * 2.", "2:12: E010 expected an expression but found '*'");
+    check(
+        "f() -> 1 + * 2.",
+        "t.erl:2:12: E010 expected an expression but found '*'",
+    );
 }
 
 #[test]
 fn bad_record_field() {
-    check("f() -> #r{a = 1, b}.", "2:19: E010 expected '=' but found '}'");
+    check(
+        "f() -> #r{a = 1, b}.",
+        "t.erl:2:19: E010 expected '=' but found '}'",
+    );
 }
 
 #[test]
 fn bad_record_access() {
-    check("f(R) -> R#r.", "2:12: E010 expected '{' or '.' after the record name but found '.'");
+    check(
+        "f(R) -> R#r.",
+        "t.erl:2:12: E010 expected '{' or '.' after the record name but found '.'",
+    );
 }
 
 #[test]
 fn bad_bit_syntax_type_list() {
     check(
         "f(X) -> <<X:8/>>.",
-        "2:15: E010 expected a type specifier (such as integer or binary) but found '>>'",
+        "t.erl:2:15: E010 expected a type specifier (such as integer or binary) but found '>>'",
     );
 }
 
 #[test]
 fn bad_bit_syntax_segment_separator() {
-    check("f(X) -> <<X:8 X>>.", "2:15: E010 expected ',' or '>>' but found variable X");
+    check(
+        "f(X) -> <<X:8 X>>.",
+        "t.erl:2:15: E010 expected ',' or '>>' but found variable X",
+    );
 }
 
 #[test]
 fn unknown_bit_type() {
     let (diags, _) = run("-module(m).\n-record(r, {a}).\nf(X) -> <<X:8/foo>>.\n");
-    assert_eq!(diags, vec!["3:11: E010 unknown bit syntax type specifier 'foo'"]);
+    assert_eq!(
+        diags,
+        vec!["t.erl:3:11: E010 unknown bit syntax type specifier 'foo'"]
+    );
 }
 
 #[test]
 fn unterminated_fun() {
-    check("f() -> F = fun(X) -> X.", "2:23: E010 expected ';' or 'end' but found '.'");
+    check(
+        "f() -> F = fun(X) -> X.",
+        "t.erl:2:23: E010 expected ';' or 'end' but found '.'",
+    );
 }
 
 #[test]
 fn bad_guard() {
-    check("f(X) when X > -> ok.", "2:15: E010 expected an expression but found '->'");
+    check(
+        "f(X) when X > -> ok.",
+        "t.erl:2:15: E010 expected an expression but found '->'",
+    );
 }
 
 #[test]
 fn missing_comma_in_list() {
-    check("f() -> [1 2].", "2:11: E010 expected ',', '|' or ']' but found integer 2");
+    check(
+        "f() -> [1 2].",
+        "t.erl:2:11: E010 expected ',', '|' or ']' but found integer 2",
+    );
 }
 
 #[test]
 fn chained_comparison() {
     check(
         "f(A, B, C) -> A < B < C.",
-        "2:21: E010 expected an operator that can follow a comparison but found '<'",
+        "t.erl:2:21: E010 expected an operator that can follow a comparison but found '<'",
     );
 }
 
 #[test]
 fn try_without_catch() {
-    check("f() -> try ok end.", "2:15: E010 expected 'of', 'catch' or 'after' but found 'end'");
+    check(
+        "f() -> try ok end.",
+        "t.erl:2:15: E010 expected 'of', 'catch' or 'after' but found 'end'",
+    );
 }
 
 #[test]
 fn bad_attribute() {
-    check("-export([f/1)].", "2:13: E010 expected ',', '|' or ']' but found ')'");
+    check(
+        "-export([f/1)].",
+        "t.erl:2:13: E010 expected ',', '|' or ']' but found ')'",
+    );
 }
 
 #[test]
 fn bad_form_start() {
-    check("42.", "2:1: E010 expected a function or an attribute but found integer 42");
+    check(
+        "42.",
+        "t.erl:2:1: E010 expected a function or an attribute but found integer 42",
+    );
 }
 
 #[test]
 fn eof_inside_an_expression() {
     let (diags, funs) = run("-module(m).\nok() -> ok.\nf() -> {1, 2");
-    assert_eq!(diags, vec!["3:13: E010 expected ',' or '}' but found end of file"]);
+    assert_eq!(
+        diags,
+        vec!["t.erl:3:13: E010 expected ',' or '}' but found end of file"]
+    );
     assert_eq!(funs, vec!["ok/0", "f/0"]);
 }
 
 #[test]
 fn broken_clause_keeps_the_others() {
     let src = "-module(m).\n-export([f/1]).\nf(1) -> one;\nf(2) -> [two;\nf(3) -> three.\n";
-    let (m, diags) = lower_text_for_tests(src);
-    assert_eq!(diags, vec!["4:13: E010 expected ',', '|' or ']' but found ';'"]);
-    let m = m.expect("module lowers");
+    let p = load_source("t.erl", src);
+    assert_eq!(
+        rendered(&p),
+        vec!["t.erl:4:13: E010 expected ',', '|' or ']' but found ';'"]
+    );
+    let m = p.module("m").expect("module lowers");
     let f = m.function("f", 1).expect("f/1 lowers");
     assert_eq!(f.clauses.len(), 3);
     assert_eq!(m.exports.len(), 1);
@@ -151,11 +227,11 @@ fn broken_clause_keeps_the_others() {
 #[test]
 fn unbound_variable() {
     let (diags, _) = run("-module(m).\nf() -> X.\n");
-    assert_eq!(diags, vec!["2:8: E031 variable X is unbound"]);
+    assert_eq!(diags, vec!["t.erl:2:8: E031 variable X is unbound"]);
 }
 
 #[test]
 fn undefined_record() {
     let (diags, _) = run("-module(m).\nf() -> #nope{}.\n");
-    assert_eq!(diags, vec!["2:8: E030 record nope undefined"]);
+    assert_eq!(diags, vec!["t.erl:2:8: E030 record nope undefined"]);
 }

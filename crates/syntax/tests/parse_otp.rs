@@ -12,7 +12,8 @@ const OTP_LIB: &str = "/usr/lib/erlang/lib";
 
 /// Files (relative to the OTP lib dir) that `epp` itself cannot preprocess.
 fn epp_failures() -> BTreeSet<String> {
-    let tsv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/otp25-epp-errors.tsv");
+    let tsv =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/otp25-epp-errors.tsv");
     let alt = Path::new("/work/shared/data/otp25-epp-errors.tsv");
     let text = std::fs::read_to_string(&tsv)
         .or_else(|_| std::fs::read_to_string(alt))
@@ -48,7 +49,11 @@ fn otp_sources_load_without_syntax_errors() {
     }
     let skip = epp_failures();
     files.retain(|f| {
-        let rel = f.strip_prefix(OTP_LIB).unwrap_or(f).to_string_lossy().to_string();
+        let rel = f
+            .strip_prefix(OTP_LIB)
+            .unwrap_or(f)
+            .to_string_lossy()
+            .to_string();
         !skip.contains(&rel)
     });
     files.sort();
@@ -68,7 +73,11 @@ fn otp_sources_load_without_syntax_errors() {
     let lacking_headers: Vec<String> = lacking
         .iter()
         .filter(|f| f.ends_with(".hrl"))
-        .filter_map(|f| Path::new(f).file_name().map(|n| n.to_string_lossy().to_string()))
+        .filter_map(|f| {
+            Path::new(f)
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+        })
         .collect();
     let missing_include: BTreeSet<String> = files
         .iter()
@@ -76,13 +85,11 @@ fn otp_sources_load_without_syntax_errors() {
         .filter(|f| {
             lacking.contains(f)
                 || std::fs::read_to_string(f).is_ok_and(|text| {
-                    lacking_headers
-                        .iter()
-                        .any(|h| {
-                            let quoted = format!("\"{h}\"");
-                            let in_dir = format!("/{h}\"");
-                            text.contains(&quoted) || text.contains(&in_dir)
-                        })
+                    lacking_headers.iter().any(|h| {
+                        let quoted = format!("\"{h}\"");
+                        let in_dir = format!("/{h}\"");
+                        text.contains(&quoted) || text.contains(&in_dir)
+                    })
                 })
         })
         .collect();
@@ -91,7 +98,9 @@ fn otp_sources_load_without_syntax_errors() {
     for d in &program.diagnostics {
         if !matches!(
             d.code,
-            DiagnosticCode::E010Syntax | DiagnosticCode::E030UndefinedRecord | DiagnosticCode::E031UnboundVar
+            DiagnosticCode::E010Syntax
+                | DiagnosticCode::E030UndefinedRecord
+                | DiagnosticCode::E031UnboundVar
         ) {
             continue;
         }
@@ -103,6 +112,11 @@ fn otp_sources_load_without_syntax_errors() {
             shown.push(format!("{loc}: {} {}", d.code.as_str(), d.message));
         }
     }
+    let mut by_code: std::collections::BTreeMap<&str, usize> = Default::default();
+    for d in &program.diagnostics {
+        *by_code.entry(d.code.as_str()).or_default() += 1;
+    }
+    eprintln!("diagnostics by code over the tree: {by_code:?}");
     let judged = files.len() - missing_include.len();
     let clean = judged - bad.len();
     eprintln!(

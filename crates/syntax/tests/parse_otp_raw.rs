@@ -31,18 +31,29 @@ fn otp_sources() -> Vec<PathBuf> {
 
 /// Does the token stream need the preprocessor?
 fn needs_pp(tokens: &[Token]) -> bool {
+    const DIRECTIVES: &[&str] = &[
+        "include",
+        "include_lib",
+        "define",
+        "undef",
+        "ifdef",
+        "ifndef",
+        "if",
+        "elif",
+        "else",
+        "endif",
+    ];
     tokens.iter().enumerate().any(|(i, t)| match &t.kind {
         TokenKind::Punct(Punct::Question | Punct::DoubleQuestion) => true,
         TokenKind::Punct(Punct::Minus) => {
-            let at_form_start = i == 0
-                || matches!(tokens[i - 1].kind, TokenKind::Punct(Punct::Dot));
-            at_form_start
-                && matches!(tokens.get(i + 1).map(|t| &t.kind),
-                    Some(TokenKind::Atom(a)) if matches!(a.as_str(),
-                        "include" | "include_lib" | "define" | "ifdef" | "ifndef" | "undef" | "endif" | "elif")
-                    || matches!(a.as_str(), "else" | "if"))
-                || matches!(tokens.get(i + 1).map(|t| &t.kind), Some(TokenKind::Keyword(_)))
-                    && at_form_start
+            let at_form_start =
+                i == 0 || matches!(tokens[i - 1].kind, TokenKind::Punct(Punct::Dot));
+            let directive = match tokens.get(i + 1).map(|t| &t.kind) {
+                Some(TokenKind::Atom(a)) => DIRECTIVES.contains(&a.as_str()),
+                Some(TokenKind::Keyword(_)) => true,
+                _ => false,
+            };
+            at_form_start && directive
         }
         _ => false,
     })
@@ -72,8 +83,9 @@ fn otp_files_without_macros_parse_cleanly() {
         checked += 1;
         let (ast, mut diags) = parse::parse_file(&tokens);
         let (_m, ldiags) = lower::lower_file(&ast, FileId(0));
-        diags.extend(ldiags.into_iter().filter(|d| d.code == DiagnosticCode::E010Syntax
-            || d.code == DiagnosticCode::E031UnboundVar));
+        diags.extend(ldiags.into_iter().filter(|d| {
+            d.code == DiagnosticCode::E010Syntax || d.code == DiagnosticCode::E031UnboundVar
+        }));
         if let Some(d) = diags.first() {
             let src = SourceFile::new(path.clone(), text.as_str().into());
             let lc = src.line_col(d.span.start);
@@ -88,6 +100,9 @@ fn otp_files_without_macros_parse_cleanly() {
             ));
         }
     }
-    eprintln!("checked {checked} OTP files without macros, {} with diagnostics", failures.len());
+    eprintln!(
+        "checked {checked} OTP files without macros, {} with diagnostics",
+        failures.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -9,7 +9,6 @@
 //! its own [`FnCode`] with the same variable space; captured variables are
 //! copied into their slots when it is called.
 
-use std::sync::Arc;
 
 use racewit_syntax::ir::{
     self, BinOp, BinType, CaseKind, ClauseId, ComprehensionKind, Endian, Expr, ExprId,
@@ -29,6 +28,9 @@ pub type Label = u32;
 pub struct CodeTable {
     pub modules: Vec<ModuleCode>,
     pub by_name: FxHashMap<Atom, u32>,
+    /// Modules of the installed OTP: a call to a module neither loaded nor
+    /// in this set is `undef` (as on the BEAM); one in the set is unsupported.
+    pub otp_modules: Option<std::sync::Arc<std::collections::BTreeSet<String>>>,
 }
 
 impl CodeTable {
@@ -54,10 +56,17 @@ impl CodeTable {
                     arity,
                 },
             },
-            None => Target::Unsupported {
-                module,
-                name,
-                arity,
+            None => match &self.otp_modules {
+                Some(known) if !known.contains(module.name()) && !bif::module_known(module) => Target::Undef {
+                    module,
+                    name,
+                    arity,
+                },
+                _ => Target::Unsupported {
+                    module,
+                    name,
+                    arity,
+                },
             },
         }
     }
@@ -228,6 +237,7 @@ pub fn compile_programs(programs: &[(&Program, bool)]) -> CodeTable {
     let mut table = CodeTable {
         modules: Vec::new(),
         by_name: FxHashMap::default(),
+        otp_modules: None,
     };
     let mut sources: Vec<(&Program, &ir::Module, bool)> = Vec::new();
     for (program, prelude) in programs {
@@ -320,7 +330,6 @@ struct FnCompiler<'a> {
     table: &'a CodeTable,
     module_index: u32,
     program: &'a Program,
-    module: &'a ir::Module,
     func: &'a ir::Function,
     body: &'a ir::Body,
     arity: u32,
@@ -342,7 +351,7 @@ impl<'a> FnCompiler<'a> {
         table: &'a CodeTable,
         module_index: u32,
         program: &'a Program,
-        module: &'a ir::Module,
+        _module: &'a ir::Module,
         func: &'a ir::Function,
         arity: u32,
     ) -> Self {
@@ -351,7 +360,6 @@ impl<'a> FnCompiler<'a> {
             table,
             module_index,
             program,
-            module,
             func,
             body: &func.body,
             arity,

@@ -166,7 +166,7 @@ fn push_escaped(c: char, quote: char, s: &mut String) {
             s.push(c);
         }
         c if (c as u32) < 32 => {
-            s.push_str(&format!("\\^{}", char::from_u32(c as u32 + 64).unwrap_or('?')));
+            s.push_str(&format!("\\{:03o}", c as u32));
         }
         c => s.push(c),
     }
@@ -186,6 +186,9 @@ pub fn string_text(chars: &[u32]) -> String {
 pub fn format_float(f: f64) -> String {
     if f == 0.0 {
         return if f.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+    }
+    if !f.is_finite() {
+        return if f.is_nan() { "nan".into() } else if f > 0.0 { "inf".into() } else { "-inf".into() };
     }
     let sci = format!("{:e}", f.abs());
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
@@ -208,7 +211,7 @@ pub fn format_float(f: f64) -> String {
     } else {
         format!("0.{}{}", "0".repeat((-exp - 1) as usize), digits)
     };
-    if exp < 16 && fixed.len() <= sci_form.len() {
+    if f.abs() < 9007199254740992.0 && fixed.len() <= sci_form.len() {
         format!("{sign}{fixed}")
     } else {
         format!("{sign}{sci_form}")
@@ -847,6 +850,77 @@ pub fn print_term_at(t: &Term, col: i64, ll: i64, unicode: bool) -> String {
     }
     let pp = Pp { ll, m, tind };
     pp.pp(&node, col, col - 1, 0, 0)
+}
+
+/// `io_lib:write/2` with a depth limit (`~W`); a negative depth is unlimited.
+pub fn write_depth(t: &Term, d: i64) -> String {
+    if d < 0 {
+        return write_term(t);
+    }
+    let mut s = String::new();
+    write_d(t, d, &mut s);
+    s
+}
+
+fn write_d(t: &Term, d: i64, out: &mut String) {
+    if d == 0 {
+        out.push_str("...");
+        return;
+    }
+    match t {
+        Term::Cons(_) => {
+            if d == 1 {
+                out.push_str("[...]");
+                return;
+            }
+            out.push('[');
+            let Term::Cons(c) = t else { return };
+            write_d(&c.head, d - 1, out);
+            let mut cur = &c.tail;
+            let mut dd = d - 1;
+            loop {
+                match cur {
+                    Term::Nil => break,
+                    _ if dd == 1 => {
+                        out.push_str("|...");
+                        break;
+                    }
+                    Term::Cons(c2) => {
+                        out.push(',');
+                        write_d(&c2.head, dd - 1, out);
+                        cur = &c2.tail;
+                        dd -= 1;
+                    }
+                    other => {
+                        out.push('|');
+                        write_d(other, dd - 1, out);
+                        break;
+                    }
+                }
+            }
+            out.push(']');
+        }
+        Term::Tuple(items) if !items.is_empty() => {
+            if d == 1 {
+                out.push_str("{...}");
+                return;
+            }
+            out.push('{');
+            write_d(&items[0], d - 1, out);
+            let mut dd = d - 1;
+            for e in items.iter().skip(1) {
+                if dd == 1 {
+                    out.push_str(",...");
+                    break;
+                }
+                out.push(',');
+                write_d(e, dd - 1, out);
+                dd -= 1;
+            }
+            out.push('}');
+        }
+        other => out.push_str(&write_term(other)),
+    }
 }
 
 /// `~p` at the start of a line.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::atom::Atom;
 use crate::ets::{Kind, Protection, Table};
 use crate::format;
-use crate::term::{Pid, Term};
+use crate::term::Pid;
 
 #[derive(Clone)]
 pub struct MTable {

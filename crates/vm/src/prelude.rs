@@ -18,6 +18,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("prelude/mnesia.erl", include_str!("../prelude/mnesia.erl")),
     ("prelude/ets.erl", include_str!("../prelude/ets.erl")),
     ("prelude/string.erl", include_str!("../prelude/string.erl")),
+    ("prelude/sys.erl", include_str!("../prelude/sys.erl")),
     ("prelude/orddict.erl", include_str!("../prelude/orddict.erl")),
     ("prelude/ordsets.erl", include_str!("../prelude/ordsets.erl")),
 ];

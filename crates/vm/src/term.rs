@@ -381,7 +381,7 @@ pub fn exact_eq(a: &Term, b: &Term) -> bool {
     match (a, b) {
         (Term::Int(x), Term::Int(y)) => x == y,
         (Term::Atom(x), Term::Atom(y)) => x == y,
-        (Term::Float(x), Term::Float(y)) => x == y && x.is_sign_negative() == y.is_sign_negative(),
+        (Term::Float(x), Term::Float(y)) => x == y,
         (Term::Int(_) | Term::Big(_) | Term::Float(_), _) if a.type_rank() == 0 => {
             matches!((a, b), (Term::Big(x), Term::Big(y)) if x == y)
         }

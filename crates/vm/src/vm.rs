@@ -21,6 +21,9 @@ pub struct VmConfig {
     pub max_processes: usize,
     /// Load the Erlang prelude (gen_server, lists, ...).
     pub prelude: bool,
+    /// Names of the modules of an installed OTP (see `run::otp_module_names`):
+    /// calls to modules outside it and not loaded are `undef`, not unsupported.
+    pub otp_modules: Option<Arc<std::collections::BTreeSet<String>>>,
 }
 
 impl Default for VmConfig {
@@ -29,6 +32,7 @@ impl Default for VmConfig {
             max_reductions: 200_000_000,
             max_processes: 100_000,
             prelude: true,
+            otp_modules: None,
         }
     }
 }
@@ -92,11 +96,20 @@ pub fn prelude_programs() -> &'static [Program] {
 impl Vm {
     /// A VM for `program` (plus the prelude unless disabled in `config`).
     pub fn new(program: Arc<Program>, config: VmConfig) -> Vm {
+        Vm::with_libraries(program, &[], config)
+    }
+
+    /// A VM for `program` plus library programs (e.g. OTP's own pure-Erlang
+    /// modules loaded from an installed OTP); the user's modules win on name
+    /// clashes, then the prelude, then the libraries.
+    pub fn with_libraries(program: Arc<Program>, libraries: &[Arc<Program>], config: VmConfig) -> Vm {
         let mut programs: Vec<(&Program, bool)> = vec![(&program, false)];
         if config.prelude {
             programs.extend(prelude_programs().iter().map(|p| (p, true)));
         }
-        let code = compile_programs(&programs);
+        programs.extend(libraries.iter().map(|p| (&**p, true)));
+        let mut code = compile_programs(&programs);
+        code.otp_modules = config.otp_modules.clone();
         let placeholder = Arc::new(Process::new(
             Pid(u32::MAX),
             Arc::from("-"),
@@ -377,6 +390,11 @@ impl Vm {
             self.deliver(watcher, msg);
         }
         self.ets.drop_owned_by(pid);
+    }
+
+    /// How a remote call `M:F/A` resolves (for tools and tests).
+    pub fn debug_resolve(&self, module: Atom, name: Atom, arity: u32) -> Target {
+        self.code.resolve(module, name, arity)
     }
 
     pub(crate) fn resolve(&self, module: Atom, name: Atom, arity: u32) -> Target {

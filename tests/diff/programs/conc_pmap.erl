@@ -18,7 +18,7 @@ main() ->
     io:format("~p~n", [pmap(fun(X) -> X end, [])]),
     Arrival = fun() ->
                       Self = self(),
-                      [spawn(fun() -> timer:sleep(D), Self ! {arrived, D} end) || D <- [40, 10, 25]],
+                      [spawn(fun() -> timer:sleep(D), Self ! {arrived, D} end) || D <- [150, 10, 70]],
                       [receive {arrived, D} -> D end || _ <- [1, 2, 3]]
               end,
     io:format("arrival order: ~p~n", [Arrival()]),

@@ -3,9 +3,9 @@
 -export([main/0]).
 
 main() ->
-    erlang:send_after(60, self(), third),
-    erlang:send_after(20, self(), first),
-    {ok, _} = timer:send_after(40, self(), second),
+    erlang:send_after(120, self(), third),
+    erlang:send_after(10, self(), first),
+    {ok, _} = timer:send_after(60, self(), second),
     Got = [receive M -> M after 500 -> missing end || _ <- [1, 2, 3]],
     io:format("~p~n", [Got]),
     T = erlang:send_after(1000, self(), never),

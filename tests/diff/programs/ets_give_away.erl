@@ -21,6 +21,7 @@ main() ->
     io:format("~p~n", [ets:info(T, owner) =:= Heir]),
     io:format("~p~n", [try ets:insert(T, {k, 3}) catch error:R -> R end]),
     io:format("~p~n", [try ets:give_away(T, Self, back) catch error:R2 -> R2 end]),
+    Ref = monitor(process, Heir),
     Heir ! stop,
-    timer:sleep(20),
+    receive {'DOWN', Ref, process, Heir, _} -> ok end,
     ets:info(T, size).

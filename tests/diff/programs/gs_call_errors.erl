@@ -16,7 +16,6 @@ main() ->
     {ok, Pid} = gen_server:start({local, rw_slow}, ?MODULE, ok, []),
     R1 = try gen_server:call(rw_slow, slow, 30) catch exit:E1 -> E1 end,
     io:format("~p~n", [R1]),
-    timer:sleep(200),
     io:format("~p~n", [gen_server:call(rw_slow, fast)]),
     R2 = try gen_server:call(rw_nobody_here, hello) catch exit:E2 -> E2 end,
     io:format("~p~n", [R2]),
@@ -26,7 +25,7 @@ main() ->
     io:format("~p~n", [gen_server:start(?MODULE, skip, [])]),
     process_flag(trap_exit, true),
     io:format("~p~n", [gen_server:start_link(?MODULE, fail, [])]),
-    io:format("~p~n", [receive {'EXIT', _, Why} -> Why after 100 -> no_exit end]),
+    io:format("~p~n", [receive {'EXIT', _, Why} -> Why after 1000 -> no_exit end]),
     ok = gen_server:stop(rw_slow),
     R3 = try gen_server:call(rw_slow, fast) catch exit:E3 -> E3 end,
     R3.

@@ -19,7 +19,7 @@ main() ->
     {ok, S} = gen_server:start(?MODULE, [], []),
     io:format("~p~n", [gen_server:call(S, log, infinity)]),
     io:format("~p~n", [gen_server:call(S, arm)]),
-    timer:sleep(80),
+    timer:sleep(200),
     io:format("~p~n", [gen_server:call(S, log)]),
     Ref = monitor(process, S),
     io:format("~p~n", [gen_server:call(S, cont)]),

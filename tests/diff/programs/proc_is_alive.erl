@@ -3,11 +3,13 @@
 -export([main/0]).
 
 main() ->
-    P = spawn(fun() -> receive go -> receive after 30 -> ok end end end),
+    P = spawn(fun() -> receive go -> receive die -> ok end end end),
     io:format("~p~n", [is_process_alive(P)]),
     P ! go,
     io:format("~p~n", [is_process_alive(P)]),
-    timer:sleep(80),
+    Ref = monitor(process, P),
+    P ! die,
+    receive {'DOWN', Ref, process, P, _} -> ok end,
     io:format("~p~n", [is_process_alive(P)]),
     io:format("~p~n", [process_info(P)]),
     io:format("~p~n", [process_info(P, message_queue_len)]),
@@ -19,7 +21,8 @@ main() ->
     io:format("~p~n", [process_info(Q, message_queue_len)]),
     {messages, Ms} = process_info(Q, messages),
     io:format("~p~n", [Ms]),
+    RefQ = monitor(process, Q),
     exit(Q, kill),
-    timer:sleep(10),
+    receive {'DOWN', RefQ, process, Q, _} -> ok end,
     io:format("~p ~p~n", [is_process_alive(Q), whereis(rw_alive)]),
     is_process_alive(self()).

@@ -29,6 +29,7 @@ main() ->
                            spawn_link(fun() -> exit(bad) end),
                            receive ping -> Self ! pong end
                    end),
-    timer:sleep(50),
+    VRef = monitor(process, Victim),
+    io:format("victim: ~p~n", [receive {'DOWN', VRef, process, Victim, VWhy} -> VWhy end]),
     io:format("victim alive: ~p~n", [is_process_alive(Victim)]),
     ok.

@@ -3,7 +3,7 @@
 -export([main/0]).
 
 wait_exit(Pid) ->
-    receive {'EXIT', Pid, Reason} -> Reason after 200 -> no_exit end.
+    receive {'EXIT', Pid, Reason} -> Reason after 1000 -> no_exit end.
 
 main() ->
     process_flag(trap_exit, true),
@@ -25,7 +25,7 @@ main() ->
     link(P6),
     unlink(P6),
     P6 ! go,
-    io:format("after unlink: ~p~n", [wait_exit(P6)]),
+    io:format("after unlink: ~p~n", [receive {'EXIT', P6, R6} -> R6 after 100 -> no_exit end]),
     P7 = spawn_link(fun() -> exit({shutdown, tidy}) end),
     io:format("~p~n", [wait_exit(P7)]),
     process_flag(trap_exit, false).

@@ -9,7 +9,7 @@ main() ->
     io:format("~p~n", [receive {'DOWN', R1, process, P1, W1} -> W1 end]),
     {P2, R2} = spawn_monitor(fun() -> process_flag(trap_exit, true), exit(self(), normal),
                                       receive {'EXIT', _, normal} -> Parent ! trapped_own end end),
-    io:format("~p~n", [receive trapped_own -> trapped_own after 200 -> nothing end]),
+    io:format("~p~n", [receive trapped_own -> trapped_own after 1000 -> nothing end]),
     io:format("~p~n", [receive {'DOWN', R2, process, P2, W2} -> W2 end]),
     {P3, R3} = spawn_monitor(fun() -> process_flag(trap_exit, true), exit(self(), kill), Parent ! not_reached end),
     io:format("~p~n", [receive {'DOWN', R3, process, P3, W3} -> W3 end]),

@@ -3,8 +3,8 @@
 -export([main/0]).
 
 main() ->
-    P = spawn(fun() -> ok end),
-    timer:sleep(20),
+    {P, PRef} = spawn_monitor(fun() -> ok end),
+    receive {'DOWN', PRef, process, P, normal} -> ok end,
     io:format("~p~n", [P ! hello_dead]),
     io:format("~p~n", [erlang:send(P, {tuple, 1})]),
     Self = self(),

@@ -11,8 +11,8 @@ main() ->
     io:format("~p~n", [try_it(fun() -> register(rw_taken, Q) end)]),
     io:format("~p~n", [try_it(fun() -> register(rw_other, P) end)]),
     io:format("~p~n", [try_it(fun() -> register(undefined, Q) end)]),
-    Dead = spawn(fun() -> ok end),
-    timer:sleep(20),
+    {Dead, DeadRef} = spawn_monitor(fun() -> ok end),
+    receive {'DOWN', DeadRef, process, Dead, normal} -> ok end,
     io:format("~p~n", [try_it(fun() -> register(rw_dead, Dead) end)]),
     io:format("~p~n", [try_it(fun() -> unregister(rw_never_registered) end)]),
     io:format("~p~n", [try_it(fun() -> rw_never_registered ! hello end)]),
@@ -21,6 +21,5 @@ main() ->
     io:format("~p~n", [SendReason]),
     io:format("~p~n", [try_it(fun() -> Dead ! hello end)]),
     io:format("~p~n", [try_it(fun() -> {rw_never_registered, node()} ! hello end)]),
-    P ! stop, Q ! stop,
-    timer:sleep(20),
+    [begin R = monitor(process, X), X ! stop, receive {'DOWN', R, process, X, _} -> ok end end || X <- [P, Q]],
     try_it(fun() -> whereis(rw_taken) end).

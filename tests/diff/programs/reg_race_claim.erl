@@ -15,7 +15,8 @@ main() ->
     io:format("~p~n", [lists:sort(Results)]),
     Winner = whereis(rw_leader),
     io:format("winner is one of us: ~p~n", [lists:member(Winner, Pids)]),
+    Refs = [{monitor(process, P), P} || P <- Pids],
     [P ! stop || P <- Pids],
-    timer:sleep(30),
+    [receive {'DOWN', R, process, P, _} -> ok end || {R, P} <- Refs],
     io:format("~p~n", [whereis(rw_leader)]),
     {length([x || won <- Results]), length([x || lost <- Results])}.

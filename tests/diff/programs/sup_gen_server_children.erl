@@ -15,14 +15,21 @@ handle_call(crash, _From, _S) -> exit(asked_to_crash).
 
 handle_cast(_, S) -> {noreply, S}.
 
+wait_restarted(Name, Old) ->
+    case whereis(Name) of
+        P when is_pid(P), P =/= Old -> ok;
+        _ -> erlang:yield(), wait_restarted(Name, Old)
+    end.
+
 main() ->
     {ok, Sup} = supervisor:start_link(?MODULE, sup),
     io:format("~p~n", [[Id || {Id, _, _, _} <- lists:sort(supervisor:which_children(Sup))]]),
     io:format("~p~n", [[gen_server:call(rw_c1, hit) || _ <- [1, 2, 3]]]),
     io:format("~p~n", [gen_server:call(rw_c2, hit)]),
+    Old = whereis(rw_c1),
     R = try gen_server:call(rw_c1, crash) catch exit:{Reason, _} -> Reason end,
     io:format("~p~n", [R]),
-    timer:sleep(50),
+    wait_restarted(rw_c1, Old),
     io:format("after restart: ~p~n", [gen_server:call(rw_c1, hit)]),
     io:format("~p~n", [supervisor:count_children(Sup)]),
     unlink(Sup),

@@ -12,8 +12,11 @@ start_crasher() ->
 
 crash_current(Sup) ->
     [{crasher, Pid, worker, _}] = supervisor:which_children(Sup),
+    Ref = monitor(process, Pid),
     Pid ! crash,
-    timer:sleep(30).
+    receive {'DOWN', Ref, process, Pid, _} -> ok end,
+    catch supervisor:count_children(Sup),
+    ok.
 
 main() ->
     process_flag(trap_exit, true),

@@ -25,6 +25,14 @@ ask(Name) ->
     Name ! {self(), whoami},
     receive {iam, N} -> N after 500 -> no_answer end.
 
+crash_and_sync(Name) ->
+    Pid = whereis(Name),
+    Ref = monitor(process, Pid),
+    Pid ! crash,
+    receive {'DOWN', Ref, process, Pid, _} -> ok end,
+    _ = supervisor:which_children(rw_sup),
+    ok.
+
 main() ->
     process_flag(trap_exit, true),
     {ok, Sup} = supervisor:start_link({local, rw_sup}, ?MODULE, top),
@@ -36,13 +44,11 @@ main() ->
     io:format("~p~n", [supervisor:count_children(rw_sup)]),
     io:format("~p~n", [ask(rw_w1)]),
     Old = whereis(rw_w1),
-    rw_w1 ! crash,
-    timer:sleep(50),
+    crash_and_sync(rw_w1),
     New = whereis(rw_w1),
     io:format("restarted: ~p~n", [is_pid(New) andalso New =/= Old]),
     io:format("~p~n", [ask(rw_w1)]),
-    rw_w2 ! crash,
-    timer:sleep(50),
+    crash_and_sync(rw_w2),
     io:format("temporary gone: ~p~n", [whereis(rw_w2)]),
     io:format("~p~n", [length(supervisor:which_children(rw_sup))]),
     {error, {already_started, _}} = supervisor:start_child(rw_sup, spec(rw_w1, permanent)),

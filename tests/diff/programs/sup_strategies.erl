@@ -17,12 +17,16 @@ start_child(Id, Main) ->
 loop() -> receive crash -> exit(crashed) end.
 
 collect() ->
-    receive {started, Id} -> [Id | collect()] after 50 -> [] end.
+    receive {started, Id} -> [Id | collect()] after 0 -> [] end.
 
 run_round(Strategy) ->
     {ok, Sup} = supervisor:start_link(?MODULE, Strategy),
     Initial = collect(),
-    c2 ! crash,
+    C2 = whereis(c2),
+    Ref2 = monitor(process, C2),
+    C2 ! crash,
+    receive {'DOWN', Ref2, process, C2, _} -> ok end,
+    _ = supervisor:which_children(Sup),
     Restarted = collect(),
     unlink(Sup),
     Ref = monitor(process, Sup),

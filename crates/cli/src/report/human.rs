@@ -50,6 +50,7 @@ fn path_notes(s: &Suspect) -> Vec<String> {
                     HopKind::Call => "calls",
                     HopKind::Return => "returns to",
                     HopKind::Spawn => "spawns",
+                    HopKind::Serve => "served by",
                     HopKind::Write => "write in",
                 };
                 format!("{what} {} ({}:{})", h.function, h.file, h.line)

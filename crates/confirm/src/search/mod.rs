@@ -19,6 +19,9 @@ pub struct TraceStep<S: Clone> {
     pub text: String,
     #[serde(skip)]
     pub site: Option<S>,
+    /// The shared item touched and how.
+    pub item: Option<String>,
+    pub access: Option<crate::system::Access>,
     /// Whether taking this step preempted a process that could have gone on.
     pub preemption: bool,
 }
@@ -91,6 +94,8 @@ pub(crate) fn take_step<S: System, M: Monitor<S>>(
         process: name.clone(),
         text: obs.text.clone(),
         site: obs.site.clone(),
+        item: obs.item_label.clone(),
+        access: obs.access.as_ref().map(|(_, a)| *a),
         preemption,
     });
     schedule.push(name);

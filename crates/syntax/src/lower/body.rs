@@ -24,7 +24,11 @@ use crate::ir::{
 use crate::source::Span;
 use crate::token::IntLit;
 
-pub(crate) fn lower_function(ctx: &mut ModuleCtx<'_>, f: &ast::Function, exported: bool) -> Function {
+pub(crate) fn lower_function(
+    ctx: &mut ModuleCtx<'_>,
+    f: &ast::Function,
+    exported: bool,
+) -> Function {
     let mut lw = BodyLowerer {
         m: ctx,
         fun: FunName {
@@ -153,7 +157,8 @@ impl BodyLowerer<'_, '_> {
         self.visible = base;
         if let Some((first, rest)) = outs.split_first() {
             for (name, id) in first {
-                if !self.visible.contains_key(name) && rest.iter().all(|o| o.get(name) == Some(id)) {
+                if !self.visible.contains_key(name) && rest.iter().all(|o| o.get(name) == Some(id))
+                {
                     self.visible.insert(name.clone(), *id);
                 }
             }
@@ -260,9 +265,11 @@ impl BodyLowerer<'_, '_> {
                 acc
             }
             K::Binary(elems) => {
-                let segs = self.bin_segs(elems, |lw, v| lw.expr(v), |lw, c, s| {
-                    lw.lit(Literal::Int(i64::from(c)), s)
-                });
+                let segs = self.bin_segs(
+                    elems,
+                    |lw, v| lw.expr(v),
+                    |lw, c, s| lw.lit(Literal::Int(i64::from(c)), s),
+                );
                 self.alloc(Expr::Binary(segs), span)
             }
             K::Comprehension {
@@ -702,34 +709,34 @@ impl BodyLowerer<'_, '_> {
         arity: &ast::Expr,
         span: Span,
     ) -> ExprId {
-        if module.is_none() {
-            if let (K::Atom(n), K::Int(IntLit::Small(a))) = (&name.kind, &arity.kind) {
-                let a32 = u32::try_from(*a).unwrap_or(u32::MAX);
-                let key = FunName {
-                    name: n.clone(),
-                    arity: a32,
-                };
-                let module = if self.m.locals.contains(&key) {
-                    None
-                } else if let Some(m) = self.m.imports.get(&key).cloned() {
-                    Some(m)
-                } else if self.m.auto_imported(n, a32) {
-                    Some(Name::new("erlang"))
-                } else {
-                    None
-                };
-                let module = module.map(|m| self.lit(Literal::Atom(m), name.span));
-                let name = self.lit(Literal::Atom(n.clone()), name.span);
-                let arity = self.lit(Literal::Int(*a), arity.span);
-                return self.alloc(
-                    Expr::FunRef {
-                        module,
-                        name,
-                        arity,
-                    },
-                    span,
-                );
-            }
+        if module.is_none()
+            && let (K::Atom(n), K::Int(IntLit::Small(a))) = (&name.kind, &arity.kind)
+        {
+            let a32 = u32::try_from(*a).unwrap_or(u32::MAX);
+            let key = FunName {
+                name: n.clone(),
+                arity: a32,
+            };
+            let module = if self.m.locals.contains(&key) {
+                None
+            } else if let Some(m) = self.m.imports.get(&key).cloned() {
+                Some(m)
+            } else if self.m.auto_imported(n, a32) {
+                Some(Name::new("erlang"))
+            } else {
+                None
+            };
+            let module = module.map(|m| self.lit(Literal::Atom(m), name.span));
+            let name = self.lit(Literal::Atom(n.clone()), name.span);
+            let arity = self.lit(Literal::Int(*a), arity.span);
+            return self.alloc(
+                Expr::FunRef {
+                    module,
+                    name,
+                    arity,
+                },
+                span,
+            );
         }
         let module = module.map(|m| self.expr(m));
         let name = self.expr(name);
@@ -917,7 +924,12 @@ impl BodyLowerer<'_, '_> {
     }
 
     /// Check the fields named in a record expression; returns the record's fields.
-    fn checked_fields(&mut self, name: &str, fields: &[ast::RecordField], span: Span) -> Option<Vec<Name>> {
+    fn checked_fields(
+        &mut self,
+        name: &str,
+        fields: &[ast::RecordField],
+        span: Span,
+    ) -> Option<Vec<Name>> {
         let defs = self.record_fields(name, span)?;
         for f in fields {
             if f.name != "_" && !defs.contains(&f.name) {
@@ -1179,9 +1191,11 @@ impl BodyLowerer<'_, '_> {
                 return acc;
             }
             K::Binary(elems) => {
-                let segs = self.bin_segs(elems, |lw, v| lw.pat(v), |lw, c, s| {
-                    lw.alloc_pat(Pat::Lit(Literal::Int(i64::from(c))), s)
-                });
+                let segs = self.bin_segs(
+                    elems,
+                    |lw, v| lw.pat(v),
+                    |lw, c, s| lw.alloc_pat(Pat::Lit(Literal::Int(i64::from(c))), s),
+                );
                 Pat::Binary(segs)
             }
             K::Map { base: None, fields } => Pat::Map(
@@ -1232,23 +1246,25 @@ impl BodyLowerer<'_, '_> {
                 Pat::Alias(a, b)
             }
             K::Op(BinOp::Append, prefix, rest) => {
-                let chars: Option<Vec<(Literal, Span)>> = match &prefix.kind {
+                // `"abc" ++ T` and `[P1, P2] ++ T`: the prefix's elements, then the rest.
+                let heads: Option<Vec<PatId>> = match &prefix.kind {
                     K::String(s) => Some(
                         s.chars()
-                            .map(|c| (Literal::Int(i64::from(c as u32)), prefix.span))
+                            .map(|c| {
+                                let l = Literal::Int(i64::from(c as u32));
+                                self.alloc_pat(Pat::Lit(l), prefix.span)
+                            })
                             .collect(),
                     ),
-                    K::List { elems, tail: None } => elems
-                        .iter()
-                        .map(|el| const_literal(el).map(|l| (l, el.span)))
-                        .collect(),
+                    K::List { elems, tail: None } => {
+                        Some(elems.iter().map(|el| self.pat(el)).collect())
+                    }
                     _ => None,
                 };
-                match chars {
-                    Some(chars) => {
+                match heads {
+                    Some(heads) => {
                         let mut acc = self.pat(rest);
-                        for (l, s) in chars.into_iter().rev() {
-                            let h = self.alloc_pat(Pat::Lit(l), s);
+                        for h in heads.into_iter().rev() {
                             acc = self.alloc_pat(Pat::Cons(h, acc), span);
                         }
                         return acc;
@@ -1266,7 +1282,8 @@ impl BodyLowerer<'_, '_> {
     }
 
     fn illegal_pattern(&mut self, span: Span) -> Pat {
-        self.m.error(DiagnosticCode::E010Syntax, span, "illegal pattern");
+        self.m
+            .error(DiagnosticCode::E010Syntax, span, "illegal pattern");
         Pat::Missing
     }
 }
@@ -1306,7 +1323,11 @@ fn fold_literal(e: &ast::Expr) -> Option<Literal> {
             })
         }
         K::Float(f) => Some(Literal::Float(if neg { -f } else { *f })),
-        K::Char(c) => Some(Literal::Int(if neg { -i64::from(*c) } else { i64::from(*c) })),
+        K::Char(c) => Some(Literal::Int(if neg {
+            -i64::from(*c)
+        } else {
+            i64::from(*c)
+        })),
         _ => None,
     }
 }

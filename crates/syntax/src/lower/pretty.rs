@@ -57,7 +57,11 @@ pub fn pretty_function(f: &Function) -> String {
     for (i, &c) in f.clauses.iter().enumerate() {
         out.push_str(&f.name);
         p.clause_into(&mut out, c, 0, true);
-        out.push_str(if i + 1 == f.clauses.len() { ".\n" } else { ";\n" });
+        out.push_str(if i + 1 == f.clauses.len() {
+            ".\n"
+        } else {
+            ";\n"
+        });
     }
     out
 }
@@ -112,7 +116,8 @@ pub fn pretty_const(c: &Const) -> String {
 
 fn quote_atom(a: &str) -> String {
     let plain = a.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '@');
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '@');
     if plain {
         a.to_string()
     } else {
@@ -235,7 +240,11 @@ impl Printer<'_> {
                     .iter()
                     .map(|f| {
                         let op = if f.exact { ":=" } else { "=>" };
-                        format!("{} {op} {}", self.expr(f.key, level), self.expr(f.value, level))
+                        format!(
+                            "{} {op} {}",
+                            self.expr(f.key, level),
+                            self.expr(f.value, level)
+                        )
                     })
                     .collect();
                 let b = base.map_or(String::new(), |b| self.expr(b, level));
@@ -267,7 +276,11 @@ impl Printer<'_> {
                 let callee = match target {
                     CallTarget::Local { name, arity } => format!("{}/{arity}", quote_atom(name)),
                     CallTarget::Remote { module, function } => {
-                        format!("{}:{}", self.expr(*module, level), self.expr(*function, level))
+                        format!(
+                            "{}:{}",
+                            self.expr(*module, level),
+                            self.expr(*function, level)
+                        )
                     }
                     CallTarget::Apply { fun } => format!("apply {}", self.expr(*fun, level)),
                 };
@@ -350,7 +363,9 @@ impl Printer<'_> {
             Expr::Catch(x) => format!("catch {}", self.expr(*x, level)),
             Expr::Fun(f) => {
                 let free: Vec<String> = f.free_vars.iter().map(|&v| self.var(v)).collect();
-                let name = f.name.map_or(String::new(), |v| format!(" {}", self.var(v)));
+                let name = f
+                    .name
+                    .map_or(String::new(), |v| format!(" {}", self.var(v)));
                 let mut out = format!(
                     "fun<{} /{} captures [{}]>{name}\n",
                     f.id.0,
@@ -380,7 +395,11 @@ impl Printer<'_> {
                     self.expr(*name, level),
                     self.expr(*arity, level)
                 ),
-                None => format!("fun {}/{}", self.expr(*name, level), self.expr(*arity, level)),
+                None => format!(
+                    "fun {}/{}",
+                    self.expr(*name, level),
+                    self.expr(*arity, level)
+                ),
             },
             Expr::Comprehension(c) => {
                 let (open, close) = match c.kind {
@@ -410,7 +429,11 @@ impl Printer<'_> {
                                 (_, false) => "<-",
                                 (_, true) => "<:-",
                             };
-                            let k = if *kind == GeneratorKind::Map { "map " } else { "" };
+                            let k = if *kind == GeneratorKind::Map {
+                                "map "
+                            } else {
+                                ""
+                            };
                             format!("{k}{} {arrow} {}", self.pat(*pat), self.expr(*expr, level))
                         }
                         Qualifier::Filter(f) => self.expr(*f, level),
@@ -509,7 +532,10 @@ impl Printer<'_> {
                 format!("#{{{}}}", items.join(", "))
             }
             Pat::Binary(segs) => {
-                let v: Vec<String> = segs.iter().map(|s| self.seg(s, |id| self.pat(id))).collect();
+                let v: Vec<String> = segs
+                    .iter()
+                    .map(|s| self.seg(s, |id| self.pat(id)))
+                    .collect();
                 format!("<<{}>>", v.join(", "))
             }
             Pat::Alias(a, b) => format!("({} = {})", self.pat(*a), self.pat(*b)),

@@ -22,48 +22,149 @@ fn diags(src: &str) -> Vec<String> {
 
 #[test]
 fn deep_nesting_is_a_diagnostic_not_an_overflow() {
-    for (open, close) in [("[", "]"), ("(", ")"), ("{", "}"), ("<<(", ")>>"), ("- ", ""), ("not ", ""), ("begin ", " end")] {
-        let src = format!("-module(m).\nf() -> {}1{}.\ng() -> ok.\n", open.repeat(20000), close.repeat(20000));
+    for (open, close) in [
+        ("[", "]"),
+        ("(", ")"),
+        ("{", "}"),
+        ("<<(", ")>>"),
+        ("- ", ""),
+        ("not ", ""),
+        ("begin ", " end"),
+    ] {
+        let src = format!(
+            "-module(m).\nf() -> {}1{}.\ng() -> ok.\n",
+            open.repeat(20000),
+            close.repeat(20000)
+        );
         let d = diags(&src);
-        assert!(d.iter().any(|d| d.contains("nested too deeply")), "{open}: {d:?}");
+        assert!(
+            d.iter().any(|d| d.contains("nested too deeply")),
+            "{open}: {d:?}"
+        );
     }
     let chain = format!("-module(m).\nf() -> 1{}.\n", " + 1".repeat(50000));
     assert!(diags(&chain).iter().any(|d| d.contains("too long")));
     let right = format!("-module(m).\nf() -> 1{}.\n", " ++ 1".repeat(50000));
-    assert!(diags(&right).iter().any(|d| d.contains("nested too deeply")));
-}
-
-#[test]
-fn scratch() {
-    check(
-        "-module(m).\n-export([f/1]).\nf(X) -> Y = X + 1, {Y, self()}.\n",
-        "",
+    assert!(
+        diags(&right)
+            .iter()
+            .any(|d| d.contains("nested too deeply"))
     );
 }
 
 #[test]
-fn show_file() {
-    if let Ok(p) = std::env::var("RACEWIT_SHOW") {
-        let text = std::fs::read_to_string(p).unwrap_or_default();
-        let (m, d) = lower_text_for_tests(&text);
-        eprintln!("{}", m.map(|m| pretty_module(&m)).unwrap_or_default());
-        eprintln!("{d:#?}");
-    }
+fn variables_bound_in_every_branch_stay_bound() {
+    check(
+        "-module(m).\nf(X) -> case X of 1 -> Y = a; _ -> Y = b, Z = c end, {Y, Z}.\n",
+        r#"
+-module(m).
+-export([]).
+
+f(X@0) ->
+    case X@0 of
+        1 ->
+            Y@1 = a;
+        _ ->
+            Y@1 = b,
+            Z@2 = c
+    end,
+    {Y@1, <missing>}.
+%% funs: 0
+!! 2:58: E031 variable Z is unbound
+"#,
+    );
 }
 
 #[test]
-fn show_tokens() {
-    if let Ok(p) = std::env::var("RACEWIT_TOKENS") {
-        let text = std::fs::read_to_string(p).unwrap_or_default();
-        let (toks, _) = crate::lex::tokenize(crate::source::FileId(0), &text);
-        for t in toks.iter().take(30) {
-            eprintln!("{:?}", t.kind);
-        }
-        let mut toks = toks;
-        toks.push(crate::token::Token { kind: crate::token::TokenKind::Eof, span: crate::source::Span::new(crate::source::FileId(0), 0, 0) });
-        let (f, _) = crate::parse::parse_file(&toks);
-        for form in f.forms.iter().take(3) {
-            eprintln!("{form:?}");
-        }
-    }
+fn funs_capture_sorted_free_variables() {
+    check(
+        "-module(m).\nf(B, A) -> fun() -> fun(C) -> {A, B, C} end end.\n",
+        r#"
+-module(m).
+-export([]).
+
+f(B@0, A@1) ->
+    fun<0 /0 captures [B@0, A@1]>
+        () ->
+            fun<1 /1 captures [B@0, A@1]>
+                (C@2) ->
+                    {A@1, B@0, C@2}
+            end
+    end.
+%% funs: 2
+"#,
+    );
+}
+
+#[test]
+fn call_sites_are_numbered_in_source_order() {
+    check(
+        "-module(m).\nf(P) -> P ! g(h(1)), erlang:now().\ng(X) -> X.\nh(X) -> X.\n",
+        r#"
+-module(m).
+-export([]).
+
+f(P@0) ->
+    #0(P@0 ! #1 g/1(#2 h/1(1))),
+    #3 erlang:now().
+
+g(X@0) ->
+    X@0.
+
+h(X@0) ->
+    X@0.
+
+%% call sites
+%% #0 in f/1: erlang:!/2
+%% #1 in f/1: m:g/1
+%% #2 in f/1: m:h/1
+%% #3 in f/1: erlang:now/0
+%% funs: 0
+"#,
+    );
+}
+
+#[test]
+fn local_definition_overrides_auto_import() {
+    check(
+        "-module(m).\nf() -> {self(), length([])}.\nlength(_) -> 0.\n",
+        r#"
+-module(m).
+-export([]).
+
+f() ->
+    {#0 erlang:self(), #1 length/1([])}.
+
+length(_) ->
+    0.
+
+%% call sites
+%% #0 in f/0: erlang:self/0
+%% #1 in f/0: m:length/1
+%% funs: 0
+"#,
+    );
+}
+
+#[test]
+fn pattern_variables_bind_once_then_compare() {
+    check(
+        "-module(m).\nf(X, [X | T]) -> T = [].\n",
+        r#"
+-module(m).
+-export([]).
+
+f(X@0, [^X@0 | T@1]) ->
+    ^T@1 = [].
+%% funs: 0
+"#,
+    );
+}
+
+#[test]
+fn missing_module_attribute_gives_no_module() {
+    check(
+        "f() -> ok.\n",
+        "!! 1:1: E010 missing -module(Name) attribute",
+    );
 }

@@ -15,7 +15,7 @@
 //! them deterministically at the end.
 
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use rustc_hash::FxHashMap;
 
@@ -37,6 +37,8 @@ pub struct Header {
     pub tokens: Arc<Vec<Token>>,
     /// Lexer diagnostics (reported once per run, not per includer).
     pub diagnostics: Vec<Diagnostic>,
+    /// The header cut into forms, `-define`s parsed (on first inclusion).
+    pub(crate) forms: OnceLock<Arc<Vec<super::Form>>>,
 }
 
 /// Headers shared by every module of a load.
@@ -71,6 +73,7 @@ impl HeaderCache {
             file: SourceFile::new(path.to_path_buf(), text),
             tokens: Arc::new(tokens),
             diagnostics,
+            forms: OnceLock::new(),
         });
         all.push(header.clone());
         by_path.insert(path.to_path_buf(), header.clone());

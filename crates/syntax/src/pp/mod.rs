@@ -23,7 +23,6 @@ pub mod condition;
 pub mod include;
 
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -118,8 +117,10 @@ pub fn preprocess(file_id: FileId, file: &SourceFile, tokens: Vec<Token>, env: &
     };
     pp.init_macros();
     let eof_at = file.text.len() as u32;
+    let forms = Arc::new(split_forms(&tokens));
     pp.stack.push(FileCtx {
         tokens: Arc::new(tokens),
+        forms,
         pos: 0,
         dir: file
             .path
@@ -147,7 +148,7 @@ pub fn preprocess(file_id: FileId, file: &SourceFile, tokens: Vec<Token>, env: &
 
 /// A macro definition: parameters (`None` for a constant) and body.
 #[derive(Debug)]
-struct MacroDef {
+pub(crate) struct MacroDef {
     params: Option<Vec<SmolStr>>,
     body: Vec<Token>,
 }
@@ -159,9 +160,9 @@ enum Macro {
     /// `?FILE`, `?LINE`, `?FUNCTION_NAME`, `?FUNCTION_ARITY`: computed at use.
     Special,
     /// Predefined with a value (cannot be redefined).
-    Predef(Rc<MacroDef>),
+    Predef(Arc<MacroDef>),
     /// User definitions, one per arity (`None` = constant).
-    User(Vec<(Option<usize>, Rc<MacroDef>)>),
+    User(Vec<(Option<usize>, Arc<MacroDef>)>),
 }
 
 /// Kind of an open conditional.
@@ -177,6 +178,8 @@ enum Cond {
 /// A file being read (the module, or an included header).
 struct FileCtx {
     tokens: Arc<Vec<Token>>,
+    forms: Arc<Vec<Form>>,
+    /// Index of the next form.
     pos: usize,
     dir: PathBuf,
     /// `?FILE`.
@@ -309,7 +312,7 @@ impl<'e> Preprocessor<'e> {
     fn init_macros(&mut self) {
         let span = Span::new(self.main_id, 0, 0);
         let def = |toks: Vec<TokenKind>| {
-            Macro::Predef(Rc::new(MacroDef {
+            Macro::Predef(Arc::new(MacroDef {
                 params: None,
                 body: toks.into_iter().map(|kind| Token { kind, span }).collect(),
             }))
@@ -339,7 +342,7 @@ impl<'e> Preprocessor<'e> {
         );
         self.set_feature_macros();
         for (name, toks) in &self.env.defines {
-            let d = Rc::new(MacroDef {
+            let d = Arc::new(MacroDef {
                 params: None,
                 body: toks.iter().map(|t| Token { span, ..t.clone() }).collect(),
             });
@@ -364,7 +367,7 @@ impl<'e> Preprocessor<'e> {
             } else {
                 vec![TokenKind::Atom(SmolStr::new("false"))]
             };
-            Macro::Predef(Rc::new(MacroDef {
+            Macro::Predef(Arc::new(MacroDef {
                 params: Some(vec![x.clone()]),
                 body: kinds.into_iter().map(|kind| Token { kind, span }).collect(),
             }))
@@ -381,20 +384,20 @@ impl<'e> Preprocessor<'e> {
 
     fn run(&mut self) {
         while let Some(ctx) = self.stack.last_mut() {
-            if ctx.pos >= ctx.tokens.len() {
+            if ctx.pos >= ctx.forms.len() {
                 self.leave_file();
                 continue;
             }
+            ctx.pos += 1;
             let toks = ctx.tokens.clone();
-            let start = ctx.pos;
-            let end = toks[start..]
-                .iter()
-                .position(|t| t.kind == TokenKind::Punct(Punct::Dot))
-                .map_or(toks.len(), |i| start + i + 1);
-            ctx.pos = end;
-            let form = &toks[start..end];
+            let forms = ctx.forms.clone();
+            let f = &forms[ctx.pos - 1];
+            let form = &toks[f.start..f.end];
             if ctx.skip.is_empty() {
-                self.scan_form(form);
+                match &f.define {
+                    Some(d) => self.define(d),
+                    None => self.scan_form(form),
+                }
             } else {
                 self.skip_form(form);
             }
@@ -482,7 +485,6 @@ impl<'e> Preprocessor<'e> {
         self.fname = None;
         self.expansions = 0;
         match directive(form) {
-            Some("define") => self.define(form),
             Some("undef") => self.undef(form),
             Some("include") => self.include(form, false),
             Some("include_lib") => self.include(form, true),
@@ -610,7 +612,7 @@ impl<'e> Preprocessor<'e> {
             ("MODULE", "MODULE_STRING")
         };
         let mk = |t: Token| {
-            Macro::Predef(Rc::new(MacroDef {
+            Macro::Predef(Arc::new(MacroDef {
                 params: None,
                 body: vec![t],
             }))
@@ -619,91 +621,34 @@ impl<'e> Preprocessor<'e> {
         self.macros.insert(SmolStr::new(ms), mk(string_tok));
     }
 
-    /// `-define(Name, Body).` or `-define(Name(P1, ...), Body).`
-    fn define(&mut self, form: &[Token]) {
-        let bad = |this: &mut Self, at: usize, what: &str| {
-            let span = form
-                .get(at)
-                .or(form.last())
-                .map_or(form[1].span, |t| t.span);
-            this.error(
-                DiagnosticCode::E022BadMacroCall,
-                span,
-                format!("malformed -define: {what}"),
-            );
-        };
-        if !is_punct(form.get(2), Punct::LParen) {
-            return bad(self, 2, "expected `(` after -define");
-        }
-        let Some(name_tok) = form.get(3) else {
-            return bad(self, 3, "expected a macro name");
-        };
-        let Some(name) = macro_name(name_tok).cloned() else {
-            return bad(self, 3, "expected a macro name (an atom or a variable)");
-        };
-        let mut i = 4;
-        let params = if is_punct(form.get(i), Punct::LParen) {
-            i += 1;
-            let mut ps: Vec<SmolStr> = Vec::new();
-            if is_punct(form.get(i), Punct::RParen) {
-                i += 1;
-            } else {
-                loop {
-                    match form.get(i).map(|t| &t.kind) {
-                        Some(TokenKind::Var(v)) => {
-                            if ps.contains(v) {
-                                return bad(self, i, &format!("argument {v} appears twice"));
-                            }
-                            ps.push(v.clone());
-                            i += 1;
-                        }
-                        _ => return bad(self, i, "expected a variable as macro parameter"),
-                    }
-                    if is_punct(form.get(i), Punct::Comma) {
-                        i += 1;
-                    } else if is_punct(form.get(i), Punct::RParen) {
-                        i += 1;
-                        break;
-                    } else {
-                        return bad(self, i, "expected `,` or `)` in the parameter list");
-                    }
-                }
+    /// Apply a parsed `-define`.
+    fn define(&mut self, d: &Result<Define, (Span, String)>) {
+        let d = match d {
+            Ok(d) => d,
+            Err((span, msg)) => {
+                self.error(DiagnosticCode::E022BadMacroCall, *span, msg.clone());
+                return;
             }
-            Some(ps)
-        } else {
-            None
         };
-        if !is_punct(form.get(i), Punct::Comma) {
-            return bad(self, i, "expected `,` before the macro body");
-        }
-        i += 1;
-        let n = form.len();
-        if n < i + 2
-            || !is_punct(form.get(n - 1), Punct::Dot)
-            || !is_punct(form.get(n - 2), Punct::RParen)
-        {
-            return bad(self, n.saturating_sub(1), "expected `).` at the end");
-        }
-        let body = form[i..n - 2].to_vec();
-        let arity = params.as_ref().map(Vec::len);
-        let def = Rc::new(MacroDef { params, body });
-        match self.macros.get_mut(&name) {
+        let name = &d.name;
+        match self.macros.get_mut(name) {
             Some(Macro::User(defs)) => {
-                if defs.iter().any(|(a, _)| *a == arity) {
+                if defs.iter().any(|(a, _)| *a == d.arity) {
                     let msg = format!(
                         "macro '{name}' redefined (a definition with the same arity exists)"
                     );
-                    self.error(DiagnosticCode::E025RedefinedMacro, name_tok.span, msg);
+                    self.error(DiagnosticCode::E025RedefinedMacro, d.name_span, msg);
                 } else {
-                    defs.push((arity, def));
+                    defs.push((d.arity, d.def.clone()));
                 }
             }
             Some(_) => {
                 let msg = format!("redefining predefined macro '{name}'");
-                self.error(DiagnosticCode::E025RedefinedMacro, name_tok.span, msg);
+                self.error(DiagnosticCode::E025RedefinedMacro, d.name_span, msg);
             }
             None => {
-                self.macros.insert(name, Macro::User(vec![(arity, def)]));
+                self.macros
+                    .insert(name.clone(), Macro::User(vec![(d.arity, d.def.clone())]));
             }
         }
     }
@@ -904,8 +849,13 @@ impl<'e> Preprocessor<'e> {
         };
         self.included.push(h.id);
         self.headers.insert(h.id, h.clone());
+        let forms = h
+            .forms
+            .get_or_init(|| Arc::new(split_forms(&h.tokens)))
+            .clone();
         self.stack.push(FileCtx {
             tokens: h.tokens.clone(),
+            forms,
             pos: 0,
             dir: h
                 .file
@@ -987,7 +937,16 @@ impl<'e> Preprocessor<'e> {
             }
             return;
         };
-        let use_span = q.span.cover(name_tok.span);
+        // In a macro body the name may carry an argument's location (see
+        // `substitute`); the use site is then the `?`'s span.
+        let inside = name_tok.span.file == q.span.file
+            && name_tok.span.start >= q.span.start
+            && name_tok.span.end <= q.span.end;
+        let use_span = if inside {
+            q.span
+        } else {
+            q.span.cover(name_tok.span)
+        };
         let placeholder = |s: Span| atom_tok(&format!("?{name}"), s);
         // Special macros.
         match name.as_str() {
@@ -1138,7 +1097,7 @@ impl<'e> Preprocessor<'e> {
                 (use_span, None)
             }
         };
-        let exp = substitute(&def, bound.as_deref(), use_span);
+        let exp = substitute(&def, bound.as_deref(), use_span, name_tok.span);
         input
             .pending
             .extend(exp.into_iter().rev().map(|t| (t, depth + 1)));
@@ -1181,6 +1140,113 @@ impl<'e> Preprocessor<'e> {
         }
         Some((name.clone(), arity))
     }
+}
+
+/// One form of a file: its token range and, for `-define`, the parsed
+/// definition (parsed once per file, even for a header included many times).
+#[derive(Debug)]
+pub(crate) struct Form {
+    start: usize,
+    end: usize,
+    define: Option<Result<Define, (Span, String)>>,
+}
+
+/// A parsed `-define`.
+#[derive(Debug)]
+pub(crate) struct Define {
+    name: SmolStr,
+    name_span: Span,
+    arity: Option<usize>,
+    def: Arc<MacroDef>,
+}
+
+/// Cut a file's tokens into forms (each ending with its `.`, the last one
+/// possibly without).
+pub(crate) fn split_forms(tokens: &[Token]) -> Vec<Form> {
+    let mut forms = Vec::with_capacity(tokens.len() / 16 + 1);
+    let mut start = 0;
+    while start < tokens.len() {
+        let end = tokens[start..]
+            .iter()
+            .position(|t| matches!(t.kind, TokenKind::Punct(Punct::Dot)))
+            .map_or(tokens.len(), |i| start + i + 1);
+        let form = &tokens[start..end];
+        let define = (directive(form) == Some("define")).then(|| parse_define(form));
+        forms.push(Form { start, end, define });
+        start = end;
+    }
+    forms
+}
+
+/// `-define(Name, Body).` or `-define(Name(P1, ...), Body).`
+fn parse_define(form: &[Token]) -> Result<Define, (Span, String)> {
+    let bad = |at: usize, what: &str| {
+        let span = form
+            .get(at)
+            .or(form.last())
+            .map_or(form[1].span, |t| t.span);
+        Err((span, format!("malformed -define: {what}")))
+    };
+    if !is_punct(form.get(2), Punct::LParen) {
+        return bad(2, "expected `(` after -define");
+    }
+    let Some(name_tok) = form.get(3) else {
+        return bad(3, "expected a macro name");
+    };
+    let Some(name) = macro_name(name_tok).cloned() else {
+        return bad(3, "expected a macro name (an atom or a variable)");
+    };
+    let mut i = 4;
+    let params = if is_punct(form.get(i), Punct::LParen) {
+        i += 1;
+        let mut ps: Vec<SmolStr> = Vec::new();
+        if is_punct(form.get(i), Punct::RParen) {
+            i += 1;
+        } else {
+            loop {
+                match form.get(i).map(|t| &t.kind) {
+                    Some(TokenKind::Var(v)) => {
+                        if ps.contains(v) {
+                            return bad(i, &format!("argument {v} appears twice"));
+                        }
+                        ps.push(v.clone());
+                        i += 1;
+                    }
+                    _ => return bad(i, "expected a variable as macro parameter"),
+                }
+                if is_punct(form.get(i), Punct::Comma) {
+                    i += 1;
+                } else if is_punct(form.get(i), Punct::RParen) {
+                    i += 1;
+                    break;
+                } else {
+                    return bad(i, "expected `,` or `)` in the parameter list");
+                }
+            }
+        }
+        Some(ps)
+    } else {
+        None
+    };
+    if !is_punct(form.get(i), Punct::Comma) {
+        return bad(i, "expected `,` before the macro body");
+    }
+    i += 1;
+    let n = form.len();
+    if n < i + 2
+        || !is_punct(form.get(n - 1), Punct::Dot)
+        || !is_punct(form.get(n - 2), Punct::RParen)
+    {
+        return bad(n.saturating_sub(1), "expected `).` at the end");
+    }
+    let body = form[i..n - 2].to_vec();
+    let arity = params.as_ref().map(Vec::len);
+    Ok(Define {
+        name,
+        name_span: name_tok.span,
+        arity,
+        def: Arc::new(MacroDef { params, body }),
+    })
 }
 
 fn cond_name(c: Cond) -> &'static str {
@@ -1309,7 +1375,18 @@ fn opener(t: &Token, next: Option<&Token>) -> Option<Closer> {
 
 /// The body of `def` with parameters replaced by `args` and every other token
 /// placed at `use_span`.
-fn substitute(def: &MacroDef, args: Option<&[Vec<Token>]>, use_span: Span) -> Vec<Token> {
+///
+/// Macro names inside the body (the token after a `?`, `LINE` included) get
+/// `epp`'s notion of the current location instead: the name of the macro
+/// use (`anno`), or, once an argument was inserted, that argument's last
+/// token. So `?LINE` in a body gives the line `epp` gives, even for calls
+/// spread over several lines.
+fn substitute(
+    def: &MacroDef,
+    args: Option<&[Vec<Token>]>,
+    use_span: Span,
+    mut anno: Span,
+) -> Vec<Token> {
     let params = def.params.as_deref().unwrap_or(&[]);
     let arg_of = |v: &SmolStr| -> Option<&Vec<Token>> {
         let i = params.iter().position(|p| p == v)?;
@@ -1358,10 +1435,19 @@ fn substitute(def: &MacroDef, args: Option<&[Vec<Token>]>, use_span: Span) -> Ve
             && let Some(a) = arg_of(v)
         {
             out.extend(a.iter().cloned());
+            if let Some(last) = a.last() {
+                anno = last.span;
+            }
         } else {
+            let after_question = i > 0 && is_punct(body.get(i - 1), Punct::Question);
+            let is_name = matches!(t.kind, TokenKind::Atom(_) | TokenKind::Var(_));
             out.push(Token {
                 kind: t.kind.clone(),
-                span: use_span,
+                span: if after_question && is_name {
+                    anno
+                } else {
+                    use_span
+                },
             });
         }
         i += 1;

@@ -34,7 +34,7 @@ pub fn register(t: &mut Table) {
     test!("is_reference", Term::Ref(_));
     test!("is_function", Term::Fun(_));
     test!("is_bitstring", Term::Bin(_));
-    test!("is_port", Term::Nil if false);
+    t.pure("erlang", "is_port", 1, |_| Ok(Term::bool(false)));
     t.pure("erlang", "is_binary", 1, |a| Ok(Term::bool(matches!(&a[0], Term::Bin(b) if b.is_binary()))));
     t.pure("erlang", "is_boolean", 1, |a| {
         Ok(Term::bool(a[0].is_atom(Atom::TRUE) || a[0].is_atom(Atom::FALSE)))
@@ -230,7 +230,40 @@ pub fn register(t: &mut Table) {
     t.pure("erlang", "atom_to_list", 1, |a| Ok(Term::string(atom_arg(&a[0])?.name())));
     t.pure("erlang", "atom_to_binary", 1, |a| Ok(Term::binary(atom_arg(&a[0])?.name().as_bytes().to_vec())));
     t.pure("erlang", "atom_to_binary", 2, |a| Ok(Term::binary(atom_arg(&a[0])?.name().as_bytes().to_vec())));
-    t.pure("erlang", "list_to_atom", 1, |a| Ok(Term::atom(&a[0].as_charlist().ok_or_else(badarg)?)));
+    t.pure("erlang", "list_to_atom", 1, |a| {
+        let s = a[0].as_charlist().ok_or_else(badarg)?;
+        if s.chars().count() > 255 {
+            return Err(Term::Atom(Atom::SYSTEM_LIMIT));
+        }
+        Ok(Term::atom(&s))
+    });
+    t.pure("erlang", "make_tuple", 3, |a| {
+        let n = int_arg(&a[0])?;
+        if n < 0 {
+            return Err(badarg());
+        }
+        let mut v = vec![a[1].clone(); n as usize];
+        for init in list_arg(&a[2])? {
+            match &init {
+                Term::Tuple(t) if t.len() == 2 => match t[0] {
+                    Term::Int(i) if i >= 1 && i <= n => v[i as usize - 1] = t[1].clone(),
+                    _ => return Err(badarg()),
+                },
+                _ => return Err(badarg()),
+            }
+        }
+        Ok(Term::tuple(v))
+    });
+    t.pure("erlang", "binary_part", 2, |a| match &a[1] {
+        Term::Tuple(t) if t.len() == 2 => binary_part(&a[0], &t[0], &t[1]),
+        _ => Err(badarg()),
+    });
+    t.ctx("erlang", "is_builtin", 3, |_, a| match (&a[0], &a[1], &a[2]) {
+        (Term::Atom(m), Term::Atom(f), Term::Int(n)) => {
+            Flow::Value(Term::bool(crate::bif::lookup(*m, *f, *n as u32).is_some() && m.name() == "erlang"))
+        }
+        _ => Flow::badarg(),
+    });
     t.pure("erlang", "list_to_existing_atom", 1, |a| {
         let s = a[0].as_charlist().ok_or_else(badarg)?;
         Atom::existing(&s).map(Term::Atom).ok_or_else(badarg)
@@ -278,9 +311,9 @@ pub fn register(t: &mut Table) {
         Ok(Term::Int(out.len() as i64))
     });
     t.pure("erlang", "list_to_bitstring", 1, |a| {
-        let mut out = Vec::new();
-        iolist_bytes(&a[0], &mut out)?;
-        Ok(Term::binary(out))
+        let mut w = crate::pattern::BitWriter::default();
+        bitlist(&a[0], &mut w)?;
+        Ok(Term::Bin(Arc::new(w.finish())))
     });
     t.pure("erlang", "tuple_to_list", 1, |a| match &a[0] {
         Term::Tuple(t) => Ok(Term::list(t.to_vec())),
@@ -627,11 +660,14 @@ fn parse_float(s: &str) -> R {
     if !ok {
         return Err(badarg());
     }
-    s.parse::<f64>().map(Term::Float).map_err(|_| badarg())
+    match s.parse::<f64>() {
+        Ok(f) if f.is_finite() => Ok(Term::Float(f)),
+        _ => Err(badarg()),
+    }
 }
 
 /// `float_to_list/1`: 20 digits after the point in scientific form.
-fn float_to_list_default(f: f64) -> String {
+pub(crate) fn float_to_list_default(f: f64) -> String {
     let s = format!("{:.20e}", f);
     let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
     let e: i32 = e.parse().unwrap_or(0);
@@ -656,7 +692,7 @@ fn float_to_opts(v: &Term, opts: &Term) -> Result<String, Term> {
                 let n = int_arg(&t[1])?.clamp(0, 253) as usize;
                 match t[0].as_atom().map(|a| a.name()) {
                     Some("decimals") => {
-                        let mut s = format!("{:.*}", n, f);
+                        let mut s = fixed_decimals(*f, n);
                         if compact && s.contains('.') {
                             while s.ends_with('0') && !s.ends_with(".0") {
                                 s.pop();
@@ -676,6 +712,64 @@ fn float_to_opts(v: &Term, opts: &Term) -> Result<String, Term> {
         }
     }
     Ok(float_to_list_default(*f))
+}
+
+/// `N` decimals, rounding half away from zero on the exact binary value (as the BEAM).
+pub(crate) fn fixed_decimals(f: f64, n: usize) -> String {
+    let exact = format!("{:.*}", n + 30, f.abs());
+    let (int_part, frac) = exact.split_once('.').unwrap_or((&exact, ""));
+    let mut digits: Vec<u8> = int_part.bytes().chain(frac.bytes().take(n)).map(|b| b - b'0').collect();
+    let next = frac.as_bytes().get(n).map(|b| b - b'0').unwrap_or(0);
+    if next >= 5 {
+        let mut i = digits.len();
+        loop {
+            if i == 0 {
+                digits.insert(0, 1);
+                break;
+            }
+            i -= 1;
+            if digits[i] == 9 {
+                digits[i] = 0;
+            } else {
+                digits[i] += 1;
+                break;
+            }
+        }
+    }
+    let int_len = digits.len() - n;
+    let mut s = String::new();
+    if f.is_sign_negative() && digits.iter().any(|&d| d != 0) {
+        s.push('-');
+    }
+    for d in &digits[..int_len] {
+        s.push((b'0' + d) as char);
+    }
+    if n > 0 {
+        s.push('.');
+        for d in &digits[int_len..] {
+            s.push((b'0' + d) as char);
+        }
+    }
+    s
+}
+
+fn bitlist(t: &Term, w: &mut crate::pattern::BitWriter) -> Result<(), Term> {
+    match t {
+        Term::Bin(b) => {
+            w.push_bits(b);
+            Ok(())
+        }
+        Term::Nil => Ok(()),
+        Term::Cons(c) => {
+            match &c.head {
+                Term::Int(i) if (0..=255).contains(i) => w.push_bytes(&[*i as u8]),
+                h @ (Term::Cons(_) | Term::Nil | Term::Bin(_)) => bitlist(h, w)?,
+                _ => return Err(badarg()),
+            }
+            bitlist(&c.tail, w)
+        }
+        _ => Err(badarg()),
+    }
 }
 
 fn bin_to_atom(t: &Term) -> R {

@@ -87,7 +87,7 @@ pub fn format(fmt: &str, args: &[Term]) -> Result<String, Term> {
     let mut out = String::new();
     let mut args = args.iter();
     let mut i = 0;
-    let mut next = |args: &mut std::slice::Iter<'_, Term>| args.next().cloned().ok_or_else(badarg);
+    let next = |args: &mut std::slice::Iter<'_, Term>| args.next().cloned().ok_or_else(badarg);
     while i < chars.len() {
         let c = chars[i];
         i += 1;
@@ -149,7 +149,11 @@ pub fn format(fmt: &str, args: &[Term]) -> Result<String, Term> {
         }
         let ctl = *chars.get(i).ok_or_else(badarg)?;
         i += 1;
-        let col = out.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) as i64;
+        let col = out
+            .rsplit('\n')
+            .next()
+            .map(|l| l.chars().fold(0, |c, ch| if ch == '\t' { (c + 8) / 8 * 8 } else { c + 1 }))
+            .unwrap_or(0) as i64;
         let text = match ctl {
             '~' => "~".repeat(width.unwrap_or(1)),
             'n' => "\n".repeat(width.unwrap_or(1)),
@@ -177,23 +181,21 @@ pub fn format(fmt: &str, args: &[Term]) -> Result<String, Term> {
             }
             'w' | 'W' => {
                 let v = next(&mut args)?;
-                if ctl == 'W' {
-                    next(&mut args)?;
-                }
-                pad_to(write_term(&v), width, left, pad)
+                let depth = if ctl == 'W' { next(&mut args)?.as_int().ok_or_else(badarg)? } else { -1 };
+                term_field(crate::format::write_depth(&v, depth), width, left, pad)
             }
             'p' | 'P' => {
                 let v = next(&mut args)?;
-                if ctl == 'P' {
-                    next(&mut args)?;
-                }
+                let depth = if ctl == 'P' { next(&mut args)?.as_int().ok_or_else(badarg)? } else { -1 };
                 let ll = width.map(|w| w as i64).unwrap_or(80);
-                let s = if no_strings {
+                let limited = crate::format::write_depth(&v, depth);
+                if depth >= 0 && limited != write_term(&v) {
+                    limited
+                } else if no_strings {
                     write_term(&v)
                 } else {
                     print_term_at(&v, col + 1, ll, unicode)
-                };
-                s
+                }
             }
             'b' | 'B' | 'x' | 'X' | '#' | '+' => {
                 let v = next(&mut args)?;
@@ -225,26 +227,45 @@ pub fn format(fmt: &str, args: &[Term]) -> Result<String, Term> {
                 } else {
                     s
                 };
-                pad_to(s, width, left, pad)
+                term_field(s, width, left, pad)
             }
             'e' | 'f' | 'g' => {
                 let v = next(&mut args)?;
                 let Term::Float(x) = v else { return Err(badarg()) };
                 let p = precision.unwrap_or(6);
                 let s = match ctl {
-                    'f' => format!("{:.*}", p, x),
+                    'f' => crate::bif::erlang_fixed_decimals(x, p),
                     'e' => fmt_e(x, p),
                     _ => {
-                        if x != 0.0 && (x.abs() < 0.1 || x.abs() >= 10f64.powi(p as i32)) {
-                            fmt_e(x, p)
+                        let a = x.abs();
+                        let e: Option<i64> = if a < 0.1 {
+                            Some(-2)
+                        } else if a < 1.0 {
+                            Some(-1)
+                        } else if a < 10.0 {
+                            Some(0)
+                        } else if a < 100.0 {
+                            Some(1)
+                        } else if a < 1000.0 {
+                            Some(2)
+                        } else if a < 10000.0 {
+                            Some(3)
                         } else {
-                            let digits_before = if x == 0.0 { 1 } else { (x.abs().log10().floor() as i64 + 1).max(1) };
-                            let dec = (p as i64 - digits_before).max(0) as usize;
-                            format!("{:.*}", dec, x)
+                            None
+                        };
+                        let p = p as i64;
+                        match e {
+                            None if p <= 1 => fmt_e(x, 2),
+                            None => fmt_e(x, p as usize),
+                            Some(e) if (p <= 1 && e == -1) || (p - 1 > e && e >= -1) => {
+                                crate::bif::erlang_fixed_decimals(x, (p - 1 - e) as usize)
+                            }
+                            Some(_) if p <= 1 => fmt_e(x, 2),
+                            Some(_) => fmt_e(x, p as usize),
                         }
                     }
                 };
-                pad_to(s, width, left, pad)
+                term_field(s, width, left, pad)
             }
             'i' => {
                 next(&mut args)?;
@@ -269,6 +290,15 @@ fn fmt_e(x: f64, p: usize) -> String {
     let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
     let e: i32 = e.parse().unwrap_or(0);
     format!("{}e{}{}", m, if e < 0 { '-' } else { '+' }, e.abs())
+}
+
+/// A field for a term (`~w`, numbers): too long fills the field with `*`.
+fn term_field(s: String, width: Option<usize>, left: bool, pad: char) -> String {
+    let Some(w) = width else { return s };
+    if s.chars().count() > w {
+        return "*".repeat(w);
+    }
+    pad_to(s, width, left, pad)
 }
 
 fn pad_to(s: String, width: Option<usize>, left: bool, pad: char) -> String {

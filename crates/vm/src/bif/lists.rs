@@ -131,13 +131,13 @@ pub fn register(t: &mut Table) {
     });
     t.pure("lists", "sort", 1, |a| {
         let mut v = a[0].list_to_vec().ok_or_else(fc)?;
-        v.sort_by(|x, y| compare(x, y, false));
+        v.sort_by(|x, y| compare(x, y, true));
         Ok(Term::list(v))
     });
     t.pure("lists", "usort", 1, |a| {
         let mut v = a[0].list_to_vec().ok_or_else(fc)?;
-        v.sort_by(|x, y| compare(x, y, true));
-        v.dedup_by(|x, y| exact_eq(x, y));
+        v.sort_by(|x, y| compare(x, y, false));
+        v.dedup_by(|x, y| loose_eq(x, y));
         Ok(Term::list(v))
     });
     t.pure("lists", "append", 2, |a| {
@@ -164,7 +164,7 @@ pub fn register(t: &mut Table) {
             match &x {
                 Term::Atom(at) => s.push_str(at.name()),
                 Term::Int(_) | Term::Big(_) => s.push_str(&crate::format::write_term(&x)),
-                Term::Float(f) => s.push_str(&crate::format::format_float(*f)),
+                Term::Float(f) => s.push_str(&crate::bif::erlang_float_to_list(*f)),
                 _ => s.push_str(&x.as_charlist().ok_or_else(fc)?),
             }
         }
@@ -307,6 +307,20 @@ pub fn register(t: &mut Table) {
                 .collect(),
         ))
     });
+    t.pure("lists", "unzip3", 1, |a| {
+        let (mut x, mut y, mut z) = (Vec::new(), Vec::new(), Vec::new());
+        for e in list_arg(&a[0])? {
+            match &e {
+                Term::Tuple(t) if t.len() == 3 => {
+                    x.push(t[0].clone());
+                    y.push(t[1].clone());
+                    z.push(t[2].clone());
+                }
+                _ => return Err(fc()),
+            }
+        }
+        Ok(Term::tuple(vec![Term::list(x), Term::list(y), Term::list(z)]))
+    });
     t.pure("lists", "unzip", 1, |a| {
         let (mut x, mut y) = (Vec::new(), Vec::new());
         for e in list_arg(&a[0])? {
@@ -390,7 +404,10 @@ fn seq(from: &Term, to: &Term, step: &Term) -> R {
         return Err(fc());
     };
     let (f, t, s) = (*f, *t, *s);
-    if (s > 0 && t < f - s) || (s < 0 && t > f - s) || (s == 0 && f != t) {
+    if s == 0 && f != t {
+        return Err(badarg());
+    }
+    if (s > 0 && t < f - s) || (s < 0 && t > f - s) {
         return Err(fc());
     }
     let mut v = Vec::new();

@@ -15,11 +15,13 @@ use crate::process::Process;
 use crate::term::{Pid, Term};
 use crate::vm::Vm;
 
+mod binary;
 mod erlang;
 mod ets;
-mod io;
+pub(crate) mod io;
 mod lists;
 mod maps;
+mod math;
 mod mnesia;
 
 pub type PureFn = fn(&[Term]) -> Result<Term, Term>;
@@ -144,6 +146,8 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         ets::register(&mut t);
         io::register(&mut t);
         mnesia::register(&mut t);
+        math::register(&mut t);
+        binary::register(&mut t);
         t.0
     })
 }
@@ -151,6 +155,16 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
 /// Run an ETS match specification on one object.
 pub fn ets_run_match_spec(spec: &[Term], obj: &Term) -> Result<Option<Term>, Term> {
     ets::run_match_spec(spec, obj)
+}
+
+/// `float_to_list/1`'s text.
+pub fn erlang_float_to_list(f: f64) -> String {
+    erlang::float_to_list_default(f)
+}
+
+/// Fixed notation with `n` decimals, rounded as the BEAM does.
+pub fn erlang_fixed_decimals(f: f64, n: usize) -> String {
+    erlang::fixed_decimals(f, n)
 }
 
 pub fn lookup(module: Atom, name: Atom, arity: u32) -> Option<Bif> {

@@ -1,0 +1,266 @@
+//! A witness as a sequence diagram (SVG, or a self-contained HTML page
+//! around it): a lane per process and per shared item, arrows for messages
+//! and for reads and writes of shared items, the race's three events
+//! highlighted, the consequence at the end.
+//!
+//! Ordering arrows between shared-state events of different processes are
+//! drawn only where happens-before (program order, messages, spawns) does not
+//! already order them: the arrows that remain point at the race.
+
+use std::collections::BTreeMap;
+
+use racewit_confirm::system::Access;
+use racewit_confirm::witness::{Witness, WitnessEvent};
+
+const LANE_W: usize = 170;
+const ROW_H: usize = 34;
+const TOP: usize = 70;
+const LEFT: usize = 30;
+
+/// Vector clock: process lane index → count.
+type Clock = BTreeMap<usize, usize>;
+
+fn leq(a: &Clock, b: &Clock) -> bool {
+    a.iter().all(|(k, v)| b.get(k).is_some_and(|w| w >= v))
+}
+
+fn join(a: &mut Clock, b: &Clock) {
+    for (k, v) in b {
+        let e = a.entry(*k).or_insert(0);
+        *e = (*e).max(*v);
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+struct Layout {
+    procs: Vec<String>,
+    items: Vec<String>,
+}
+
+impl Layout {
+    fn new(events: &[WitnessEvent]) -> Layout {
+        let mut procs: Vec<String> = Vec::new();
+        let mut items: Vec<String> = Vec::new();
+        for e in events {
+            if !procs.contains(&e.process) {
+                procs.push(e.process.clone());
+            }
+            if let Some(i) = shared_item(e)
+                && !items.iter().any(|x| x == i)
+            {
+                items.push(i.to_string());
+            }
+        }
+        Layout { procs, items }
+    }
+
+    fn proc_x(&self, p: &str) -> usize {
+        let i = self.procs.iter().position(|x| x == p).unwrap_or(0);
+        LEFT + LANE_W / 2 + i * LANE_W
+    }
+
+    fn item_x(&self, item: &str) -> usize {
+        let i = self.items.iter().position(|x| x == item).unwrap_or(0);
+        LEFT + LANE_W / 2 + (self.procs.len() + i) * LANE_W
+    }
+
+    fn width(&self) -> usize {
+        LEFT * 2 + (self.procs.len() + self.items.len()).max(1) * LANE_W
+    }
+}
+
+/// The shared item of an event, when it is shared state (not a mailbox or a process).
+fn shared_item(e: &WitnessEvent) -> Option<&str> {
+    let item = e.item.as_deref()?;
+    (!item.starts_with("mailbox ") && !item.starts_with("process ")).then_some(item)
+}
+
+fn row_y(i: usize) -> usize {
+    TOP + 20 + i * ROW_H
+}
+
+/// The SVG document.
+pub fn svg(w: &Witness) -> String {
+    let events = &w.trace;
+    let layout = Layout::new(events);
+    let height = row_y(events.len()) + 70;
+    let width = layout.width();
+    let mut s = String::new();
+    s.push_str(&format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"monospace\" font-size=\"11\">\n"
+    ));
+    s.push_str("<defs><marker id=\"ah\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"context-stroke\"/></marker></defs>\n");
+    s.push_str(&format!("<rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>\n"));
+    // Lanes.
+    for p in &layout.procs {
+        let x = layout.proc_x(p);
+        s.push_str(&format!(
+            "<text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\" font-size=\"13\">{}</text>\n<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" stroke=\"#888\"/>\n",
+            TOP - 10,
+            esc(p),
+            TOP,
+            height - 50
+        ));
+    }
+    for it in &layout.items {
+        let x = layout.item_x(it);
+        s.push_str(&format!(
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"22\" rx=\"4\" fill=\"#eef\" stroke=\"#99c\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{}</text>\n<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" stroke=\"#99c\" stroke-dasharray=\"5,4\"/>\n",
+            x - LANE_W / 2 + 8,
+            TOP - 26,
+            LANE_W - 16,
+            TOP - 11,
+            esc(&clip(it, 24)),
+            TOP,
+            height - 50
+        ));
+    }
+    // Happens-before: clocks per process and per event.
+    let mut clocks: BTreeMap<String, Clock> = BTreeMap::new();
+    let mut event_clock: Vec<Clock> = Vec::with_capacity(events.len());
+    let mut pending_sends: Vec<(usize, String, String, Clock)> = Vec::new(); // (event, to, msg, clock)
+    let mut message_arrows: Vec<(usize, usize)> = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        let lane = layout.procs.iter().position(|p| p == &e.process).unwrap_or(0);
+        let mut c = clocks.get(&e.process).cloned().unwrap_or_default();
+        *c.entry(lane).or_insert(0) += 1;
+        if let Some(msg) = e.text.strip_prefix("receive ")
+            && let Some(pos) = pending_sends
+                .iter()
+                .position(|(_, to, m, _)| to == &e.process && m == msg)
+        {
+            let (from, _, _, sc) = pending_sends.remove(pos);
+            join(&mut c, &sc);
+            message_arrows.push((from, i));
+        }
+        if let (Some(item), Some((_, msg))) = (e.item.as_deref(), e.text.split_once(" ! "))
+            && let Some(to) = item.strip_prefix("mailbox ")
+        {
+            pending_sends.push((i, to.to_string(), msg.to_string(), c.clone()));
+        }
+        if let Some((_, child)) = e.text.rsplit_once(" -> ")
+            && e.item.as_deref().is_some_and(|it| it.starts_with("process "))
+        {
+            clocks.insert(child.to_string(), c.clone());
+        }
+        clocks.insert(e.process.clone(), c.clone());
+        event_clock.push(c);
+    }
+    // Message arrows.
+    for (from, to) in &message_arrows {
+        let (a, b) = (&events[*from], &events[*to]);
+        s.push_str(&format!(
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#2a7\" stroke-width=\"1.3\" marker-end=\"url(#ah)\"/>\n",
+            layout.proc_x(&a.process),
+            row_y(*from),
+            layout.proc_x(&b.process),
+            row_y(*to)
+        ));
+    }
+    // Ordering arrows between conflicting shared-state events not ordered by happens-before.
+    let mut last_on_item: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, e) in events.iter().enumerate() {
+        let Some(item) = shared_item(e) else { continue };
+        if let Some(&j) = last_on_item.get(item) {
+            let prev = &events[j];
+            let conflict = prev.access == Some(Access::Write) || e.access == Some(Access::Write);
+            if prev.process != e.process && conflict && !leq(&event_clock[j], &event_clock[i]) {
+                let x = layout.item_x(item) + 14;
+                s.push_str(&format!(
+                    "<path d=\"M{x},{} C{},{} {},{} {x},{}\" fill=\"none\" stroke=\"#d33\" stroke-width=\"1.5\" stroke-dasharray=\"4,3\" marker-end=\"url(#ah)\"/>\n",
+                    row_y(j),
+                    x + 30,
+                    row_y(j),
+                    x + 30,
+                    row_y(i),
+                    row_y(i)
+                ));
+            }
+        }
+        last_on_item.insert(item, i);
+    }
+    // Events.
+    for (i, e) in events.iter().enumerate() {
+        let y = row_y(i);
+        let px = layout.proc_x(&e.process);
+        let role = e.role.as_deref();
+        let (color, width, mark) = match role {
+            Some("read") => ("#c00", 3, "(1) "),
+            Some("interfering_write") => ("#c00", 3, "(2) "),
+            Some("stale_write") => ("#c00", 3, "(3) "),
+            _ => ("#36c", 1, ""),
+        };
+        if let Some(item) = shared_item(e) {
+            let ix = layout.item_x(item);
+            let (x1, x2) = match e.access {
+                Some(Access::Read) => (ix, px),
+                _ => (px, ix),
+            };
+            s.push_str(&format!(
+                "<line x1=\"{x1}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\" stroke=\"{color}\" stroke-width=\"{width}\" marker-end=\"url(#ah)\"/>\n"
+            ));
+        }
+        if role.is_some() {
+            s.push_str(&format!(
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fdd\" opacity=\"0.5\"/>\n",
+                LEFT / 2,
+                y - ROW_H / 2 + 2,
+                layout.width() - LEFT,
+                ROW_H - 4
+            ));
+        }
+        s.push_str(&format!("<circle cx=\"{px}\" cy=\"{y}\" r=\"4\" fill=\"{color}\"/>\n"));
+        let loc = match (&e.file, e.line) {
+            (Some(f), Some(l)) => format!("  {}:{l}", f.rsplit('/').next().unwrap_or(f)),
+            _ => String::new(),
+        };
+        s.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" fill=\"{}\">{}{}</text>\n",
+            px + 8,
+            y - 6,
+            if role.is_some() { "#900" } else { "#222" },
+            esc(mark),
+            esc(&clip(&format!("{}{loc}", e.text), 46))
+        ));
+    }
+    // Consequence.
+    let end = match (&w.verdict.consequence, &w.failure) {
+        (Some(c), _) => format!("consequence: {}", serde_json::to_string(c).unwrap_or_default()),
+        (None, Some(f)) => format!("failure: {}", serde_json::to_string(f).unwrap_or_default()),
+        _ => String::new(),
+    };
+    s.push_str(&format!(
+        "<text x=\"{LEFT}\" y=\"{}\" font-weight=\"bold\" fill=\"#900\">{}</text>\n",
+        height - 25,
+        esc(&clip(&end, 160))
+    ));
+    s.push_str(&format!(
+        "<text x=\"{LEFT}\" y=\"22\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
+        esc(&format!("racewit witness: {}", w.subject))
+    ));
+    s.push_str("</svg>\n");
+    s
+}
+
+/// A self-contained HTML page with the diagram and a legend.
+pub fn html(w: &Witness) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>racewit witness {}</title>\n<style>body{{font-family:sans-serif;margin:20px}} .legend span{{margin-right:18px}}</style></head>\n<body>\n<h1>racewit witness: {}</h1>\n<p class=\"legend\"><span style=\"color:#c00\">■ the race: (1) read, (2) another process writes, (3) stale write</span><span style=\"color:#2a7\">→ message</span><span style=\"color:#d33\">⇢ order not implied by messages</span><span style=\"color:#36c\">→ read/write of a shared item</span></p>\n{}\n</body></html>\n",
+        esc(&w.subject),
+        esc(&w.subject),
+        svg(w)
+    )
+}

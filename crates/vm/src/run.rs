@@ -1,0 +1,304 @@
+//! Run an entry function once under a plain round-robin schedule, as
+//! `erl -noshell -eval 'io:format("~p~n", [mod:fun()])' -s init stop` would.
+//!
+//! Schedule model (close to the BEAM's for deterministic programs): a FIFO run
+//! queue; the running process keeps going until it blocks, exits or uses its
+//! quantum of reductions; spawned and woken processes join the queue's end.
+//! A timeout fires only when nothing else can run (earliest deadline first),
+//! advancing virtual time. After the entry process ends, the other processes
+//! run on until none can without a timeout.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use racewit_syntax::ir::Program;
+
+use crate::bif::io::format as io_format;
+use crate::event::Class;
+use crate::process::ProcStatus;
+use crate::term::{Pid, Term};
+use crate::vm::{Vm, VmConfig, VmError};
+
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub max_reductions: u64,
+    /// Reductions a process runs before it is preempted.
+    pub quantum: u64,
+    /// Also load OTP's pure-Erlang library modules ([`OTP_LIBRARY_MODULES`])
+    /// from an installed OTP, when one is found.
+    pub otp_libraries: bool,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            max_reductions: 500_000_000,
+            quantum: 4000,
+            otp_libraries: true,
+        }
+    }
+}
+
+/// OTP stdlib modules that run unchanged on racewit's VM (pure Erlang).
+pub const OTP_LIBRARY_MODULES: &[&str] = &["queue", "sets", "dict", "gb_trees", "gb_sets", "array", "calendar"];
+
+/// The stdlib source directory of an installed OTP (`$RACEWIT_OTP_ROOT` or `/usr/lib/erlang`).
+pub fn otp_stdlib_src() -> Option<std::path::PathBuf> {
+    let root = std::env::var_os("RACEWIT_OTP_ROOT")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from("/usr/lib/erlang"));
+    let lib = root.join("lib");
+    let mut dirs: Vec<_> = std::fs::read_dir(&lib)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n == "stdlib" || n.starts_with("stdlib-"))
+        })
+        .collect();
+    dirs.sort();
+    dirs.pop().map(|d| d.join("src")).filter(|d| d.is_dir())
+}
+
+/// Names of every module of the installed OTP (from its `ebin` directories).
+pub fn otp_module_names() -> Option<Arc<std::collections::BTreeSet<String>>> {
+    static NAMES: std::sync::OnceLock<Option<Arc<std::collections::BTreeSet<String>>>> = std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            let lib = otp_stdlib_src()?.parent()?.parent()?.to_path_buf();
+            let mut names = std::collections::BTreeSet::new();
+            for app in std::fs::read_dir(&lib).ok()?.filter_map(|e| e.ok()) {
+                let ebin = app.path().join("ebin");
+                let Ok(entries) = std::fs::read_dir(&ebin) else { continue };
+                for e in entries.filter_map(|e| e.ok()) {
+                    let p = e.path();
+                    if p.extension().is_some_and(|x| x == "beam") {
+                        if let Some(stem) = p.file_stem().and_then(|s| s.to_str()) {
+                            names.insert(stem.to_string());
+                        }
+                    }
+                }
+            }
+            let erts = lib.parent().map(|p| p.to_path_buf());
+            if let Some(root) = erts {
+                if let Ok(entries) = std::fs::read_dir(&root) {
+                    for e in entries.filter_map(|e| e.ok()) {
+                        if e.file_name().to_string_lossy().starts_with("erts-") {
+                            for m in ["erlang", "erts_internal", "init", "prim_file", "zlib"] {
+                                names.insert(m.to_string());
+                            }
+                        }
+                    }
+                }
+            }
+            Some(Arc::new(names))
+        })
+        .clone()
+}
+
+/// OTP's library modules, parsed once per process (empty without an OTP).
+pub fn otp_libraries() -> Vec<Arc<Program>> {
+    static LIBS: std::sync::OnceLock<Vec<Arc<Program>>> = std::sync::OnceLock::new();
+    LIBS.get_or_init(|| {
+        let Some(src) = otp_stdlib_src() else { return Vec::new() };
+        let paths: Vec<std::path::PathBuf> = OTP_LIBRARY_MODULES
+            .iter()
+            .map(|m| src.join(format!("{m}.erl")))
+            .filter(|p| p.is_file())
+            .collect();
+        let opts = racewit_syntax::LoadOptions {
+            include_dirs: vec![src.join("../include")],
+            lib_dirs: src.parent().and_then(|p| p.parent()).map(|p| vec![p.to_path_buf()]).unwrap_or_default(),
+            defines: Vec::new(),
+        };
+        vec![Arc::new(racewit_syntax::load_paths(&paths, &opts))]
+    })
+    .clone()
+}
+
+/// How the entry call ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunResult {
+    /// It returned this value.
+    Value(Term),
+    /// It raised (class, reason).
+    Crashed { class: Class, reason: Term },
+    /// It stopped at an unsupported call.
+    Parked { call: String, location: String },
+    /// It waits forever (no process can run).
+    Deadlock,
+    /// The reduction budget ran out.
+    BudgetExhausted,
+}
+
+#[derive(Clone, Debug)]
+pub struct RunOutcome {
+    pub result: RunResult,
+    /// Everything printed, in order, ending with the result line (the bytes
+    /// erl prints for the same program).
+    pub stdout: String,
+    /// What processes printed, in order, with the printing process's name.
+    pub output: Vec<(String, String)>,
+    pub steps: u64,
+    pub reductions: u64,
+    /// Processes stopped at unsupported calls: (name, call, location).
+    pub parked: Vec<(String, String, String)>,
+}
+
+/// Run `module:function()` once (see the module doc for the schedule).
+pub fn run_entry(program: Arc<Program>, module: &str, function: &str, config: &RunConfig) -> RunOutcome {
+    let vm_config = VmConfig {
+        max_reductions: config.max_reductions,
+        otp_modules: if config.otp_libraries { otp_module_names() } else { None },
+        ..VmConfig::default()
+    };
+    let libs = if config.otp_libraries { otp_libraries() } else { Vec::new() };
+    let mut vm = Vm::with_libraries(program, &libs, vm_config);
+    let main = vm.spawn_entry(module, function, Vec::new());
+    let mut queue: VecDeque<Pid> = VecDeque::from([main]);
+    let mut main_done_at: Option<usize> = None;
+    let mut budget_out = false;
+    loop {
+        if main_done_at.is_none() && !vm.process_status(main).is_alive_status() {
+            main_done_at = Some(vm.output().len());
+        }
+        let Some(pid) = queue.pop_front() else {
+            if main_done_at.is_some() {
+                break;
+            }
+            // Nothing can run: fire the earliest timeout, if any.
+            let next = vm
+                .processes()
+                .into_iter()
+                .filter_map(|p| match vm.process_status(p) {
+                    ProcStatus::Waiting { deadline } => Some((deadline, p)),
+                    _ => None,
+                })
+                .min();
+            match next {
+                Some((_, p)) => {
+                    queue.push_back(p);
+                    continue;
+                }
+                None => break,
+            }
+        };
+        let start = vm.reductions();
+        loop {
+            if !vm.enabled().contains(&pid) {
+                break;
+            }
+            match vm.step(pid) {
+                Ok(_) => {}
+                Err(VmError::BudgetExhausted(_)) => {
+                    budget_out = true;
+                    break;
+                }
+                Err(_) => break,
+            }
+            enqueue_new(&vm, &mut queue, pid);
+            if main_done_at.is_none() && !vm.process_status(main).is_alive_status() {
+                main_done_at = Some(vm.output().len());
+            }
+            match vm.process_status(pid) {
+                ProcStatus::Runnable => {
+                    if vm.reductions() - start >= config.quantum {
+                        queue.push_back(pid);
+                        break;
+                    }
+                }
+                _ => break,
+            }
+        }
+        if budget_out {
+            break;
+        }
+        enqueue_new(&vm, &mut queue, pid);
+    }
+    finish(&vm, main, main_done_at, budget_out)
+}
+
+fn enqueue_new(vm: &Vm, queue: &mut VecDeque<Pid>, current: Pid) {
+    for p in vm.runnable_without_timeout() {
+        if p != current && !queue.contains(&p) {
+            queue.push_back(p);
+        }
+    }
+}
+
+impl ProcStatus {
+    fn is_alive_status(&self) -> bool {
+        !matches!(self, ProcStatus::Exited(_))
+    }
+}
+
+fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> RunOutcome {
+    let result = if budget_out {
+        RunResult::BudgetExhausted
+    } else {
+        match vm.process_status(main) {
+            ProcStatus::Exited(reason) => match vm.process_result(main) {
+                Some(v) => RunResult::Value(v),
+                None => match vm.process_crash(main) {
+                    Some(exc) => RunResult::Crashed {
+                        class: exc.class,
+                        reason: exc.reason,
+                    },
+                    None => RunResult::Crashed {
+                        class: Class::Exit,
+                        reason,
+                    },
+                },
+            },
+            ProcStatus::Parked { call, location } => RunResult::Parked { call, location },
+            _ => RunResult::Deadlock,
+        }
+    };
+    let line = match &result {
+        RunResult::Value(v) => io_format("~p~n", std::slice::from_ref(v)).unwrap_or_default(),
+        RunResult::Crashed { class, reason } => {
+            let c = Term::atom(match class {
+                Class::Error => "error",
+                Class::Exit => "exit",
+                Class::Throw => "throw",
+            });
+            io_format("CRASH ~p:~p~n", &[c, reason.clone()]).unwrap_or_default()
+        }
+        RunResult::Parked { call, location } => {
+            format!("racewit: stopped at unsupported call {call} ({location})\n")
+        }
+        RunResult::Deadlock => "racewit: the entry process waits forever (deadlock)\n".into(),
+        RunResult::BudgetExhausted => "racewit: budget exhausted\n".into(),
+    };
+    let outputs = vm.output();
+    let split = main_done_at.unwrap_or(outputs.len()).min(outputs.len());
+    let mut stdout = String::new();
+    for (_, s) in &outputs[..split] {
+        stdout.push_str(s);
+    }
+    stdout.push_str(&line);
+    for (_, s) in &outputs[split..] {
+        stdout.push_str(s);
+    }
+    let parked = vm
+        .processes()
+        .into_iter()
+        .filter_map(|p| match vm.process_status(p) {
+            ProcStatus::Parked { call, location } => Some((vm.process_name(p).to_string(), call, location)),
+            _ => None,
+        })
+        .collect();
+    RunOutcome {
+        result,
+        stdout,
+        output: outputs
+            .iter()
+            .map(|(p, s)| (vm.process_name(*p).to_string(), s.clone()))
+            .collect(),
+        steps: vm.steps(),
+        reductions: vm.reductions(),
+        parked,
+    }
+}

@@ -1,0 +1,83 @@
+//! Differential tests: every program under `tests/diff/programs` runs through
+//! `run_entry` and must print exactly what the real `erl` printed
+//! (`tests/diff/expected/<name>.out`, produced by `tests/diff/regen.sh`).
+//!
+//! Programs that do not match yet are listed in `tests/diff_known_failures.txt`
+//! (FIXME: each is a known divergence); the test fails if a listed program
+//! starts to pass (remove it from the list) or an unlisted one fails.
+//! `RACEWIT_DIFF_ONLY=name` runs one program and prints both outputs.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use racewit_vm::run::{RunConfig, run_entry};
+
+fn diff_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/diff")
+}
+
+fn run_program(path: &Path) -> String {
+    let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+    let text = std::fs::read_to_string(path).expect("program readable");
+    let program = racewit_syntax::load_source(&path.display().to_string(), &text);
+    let config = RunConfig {
+        max_reductions: 50_000_000,
+        ..RunConfig::default()
+    };
+    run_entry(Arc::new(program), &name, "main", &config).stdout
+}
+
+#[test]
+fn programs_match_erl() {
+    let root = diff_root();
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(root.join("programs"))
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    programs.retain(|p| p.extension().is_some_and(|e| e == "erl"));
+    programs.sort();
+    let only = std::env::var("RACEWIT_DIFF_ONLY").ok();
+    let known: BTreeSet<String> = include_str!("diff_known_failures.txt")
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut failed = BTreeSet::new();
+    let mut passed = 0;
+    for p in &programs {
+        let name = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
+        let expected_path = root.join("expected").join(format!("{name}.out"));
+        let Ok(expected) = std::fs::read_to_string(&expected_path) else {
+            continue;
+        };
+        let got = std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn({
+                let p = p.clone();
+                move || run_program(&p)
+            })
+            .expect("thread")
+            .join()
+            .unwrap_or_else(|_| "<panic>".to_string());
+        if only.is_some() {
+            eprintln!("--- expected\n{expected}--- got\n{got}---");
+        }
+        if got == expected {
+            passed += 1;
+        } else {
+            failed.insert(name);
+        }
+    }
+    eprintln!("differential: {passed} passed, {} failed: {failed:?}", failed.len());
+    if only.is_none() {
+        let unexpected: Vec<_> = failed.difference(&known).collect();
+        let fixed: Vec<_> = known.difference(&failed).filter(|n| {
+            programs.iter().any(|p| p.file_stem().and_then(|s| s.to_str()) == Some(n.as_str()))
+        }).collect();
+        assert!(unexpected.is_empty(), "new failures: {unexpected:?}");
+        assert!(fixed.is_empty(), "now passing, remove from diff_known_failures.txt: {fixed:?}");
+    }
+}
