@@ -17,7 +17,7 @@ submit(Worker, {Id, _Body} = Msg) when is_integer(Id) ->
 stop(Worker) ->
     Ref = make_ref(),
     Worker ! {stop, self(), Ref},
-    receive {Ref, Delivered} -> Delivered after 1000 -> timeout end.
+    receive {Ref, Delivered} -> Delivered end.
 
 dedup_loop(Seen, Delivered) ->
     receive

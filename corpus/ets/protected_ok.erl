@@ -19,8 +19,12 @@ start() ->
     ok.
 
 charge(Account, Units) ->
-    usage_meter_owner ! {charge, self(), Account, Units},
-    receive {charged, Account} -> ok after 1000 -> timeout end.
+    Ref = monitor(process, usage_meter_owner),
+    usage_meter_owner ! {charge, self(), Ref, Account, Units},
+    receive
+        {Ref, charged} -> demonitor(Ref, [flush]), ok;
+        {'DOWN', Ref, process, _, Reason} -> {error, Reason}
+    end.
 
 usage(Account) ->
     case ets:lookup(?TAB, Account) of
@@ -34,7 +38,7 @@ stop() ->
 
 meter_loop() ->
     receive
-        {charge, From, Account, Units} ->
+        {charge, From, Ref, Account, Units} ->
             Old = case ets:lookup(?TAB, Account) of
 %%                     ^^^^^^^^^^ R002 #1 read (filtered): protected table, owner only
                       [{Account, U}] -> U;
@@ -42,7 +46,7 @@ meter_loop() ->
                   end,
             ets:insert(?TAB, {Account, Old + Units}),
 %%          ^^^^^^^^^^ R002 #1 write (filtered): only the owner can write a protected table
-            From ! {charged, Account},
+            From ! {Ref, charged},
             meter_loop();
         stop ->
             ok
@@ -52,7 +56,7 @@ test() ->
     ok = start(),
     Self = self(),
     Pids = [spawn(fun() -> Self ! {self(), charge(acme, 5)} end) || _ <- [1, 2]],
-    [receive {P, ok} -> ok end || P <- Pids],
+    [receive {P, _} -> ok end || P <- Pids],
     U = usage(acme),
     stop(),
     U.

@@ -25,13 +25,18 @@ ensure_logger() ->
         undefined ->
             Parent = self(),
             Ref = make_ref(),
-            spawn(fun() ->
-                          register(?NAME, self()),
-%%                        ^^^^^^^^ R001 #1 write: the second logger crashes with badarg
-                          Parent ! {Ref, ready},
-                          logger_loop([])
-                  end),
-            receive {Ref, ready} -> ok after 500 -> ok end,
+            Pid = spawn(fun() ->
+                                register(?NAME, self()),
+%%                              ^^^^^^^^ R001 #1 write: the second logger crashes with badarg
+                                Parent ! {Ref, ready},
+                                logger_loop([])
+                        end),
+            MRef = monitor(process, Pid),
+            receive
+                {Ref, ready} -> ok;
+                {'DOWN', MRef, process, Pid, _} -> ok
+            end,
+            demonitor(MRef, [flush]),
             ?NAME;
         _Pid ->
             ?NAME

@@ -14,8 +14,13 @@ ensure(Tenant) ->
     case whereis(Name) of
 %%       ^^^^^^^ R001 #1 read: registry tenant_cache_<Tenant> (confirmed, crash)
         undefined ->
-            spawn(?MODULE, init, [{Name, self()}]),
-            receive {cache_up, Name} -> ok after 500 -> ok end,
+            Pid = spawn(?MODULE, init, [{Name, self()}]),
+            MRef = monitor(process, Pid),
+            receive
+                {cache_up, Name} -> ok;
+                {'DOWN', MRef, process, Pid, _} -> lost_start_race
+            end,
+            demonitor(MRef, [flush]),
             Name;
         _Pid ->
             Name

@@ -11,11 +11,14 @@ start() ->
     ok.
 
 start_child(Name) when is_atom(Name) ->
-    Ref = make_ref(),
+    Ref = monitor(process, child_starter),
     child_starter ! {start_child, self(), Ref, Name},
     receive
-        {Ref, Reply} -> Reply
-    after 1000 -> {error, timeout}
+        {Ref, Reply} ->
+            demonitor(Ref, [flush]),
+            Reply;
+        {'DOWN', Ref, process, _, Reason} ->
+            {error, Reason}
     end.
 
 stop() ->

@@ -12,11 +12,14 @@ start() ->
     {ok, Pid}.
 
 call(Req) ->
-    Ref = make_ref(),
+    Ref = monitor(process, session_store),
     session_store ! {call, self(), Ref, Req},
     receive
-        {Ref, Reply} -> Reply
-    after 1000 -> {error, timeout}
+        {Ref, Reply} ->
+            demonitor(Ref, [flush]),
+            Reply;
+        {'DOWN', Ref, process, _, Reason} ->
+            {error, Reason}
     end.
 
 stop() ->

@@ -11,6 +11,7 @@ mod picture;
 mod progress;
 mod project;
 mod replay;
+mod run_cmd;
 mod report;
 mod static_cmd;
 mod triage;
@@ -53,6 +54,8 @@ enum Command {
     Corpus(corpus::Args),
     /// Load Erlang files and report syntax and preprocessor diagnostics.
     Parse(parse_cmd::Args),
+    /// Run mod:fun/0 once on racewit's VM and print its output and result.
+    Run(run_cmd::Args),
 }
 
 /// What a command ended with, mapped to the process exit code.
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Triage(args) => triage::run(args),
         Command::Corpus(args) => corpus::run(args),
         Command::Parse(args) => parse_cmd::run(args),
+        Command::Run(args) => run_cmd::run(args),
     };
     match result {
         Ok(outcome) => outcome.into(),

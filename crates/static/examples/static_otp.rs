@@ -53,6 +53,11 @@ fn main() {
     let t0 = Instant::now();
     let program = load_paths(&srcs, &opts);
     let load = t0.elapsed();
+    eprintln!(
+        "loaded {} modules in {:.2}s",
+        program.modules.len(),
+        load.as_secs_f64()
+    );
     let t1 = Instant::now();
     let analysis = find_suspects(&program, &StaticOptions::default());
     let analyse = t1.elapsed();

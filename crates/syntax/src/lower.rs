@@ -6,7 +6,7 @@
 //! only when the file has no `-module(Name)` attribute.
 //!
 //! Module-level work happens here (attributes, exports, imports, records,
-//! `-compile` options); function bodies are lowered by [`body`]. The IR
+//! `-compile` options); function bodies are lowered by the `body` module. The IR
 //! pretty printer is [`pretty::pretty_module`].
 
 mod bifs;
@@ -43,6 +43,8 @@ pub(crate) struct ModuleCtx<'a> {
     pub call_sites: Vec<ir::CallSite>,
     pub fun_count: u32,
     pub diags: Vec<Diagnostic>,
+    /// The module's own file (spans elsewhere come from headers).
+    pub file: FileId,
 }
 
 impl ModuleCtx<'_> {
@@ -100,6 +102,7 @@ pub fn lower_file(file: &ast::File, module_file: FileId) -> (Option<ir::Module>,
         call_sites: Vec::new(),
         fun_count: 0,
         diags: Vec::new(),
+        file: module_file,
     };
     let mut functions: Vec<&ast::Function> = Vec::new();
 

@@ -505,23 +505,32 @@ impl<'t> Parser<'t> {
             self.error_expected(what);
             return Err(None);
         }
-        match self.parse_exprs() {
-            Ok(body) => Ok(Clause {
-                pats,
-                guard,
-                body,
-                span: start.cover(self.prev_span()),
-            }),
-            Err(Fail) => {
-                let here = self.span();
-                Err(Some(Clause {
-                    pats,
-                    guard,
-                    body: vec![Expr::missing(here)],
-                    span: start.cover(here),
-                }))
+        // The body's expressions read before an error are kept, then `Missing`.
+        let mut body = Vec::new();
+        loop {
+            match self.parse_expr() {
+                Ok(e) => body.push(e),
+                Err(Fail) => {
+                    let here = self.span();
+                    body.push(Expr::missing(here));
+                    return Err(Some(Clause {
+                        pats,
+                        guard,
+                        body,
+                        span: start.cover(here),
+                    }));
+                }
+            }
+            if !self.eat(Punct::Comma) {
+                break;
             }
         }
+        Ok(Clause {
+            pats,
+            guard,
+            body,
+            span: start.cover(self.prev_span()),
+        })
     }
 
     // ---- clauses ------------------------------------------------------

@@ -21,7 +21,7 @@ fn badarg() -> Term {
 fn to_f64(t: &Term) -> Option<f64> {
     match t {
         Term::Int(i) => Some(*i as f64),
-        Term::Big(b) => b.to_f64(),
+        Term::Big(b) => b.to_f64().filter(|f| f.is_finite()),
         Term::Float(f) => Some(*f),
         _ => None,
     }
@@ -242,7 +242,7 @@ pub fn abs(a: &Term) -> Result<Term, Term> {
             .map(Term::Int)
             .unwrap_or_else(|| Term::from_big(BigInt::from(*x).abs()))),
         Term::Big(b) => Ok(Term::from_big(b.abs())),
-        Term::Float(f) => Ok(Term::Float(f.abs())),
+        Term::Float(f) => Ok(Term::Float(if *f < 0.0 { -f } else { *f })),
         _ => Err(badarg()),
     }
 }

@@ -1222,8 +1222,15 @@ impl<'a> FnCompiler<'a> {
         }
         match &c.qualifiers[i] {
             Qualifier::Filter(e) => {
-                let v = self.compile_expr(*e, false);
-                self.emit(Instr::Filter { src: v, fail: cont });
+                let g = self.compile_gexpr(*e);
+                if guard_valid(&g) {
+                    self.guards.push(vec![vec![g]]);
+                    let idx = (self.guards.len() - 1) as u32;
+                    self.emit(Instr::Guard { guard: idx, fail: cont });
+                } else {
+                    let v = self.compile_expr(*e, false);
+                    self.emit(Instr::Filter { src: v, fail: cont });
+                }
                 self.compile_qualifiers(c, i + 1, acc, cont);
             }
             Qualifier::Generator {
@@ -1259,6 +1266,28 @@ impl<'a> FnCompiler<'a> {
                 self.bind(done);
                 self.emit(Instr::Jump(cont));
             }
+        }
+    }
+}
+
+/// Is this a guard expression (no call outside the guard BIFs)? Such
+/// comprehension filters are evaluated as guards: an exception means false.
+fn guard_valid(g: &GExpr) -> bool {
+    match g {
+        GExpr::Invalid => false,
+        GExpr::Lit(_) | GExpr::Var(_) | GExpr::SelfPid => true,
+        GExpr::Cons(a, b) | GExpr::Op(_, a, b) => guard_valid(a) && guard_valid(b),
+        GExpr::UnOp(_, a) => guard_valid(a),
+        GExpr::Tuple(items) | GExpr::Block(items) => items.iter().all(guard_valid),
+        GExpr::Call(b, args) => b.module == Atom::ERLANG && args.iter().all(guard_valid),
+        GExpr::Map(base, fields) => {
+            base.as_deref().is_none_or(guard_valid) && fields.iter().all(|(k, v, _)| guard_valid(k) && guard_valid(v))
+        }
+        GExpr::Binary(segs) => segs.iter().all(|s| guard_valid(&s.value) && s.size.as_ref().is_none_or(guard_valid)),
+        GExpr::Case(arg, clauses, kind) => {
+            *kind == CaseKind::Boolean
+                && guard_valid(arg)
+                && clauses.iter().all(|(_, g, b)| g.iter().flatten().all(guard_valid) && guard_valid(b))
         }
     }
 }

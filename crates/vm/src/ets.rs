@@ -62,6 +62,8 @@ pub struct Table {
     pub keypos: usize,
     pub data: imbl::OrdMap<EtsKey, Vec<Term>>,
     pub size: usize,
+    /// `{heir, Pid, Data}`: who inherits the table when the owner dies.
+    pub heir: Option<(Pid, Term)>,
 }
 
 impl Table {
@@ -76,6 +78,7 @@ impl Table {
             keypos,
             data: imbl::OrdMap::new(),
             size: 0,
+            heir: None,
         }
     }
 
@@ -217,16 +220,29 @@ impl EtsStore {
         }
     }
 
-    pub fn drop_owned_by(&mut self, pid: Pid) {
+    /// The owner died: tables go to their heir (returned with the message
+    /// to send it) or are deleted.
+    pub fn drop_owned_by(&mut self, pid: Pid, alive: impl Fn(Pid) -> bool) -> Vec<(Pid, Term)> {
         let owned: Vec<u64> = self
             .tables
             .iter()
             .filter(|(_, t)| t.owner == pid)
             .map(|(id, _)| *id)
             .collect();
+        let mut transfers = Vec::new();
         for id in owned {
-            self.delete(id);
+            let heir = self.get(id).and_then(|t| t.heir.clone());
+            match heir {
+                Some((h, data)) if h != pid && alive(h) => {
+                    let t = self.get_mut(id).expect("listed");
+                    t.owner = h;
+                    let msg = Term::tuple(vec![Term::atom("ETS-TRANSFER"), t.id_term(), Term::Pid(pid), data]);
+                    transfers.push((h, msg));
+                }
+                _ => self.delete(id),
+            }
         }
+        transfers
     }
 
     pub fn digest(&self, name_of: impl Fn(Pid) -> String) -> String {

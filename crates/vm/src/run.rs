@@ -145,6 +145,8 @@ pub struct RunOutcome {
     pub reductions: u64,
     /// Processes stopped at unsupported calls: (name, call, location).
     pub parked: Vec<(String, String, String)>,
+    /// The entry process's stack trace when it crashed (`~p`).
+    pub crash_stack: Option<String>,
 }
 
 /// Run `module:function()` once (see the module doc for the schedule).
@@ -298,6 +300,7 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
             .map(|(p, s)| (vm.process_name(*p).to_string(), s.clone()))
             .collect(),
         steps: vm.steps(),
+        crash_stack: vm.process_crash(main).map(|e| crate::format::print_term(&e.stack)),
         reductions: vm.reductions(),
         parked,
     }

@@ -389,7 +389,14 @@ impl Vm {
             ]);
             self.deliver(watcher, msg);
         }
-        self.ets.drop_owned_by(pid);
+        let procs = &self.procs;
+        let current = self.current;
+        let transfers = self.ets.drop_owned_by(pid, |p| {
+            Some(p) == current || procs.get(p.0 as usize).is_some_and(|x| x.is_alive())
+        });
+        for (to, msg) in transfers {
+            self.deliver(to, msg);
+        }
     }
 
     /// How a remote call `M:F/A` resolves (for tools and tests).

@@ -25,7 +25,11 @@ fn run_program(path: &Path) -> String {
         max_reductions: 50_000_000,
         ..RunConfig::default()
     };
-    run_entry(Arc::new(program), &name, "main", &config).stdout
+    let out = run_entry(Arc::new(program), &name, "main", &config);
+    if std::env::var("RACEWIT_DIFF_ONLY").is_ok() {
+        eprintln!("stack: {:?}", out.crash_stack);
+    }
+    out.stdout
 }
 
 #[test]

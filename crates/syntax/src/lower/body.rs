@@ -42,6 +42,8 @@ pub(crate) fn lower_function(
         fun_scopes: Vec::new(),
         fresh: None,
     };
+    let first_site = lw.m.call_sites.len();
+    let first_fun = lw.m.fun_count;
     let mut clauses = Vec::with_capacity(f.clauses.len());
     for c in &f.clauses {
         lw.visible.clear();
@@ -52,6 +54,7 @@ pub(crate) fn lower_function(
         lw.frames.pop();
         clauses.push(lw.clause(Clause { pats, guard, body }, c.span));
     }
+    lw.renumber_in_source_order(first_site, first_fun);
     Function {
         name: f.name.clone(),
         arity: f.arity,
@@ -86,7 +89,83 @@ fn atom(s: &str) -> Literal {
     Literal::Atom(Name::new(s))
 }
 
+/// The permutation that sorts items by source position: `keys[i]` is item
+/// `i`'s span; an item from another file (a header) sorts with the item
+/// before it. Returns each item's new index.
+fn source_order(keys: &[Span], file: crate::source::FileId) -> Vec<usize> {
+    let mut last = 0;
+    let mut order: Vec<(u32, usize)> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if s.file == file {
+                last = s.start;
+            }
+            (last, i)
+        })
+        .collect();
+    order.sort();
+    let mut new_index = vec![0; keys.len()];
+    for (j, &(_, i)) in order.iter().enumerate() {
+        new_index[i] = j;
+    }
+    new_index
+}
+
 impl BodyLowerer<'_, '_> {
+    /// Call sites and funs are numbered as lowering meets them, which is not
+    /// always source order (a comprehension's body comes before its
+    /// qualifiers in the text but is lowered after them): renumber this
+    /// function's ones by position.
+    fn renumber_in_source_order(&mut self, first_site: usize, first_fun: u32) {
+        let file = self.m.file;
+        let site_spans: Vec<Span> = self.m.call_sites[first_site..]
+            .iter()
+            .map(|s| s.span)
+            .collect();
+        let site_index = source_order(&site_spans, file);
+        let old: Vec<CallSite> = self.m.call_sites.drain(first_site..).collect();
+        let mut sites: Vec<Option<CallSite>> = vec![None; old.len()];
+        for (i, s) in old.into_iter().enumerate() {
+            sites[site_index[i]] = Some(s);
+        }
+        self.m.call_sites.extend(sites.into_iter().flatten());
+
+        let mut fun_spans: Vec<(u32, Span)> = Vec::new();
+        for (i, e) in self.body.exprs.iter().enumerate() {
+            if let Expr::Fun(f) = e {
+                fun_spans.push((f.id.0, self.sm.exprs[i]));
+            }
+        }
+        fun_spans.sort_by_key(|&(id, _)| id);
+        let spans: Vec<Span> = fun_spans.iter().map(|&(_, s)| s).collect();
+        let fun_index = source_order(&spans, file);
+
+        for e in &mut self.body.exprs {
+            match e {
+                Expr::Call { site, .. } | Expr::Send { site, .. } => {
+                    if let Some(&j) = site
+                        .index()
+                        .checked_sub(first_site)
+                        .and_then(|k| site_index.get(k))
+                    {
+                        *site = CallSiteId((first_site + j) as u32);
+                    }
+                }
+                Expr::Fun(f) => {
+                    if let Some(&j) =
+                        f.id.0
+                            .checked_sub(first_fun)
+                            .and_then(|k| fun_index.get(k as usize))
+                    {
+                        f.id = FunId(first_fun + j as u32);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     // ---- arenas -------------------------------------------------------
 
     fn alloc(&mut self, e: Expr, span: Span) -> ExprId {

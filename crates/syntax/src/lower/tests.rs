@@ -168,3 +168,54 @@ fn missing_module_attribute_gives_no_module() {
         "!! 1:1: E010 missing -module(Name) attribute",
     );
 }
+
+#[test]
+fn comprehension_body_sites_come_first_as_in_the_text() {
+    check(
+        "-module(m).\nf(L) -> [{g(X), fun() -> X end} || X <- h(L, fun() -> L end)].\ng(X) -> X.\nh(X, _) -> X.\n",
+        r#"
+-module(m).
+-export([]).
+
+f(L@0) ->
+    [{#0 g/1(X@1), fun<0 /0 captures [X@1]>
+        () ->
+            X@1
+    end} || X@1 <- #1 h/2(L@0, fun<1 /0 captures [L@0]>
+        () ->
+            L@0
+    end)].
+
+g(X@0) ->
+    X@0.
+
+h(X@0, _) ->
+    X@0.
+
+%% call sites
+%% #0 in f/1: m:g/1
+%% #1 in f/1: m:h/2
+%% funs: 2
+"#,
+    );
+}
+
+#[test]
+fn a_broken_body_keeps_the_expressions_before_the_error() {
+    check(
+        "-module(m).\nf() -> a(), b(1 2), c().\n",
+        r#"
+-module(m).
+-export([]).
+
+f() ->
+    #0 a/0(),
+    <missing>.
+
+%% call sites
+%% #0 in f/0: m:a/0
+%% funs: 0
+!! 2:17: E010 expected ',' or ')' but found integer 2
+"#,
+    );
+}

@@ -18,6 +18,9 @@ pub enum CondResult {
     Bad(String),
 }
 
+/// Deepest nesting of a condition accepted.
+const MAX_NESTING: u32 = 200;
+
 /// A value of the condition language.
 #[derive(Clone, Debug)]
 enum Value {
@@ -42,6 +45,7 @@ pub fn eval_condition(tokens: &[Token], is_defined: &dyn Fn(&str) -> bool) -> Co
     let mut p = CondParser {
         toks: tokens,
         pos: 0,
+        depth: 0,
         is_defined,
     };
     let r = (|| {
@@ -65,6 +69,8 @@ pub fn eval_condition(tokens: &[Token], is_defined: &dyn Fn(&str) -> bool) -> Co
 struct CondParser<'a> {
     toks: &'a [Token],
     pos: usize,
+    /// Nesting of `unary` calls (bounded: no stack overflow on deep input).
+    depth: u32,
     is_defined: &'a dyn Fn(&str) -> bool,
 }
 
@@ -167,6 +173,16 @@ impl CondParser<'_> {
     }
 
     fn unary(&mut self) -> Result<Value, Fail> {
+        if self.depth >= MAX_NESTING {
+            return Err(Fail::Bad("the condition is nested too deeply".into()));
+        }
+        self.depth += 1;
+        let r = self.unary_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn unary_inner(&mut self) -> Result<Value, Fail> {
         match self.peek() {
             Some(TokenKind::Punct(Punct::Minus)) => {
                 self.pos += 1;
@@ -568,6 +584,14 @@ mod tests {
         check("(unknown_fun(1))", "false");
         check("(X == 1)", "false");
         check("(42)", "false");
+    }
+
+    #[test]
+    fn deep_nesting_is_bad_not_a_crash() {
+        let deep = format!("({}1{})", "(".repeat(5000), ")".repeat(5000));
+        check(&deep, "bad: the condition is nested too deeply");
+        let negs = format!("({}1 == 1)", "- ".repeat(5000));
+        check(&negs, "bad: the condition is nested too deeply");
     }
 
     #[test]

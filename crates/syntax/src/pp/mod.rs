@@ -105,7 +105,7 @@ pub fn preprocess(file_id: FileId, file: &SourceFile, tokens: Vec<Token>, env: &
         search,
         main_id: file_id,
         main_file: file,
-        macros: FxHashMap::default(),
+        macros: FxHashMap::with_capacity_and_hasher(64, Default::default()),
         out: Vec::with_capacity(tokens.len() + tokens.len() / 4 + 1),
         diags: Vec::new(),
         included: Vec::new(),
@@ -162,7 +162,38 @@ enum Macro {
     /// Predefined with a value (cannot be redefined).
     Predef(Arc<MacroDef>),
     /// User definitions, one per arity (`None` = constant).
-    User(Vec<(Option<usize>, Arc<MacroDef>)>),
+    User(UserDefs),
+}
+
+/// The definitions of one user macro: nearly always exactly one, kept
+/// without a heap allocation of its own.
+#[derive(Debug, Clone)]
+struct UserDefs {
+    first: (Option<usize>, Arc<MacroDef>),
+    more: Vec<(Option<usize>, Arc<MacroDef>)>,
+}
+
+impl UserDefs {
+    fn one(arity: Option<usize>, def: Arc<MacroDef>) -> Self {
+        UserDefs {
+            first: (arity, def),
+            more: Vec::new(),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &(Option<usize>, Arc<MacroDef>)> {
+        std::iter::once(&self.first).chain(self.more.iter())
+    }
+
+    /// The definition for a use with `arity` arguments (`None`: no argument
+    /// list). A lone constant serves every use (the arguments then follow
+    /// the expansion as a call).
+    fn lookup(&self, arity: Option<usize>) -> Option<&Arc<MacroDef>> {
+        if self.more.is_empty() && self.first.0.is_none() {
+            return Some(&self.first.1);
+        }
+        self.iter().find(|(a, _)| *a == arity).map(|(_, d)| d)
+    }
 }
 
 /// Kind of an open conditional.
@@ -347,7 +378,7 @@ impl<'e> Preprocessor<'e> {
                 body: toks.iter().map(|t| Token { span, ..t.clone() }).collect(),
             });
             self.macros
-                .insert(name.clone(), Macro::User(vec![(None, d)]));
+                .insert(name.clone(), Macro::User(UserDefs::one(None, d)));
         }
     }
 
@@ -639,7 +670,7 @@ impl<'e> Preprocessor<'e> {
                     );
                     self.error(DiagnosticCode::E025RedefinedMacro, d.name_span, msg);
                 } else {
-                    defs.push((d.arity, d.def.clone()));
+                    defs.more.push((d.arity, d.def.clone()));
                 }
             }
             Some(_) => {
@@ -647,8 +678,10 @@ impl<'e> Preprocessor<'e> {
                 self.error(DiagnosticCode::E025RedefinedMacro, d.name_span, msg);
             }
             None => {
-                self.macros
-                    .insert(name.clone(), Macro::User(vec![(d.arity, d.def.clone())]));
+                self.macros.insert(
+                    name.clone(),
+                    Macro::User(UserDefs::one(d.arity, d.def.clone())),
+                );
             }
         }
     }
@@ -1041,15 +1074,7 @@ impl<'e> Preprocessor<'e> {
                 return;
             }
             Some(Macro::Predef(d)) => Some(d.clone()),
-            Some(Macro::User(defs)) => {
-                if let [(None, d)] = defs.as_slice() {
-                    Some(d.clone())
-                } else {
-                    defs.iter()
-                        .find(|(a, _)| *a == arity)
-                        .map(|(_, d)| d.clone())
-                }
-            }
+            Some(Macro::User(defs)) => defs.lookup(arity).cloned(),
         };
         let def = match def {
             // A constant used with arguments: the arguments stay as a call.

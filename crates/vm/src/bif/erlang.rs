@@ -177,7 +177,7 @@ pub fn register(t: &mut Table) {
     t.pure("erlang", "floor", 1, |a| round_with(&a[0], f64::floor));
     t.pure("erlang", "ceil", 1, |a| round_with(&a[0], f64::ceil));
     t.pure("erlang", "float", 1, |a| match arith::number_to_f64(&a[0]) {
-        Some(f) if a[0].is_number() => Ok(Term::Float(f)),
+        Some(f) if a[0].is_number() && f.is_finite() => Ok(Term::Float(f)),
         _ => Err(badarg()),
     });
     t.pure("erlang", "max", 2, |a| {
@@ -399,7 +399,7 @@ pub fn register(t: &mut Table) {
             Some(Atom::ERROR) => Class::Error,
             Some(Atom::EXIT) => Class::Exit,
             Some(Atom::THROW) => Class::Throw,
-            _ => return Flow::badarg(),
+            _ => return Flow::Value(Term::Atom(Atom::BADARG)),
         };
         Flow::Raise(Exception {
             class,

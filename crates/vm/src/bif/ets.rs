@@ -39,6 +39,9 @@ pub fn register(t: &mut Table) {
     t.ctx("ets", "whereis", 1, whereis);
     t.ctx("ets", "all", 0, all);
     t.ctx("ets", "give_away", 3, give_away);
+    t.ctx("ets", "rename", 2, rename);
+    t.ctx("ets", "select_reverse", 2, select_reverse);
+    t.ctx("ets", "setopts", 2, setopts);
 }
 
 fn item(t: &EtsTable, key: Option<&Term>) -> SharedItem {
@@ -114,6 +117,7 @@ fn new(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let mut prot = Protection::Protected;
     let mut named = false;
     let mut keypos = 1usize;
+    let mut heir = None;
     for o in &opts {
         match o {
             Term::Atom(a) => match a.name() {
@@ -134,7 +138,11 @@ fn new(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
                 (Some("heir"), _) => {}
                 _ => return Flow::badarg(),
             },
-            Term::Tuple(t) if t.len() == 3 && t[0].is_atom(Atom::new("heir")) => {}
+            Term::Tuple(t) if t.len() == 3 && t[0].is_atom(Atom::new("heir")) => {
+                if let Term::Pid(p) = t[1] {
+                    heir = Some((p, t[2].clone()));
+                }
+            }
             _ => return Flow::badarg(),
         }
     }
@@ -156,7 +164,8 @@ fn new(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         return Flow::badarg();
     }
     let id = ctx.vm.new_ref();
-    let t = EtsTable::new(id, name, named, kind, prot, ctx.pid(), keypos);
+    let mut t = EtsTable::new(id, name, named, kind, prot, ctx.pid(), keypos);
+    t.heir = heir;
     let idt = t.id_term();
     if !named {
         if let Some(ev) = ctx.event.as_mut() {
@@ -626,6 +635,60 @@ fn select(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(v) => result(ctx, Term::list(v.into_iter().map(|(_, r)| r).collect())),
         Err(f) => f,
     }
+}
+
+fn select_reverse(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let id = match table_for(ctx, "select_reverse", args, None, Access::Read) {
+        Ok(id) => id,
+        Err(f) => return f,
+    };
+    match select_results(ctx, id, &args[1]) {
+        Ok(v) => result(ctx, Term::list(v.into_iter().rev().map(|(_, r)| r).collect())),
+        Err(f) => f,
+    }
+}
+
+fn rename(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let id = match table_for(ctx, "rename", args, None, Access::Write) {
+        Ok(id) => id,
+        Err(f) => return f,
+    };
+    let Term::Atom(new) = args[1] else { return Flow::badarg() };
+    let t = ctx.vm.ets.get(id).expect("resolved");
+    let (named, old) = (t.named, t.name);
+    if named && ctx.vm.ets.names.contains_key(&new) {
+        return Flow::badarg();
+    }
+    if named {
+        ctx.vm.ets.names.remove(&old);
+        ctx.vm.ets.names.insert(new, id);
+    }
+    ctx.vm.ets.get_mut(id).expect("resolved").name = new;
+    let v = if named { Term::Atom(new) } else { Term::Ref(id) };
+    result(ctx, v)
+}
+
+fn setopts(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let id = match table_for(ctx, "setopts", args, None, Access::Write) {
+        Ok(id) => id,
+        Err(f) => return f,
+    };
+    let opts = match &args[1] {
+        Term::Tuple(_) => vec![args[1].clone()],
+        other => other.list_to_vec().unwrap_or_default(),
+    };
+    for o in opts {
+        if let Term::Tuple(t) = &o {
+            if t.len() == 3 && t[0].is_atom(Atom::new("heir")) {
+                if let Term::Pid(p) = t[1] {
+                    ctx.vm.ets.get_mut(id).expect("resolved").heir = Some((p, t[2].clone()));
+                }
+            } else if t.len() == 2 && t[0].is_atom(Atom::new("heir")) {
+                ctx.vm.ets.get_mut(id).expect("resolved").heir = None;
+            }
+        }
+    }
+    result(ctx, Term::bool(true))
 }
 
 fn select_count(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {

@@ -1,0 +1,30 @@
+//! `cargo run --release -p racewit-bench`: the pipeline's figures, measured
+//! side by side in one run with the reference tools when they are installed
+//! (the real `epp` and `erl`, Concuerror built outside the project). What is
+//! not installed is skipped and said so.
+//!
+//! Sections (pick with arguments: `frontend`, `static`, `confirm`; default all):
+//! - front end over the OTP tree vs. an `epp:parse_file` loop;
+//! - static pass over the OTP tree (time, peak memory, suspects);
+//! - confirmation: full exploration of `programs/ets_race.erl` vs. Concuerror,
+//!   and time to first witness for every corpus race.
+
+mod confirm;
+mod frontend;
+mod measure;
+mod static_pass;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let want = |s: &str| args.is_empty() || args.iter().any(|a| a == s);
+    println!("racewit bench — {}", measure::machine());
+    if want("frontend") {
+        frontend::run();
+    }
+    if want("static") {
+        static_pass::run();
+    }
+    if want("confirm") {
+        confirm::run();
+    }
+}

@@ -1,0 +1,49 @@
+//! `racewit run mod:fun/0 PATH...`: run an entry once on racewit's VM under a
+//! plain round-robin schedule and print what it printed, then its result as
+//! `io:format("~p~n", [mod:fun()])` would.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use anyhow::{Result, bail};
+use racewit_vm::run::{RunConfig, RunResult, run_entry};
+
+use crate::Outcome;
+use crate::project::LoadArgs;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The entry, `module:function/0`.
+    #[arg(value_name = "MOD:FUN/0")]
+    pub entry: String,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let (module, function) = crate::explore::parse_entry(&args.entry)?;
+    let opts = args.load.load_options()?;
+    let program = crate::progress::load(&args.load.paths, &opts, crate::report::Format::Human);
+    if program.function(&module, &function, 0).is_none() {
+        bail!("{}: no such function in the loaded code", args.entry);
+    }
+    let errors: Vec<_> = program
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == racewit_syntax::Severity::Error)
+        .collect();
+    for d in &errors {
+        eprintln!("{}: {} {}", program.sources.location(d.span), d.code.as_str(), d.message);
+    }
+    let outcome = run_entry(Arc::new(program), &module, &function, &RunConfig::default());
+    std::io::stdout().lock().write_all(outcome.stdout.as_bytes())?;
+    match &outcome.result {
+        RunResult::Value(_) => Ok(Outcome::Clean),
+        RunResult::Crashed { .. } => Ok(Outcome::Error),
+        RunResult::Parked { call, location } => {
+            bail!("{}: stopped at unsupported call {call} ({location})", args.entry)
+        }
+        RunResult::Deadlock => bail!("{}: no process can run (deadlock)", args.entry),
+        RunResult::BudgetExhausted => bail!("{}: the reduction budget ran out (livelock or very long run)", args.entry),
+    }
+}

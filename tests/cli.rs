@@ -1,0 +1,86 @@
+//! The command line as a user meets it: help for every command, one clear
+//! line for bad input, an exit code per outcome, and JSON/triage output.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+}
+
+fn cmd() -> Command {
+    let mut c = Command::new(get_cargo_bin("racewit"));
+    c.current_dir(root());
+    c
+}
+
+#[test]
+fn help_for_every_command() {
+    for sub in ["check", "static", "explore", "replay", "triage", "corpus", "parse"] {
+        let out = cmd().args([sub, "--help"]).output().expect("run");
+        assert!(out.status.success(), "{sub} --help failed");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Usage: racewit"), "{sub} --help: {text}");
+        insta::with_settings!({snapshot_suffix => sub}, {
+            insta::assert_snapshot!("help", text);
+        });
+    }
+}
+
+#[test]
+fn exit_0_when_nothing_is_confirmed() {
+    assert_cmd_snapshot!(cmd().args(["check", "corpus/ets/counter_atomic_ok.erl", "--out", "target/cli-test-0"]));
+}
+
+#[test]
+fn exit_1_on_a_missing_path() {
+    assert_cmd_snapshot!(cmd().args(["check", "no/such/dir"]));
+}
+
+#[test]
+fn exit_1_on_bad_arguments() {
+    assert_cmd_snapshot!(cmd().args(["check", "corpus", "--bound", "many"]));
+    assert_cmd_snapshot!(cmd().args(["check", "corpus", "--partition", "4/3"]));
+    assert_cmd_snapshot!(cmd().args(["explore", "not-an-entry", "corpus"]));
+}
+
+#[test]
+fn exit_1_on_a_file_that_is_not_a_witness() {
+    assert_cmd_snapshot!(cmd().args(["replay", "corpus/manifest.toml"]));
+}
+
+#[test]
+fn exit_2_with_json_when_a_race_is_confirmed() {
+    assert_cmd_snapshot!(cmd().args([
+        "check",
+        "corpus/registry/name_server.erl",
+        "--format",
+        "json",
+        "--out",
+        "target/cli-test-2"
+    ]));
+}
+
+#[test]
+fn triage_ranks_the_last_report() {
+    let out = cmd()
+        .args(["check", "corpus/ets", "--out", "target/cli-test-triage", "--format", "json"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert_cmd_snapshot!(cmd().args(["triage", "--out", "target/cli-test-triage"]));
+}
+
+#[test]
+fn same_bytes_whatever_the_thread_count() {
+    let run = |jobs: &str, out: &str| {
+        let o = cmd()
+            .args(["check", "corpus/registry", "--format", "json", "--jobs", jobs, "--out", out])
+            .output()
+            .expect("run");
+        String::from_utf8_lossy(&o.stdout).replace(out, "[OUT]")
+    };
+    assert_eq!(run("1", "target/cli-test-j1"), run("2", "target/cli-test-j2"));
+}
