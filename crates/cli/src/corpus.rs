@@ -63,12 +63,18 @@ pub struct Row {
     pub case: String,
     pub expected: String,
     pub got: String,
+    /// The manifest's note on the case, shown when it fails.
+    pub note: Option<String>,
 }
 
 pub fn read_manifest(dir: &Path) -> Result<Manifest> {
     let path = dir.join("manifest.toml");
     let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+    let manifest: Manifest = toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    if manifest.version != 1 {
+        anyhow::bail!("{}: manifest version {} (this racewit reads version 1)", path.display(), manifest.version);
+    }
+    Ok(manifest)
 }
 
 fn relative(file: &str, dir: &Path) -> String {
@@ -114,7 +120,13 @@ pub fn evaluate(dir: &Path) -> Result<Vec<Row>> {
                 (matches_expected(e, &results[i]), got)
             }
         };
-        rows.push(Row { pass, case, expected, got });
+        rows.push(Row {
+            pass,
+            case,
+            expected,
+            got,
+            note: e.note.clone(),
+        });
     }
     for (c, used) in results.iter().zip(&used) {
         if !used {
@@ -130,6 +142,7 @@ pub fn evaluate(dir: &Path) -> Result<Vec<Row>> {
                 ),
                 expected: "not in manifest".into(),
                 got: describe(c),
+                note: Some(s.message.clone()),
             });
         }
     }
@@ -193,6 +206,7 @@ fn explore_row(program: &Arc<racewit_syntax::ir::Program>, dir: &Path, e: &Expec
         case,
         expected: e.expect.clone(),
         got,
+        note: None,
     }
 }
 
@@ -208,6 +222,9 @@ pub fn render(rows: &[Row], failures_only: bool) -> String {
                 "{mark} {:<width$}  expected {}, got {}\n",
                 r.case, r.expected, r.got
             ));
+            if let Some(note) = &r.note {
+                out.push_str(&format!("     {:<width$}  ({note})\n", ""));
+            }
         }
     }
     let passed = rows.iter().filter(|r| r.pass).count();

@@ -27,20 +27,6 @@ pub fn spinner(format: Format, message: &str) -> ProgressBar {
     bar
 }
 
-/// A bar counting `len` items.
-pub fn bar(format: Format, len: u64, message: &str) -> ProgressBar {
-    if !enabled(format) {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} ({elapsed})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_message(message.to_string());
-    bar
-}
-
 /// Loads with a spinner.
 pub fn load(paths: &[PathBuf], opts: &LoadOptions, format: Format) -> Program {
     let sp = spinner(format, "loading");

@@ -114,11 +114,14 @@ fn race_sites(s: &Suspect) -> RaceSites {
 
 /// The goal for a race, from its sites.
 pub fn race_goal(sites: &RaceSites) -> RaceGoal<VmSystem> {
-    RaceGoal::new(
+    let mut goal = RaceGoal::new(
         (Name::new(&sites.read_module), CallSiteId(sites.read_site)),
         (Name::new(&sites.write_module), CallSiteId(sites.write_site)),
         sites.write_must_overlap,
-    )
+    );
+    // spawn_register: the spawned process's own exit is the interference.
+    goal.by_actor = sites.write_must_overlap;
+    goal
 }
 
 /// A fresh system running `module:function()` as `P1`.
@@ -142,6 +145,8 @@ fn confirm_one(
     let mut reason = None;
     let mut last_harness = None;
     let mut last_processes = 0;
+    // A race confirmed with no visible harm may do harm with one more process.
+    let mut harmless: Option<Confirmation> = None;
     for built in harnesses {
         let h = match built {
             Ok(h) => h,
@@ -157,7 +162,8 @@ fn confirm_one(
         let outcome = search(&sys, race_goal(&sites), opts);
         interleavings += outcome.stats.interleavings;
         if let Some(found) = outcome.found.first() {
-            let consequence = consequence(&sys, found, opts);
+            let serial_start = start(program, &h.module, &h.serial_function, opts);
+            let consequence = consequence(&serial_start, found, h.workers.len(), opts);
             let verdict = Verdict {
                 status: Status::Confirmed,
                 consequence: Some(consequence),
@@ -187,12 +193,20 @@ fn confirm_one(
                 failure: None,
                 trace: trace_events(program, &found.trace, found.monitor.race()),
             };
-            return Confirmation {
+            let confirmation = Confirmation {
                 suspect: suspect.clone(),
                 verdict,
                 harness: Some(h.clone()),
                 witness: Some(witness),
             };
+            if consequence_is_none(&confirmation) {
+                harmless.get_or_insert(confirmation);
+                continue;
+            }
+            return confirmation;
+        }
+        if harmless.is_some() {
+            continue;
         }
         match outcome.stop {
             StopReason::Exhausted => {}
@@ -202,6 +216,9 @@ fn confirm_one(
         if reason.is_none() || matches!(reason, Some(UnconfirmedReason::BoundExhausted)) {
             reason = Some(why);
         }
+    }
+    if let Some(c) = harmless {
+        return c;
     }
     Confirmation {
         suspect: suspect.clone(),
@@ -242,6 +259,10 @@ fn search<M: Monitor<VmSystem>>(sys: &VmSystem, goal: M, opts: &ConfirmOptions) 
     }
 }
 
+fn consequence_is_none(c: &Confirmation) -> bool {
+    matches!(c.verdict.consequence, Some(Consequence::None))
+}
+
 /// Accepts every run: used to enumerate outcomes.
 #[derive(Clone, Debug, Default)]
 struct EveryRun;
@@ -256,7 +277,8 @@ impl<S: System> Monitor<S> for EveryRun {
     }
 }
 
-/// The runs without any preemption (each process runs until it blocks or ends).
+/// The runs of the serial harness (the calls one after the other), without
+/// preemption inside (each process runs until it blocks or ends).
 fn serial_runs(sys: &VmSystem, opts: &ConfirmOptions) -> Vec<VmSystem> {
     BoundedDfs {
         max_preemptions: 0,
@@ -283,9 +305,48 @@ fn crashes(sys: &VmSystem) -> Vec<(String, String)> {
         .collect()
 }
 
-fn consequence(initial: &VmSystem, found: &Found<VmSystem, RaceGoal<VmSystem>>, opts: &ConfirmOptions) -> Consequence {
+/// The worker processes of a harness: the last `n` children of the root.
+fn workers(sys: &VmSystem, n: usize) -> Vec<racewit_vm::Pid> {
+    let mut children: Vec<(u64, racewit_vm::Pid)> = sys
+        .procs()
+        .into_iter()
+        .filter_map(|p| {
+            let name = sys.name(p);
+            let k = name.strip_prefix("P1.")?;
+            k.parse::<u64>().ok().map(|k| (k, p))
+        })
+        .collect();
+    children.sort();
+    let skip = children.len().saturating_sub(n);
+    children.into_iter().skip(skip).map(|(_, p)| p).collect()
+}
+
+/// Shared state as compared between runs: which process holds a registered
+/// name is incidental (every worker makes the same calls), so names only.
+fn state_of(sys: &VmSystem) -> String {
+    let item = VmItem(racewit_vm::SharedItem::Registry(Name::new("")));
+    let digest = sys.item_value(&item);
+    digest
+        .lines()
+        .map(|line| match line.strip_prefix("registry:") {
+            Some(names) => {
+                let names: Vec<&str> = names.split_whitespace().map(|n| n.split('=').next().unwrap_or(n)).collect();
+                format!("registry: {}", names.join(" "))
+            }
+            None => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn consequence(
+    serial_start: &VmSystem,
+    found: &Found<VmSystem, RaceGoal<VmSystem>>,
+    worker_count: usize,
+    opts: &ConfirmOptions,
+) -> Consequence {
     let end = &found.end;
-    let serial = serial_runs(initial, opts);
+    let serial = serial_runs(serial_start, opts);
     let witness_crashes = crashes(end);
     if let Some((process, reason)) = witness_crashes.first()
         && serial.iter().any(|s| crashes(s).is_empty())
@@ -295,26 +356,22 @@ fn consequence(initial: &VmSystem, found: &Found<VmSystem, RaceGoal<VmSystem>>, 
             reason: reason.clone(),
         };
     }
-    let root = end.procs().into_iter().next();
-    if let Some(root) = root
-        && end.fate(root) == Fate::Blocked
-    {
-        let processes = end
-            .procs()
-            .into_iter()
-            .filter(|&p| end.fate(p) == Fate::Blocked)
-            .map(|p| end.name(p))
-            .collect();
-        return Consequence::Stuck { processes };
-    }
-    let item = VmItem(racewit_vm::SharedItem::Registry(Name::new("")));
-    let observed = end.item_value(&item);
-    let serial_values: BTreeSet<String> = serial.iter().map(|s| s.item_value(&item)).collect();
+    let observed = state_of(end);
+    let serial_values: BTreeSet<String> = serial.iter().map(state_of).collect();
     if !serial_values.is_empty() && !serial_values.contains(&observed) {
         return Consequence::NonSerializable {
             observed,
             serial_outcomes: serial_values.len(),
         };
+    }
+    let parked = end.procs().into_iter().any(|p| matches!(end.fate(p), Fate::Parked { .. }));
+    let stuck: Vec<String> = workers(end, worker_count)
+        .into_iter()
+        .filter(|&p| end.fate(p) == Fate::Blocked)
+        .map(|p| end.name(p))
+        .collect();
+    if !parked && !stuck.is_empty() {
+        return Consequence::Stuck { processes: stuck };
     }
     Consequence::None
 }

@@ -22,6 +22,8 @@ pub trait Monitor<S: System>: Clone {
 
 /// The race pattern of a suspect: process P reads item X at the read site,
 /// another process then writes X, then P writes X at the write site.
+/// "Process" means actor ([`System::actor`]): a server's steps count for the
+/// client whose request it is handling.
 #[derive(Clone, Debug)]
 pub struct RaceGoal<S: System> {
     pub read_site: S::Site,
@@ -30,6 +32,10 @@ pub struct RaceGoal<S: System> {
     /// mnesia: yes; spawn_register: the read item is the spawned process and
     /// the write is the register of a name, so no).
     pub write_must_overlap: bool,
+    /// Whether processes are compared as actors (a server's steps count for
+    /// its client). Not for spawn_register, where the interfering process is
+    /// the very one the reader started.
+    pub by_actor: bool,
     pending: Vec<Pending<S>>,
     hit: Option<RaceHit>,
 }
@@ -56,6 +62,7 @@ impl<S: System> RaceGoal<S> {
             read_site,
             write_site,
             write_must_overlap,
+            by_actor: true,
             pending: Vec::new(),
             hit: None,
         }
@@ -67,16 +74,19 @@ impl<S: System> RaceGoal<S> {
 }
 
 impl<S: System> Monitor<S> for RaceGoal<S> {
-    fn observe(&mut self, _sys: &S, proc: S::Proc, obs: &Observation<S::Item, S::Site>, index: usize) {
+    fn observe(&mut self, sys: &S, proc: S::Proc, obs: &Observation<S::Item, S::Site>, index: usize) {
         if self.hit.is_some() {
             return;
         }
+        let proc = if self.by_actor { sys.actor(proc) } else { proc };
         let Some((item, access)) = &obs.access else {
             return;
         };
         let at_read = obs.site.as_ref() == Some(&self.read_site);
         let at_write = obs.site.as_ref() == Some(&self.write_site);
-        if *access == Access::Write {
+        // The read site may itself change state (a spawn creates the process
+        // it then registers): it is the suspect's read whatever its access.
+        if *access == Access::Write && !at_read {
             if at_write {
                 let found = self.pending.iter().position(|p| {
                     p.reader == proc
@@ -101,7 +111,7 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
                 }
             }
         }
-        if at_read && *access == Access::Read {
+        if at_read {
             self.pending.retain(|p| p.reader != proc);
             self.pending.push(Pending {
                 reader: proc,

@@ -16,6 +16,10 @@ pub struct Harness {
     pub module: String,
     /// The function the root process runs (`run/0`).
     pub function: String,
+    /// The same calls made one after the other, each in its own process and
+    /// each finished before the next starts (`serial/0`): what the code does
+    /// when the calls do not overlap. Empty for a user's own entry.
+    pub serial_function: String,
     /// Setup calls made first, in the root process (`counter:init()`).
     pub setup: Vec<String>,
     /// One call per worker process (`counter:incr(hits)`).
@@ -37,22 +41,27 @@ pub enum HarnessError {
 /// `racewit_harness_<index>`.
 pub fn build(program: &Program, suspect: &Suspect, processes: usize, index: usize) -> Result<Harness, HarnessError> {
     let entry = pick_entry(program, &suspect.entries).ok_or(HarnessError::NoEntry)?;
-    let call = call_text(entry)?;
-    let setup: Vec<String> = suspect
+    let call = call_text(program, entry)?;
+    let mut setup: Vec<String> = suspect
         .setup
         .iter()
         .filter(|mfa| mfa.as_str() != entry.mfa)
         .filter_map(|mfa| {
             let (m, f, a) = split_mfa(mfa)?;
-            (a == 0 && program.function(m, f, 0).is_some()).then(|| format!("{}:{}()", atom(m), atom(f)))
+            (a == 0 && program.function(m, f, 0).is_some_and(|func| func.exported))
+                .then(|| format!("{}:{}()", atom(m), atom(f)))
         })
         .collect();
+    if setup.is_empty() {
+        setup = conventional_setup(program, suspect, entry);
+    }
     let workers = vec![call; processes];
     let module = format!("racewit_harness_{index}");
     let source = render(&module, suspect, &setup, &workers);
     Ok(Harness {
         module,
         function: "run".into(),
+        serial_function: "serial".into(),
         setup,
         workers,
         source,
@@ -65,20 +74,72 @@ pub fn for_entry(module: &str, function: &str) -> Harness {
     Harness {
         module: module.to_string(),
         function: function.to_string(),
+        serial_function: String::new(),
         setup: Vec::new(),
         workers: Vec::new(),
         source: String::new(),
     }
 }
 
-/// The entry with the fewest unknown arguments (then the first in order).
+/// Names an Erlang developer gives the function that creates a module's
+/// tables or starts its server, in the order they are tried.
+const SETUP_NAMES: &[&str] = &[
+    "setup", "init", "start", "start_link", "create_tables", "create_table", "create", "install", "new",
+];
+
+/// When the static pass found no setup: the module's own exported
+/// `start/0`-like function (in the entry's module, then the read's and the
+/// write's), called with `catch` so an already-started service does no harm.
+fn conventional_setup(program: &Program, suspect: &Suspect, entry: &Entry) -> Vec<String> {
+    let entry_module = split_mfa(&entry.mfa).map(|(m, _, _)| m.to_string());
+    let mut modules: Vec<String> = entry_module.into_iter().collect();
+    for m in [suspect.read.module.to_string(), suspect.write.module.to_string()] {
+        if !modules.contains(&m) {
+            modules.push(m);
+        }
+    }
+    for m in &modules {
+        for name in SETUP_NAMES {
+            let is_entry = entry.mfa == format!("{m}:{name}/0");
+            if !is_entry && program.function(m, name, 0).is_some_and(|f| f.exported) {
+                return vec![format!("catch {}:{}()", atom(m), atom(name))];
+            }
+        }
+    }
+    Vec::new()
+}
+
+/// The entry with the fewest arguments it cannot supply (then the first in order).
 fn pick_entry<'a>(program: &Program, entries: &'a [Entry]) -> Option<&'a Entry> {
     entries
         .iter()
         .filter(|e| {
             split_mfa(&e.mfa).is_some_and(|(m, f, a)| program.function(m, f, a).is_some_and(|func| func.exported))
         })
-        .min_by_key(|e| e.args.iter().filter(|a| matches!(a, ArgHint::Unknown)).count())
+        .min_by_key(|e| {
+            let unknown = e.args.iter().filter(|a| matches!(a, ArgHint::Unknown)).count();
+            let unusable = e.args.iter().filter(|a| !usable(a)).count();
+            (unusable, unknown)
+        })
+}
+
+/// Whether a hint gives a value a harness can write down.
+fn usable(hint: &ArgHint) -> bool {
+    match hint {
+        ArgHint::Terms { values } => values.first().is_some_and(|v| is_constant_term(v)),
+        _ => true,
+    }
+}
+
+/// Whether text is a constant Erlang term (it lowers with no diagnostic and
+/// names no variable, call or fun).
+fn is_constant_term(text: &str) -> bool {
+    if text.contains("fun") || text.contains('(') {
+        return false;
+    }
+    let src = format!("-module(racewit_term_check).\n-export([v/0]).\nv() -> {text}.\n");
+    let p = racewit_syntax::load_source("<racewit-term-check>.erl", &src);
+    p.diagnostics.is_empty() && p.modules.contains_key("racewit_term_check")
 }
 
 fn split_mfa(mfa: &str) -> Option<(&str, &str, u32)> {
@@ -87,9 +148,20 @@ fn split_mfa(mfa: &str) -> Option<(&str, &str, u32)> {
     Some((m, f, a.parse().ok()?))
 }
 
-fn call_text(entry: &Entry) -> Result<String, HarnessError> {
+fn call_text(program: &Program, entry: &Entry) -> Result<String, HarnessError> {
     let (m, f, _) = split_mfa(&entry.mfa).ok_or_else(|| HarnessError::UnknownEntry { mfa: entry.mfa.clone() })?;
-    let args: Vec<String> = entry.args.iter().map(arg_text).collect();
+    let args: Vec<String> = entry
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, hint)| {
+            if usable(hint) && !matches!(hint, ArgHint::Unknown) {
+                arg_text(hint)
+            } else {
+                value_from_clauses(program, &entry.mfa, i).unwrap_or_else(|| arg_text(hint))
+            }
+        })
+        .collect();
     Ok(format!("{}:{}({})", atom(m), atom(f), args.join(", ")))
 }
 
@@ -99,7 +171,11 @@ fn arg_text(hint: &ArgHint) -> String {
     match hint {
         ArgHint::Atoms { values } => values.first().map(|a| atom(a)).unwrap_or_else(|| "1".into()),
         ArgHint::Integers { values } => values.first().map(|i| i.to_string()).unwrap_or_else(|| "1".into()),
-        ArgHint::Terms { values } => values.first().cloned().unwrap_or_else(|| "1".into()),
+        ArgHint::Terms { values } => values
+            .first()
+            .filter(|v| is_constant_term(v))
+            .cloned()
+            .unwrap_or_else(|| "1".into()),
         ArgHint::Unknown => "1".into(),
     }
 }
@@ -128,7 +204,7 @@ fn is_reserved(word: &str) -> bool {
 
 fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String]) -> String {
     let mut s = String::new();
-    s.push_str(&format!("-module({module}).\n-export([run/0]).\n\n"));
+    s.push_str(&format!("-module({module}).\n-export([run/0, serial/0]).\n\n"));
     s.push_str(&format!(
         "%% racewit harness for {} ({}: {})\n%% read  {} at {}:{}\n%% write {} at {}:{}\n",
         suspect.id,
@@ -152,7 +228,20 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
     }
     s.push_str("    ],\n");
     s.push_str("    [receive {'DOWN', Ref, process, Pid, _} -> ok end || {Pid, Ref} <- Workers],\n");
-    s.push_str("    ok.\n");
+    s.push_str("    %% Stay alive, so the tables this process owns keep their final state.\n");
+    s.push_str("    receive racewit_harness_stop -> ok end.\n\n");
+    s.push_str("%% The same calls, one after the other: the outcomes without a race.\n");
+    s.push_str("serial() ->\n");
+    for call in setup {
+        s.push_str(&format!("    {call},\n"));
+    }
+    for call in workers {
+        s.push_str(&format!("    one_by_one(fun() -> {call} end),\n"));
+    }
+    s.push_str("    receive racewit_harness_stop -> ok end.\n\n");
+    s.push_str("one_by_one(F) ->\n");
+    s.push_str("    {Pid, Ref} = spawn_monitor(F),\n");
+    s.push_str("    receive {'DOWN', Ref, process, Pid, _} -> ok end.\n");
     s
 }
 
@@ -176,4 +265,73 @@ mod tests {
         assert_eq!(arg_text(&ArgHint::Unknown), "1");
         assert_eq!(split_mfa("ct_master:init_master/1"), Some(("ct_master", "init_master", 1)));
     }
+}
+
+/// A value that the `index`-th argument pattern of one of the function's
+/// clauses accepts (literals and shapes from the pattern, types from guard
+/// tests such as `is_atom(X)`), trying the clauses in order.
+fn value_from_clauses(program: &Program, mfa: &str, index: usize) -> Option<String> {
+    use racewit_syntax::ir::{CallTarget, Expr, Literal, Pat};
+    let (m, f, a) = split_mfa(mfa)?;
+    let func = program.function(m, f, a)?;
+    let body = &func.body;
+    fn lit(l: &Literal) -> String {
+        match l {
+            Literal::Atom(a) => atom(a),
+            Literal::Int(i) => i.to_string(),
+            Literal::BigInt(b) => b.to_string(),
+            Literal::Float(x) => format!("{x:?}"),
+            Literal::String(s) => format!("{s:?}"),
+        }
+    }
+    fn guard_type(body: &racewit_syntax::ir::Body, guard: &[Vec<racewit_syntax::ir::ExprId>], var: racewit_syntax::ir::VarId) -> Option<&'static str> {
+        for conj in guard.iter().take(1) {
+            for &g in conj {
+                if let Expr::Call { target: CallTarget::Remote { function, .. }, args, .. } = body.expr(g)
+                    && args.len() == 1
+                    && matches!(body.expr(args[0]), Expr::Var(v) if *v == var)
+                    && let Expr::Lit(Literal::Atom(name)) = body.expr(*function)
+                {
+                    return Some(match name.as_str() {
+                        "is_atom" => "key",
+                        "is_integer" | "is_number" => "1",
+                        "is_float" => "1.0",
+                        "is_binary" | "is_bitstring" => "<<\"key\">>",
+                        "is_list" => "[]",
+                        "is_tuple" => "{}",
+                        "is_map" => "#{}",
+                        "is_pid" => "self()",
+                        "is_boolean" => "true",
+                        _ => continue,
+                    });
+                }
+            }
+        }
+        None
+    }
+    fn value(body: &racewit_syntax::ir::Body, pat: racewit_syntax::ir::PatId, guard: &[Vec<racewit_syntax::ir::ExprId>]) -> Option<String> {
+        Some(match body.pat(pat) {
+            Pat::Missing => return None,
+            Pat::Wild | Pat::Bound(_) => "1".to_string(),
+            Pat::Var(v) => guard_type(body, guard, *v).unwrap_or("1").to_string(),
+            Pat::Lit(l) => lit(l),
+            Pat::Nil => "[]".to_string(),
+            Pat::Cons(h, t) => format!("[{} | {}]", value(body, *h, guard)?, value(body, *t, guard)?),
+            Pat::Tuple(items) => {
+                let parts: Option<Vec<String>> = items.iter().map(|&p| value(body, p, guard)).collect();
+                format!("{{{}}}", parts?.join(", "))
+            }
+            Pat::Map(_) => "#{}".to_string(),
+            Pat::Binary(_) => return None,
+            Pat::Alias(a, b) => match body.pat(*a) {
+                Pat::Var(_) | Pat::Wild => value(body, *b, guard)?,
+                _ => value(body, *a, guard)?,
+            },
+        })
+    }
+    func.clauses.iter().find_map(|&c| {
+        let clause = body.clause(c);
+        let &pat = clause.pats.get(index)?;
+        value(body, pat, &clause.guard)
+    })
 }

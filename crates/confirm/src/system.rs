@@ -71,6 +71,12 @@ pub trait System: Clone {
     fn fate(&self, proc: Self::Proc) -> Fate;
     /// The current value of a shared item, printed (for serializability checks).
     fn item_value(&self, item: &Self::Item) -> String;
+    /// On whose behalf `proc` acts now: a server handling a request acts for
+    /// the client that sent it, a helper process for the process that started
+    /// it. A race is between actors, not only between processes.
+    fn actor(&self, proc: Self::Proc) -> Self::Proc {
+        proc
+    }
 }
 
 /// Whether two steps, by different processes, commute: swapping them cannot

@@ -1,6 +1,8 @@
 //! The VM as a [`System`]: events become observations, process states become
 //! fates, and timeouts follow the timeout policy.
 
+use std::collections::BTreeMap;
+
 use racewit_syntax::ir::{CallSiteId, Name};
 use racewit_vm::{Access as VmAccess, Event, EventKind, Pid, ProcStatus, SharedItem, Vm, VmError};
 
@@ -21,15 +23,57 @@ pub enum TimeoutPolicy {
 }
 
 /// The VM plus the bookkeeping the search needs.
+///
+/// Actors: a process acts for itself, except that a process started by a
+/// non-root process acts for its starter, and a process that received a
+/// message acts for the sender's actor until its next receive (a server
+/// handling a request acts for the client). The root (`P1`, the harness)
+/// is nobody's actor: its children act for themselves.
 #[derive(Clone)]
 pub struct VmSystem {
     pub vm: Vm,
     pub timeouts: TimeoutPolicy,
+    root: Option<Pid>,
+    actors: BTreeMap<Pid, Pid>,
+    /// Messages in flight per receiver: printed message and the sender's actor.
+    in_flight: BTreeMap<Pid, Vec<(String, Pid)>>,
 }
 
 impl VmSystem {
     pub fn new(vm: Vm, timeouts: TimeoutPolicy) -> Self {
-        VmSystem { vm, timeouts }
+        let root = vm.processes().into_iter().next();
+        VmSystem {
+            vm,
+            timeouts,
+            root,
+            actors: BTreeMap::new(),
+            in_flight: BTreeMap::new(),
+        }
+    }
+
+    fn track_actor(&mut self, pid: Pid, ev: &Event) {
+        let me = self.actor(pid);
+        match (&ev.kind, &ev.item) {
+            (EventKind::Spawn, Some(SharedItem::Process(child))) => {
+                let actor = if Some(pid) == self.root { *child } else { me };
+                self.actors.insert(*child, actor);
+            }
+            (EventKind::Send, Some(SharedItem::Mailbox(to))) => {
+                if let Some((_, msg)) = ev.text.split_once(" ! ") {
+                    self.in_flight.entry(*to).or_default().push((msg.to_string(), me));
+                }
+            }
+            (EventKind::Receive, _) => {
+                if let Some(msg) = ev.text.strip_prefix("receive ")
+                    && let Some(queue) = self.in_flight.get_mut(&pid)
+                    && let Some(i) = queue.iter().position(|(m, _)| m == msg)
+                {
+                    let (_, actor) = queue.remove(i);
+                    self.actors.insert(pid, actor);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -110,6 +154,7 @@ impl System for VmSystem {
 
     fn step(&mut self, proc: Pid) -> Result<Observation<VmItem, Site>, VmError> {
         let ev = self.vm.step(proc)?;
+        self.track_actor(proc, &ev);
         Ok(observation(&self.vm, &ev))
     }
 
@@ -148,5 +193,9 @@ impl System for VmSystem {
 
     fn item_value(&self, _item: &VmItem) -> String {
         self.vm.shared_state_digest()
+    }
+
+    fn actor(&self, proc: Pid) -> Pid {
+        self.actors.get(&proc).copied().unwrap_or(proc)
     }
 }

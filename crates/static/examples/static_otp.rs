@@ -62,6 +62,9 @@ fn main() {
     let analysis = find_suspects(&program, &StaticOptions::default());
     let analyse = t1.elapsed();
     let s = &analysis.stats;
+    for (phase, ms) in &analysis.timings {
+        println!("  {phase}: {ms} ms");
+    }
     println!("modules: {}  functions: {}  funs: {}", s.modules, s.functions, s.funs);
     println!(
         "call graph: {} nodes, {} edges; dataflow rounds: {}",

@@ -100,12 +100,21 @@ impl Default for StaticOptions {
 
 /// Run the static pass over a loaded program.
 pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
+    let mut timings = Vec::new();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |name: &'static str| {
+        let now = std::time::Instant::now();
+        timings.push((name, (now - clock).as_millis()));
+        clock = now;
+    };
     let limit = opts.atom_limit.max(1);
     let enabled: u8 = opts.categories.iter().fold(0, |m, c| m | c.bit());
     let units = Units::new(program);
     let flow = dataflow::compute(&units, limit);
+    lap("dataflow");
     let candidates = escape::apply_candidates(&units, &flow);
     let cg = CallGraph::build(&units, &flow, candidates);
+    lap("callgraph");
 
     // Reads and writes per site, and per unit.
     let mut reads_seed = vec![0u8; units.units.len()];
@@ -174,6 +183,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         })
         .collect();
 
+    lap("cfg");
     let world = World {
         units: &units,
         flow: &flow,
@@ -188,6 +198,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
 
     // Only reads that can reach a write of their category, directly or by returning.
     let outcomes: Vec<walk::Outcome> = reads.par_iter().map(|r| world.search(r)).collect();
+    lap("search");
 
     let mut assembler = assemble::Assembler::new(&world, opts.max_entries);
     let mut stats = Stats {
@@ -232,5 +243,10 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
             .entry(s.category.as_str().to_string())
             .or_default() += 1;
     }
-    Analysis { suspects, stats }
+    lap("report");
+    Analysis {
+        suspects,
+        stats,
+        timings,
+    }
 }

@@ -213,4 +213,8 @@ pub struct Analysis {
     /// Sorted by file, read line, write line, category; ids unique.
     pub suspects: Vec<Suspect>,
     pub stats: Stats,
+    /// Wall time of each pass in milliseconds (for the bench; not serialized,
+    /// since it is not deterministic).
+    #[serde(skip)]
+    pub timings: Vec<(&'static str, u128)>,
 }

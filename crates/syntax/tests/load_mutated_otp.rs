@@ -61,14 +61,14 @@ fn mutated_otp_files_never_panic() {
         .iter()
         .step_by(41)
         .filter(|f| std::fs::metadata(f).is_ok_and(|m| m.len() < 60_000))
-        .take(16)
+        .take(32)
         .cloned()
         .collect();
     assert!(sample.len() >= 8);
     let mut loads = 0;
     for f in &sample {
         let original = std::fs::read(f).unwrap();
-        for _ in 0..8 {
+        for _ in 0..10 {
             let bytes = mutate(&original, &mut rng);
             let text = String::from_utf8_lossy(&bytes).into_owned();
             let path = f.display().to_string();

@@ -151,7 +151,7 @@ fn same_program_with_one_or_two_threads() {
             .num_threads(threads)
             .build()
             .unwrap();
-        pool.install(|| load_paths(&[app.clone()], &LoadOptions::default()))
+        pool.install(|| load_paths(std::slice::from_ref(&app), &LoadOptions::default()))
     };
     let one = render(&load(1));
     let two = render(&load(2));

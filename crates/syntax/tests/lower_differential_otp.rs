@@ -1,6 +1,7 @@
 //! Differential acceptance against the real compiler: for OTP modules, the
-//! functions racewit finds (name/arity) and the exported ones must equal
-//! what Erlang's compiler reports. The compiler's view is taken from its
+//! functions racewit finds (name/arity), the exported ones, the remote calls
+//! with static targets (outside `erlang`) and the local functions called
+//! must equal what Erlang's compiler reports. The compiler's view is taken from its
 //! Core Erlang before optimisation (`compile:file(F, [to_core0])`), which
 //! still holds every source function (the optimiser drops unused ones);
 //! `module_info/0,1` and the `behaviour_info/1` generated for `-callback`s
@@ -11,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use racewit_syntax::ir::{CallTarget, Const, Expr, Literal, Module};
 use racewit_syntax::{LoadOptions, load_paths};
 
 const OTP_LIB: &str = "/usr/lib/erlang/lib";
@@ -36,8 +38,20 @@ fn sample(step: usize) -> Vec<PathBuf> {
     files.into_iter().step_by(step).collect()
 }
 
-/// What the compiler reports: module → (all functions, exports).
-type Reported = BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)>;
+/// What the compiler reports for one module, each as `name/arity` or
+/// `module:name/arity`.
+#[derive(Default)]
+struct Facts {
+    functions: BTreeSet<String>,
+    exports: BTreeSet<String>,
+    /// Remote calls with literal module and function, `erlang` excepted
+    /// (the compiler adds its own `erlang:` calls).
+    remote_calls: BTreeSet<String>,
+    /// Local functions called.
+    local_calls: BTreeSet<String>,
+}
+
+type Reported = BTreeMap<String, Facts>;
 
 const DRIVER: &str = r#"
 Files = string:lexemes(binary_to_list(element(2, file:read_file(os:getenv("RACEWIT_FILES")))), "\n"),
@@ -54,7 +68,29 @@ lists:foreach(fun(F) ->
             Callbacks = [K || {K, _} <- cerl:module_attrs(Core), cerl:concrete(K) =:= callback],
             Gen = [{module_info, 0}, {module_info, 1}] ++
                   [{behaviour_info, 1} || Callbacks =/= []],
-            io:format("~ts\t~ts\t~ts~n", [atom_to_list(M), Fmt(Defs, Gen), Fmt(Exps, Gen)]);
+            Walk = fun(T, {R, L}) ->
+                case cerl:type(T) of
+                    call ->
+                        Mo = cerl:call_module(T), Na = cerl:call_name(T),
+                        case cerl:is_c_atom(Mo) andalso cerl:is_c_atom(Na)
+                             andalso cerl:atom_val(Mo) =/= erlang of
+                            true -> {[{list_to_atom(atom_to_list(cerl:atom_val(Mo)) ++ ":" ++
+                                         atom_to_list(cerl:atom_val(Na))), cerl:call_arity(T)} | R], L};
+                            false -> {R, L}
+                        end;
+                    apply ->
+                        Op = cerl:apply_op(T),
+                        case cerl:is_c_fname(Op) of
+                            true -> {R, [{cerl:fname_id(Op), cerl:fname_arity(Op)} | L]};
+                            false -> {R, L}
+                        end;
+                    _ -> {R, L}
+                end
+            end,
+            {Rem, Loc0} = cerl_trees:fold(Walk, {[], []}, Core),
+            Loc = [FA || FA <- lists:usort(Loc0), lists:member(FA, Defs)],
+            io:format("~ts\t~ts\t~ts\t~ts\t~ts~n", [atom_to_list(M), Fmt(Defs, Gen), Fmt(Exps, Gen),
+                                               Fmt(lists:usort(Rem), []), Fmt(Loc, Gen)]);
         _ -> io:format("!failed\t~ts~n", [F])
     end
 end, Files),
@@ -74,26 +110,95 @@ fn compiler_view(files: &[PathBuf], dir: &Path) -> Option<Reported> {
     let mut reported = Reported::new();
     for line in text.lines() {
         let parts: Vec<&str> = line.split('\t').collect();
-        if parts.len() == 3 && parts[0] != "!failed" {
+        if parts.len() == 5 && parts[0] != "!failed" {
             let set = |s: &str| -> BTreeSet<String> {
                 s.split('\u{1f}')
                     .filter(|x| !x.is_empty())
                     .map(str::to_string)
                     .collect()
             };
-            reported.insert(parts[0].to_string(), (set(parts[1]), set(parts[2])));
+            let facts = Facts {
+                functions: set(parts[1]),
+                exports: set(parts[2]),
+                remote_calls: set(parts[3]),
+                local_calls: set(parts[4]),
+            };
+            reported.insert(parts[0].to_string(), facts);
         }
     }
     Some(reported)
 }
 
+fn mentions_parse_transform(c: &Const) -> bool {
+    match c {
+        Const::Atom(a) => a == "parse_transform",
+        Const::Tuple(v) => v.iter().any(mentions_parse_transform),
+        Const::Cons(h, t) => mentions_parse_transform(h) || mentions_parse_transform(t),
+        _ => false,
+    }
+}
+
+fn uses_parse_transform(m: &Module) -> bool {
+    m.attributes
+        .iter()
+        .any(|a| a.name == "compile" && mentions_parse_transform(&a.value))
+}
+
+/// The same facts, from racewit's IR.
+fn facts_of(m: &Module) -> Facts {
+    let mut f = Facts {
+        functions: m
+            .functions
+            .iter()
+            .map(|f| f.fun_name().to_string())
+            .collect(),
+        exports: m.exports.iter().map(|f| f.to_string()).collect(),
+        ..Facts::default()
+    };
+    for fun in &m.functions {
+        let body = &fun.body;
+        for e in &body.exprs {
+            // `fun f/1` is a local call in the compiler's Core Erlang.
+            if let Expr::FunRef {
+                module: None,
+                name,
+                arity,
+            } = e
+                && let (Expr::Lit(Literal::Atom(n)), Expr::Lit(Literal::Int(a))) =
+                    (body.expr(*name), body.expr(*arity))
+            {
+                f.local_calls.insert(format!("{n}/{a}"));
+            }
+            let Expr::Call { target, args, .. } = e else {
+                continue;
+            };
+            match target {
+                CallTarget::Local { name, arity } if name != "module_info" => {
+                    f.local_calls.insert(format!("{name}/{arity}"));
+                }
+                CallTarget::Local { .. } => {}
+                CallTarget::Remote { module, function } => {
+                    if let (Expr::Lit(Literal::Atom(mo)), Expr::Lit(Literal::Atom(na))) =
+                        (body.expr(*module), body.expr(*function))
+                        && mo != "erlang"
+                    {
+                        f.remote_calls.insert(format!("{mo}:{na}/{}", args.len()));
+                    }
+                }
+                CallTarget::Apply { .. } => {}
+            }
+        }
+    }
+    f
+}
+
 #[test]
-fn functions_and_exports_match_the_compiler() {
+fn functions_exports_and_calls_match_the_compiler() {
     if Command::new("erl").arg("-version").output().is_err() {
         eprintln!("notice: erl is not installed, differential test skipped");
         return;
     }
-    let files = sample(5);
+    let files = sample(1);
     if files.is_empty() {
         eprintln!("notice: no OTP sources under {OTP_LIB}, differential test skipped");
         return;
@@ -107,31 +212,29 @@ fn functions_and_exports_match_the_compiler() {
     let program = load_paths(&files, &opts);
     let mut compared = 0;
     let mut mismatches = Vec::new();
-    for (name, (defs, exports)) in &reported {
+    for (name, theirs) in &reported {
         let Some(m) = program.module(name) else {
             mismatches.push(format!("{name}: not loaded by racewit"));
             continue;
         };
         compared += 1;
-        let ours: BTreeSet<String> = m
-            .functions
-            .iter()
-            .map(|f| f.fun_name().to_string())
-            .collect();
-        let our_exports: BTreeSet<String> = m.exports.iter().map(|f| f.to_string()).collect();
-        if &ours != defs {
-            mismatches.push(format!(
-                "{name}: functions differ: only racewit {:?}, only erlc {:?}",
-                ours.difference(defs).collect::<Vec<_>>(),
-                defs.difference(&ours).collect::<Vec<_>>()
-            ));
-        }
-        if &our_exports != exports {
-            mismatches.push(format!(
-                "{name}: exports differ: only racewit {:?}, only erlc {:?}",
-                our_exports.difference(exports).collect::<Vec<_>>(),
-                exports.difference(&our_exports).collect::<Vec<_>>()
-            ));
+        let ours = facts_of(m);
+        let mut compare = |what: &str, a: &BTreeSet<String>, b: &BTreeSet<String>| {
+            if a != b {
+                mismatches.push(format!(
+                    "{name}: {what} differ: only racewit {:?}, only the compiler {:?}",
+                    a.difference(b).collect::<Vec<_>>(),
+                    b.difference(a).collect::<Vec<_>>()
+                ));
+            }
+        };
+        compare("functions", &ours.functions, &theirs.functions);
+        compare("exports", &ours.exports, &theirs.exports);
+        // A parse transform (`ets:fun2ms`, `merl`) rewrites calls before the
+        // compiler sees them; racewit does not run parse transforms.
+        if !uses_parse_transform(m) {
+            compare("remote calls", &ours.remote_calls, &theirs.remote_calls);
+            compare("local calls", &ours.local_calls, &theirs.local_calls);
         }
     }
     eprintln!(

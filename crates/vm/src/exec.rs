@@ -9,7 +9,7 @@ use racewit_syntax::ir::{CallSiteId, ComprehensionKind};
 use crate::arith;
 use crate::atom::Atom;
 use crate::bif::{BifKind, Ctx, Flow};
-use crate::code::{Callee, CodeTable, FailKind, FnCode, Instr, Target};
+use crate::code::{CPat, Callee, CodeTable, FailKind, FnCode, Instr, Target};
 use crate::event::{Access, Class, Event, EventKind, Exception, SharedItem};
 use crate::format;
 use crate::pattern::{self, Env, build_binary};
@@ -564,13 +564,29 @@ impl Vm {
                     Err(e) => error!(e),
                 },
                 Instr::Match { pat, src, fail } => {
+                    let fast = match &f.pats[*pat as usize] {
+                        CPat::Lit(t) => Some(crate::term::exact_eq(t, &r!(*src))),
+                        CPat::Wild => Some(true),
+                        CPat::Var(s) => {
+                            let v = r!(*src).clone();
+                            r!(*s) = v;
+                            Some(true)
+                        }
+                        _ => None,
+                    };
+                    if fast == Some(true) {
+                        continue;
+                    }
                     let v = r!(*src).clone();
-                    let ok = {
-                        let mut env = Env {
-                            regs: &mut p.regs[base..],
-                            pid: p.pid,
-                        };
-                        pattern::match_pat(&f.pats[*pat as usize], &v, &mut env)
+                    let ok = match fast {
+                        Some(b) => b,
+                        None => {
+                            let mut env = Env {
+                                regs: &mut p.regs[base..],
+                                pid: p.pid,
+                            };
+                            pattern::match_pat(&f.pats[*pat as usize], &v, &mut env)
+                        }
                     };
                     if !ok {
                         match fail {
@@ -615,6 +631,61 @@ impl Vm {
                         FailKind::FunctionClause => Term::Atom(Atom::FUNCTION_CLAUSE),
                     };
                     error!(reason)
+                }
+                Instr::Call {
+                    dst,
+                    callee: Callee::Static(Target::Code { module: m, function: fi }),
+                    args,
+                    tail,
+                    ..
+                } => {
+                    // Fast path: a call of compiled code, arguments copied straight into the new frame.
+                    let fc = &code.modules[*m as usize].functions[*fi as usize];
+                    self.reductions += 1;
+                    if self.reductions > self.config.max_reductions {
+                        save_pc!();
+                        return Err(VmError::BudgetExhausted(self.reductions));
+                    }
+                    if *tail && !p.frames.is_empty() {
+                        let mut buf = std::mem::take(&mut self.argbuf);
+                        buf.clear();
+                        for s in args.iter() {
+                            buf.push(p.regs[base + *s as usize].clone());
+                        }
+                        let top = p.frames.pop().expect("checked");
+                        let nb = top.base as usize;
+                        p.regs.truncate(nb);
+                        p.regs.append(&mut buf);
+                        p.regs.resize(nb + fc.frame_size as usize, Term::Nil);
+                        p.frames.push(Frame {
+                            module: *m,
+                            function: *fi,
+                            pc: 0,
+                            base: nb as u32,
+                            ret: top.ret,
+                        });
+                        self.argbuf = buf;
+                        base = nb;
+                    } else {
+                        save_pc!();
+                        let nb = p.regs.len();
+                        for s in args.iter() {
+                            let v = p.regs[base + *s as usize].clone();
+                            p.regs.push(v);
+                        }
+                        p.regs.resize(nb + fc.frame_size as usize, Term::Nil);
+                        p.frames.push(Frame {
+                            module: *m,
+                            function: *fi,
+                            pc: 0,
+                            base: nb as u32,
+                            ret: *dst,
+                        });
+                        base = nb;
+                    }
+                    f = fc;
+                    pc = 0;
+                    module = *m;
                 }
                 Instr::Call {
                     dst,

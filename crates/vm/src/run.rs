@@ -189,18 +189,25 @@ pub fn run_entry(program: Arc<Program>, module: &str, function: &str, config: &R
         };
         let start = vm.reductions();
         loop {
-            if !vm.enabled().contains(&pid) {
+            if !vm.can_step(pid) {
                 break;
             }
             match vm.step(pid) {
-                Ok(_) => {}
+                Ok(ev) => {
+                    use crate::event::EventKind as K;
+                    if matches!(
+                        ev.kind,
+                        K::Send | K::Spawn | K::Exit | K::Link | K::Monitor | K::Ets | K::Local | K::Parked
+                    ) {
+                        enqueue_new(&vm, &mut queue, pid);
+                    }
+                }
                 Err(VmError::BudgetExhausted(_)) => {
                     budget_out = true;
                     break;
                 }
                 Err(_) => break,
             }
-            enqueue_new(&vm, &mut queue, pid);
             if main_done_at.is_none() && !vm.process_status(main).is_alive_status() {
                 main_done_at = Some(vm.output().len());
             }

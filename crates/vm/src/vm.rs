@@ -82,6 +82,8 @@ pub struct Vm {
     /// The running process must exit (a signal it cannot ignore arrived).
     pub(crate) self_exit: Option<Term>,
     pub(crate) program: Arc<Program>,
+    /// Scratch space for tail-call arguments.
+    pub(crate) argbuf: Vec<Term>,
     /// `erlang:send_after` timers: ref → timer process.
     pub(crate) timers: imbl::OrdMap<u64, Pid>,
 }
@@ -136,6 +138,7 @@ impl Vm {
             step_count: 0,
             self_exit: None,
             program,
+            argbuf: Vec::new(),
             timers: imbl::OrdMap::new(),
         }
     }
@@ -182,6 +185,11 @@ impl Vm {
             .filter(|p| p.can_step())
             .map(|p| p.pid)
             .collect()
+    }
+
+    /// Can this process take a step now?
+    pub fn can_step(&self, pid: Pid) -> bool {
+        self.procs.get(pid.0 as usize).is_some_and(|p| p.can_step())
     }
 
     /// Processes that can take a step without a timeout firing.

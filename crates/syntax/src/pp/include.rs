@@ -304,19 +304,35 @@ impl SearchPath {
     }
 }
 
-/// The OTP library directories of the installed Erlang, if any.
+/// The OTP library directories of the installed Erlang, if any: the `lib`
+/// directory next to the `bin` of the `erl` found on `PATH` (symlinks
+/// resolved, so kerl/asdf installs work), then the usual install locations.
 fn otp_lib_dirs() -> &'static [PathBuf] {
-    static DIRS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    static DIRS: OnceLock<Vec<PathBuf>> = OnceLock::new();
     DIRS.get_or_init(|| {
-        [
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        if let Some(path) = std::env::var_os("PATH") {
+            let from_erl = std::env::split_paths(&path)
+                .map(|d| d.join("erl"))
+                .find(|p| p.is_file())
+                .and_then(|p| std::fs::canonicalize(p).ok())
+                .and_then(|p| Some(p.parent()?.parent()?.join("lib")));
+            dirs.extend(from_erl);
+        }
+        for d in [
             "/usr/lib/erlang/lib",
             "/usr/local/lib/erlang/lib",
             "/opt/homebrew/lib/erlang/lib",
-        ]
-        .iter()
-        .map(PathBuf::from)
-        .filter(|p| p.is_dir())
-        .collect()
+        ] {
+            dirs.push(PathBuf::from(d));
+        }
+        let mut seen = Vec::new();
+        dirs.retain(|d| {
+            let keep = d.is_dir() && !seen.contains(d);
+            seen.push(d.clone());
+            keep
+        });
+        dirs
     })
 }
 
