@@ -46,6 +46,11 @@ pub struct Expected {
     pub consequence: Option<String>,
     pub bound: Option<u32>,
     pub note: Option<String>,
+    /// A known gap: racewit does not give the expected verdict yet, for this
+    /// reason. The row passes while the result still differs (and says
+    /// FIXME); once racewit gets it right the row fails until the fixme is
+    /// removed, so a fix is never silent.
+    pub fixme: Option<String>,
 }
 
 #[derive(Deserialize, Debug, Clone)]
@@ -54,6 +59,7 @@ pub struct ExpectedExplore {
     pub entry: String,
     pub expect: String,
     pub bound: Option<u32>,
+    pub fixme: Option<String>,
 }
 
 /// One row of the table.
@@ -65,6 +71,20 @@ pub struct Row {
     pub got: String,
     /// The manifest's note on the case, shown when it fails.
     pub note: Option<String>,
+    /// A known gap (see [`Expected::fixme`]).
+    pub fixme: Option<String>,
+}
+
+/// Applies a fixme: a known gap passes while it is still a gap.
+fn with_fixme(mut row: Row, fixme: &Option<String>) -> Row {
+    if let Some(why) = fixme {
+        row.fixme = Some(why.clone());
+        row.pass = !row.pass;
+        if !row.pass {
+            row.note = Some("racewit now gives the expected verdict: remove the fixme from the manifest".into());
+        }
+    }
+    row
 }
 
 pub fn read_manifest(dir: &Path) -> Result<Manifest> {
@@ -120,13 +140,15 @@ pub fn evaluate(dir: &Path) -> Result<Vec<Row>> {
                 (matches_expected(e, &results[i]), got)
             }
         };
-        rows.push(Row {
+        let row = Row {
             pass,
             case,
             expected,
             got,
             note: e.note.clone(),
-        });
+            fixme: None,
+        };
+        rows.push(with_fixme(row, &e.fixme));
     }
     for (c, used) in results.iter().zip(&used) {
         if !used {
@@ -143,6 +165,7 @@ pub fn evaluate(dir: &Path) -> Result<Vec<Row>> {
                 expected: "not in manifest".into(),
                 got: describe(c),
                 note: Some(s.message.clone()),
+                fixme: None,
             });
         }
     }
@@ -201,22 +224,34 @@ fn explore_row(program: &Arc<racewit_syntax::ir::Program>, dir: &Path, e: &Expec
             }
         }
     };
-    Row {
+    let row = Row {
         pass: got == e.expect,
         case,
         expected: e.expect.clone(),
         got,
         note: None,
-    }
+        fixme: None,
+    };
+    with_fixme(row, &e.fixme)
 }
 
 pub fn render(rows: &[Row], failures_only: bool) -> String {
     let mut out = String::new();
     let width = rows.iter().map(|r| r.case.len()).max().unwrap_or(10);
     for r in rows.iter().filter(|r| !failures_only || !r.pass) {
-        let mark = if r.pass { "ok  " } else { "FAIL" };
+        let mark = match (r.pass, &r.fixme) {
+            (true, None) => "ok  ",
+            (true, Some(_)) => "FIXM",
+            (false, _) => "FAIL",
+        };
         if r.pass {
-            out.push_str(&format!("{mark} {:<width$}  {}\n", r.case, r.got));
+            match &r.fixme {
+                None => out.push_str(&format!("{mark} {:<width$}  {}\n", r.case, r.got)),
+                Some(why) => out.push_str(&format!(
+                    "{mark} {:<width$}  {} (expected {}: {why})\n",
+                    r.case, r.got, r.expected
+                )),
+            }
         } else {
             out.push_str(&format!(
                 "{mark} {:<width$}  expected {}, got {}\n",
@@ -228,6 +263,10 @@ pub fn render(rows: &[Row], failures_only: bool) -> String {
         }
     }
     let passed = rows.iter().filter(|r| r.pass).count();
+    let gaps = rows.iter().filter(|r| r.pass && r.fixme.is_some()).count();
+    if gaps > 0 {
+        out.push_str(&format!("{gaps} known gap(s) marked FIXM(e) in the manifest\n"));
+    }
     out.push_str(&format!("{passed} passed, {} failed\n", rows.len() - passed));
     out
 }

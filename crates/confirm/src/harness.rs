@@ -42,19 +42,7 @@ pub enum HarnessError {
 pub fn build(program: &Program, suspect: &Suspect, processes: usize, index: usize) -> Result<Harness, HarnessError> {
     let entry = pick_entry(program, &suspect.entries).ok_or(HarnessError::NoEntry)?;
     let call = call_text(program, entry)?;
-    let mut setup: Vec<String> = suspect
-        .setup
-        .iter()
-        .filter(|mfa| mfa.as_str() != entry.mfa)
-        .filter_map(|mfa| {
-            let (m, f, a) = split_mfa(mfa)?;
-            (a == 0 && program.function(m, f, 0).is_some_and(|func| func.exported))
-                .then(|| format!("{}:{}()", atom(m), atom(f)))
-        })
-        .collect();
-    if setup.is_empty() {
-        setup = conventional_setup(program, suspect, entry);
-    }
+    let setup = choose_setup(program, suspect, entry);
     let workers = vec![call; processes];
     let module = format!("racewit_harness_{index}");
     let source = render(&module, suspect, &setup, &workers);
@@ -87,26 +75,42 @@ const SETUP_NAMES: &[&str] = &[
     "setup", "init", "start", "start_link", "create_tables", "create_table", "create", "install", "new",
 ];
 
-/// When the static pass found no setup: the module's own exported
-/// `start/0`-like function (in the entry's module, then the read's and the
-/// write's), called with `catch` so an already-started service does no harm.
-fn conventional_setup(program: &Program, suspect: &Suspect, entry: &Entry) -> Vec<String> {
-    let entry_module = split_mfa(&entry.mfa).map(|(m, _, _)| m.to_string());
-    let mut modules: Vec<String> = entry_module.into_iter().collect();
-    for m in [suspect.read.module.to_string(), suspect.write.module.to_string()] {
-        if !modules.contains(&m) {
-            modules.push(m);
-        }
-    }
-    for m in &modules {
-        for name in SETUP_NAMES {
+/// What the root process calls first: the entry module's own exported
+/// `setup/0`-like function (what its author would call before using it),
+/// else the arity-0 functions the static pass found creating the tables,
+/// else a `setup/0`-like function of the read's or the write's module. A
+/// conventional function is called with `catch`, so an already-started
+/// service does no harm.
+fn choose_setup(program: &Program, suspect: &Suspect, entry: &Entry) -> Vec<String> {
+    let conventional = |m: &str| -> Option<String> {
+        SETUP_NAMES.iter().find_map(|name| {
             let is_entry = entry.mfa == format!("{m}:{name}/0");
-            if !is_entry && program.function(m, name, 0).is_some_and(|f| f.exported) {
-                return vec![format!("catch {}:{}()", atom(m), atom(name))];
-            }
-        }
+            (!is_entry && program.function(m, name, 0).is_some_and(|f| f.exported))
+                .then(|| format!("catch {}:{}()", atom(m), atom(name)))
+        })
+    };
+    let entry_module = split_mfa(&entry.mfa).map(|(m, _, _)| m.to_string()).unwrap_or_default();
+    if let Some(call) = conventional(&entry_module) {
+        return vec![call];
     }
-    Vec::new()
+    let found: Vec<String> = suspect
+        .setup
+        .iter()
+        .filter(|mfa| mfa.as_str() != entry.mfa)
+        .filter_map(|mfa| {
+            let (m, f, a) = split_mfa(mfa)?;
+            (a == 0 && program.function(m, f, 0).is_some_and(|func| func.exported))
+                .then(|| format!("{}:{}()", atom(m), atom(f)))
+        })
+        .collect();
+    if !found.is_empty() {
+        return found;
+    }
+    [suspect.read.module.to_string(), suspect.write.module.to_string()]
+        .iter()
+        .find_map(|m| conventional(m))
+        .into_iter()
+        .collect()
 }
 
 /// The entry with the fewest arguments it cannot supply (then the first in order).
@@ -158,7 +162,9 @@ fn call_text(program: &Program, entry: &Entry) -> Result<String, HarnessError> {
             if usable(hint) && !matches!(hint, ArgHint::Unknown) {
                 arg_text(hint)
             } else {
-                value_from_clauses(program, &entry.mfa, i).unwrap_or_else(|| arg_text(hint))
+                value_from_call_sites(program, &entry.mfa, i)
+                    .or_else(|| value_from_clauses(program, &entry.mfa, i))
+                    .unwrap_or_else(|| arg_text(hint))
             }
         })
         .collect();
@@ -334,4 +340,98 @@ fn value_from_clauses(program: &Program, mfa: &str, index: usize) -> Option<Stri
         let &pat = clause.pats.get(index)?;
         value(body, pat, &clause.guard)
     })
+}
+
+/// A constant the code itself passes as the `index`-th argument of `mfa`
+/// somewhere (the most frequent one; ties by first in text), such as the
+/// token a module's own `test/0` redeems.
+fn value_from_call_sites(program: &Program, mfa: &str, index: usize) -> Option<String> {
+    use racewit_syntax::ir::{CallTarget, Expr, Literal};
+    let (m, f, a) = split_mfa(mfa)?;
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for (mname, module) in &program.modules {
+        for func in &module.functions {
+            let body = &func.body;
+            for e in &body.exprs {
+                let Expr::Call { target, args, .. } = e else { continue };
+                if args.len() != a as usize {
+                    continue;
+                }
+                let hits = match target {
+                    CallTarget::Local { name, arity } => mname == m && name == f && *arity == a,
+                    CallTarget::Remote { module, function } => {
+                        matches!(body.expr(*module), Expr::Lit(Literal::Atom(x)) if x == m)
+                            && matches!(body.expr(*function), Expr::Lit(Literal::Atom(x)) if x == f)
+                    }
+                    CallTarget::Apply { .. } => false,
+                };
+                if !hits {
+                    continue;
+                }
+                if let Some(text) = const_text(body, args[index]) {
+                    match counts.iter_mut().find(|(t, _)| *t == text) {
+                        Some((_, n)) => *n += 1,
+                        None => counts.push((text, 1)),
+                    }
+                }
+            }
+        }
+    }
+    let best = counts.iter().map(|(_, n)| *n).max()?;
+    counts.into_iter().find(|(_, n)| *n == best).map(|(t, _)| t)
+}
+
+/// Erlang text of a constant expression (literals, tuples, lists, binaries of strings).
+fn const_text(body: &racewit_syntax::ir::Body, e: racewit_syntax::ir::ExprId) -> Option<String> {
+    use racewit_syntax::ir::{BinType, Expr, Literal};
+    Some(match body.expr(e) {
+        Expr::Lit(Literal::Atom(a)) => atom(a),
+        Expr::Lit(Literal::Int(i)) => i.to_string(),
+        Expr::Lit(Literal::BigInt(b)) => b.to_string(),
+        Expr::Lit(Literal::Float(x)) => format!("{x:?}"),
+        Expr::Lit(Literal::String(s)) => erlang_string(s)?,
+        Expr::Nil => "[]".into(),
+        Expr::Tuple(items) => {
+            let parts: Option<Vec<String>> = items.iter().map(|&i| const_text(body, i)).collect();
+            format!("{{{}}}", parts?.join(", "))
+        }
+        Expr::Cons(h, t) => {
+            let mut parts = vec![const_text(body, *h)?];
+            let mut tail = *t;
+            loop {
+                match body.expr(tail) {
+                    Expr::Nil => break,
+                    Expr::Cons(h2, t2) => {
+                        parts.push(const_text(body, *h2)?);
+                        tail = *t2;
+                    }
+                    _ => return None,
+                }
+            }
+            format!("[{}]", parts.join(", "))
+        }
+        Expr::Binary(segs) => {
+            let mut text = String::new();
+            for seg in segs {
+                if seg.size.is_some() || !matches!(seg.ty, BinType::Integer) {
+                    return None;
+                }
+                match body.expr(seg.value) {
+                    Expr::Lit(Literal::String(s)) => text.push_str(s),
+                    Expr::Lit(Literal::Int(b)) if (0..=255).contains(b) => text.push(char::from(*b as u8)),
+                    _ => return None,
+                }
+            }
+            format!("<<{}>>", erlang_string(&text)?)
+        }
+        _ => return None,
+    })
+}
+
+/// A printable ASCII string as an Erlang string literal.
+fn erlang_string(s: &str) -> Option<String> {
+    if !s.chars().all(|c| (' '..='~').contains(&c)) {
+        return None;
+    }
+    Some(format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")))
 }

@@ -106,11 +106,11 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 any: true,
             },
             Val::Set(s) => {
-                let any = s.iter().any(|t| matches!(t, Term::Any | Term::Param(_)));
+                let any = s.iter().any(|t| matches!(t, Term::Any | Term::Param(_) | Term::Opaque(_)));
                 ValueSet {
                     values: s
                         .iter()
-                        .filter(|t| !matches!(t, Term::Any | Term::Param(_)))
+                        .filter(|t| !matches!(t, Term::Any | Term::Param(_) | Term::Opaque(_)))
                         .map(|t| render_term(t, &origin))
                         .collect(),
                     any,
@@ -174,7 +174,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             Val::Any => ArgHint::Unknown,
             Val::Set(s) if s.is_empty() => ArgHint::Unknown,
             Val::Set(s) => {
-                if s.iter().any(|t| matches!(t, Term::Any | Term::Param(_))) {
+                if s.iter().any(|t| matches!(t, Term::Any | Term::Param(_) | Term::Opaque(_))) {
                     return ArgHint::Unknown;
                 }
                 if let Some(atoms) = v.atoms() {

@@ -242,7 +242,7 @@ fn apply(
                     });
                 }
             }
-            Term::Any | Term::Param(_) => {
+            Term::Any | Term::Param(_) | Term::Opaque(_) => {
                 if let Some(n) = arity {
                     out.push(Invoke {
                         callee: Callee::UnknownApply(n),
@@ -312,24 +312,30 @@ fn dynamic(
 
 /// Exported functions matching what is known of module, name and arity.
 fn fns_named(units: &Units<'_>, m: Option<&Name>, f: Option<&Name>, arity: Option<u32>) -> Vec<FnId> {
-    let mut out = Vec::new();
-    let mods: Vec<u32> = match m {
-        Some(m) => units.module_index.get(m).copied().into_iter().collect(),
-        None => (0..units.modules.len() as u32).collect(),
+    if m.is_none()
+        && let (Some(f), Some(a)) = (f, arity)
+    {
+        return units.exported_named(f, a).to_vec();
+    }
+    let Some(m) = m else {
+        // Neither module nor arity known: too vague to follow.
+        return Vec::new();
     };
-    for mi in mods {
-        let module = units.module(mi);
-        for (name, &idx) in &module.function_index {
-            let func = &module.functions[idx];
-            if !func.exported
-                || f.is_some_and(|f| *f != name.name)
-                || arity.is_some_and(|a| a != name.arity)
-            {
-                continue;
-            }
-            if let Some(g) = units.lookup(&module.name, &name.name, name.arity) {
-                out.push(g);
-            }
+    let mut out = Vec::new();
+    let Some(&mi) = units.module_index.get(m) else {
+        return out;
+    };
+    let module = units.module(mi);
+    for (name, &idx) in &module.function_index {
+        let func = &module.functions[idx];
+        if !func.exported
+            || f.is_some_and(|f| *f != name.name)
+            || arity.is_some_and(|a| a != name.arity)
+        {
+            continue;
+        }
+        if let Some(g) = units.lookup(&module.name, &name.name, name.arity) {
+            out.push(g);
         }
     }
     out
@@ -348,6 +354,8 @@ pub struct CallGraph {
     pub site_invokes: Vec<Vec<Vec<Invoke>>>,
     /// Per unit, the call sites (module, site, caller unit) that may call it and return.
     pub callers: Vec<Vec<(u32, racewit_syntax::ir::CallSiteId, UnitId)>>,
+    /// Per unit, its own call sites in source order.
+    pub unit_sites: Vec<Vec<racewit_syntax::ir::CallSiteId>>,
 }
 
 impl CallGraph {
@@ -367,6 +375,7 @@ impl CallGraph {
             }
         }
         let mut callers = vec![Vec::new(); units.units.len()];
+        let mut unit_sites = vec![Vec::new(); units.units.len()];
         let mut site_invokes = Vec::with_capacity(units.modules.len());
         for (mi, m) in units.modules.iter().enumerate() {
             let mut per_site = Vec::with_capacity(m.call_sites.len());
@@ -377,6 +386,7 @@ impl CallGraph {
                     continue;
                 };
                 let ctx = flow.unit_ctx(units, sv.unit);
+                unit_sites[sv.unit.index()].push(site);
                 let invs = invocations(units, flow, mi as u32, sv, ctx);
                 let from = unit_nodes[sv.unit.index()];
                 for inv in &invs {
@@ -423,6 +433,7 @@ impl CallGraph {
             apply_candidates,
             site_invokes,
             callers,
+            unit_sites,
         }
     }
 

@@ -22,7 +22,9 @@ use rustc_hash::FxHashMap;
 
 use crate::callgraph::{Callee, invocations};
 use crate::units::{FnId, Units};
-use crate::values::{Origin, Term, UnitId, Val, element, list_elements, product, resolve};
+use crate::values::{
+    Opaque, OpaqueId, Origin, Term, UnitId, Val, element, list_elements, product, resolve,
+};
 
 /// The most rounds of the fixpoint before giving up on further precision.
 const MAX_ROUNDS: usize = 24;
@@ -143,15 +145,37 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
         .fns
         .iter()
         .zip(&open)
-        .map(|((_, f), &o)| {
-            let v = if o { Val::Any } else { Val::bottom() };
-            vec![v; f.arity as usize]
+        .enumerate()
+        .map(|(fi, ((_, f), &o))| {
+            (0..units.fn_params[fi])
+                .map(|i| {
+                    if i >= f.arity {
+                        Val::one(Term::Opaque(Opaque {
+                            id: OpaqueId::FunParam {
+                                function: fi as u32,
+                                index: i,
+                            },
+                            derived: false,
+                        }))
+                    } else if o {
+                        Val::one(Term::Opaque(Opaque {
+                            id: OpaqueId::Param {
+                                function: fi as u32,
+                                index: i,
+                            },
+                            derived: false,
+                        }))
+                    } else {
+                        Val::bottom()
+                    }
+                })
+                .collect()
         })
         .collect();
     let internal_ctx: Vec<Vec<Val>> = units
-        .fns
+        .fn_params
         .iter()
-        .map(|(_, f)| vec![Val::bottom(); f.arity as usize])
+        .map(|&n| vec![Val::bottom(); n as usize])
         .collect();
     let mut flow = Flow {
         limit,
@@ -251,7 +275,7 @@ fn merge(units: &Units<'_>, flow: &mut Flow, facts: Vec<FnFacts>) -> bool {
         }
     }
     for (g, args) in arg_feed {
-        for (k, a) in args.iter().enumerate() {
+        for (k, a) in args.iter().enumerate().take(units.function(g).arity as usize) {
             changed |= flow.ctx[g.index()][k].join_in(a, limit);
             flow.internal_ctx[g.index()][k].join_in(a, limit);
         }
@@ -304,6 +328,17 @@ impl Eval<'_, '_> {
         self.flow.limit
     }
 
+    /// An unknown value identified by the expression that produced it.
+    fn opaque(&self, e: ExprId) -> Val {
+        Val::one(Term::Opaque(Opaque {
+            id: OpaqueId::Expr {
+                function: self.fid.0,
+                expr: e.0,
+            },
+            derived: false,
+        }))
+    }
+
     fn clauses(&mut self, clauses: &[ClauseId], args: &[Val]) -> Val {
         let mut out = Val::bottom();
         for &c in clauses {
@@ -327,6 +362,20 @@ impl Eval<'_, '_> {
         let limit = self.limit();
         match self.body.pat(p) {
             Pat::Var(var) => {
+                // An unknown value gets the variable as its identity.
+                let opaque;
+                let v = if v.is_any() {
+                    opaque = Val::one(Term::Opaque(Opaque {
+                        id: OpaqueId::Var {
+                            function: self.fid.0,
+                            var: var.0,
+                        },
+                        derived: false,
+                    }));
+                    &opaque
+                } else {
+                    v
+                };
                 let slot = &mut self.env[var.index()];
                 match slot {
                     Some(old) => {
@@ -389,13 +438,13 @@ impl Eval<'_, '_> {
         let limit = self.limit();
         let body = self.body;
         match body.expr(id) {
-            Expr::Missing => Val::Any,
+            Expr::Missing => self.opaque(id),
             Expr::Lit(l) => match l {
                 Literal::Atom(a) => Val::one(Term::Atom(a.clone())),
                 Literal::Int(i) => Val::one(Term::Int(*i)),
                 Literal::String(s) if s.is_empty() => Val::one(Term::List(Vec::new())),
                 Literal::String(s) => Val::one(Term::Str(s.clone())),
-                Literal::BigInt(_) | Literal::Float(_) => Val::Any,
+                Literal::BigInt(_) | Literal::Float(_) => self.opaque(id),
             },
             Expr::Var(v) => self.env[v.index()].clone().unwrap_or(Val::Any),
             Expr::Nil => Val::one(Term::List(Vec::new())),
@@ -438,7 +487,7 @@ impl Eval<'_, '_> {
                         self.expr(sz);
                     }
                 }
-                Val::Any
+                self.opaque(id)
             }
             Expr::Map { base, fields } => {
                 if let Some(b) = base {
@@ -448,7 +497,7 @@ impl Eval<'_, '_> {
                     self.expr(f.key);
                     self.expr(f.value);
                 }
-                Val::Any
+                self.opaque(id)
             }
             Expr::Block(es) => {
                 let mut last = Val::one(Term::Atom(Name::new("ok")));
@@ -472,13 +521,16 @@ impl Eval<'_, '_> {
                 let y = self.expr(*b);
                 if *op == racewit_syntax::ir::BinOp::Append {
                     let d = x.derive();
-                    return if d.is_any() { y.derive() } else { d };
+                    let d = if d.is_any() { y.derive() } else { d };
+                    if !d.is_any() {
+                        return d;
+                    }
                 }
-                Val::Any
+                self.opaque(id)
             }
             Expr::UnOp(_, a) => {
                 self.expr(*a);
-                Val::Any
+                self.opaque(id)
             }
             Expr::Send { to, msg, .. } => {
                 self.expr(*to);
@@ -486,7 +538,7 @@ impl Eval<'_, '_> {
                 self.facts.sends.push(m.clone());
                 m
             }
-            Expr::Call { site, target, args } => self.call(*site, target, args),
+            Expr::Call { site, target, args } => self.call(id, *site, target, args),
             Expr::Case { arg, clauses, .. } => {
                 let v = self.expr(*arg);
                 self.clauses(clauses, &[v])
@@ -520,8 +572,8 @@ impl Eval<'_, '_> {
                 out
             }
             Expr::Catch(e) => {
-                self.expr(*e);
-                Val::Any
+                let v = self.expr(*e);
+                v.join(&self.opaque(id), limit)
             }
             Expr::Fun(fe) => {
                 let Some(u) = self.units.closure(self.module, fe.id) else {
@@ -532,7 +584,8 @@ impl Eval<'_, '_> {
                 }
                 let saved = self.unit;
                 self.unit = u;
-                let args = vec![Val::Any; fe.arity as usize];
+                let base = self.units.unit(u).param_base;
+                let args: Vec<Val> = (0..fe.arity).map(|i| Val::one(Term::Param(base + i))).collect();
                 let r = self.clauses(&fe.clauses, &args);
                 self.facts.returns.push((u, r));
                 self.unit = saved;
@@ -574,7 +627,7 @@ impl Eval<'_, '_> {
                     }
                 }
                 self.expr(c.body);
-                Val::Any
+                self.opaque(id)
             }
             Expr::Maybe { body: items, else_clauses } => {
                 let mut last = Val::Any;
@@ -585,14 +638,14 @@ impl Eval<'_, '_> {
                     let v = self.clauses(cs, &[Val::Any]);
                     last.join_in(&v, limit);
                 } else {
-                    last = Val::Any;
+                    last = self.opaque(id);
                 }
                 last
             }
         }
     }
 
-    fn call(&mut self, site: CallSiteId, target: &CallTarget, args: &[ExprId]) -> Val {
+    fn call(&mut self, id: ExprId, site: CallSiteId, target: &CallTarget, args: &[ExprId]) -> Val {
         let limit = self.limit();
         let m = self.units.module(self.module);
         let st = match target {
@@ -632,7 +685,7 @@ impl Eval<'_, '_> {
         let result = self.call_result(site, &sv);
         self.facts.sites.push((site, sv));
         let _ = limit;
-        result
+        if result.is_any() { self.opaque(id) } else { result }
     }
 
     fn call_result(&mut self, site: CallSiteId, sv: &SiteVals) -> Val {
@@ -683,11 +736,24 @@ impl Eval<'_, '_> {
                     "erlang",
                     "pid_to_list" | "list_to_atom" | "list_to_existing_atom" | "atom_to_list"
                     | "list_to_binary" | "binary_to_atom" | "binary_to_list" | "term_to_binary"
-                    | "iolist_to_binary" | "binary_to_existing_atom",
+                    | "iolist_to_binary" | "binary_to_existing_atom" | "integer_to_list"
+                    | "integer_to_binary" | "atom_to_binary" | "ref_to_list" | "phash2",
                     _,
                 )
                 | ("lists", "concat" | "flatten" | "append", _)
                 | ("io_lib", "format", 2) => {
+                    if matches!(mfa.name.as_str(), "list_to_atom" | "list_to_existing_atom")
+                        && let Some(strs) = a[0]
+                            .iter()
+                            .map(|t| match t {
+                                Term::Str(s) => Some(Term::Atom(s.clone())),
+                                _ => None,
+                            })
+                            .collect::<Option<Vec<Term>>>()
+                        && !strs.is_empty()
+                    {
+                        return Val::from_terms(strs, limit);
+                    }
                     let mut d = Val::Any;
                     for v in a {
                         let x = v.derive();

@@ -194,6 +194,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         write_reach,
         limit,
         budget: opts.search_budget,
+        summaries: Default::default(),
     };
 
     // Only reads that can reach a write of their category, directly or by returning.

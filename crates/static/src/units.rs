@@ -22,6 +22,10 @@ pub struct Unit<'p> {
     pub owner: FnId,
     pub fun: Option<&'p FunExpr>,
     pub arity: u32,
+    /// Index of the unit's first parameter among its owner's parameters
+    /// (0 for a named function; a fun's come after the function's own and
+    /// those of the funs before it).
+    pub param_base: u32,
 }
 
 impl Unit<'_> {
@@ -41,9 +45,13 @@ pub struct Units<'p> {
     pub fns: Vec<(u32, &'p Function)>,
     /// The unit of each named function (same index as `fns`).
     pub fn_unit: Vec<UnitId>,
+    /// Parameters of each named function counting those of its funs.
+    pub fn_params: Vec<u32>,
     pub units: Vec<Unit<'p>>,
     by_name: FxHashMap<(u32, FunName), FnId>,
     by_fun: FxHashMap<(u32, FunId), UnitId>,
+    /// Exported functions by name and arity, in program order.
+    exported: FxHashMap<FunName, Vec<FnId>>,
 }
 
 impl<'p> Units<'p> {
@@ -52,6 +60,7 @@ impl<'p> Units<'p> {
         let mut module_index = FxHashMap::default();
         let mut fns = Vec::new();
         let mut fn_unit = Vec::new();
+        let mut fn_params = Vec::new();
         let mut units = Vec::new();
         let mut by_name = FxHashMap::default();
         let mut by_fun = FxHashMap::default();
@@ -68,7 +77,9 @@ impl<'p> Units<'p> {
                     owner: fid,
                     fun: None,
                     arity: f.arity,
+                    param_base: 0,
                 });
+                let mut next = f.arity;
                 for e in &f.body.exprs {
                     if let Expr::Fun(fe) = e {
                         by_fun.insert((mi, fe.id), UnitId(units.len() as u32));
@@ -77,17 +88,28 @@ impl<'p> Units<'p> {
                             owner: fid,
                             fun: Some(fe),
                             arity: fe.arity,
+                            param_base: next,
                         });
+                        next += fe.arity;
                     }
                 }
+                fn_params.push(next);
+            }
+        }
+        let mut exported: FxHashMap<FunName, Vec<FnId>> = FxHashMap::default();
+        for (i, (_, f)) in fns.iter().enumerate() {
+            if f.exported {
+                exported.entry(f.fun_name()).or_default().push(FnId(i as u32));
             }
         }
         Units {
+            exported,
             program,
             modules,
             module_index,
             fns,
             fn_unit,
+            fn_params,
             units,
             by_name,
             by_fun,
@@ -125,6 +147,17 @@ impl<'p> Units<'p> {
 
     pub fn lookup_mfa(&self, mfa: &MFA) -> Option<FnId> {
         self.lookup(&mfa.module, &mfa.name, mfa.arity)
+    }
+
+    /// Exported functions named `name`/`arity` in any module.
+    pub fn exported_named(&self, name: &Name, arity: u32) -> &[FnId] {
+        self.exported
+            .get(&FunName {
+                name: name.clone(),
+                arity,
+            })
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     pub fn closure(&self, module: u32, fun: FunId) -> Option<UnitId> {

@@ -33,10 +33,36 @@ impl UnitId {
     }
 }
 
+/// Where an unknown value comes from: its identity. Two uses of the same
+/// identity may be the same value (an alias); values of different
+/// identities are taken to differ, as Dialyzer's race analysis does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum OpaqueId {
+    /// Parameter `i` of a named function called from outside the program.
+    Param { function: u32, index: u32 },
+    /// A variable bound to an unknown value (a message, a fun's parameter...).
+    Var { function: u32, var: u32 },
+    /// The result of an unknown call or computation.
+    Expr { function: u32, expr: u32 },
+    /// Parameter `index` (counted over the function's funs) of a fun called
+    /// from an unknown place.
+    FunParam { function: u32, index: u32 },
+}
+
+/// An unknown value with an identity; `derived` when converted from it
+/// (`list_to_atom("w" ++ integer_to_list(N))` is derived from `N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Opaque {
+    pub id: OpaqueId,
+    pub derived: bool,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Term {
-    /// Any term at all.
+    /// Any term at all (a widened set, or a wildcard such as `registered()`'s names).
     Any,
+    /// An unknown value with an identity.
+    Opaque(Opaque),
     Atom(Name),
     Int(i64),
     /// A string literal (a list of characters).
@@ -44,8 +70,11 @@ pub enum Term {
     /// A proper list of known length (`[]` is the empty list).
     List(Vec<Term>),
     Tuple(Vec<Term>),
-    /// The `i`-th parameter of the function the value belongs to.
+    /// The `i`-th parameter of the function the value belongs to (the
+    /// parameters of funs inside it are numbered after its own).
     Param(u32),
+    /// Element `index` (0-based) of parameter `param`, when that is a tuple.
+    ParamElem(u32, u32),
     /// The table id returned by the `ets:new` at this site (an unnamed table).
     Table(Origin),
     /// The pid returned by the spawn at this site.
@@ -67,7 +96,7 @@ pub enum Term {
 impl Term {
     fn has_param(&self) -> bool {
         match self {
-            Term::Param(_) | Term::Derived(_) => true,
+            Term::Param(_) | Term::Derived(_) | Term::ParamElem(..) => true,
             Term::List(ts) | Term::Tuple(ts) => ts.iter().any(Term::has_param),
             _ => false,
         }
@@ -91,7 +120,11 @@ impl Term {
     /// Erlang-like text of the term; `origin` names table and pid origins.
     pub fn render(&self, out: &mut String, origin: &dyn Fn(Origin) -> String) {
         match self {
-            Term::Any | Term::Param(_) | Term::Derived(_) => out.push('_'),
+            Term::Any
+            | Term::Param(_)
+            | Term::ParamElem(..)
+            | Term::Derived(_)
+            | Term::Opaque(_) => out.push('_'),
             Term::Atom(a) => out.push_str(&quote_atom(a)),
             Term::Int(i) => {
                 let _ = write!(out, "{i}");
@@ -162,8 +195,10 @@ pub fn unify(a: &Term, b: &Term) -> bool {
     match (a, b) {
         // Values unique to a process never equal those of another process.
         (Term::SelfPid | Term::Unique, Term::SelfPid | Term::Unique) => false,
-        (Term::Any | Term::Param(_) | Term::Derived(_), _)
-        | (_, Term::Any | Term::Param(_) | Term::Derived(_)) => true,
+        (Term::Any | Term::Param(_) | Term::ParamElem(..) | Term::Derived(_), _)
+        | (_, Term::Any | Term::Param(_) | Term::ParamElem(..) | Term::Derived(_)) => true,
+        (Term::Opaque(x), Term::Opaque(y)) => x == y,
+        (Term::Opaque(_), _) | (_, Term::Opaque(_)) => false,
         (Term::Tuple(x), Term::Tuple(y)) | (Term::List(x), Term::List(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| unify(p, q))
         }
@@ -179,7 +214,8 @@ pub fn unify(a: &Term, b: &Term) -> bool {
 /// The more specific of two unifiable terms (used to print a shared item).
 fn meet_term(a: &Term, b: &Term) -> Term {
     match (a, b) {
-        (Term::Any | Term::Param(_), t) | (t, Term::Any | Term::Param(_)) => t.clone(),
+        (Term::Any | Term::Param(_) | Term::ParamElem(..), t)
+        | (t, Term::Any | Term::Param(_) | Term::ParamElem(..)) => t.clone(),
         (Term::Tuple(x), Term::Tuple(y)) => {
             Term::Tuple(x.iter().zip(y).map(|(p, q)| meet_term(p, q)).collect())
         }
@@ -321,15 +357,27 @@ impl Val {
         }
         fn param(t: &Term) -> Option<u32> {
             match t {
-                Term::Param(i) | Term::Derived(i) => Some(*i),
+                Term::Param(i) | Term::Derived(i) | Term::ParamElem(i, _) => Some(*i),
                 Term::List(ts) | Term::Tuple(ts) => ts.iter().find_map(param),
                 _ => None,
             }
         }
-        match self.iter().find_map(param) {
-            Some(i) => Val::one(Term::Derived(i)),
-            None => Val::Any,
+        if let Some(i) = self.iter().find_map(param) {
+            return Val::one(Term::Derived(i));
         }
+        let mut out = BTreeSet::new();
+        for t in self.iter() {
+            match t {
+                Term::Opaque(o) => {
+                    out.insert(Term::Opaque(Opaque {
+                        id: o.id,
+                        derived: true,
+                    }));
+                }
+                _ => return Val::Any,
+            }
+        }
+        if out.is_empty() { Val::Any } else { Val::Set(out) }
     }
 
     /// Some term holds `self()` or a value derived from it.
@@ -404,7 +452,10 @@ pub fn element(v: &Val, i: usize, limit: usize) -> Val {
                     out.push(e.clone());
                 }
             }
-            Term::Any | Term::Param(_) | Term::Derived(_) => out.push(Term::Any),
+            Term::Param(p) => out.push(Term::ParamElem(*p, i as u32)),
+            Term::Any | Term::ParamElem(..) | Term::Derived(_) | Term::Opaque(_) => {
+                out.push(Term::Any)
+            }
             _ => {}
         }
     }
@@ -480,9 +531,27 @@ pub fn resolve(v: &Val, ctx: &[Val], limit: usize) -> Val {
 fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
     match t {
         Term::Param(i) => ctx.get(*i as usize).cloned().unwrap_or(Val::Any),
+        Term::ParamElem(p, i) => match ctx.get(*p as usize) {
+            Some(v) => element(v, *i as usize, limit),
+            None => Val::Any,
+        },
         Term::Derived(i) => match ctx.get(*i as usize) {
             Some(v) if v.has_self() => Val::one(Term::Unique),
-            _ => Val::Any,
+            Some(v) => {
+                let mut out = Vec::new();
+                for t in v.iter() {
+                    match t {
+                        Term::Opaque(o) => out.push(Term::Opaque(Opaque {
+                            id: o.id,
+                            derived: true,
+                        })),
+                        Term::Param(j) | Term::Derived(j) => out.push(Term::Derived(*j)),
+                        _ => return Val::Any,
+                    }
+                }
+                Val::from_terms(out, limit)
+            }
+            None => Val::Any,
         },
         Term::Tuple(ts) | Term::List(ts) if t.has_param() => {
             let elems: Vec<Val> = ts.iter().map(|e| resolve_term(e, ctx, limit)).collect();

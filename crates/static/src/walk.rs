@@ -11,6 +11,7 @@
 //! first by a shortest path, which is the one reported.
 
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 
 use racewit_syntax::ir::{CallSiteId, MFA};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -27,6 +28,20 @@ use crate::values::{Origin, UnitId, Val, resolve};
 
 /// Levels a search may climb from the read's function to its callers.
 pub const MAX_ASCEND: u8 = 5;
+/// Calls a search enters with their precise context; deeper ones are
+/// answered from context-free summaries of the writes they may reach.
+pub const MAX_ENTER: u8 = 3;
+/// Units one summary may visit.
+const SUMMARY_UNITS: usize = 4_000;
+
+/// A write reachable from a unit through calls, with the calls leading to it.
+#[derive(Clone, Debug)]
+pub struct SummaryWrite {
+    pub write: Origin,
+    pub unit: UnitId,
+    /// (caller unit, call site, edge kind, callee unit), outermost first.
+    pub chain: Vec<(UnitId, Origin, EdgeKind, UnitId)>,
+}
 
 /// Everything the searches share.
 pub struct World<'a, 'p> {
@@ -42,6 +57,8 @@ pub struct World<'a, 'p> {
     pub limit: usize,
     /// States one search may visit.
     pub budget: usize,
+    /// Summaries by (unit, category bit), shared by all searches.
+    pub summaries: Mutex<FxHashMap<(UnitId, u8), Arc<Vec<SummaryWrite>>>>,
 }
 
 /// A read to search from.
@@ -82,6 +99,8 @@ struct EntryRec {
     ctx: u32,
     ascend: Option<u8>,
     mode: Mode,
+    /// Calls entered since the last frame that depends on the read by source.
+    depth: u8,
     returns: Vec<u32>,
     exited: Option<u32>,
 }
@@ -139,6 +158,72 @@ impl World<'_, '_> {
         let args: Vec<Val> = sv.args.iter().map(|a| resolve(a, ctx, self.limit)).collect();
         let it = item(cat, mfa, &args, o, &self.tables, self.limit);
         Some((args, it))
+    }
+
+    /// Writes of category `bit` reachable from `u` (breadth first, each
+    /// unit once), computed once and shared.
+    pub fn summary(&self, u: UnitId, bit: u8) -> Arc<Vec<SummaryWrite>> {
+        if let Ok(cache) = self.summaries.lock()
+            && let Some(s) = cache.get(&(u, bit))
+        {
+            return s.clone();
+        }
+        let mut out = Vec::new();
+        let mut seen: FxHashSet<UnitId> = FxHashSet::default();
+        let mut queue: VecDeque<(UnitId, Vec<(UnitId, Origin, EdgeKind, UnitId)>)> =
+            VecDeque::from([(u, Vec::new())]);
+        seen.insert(u);
+        while let Some((x, chain)) = queue.pop_front() {
+            if seen.len() > SUMMARY_UNITS {
+                break;
+            }
+            let module = self.units.unit(x).module;
+            for &site in &self.cg.unit_sites[x.index()] {
+                let o = Origin { module, site };
+                if self.site_ops[module as usize][site.index()].1 & bit != 0 {
+                    out.push(SummaryWrite {
+                        write: o,
+                        unit: x,
+                        chain: chain.clone(),
+                    });
+                }
+                for inv in self.cg.invokes(module, site) {
+                    if self.cg.node_mask(&self.write_reach, &inv.callee, self.units) & bit == 0 {
+                        continue;
+                    }
+                    for t in self.targets(&inv.callee, bit) {
+                        if seen.insert(t) {
+                            let mut c = chain.clone();
+                            c.push((x, o, inv.kind, t));
+                            queue.push_back((t, c));
+                        }
+                    }
+                }
+            }
+        }
+        let out = Arc::new(out);
+        if let Ok(mut cache) = self.summaries.lock() {
+            cache.insert((u, bit), out.clone());
+        }
+        out
+    }
+
+    fn targets(&self, callee: &Callee, bit: u8) -> Vec<UnitId> {
+        match callee {
+            Callee::Fn(g) => vec![self.units.fn_unit[g.index()]],
+            Callee::Closure(u) => vec![*u],
+            Callee::UnknownApply(n) => self
+                .cg
+                .apply_candidates
+                .get(n)
+                .map(|c| {
+                    c.iter()
+                        .copied()
+                        .filter(|u| self.write_reach[self.cg.unit_nodes[u.index()].index()] & bit != 0)
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
     }
 
     pub fn search(&self, read: &Read) -> Outcome {
@@ -212,6 +297,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             ctx: c,
             ascend,
             mode,
+            depth: 0,
             returns: Vec::new(),
             exited: None,
         });
@@ -304,27 +390,23 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                 }
                 continue;
             }
-            let targets: Vec<UnitId> = match &inv.callee {
-                Callee::Fn(g) => vec![w.units.fn_unit[g.index()]],
-                Callee::Closure(u) => vec![*u],
-                Callee::UnknownApply(n) => w
-                    .cg
-                    .apply_candidates
-                    .get(n)
-                    .map(|c| {
-                        c.iter()
-                            .copied()
-                            .filter(|u| w.write_reach[w.cg.unit_nodes[u.index()].index()] & self.bit != 0)
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            };
+            let targets = w.targets(&inv.callee, self.bit);
             if inv.kind == EdgeKind::Hof {
                 all_entered = false;
+            }
+            let depth = self.entries[entry as usize].depth + 1;
+            if depth > MAX_ENTER {
+                for t in targets {
+                    self.summarized(s, unit, origin, inv.kind, t);
+                }
+                all_entered = false;
+                continue;
             }
             for t in targets {
                 let tctx = self.callee_ctx(unit, &ctx, t, &inv.callee, inv.args.as_deref());
                 let (e, new) = self.entry(t, tctx, None, Mode::All);
+                let d = &mut self.entries[e as usize].depth;
+                *d = (*d).max(depth);
                 if returns {
                     entered_any = true;
                     self.entries[e as usize].returns.push(s);
@@ -359,15 +441,31 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         let tu = w.units.unit(target);
         match callee {
             Callee::Closure(_) => {
-                if tu.owner == w.units.unit(caller).owner {
+                let mut c = if tu.owner == w.units.unit(caller).owner {
                     ctx.to_vec()
                 } else {
                     w.global_ctx(target)
+                };
+                if let Some(a) = args
+                    && a.len() == tu.arity as usize
+                {
+                    let base = tu.param_base as usize;
+                    if c.len() < base + a.len() {
+                        c.resize(base + a.len(), Val::Any);
+                    }
+                    for (i, v) in a.iter().enumerate() {
+                        c[base + i] = resolve(v, ctx, w.limit);
+                    }
                 }
+                c
             }
             Callee::Fn(_) => match args {
                 Some(a) if a.len() == tu.arity as usize => {
-                    a.iter().map(|v| resolve(v, ctx, w.limit)).collect()
+                    let mut c: Vec<Val> = a.iter().map(|v| resolve(v, ctx, w.limit)).collect();
+                    // The callee's funs keep their own parameters.
+                    let full = w.global_ctx(target);
+                    c.extend(full.into_iter().skip(a.len()));
+                    c
                 }
                 _ => w.global_ctx(target),
             },
@@ -416,6 +514,63 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                 // The path steps over the call: its inside is not part of it.
                 self.push_succs(st.entry, st.node, r, Via::Step);
             }
+        }
+    }
+
+    /// Writes reachable from `t`, called at state `s`, checked without context.
+    fn summarized(&mut self, s: u32, unit: UnitId, origin: Origin, kind: EdgeKind, t: UnitId) {
+        let w = self.w;
+        let summary = w.summary(t, self.bit);
+        for sw in summary.iter() {
+            if self.hit_sites.contains(&sw.write) {
+                continue;
+            }
+            let ctx = w.global_ctx(sw.unit);
+            let Some((write_args, write_item)) = w.item_at(self.read.category, sw.write, &ctx) else {
+                continue;
+            };
+            if !may_alias(&self.read_item, &write_item) {
+                continue;
+            }
+            self.hit_sites.insert(sw.write);
+            let (mut hops, base_unit) = self.path(s, unit, origin);
+            // Replace the final write hop (at the call) with the chain to the write.
+            hops.pop();
+            let hop_kind = |k: EdgeKind| match k {
+                EdgeKind::Spawn => HopKind::Spawn,
+                EdgeKind::Serve | EdgeKind::Cast => HopKind::Serve,
+                _ => HopKind::Call,
+            };
+            hops.push(RawHop {
+                kind: hop_kind(kind),
+                unit,
+                other: Some(t),
+                origin,
+            });
+            for &(caller, o, k, callee) in &sw.chain {
+                hops.push(RawHop {
+                    kind: hop_kind(k),
+                    unit: caller,
+                    other: Some(callee),
+                    origin: o,
+                });
+            }
+            hops.push(RawHop {
+                kind: HopKind::Write,
+                unit: sw.unit,
+                other: None,
+                origin: sw.write,
+            });
+            self.hits.push(Hit {
+                read_args: self.read_args.clone(),
+                write_args,
+                read_item: self.read_item.clone(),
+                write_item,
+                write_unit: sw.unit,
+                write: sw.write,
+                hops,
+                base_unit,
+            });
         }
     }
 

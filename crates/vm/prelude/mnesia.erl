@@ -2,7 +2,7 @@
 -module(mnesia).
 -export([transaction/1, transaction/2, transaction/3, abort/1, activity/2, activity/3,
          activity/4, sync_dirty/1, sync_dirty/2, async_dirty/1, async_dirty/2,
-         ets/1, ets/2, is_transaction/0, sync_transaction/1]).
+         ets/1, ets/2, sync_transaction/1, foldl/3, foldr/3]).
 
 transaction(Fun) -> transaction(Fun, []).
 transaction(Fun, Args) when is_list(Args) -> run_tx(Fun, Args);
@@ -23,7 +23,18 @@ run_tx(Fun, Args) ->
 
 abort(Reason) -> exit({aborted, Reason}).
 
-is_transaction() -> false.
+foldl(F, Acc, Tab) -> lists:foldl(F, Acc, racewit:mnesia_objects(Tab)).
+foldr(F, Acc, Tab) -> lists:foldr(F, Acc, racewit:mnesia_objects(Tab)).
+
+dirty(Fun, Args) ->
+    Old = put('$racewit_mnesia_activity', true),
+    try apply(Fun, Args)
+    after
+        case Old of
+            undefined -> erase('$racewit_mnesia_activity');
+            _ -> put('$racewit_mnesia_activity', Old)
+        end
+    end.
 
 activity(Kind, Fun) -> activity(Kind, Fun, []).
 activity(transaction, Fun, Args) ->
@@ -33,12 +44,12 @@ activity(transaction, Fun, Args) ->
     end;
 activity({transaction, _}, Fun, Args) -> activity(transaction, Fun, Args);
 activity(sync_transaction, Fun, Args) -> activity(transaction, Fun, Args);
-activity(_Dirty, Fun, Args) -> apply(Fun, Args).
+activity(_Dirty, Fun, Args) -> dirty(Fun, Args).
 activity(Kind, Fun, Args, _Mod) -> activity(Kind, Fun, Args).
 
-sync_dirty(Fun) -> apply(Fun, []).
-sync_dirty(Fun, Args) -> apply(Fun, Args).
-async_dirty(Fun) -> apply(Fun, []).
-async_dirty(Fun, Args) -> apply(Fun, Args).
-ets(Fun) -> apply(Fun, []).
-ets(Fun, Args) -> apply(Fun, Args).
+sync_dirty(Fun) -> dirty(Fun, []).
+sync_dirty(Fun, Args) -> dirty(Fun, Args).
+async_dirty(Fun) -> dirty(Fun, []).
+async_dirty(Fun, Args) -> dirty(Fun, Args).
+ets(Fun) -> dirty(Fun, []).
+ets(Fun, Args) -> dirty(Fun, Args).

@@ -25,8 +25,9 @@ pub type Slot = u32;
 pub type Label = u32;
 
 /// Every loaded module, indexed by position.
+#[derive(Clone)]
 pub struct CodeTable {
-    pub modules: Vec<ModuleCode>,
+    pub modules: Vec<std::sync::Arc<ModuleCode>>,
     pub by_name: FxHashMap<Atom, u32>,
     /// Modules of the installed OTP: a call to a module neither loaded nor
     /// in this set is `undef` (as on the BEAM); one in the set is unsupported.
@@ -36,7 +37,7 @@ pub struct CodeTable {
 impl CodeTable {
     pub fn module(&self, name: Atom) -> Option<(u32, &ModuleCode)> {
         let i = *self.by_name.get(&name)?;
-        Some((i, &self.modules[i as usize]))
+        Some((i, &*self.modules[i as usize]))
     }
 
     /// Resolve `M:F/A` as a remote call would at run time.
@@ -234,16 +235,24 @@ pub fn literal_term(l: &Literal) -> Term {
 
 /// Compile every module of `programs` (earlier programs win on name clashes).
 pub fn compile_programs(programs: &[(&Program, bool)]) -> CodeTable {
-    let mut table = CodeTable {
+    let empty = CodeTable {
         modules: Vec::new(),
         by_name: FxHashMap::default(),
         otp_modules: None,
     };
+    compile_onto(&empty, programs)
+}
+
+/// Compile `programs` on top of already compiled modules (shared, not
+/// recompiled); the new modules win over `base`'s on name clashes.
+pub fn compile_onto(base: &CodeTable, programs: &[(&Program, bool)]) -> CodeTable {
+    let mut table = base.clone();
+    let base_len = table.modules.len() as u32;
     let mut sources: Vec<(&Program, &ir::Module, bool)> = Vec::new();
     for (program, prelude) in programs {
         for (name, m) in &program.modules {
             let atom = Atom::new(name);
-            if table.by_name.contains_key(&atom) {
+            if table.by_name.get(&atom).is_some_and(|&i| i >= base_len) {
                 continue;
             }
             let mut fn_index = FxHashMap::default();
@@ -264,7 +273,7 @@ pub fn compile_programs(programs: &[(&Program, bool)]) -> CodeTable {
                 })
                 .collect();
             table.by_name.insert(atom, table.modules.len() as u32);
-            table.modules.push(ModuleCode {
+            table.modules.push(std::sync::Arc::new(ModuleCode {
                 name: atom,
                 functions: Vec::new(),
                 functions_len: m.functions.len() as u32,
@@ -273,11 +282,13 @@ pub fn compile_programs(programs: &[(&Program, bool)]) -> CodeTable {
                 sites,
                 prelude: *prelude,
                 ir_name: name.clone(),
-            });
+            }));
             sources.push((program, m, *prelude));
         }
     }
-    for (mi, (program, m, _)) in sources.iter().enumerate() {
+    let mut compiled = Vec::new();
+    for (k, (program, m, _)) in sources.iter().enumerate() {
+        let mi = base_len as usize + k;
         let mut functions: Vec<Option<FnCode>> = (0..m.functions.len() + m.fun_count as usize)
             .map(|_| None)
             .collect();
@@ -320,8 +331,13 @@ pub fn compile_programs(programs: &[(&Program, bool)]) -> CodeTable {
                     line: 0,
                 })
             })
-            .collect();
-        table.modules[mi].functions = functions;
+            .collect::<Vec<FnCode>>();
+        compiled.push((mi, functions));
+    }
+    for (mi, functions) in compiled {
+        if let Some(m) = std::sync::Arc::get_mut(&mut table.modules[mi]) {
+            m.functions = functions;
+        }
     }
     table
 }
@@ -782,7 +798,13 @@ impl<'a> FnCompiler<'a> {
                 let v = self.compile_expr(arg, false);
                 let result = self.temp();
                 let end = self.new_label();
-                for &cid in &clauses {
+                // A record case's second clause only names the record: reaching it is the error.
+                let live = if kind == CaseKind::Record && clauses.len() >= 2 {
+                    &clauses[..1]
+                } else {
+                    &clauses[..]
+                };
+                for &cid in live {
                     let c = self.body.clause(cid).clone();
                     let next = self.new_label();
                     let mark = self.next_temp;

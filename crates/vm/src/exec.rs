@@ -46,15 +46,32 @@ impl Vm {
         self.current = None;
         self.self_exit = None;
         self.put_back(idx, arc);
-        if matches!(outcome, Ok(Outcome::Exit(_)) | Err(_)) {
-            self.atomic_event = None;
-        }
+        // A visible action that raised and ended the process in the same step
+        // (`register` of a taken name → badarg, uncaught) is still the step's
+        // event: the scheduler must see the attempt, then the exit.
+        let attempted = if matches!(outcome, Ok(Outcome::Exit(_)) | Err(_)) {
+            self.atomic_event.take().filter(|ev| ev.pid == pid)
+        } else {
+            None
+        };
         match outcome {
             Ok(Outcome::Event(ev)) => Ok(ev),
             Ok(Outcome::Exit(reason)) => {
                 let text = format!("exit({})", format::write_term(&reason));
                 self.terminate(pid, reason);
-                Ok(Event::new(pid, EventKind::Exit, text).with_item(SharedItem::Process(pid), Access::Write))
+                match attempted {
+                    Some(mut ev) => {
+                        // The failed attempt ended the process: it is the
+                        // harmful write, whatever it only observed.
+                        ev.access = ev.access.map(|_| Access::Write);
+                        ev.text.push_str("; ");
+                        ev.text.push_str(&text);
+                        ev.accesses.push((SharedItem::Process(pid), Access::Write));
+                        Ok(ev)
+                    }
+                    None => Ok(Event::new(pid, EventKind::Exit, text)
+                        .with_item(SharedItem::Process(pid), Access::Write)),
+                }
             }
             Err(e) => Err(e),
         }
@@ -623,9 +640,8 @@ impl Vm {
                         FailKind::CaseClause => Term::tuple(vec![Term::Atom(Atom::CASE_CLAUSE), v]),
                         FailKind::IfClause => Term::Atom(Atom::IF_CLAUSE),
                         FailKind::BadargValue => Term::tuple(vec![Term::Atom(Atom::BADARG), v]),
-                        FailKind::Badrecord(name) => {
-                            Term::tuple(vec![Term::Atom(Atom::BADRECORD), Term::Atom(*name)])
-                        }
+                        // OTP 25 reports the offending term.
+                        FailKind::Badrecord(_) => Term::tuple(vec![Term::Atom(Atom::BADRECORD), v]),
                         FailKind::TryClause => Term::tuple(vec![Term::Atom(Atom::TRY_CLAUSE), v]),
                         FailKind::ElseClause => Term::tuple(vec![Term::Atom(Atom::ELSE_CLAUSE), v]),
                         FailKind::FunctionClause => Term::Atom(Atom::FUNCTION_CLAUSE),
@@ -1139,10 +1155,9 @@ impl Vm {
                 }
                 Outcome::Event(ev)
             }
-            other => {
-                self.atomic_event = None;
-                other
-            }
+            // An exit keeps the pending event: `step` reports the attempt
+            // that raised together with the exit.
+            other => other,
         }
     }
 

@@ -68,8 +68,8 @@ pub struct Process {
     pub links: BTreeSet<Pid>,
     /// Monitors this process holds: ref → (monitored pid).
     pub monitors: BTreeMap<u64, Pid>,
-    /// Monitors on this process: ref → watcher.
-    pub monitored_by: BTreeMap<u64, Pid>,
+    /// Monitors on this process: ref → (watcher, registered name when monitored by name).
+    pub monitored_by: BTreeMap<u64, (Pid, Option<Atom>)>,
     pub trap_exit: bool,
     pub dict: imbl::OrdMap<MapKey, Term>,
     pub registered: Option<Atom>,

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use racewit_syntax::ir::Program;
 
 use crate::atom::Atom;
-use crate::code::{CodeTable, Target, compile_programs};
+use crate::code::{CodeTable, Target, compile_onto, compile_programs};
 use crate::ets::EtsStore;
 use crate::event::Event;
 use crate::mnesia::MnesiaStore;
@@ -95,6 +95,26 @@ pub fn prelude_programs() -> &'static [Program] {
     PRELUDE.get_or_init(crate::prelude::load)
 }
 
+/// The prelude and libraries compiled once per process (per set of libraries).
+fn base_code(prelude: bool, libraries: &[Arc<Program>]) -> Arc<CodeTable> {
+    type Cache = std::sync::Mutex<Vec<((bool, Vec<usize>), Arc<CodeTable>)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let key = (prelude, libraries.iter().map(|l| Arc::as_ptr(l) as usize).collect::<Vec<_>>());
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some((_, t)) = cache.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
+        return t.clone();
+    }
+    let mut programs: Vec<(&Program, bool)> = Vec::new();
+    if prelude {
+        programs.extend(prelude_programs().iter().map(|p| (p, true)));
+    }
+    programs.extend(libraries.iter().map(|p| (&**p, true)));
+    let table = Arc::new(compile_programs(&programs));
+    let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
+    guard.push((key, table.clone()));
+    table
+}
+
 impl Vm {
     /// A VM for `program` (plus the prelude unless disabled in `config`).
     pub fn new(program: Arc<Program>, config: VmConfig) -> Vm {
@@ -105,12 +125,8 @@ impl Vm {
     /// modules loaded from an installed OTP); the user's modules win on name
     /// clashes, then the prelude, then the libraries.
     pub fn with_libraries(program: Arc<Program>, libraries: &[Arc<Program>], config: VmConfig) -> Vm {
-        let mut programs: Vec<(&Program, bool)> = vec![(&program, false)];
-        if config.prelude {
-            programs.extend(prelude_programs().iter().map(|p| (p, true)));
-        }
-        programs.extend(libraries.iter().map(|p| (&**p, true)));
-        let mut code = compile_programs(&programs);
+        let base = base_code(config.prelude, libraries);
+        let mut code = compile_onto(&base, &[(&program, false)]);
         code.otp_modules = config.otp_modules.clone();
         let placeholder = Arc::new(Process::new(
             Pid(u32::MAX),
@@ -382,7 +398,7 @@ impl Vm {
             }
             self.exit_signal(pid, l, link_reason.clone(), true);
         }
-        for (r, watcher) in watchers {
+        for (r, (watcher, by_name)) in watchers {
             if Some(watcher) == self.current {
                 self.deferred.push(Deferred::DropMonitor(r));
             } else if let Some(w) = self.proc_mut(watcher) {
@@ -392,7 +408,10 @@ impl Vm {
                 Term::Atom(Atom::DOWN),
                 Term::Ref(r),
                 Term::Atom(Atom::PROCESS),
-                Term::Pid(pid),
+                match by_name {
+                    Some(n) => Term::tuple(vec![Term::Atom(n), Term::Atom(Atom::NONODE)]),
+                    None => Term::Pid(pid),
+                },
                 reason.clone(),
             ]);
             self.deliver(watcher, msg);

@@ -751,6 +751,7 @@ impl<'e> Preprocessor<'e> {
             );
             return None;
         }
+        self.expansions = 0;
         let mut toks = Vec::new();
         self.expand(&form[2..], &mut toks, Mode::Normal);
         let r = eval_condition(&toks, &|m| self.macros.contains_key(m));
@@ -1099,16 +1100,31 @@ impl<'e> Preprocessor<'e> {
             }
         };
         self.expansions += 1;
-        if depth >= MAX_EXPANSION_DEPTH || self.expansions > MAX_EXPANSIONS_PER_FORM {
+        let runaway = if depth >= MAX_EXPANSION_DEPTH {
+            Some(format!(
+                "circular macro '{name}' (expansions nest more than {MAX_EXPANSION_DEPTH} deep)"
+            ))
+        } else if self.expansions > MAX_EXPANSIONS_PER_FORM {
+            Some(format!(
+                "macro '{name}' expands to more than {MAX_EXPANSIONS_PER_FORM} macro uses (circular macro?)"
+            ))
+        } else {
+            None
+        };
+        if let Some(msg) = runaway {
+            // Report once and drop the rest of the form, keeping its final `.`.
             if report {
                 self.error(
                     DiagnosticCode::E022BadMacroCall,
                     name_tok.span,
-                    format!("circular macro '{name}' (expansion does not terminate)"),
+                    format!("{msg}; the rest of the form is dropped"),
                 );
             }
-            input.skip(1);
-            out.push(placeholder(use_span));
+            input.pending.clear();
+            input.cursor = form.len();
+            if let Some(dot) = form.last().filter(|t| is_punct(Some(t), Punct::Dot)) {
+                out.push(dot.clone());
+            }
             return;
         }
         // Consume the name and, for a macro with parameters, the arguments.
@@ -1122,7 +1138,7 @@ impl<'e> Preprocessor<'e> {
                 (use_span, None)
             }
         };
-        let exp = substitute(&def, bound.as_deref(), use_span, name_tok.span);
+        let exp = substitute(&def, bound.as_deref(), use_span);
         input
             .pending
             .extend(exp.into_iter().rev().map(|t| (t, depth + 1)));
@@ -1398,26 +1414,20 @@ fn opener(t: &Token, next: Option<&Token>) -> Option<Closer> {
     }
 }
 
-/// The body of `def` with parameters replaced by `args` and every other token
-/// placed at `use_span`.
-///
-/// Macro names inside the body (the token after a `?`, `LINE` included) get
-/// `epp`'s notion of the current location instead: the name of the macro
-/// use (`anno`), or, once an argument was inserted, that argument's last
-/// token. So `?LINE` in a body gives the line `epp` gives, even for calls
-/// spread over several lines.
-fn substitute(
-    def: &MacroDef,
-    args: Option<&[Vec<Token>]>,
-    use_span: Span,
-    mut anno: Span,
-) -> Vec<Token> {
+/// The body of `def` with parameters replaced by `args`; every other token
+/// gets the span of the macro use. After an argument has been inserted, the
+/// following body tokens get the part of the use span that starts at that
+/// argument's last token: their line is then the one `epp` gives them (it
+/// carries the last argument's location forward), which `?LINE` relies on
+/// for calls spread over several lines.
+fn substitute(def: &MacroDef, args: Option<&[Vec<Token>]>, use_span: Span) -> Vec<Token> {
     let params = def.params.as_deref().unwrap_or(&[]);
     let arg_of = |v: &SmolStr| -> Option<&Vec<Token>> {
         let i = params.iter().position(|p| p == v)?;
         args?.get(i)
     };
     let mut out = Vec::with_capacity(def.body.len());
+    let mut from = use_span;
     let body = &def.body;
     let mut i = 0;
     while i < body.len() {
@@ -1445,12 +1455,12 @@ fn substitute(
                         .join(" ");
                     out.push(Token {
                         kind: TokenKind::String(SmolStr::new(text)),
-                        span: use_span,
+                        span: from,
                     });
                 }
                 None => out.push(Token {
                     kind: TokenKind::Var(v.clone()),
-                    span: use_span,
+                    span: from,
                 }),
             }
             i = j + 1;
@@ -1460,19 +1470,16 @@ fn substitute(
             && let Some(a) = arg_of(v)
         {
             out.extend(a.iter().cloned());
-            if let Some(last) = a.last() {
-                anno = last.span;
+            if let Some(last) = a.last()
+                && last.span.file == use_span.file
+                && (use_span.start..=use_span.end).contains(&last.span.start)
+            {
+                from = Span::new(use_span.file, last.span.start, use_span.end);
             }
         } else {
-            let after_question = i > 0 && is_punct(body.get(i - 1), Punct::Question);
-            let is_name = matches!(t.kind, TokenKind::Atom(_) | TokenKind::Var(_));
             out.push(Token {
                 kind: t.kind.clone(),
-                span: if after_question && is_name {
-                    anno
-                } else {
-                    use_span
-                },
+                span: from,
             });
         }
         i += 1;

@@ -86,7 +86,20 @@ fn nested_and_recursive_use() {
         "-define(G(X), {g, X}).\n-define(CALL, ?G).\nf() -> ?CALL(1).\n",
         "f ( ) -> { g , 1 } .",
     );
-    check("-define(R, ?R).\nf() -> ?R.\n", "f ( ) -> '?R' . !E022:2");
+    check("-define(R, ?R).\nf() -> ?R.\n", "f ( ) -> . !E022:2");
+    check(
+        "-define(A, ?B).\n-define(B, [?A]).\nf() -> ?A.\ng() -> ok.\n",
+        &format!("f ( ) -> {}. g ( ) -> ok . !E022:3", "[ ".repeat(50)),
+    );
+    // Exponential expansion: one diagnostic, the form keeps its `.`.
+    let got = run_in(
+        Path::new("m.erl"),
+        "-define(R, [?R, ?R]).\nf() -> ?R.\ng() -> ok.\n",
+        &PpEnv::default(),
+    );
+    assert!(got.starts_with("f ( ) -> [ [ ["), "{got}");
+    assert!(got.ends_with(" . g ( ) -> ok . !E022:2"), "{got}");
+    assert_eq!(got.matches('!').count(), 1);
 }
 
 #[test]
@@ -109,6 +122,20 @@ fn predefined_macros() {
     );
     check("f() -> ?MODULE.\n", "f ( ) -> '?MODULE' . !E021:1");
     check("-define(L, ?LINE).\n\nf() ->\n ?L.\n", "f ( ) -> 4 .");
+    // As epp: a body's ?LINE is the call's line until an argument is
+    // inserted, then the line of that argument's last token.
+    check(
+        "-define(T(X), {?LINE, X, ?LINE}).\nf() -> ?T(\n  a).\n",
+        "f ( ) -> { 2 , a , 3 } .",
+    );
+    check(
+        "-define(R(T), {?LINE, T}).\n-define(R(T, A), ?R({T, A})).\nf() -> ?R(x,\n [y]).\n",
+        "f ( ) -> { 3 , { x , [ y ] } } .",
+    );
+    check(
+        "-define(R(T), {T, ?LINE}).\n-define(R(T, A), ?R({T, A})).\nf() -> ?R(x,\n [y]).\n",
+        "f ( ) -> { { x , [ y ] } , 4 } .",
+    );
     check(
         "-export([?FUNCTION_NAME/0]).\n",
         "- export ( [ '?FUNCTION_NAME' / 0 ] ) . !E021:1",
@@ -248,9 +275,10 @@ fn spans_of_expansions() {
         vec![
             ("{".to_string(), use_start, use_end),
             ("a".to_string(), a_start, a_start + 1),
-            (",".to_string(), use_start, use_end),
-            ("b".to_string(), use_start, use_end),
-            ("}".to_string(), use_start, use_end),
+            // After an argument: the rest of the use, from that argument on.
+            (",".to_string(), a_start, use_end),
+            ("b".to_string(), a_start, use_end),
+            ("}".to_string(), a_start, use_end),
             (".".to_string(), use_end, use_end + 1),
         ]
     );

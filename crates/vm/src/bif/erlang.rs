@@ -521,6 +521,36 @@ pub fn register(t: &mut Table) {
         Flow::Value(Term::list(v))
     });
     t.ctx("erlang", "process_info", 2, process_info);
+    t.ctx("erlang", "process_info", 1, |ctx, a| {
+        let items = [
+            "registered_name",
+            "current_function",
+            "initial_call",
+            "status",
+            "message_queue_len",
+            "links",
+            "dictionary",
+            "trap_exit",
+            "priority",
+            "group_leader",
+            "heap_size",
+            "stack_size",
+            "reductions",
+        ];
+        let list = Term::list(items.iter().map(|i| Term::atom(i)).collect());
+        match process_info(ctx, &[a[0].clone(), list]) {
+            Flow::Value(Term::Cons(c)) => {
+                // registered_name is left out when there is none.
+                let v: Vec<Term> = Term::Cons(c)
+                    .list_iter()
+                    .filter(|t| !matches!(t, Term::Tuple(x) if x[0].is_atom(Atom::new("registered_name")) && matches!(x[1], Term::Nil)))
+                    .cloned()
+                    .collect();
+                Flow::Value(Term::list(v))
+            }
+            other => other,
+        }
+    });
     t.ctx("erlang", "put", 2, |ctx, a| {
         let old = ctx.proc.dict.insert(MapKey(a[0].clone()), a[1].clone());
         Flow::Value(old.unwrap_or_else(Term::undefined))
@@ -919,7 +949,7 @@ fn spawn(ctx: &mut Ctx<'_>, start: Start, initial: Term, link: bool, mon: bool) 
         let r = ctx.vm.new_ref();
         ctx.proc.monitors.insert(r, pid);
         if let Some(c) = ctx.vm.proc_mut(pid) {
-            c.monitored_by.insert(r, me);
+            c.monitored_by.insert(r, (me, None));
         }
         return Flow::Value(tuple2(Term::Pid(pid), Term::Ref(r)));
     }
@@ -935,15 +965,15 @@ fn link(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         return Flow::Value(Term::bool(true));
     }
     if !ctx.vm.is_alive(other) {
+        // OTP 25: link/1 returns true; a trapping caller gets {'EXIT', Pid, noproc}.
         if ctx.proc.trap_exit {
             ctx.proc.mailbox.push_back(Term::tuple(vec![
                 Term::Atom(Atom::EXIT_UPPER),
                 Term::Pid(other),
                 Term::Atom(Atom::NOPROC),
             ]));
-            return Flow::Value(Term::bool(true));
         }
-        return Flow::error(Term::Atom(Atom::NOPROC));
+        return Flow::Value(Term::bool(true));
     }
     ctx.proc.links.insert(other);
     if let Some(o) = ctx.vm.proc_mut(other) {
@@ -970,6 +1000,11 @@ fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     }
     let me = ctx.pid();
     let r = ctx.vm.new_ref();
+    let by_name = match &a[1] {
+        Term::Atom(n) => Some(*n),
+        Term::Tuple(t) if t.len() == 2 => t[0].as_atom(),
+        _ => None,
+    };
     let (target, item) = match &a[1] {
         Term::Pid(p) => (Some(*p), SharedItem::Process(*p)),
         Term::Atom(n) => (ctx.vm.registry.get(n).copied(), SharedItem::Registry(n.name().into())),
@@ -984,7 +1019,7 @@ fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         Some(p) if ctx.is_alive(p) && p != me => {
             ctx.proc.monitors.insert(r, p);
             if let Some(o) = ctx.vm.proc_mut(p) {
-                o.monitored_by.insert(r, me);
+                o.monitored_by.insert(r, (me, by_name));
             }
         }
         Some(p) if p == me => {}
@@ -1077,6 +1112,13 @@ fn register_name(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     if name.name() == "undefined" || ctx.vm.registry.contains_key(name) || !ctx.is_alive(*pid) || already_named {
         if let Some(ev) = ctx.event.as_mut() {
             ev.text.push_str(" -> badarg");
+            // A write that fails changes nothing: it only observed the
+            // registry. (If the badarg then ends the process, `step` reports
+            // the attempt as the write that crashed it.)
+            ev.access = Some(Access::Read);
+            if let Some(last) = ev.accesses.last_mut() {
+                last.1 = Access::Read;
+            }
         }
         return Flow::badarg();
     }
@@ -1099,6 +1141,13 @@ fn unregister(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     let Some(pid) = ctx.vm.registry.remove(&name) else {
         if let Some(ev) = ctx.event.as_mut() {
             ev.text.push_str(" -> badarg");
+            // A write that fails changes nothing: it only observed the
+            // registry. (If the badarg then ends the process, `step` reports
+            // the attempt as the write that crashed it.)
+            ev.access = Some(Access::Read);
+            if let Some(last) = ev.accesses.last_mut() {
+                last.1 = Access::Read;
+            }
         }
         return Flow::badarg();
     };
@@ -1205,7 +1254,7 @@ fn process_info(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             "monitors" => Term::list(
                 p.monitors.values().map(|t| tuple2(Term::Atom(Atom::PROCESS), Term::Pid(*t))).collect(),
             ),
-            "monitored_by" => Term::list(p.monitored_by.values().map(|t| Term::Pid(*t)).collect()),
+            "monitored_by" => Term::list(p.monitored_by.values().map(|t| Term::Pid(t.0)).collect()),
             "group_leader" => Term::Pid(me),
             "priority" => Term::atom("normal"),
             _ => return None,

@@ -40,6 +40,12 @@ pub fn register(t: &mut Table) {
     t.ctx("ets", "all", 0, all);
     t.ctx("ets", "give_away", 3, give_away);
     t.ctx("ets", "rename", 2, rename);
+    t.ctx("ets", "select", 3, select3);
+    t.ctx("ets", "select", 1, select1);
+    t.ctx("ets", "match_object", 3, |ctx, a| {
+        let spec = Term::list(vec![Term::tuple(vec![a[1].clone(), Term::Nil, Term::list(vec![Term::atom("$_")])])]);
+        select3(ctx, &[a[0].clone(), spec, a[2].clone()])
+    });
     t.ctx("ets", "select_reverse", 2, select_reverse);
     t.ctx("ets", "setopts", 2, setopts);
 }
@@ -634,6 +640,47 @@ fn select(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     match select_results(ctx, id, &args[1]) {
         Ok(v) => result(ctx, Term::list(v.into_iter().map(|(_, r)| r).collect())),
         Err(f) => f,
+    }
+}
+
+fn chunk(results: Vec<Term>, n: usize) -> Term {
+    if results.is_empty() {
+        return end_of_table();
+    }
+    let mut results = results;
+    let rest = if results.len() > n { results.split_off(n) } else { Vec::new() };
+    let cont = if rest.is_empty() {
+        end_of_table()
+    } else {
+        Term::tuple(vec![Term::atom("$racewit_select_cont"), Term::list(rest), Term::Int(n as i64)])
+    };
+    tuple2(Term::list(results), cont)
+}
+
+fn select3(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let id = match table_for(ctx, "select", args, None, Access::Read) {
+        Ok(id) => id,
+        Err(f) => return f,
+    };
+    let Term::Int(n) = args[2] else { return Flow::badarg() };
+    if n < 1 {
+        return Flow::badarg();
+    }
+    match select_results(ctx, id, &args[1]) {
+        Ok(v) => result(ctx, chunk(v.into_iter().map(|(_, r)| r).collect(), n as usize)),
+        Err(f) => f,
+    }
+}
+
+fn select1(_ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    match &args[0] {
+        Term::Tuple(t) if t.len() == 3 && t[0].is_atom(Atom::new("$racewit_select_cont")) => {
+            let rest = t[1].list_to_vec().unwrap_or_default();
+            let n = t[2].as_int().unwrap_or(1).max(1) as usize;
+            Flow::Value(chunk(rest, n))
+        }
+        Term::Atom(Atom::END_OF_TABLE) => Flow::Value(end_of_table()),
+        _ => Flow::badarg(),
     }
 }
 

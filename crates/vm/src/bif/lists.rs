@@ -357,6 +357,37 @@ pub fn register(t: &mut Table) {
         x.dedup_by(|p, q| exact_eq(p, q));
         Ok(Term::list(x))
     });
+    t.pure("lists", "merge", 1, |a| {
+        let mut all = Vec::new();
+        for l in list_arg(&a[0])? {
+            all.extend(list_arg(&l)?);
+        }
+        all.sort_by(|p, q| compare(p, q, false));
+        Ok(Term::list(all))
+    });
+    t.pure("lists", "umerge", 1, |a| {
+        let mut all = Vec::new();
+        for l in list_arg(&a[0])? {
+            all.extend(list_arg(&l)?);
+        }
+        all.sort_by(|p, q| compare(p, q, false));
+        all.dedup_by(|p, q| loose_eq(p, q));
+        Ok(Term::list(all))
+    });
+    t.pure("lists", "merge3", 3, |a| {
+        let mut all = list_arg(&a[0])?;
+        all.extend(list_arg(&a[1])?);
+        all.extend(list_arg(&a[2])?);
+        all.sort_by(|p, q| compare(p, q, false));
+        Ok(Term::list(all))
+    });
+    t.pure("lists", "keymerge", 3, |a| {
+        let n = key_index(&a[0])?;
+        let mut all = list_arg(&a[1])?;
+        all.extend(list_arg(&a[2])?);
+        all.sort_by(|x, y| key_cmp(x, y, n));
+        Ok(Term::list(all))
+    });
     t.pure("lists", "enumerate", 1, |a| {
         let v = list_arg(&a[0])?;
         Ok(Term::list(

@@ -45,6 +45,39 @@ pub fn register(t: &mut Table) {
     t.ctx("mnesia", "table_info", 2, table_info);
     t.ctx("mnesia", "system_info", 1, system_info);
     t.ctx("racewit", "mnesia_begin", 0, tx_begin);
+    t.ctx("mnesia", "is_transaction", 0, |ctx, _| Flow::Value(Term::bool(ctx.proc.atomic > 0)));
+    t.ctx("mnesia", "dirty_update_counter", 2, |ctx, a| match &a[0] {
+        Term::Tuple(x) if x.len() == 2 => dirty_update_counter(ctx, &[x[0].clone(), x[1].clone(), a[1].clone()]),
+        _ => Flow::badarg(),
+    });
+    t.ctx("mnesia", "index_read", 3, |ctx, a| {
+        if let Some(f) = require_tx(ctx) {
+            return f;
+        }
+        index_read(ctx, a)
+    });
+    t.ctx("mnesia", "dirty_index_read", 3, index_read);
+    t.ctx("mnesia", "dirty_index_match_object", 2, dirty_match_object2);
+    t.ctx("mnesia", "write_lock_table", 1, |_, _| Flow::Value(Term::ok()));
+    t.ctx("mnesia", "read_lock_table", 1, |_, _| Flow::Value(Term::ok()));
+    t.ctx("mnesia", "lock", 2, |_, _| Flow::Value(Term::list(vec![Term::Atom(Atom::NONODE)])));
+    t.ctx("mnesia", "add_table_index", 2, |_, _| Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok())));
+    t.ctx("mnesia", "dirty_first", 1, |ctx, a| key_walk(ctx, a, 0));
+    t.ctx("mnesia", "dirty_last", 1, |ctx, a| key_walk(ctx, a, 1));
+    t.ctx("mnesia", "dirty_next", 2, |ctx, a| key_walk(ctx, a, 2));
+    t.ctx("mnesia", "dirty_prev", 2, |ctx, a| key_walk(ctx, a, 3));
+    t.ctx("mnesia", "first", 1, |ctx, a| key_walk(ctx, a, 0));
+    t.ctx("mnesia", "last", 1, |ctx, a| key_walk(ctx, a, 1));
+    t.ctx("mnesia", "next", 2, |ctx, a| key_walk(ctx, a, 2));
+    t.ctx("mnesia", "prev", 2, |ctx, a| key_walk(ctx, a, 3));
+    t.ctx("racewit", "mnesia_objects", 1, |ctx, a| {
+        let Term::Atom(tab) = a[0] else { return Flow::badarg() };
+        ev(ctx, "foldl", a, tab, None, Access::Read);
+        match ctx.vm.mnesia.get(tab) {
+            Some(t) => Flow::Value(Term::list(t.data.objects())),
+            None => no_exists(vec![a[0].clone()]),
+        }
+    });
     t.ctx("racewit", "mnesia_commit", 0, tx_commit);
     t.ctx("racewit", "mnesia_abort", 0, tx_abort);
 }
@@ -328,8 +361,42 @@ fn select(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     Flow::Value(Term::list(out))
 }
 
+fn index_read(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let (Term::Atom(tab), Term::Int(pos)) = (&a[0], &a[2]) else { return Flow::badarg() };
+    ev(ctx, "index_read", a, *tab, None, Access::Read);
+    let Some(t) = ctx.vm.mnesia.get(*tab) else {
+        return no_exists(vec![a[0].clone()]);
+    };
+    let v: Vec<Term> = t
+        .data
+        .objects()
+        .into_iter()
+        .filter(|o| matches!(o, Term::Tuple(x) if x.len() >= *pos as usize && *pos >= 1 && crate::term::exact_eq(&x[*pos as usize - 1], &a[1])))
+        .collect();
+    Flow::Value(Term::list(v))
+}
+
+fn key_walk(ctx: &mut Ctx<'_>, a: &[Term], how: u8) -> Flow {
+    let Term::Atom(tab) = a[0] else { return Flow::badarg() };
+    ev(ctx, "dirty_first", a, tab, None, Access::Read);
+    let Some(t) = ctx.vm.mnesia.get(tab) else {
+        return no_exists(vec![a[0].clone()]);
+    };
+    let v = match how {
+        0 => t.data.first(),
+        1 => t.data.last(),
+        2 => t.data.next(&a[1]),
+        _ => t.data.prev(&a[1]),
+    };
+    Flow::Value(v.unwrap_or(Term::Atom(Atom::END_OF_TABLE)))
+}
+
 fn require_tx(ctx: &Ctx<'_>) -> Option<Flow> {
-    if ctx.proc.atomic == 0 {
+    let in_activity = ctx
+        .proc
+        .dict
+        .contains_key(&crate::term::MapKey(Term::atom("$racewit_mnesia_activity")));
+    if ctx.proc.atomic == 0 && !in_activity {
         Some(Flow::Raise(Exception::exit(aborted(Term::atom("no_transaction")))))
     } else {
         None

@@ -1,0 +1,183 @@
+//! The scheduler-facing interface: steps, events, names, statuses, forks, budgets.
+
+use std::sync::Arc;
+
+use racewit_vm::{Access, EventKind, ProcStatus, SharedItem, Term, Vm, VmConfig, VmError};
+
+fn vm(src: &str) -> Vm {
+    let program = racewit_syntax::load_source("t.erl", src);
+    Vm::new(Arc::new(program), VmConfig::default())
+}
+
+/// Step the lowest enabled process until none is enabled; returns the events' texts.
+fn run_all(vm: &mut Vm) -> Vec<String> {
+    let mut texts = Vec::new();
+    for _ in 0..10_000 {
+        let Some(&p) = vm.enabled().first() else { break };
+        match vm.step(p) {
+            Ok(ev) => texts.push(format!("{} {}", vm.process_name(ev.pid), ev.text)),
+            Err(e) => {
+                texts.push(format!("error {e}"));
+                break;
+            }
+        }
+    }
+    texts
+}
+
+#[test]
+fn process_names_follow_spawn_order_per_parent() {
+    let mut vm = vm("-module(t).\n-export([main/0, child/0]).\n\
+        main() -> spawn(t, child, []), spawn(fun() -> ok end), ok.\n\
+        child() -> spawn(fun() -> ok end), ok.\n");
+    let p1 = vm.spawn_entry("t", "main", vec![]);
+    run_all(&mut vm);
+    let names: Vec<String> = vm.processes().iter().map(|p| vm.process_name(*p).to_string()).collect();
+    assert_eq!(names, ["P1", "P1.1", "P1.2", "P1.1.1"]);
+    assert_eq!(vm.process_result(p1), Some(Term::atom("ok")));
+    assert!(vm.processes().iter().all(|p| matches!(vm.process_status(*p), ProcStatus::Exited(_))));
+}
+
+#[test]
+fn whereis_is_a_registry_read_event() {
+    let mut vm = vm("-module(t).\n-export([main/0]).\nmain() -> whereis(ct_master).\n");
+    let p = vm.spawn_entry("t", "main", vec![]);
+    let ev = vm.step(p).expect("step");
+    assert_eq!(ev.kind, EventKind::Registry);
+    assert_eq!(ev.text, "erlang:whereis(ct_master) -> undefined");
+    assert_eq!(ev.item, Some(SharedItem::Registry("ct_master".into())));
+    assert_eq!(ev.access, Some(Access::Read));
+    assert!(ev.site.is_some() && ev.span.is_some());
+}
+
+#[test]
+fn failed_register_still_is_a_write_then_badarg() {
+    let mut vm = vm("-module(t).\n-export([main/0]).\n\
+        main() -> register(a, self()), catch register(a, self()).\n");
+    let p = vm.spawn_entry("t", "main", vec![]);
+    let first = vm.step(p).expect("first");
+    assert_eq!(first.access, Some(Access::Write));
+    let second = vm.step(p).expect("second");
+    assert_eq!(second.item, Some(SharedItem::Registry("a".into())));
+    assert_eq!(second.access, Some(Access::Write));
+    assert!(second.text.ends_with("-> badarg"), "{}", second.text);
+    run_all(&mut vm);
+    let r = vm.process_result(p).expect("returned");
+    assert_eq!(vm.format_term(&r), "{'EXIT',{badarg,[{t,main,0,[]}]}}");
+}
+
+#[test]
+fn ets_events_name_table_and_key() {
+    let mut vm = vm("-module(t).\n-export([main/0]).\n\
+        main() -> ets:new(tab, [named_table, public]), ets:insert(tab, {k, 1}), ets:lookup(tab, k).\n");
+    let p = vm.spawn_entry("t", "main", vec![]);
+    let evs: Vec<_> = (0..3).map(|_| vm.step(p).expect("step")).collect();
+    assert_eq!(
+        evs[1].item,
+        Some(SharedItem::Ets {
+            table: "tab".into(),
+            key: Some("k".into())
+        })
+    );
+    assert_eq!(evs[1].access, Some(Access::Write));
+    assert_eq!(evs[2].access, Some(Access::Read));
+    assert_eq!(evs[2].text, "ets:lookup(tab, k) -> [{k,1}]");
+}
+
+#[test]
+fn a_fork_is_independent_of_its_parent() {
+    let mut a = vm("-module(t).\n-export([main/0, w/1]).\n\
+        main() -> ets:new(tab, [named_table, public]), spawn(t, w, [1]), spawn(t, w, [2]), ok.\n\
+        w(N) -> ets:insert(tab, {last, N}).\n");
+    a.spawn_entry("t", "main", vec![]);
+    while !a.enabled().is_empty() && a.enabled().len() < 3 {
+        let p = a.enabled()[0];
+        a.step(p).expect("step");
+    }
+    let mut b = a.clone();
+    // Opposite orders of the two writers.
+    for vm in [&mut a] {
+        for name in ["P1.1", "P1.2"] {
+            let p = vm.processes().into_iter().find(|p| &*vm.process_name(*p) == name).expect("exists");
+            while vm.can_step(p) {
+                vm.step(p).expect("step");
+            }
+        }
+    }
+    for name in ["P1.2", "P1.1"] {
+        let p = b.processes().into_iter().find(|p| &*b.process_name(*p) == name).expect("exists");
+        while b.can_step(p) {
+            b.step(p).expect("step");
+        }
+    }
+    assert!(a.shared_state_digest().contains("{last,2}"), "{}", a.shared_state_digest());
+    assert!(b.shared_state_digest().contains("{last,1}"), "{}", b.shared_state_digest());
+}
+
+#[test]
+fn deep_body_recursion_and_budgeted_loops() {
+    let mut vm = vm("-module(t).\n-export([main/0, spin/0]).\n\
+        main() -> len(lists:seq(1, 1000000)).\n\
+        len([]) -> 0; len([_|T]) -> 1 + len(T).\n\
+        spin() -> spin().\n");
+    let p = vm.spawn_entry("t", "main", vec![]);
+    run_all(&mut vm);
+    assert_eq!(vm.process_result(p), Some(Term::Int(1_000_000)));
+
+    let program = racewit_syntax::load_source("t.erl", "-module(t).\n-export([spin/0]).\nspin() -> spin().\n");
+    let config = VmConfig {
+        max_reductions: 100_000,
+        ..VmConfig::default()
+    };
+    let mut vm = Vm::new(Arc::new(program), config);
+    let p = vm.spawn_entry("t", "spin", vec![]);
+    assert!(matches!(vm.step(p), Err(VmError::BudgetExhausted(_))));
+}
+
+#[test]
+fn unsupported_calls_park_the_process_only() {
+    let mut vm = vm("-module(t).\n-export([main/0]).\n\
+        main() -> Self = self(), spawn(fun() -> Self ! done end),\n  file:read_file(\"x\").\n");
+    let p = vm.spawn_entry("t", "main", vec![]);
+    let texts = run_all(&mut vm);
+    match vm.process_status(p) {
+        ProcStatus::Parked { call, location } => {
+            assert_eq!(call, "file:read_file/1");
+            assert_eq!(location, "t.erl:4");
+        }
+        other => panic!("not parked: {other:?} {texts:?}"),
+    }
+    let child = vm.processes()[1];
+    assert!(matches!(vm.process_status(child), ProcStatus::Exited(_)));
+}
+
+#[test]
+fn receive_timeouts_are_choices() {
+    let mut vm = vm("-module(t).\n-export([main/0]).\n\
+        main() -> receive x -> got after 100 -> timeout end.\n");
+    let p = vm.spawn_entry("t", "main", vec![]);
+    let ev = vm.step(p).expect("blocks");
+    assert_eq!(ev.kind, EventKind::Blocked);
+    assert!(matches!(vm.process_status(p), ProcStatus::Waiting { .. }));
+    assert_eq!(vm.enabled(), vec![p]);
+    let ev = vm.step(p).expect("fires");
+    assert_eq!(ev.kind, EventKind::Timeout);
+    run_all(&mut vm);
+    assert_eq!(vm.process_result(p), Some(Term::atom("timeout")));
+}
+
+#[test]
+fn a_mnesia_transaction_is_one_step() {
+    let mut vm = vm("-module(t).\n-export([main/0]).\n\
+        main() -> mnesia:start(), mnesia:create_table(c, [{attributes, [k, v]}]),\n\
+        mnesia:transaction(fun() -> [] = mnesia:read(c, x), mnesia:write({c, x, 1}) end).\n");
+    let p = vm.spawn_entry("t", "main", vec![]);
+    let _create = vm.step(p).expect("create");
+    let tx = vm.step(p).expect("transaction");
+    assert_eq!(tx.kind, EventKind::Mnesia);
+    let accesses: Vec<_> = tx.accesses.iter().map(|(_, a)| *a).collect();
+    assert_eq!(accesses, [Access::Read, Access::Write], "{}", tx.text);
+    run_all(&mut vm);
+    let r = vm.process_result(p).expect("returned");
+    assert_eq!(vm.format_term(&r), "{atomic,ok}");
+}
