@@ -347,7 +347,18 @@ fn consequence(
 ) -> Consequence {
     let end = &found.end;
     let serial = serial_runs(serial_start, opts);
-    let witness_crashes = crashes(end);
+    // Only crashes from the stale write on are the race's doing.
+    let stale = found.monitor.race().map(|r| r.stale_write_step).unwrap_or(0);
+    let witness_crashes: Vec<(String, String)> = crashes(end)
+        .into_iter()
+        .filter(|(process, _)| {
+            found
+                .trace
+                .iter()
+                .rposition(|t| &t.process == process)
+                .is_none_or(|last| last >= stale)
+        })
+        .collect();
     if let Some((process, reason)) = witness_crashes.first()
         && serial.iter().any(|s| crashes(s).is_empty())
     {

@@ -38,6 +38,10 @@ pub struct RaceGoal<S: System> {
     pub by_actor: bool,
     pending: Vec<Pending<S>>,
     hit: Option<RaceHit>,
+    /// A stale write that failed (it only observed the item: `register` of
+    /// a taken name): it counts only if the process that made it crashes
+    /// before the run ends (a failure that is handled changes nothing).
+    failed: Option<(S::Proc, RaceHit)>,
 }
 
 #[derive(Clone, Debug)]
@@ -65,6 +69,7 @@ impl<S: System> RaceGoal<S> {
             by_actor: true,
             pending: Vec::new(),
             hit: None,
+            failed: None,
         }
     }
 
@@ -78,12 +83,28 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
         if self.hit.is_some() {
             return;
         }
+        let process = proc;
         let proc = if self.by_actor { sys.actor(proc) } else { proc };
         let Some((item, access)) = &obs.access else {
             return;
         };
         let at_read = obs.site.as_ref() == Some(&self.read_site);
         let at_write = obs.site.as_ref() == Some(&self.write_site);
+        if at_write && *access == Access::Read && self.failed.is_none() {
+            let found = self.pending.iter().find(|p| {
+                p.reader == proc
+                    && p.interference.is_some()
+                    && (!self.write_must_overlap || p.item.overlaps(item))
+            });
+            if let Some(p) = found {
+                let hit = RaceHit {
+                    read_step: p.read_step,
+                    interfering_write_step: p.interference.unwrap_or(p.read_step),
+                    stale_write_step: index,
+                };
+                self.failed = Some((process, hit));
+            }
+        }
         // The read site may itself change state (a spawn creates the process
         // it then registers): it is the suspect's read whatever its access.
         if *access == Access::Write && !at_read {
@@ -136,7 +157,13 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
         self.hit.is_some()
     }
 
-    fn finish(&mut self, _sys: &S) -> bool {
+    fn finish(&mut self, sys: &S) -> bool {
+        if self.hit.is_none()
+            && let Some((process, hit)) = self.failed
+            && matches!(sys.fate(process), Fate::Crashed { .. })
+        {
+            self.hit = Some(hit);
+        }
         self.hit.is_some()
     }
 }

@@ -40,7 +40,19 @@ pub enum HarnessError {
 /// Builds the harness for `suspect` with `processes` workers, named
 /// `racewit_harness_<index>`.
 pub fn build(program: &Program, suspect: &Suspect, processes: usize, index: usize) -> Result<Harness, HarnessError> {
-    let entry = pick_entry(program, &suspect.entries).ok_or(HarnessError::NoEntry)?;
+    let mut candidates = suspect.entries.clone();
+    // An entry whose arguments cannot be written down (funs) is better
+    // reached through the exported functions that call it with them.
+    for e in &suspect.entries {
+        if arg_values(program, e).iter().any(Option::is_none) {
+            for c in caller_entries(program, &e.mfa) {
+                if !candidates.iter().any(|x| x.mfa == c.mfa) {
+                    candidates.push(c);
+                }
+            }
+        }
+    }
+    let entry = pick_entry(program, &candidates).ok_or(HarnessError::NoEntry)?;
     let call = call_text(program, entry)?;
     let setup = choose_setup(program, suspect, entry);
     let workers = vec![call; processes];
@@ -113,18 +125,64 @@ fn choose_setup(program: &Program, suspect: &Suspect, entry: &Entry) -> Vec<Stri
         .collect()
 }
 
-/// The entry with the fewest arguments it cannot supply (then the first in order).
+/// The entry whose arguments the harness can best supply: fewest arguments
+/// left to the blind default, then the first in order.
 fn pick_entry<'a>(program: &Program, entries: &'a [Entry]) -> Option<&'a Entry> {
     entries
         .iter()
         .filter(|e| {
             split_mfa(&e.mfa).is_some_and(|(m, f, a)| program.function(m, f, a).is_some_and(|func| func.exported))
         })
-        .min_by_key(|e| {
-            let unknown = e.args.iter().filter(|a| matches!(a, ArgHint::Unknown)).count();
-            let unusable = e.args.iter().filter(|a| !usable(a)).count();
-            (unusable, unknown)
+        .min_by_key(|e| arg_values(program, e).iter().filter(|v| v.is_none()).count())
+}
+
+/// A value for each argument of an entry, where one can be found: the static
+/// pass's hint, else a constant the code passes there, else what the
+/// function's clauses accept.
+fn arg_values(program: &Program, entry: &Entry) -> Vec<Option<String>> {
+    entry
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, hint)| {
+            if usable(hint) && !matches!(hint, ArgHint::Unknown) {
+                Some(arg_text(hint))
+            } else {
+                value_from_call_sites(program, &entry.mfa, i).or_else(|| value_from_clauses(program, &entry.mfa, i, 2))
+            }
         })
+        .collect()
+}
+
+/// Exported functions (not tests) that call `mfa`, as entries with no hints.
+fn caller_entries(program: &Program, mfa: &str) -> Vec<Entry> {
+    use racewit_syntax::ir::{CallTarget, Expr, Literal};
+    let Some((m, f, a)) = split_mfa(mfa) else { return Vec::new() };
+    let mut out = Vec::new();
+    for (mname, module) in &program.modules {
+        for func in module.functions.iter().filter(|func| func.exported) {
+            if func.name == "test" || func.name.ends_with("_test") || (mname == m && func.name == f) {
+                continue;
+            }
+            let body = &func.body;
+            let calls = body.exprs.iter().any(|e| match e {
+                Expr::Call { target: CallTarget::Local { name, arity }, .. } => mname == m && name == f && *arity == a,
+                Expr::Call { target: CallTarget::Remote { module, function }, args, .. } => {
+                    args.len() == a as usize
+                        && matches!(body.expr(*module), Expr::Lit(Literal::Atom(x)) if x == m)
+                        && matches!(body.expr(*function), Expr::Lit(Literal::Atom(x)) if x == f)
+                }
+                _ => false,
+            });
+            if calls {
+                out.push(Entry {
+                    mfa: format!("{mname}:{}/{}", func.name, func.arity),
+                    args: vec![ArgHint::Unknown; func.arity as usize],
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Whether a hint gives a value a harness can write down.
@@ -154,19 +212,10 @@ fn split_mfa(mfa: &str) -> Option<(&str, &str, u32)> {
 
 fn call_text(program: &Program, entry: &Entry) -> Result<String, HarnessError> {
     let (m, f, _) = split_mfa(&entry.mfa).ok_or_else(|| HarnessError::UnknownEntry { mfa: entry.mfa.clone() })?;
-    let args: Vec<String> = entry
-        .args
-        .iter()
-        .enumerate()
-        .map(|(i, hint)| {
-            if usable(hint) && !matches!(hint, ArgHint::Unknown) {
-                arg_text(hint)
-            } else {
-                value_from_call_sites(program, &entry.mfa, i)
-                    .or_else(|| value_from_clauses(program, &entry.mfa, i))
-                    .unwrap_or_else(|| arg_text(hint))
-            }
-        })
+    let args: Vec<String> = arg_values(program, entry)
+        .into_iter()
+        .zip(&entry.args)
+        .map(|(v, hint)| v.unwrap_or_else(|| arg_text(hint)))
         .collect();
     Ok(format!("{}:{}({})", atom(m), atom(f), args.join(", ")))
 }
@@ -276,7 +325,7 @@ mod tests {
 /// A value that the `index`-th argument pattern of one of the function's
 /// clauses accepts (literals and shapes from the pattern, types from guard
 /// tests such as `is_atom(X)`), trying the clauses in order.
-fn value_from_clauses(program: &Program, mfa: &str, index: usize) -> Option<String> {
+fn value_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) -> Option<String> {
     use racewit_syntax::ir::{CallTarget, Expr, Literal, Pat};
     let (m, f, a) = split_mfa(mfa)?;
     let func = program.function(m, f, a)?;
@@ -338,6 +387,31 @@ fn value_from_clauses(program: &Program, mfa: &str, index: usize) -> Option<Stri
     func.clauses.iter().find_map(|&c| {
         let clause = body.clause(c);
         let &pat = clause.pats.get(index)?;
+        // A plain variable with no guard: what the first local function it
+        // is passed to accepts.
+        if let Pat::Var(v) = body.pat(pat)
+            && guard_type(body, &clause.guard, *v).is_none()
+            && depth > 0
+        {
+            let passed = body.exprs.iter().find_map(|e| match e {
+                Expr::Call { target: CallTarget::Local { name, arity }, args, .. } => args
+                    .iter()
+                    .position(|&a| matches!(body.expr(a), Expr::Var(x) if x == v))
+                    .map(|i| (format!("{m}:{name}/{arity}"), i)),
+                _ => None,
+            });
+            if let Some((callee, i)) = passed
+                && let Some(val) = value_from_clauses(program, &callee, i, depth - 1)
+            {
+                return Some(val);
+            }
+        }
+        // An unconstrained argument is not a value found.
+        if matches!(body.pat(pat), Pat::Wild | Pat::Bound(_))
+            || matches!(body.pat(pat), Pat::Var(v) if guard_type(body, &clause.guard, *v).is_none())
+        {
+            return None;
+        }
         value(body, pat, &clause.guard)
     })
 }

@@ -90,6 +90,8 @@ impl Item for VmItem {
             (SharedItem::Mnesia { table: ta, key: ka }, SharedItem::Mnesia { table: tb, key: kb }) => {
                 ta == tb && (ka.is_none() || kb.is_none() || ka == kb)
             }
+            // `registered()` reads the whole registry (the empty name).
+            (SharedItem::Registry(a), SharedItem::Registry(b)) => a == b || a.is_empty() || b.is_empty(),
             (a, b) => a == b,
         }
     }

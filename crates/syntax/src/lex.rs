@@ -11,7 +11,7 @@
 //! - No trailing [`TokenKind::Eof`] is produced: the preprocessor adds one.
 //! - Comments and whitespace are dropped. Whitespace is what `erl_scan` takes
 //!   for it (code points up to 32 and 128..=160, so U+00A0 included) plus any
-//!   other Unicode whitespace.
+//!   other Unicode whitespace and the byte order mark.
 //! - `maybe` and `else` are keywords only after `-feature(maybe_expr, enable).`
 //!   in the same text; elsewhere (and when quoted) they are atoms.
 //! - Every span is a byte range in `text`.
@@ -171,10 +171,11 @@ pub fn punct_str(p: Punct) -> &'static str {
     }
 }
 
-/// `erl_scan`'s whitespace, plus any Unicode whitespace.
+/// `erl_scan`'s whitespace, plus any Unicode whitespace and the byte order
+/// mark (U+FEFF).
 pub fn is_whitespace(c: char) -> bool {
     let u = c as u32;
-    u <= 32 || (128..=160).contains(&u) || c.is_whitespace()
+    u <= 32 || (128..=160).contains(&u) || u == 0xFEFF || c.is_whitespace()
 }
 
 fn is_atom_start(c: char) -> bool {
@@ -1129,6 +1130,7 @@ mod tests {
     fn comments_and_whitespace() {
         check("% all comment\nfoo % more\n", "atom:foo");
         check("a\u{a0}b\u{2003}c", "atom:a atom:b atom:c");
+        check("\u{feff}-module(m).", "- atom:module ( atom:m ) DOT");
     }
 
     #[test]

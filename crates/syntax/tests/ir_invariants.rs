@@ -28,7 +28,7 @@ fn check_module(m: &Module) -> Vec<String> {
         {
             errs.push(format!("{at}: source map and arenas differ in length"));
         }
-        let (ne, np, nc, nv) = (b.exprs.len(), b.pats.len(), b.clauses.len(), b.vars.len());
+        let (ne, np, nv) = (b.exprs.len(), b.pats.len(), b.vars.len());
         let e_ok = |id: usize| id < ne;
         let mut bound: BTreeSet<u32> = BTreeSet::new();
         for p in &b.pats {
@@ -143,7 +143,7 @@ fn check_module(m: &Module) -> Vec<String> {
                 }
                 Expr::Maybe { body, else_clauses } => {
                     ids.extend(body.iter().map(|x| x.index()));
-                    for cs in else_clauses {
+                    if let Some(cs) = else_clauses {
                         clauses.extend(cs.iter().map(|c| (c.index(), Some(1))));
                     }
                 }
@@ -161,7 +161,6 @@ fn check_module(m: &Module) -> Vec<String> {
                     )),
                 }
             }
-            let _ = nc;
         }
         for e in &b.exprs {
             if let Expr::Var(v) = e

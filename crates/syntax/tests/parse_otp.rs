@@ -12,12 +12,8 @@ const OTP_LIB: &str = "/usr/lib/erlang/lib";
 
 /// Files (relative to the OTP lib dir) that `epp` itself cannot preprocess.
 fn epp_failures() -> BTreeSet<String> {
-    let tsv =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/otp25-epp-errors.tsv");
-    let alt = Path::new("/work/shared/data/otp25-epp-errors.tsv");
-    let text = std::fs::read_to_string(&tsv)
-        .or_else(|_| std::fs::read_to_string(alt))
-        .unwrap_or_default();
+    let tsv = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pp_otp25_epp_errors.tsv");
+    let text = std::fs::read_to_string(tsv).unwrap_or_default();
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split('\t').next())

@@ -5,7 +5,19 @@
          flatmap/2, mapfoldl/3, mapfoldr/3, sort/2, usort/2, keymap/3,
          partition/2, takewhile/2, dropwhile/2, splitwith/2, filtermap/2,
          zipwith/3, zipwith3/4, search/2, uniq/1, uniq/2, foldl_1/3,
-         merge/3, umerge/3, join/2, split_at_fun/2, min_by/2]).
+         merge/3, umerge/3, join/2, split_at_fun/2, min_by/2,
+         sort/1, usort/1, keysort/2, ukeysort/2, merge/2, umerge/2, merge/1, umerge/1]).
+
+%% Without an installed OTP (whose lists.erl is preferred), these stand in:
+%% stable sorts on the standard term order.
+sort(L) -> sort(fun(A, B) -> A =< B end, L).
+usort(L) -> usort(fun(A, B) -> A =< B end, L).
+keysort(N, L) -> sort(fun(A, B) -> element(N, A) =< element(N, B) end, L).
+ukeysort(N, L) -> usort(fun(A, B) -> element(N, A) =< element(N, B) end, L).
+merge(A, B) -> sort(A ++ B).
+umerge(A, B) -> usort(A ++ B).
+merge(Ls) -> sort(lists:append(Ls)).
+umerge(Ls) -> usort(lists:append(Ls)).
 
 map(F, [H|T]) -> [F(H)|map(F, T)];
 map(F, []) when is_function(F, 1) -> [].

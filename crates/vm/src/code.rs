@@ -945,6 +945,10 @@ impl<'a> FnCompiler<'a> {
         let callee = match target {
             ir::CallTarget::Local { name, arity: a } => {
                 let name_atom = Atom::new(name);
+                let this = self.table.modules[self.module_index as usize].name;
+                if let Some(b) = bif::lookup(this, name_atom, *a) {
+                    Callee::Static(Target::Bif(b))
+                } else {
                 match self.table.modules[self.module_index as usize]
                     .fn_index
                     .get(&(name_atom, *a))
@@ -961,6 +965,7 @@ impl<'a> FnCompiler<'a> {
                             arity: *a,
                         }),
                     },
+                }
                 }
             }
             ir::CallTarget::Remote { module, function } => {

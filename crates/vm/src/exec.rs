@@ -58,19 +58,25 @@ impl Vm {
             Ok(Outcome::Event(ev)) => Ok(ev),
             Ok(Outcome::Exit(reason)) => {
                 let text = format!("exit({})", format::write_term(&reason));
-                self.terminate(pid, reason);
+                let crashed = !matches!(&reason, Term::Atom(Atom::NORMAL));
                 match attempted {
                     Some(mut ev) => {
-                        // The failed attempt ended the process: it is the
-                        // harmful write, whatever it only observed.
-                        ev.access = ev.access.map(|_| Access::Write);
+                        // A failed attempt that ended the process is the
+                        // harmful write, whatever it only observed; after a
+                        // normal return the action keeps its own access.
+                        if crashed {
+                            ev.access = ev.access.map(|_| Access::Write);
+                        }
+                        self.terminate(pid, reason);
                         ev.text.push_str("; ");
                         ev.text.push_str(&text);
                         ev.accesses.push((SharedItem::Process(pid), Access::Write));
                         Ok(ev)
                     }
-                    None => Ok(Event::new(pid, EventKind::Exit, text)
-                        .with_item(SharedItem::Process(pid), Access::Write)),
+                    None => {
+                        self.terminate(pid, reason);
+                        Ok(Event::new(pid, EventKind::Exit, text).with_item(SharedItem::Process(pid), Access::Write))
+                    }
                 }
             }
             Err(e) => Err(e),

@@ -40,7 +40,19 @@ impl Default for RunConfig {
 }
 
 /// OTP stdlib modules that run unchanged on racewit's VM (pure Erlang).
-pub const OTP_LIBRARY_MODULES: &[&str] = &["queue", "sets", "dict", "gb_trees", "gb_sets", "array", "calendar"];
+pub const OTP_LIBRARY_MODULES: &[&str] = &[
+    "lists",
+    "proplists",
+    "orddict",
+    "ordsets",
+    "queue",
+    "sets",
+    "dict",
+    "gb_trees",
+    "gb_sets",
+    "array",
+    "calendar",
+];
 
 /// The stdlib source directory of an installed OTP (`$RACEWIT_OTP_ROOT` or `/usr/lib/erlang`).
 pub fn otp_stdlib_src() -> Option<std::path::PathBuf> {

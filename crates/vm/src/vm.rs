@@ -104,11 +104,12 @@ fn base_code(prelude: bool, libraries: &[Arc<Program>]) -> Arc<CodeTable> {
     if let Some((_, t)) = cache.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
         return t.clone();
     }
-    let mut programs: Vec<(&Program, bool)> = Vec::new();
+    // OTP's own modules first: where both exist (lists, proplists...) they win
+    // over the prelude's stand-ins, which serve when no OTP is installed.
+    let mut programs: Vec<(&Program, bool)> = libraries.iter().map(|p| (&**p, true)).collect();
     if prelude {
         programs.extend(prelude_programs().iter().map(|p| (p, true)));
     }
-    programs.extend(libraries.iter().map(|p| (&**p, true)));
     let table = Arc::new(compile_programs(&programs));
     let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
     guard.push((key, table.clone()));

@@ -965,15 +965,17 @@ fn link(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         return Flow::Value(Term::bool(true));
     }
     if !ctx.vm.is_alive(other) {
-        // OTP 25: link/1 returns true; a trapping caller gets {'EXIT', Pid, noproc}.
+        // link/1 returns true, then the noproc exit signal arrives: a trapping
+        // caller gets {'EXIT', Pid, noproc}, any other dies with noproc.
         if ctx.proc.trap_exit {
             ctx.proc.mailbox.push_back(Term::tuple(vec![
                 Term::Atom(Atom::EXIT_UPPER),
                 Term::Pid(other),
                 Term::Atom(Atom::NOPROC),
             ]));
+            return Flow::Value(Term::bool(true));
         }
-        return Flow::Value(Term::bool(true));
+        return Flow::error(Term::Atom(Atom::NOPROC));
     }
     ctx.proc.links.insert(other);
     if let Some(o) = ctx.vm.proc_mut(other) {
@@ -1113,8 +1115,8 @@ fn register_name(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         if let Some(ev) = ctx.event.as_mut() {
             ev.text.push_str(" -> badarg");
             // A write that fails changes nothing: it only observed the
-            // registry. (If the badarg then ends the process, `step` reports
-            // the attempt as the write that crashed it.)
+            // registry. (Whether the badarg then crashes the process is for
+            // the caller to see.)
             ev.access = Some(Access::Read);
             if let Some(last) = ev.accesses.last_mut() {
                 last.1 = Access::Read;
@@ -1142,8 +1144,8 @@ fn unregister(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         if let Some(ev) = ctx.event.as_mut() {
             ev.text.push_str(" -> badarg");
             // A write that fails changes nothing: it only observed the
-            // registry. (If the badarg then ends the process, `step` reports
-            // the attempt as the write that crashed it.)
+            // registry. (Whether the badarg then crashes the process is for
+            // the caller to see.)
             ev.access = Some(Access::Read);
             if let Some(last) = ev.accesses.last_mut() {
                 last.1 = Access::Read;
@@ -1174,7 +1176,8 @@ fn whereis(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
 fn registered(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
     let mut names: Vec<Atom> = ctx.vm.registry.keys().copied().collect();
     names.sort_by(|a, b| a.name().cmp(b.name()));
-    ctx.emit(EventKind::Registry, "erlang:registered()".into());
+    // Reads every name: the item is the whole registry (the empty name).
+    ctx.emit_access(EventKind::Registry, "erlang:registered()".into(), SharedItem::Registry("".into()), Access::Read);
     Flow::Value(Term::list(names.into_iter().map(Term::Atom).collect()))
 }
 

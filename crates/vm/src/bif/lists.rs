@@ -111,35 +111,6 @@ pub fn register(t: &mut Table) {
             None => Ok(Term::bool(false)),
         }
     });
-    t.pure("lists", "keysort", 2, |a| {
-        let n = key_index(&a[0])?;
-        let mut v = list_arg(&a[1])?;
-        for x in &v {
-            if !matches!(x, Term::Tuple(t) if t.len() > n) {
-                return Err(fc());
-            }
-        }
-        v.sort_by(|x, y| key_cmp(x, y, n));
-        Ok(Term::list(v))
-    });
-    t.pure("lists", "ukeysort", 2, |a| {
-        let n = key_index(&a[0])?;
-        let mut v = list_arg(&a[1])?;
-        v.sort_by(|x, y| key_cmp(x, y, n));
-        v.dedup_by(|x, y| key_cmp(x, y, n) == Ordering::Equal);
-        Ok(Term::list(v))
-    });
-    t.pure("lists", "sort", 1, |a| {
-        let mut v = a[0].list_to_vec().ok_or_else(fc)?;
-        v.sort_by(|x, y| compare(x, y, true));
-        Ok(Term::list(v))
-    });
-    t.pure("lists", "usort", 1, |a| {
-        let mut v = a[0].list_to_vec().ok_or_else(fc)?;
-        v.sort_by(|x, y| compare(x, y, false));
-        v.dedup_by(|x, y| loose_eq(x, y));
-        Ok(Term::list(v))
-    });
     t.pure("lists", "append", 2, |a| {
         let v = a[0].list_to_vec().ok_or_else(badarg)?;
         Ok(Term::list_with_tail(v, a[1].clone()))
@@ -344,50 +315,6 @@ pub fn register(t: &mut Table) {
             p.len() <= l.len() && p.iter().zip(l[l.len() - p.len()..].iter()).all(|(x, y)| exact_eq(x, y)),
         ))
     });
-    t.pure("lists", "merge", 2, |a| {
-        let (mut x, y) = (list_arg(&a[0])?, list_arg(&a[1])?);
-        x.extend(y);
-        x.sort_by(|p, q| compare(p, q, false));
-        Ok(Term::list(x))
-    });
-    t.pure("lists", "umerge", 2, |a| {
-        let (mut x, y) = (list_arg(&a[0])?, list_arg(&a[1])?);
-        x.extend(y);
-        x.sort_by(|p, q| compare(p, q, true));
-        x.dedup_by(|p, q| exact_eq(p, q));
-        Ok(Term::list(x))
-    });
-    t.pure("lists", "merge", 1, |a| {
-        let mut all = Vec::new();
-        for l in list_arg(&a[0])? {
-            all.extend(list_arg(&l)?);
-        }
-        all.sort_by(|p, q| compare(p, q, false));
-        Ok(Term::list(all))
-    });
-    t.pure("lists", "umerge", 1, |a| {
-        let mut all = Vec::new();
-        for l in list_arg(&a[0])? {
-            all.extend(list_arg(&l)?);
-        }
-        all.sort_by(|p, q| compare(p, q, false));
-        all.dedup_by(|p, q| loose_eq(p, q));
-        Ok(Term::list(all))
-    });
-    t.pure("lists", "merge3", 3, |a| {
-        let mut all = list_arg(&a[0])?;
-        all.extend(list_arg(&a[1])?);
-        all.extend(list_arg(&a[2])?);
-        all.sort_by(|p, q| compare(p, q, false));
-        Ok(Term::list(all))
-    });
-    t.pure("lists", "keymerge", 3, |a| {
-        let n = key_index(&a[0])?;
-        let mut all = list_arg(&a[1])?;
-        all.extend(list_arg(&a[2])?);
-        all.sort_by(|x, y| key_cmp(x, y, n));
-        Ok(Term::list(all))
-    });
     t.pure("lists", "enumerate", 1, |a| {
         let v = list_arg(&a[0])?;
         Ok(Term::list(
@@ -406,12 +333,6 @@ fn key_index(t: &Term) -> Result<usize, Term> {
     }
 }
 
-fn key_cmp(x: &Term, y: &Term, n: usize) -> Ordering {
-    match (x, y) {
-        (Term::Tuple(a), Term::Tuple(b)) if a.len() > n && b.len() > n => compare(&a[n], &b[n], false),
-        _ => Ordering::Equal,
-    }
-}
 
 fn flatten(t: &Term, out: &mut Vec<Term>) -> Result<(), Term> {
     let mut cur = t;

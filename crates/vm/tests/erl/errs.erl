@@ -52,7 +52,7 @@ main() ->
         {badkey, c(fun() -> maps:get(nokey, #{a => X}) end)},
         {badmap, c(fun() -> maps:get(a, X) end)},
         {badrecord, c(fun() -> R = {X}, R#r.a end)},
-        {noproc_link, c(fun() -> link(Dead) end)},
+        {noproc_link, begin {_, ML} = spawn_monitor(fun() -> link(Dead), exit(survived) end), receive {'DOWN', ML, _, _, WL} -> element(1, WL) end end},
         {noproc_call, case c(fun() -> gen_server:call(Dead, hi) end) of {exit, {noproc, {gen_server, call, [P, hi]}}} when P =:= Dead -> noproc; O2 -> O2 end},
         {noproc_call_name, c(fun() -> gen_server:call(nobody_here, hi) end)},
         {timeout_call, c(fun() -> gen_server:call(Idle, hi, 10) end)},
