@@ -67,6 +67,10 @@ pub struct SearchArgs {
     /// Explore without sleep-set reduction (plain bounded DFS).
     #[arg(long)]
     pub no_reduction: bool,
+    /// A test entry (`mod:fun/0`) to run as it is, before generated
+    /// harnesses, for the suspects of its module (repeatable).
+    #[arg(long = "entry", value_name = "MOD:FUN/0")]
+    pub entries: Vec<String>,
 }
 
 impl SearchArgs {
@@ -82,7 +86,13 @@ impl SearchArgs {
             // first setting stays, which is fine within one process.
             let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
         }
+        let entries = self
+            .entries
+            .iter()
+            .map(|e| crate::explore::parse_entry(e))
+            .collect::<Result<Vec<_>>>()?;
         Ok(ConfirmOptions {
+            entries,
             max_preemptions: self.bound,
             processes: self.processes.clone(),
             max_interleavings: self.max_interleavings,

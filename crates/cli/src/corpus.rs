@@ -45,6 +45,8 @@ pub struct Expected {
     pub verdict: String,
     pub consequence: Option<String>,
     pub bound: Option<u32>,
+    /// The function a harness should call; a `mod:fun/0` entry is run as it is.
+    pub entry: Option<String>,
     pub note: Option<String>,
     /// A known gap: racewit does not give the expected verdict yet, for this
     /// reason. The row passes while the result still differs (and says
@@ -108,8 +110,18 @@ pub fn evaluate(dir: &Path) -> Result<Vec<Row>> {
     let program = load_paths(&[dir.to_path_buf()], &LoadOptions::default());
     let analysis = find_suspects(&program, &StaticOptions::default());
     let max_bound = manifest.suspect.iter().filter_map(|e| e.bound).max().unwrap_or(2).max(2);
+    let mut entries: Vec<(String, String)> = manifest
+        .suspect
+        .iter()
+        .filter_map(|e| e.entry.as_deref())
+        .filter(|e| e.ends_with("/0"))
+        .filter_map(|e| crate::explore::parse_entry(e).ok())
+        .collect();
+    entries.sort();
+    entries.dedup();
     let opts = ConfirmOptions {
         max_preemptions: max_bound,
+        entries,
         ..ConfirmOptions::default()
     };
     let record = LoadRecord {

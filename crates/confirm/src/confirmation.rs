@@ -39,6 +39,9 @@ pub struct ConfirmOptions {
     pub sleep_sets: bool,
     /// Random search instead of bounded DFS: (runs, seed).
     pub random: Option<(u64, u64)>,
+    /// Entry functions the user named (`mod:fun/0`): run as they are, before
+    /// any generated harness, for the suspects of their module.
+    pub entries: Vec<(String, String)>,
     pub timeouts: TimeoutPolicy,
     pub vm: VmConfig,
 }
@@ -52,6 +55,7 @@ impl Default for ConfirmOptions {
             max_run_steps: 50_000,
             sleep_sets: true,
             random: None,
+            entries: Vec::new(),
             timeouts: TimeoutPolicy::WhenStuck,
             vm: VmConfig {
                 max_reductions: 5_000_000,
@@ -82,7 +86,7 @@ pub fn confirm_all(
     let sources = hash_sources(&program);
     let mut harnesses: Vec<Vec<Result<Harness, String>>> = Vec::with_capacity(suspects.len());
     for (i, s) in suspects.iter().enumerate() {
-        let mut sizes = Vec::new();
+        let mut sizes: Vec<Result<Harness, String>> = user_entries(&program, s, opts).into_iter().map(Ok).collect();
         for &n in &opts.processes {
             let built = harness::build(&program, s, n, i * 10 + n).map_err(|e| e.to_string());
             if let Ok(h) = &built {
@@ -100,6 +104,27 @@ pub fn confirm_all(
         .map(|(s, hs)| confirm_one(&program, s, hs, load, &sources, opts))
         .collect();
     (program, results)
+}
+
+/// The user's entries for a suspect's modules, then the EUnit-style
+/// `*_test/0` functions those modules export, as harnesses run as they are.
+fn user_entries(program: &Program, s: &Suspect, opts: &ConfirmOptions) -> Vec<Harness> {
+    let modules = [s.read.module.as_str(), s.write.module.as_str()];
+    let mut out: Vec<Harness> = opts
+        .entries
+        .iter()
+        .filter(|(m, f)| modules.contains(&m.as_str()) && program.function(m, f, 0).is_some())
+        .map(|(m, f)| harness::for_entry(m, f))
+        .collect();
+    for m in modules {
+        let Some(module) = program.module(m) else { continue };
+        for f in &module.functions {
+            if f.arity == 0 && f.exported && f.name.ends_with("_test") && !out.iter().any(|h| h.module == m && h.function == f.name) {
+                out.push(harness::for_entry(m, &f.name));
+            }
+        }
+    }
+    out
 }
 
 fn race_sites(s: &Suspect) -> RaceSites {
@@ -162,7 +187,8 @@ fn confirm_one(
         let outcome = search(&sys, race_goal(&sites), opts);
         interleavings += outcome.stats.interleavings;
         if let Some(found) = outcome.found.first() {
-            let serial_start = start(program, &h.module, &h.serial_function, opts);
+            let serial_function = if h.serial_function.is_empty() { &h.function } else { &h.serial_function };
+            let serial_start = start(program, &h.module, serial_function, opts);
             let consequence = consequence(&serial_start, found, h.workers.len(), opts);
             let verdict = Verdict {
                 status: Status::Confirmed,

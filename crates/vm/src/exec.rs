@@ -864,9 +864,9 @@ impl Vm {
                             } else {
                                 let name = match &dest {
                                     Term::Atom(a) => Some(*a),
-                                    Term::Tuple(t) if t.len() == 2 => t[0].as_atom(),
                                     _ => None,
                                 };
+                                let remote_form = matches!(&dest, Term::Tuple(t) if t.len() == 2);
                                 if let Some(a) = name {
                                     ev = ev.with_item(SharedItem::Registry(a.name().into()), Access::Read);
                                     self.pending_event(p, ev);
@@ -885,7 +885,9 @@ impl Vm {
                                     module = t.3;
                                     continue;
                                 }
-                                error!(Term::Atom(Atom::BADARG));
+                                if !remote_form {
+                                    error!(Term::Atom(Atom::BADARG));
+                                }
                             }
                         }
                     }

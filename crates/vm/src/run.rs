@@ -52,6 +52,8 @@ pub const OTP_LIBRARY_MODULES: &[&str] = &[
     "gb_sets",
     "array",
     "calendar",
+    "string",
+    "unicode_util",
 ];
 
 /// The stdlib source directory of an installed OTP (`$RACEWIT_OTP_ROOT` or `/usr/lib/erlang`).

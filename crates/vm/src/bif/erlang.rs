@@ -494,7 +494,10 @@ pub fn register(t: &mut Table) {
     t.ctx("erlang", "whereis", 1, whereis);
     t.ctx("erlang", "registered", 0, registered);
     t.ctx("erlang", "send", 2, send);
-    t.ctx("erlang", "send", 3, send);
+    t.ctx("erlang", "send", 3, |ctx, a| match send(ctx, a) {
+        Flow::Value(_) => Flow::Value(Term::ok()),
+        other => other,
+    });
     t.ctx("erlang", "process_flag", 2, process_flag);
     t.ctx("erlang", "is_process_alive", 1, |ctx, a| match a[0] {
         Term::Pid(p) => {
@@ -1053,6 +1056,11 @@ fn demonitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         .and_then(|o| o.list_to_vec())
         .is_some_and(|o| o.iter().any(|x| x.is_atom(Atom::new("flush"))));
     let me = ctx.pid();
+    let info = a
+        .get(1)
+        .and_then(|o| o.list_to_vec())
+        .is_some_and(|o| o.iter().any(|x| x.is_atom(Atom::new("info"))));
+    let found = ctx.proc.monitors.contains_key(&r);
     if let Some(target) = ctx.proc.monitors.remove(&r) {
         ctx.emit_access(EventKind::Demonitor, "demonitor".into(), SharedItem::Process(target), Access::Write);
         if target != me {
@@ -1067,7 +1075,7 @@ fn demonitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             _ => true,
         });
     }
-    Flow::Value(Term::bool(true))
+    Flow::Value(Term::bool(!info || found))
 }
 
 fn exit2(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
@@ -1203,7 +1211,9 @@ fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
                 return Flow::badarg();
             }
             if let Term::Tuple(_) = dest {
-                return Flow::badarg();
+                // {Name, Node} with no such name: silently dropped.
+                ctx.emit(EventKind::Send, text);
+                return Flow::Value(msg);
             }
             ctx.emit(EventKind::Send, text);
             Flow::Value(msg)

@@ -42,6 +42,12 @@ pub fn register(t: &mut Table) {
     t.ctx("ets", "rename", 2, rename);
     t.ctx("ets", "select", 3, select3);
     t.ctx("ets", "select", 1, select1);
+    t.ctx("ets", "match", 1, select1);
+    t.ctx("ets", "match_object", 1, select1);
+    t.ctx("ets", "match", 3, |ctx, a| {
+        let spec = Term::list(vec![Term::tuple(vec![a[1].clone(), Term::Nil, Term::list(vec![Term::atom("$$")])])]);
+        select3(ctx, &[a[0].clone(), spec, a[2].clone()])
+    });
     t.ctx("ets", "match_object", 3, |ctx, a| {
         let spec = Term::list(vec![Term::tuple(vec![a[1].clone(), Term::Nil, Term::list(vec![Term::atom("$_")])])]);
         select3(ctx, &[a[0].clone(), spec, a[2].clone()])

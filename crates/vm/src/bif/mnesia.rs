@@ -57,7 +57,15 @@ pub fn register(t: &mut Table) {
         index_read(ctx, a)
     });
     t.ctx("mnesia", "dirty_index_read", 3, index_read);
-    t.ctx("mnesia", "dirty_index_match_object", 2, dirty_match_object2);
+    t.ctx("mnesia", "dirty_index_match_object", 2, |ctx, a| dirty_match_object1(ctx, &a[..1]));
+    t.ctx("mnesia", "index_match_object", 2, |ctx, a| dirty_match_object1(ctx, &a[..1]));
+    t.ctx("mnesia", "match_object", 3, |ctx, a| {
+        if let Some(f) = require_tx(ctx) {
+            return f;
+        }
+        let Term::Atom(tab) = a[0] else { return Flow::badarg() };
+        match_object(ctx, "match_object", a, tab, &a[1].clone())
+    });
     t.ctx("mnesia", "write_lock_table", 1, |_, _| Flow::Value(Term::ok()));
     t.ctx("mnesia", "read_lock_table", 1, |_, _| Flow::Value(Term::ok()));
     t.ctx("mnesia", "lock", 2, |_, _| Flow::Value(Term::list(vec![Term::Atom(Atom::NONODE)])));
@@ -475,6 +483,11 @@ fn table_info(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let v = match item.name() {
         "attributes" => Term::list(t.attributes.iter().map(|a| Term::Atom(*a)).collect()),
         "record_name" => Term::Atom(t.record_name),
+        "wild_pattern" => {
+            let mut v = vec![Term::Atom(t.record_name)];
+            v.extend(t.attributes.iter().map(|_| Term::atom("_")));
+            Term::tuple(v)
+        }
         "size" => Term::Int(t.data.size as i64),
         "arity" => Term::Int(t.attributes.len() as i64 + 1),
         "type" => Term::atom(match t.data.kind {
