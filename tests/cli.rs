@@ -84,3 +84,37 @@ fn same_bytes_whatever_the_thread_count() {
     };
     assert_eq!(run("1", "target/cli-test-j1"), run("2", "target/cli-test-j2"));
 }
+
+/// Real code: the `whereis(ct_master)` / `register(ct_master, self())` race
+/// in OTP's common_test is confirmed from a generated harness, and the
+/// witness shows the second `register` failing with `badarg`.
+#[test]
+fn ct_master_race_is_confirmed_on_real_otp_code() {
+    let Some(file) = std::fs::read_dir("/usr/lib/erlang/lib").ok().and_then(|rd| {
+        rd.filter_map(|e| e.ok())
+            .map(|e| e.path().join("src/ct_master.erl"))
+            .find(|p| p.exists())
+    }) else {
+        eprintln!("notice: OTP's common_test sources are not installed; skipping");
+        return;
+    };
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let out = cmd()
+        .arg("check")
+        .arg(&file)
+        .arg("--out")
+        .arg(out_dir.path())
+        .output()
+        .expect("run");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(stdout.contains("R001:ct_master:238:240"), "{stdout}");
+    let witness = out_dir.path().join("R001-ct_master-238-240.json");
+    let replay = cmd().arg("replay").arg(&witness).output().expect("replay");
+    let trace = String::from_utf8_lossy(&replay.stdout);
+    assert!(replay.status.success(), "{trace}");
+    assert!(
+        trace.contains("erlang:register(ct_master, P1.1) -> badarg") || trace.contains("erlang:register(ct_master, P1.2) -> badarg"),
+        "{trace}"
+    );
+}

@@ -300,27 +300,6 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
     s
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn atoms_are_quoted_when_needed() {
-        assert_eq!(atom("hits"), "hits");
-        assert_eq!(atom("Hits"), "'Hits'");
-        assert_eq!(atom("end"), "'end'");
-        assert_eq!(atom("a-b"), "'a-b'");
-        assert_eq!(atom("it's"), "'it\\'s'");
-    }
-
-    #[test]
-    fn arguments_take_the_first_known_value() {
-        assert_eq!(arg_text(&ArgHint::Atoms { values: vec!["page".into()] }), "page");
-        assert_eq!(arg_text(&ArgHint::Integers { values: vec![7, 8] }), "7");
-        assert_eq!(arg_text(&ArgHint::Unknown), "1");
-        assert_eq!(split_mfa("ct_master:init_master/1"), Some(("ct_master", "init_master", 1)));
-    }
-}
 
 /// A value that the `index`-th argument pattern of one of the function's
 /// clauses accepts (literals and shapes from the pattern, types from guard
@@ -508,4 +487,26 @@ fn erlang_string(s: &str) -> Option<String> {
         return None;
     }
     Some(format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atoms_are_quoted_when_needed() {
+        assert_eq!(atom("hits"), "hits");
+        assert_eq!(atom("Hits"), "'Hits'");
+        assert_eq!(atom("end"), "'end'");
+        assert_eq!(atom("a-b"), "'a-b'");
+        assert_eq!(atom("it's"), "'it\\'s'");
+    }
+
+    #[test]
+    fn arguments_take_the_first_known_value() {
+        assert_eq!(arg_text(&ArgHint::Atoms { values: vec!["page".into()] }), "page");
+        assert_eq!(arg_text(&ArgHint::Integers { values: vec![7, 8] }), "7");
+        assert_eq!(arg_text(&ArgHint::Unknown), "1");
+        assert_eq!(split_mfa("ct_master:init_master/1"), Some(("ct_master", "init_master", 1)));
+    }
 }

@@ -146,8 +146,10 @@ mod tests {
 
     #[test]
     fn bound_zero_cannot_confirm_and_exhausts() {
-        let mut dfs = BoundedDfs::default();
-        dfs.max_preemptions = 0;
+        let dfs = BoundedDfs {
+            max_preemptions: 0,
+            ..BoundedDfs::default()
+        };
         let out = dfs.search(&counter(2), RaceGoal::new(1, 2, true));
         assert!(out.found.is_empty());
         assert_eq!(out.stop, StopReason::Exhausted);

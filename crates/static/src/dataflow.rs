@@ -195,11 +195,15 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
     };
     for round in 0..MAX_ROUNDS {
         flow.rounds = round + 1;
+        let t0 = std::time::Instant::now();
         let facts: Vec<FnFacts> = (0..units.fns.len())
             .into_par_iter()
             .map(|i| eval_function(units, &flow, FnId(i as u32)))
             .collect();
+        eprintln!("DEBUG round {round} eval {:?}", t0.elapsed());
+        let t = std::time::Instant::now();
         let changed = merge(units, &mut flow, facts);
+        eprintln!("DEBUG round {round} merge {:?}", t.elapsed());
         if !changed {
             break;
         }

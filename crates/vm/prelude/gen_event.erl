@@ -47,9 +47,7 @@ rpc(M, Req) ->
 add_handler(M, Handler, Args) -> rpc(M, {add_handler, Handler, Args}).
 add_sup_handler(M, Handler, Args) -> rpc(M, {add_handler, Handler, Args}).
 delete_handler(M, Handler, Args) -> rpc(M, {delete_handler, Handler, Args}).
-swap_handler(M, {H1, A1}, {H2, A2}) ->
-    _ = rpc(M, {delete_handler, H1, A1}),
-    rpc(M, {add_handler, H2, A2}).
+swap_handler(M, {H1, A1}, {H2, A2}) -> rpc(M, {swap_handler, H1, A1, H2, A2}).
 notify(M, Event) ->
     case where(M) of
         undefined -> ok;
@@ -93,6 +91,12 @@ handle({delete_handler, H, Args}, Handlers) ->
         false -> {{error, module_not_found}, Handlers}
     end;
 handle({sync_notify, Event}, Handlers) -> {ok, dispatch(Event, Handlers)};
+handle({swap_handler, H1, A1, H2, A2}, Handlers) ->
+    {R, Hs1} = case handle({delete_handler, H1, A1}, Handlers) of
+                   {{error, module_not_found}, Hs} -> {error, Hs};
+                   Other -> Other
+               end,
+    handle({add_handler, H2, {A2, R}}, Hs1);
 handle({call, H, Query}, Handlers) ->
     case lists:keyfind(H, 1, Handlers) of
         {H, S} ->

@@ -19,6 +19,8 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("prelude/ets.erl", include_str!("../prelude/ets.erl")),
     ("prelude/string.erl", include_str!("../prelude/string.erl")),
     ("prelude/sys.erl", include_str!("../prelude/sys.erl")),
+    ("prelude/gen_statem.erl", include_str!("../prelude/gen_statem.erl")),
+    ("prelude/racewit_statem.erl", include_str!("../prelude/racewit_statem.erl")),
     ("prelude/orddict.erl", include_str!("../prelude/orddict.erl")),
     ("prelude/ordsets.erl", include_str!("../prelude/ordsets.erl")),
 ];

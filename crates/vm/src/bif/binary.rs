@@ -12,6 +12,7 @@ fn bytes(t: &Term) -> Result<Vec<u8>, Term> {
 
 fn patterns(t: &Term) -> Result<Vec<Vec<u8>>, Term> {
     match t {
+        Term::Tuple(x) if x.len() == 2 && x[0].is_atom(Atom::new("racewit_cp")) => patterns(&x[1]),
         Term::Bin(_) => {
             let p = bytes(t)?;
             if p.is_empty() {
@@ -143,6 +144,10 @@ fn replace(a: &[Term]) -> R {
 }
 
 pub fn register(t: &mut Table) {
+    t.pure("binary", "compile_pattern", 1, |a| {
+        patterns(&a[0])?;
+        Ok(tuple2(Term::atom("racewit_cp"), a[0].clone()))
+    });
     t.pure("binary", "split", 2, split);
     t.pure("binary", "split", 3, split);
     t.pure("binary", "replace", 3, replace);
@@ -256,6 +261,65 @@ pub fn register(t: &mut Table) {
             .take_while(|&i| bins.iter().all(|b| b.len() > i && b[b.len() - 1 - i] == first[first.len() - 1 - i]))
             .count();
         Ok(Term::Int(n as i64))
+    });
+    t.pure("string", "list_to_integer", 1, |a| {
+        let Some(cs) = a[0].list_to_vec() else {
+            return Ok(tuple2(Term::Atom(Atom::ERROR), Term::atom("not_a_list")));
+        };
+        let chars: Vec<i64> = cs.iter().map(|c| c.as_int().unwrap_or(-1)).collect();
+        let mut i = 0;
+        if matches!(chars.first(), Some(&43) | Some(&45)) {
+            i = 1;
+        }
+        let start = i;
+        while i < chars.len() && (48..=57).contains(&chars[i]) {
+            i += 1;
+        }
+        if i == start {
+            return Ok(tuple2(Term::Atom(Atom::ERROR), Term::atom("no_integer")));
+        }
+        let text: String = chars[..i].iter().map(|&c| c as u8 as char).collect();
+        let n = num_bigint::BigInt::parse_bytes(text.trim_start_matches('+').as_bytes(), 10).ok_or_else(badarg)?;
+        Ok(tuple2(Term::from_big(n), Term::list(cs[i..].to_vec())))
+    });
+    t.pure("string", "list_to_float", 1, |a| {
+        let Some(cs) = a[0].list_to_vec() else {
+            return Ok(tuple2(Term::Atom(Atom::ERROR), Term::atom("not_a_list")));
+        };
+        let chars: Vec<i64> = cs.iter().map(|c| c.as_int().unwrap_or(-1)).collect();
+        let digits = |mut i: usize| {
+            let s = i;
+            while i < chars.len() && (48..=57).contains(&chars[i]) {
+                i += 1;
+            }
+            (s, i)
+        };
+        let mut i = if matches!(chars.first(), Some(&43) | Some(&45)) { 1 } else { 0 };
+        let (s1, e1) = digits(i);
+        let no = || Ok(tuple2(Term::Atom(Atom::ERROR), Term::atom("no_float")));
+        if e1 == s1 || chars.get(e1) != Some(&46) {
+            return no();
+        }
+        let (s2, e2) = digits(e1 + 1);
+        if e2 == s2 {
+            return no();
+        }
+        i = e2;
+        if matches!(chars.get(i), Some(&101) | Some(&69)) {
+            let mut j = i + 1;
+            if matches!(chars.get(j), Some(&43) | Some(&45)) {
+                j += 1;
+            }
+            let (s3, e3) = digits(j);
+            if e3 > s3 {
+                i = e3;
+            }
+        }
+        let text: String = chars[..i].iter().map(|&c| c as u8 as char).collect();
+        match text.parse::<f64>() {
+            Ok(f) if f.is_finite() => Ok(tuple2(Term::Float(f), Term::list(cs[i..].to_vec()))),
+            _ => no(),
+        }
     });
     t.pure("unicode", "characters_to_binary", 1, |a| chars_to_binary(&a[0]));
     t.pure("unicode", "characters_to_binary", 2, |a| chars_to_binary(&a[0]));

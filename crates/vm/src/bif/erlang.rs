@@ -476,6 +476,12 @@ pub fn register(t: &mut Table) {
         spawn(ctx, Start::Apply(a[0].clone(), vec![]), fun_mfa(&a[0]), false, true)
     });
     t.ctx("erlang", "spawn_monitor", 3, |ctx, a| spawn_mfa(ctx, a, false, true));
+    t.ctx("erlang", "spawn_opt", 4, |ctx, a| {
+        let opts = a[3].list_to_vec().unwrap_or_default();
+        let link = opts.iter().any(|o| o.is_atom(Atom::new("link")));
+        let mon = opts.iter().any(|o| o.is_atom(Atom::new("monitor")));
+        spawn_mfa(ctx, &a[..3], link, mon)
+    });
     t.ctx("erlang", "spawn_opt", 2, |ctx, a| {
         let opts = a[1].list_to_vec().unwrap_or_default();
         let link = opts.iter().any(|o| o.is_atom(Atom::new("link")));

@@ -210,6 +210,8 @@ fn read(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: &Term, key: &Term) -> Fl
     ev(ctx, f, args, *name, Some(key), Access::Read);
     match ctx.vm.mnesia.get(*name) {
         Some(t) => Flow::Value(Term::list(t.data.lookup(key))),
+        // In a transaction the abort names the table only.
+        None if f == "read" => Flow::Raise(Exception::exit(aborted(tuple2(Term::atom("no_exists"), tab.clone())))),
         None => no_exists(vec![tab.clone(), key.clone()]),
     }
 }
