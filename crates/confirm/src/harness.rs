@@ -53,9 +53,12 @@ pub fn build(program: &Program, suspect: &Suspect, processes: usize, index: usiz
         }
     }
     let entry = pick_entry(program, &candidates).ok_or(HarnessError::NoEntry)?;
-    let call = call_text(program, entry)?;
+    let resource = resource_values(suspect);
+    let calls: Vec<String> = (0..processes)
+        .map(|worker| call_text(program, entry, &resource, worker))
+        .collect::<Result<_, _>>()?;
     let setup = choose_setup(program, suspect, entry);
-    let workers = vec![call; processes];
+    let workers = calls;
     let module = format!("racewit_harness_{index}");
     let source = render(&module, suspect, &setup, &workers);
     Ok(Harness {
@@ -210,14 +213,45 @@ fn split_mfa(mfa: &str) -> Option<(&str, &str, u32)> {
     Some((m, f, a.parse().ok()?))
 }
 
-fn call_text(program: &Program, entry: &Entry) -> Result<String, HarnessError> {
+/// Every value the shared item's name, table or key can take, printed.
+fn resource_values(suspect: &Suspect) -> Vec<String> {
+    let r = &suspect.resource;
+    [&r.name, &r.table, &r.key]
+        .into_iter()
+        .flatten()
+        .flat_map(|v| v.values.iter().cloned())
+        .collect()
+}
+
+/// The call worker number `worker` makes. Every worker touches the same
+/// shared item; an argument with several known values that do not name the
+/// item (the setting written into one shared map, say) differs between
+/// workers, so that a lost update shows.
+fn call_text(program: &Program, entry: &Entry, resource: &[String], worker: usize) -> Result<String, HarnessError> {
     let (m, f, _) = split_mfa(&entry.mfa).ok_or_else(|| HarnessError::UnknownEntry { mfa: entry.mfa.clone() })?;
     let args: Vec<String> = arg_values(program, entry)
         .into_iter()
         .zip(&entry.args)
-        .map(|(v, hint)| v.unwrap_or_else(|| arg_text(hint)))
+        .map(|(v, hint)| match varied(hint, resource, worker) {
+            Some(text) => text,
+            None => v.unwrap_or_else(|| arg_text(hint)),
+        })
         .collect();
     Ok(format!("{}:{}({})", atom(m), atom(f), args.join(", ")))
+}
+
+/// The `worker`-th of several known values, when none of them names the shared item.
+fn varied(hint: &ArgHint, resource: &[String], worker: usize) -> Option<String> {
+    let values: Vec<String> = match hint {
+        ArgHint::Atoms { values } => values.iter().map(|a| atom(a)).collect(),
+        ArgHint::Integers { values } => values.iter().map(|i| i.to_string()).collect(),
+        ArgHint::Terms { values } => values.iter().filter(|v| is_constant_term(v)).cloned().collect(),
+        ArgHint::Unknown => return None,
+    };
+    if values.len() < 2 || values.iter().any(|v| resource.contains(v)) {
+        return None;
+    }
+    Some(values[worker % values.len()].clone())
 }
 
 /// One concrete argument for a hint: the first known value, else `1`

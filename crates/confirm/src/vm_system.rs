@@ -92,6 +92,10 @@ impl Item for VmItem {
             }
             // `registered()` reads the whole registry (the empty name).
             (SharedItem::Registry(a), SharedItem::Registry(b)) => a == b || a.is_empty() || b.is_empty(),
+            (SharedItem::Global(a), SharedItem::Global(b)) => a == b || a.is_empty() || b.is_empty(),
+            (SharedItem::PersistentTerm(a), SharedItem::PersistentTerm(b)) => {
+                a == b || a.is_empty() || b.is_empty()
+            }
             (a, b) => a == b,
         }
     }
@@ -107,6 +111,8 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
         SharedItem::Mnesia { table, key: None } => format!("mnesia {table}"),
         SharedItem::Mailbox(p) => format!("mailbox {}", vm.process_name(*p)),
         SharedItem::Process(p) => format!("process {}", vm.process_name(*p)),
+        SharedItem::Global(name) => format!("global {name}"),
+        SharedItem::PersistentTerm(key) => format!("persistent_term {key}"),
     }
 }
 

@@ -61,6 +61,10 @@ pub struct Creation {
 
 #[derive(Default)]
 struct FnFacts {
+    /// Units whose results this evaluation used.
+    ret_reads: Vec<UnitId>,
+    /// Record fields this evaluation read.
+    field_reads: Vec<FieldKey>,
     sites: Vec<(CallSiteId, SiteVals)>,
     returns: Vec<(UnitId, Val)>,
     fields: Vec<(FieldKey, Val)>,
@@ -193,108 +197,164 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
         servers: FxHashMap::default(),
         rounds: 0,
     };
+    let n = units.fns.len();
+    let mut state = Worklist {
+        dirty: vec![true; n],
+        ret_readers: vec![Vec::new(); units.units.len()],
+        field_readers: FxHashMap::default(),
+        creations: vec![Vec::new(); n],
+        sent: vec![Vec::new(); n],
+    };
     for round in 0..MAX_ROUNDS {
-        flow.rounds = round + 1;
-        let t0 = std::time::Instant::now();
-        let facts: Vec<FnFacts> = (0..units.fns.len())
-            .into_par_iter()
-            .map(|i| eval_function(units, &flow, FnId(i as u32)))
-            .collect();
-        eprintln!("DEBUG round {round} eval {:?}", t0.elapsed());
-        let t = std::time::Instant::now();
-        let changed = merge(units, &mut flow, facts);
-        eprintln!("DEBUG round {round} merge {:?}", t.elapsed());
-        if !changed {
+        let work: Vec<usize> = (0..n).filter(|&i| state.dirty[i]).collect();
+        if work.is_empty() {
             break;
         }
+        flow.rounds = round + 1;
+        let facts: Vec<FnFacts> = work
+            .par_iter()
+            .map(|&i| eval_function(units, &flow, FnId(i as u32)))
+            .collect();
+        for &i in &work {
+            state.dirty[i] = false;
+        }
+        for (i, f) in work.into_iter().zip(facts) {
+            merge(units, &mut flow, &mut state, FnId(i as u32), f);
+        }
     }
+    flow.creations = state.creations.into_iter().flatten().collect();
+    flow.sent = state.sent.into_iter().flatten().collect();
+    flow.servers = servers(units, &flow);
     flow
 }
 
-fn merge(units: &Units<'_>, flow: &mut Flow, facts: Vec<FnFacts>) -> bool {
+/// Who to evaluate again when something changes.
+struct Worklist {
+    dirty: Vec<bool>,
+    /// Functions that used each unit's result.
+    ret_readers: Vec<Vec<FnId>>,
+    /// Functions that read each record field.
+    field_readers: FxHashMap<FieldKey, Vec<FnId>>,
+    creations: Vec<Vec<Creation>>,
+    sent: Vec<Vec<Val>>,
+}
+
+impl Worklist {
+    fn mark(&mut self, f: FnId) {
+        self.dirty[f.index()] = true;
+    }
+}
+
+/// Locally registered server names and the modules started under them.
+fn servers(units: &Units<'_>, flow: &Flow) -> FxHashMap<Name, Vec<Name>> {
     let limit = flow.limit;
-    let mut changed = false;
-    let mut creations = Vec::new();
-    let mut sent = Vec::new();
-    let mut arg_feed: Vec<(FnId, Vec<Val>)> = Vec::new();
     let mut servers: std::collections::BTreeMap<Name, std::collections::BTreeSet<Name>> =
         Default::default();
-    for (i, f) in facts.into_iter().enumerate() {
-        let fid = FnId(i as u32);
-        let mi = units.fns[i].0;
-        let caller_ctx = flow.ctx[i].clone();
-        for (u, v) in f.returns {
-            changed |= flow.ret[u.index()].join_in(&v, limit);
-        }
-        for (k, v) in f.fields {
-            let slot = flow.fields.entry(k).or_insert_with(Val::bottom);
-            changed |= slot.join_in(&v, limit);
-        }
-        for (site, mnesia, name, opts) in f.creations {
-            creations.push(Creation {
-                origin: Origin { module: mi, site },
-                owner: fid,
-                mnesia,
-                name: resolve(&name, &caller_ctx, limit),
-                opts: resolve(&opts, &caller_ctx, limit),
-            });
-        }
-        for v in f.sends {
-            sent.push(resolve(&v, &caller_ctx, limit));
-        }
-        for (site, sv) in f.sites {
-            if let SiteTarget::Static(mfa) = &sv.target
-                && mfa.arity == 4
+    for per_site in &flow.sites {
+        for sv in per_site.iter().flatten() {
+            let SiteTarget::Static(mfa) = &sv.target else {
+                continue;
+            };
+            if !(mfa.arity == 4
                 && matches!(mfa.module.as_str(), "gen_server" | "gen_statem" | "gen_fsm")
-                && matches!(mfa.name.as_str(), "start" | "start_link" | "start_monitor")
+                && matches!(mfa.name.as_str(), "start" | "start_link" | "start_monitor"))
             {
-                let name = resolve(&sv.args[0], &caller_ctx, limit);
-                let module = resolve(&sv.args[1], &caller_ctx, limit);
-                for t in name.iter() {
-                    if let Term::Tuple(p) = t
-                        && let [Term::Atom(scope), Term::Atom(n)] = p.as_slice()
-                        && scope == "local"
-                    {
-                        for m in module.atoms().unwrap_or_default() {
-                            servers.entry(n.clone()).or_default().insert(m);
-                        }
+                continue;
+            }
+            let ctx = flow.unit_ctx(units, sv.unit);
+            let name = resolve(&sv.args[0], ctx, limit);
+            let module = resolve(&sv.args[1], ctx, limit);
+            for t in name.iter() {
+                if let Term::Tuple(p) = t
+                    && let [Term::Atom(scope), Term::Atom(n)] = p.as_slice()
+                    && scope == "local"
+                {
+                    for m in module.atoms().unwrap_or_default() {
+                        servers.entry(n.clone()).or_default().insert(m);
                     }
                 }
             }
-            for inv in invocations(units, flow, mi, &sv, &caller_ctx) {
-                let g = match inv.callee {
-                    Callee::Fn(g) => g,
-                    _ => continue,
-                };
-                let arity = units.function(g).arity as usize;
-                let args: Vec<Val> = match &inv.args {
-                    Some(a) if a.len() == arity => {
-                        a.iter().map(|v| resolve(v, &caller_ctx, limit)).collect()
-                    }
-                    _ => vec![Val::Any; arity],
-                };
-                arg_feed.push((g, args));
-            }
-            flow.sites[mi as usize][site.index()] = Some(sv);
         }
     }
+    servers
+        .into_iter()
+        .map(|(k, v)| (k, v.into_iter().collect()))
+        .collect()
+}
+
+fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, f: FnFacts) {
+    let limit = flow.limit;
+    let i = fid.index();
+    let mi = units.fns[i].0;
+    for u in f.ret_reads {
+        let readers = &mut state.ret_readers[u.index()];
+        if !readers.contains(&fid) {
+            readers.push(fid);
+        }
+    }
+    for k in f.field_reads {
+        let readers = state.field_readers.entry(k).or_default();
+        if !readers.contains(&fid) {
+            readers.push(fid);
+        }
+    }
+    for (u, v) in f.returns {
+        if flow.ret[u.index()].join_in(&v, limit) {
+            for r in state.ret_readers[u.index()].clone() {
+                state.mark(r);
+            }
+        }
+    }
+    for (k, v) in f.fields {
+        let slot = flow.fields.entry(k.clone()).or_insert_with(Val::bottom);
+        if slot.join_in(&v, limit)
+            && let Some(readers) = state.field_readers.get(&k)
+        {
+            for r in readers.clone() {
+                state.mark(r);
+            }
+        }
+    }
+    let caller_ctx = std::mem::take(&mut flow.ctx[i]);
+    state.creations[i] = f
+        .creations
+        .into_iter()
+        .map(|(site, mnesia, name, opts)| Creation {
+            origin: Origin { module: mi, site },
+            owner: fid,
+            mnesia,
+            name: resolve(&name, &caller_ctx, limit),
+            opts: resolve(&opts, &caller_ctx, limit),
+        })
+        .collect();
+    state.sent[i] = f.sends.iter().map(|v| resolve(v, &caller_ctx, limit)).collect();
+    let mut arg_feed: Vec<(FnId, Vec<Val>)> = Vec::new();
+    for (site, sv) in f.sites {
+        for inv in invocations(units, flow, mi, &sv, &caller_ctx) {
+            let g = match inv.callee {
+                Callee::Fn(g) => g,
+                _ => continue,
+            };
+            let arity = units.function(g).arity as usize;
+            let args: Vec<Val> = match &inv.args {
+                Some(a) if a.len() == arity => {
+                    a.iter().map(|v| resolve(v, &caller_ctx, limit)).collect()
+                }
+                _ => vec![Val::Any; arity],
+            };
+            arg_feed.push((g, args));
+        }
+        flow.sites[mi as usize][site.index()] = Some(sv);
+    }
+    flow.ctx[i] = caller_ctx;
     for (g, args) in arg_feed {
-        for (k, a) in args.iter().enumerate().take(units.function(g).arity as usize) {
-            changed |= flow.ctx[g.index()][k].join_in(a, limit);
+        for (k, a) in args.iter().enumerate() {
+            if flow.ctx[g.index()][k].join_in(a, limit) {
+                state.mark(g);
+            }
             flow.internal_ctx[g.index()][k].join_in(a, limit);
         }
     }
-    flow.creations = creations;
-    let servers: FxHashMap<Name, Vec<Name>> = servers
-        .into_iter()
-        .map(|(k, v)| (k, v.into_iter().collect()))
-        .collect();
-    if servers != flow.servers {
-        flow.servers = servers;
-        changed = true;
-    }
-    flow.sent = sent;
-    changed
 }
 
 struct Eval<'a, 'p> {
@@ -398,9 +458,12 @@ impl Eval<'_, '_> {
                     let mut e = element(v, i, limit);
                     if e.is_any()
                         && let Some(r) = &record
-                        && let Some(f) = self.flow.fields.get(&(r.clone(), ps.len() as u32, i as u32))
                     {
-                        e = f.clone();
+                        let key = (r.clone(), ps.len() as u32, i as u32);
+                        if let Some(f) = self.flow.fields.get(&key) {
+                            e = f.clone();
+                        }
+                        self.facts.field_reads.push(key);
                     }
                     self.bind(q, &e);
                 }
@@ -798,12 +861,15 @@ impl Eval<'_, '_> {
             match inv.callee {
                 Callee::Fn(g) => {
                     any_target = true;
-                    let r = &self.flow.ret[self.units.fn_unit[g.index()].index()];
+                    let gu = self.units.fn_unit[g.index()];
+                    self.facts.ret_reads.push(gu);
+                    let r = &self.flow.ret[gu.index()];
                     let args = inv.args.unwrap_or_default();
                     out.join_in(&resolve(r, &args, limit), limit);
                 }
                 Callee::Closure(u) => {
                     any_target = true;
+                    self.facts.ret_reads.push(u);
                     let r = &self.flow.ret[u.index()];
                     let owner = self.units.unit(u).owner;
                     if owner == self.fid {

@@ -22,7 +22,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use racewit_syntax::diagnostic::DiagnosticCode;
-use racewit_syntax::lex::{keyword_str, punct_str, tokenize};
+use racewit_syntax::lex::{keyword_str, punct_str, quote_atom, tokenize};
 use racewit_syntax::load::collect_files;
 use racewit_syntax::pp::include::decode_text;
 use racewit_syntax::pp::{PpEnv, preprocess};
@@ -111,13 +111,21 @@ fn table() -> BTreeMap<String, (u32, String)> {
         .collect()
 }
 
-/// Our message in the table's words: `missing include NAME` / `undefined macro 'M'`.
+/// Our message in the table's words: `missing include NAME` / `undefined macro M`
+/// (`M` quoted only when it must be, as Erlang prints the atom).
 fn table_words(msg: &str) -> String {
     if let Some(rest) = msg
         .strip_prefix("can't find include file \"")
         .or_else(|| msg.strip_prefix("can't find include lib \""))
     {
         return format!("missing include {}", rest.trim_end_matches('"'));
+    }
+    // The table prints the macro name as an Erlang term (quoted if needed).
+    if let Some(name) = msg
+        .strip_prefix("undefined macro '")
+        .and_then(|r| r.strip_suffix('\''))
+    {
+        return format!("undefined macro {}", quote_atom(name));
     }
     msg.to_string()
 }
@@ -205,6 +213,10 @@ fn first_errors_match_epp() {
         ours.len(),
         differ.len()
     );
+    for f in &differ {
+        let r = rel(f);
+        eprintln!("  differs from the table: {r} (table {:?})", table.get(&r));
+    }
     if differ.is_empty() {
         return;
     }

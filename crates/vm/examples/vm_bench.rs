@@ -22,7 +22,10 @@ fn bench_dir() -> PathBuf {
 
 fn load(path: &Path) -> Arc<racewit_syntax::ir::Program> {
     let text = std::fs::read_to_string(path).expect("bench program");
-    Arc::new(racewit_syntax::load_source(&path.display().to_string(), &text))
+    Arc::new(racewit_syntax::load_source(
+        &path.display().to_string(),
+        &text,
+    ))
 }
 
 /// Microseconds of `M:main()` under erl, measured inside erl with timer:tc (best of 3).
@@ -30,7 +33,13 @@ fn erl_time(dir: &Path, module: &str) -> Option<f64> {
     let out_dir = std::env::temp_dir().join("racewit_vm_bench");
     std::fs::create_dir_all(&out_dir).ok()?;
     let src = dir.join(format!("{module}.erl"));
-    let ok = Command::new("erlc").arg("-o").arg(&out_dir).arg(&src).status().ok()?.success();
+    let ok = Command::new("erlc")
+        .arg("-o")
+        .arg(&out_dir)
+        .arg(&src)
+        .status()
+        .ok()?
+        .success();
     if !ok {
         return None;
     }
@@ -43,7 +52,12 @@ fn erl_time(dir: &Path, module: &str) -> Option<f64> {
         .args(["-eval", &eval, "-s", "init", "stop"])
         .output()
         .ok()?;
-    String::from_utf8_lossy(&out.stderr).trim().lines().last()?.parse().ok()
+    String::from_utf8_lossy(&out.stderr)
+        .trim()
+        .lines()
+        .last()?
+        .parse()
+        .ok()
 }
 
 fn main() {
@@ -52,7 +66,10 @@ fn main() {
         max_reductions: u64::MAX,
         ..RunConfig::default()
     };
-    println!("{:<16} {:>12} {:>12} {:>8}", "program", "racewit ms", "erl ms", "ratio");
+    println!(
+        "{:<16} {:>12} {:>12} {:>8}",
+        "program", "racewit ms", "erl ms", "ratio"
+    );
     for name in ["bench_fib", "bench_lists", "bench_pingpong"] {
         let program = load(&dir.join(format!("{name}.erl")));
         // Warm up the prelude and OTP library parse caches.
@@ -75,7 +92,10 @@ fn main() {
         };
         println!("{name:<16} {best:>12.1} {erl_s:>12} {ratio:>8}");
         if name == "bench_pingpong" {
-            println!("  ping-pong: {steps} scheduler steps, {:.0} steps/s", steps as f64 / (best / 1000.0));
+            println!(
+                "  ping-pong: {steps} scheduler steps, {:.0} steps/s",
+                steps as f64 / (best / 1000.0)
+            );
         }
     }
     clone_bench();

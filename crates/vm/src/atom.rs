@@ -119,6 +119,9 @@ mod tests {
         let a = Atom::new("some_new_atom");
         assert_eq!(a, Atom::new("some_new_atom"));
         assert_eq!(a.name(), "some_new_atom");
-        assert_eq!(Atom::new("a").cmp_names(Atom::new("b")), std::cmp::Ordering::Less);
+        assert_eq!(
+            Atom::new("a").cmp_names(Atom::new("b")),
+            std::cmp::Ordering::Less
+        );
     }
 }

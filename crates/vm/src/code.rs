@@ -9,7 +9,6 @@
 //! its own [`FnCode`] with the same variable space; captured variables are
 //! copied into their slots when it is called.
 
-
 use racewit_syntax::ir::{
     self, BinOp, BinType, CaseKind, ClauseId, ComprehensionKind, Endian, Expr, ExprId,
     GeneratorKind, Literal, Pat, PatId, Qualifier, UnOp,
@@ -58,11 +57,13 @@ impl CodeTable {
                 },
             },
             None => match &self.otp_modules {
-                Some(known) if !known.contains(module.name()) && !bif::module_known(module) => Target::Undef {
-                    module,
-                    name,
-                    arity,
-                },
+                Some(known) if !known.contains(module.name()) && !bif::module_known(module) => {
+                    Target::Undef {
+                        module,
+                        name,
+                        arity,
+                    }
+                }
                 _ => Target::Unsupported {
                     module,
                     name,
@@ -111,10 +112,21 @@ pub struct FnCode {
 
 #[derive(Clone, Copy)]
 pub enum Target {
-    Code { module: u32, function: u32 },
+    Code {
+        module: u32,
+        function: u32,
+    },
     Bif(Bif),
-    Undef { module: Atom, name: Atom, arity: u32 },
-    Unsupported { module: Atom, name: Atom, arity: u32 },
+    Undef {
+        module: Atom,
+        name: Atom,
+        arity: u32,
+    },
+    Unsupported {
+        module: Atom,
+        name: Atom,
+        arity: u32,
+    },
 }
 
 #[derive(Clone)]
@@ -146,48 +158,153 @@ pub struct CSeg<T> {
 }
 
 pub enum Instr {
-    Const { dst: Slot, value: Term },
-    Move { dst: Slot, src: Slot },
-    Cons { dst: Slot, head: Slot, tail: Slot },
-    Tuple { dst: Slot, elems: Box<[Slot]> },
-    Map { dst: Slot, base: Option<Slot>, fields: Box<[(Slot, Slot, bool)]> },
-    Binary { dst: Slot, segs: Box<[CSeg<Slot>]> },
-    Op { dst: Slot, op: BinOp, a: Slot, b: Slot },
-    UnOp { dst: Slot, op: UnOp, a: Slot },
+    Const {
+        dst: Slot,
+        value: Term,
+    },
+    Move {
+        dst: Slot,
+        src: Slot,
+    },
+    Cons {
+        dst: Slot,
+        head: Slot,
+        tail: Slot,
+    },
+    Tuple {
+        dst: Slot,
+        elems: Box<[Slot]>,
+    },
+    Map {
+        dst: Slot,
+        base: Option<Slot>,
+        fields: Box<[(Slot, Slot, bool)]>,
+    },
+    Binary {
+        dst: Slot,
+        segs: Box<[CSeg<Slot>]>,
+    },
+    Op {
+        dst: Slot,
+        op: BinOp,
+        a: Slot,
+        b: Slot,
+    },
+    UnOp {
+        dst: Slot,
+        op: UnOp,
+        a: Slot,
+    },
     /// Match `pats[pat]` against `src`; on failure jump to `fail`, or raise
     /// `{badmatch, V}` when `fail` is `None`.
-    Match { pat: u32, src: Slot, fail: Option<Label> },
-    Guard { guard: u32, fail: Label },
+    Match {
+        pat: u32,
+        src: Slot,
+        fail: Option<Label>,
+    },
+    Guard {
+        guard: u32,
+        fail: Label,
+    },
     /// A comprehension filter: `true` goes on, `false` jumps, else `{bad_filter, V}`.
-    Filter { src: Slot, fail: Label },
+    Filter {
+        src: Slot,
+        fail: Label,
+    },
     Jump(Label),
-    Fail { kind: FailKind, src: Slot },
-    Call { dst: Slot, callee: Callee, args: Box<[Slot]>, tail: bool, site: u32 },
-    Return { src: Slot },
-    Send { dst: Slot, to: Slot, msg: Slot, site: u32 },
-    MakeFun { dst: Slot, fun: u32, env: Box<[Slot]> },
-    MakeFunRef { dst: Slot, module: Option<Slot>, name: Slot, arity: Slot },
-    TryBegin { handler: Label, class: Slot, reason: Slot, stack: Slot },
+    Fail {
+        kind: FailKind,
+        src: Slot,
+    },
+    Call {
+        dst: Slot,
+        callee: Callee,
+        args: Box<[Slot]>,
+        tail: bool,
+        site: u32,
+    },
+    Return {
+        src: Slot,
+    },
+    Send {
+        dst: Slot,
+        to: Slot,
+        msg: Slot,
+        site: u32,
+    },
+    MakeFun {
+        dst: Slot,
+        fun: u32,
+        env: Box<[Slot]>,
+    },
+    MakeFunRef {
+        dst: Slot,
+        module: Option<Slot>,
+        name: Slot,
+        arity: Slot,
+    },
+    TryBegin {
+        handler: Label,
+        class: Slot,
+        reason: Slot,
+        stack: Slot,
+    },
     TryEnd,
-    Reraise { class: Slot, reason: Slot, stack: Slot },
-    CatchValue { dst: Slot, class: Slot, reason: Slot, stack: Slot },
+    Reraise {
+        class: Slot,
+        reason: Slot,
+        stack: Slot,
+    },
+    CatchValue {
+        dst: Slot,
+        class: Slot,
+        reason: Slot,
+        stack: Slot,
+    },
     /// Receive: reset the scan position, take the next message or go to `empty`.
     RecvStart,
-    RecvPeek { dst: Slot, empty: Label },
+    RecvPeek {
+        dst: Slot,
+        empty: Label,
+    },
     RecvAdvance,
     RecvAccept,
-    RecvWait { timeout: Option<Slot>, resume: Label, after: Label },
+    RecvWait {
+        timeout: Option<Slot>,
+        resume: Label,
+        after: Label,
+    },
     /// Comprehension iteration over a list held in `list` (advanced in place).
-    ListNext { list: Slot, head: Slot, done: Label },
+    ListNext {
+        list: Slot,
+        head: Slot,
+        done: Label,
+    },
     /// Binary generator: match `pat` (a binary pattern) at the front of `bits`.
-    BinNext { bits: Slot, pat: u32, done: Label },
+    BinNext {
+        bits: Slot,
+        pat: u32,
+        done: Label,
+    },
     /// `acc = [v | acc]`
-    AccPush { acc: Slot, value: Slot },
+    AccPush {
+        acc: Slot,
+        value: Slot,
+    },
     /// Turn an accumulator into the comprehension's value.
-    AccFinish { dst: Slot, acc: Slot, kind: ComprehensionKind },
+    AccFinish {
+        dst: Slot,
+        acc: Slot,
+        kind: ComprehensionKind,
+    },
     /// Map → list of `{K, V}` for a map generator; lists pass through.
-    MapToList { dst: Slot, src: Slot },
-    Missing { line: u32 },
+    MapToList {
+        dst: Slot,
+        src: Slot,
+    },
+    Missing {
+        line: u32,
+    },
 }
 
 pub enum CPat {
@@ -204,6 +321,9 @@ pub enum CPat {
     Never,
 }
 
+/// A clause of a `case` inside a guard: pattern, guard, body.
+pub type GClause = (CPat, Vec<Vec<GExpr>>, GExpr);
+
 /// A guard expression (or a binary size / map key in a pattern), evaluated recursively.
 pub enum GExpr {
     Lit(Term),
@@ -216,7 +336,7 @@ pub enum GExpr {
     UnOp(UnOp, Box<GExpr>),
     Call(Bif, Box<[GExpr]>),
     SelfPid,
-    Case(Box<GExpr>, Box<[(CPat, Vec<Vec<GExpr>>, GExpr)]>, CaseKind),
+    Case(Box<GExpr>, Box<[GClause]>, CaseKind),
     Block(Box<[GExpr]>),
     /// Anything not allowed in a guard: the guard fails.
     Invalid,
@@ -530,7 +650,9 @@ impl<'a> FnCompiler<'a> {
             Pat::Bound(v) => CPat::Bound(self.var(v)),
             Pat::Lit(l) => CPat::Lit(literal_term(&l)),
             Pat::Nil => CPat::Nil,
-            Pat::Cons(h, t) => CPat::Cons(Box::new(self.compile_pat(h)), Box::new(self.compile_pat(t))),
+            Pat::Cons(h, t) => {
+                CPat::Cons(Box::new(self.compile_pat(h)), Box::new(self.compile_pat(t)))
+            }
             Pat::Tuple(items) => CPat::Tuple(items.iter().map(|&i| self.compile_pat(i)).collect()),
             Pat::Map(fields) => CPat::Map(
                 fields
@@ -554,7 +676,9 @@ impl<'a> FnCompiler<'a> {
                 }
                 CPat::Binary(out.into(), sizes.into())
             }
-            Pat::Alias(a, b) => CPat::Alias(Box::new(self.compile_pat(a)), Box::new(self.compile_pat(b))),
+            Pat::Alias(a, b) => {
+                CPat::Alias(Box::new(self.compile_pat(a)), Box::new(self.compile_pat(b)))
+            }
         }
     }
 
@@ -565,13 +689,24 @@ impl<'a> FnCompiler<'a> {
             Expr::Lit(l) => GExpr::Lit(literal_term(&l)),
             Expr::Var(v) => GExpr::Var(self.var(v)),
             Expr::Nil => GExpr::Lit(Term::Nil),
-            Expr::Cons(h, t) => GExpr::Cons(Box::new(self.compile_gexpr(h)), Box::new(self.compile_gexpr(t))),
-            Expr::Tuple(items) => GExpr::Tuple(items.iter().map(|&i| self.compile_gexpr(i)).collect()),
+            Expr::Cons(h, t) => GExpr::Cons(
+                Box::new(self.compile_gexpr(h)),
+                Box::new(self.compile_gexpr(t)),
+            ),
+            Expr::Tuple(items) => {
+                GExpr::Tuple(items.iter().map(|&i| self.compile_gexpr(i)).collect())
+            }
             Expr::Map { base, fields } => GExpr::Map(
                 base.map(|b| Box::new(self.compile_gexpr(b))),
                 fields
                     .iter()
-                    .map(|f| (self.compile_gexpr(f.key), self.compile_gexpr(f.value), f.exact))
+                    .map(|f| {
+                        (
+                            self.compile_gexpr(f.key),
+                            self.compile_gexpr(f.value),
+                            f.exact,
+                        )
+                    })
                     .collect(),
             ),
             Expr::Binary(segs) => GExpr::Binary(
@@ -586,7 +721,11 @@ impl<'a> FnCompiler<'a> {
                     })
                     .collect(),
             ),
-            Expr::Op(op, a, b) => GExpr::Op(op, Box::new(self.compile_gexpr(a)), Box::new(self.compile_gexpr(b))),
+            Expr::Op(op, a, b) => GExpr::Op(
+                op,
+                Box::new(self.compile_gexpr(a)),
+                Box::new(self.compile_gexpr(b)),
+            ),
             Expr::UnOp(op, a) => GExpr::UnOp(op, Box::new(self.compile_gexpr(a))),
             Expr::Call {
                 target: ir::CallTarget::Remote { module, function },
@@ -613,7 +752,11 @@ impl<'a> FnCompiler<'a> {
                     .iter()
                     .map(|&cid| {
                         let c = self.body.clause(cid).clone();
-                        let p = c.pats.first().map(|&p| self.compile_pat(p)).unwrap_or(CPat::Wild);
+                        let p = c
+                            .pats
+                            .first()
+                            .map(|&p| self.compile_pat(p))
+                            .unwrap_or(CPat::Wild);
                         let g = c
                             .guard
                             .iter()
@@ -624,7 +767,9 @@ impl<'a> FnCompiler<'a> {
                     .collect();
                 GExpr::Case(Box::new(arg), cs, kind)
             }
-            Expr::Block(items) => GExpr::Block(items.iter().map(|&i| self.compile_gexpr(i)).collect()),
+            Expr::Block(items) => {
+                GExpr::Block(items.iter().map(|&i| self.compile_gexpr(i)).collect())
+            }
             _ => GExpr::Invalid,
         }
     }
@@ -772,7 +917,12 @@ impl<'a> FnCompiler<'a> {
                 let sa = self.compile_expr(a, false);
                 let sb = self.compile_expr(b, false);
                 let t = self.temp();
-                self.emit(Instr::Op { dst: t, op, a: sa, b: sb });
+                self.emit(Instr::Op {
+                    dst: t,
+                    op,
+                    a: sa,
+                    b: sb,
+                });
                 t
             }
             Expr::UnOp(op, a) => {
@@ -819,7 +969,10 @@ impl<'a> FnCompiler<'a> {
                     }
                     self.emit_guard(&c.guard, next);
                     let r = self.compile_expr(c.body, tail);
-                    self.emit(Instr::Move { dst: result, src: r });
+                    self.emit(Instr::Move {
+                        dst: result,
+                        src: r,
+                    });
                     self.emit(Instr::Jump(end));
                     self.bind(next);
                     self.next_temp = mark;
@@ -834,7 +987,9 @@ impl<'a> FnCompiler<'a> {
                 self.bind(end);
                 result
             }
-            Expr::Receive { clauses, after } => self.compile_receive(&clauses, after.as_ref(), tail),
+            Expr::Receive { clauses, after } => {
+                self.compile_receive(&clauses, after.as_ref(), tail)
+            }
             Expr::Try {
                 body,
                 of_clauses,
@@ -856,7 +1011,10 @@ impl<'a> FnCompiler<'a> {
                 let v = self.compile_expr(inner, false);
                 self.protected -= 1;
                 self.emit(Instr::TryEnd);
-                self.emit(Instr::Move { dst: result, src: v });
+                self.emit(Instr::Move {
+                    dst: result,
+                    src: v,
+                });
                 self.emit(Instr::Jump(end));
                 self.bind(handler);
                 self.emit(Instr::CatchValue {
@@ -897,7 +1055,9 @@ impl<'a> FnCompiler<'a> {
                 t
             }
             Expr::Comprehension(c) => self.compile_comprehension(&c),
-            Expr::Maybe { body, else_clauses } => self.compile_maybe(&body, else_clauses.as_deref(), tail),
+            Expr::Maybe { body, else_clauses } => {
+                self.compile_maybe(&body, else_clauses.as_deref(), tail)
+            }
         }
     }
 
@@ -919,7 +1079,10 @@ impl<'a> FnCompiler<'a> {
             Expr::Lit(Literal::Atom(a)) if a != "badrecord" && a != "erlang" && a != "error" => {
                 Some(Atom::new(a))
             }
-            Expr::Tuple(items) => items.iter().rev().find_map(|&i| self.find_atom(i, depth - 1)),
+            Expr::Tuple(items) => items
+                .iter()
+                .rev()
+                .find_map(|&i| self.find_atom(i, depth - 1)),
             Expr::Call { args, .. } => args.iter().find_map(|&i| self.find_atom(i, depth - 1)),
             Expr::Block(items) => items.iter().find_map(|&i| self.find_atom(i, depth - 1)),
             _ => None,
@@ -940,7 +1103,13 @@ impl<'a> FnCompiler<'a> {
         }
     }
 
-    fn compile_call(&mut self, site: u32, target: &ir::CallTarget, args: &[ExprId], tail: bool) -> Slot {
+    fn compile_call(
+        &mut self,
+        site: u32,
+        target: &ir::CallTarget,
+        args: &[ExprId],
+        tail: bool,
+    ) -> Slot {
         let arity = args.len() as u32;
         let callee = match target {
             ir::CallTarget::Local { name, arity: a } => {
@@ -949,23 +1118,23 @@ impl<'a> FnCompiler<'a> {
                 if let Some(b) = bif::lookup(this, name_atom, *a) {
                     Callee::Static(Target::Bif(b))
                 } else {
-                match self.table.modules[self.module_index as usize]
-                    .fn_index
-                    .get(&(name_atom, *a))
-                {
-                    Some(&fi) => Callee::Static(Target::Code {
-                        module: self.module_index,
-                        function: fi,
-                    }),
-                    None => match bif::lookup(Atom::ERLANG, name_atom, *a) {
-                        Some(b) => Callee::Static(Target::Bif(b)),
-                        None => Callee::Static(Target::Undef {
-                            module: self.table.modules[self.module_index as usize].name,
-                            name: name_atom,
-                            arity: *a,
+                    match self.table.modules[self.module_index as usize]
+                        .fn_index
+                        .get(&(name_atom, *a))
+                    {
+                        Some(&fi) => Callee::Static(Target::Code {
+                            module: self.module_index,
+                            function: fi,
                         }),
-                    },
-                }
+                        None => match bif::lookup(Atom::ERLANG, name_atom, *a) {
+                            Some(b) => Callee::Static(Target::Bif(b)),
+                            None => Callee::Static(Target::Undef {
+                                module: self.table.modules[self.module_index as usize].name,
+                                name: name_atom,
+                                arity: *a,
+                            }),
+                        },
+                    }
                 }
             }
             ir::CallTarget::Remote { module, function } => {
@@ -997,7 +1166,12 @@ impl<'a> FnCompiler<'a> {
         t
     }
 
-    fn compile_receive(&mut self, clauses: &[ClauseId], after: Option<&ir::After>, tail: bool) -> Slot {
+    fn compile_receive(
+        &mut self,
+        clauses: &[ClauseId],
+        after: Option<&ir::After>,
+        tail: bool,
+    ) -> Slot {
         let timeout = after.map(|a| self.compile_expr(a.timeout, false));
         let result = self.temp();
         let msg = self.temp();
@@ -1007,7 +1181,10 @@ impl<'a> FnCompiler<'a> {
         let end = self.new_label();
         self.emit(Instr::RecvStart);
         self.bind(next);
-        self.emit(Instr::RecvPeek { dst: msg, empty: wait });
+        self.emit(Instr::RecvPeek {
+            dst: msg,
+            empty: wait,
+        });
         for &cid in clauses {
             let c = self.body.clause(cid).clone();
             let nextc = self.new_label();
@@ -1024,7 +1201,10 @@ impl<'a> FnCompiler<'a> {
             self.emit_guard(&c.guard, nextc);
             self.emit(Instr::RecvAccept);
             let r = self.compile_expr(c.body, tail);
-            self.emit(Instr::Move { dst: result, src: r });
+            self.emit(Instr::Move {
+                dst: result,
+                src: r,
+            });
             self.emit(Instr::Jump(end));
             self.bind(nextc);
             self.next_temp = mark;
@@ -1040,7 +1220,10 @@ impl<'a> FnCompiler<'a> {
         self.bind(after_l);
         if let Some(a) = after {
             let r = self.compile_expr(a.body, tail);
-            self.emit(Instr::Move { dst: result, src: r });
+            self.emit(Instr::Move {
+                dst: result,
+                src: r,
+            });
         }
         self.bind(end);
         result
@@ -1082,7 +1265,10 @@ impl<'a> FnCompiler<'a> {
         self.protected -= 1;
         self.emit(Instr::TryEnd);
         if of_clauses.is_empty() {
-            self.emit(Instr::Move { dst: result, src: v });
+            self.emit(Instr::Move {
+                dst: result,
+                src: v,
+            });
         } else {
             for &cid in of_clauses {
                 let cl = self.body.clause(cid).clone();
@@ -1098,7 +1284,10 @@ impl<'a> FnCompiler<'a> {
                 }
                 self.emit_guard(&cl.guard, next);
                 let rv = self.compile_expr(cl.body, false);
-                self.emit(Instr::Move { dst: result, src: rv });
+                self.emit(Instr::Move {
+                    dst: result,
+                    src: rv,
+                });
                 self.emit(Instr::Jump(ok));
                 self.bind(next);
             }
@@ -1131,7 +1320,10 @@ impl<'a> FnCompiler<'a> {
             }
             self.emit_guard(&cl.guard, next);
             let rv = self.compile_expr(cl.body, false);
-            self.emit(Instr::Move { dst: result, src: rv });
+            self.emit(Instr::Move {
+                dst: result,
+                src: rv,
+            });
             self.emit(Instr::Jump(ok));
             self.bind(next);
         }
@@ -1160,7 +1352,12 @@ impl<'a> FnCompiler<'a> {
         result
     }
 
-    fn compile_maybe(&mut self, body: &[ExprId], else_clauses: Option<&[ClauseId]>, tail: bool) -> Slot {
+    fn compile_maybe(
+        &mut self,
+        body: &[ExprId],
+        else_clauses: Option<&[ClauseId]>,
+        tail: bool,
+    ) -> Slot {
         let _ = tail;
         let result = self.temp();
         let failed = self.temp();
@@ -1170,7 +1367,10 @@ impl<'a> FnCompiler<'a> {
             match self.body.expr(item).clone() {
                 Expr::MaybeMatch(p, rhs) => {
                     let v = self.compile_expr(rhs, false);
-                    self.emit(Instr::Move { dst: failed, src: v });
+                    self.emit(Instr::Move {
+                        dst: failed,
+                        src: v,
+                    });
                     let pat = self.compile_pat(p);
                     let idx = self.add_pat(pat);
                     self.emit(Instr::Match {
@@ -1178,11 +1378,17 @@ impl<'a> FnCompiler<'a> {
                         src: v,
                         fail: Some(else_l),
                     });
-                    self.emit(Instr::Move { dst: result, src: v });
+                    self.emit(Instr::Move {
+                        dst: result,
+                        src: v,
+                    });
                 }
                 _ => {
                     let v = self.compile_expr(item, false);
-                    self.emit(Instr::Move { dst: result, src: v });
+                    self.emit(Instr::Move {
+                        dst: result,
+                        src: v,
+                    });
                 }
             }
         }
@@ -1208,7 +1414,10 @@ impl<'a> FnCompiler<'a> {
                     }
                     self.emit_guard(&c.guard, next);
                     let r = self.compile_expr(c.body, false);
-                    self.emit(Instr::Move { dst: result, src: r });
+                    self.emit(Instr::Move {
+                        dst: result,
+                        src: r,
+                    });
                     self.emit(Instr::Jump(end));
                     self.bind(next);
                 }
@@ -1253,7 +1462,10 @@ impl<'a> FnCompiler<'a> {
                 if guard_valid(&g) {
                     self.guards.push(vec![vec![g]]);
                     let idx = (self.guards.len() - 1) as u32;
-                    self.emit(Instr::Guard { guard: idx, fail: cont });
+                    self.emit(Instr::Guard {
+                        guard: idx,
+                        fail: cont,
+                    });
                 } else {
                     let v = self.compile_expr(*e, false);
                     self.emit(Instr::Filter { src: v, fail: cont });
@@ -1308,13 +1520,20 @@ fn guard_valid(g: &GExpr) -> bool {
         GExpr::Tuple(items) | GExpr::Block(items) => items.iter().all(guard_valid),
         GExpr::Call(b, args) => b.module == Atom::ERLANG && args.iter().all(guard_valid),
         GExpr::Map(base, fields) => {
-            base.as_deref().is_none_or(guard_valid) && fields.iter().all(|(k, v, _)| guard_valid(k) && guard_valid(v))
+            base.as_deref().is_none_or(guard_valid)
+                && fields
+                    .iter()
+                    .all(|(k, v, _)| guard_valid(k) && guard_valid(v))
         }
-        GExpr::Binary(segs) => segs.iter().all(|s| guard_valid(&s.value) && s.size.as_ref().is_none_or(guard_valid)),
+        GExpr::Binary(segs) => segs
+            .iter()
+            .all(|s| guard_valid(&s.value) && s.size.as_ref().is_none_or(guard_valid)),
         GExpr::Case(arg, clauses, kind) => {
             *kind == CaseKind::Boolean
                 && guard_valid(arg)
-                && clauses.iter().all(|(_, g, b)| g.iter().flatten().all(guard_valid) && guard_valid(b))
+                && clauses
+                    .iter()
+                    .all(|(_, g, b)| g.iter().flatten().all(guard_valid) && guard_valid(b))
         }
     }
 }

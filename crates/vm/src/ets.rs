@@ -67,7 +67,15 @@ pub struct Table {
 }
 
 impl Table {
-    pub fn new(id: u64, name: Atom, named: bool, kind: Kind, protection: Protection, owner: Pid, keypos: usize) -> Table {
+    pub fn new(
+        id: u64,
+        name: Atom,
+        named: bool,
+        kind: Kind,
+        protection: Protection,
+        owner: Pid,
+        keypos: usize,
+    ) -> Table {
         Table {
             id,
             name,
@@ -91,7 +99,9 @@ impl Table {
 
     pub fn key_of(&self, obj: &Term) -> Option<Term> {
         match obj {
-            Term::Tuple(items) if items.len() >= self.keypos => Some(items[self.keypos - 1].clone()),
+            Term::Tuple(items) if items.len() >= self.keypos => {
+                Some(items[self.keypos - 1].clone())
+            }
             _ => None,
         }
     }
@@ -213,10 +223,10 @@ impl EtsStore {
     }
 
     pub fn delete(&mut self, id: u64) {
-        if let Some(t) = self.tables.remove(&id) {
-            if t.named {
-                self.names.remove(&t.name);
-            }
+        if let Some(t) = self.tables.remove(&id)
+            && t.named
+        {
+            self.names.remove(&t.name);
         }
     }
 
@@ -236,7 +246,12 @@ impl EtsStore {
                 Some((h, data)) if h != pid && alive(h) => {
                     let t = self.get_mut(id).expect("listed");
                     t.owner = h;
-                    let msg = Term::tuple(vec![Term::atom("ETS-TRANSFER"), t.id_term(), Term::Pid(pid), data]);
+                    let msg = Term::tuple(vec![
+                        Term::atom("ETS-TRANSFER"),
+                        t.id_term(),
+                        Term::Pid(pid),
+                        data,
+                    ]);
                     transfers.push((h, msg));
                 }
                 _ => self.delete(id),
@@ -246,7 +261,8 @@ impl EtsStore {
     }
 
     pub fn digest(&self, name_of: impl Fn(Pid) -> String) -> String {
-        let mut tables: Vec<(String, &Table)> = self.tables.values().map(|t| (t.label(), &**t)).collect();
+        let mut tables: Vec<(String, &Table)> =
+            self.tables.values().map(|t| (t.label(), &**t)).collect();
         tables.sort_by(|a, b| a.0.cmp(&b.0));
         let mut out = String::new();
         for (label, t) in tables {
@@ -282,17 +298,22 @@ pub fn match_pattern(pat: &Term, t: &Term, binds: &mut Vec<(u32, Term)>) -> bool
             exact_eq(pat, t)
         }
         Term::Tuple(ps) => match t {
-            Term::Tuple(ts) if ts.len() == ps.len() => {
-                ps.iter().zip(ts.iter()).all(|(p, x)| match_pattern(p, x, binds))
-            }
+            Term::Tuple(ts) if ts.len() == ps.len() => ps
+                .iter()
+                .zip(ts.iter())
+                .all(|(p, x)| match_pattern(p, x, binds)),
             _ => false,
         },
         Term::Cons(pc) => match t {
-            Term::Cons(tc) => match_pattern(&pc.head, &tc.head, binds) && match_pattern(&pc.tail, &tc.tail, binds),
+            Term::Cons(tc) => {
+                match_pattern(&pc.head, &tc.head, binds) && match_pattern(&pc.tail, &tc.tail, binds)
+            }
             _ => false,
         },
         Term::Map(pm) => match t {
-            Term::Map(tm) => pm.iter().all(|(k, pv)| tm.get(k).is_some_and(|tv| match_pattern(pv, tv, binds))),
+            Term::Map(tm) => pm
+                .iter()
+                .all(|(k, pv)| tm.get(k).is_some_and(|tv| match_pattern(pv, tv, binds))),
             _ => false,
         },
         _ => exact_eq(pat, t),

@@ -20,6 +20,10 @@ pub enum SharedItem {
     },
     Mailbox(Pid),
     Process(Pid),
+    /// A `global` name (printed); the empty text stands for every name.
+    Global(String),
+    /// A `persistent_term` key (printed); the empty text stands for every key.
+    PersistentTerm(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -75,7 +75,8 @@ impl Vm {
                     }
                     None => {
                         self.terminate(pid, reason);
-                        Ok(Event::new(pid, EventKind::Exit, text).with_item(SharedItem::Process(pid), Access::Write))
+                        Ok(Event::new(pid, EventKind::Exit, text)
+                            .with_item(SharedItem::Process(pid), Access::Write))
                     }
                 }
             }
@@ -167,19 +168,30 @@ impl Vm {
                 module,
                 name,
                 arity,
-            } => Ok(Some(self.park(p, format!("{}:{}/{}", module.name(), name.name(), arity), None))),
+            } => Ok(Some(self.park(
+                p,
+                format!("{}:{}/{}", module.name(), name.name(), arity),
+                None,
+            ))),
         }
     }
 
-    fn park(&mut self, p: &mut Process, call: String, span: Option<racewit_syntax::Span>) -> Outcome {
-        let location = span
-            .map(|_| String::new())
-            .unwrap_or_default();
+    fn park(
+        &mut self,
+        p: &mut Process,
+        call: String,
+        span: Option<racewit_syntax::Span>,
+    ) -> Outcome {
+        let location = span.map(|_| String::new()).unwrap_or_default();
         p.status = ProcStatus::Parked {
             call: call.clone(),
             location,
         };
-        let mut ev = Event::new(p.pid, EventKind::Parked, format!("stopped at unsupported call {call}"));
+        let mut ev = Event::new(
+            p.pid,
+            EventKind::Parked,
+            format!("stopped at unsupported call {call}"),
+        );
         ev.span = span;
         Outcome::Event(ev)
     }
@@ -222,7 +234,8 @@ impl Vm {
         } else {
             (p.regs.len() as u32, ret)
         };
-        p.regs.resize(base as usize + f.frame_size as usize, Term::Nil);
+        p.regs
+            .resize(base as usize + f.frame_size as usize, Term::Nil);
         for (i, a) in args.into_iter().enumerate() {
             p.regs[base as usize + i] = a;
         }
@@ -370,7 +383,8 @@ impl Vm {
             };
             top.pc = h.pc;
             let base = top.base as usize;
-            let size = code.modules[top.module as usize].functions[top.function as usize].frame_size as usize;
+            let size = code.modules[top.module as usize].functions[top.function as usize].frame_size
+                as usize;
             p.regs.truncate(base + size);
             let class = match exc.class {
                 Class::Error => Atom::ERROR,
@@ -522,7 +536,11 @@ impl Vm {
                     let v: Vec<Term> = elems.iter().map(|s| r!(*s).clone()).collect();
                     r!(*dst) = Term::tuple(v);
                 }
-                Instr::Map { dst, base: mb, fields } => {
+                Instr::Map {
+                    dst,
+                    base: mb,
+                    fields,
+                } => {
                     let mut m: TermMap = match mb {
                         Some(b) => match &r!(*b) {
                             Term::Map(m) => (**m).clone(),
@@ -560,8 +578,12 @@ impl Vm {
                 Instr::Op { dst, op, a, b } => {
                     let res = match (&r!(*a), &r!(*b)) {
                         (Term::Int(x), Term::Int(y)) => match op {
-                            racewit_syntax::ir::BinOp::Add => x.checked_add(*y).map(Term::Int).ok_or(()),
-                            racewit_syntax::ir::BinOp::Sub => x.checked_sub(*y).map(Term::Int).ok_or(()),
+                            racewit_syntax::ir::BinOp::Add => {
+                                x.checked_add(*y).map(Term::Int).ok_or(())
+                            }
+                            racewit_syntax::ir::BinOp::Sub => {
+                                x.checked_sub(*y).map(Term::Int).ok_or(())
+                            }
                             racewit_syntax::ir::BinOp::Less => Ok(Term::bool(x < y)),
                             racewit_syntax::ir::BinOp::Greater => Ok(Term::bool(x > y)),
                             racewit_syntax::ir::BinOp::LessEq => Ok(Term::bool(x <= y)),
@@ -656,7 +678,11 @@ impl Vm {
                 }
                 Instr::Call {
                     dst,
-                    callee: Callee::Static(Target::Code { module: m, function: fi }),
+                    callee:
+                        Callee::Static(Target::Code {
+                            module: m,
+                            function: fi,
+                        }),
                     args,
                     tail,
                     ..
@@ -720,12 +746,15 @@ impl Vm {
                     save_pc!();
                     let target = match callee {
                         Callee::Static(t) => *t,
-                        Callee::Dynamic { module: ms, name: ns } => {
-                            match (&r!(*ms), &r!(*ns)) {
-                                (Term::Atom(m), Term::Atom(n)) => code.resolve(*m, *n, argv.len() as u32),
-                                _ => error!(Term::Atom(Atom::BADARG)),
+                        Callee::Dynamic {
+                            module: ms,
+                            name: ns,
+                        } => match (&r!(*ms), &r!(*ns)) {
+                            (Term::Atom(m), Term::Atom(n)) => {
+                                code.resolve(*m, *n, argv.len() as u32)
                             }
-                        }
+                            _ => error!(Term::Atom(Atom::BADARG)),
+                        },
                         Callee::Apply { fun } => {
                             let fv = r!(*fun).clone();
                             let res = self.apply_fun(code, p, fv, argv, *dst, *tail);
@@ -733,7 +762,10 @@ impl Vm {
                         }
                     };
                     let res = match target {
-                        Target::Code { module: m, function: fi } => {
+                        Target::Code {
+                            module: m,
+                            function: fi,
+                        } => {
                             let fc = &code.modules[m as usize].functions[fi as usize];
                             match self.push_frame(p, fc, m, fi, argv, *dst, *tail) {
                                 Ok(()) => {
@@ -792,21 +824,21 @@ impl Vm {
                         },
                         other => {
                             let res = self.enter(code, p, other, argv, *dst, *tail);
-                            if let Ok(Some(Outcome::Event(ev))) = &res {
-                                if ev.kind == EventKind::Parked {
-                                    let m = &code.modules[module as usize];
-                                    let mut ev = ev.clone();
-                                    if let Some(s) = m.sites.get(*site as usize) {
-                                        if !m.prelude {
-                                            ev.span = Some(s.span);
-                                        }
-                                        ev.site = Some((m.ir_name.clone(), CallSiteId(*site)));
+                            if let Ok(Some(Outcome::Event(ev))) = &res
+                                && ev.kind == EventKind::Parked
+                            {
+                                let m = &code.modules[module as usize];
+                                let mut ev = ev.clone();
+                                if let Some(s) = m.sites.get(*site as usize) {
+                                    if !m.prelude {
+                                        ev.span = Some(s.span);
                                     }
-                                    if let ProcStatus::Parked { location, .. } = &mut p.status {
-                                        *location = self.location_text(ev.span);
-                                    }
-                                    return Ok(Outcome::Event(ev));
+                                    ev.site = Some((m.ir_name.clone(), CallSiteId(*site)));
                                 }
+                                if let ProcStatus::Parked { location, .. } = &mut p.status {
+                                    *location = self.location_text(ev.span);
+                                }
+                                return Ok(Outcome::Event(ev));
                             }
                             res
                         }
@@ -853,7 +885,10 @@ impl Vm {
                         Some(t) => {
                             ev = ev.with_item(SharedItem::Mailbox(t), Access::Write);
                             if let Term::Atom(a) = &dest {
-                                ev.accesses.insert(0, (SharedItem::Registry(a.name().into()), Access::Read));
+                                ev.accesses.insert(
+                                    0,
+                                    (SharedItem::Registry(a.name().into()), Access::Read),
+                                );
                             }
                             self.deliver(t, m);
                             self.apply_deferred(p);
@@ -868,7 +903,10 @@ impl Vm {
                                 };
                                 let remote_form = matches!(&dest, Term::Tuple(t) if t.len() == 2);
                                 if let Some(a) = name {
-                                    ev = ev.with_item(SharedItem::Registry(a.name().into()), Access::Read);
+                                    ev = ev.with_item(
+                                        SharedItem::Registry(a.name().into()),
+                                        Access::Read,
+                                    );
                                     self.pending_event(p, ev);
                                     let exc = Exception::error(Term::Atom(Atom::BADARG));
                                     match self.raise(p, code, exc) {
@@ -914,7 +952,8 @@ impl Vm {
                     name,
                     arity,
                 } => {
-                    let (Term::Atom(n), Term::Int(a)) = (r!(*name).clone(), r!(*arity).clone()) else {
+                    let (Term::Atom(n), Term::Int(a)) = (r!(*name).clone(), r!(*arity).clone())
+                    else {
                         error!(Term::Atom(Atom::BADARG))
                     };
                     let v = match ms {
@@ -961,7 +1000,11 @@ impl Vm {
                 Instr::TryEnd => {
                     p.handlers.pop();
                 }
-                Instr::Reraise { class, reason, stack } => {
+                Instr::Reraise {
+                    class,
+                    reason,
+                    stack,
+                } => {
                     let cls = match &r!(*class) {
                         Term::Atom(Atom::EXIT) => Class::Exit,
                         Term::Atom(Atom::THROW) => Class::Throw,
@@ -1007,13 +1050,21 @@ impl Vm {
                     p.recv_pos = 0;
                     p.scanned = 0;
                     save_pc!();
-                    let ev = Event::new(p.pid, EventKind::Receive, format!("receive {}", format::write_term(&m)))
-                        .with_item(SharedItem::Mailbox(p.pid), Access::Read);
+                    let ev = Event::new(
+                        p.pid,
+                        EventKind::Receive,
+                        format!("receive {}", format::write_term(&m)),
+                    )
+                    .with_item(SharedItem::Mailbox(p.pid), Access::Read);
                     if let Some(ev) = self.take_or_merge(p, ev) {
                         return Ok(Outcome::Event(ev));
                     }
                 }
-                Instr::RecvWait { timeout, resume, after } => {
+                Instr::RecvWait {
+                    timeout,
+                    resume,
+                    after,
+                } => {
                     let t = match timeout {
                         None => None,
                         Some(s) => match &r!(*s) {
@@ -1077,7 +1128,10 @@ impl Vm {
                     }
                 }
                 Instr::AccPush { acc, value } => {
-                    let v = Term::cons(r!(*value).clone(), std::mem::replace(&mut r!(*acc), Term::Nil));
+                    let v = Term::cons(
+                        r!(*value).clone(),
+                        std::mem::replace(&mut r!(*acc), Term::Nil),
+                    );
                     r!(*acc) = v;
                 }
                 Instr::AccFinish { dst, acc, kind } => {
@@ -1102,10 +1156,10 @@ impl Vm {
                         ComprehensionKind::Map => {
                             let mut m = TermMap::new();
                             for it in items {
-                                if let Term::Tuple(kv) = it {
-                                    if kv.len() == 2 {
-                                        m.insert(MapKey(kv[0].clone()), kv[1].clone());
-                                    }
+                                if let Term::Tuple(kv) = it
+                                    && kv.len() == 2
+                                {
+                                    m.insert(MapKey(kv[0].clone()), kv[1].clone());
                                 }
                             }
                             Term::Map(Arc::new(m))
@@ -1128,7 +1182,10 @@ impl Vm {
                     r!(*dst) = v;
                 }
                 Instr::Missing { line } => {
-                    error!(Term::tuple(vec![Term::Atom(Atom::RACEWIT_MISSING), Term::Int(*line as i64)]))
+                    error!(Term::tuple(vec![
+                        Term::Atom(Atom::RACEWIT_MISSING),
+                        Term::Int(*line as i64)
+                    ]))
                 }
             }
         }
@@ -1150,16 +1207,16 @@ impl Vm {
     fn merge_outcome(&mut self, p: &Process, o: Outcome) -> Outcome {
         match o {
             Outcome::Event(ev) => {
-                if let Some(mut acc) = self.atomic_event.take() {
-                    if p.atomic == 0 {
-                        acc.accesses.extend(ev.accesses);
-                        acc.text.push_str("; ");
-                        acc.text.push_str(&ev.text);
-                        if matches!(ev.kind, EventKind::Parked | EventKind::Blocked) {
-                            acc.kind = ev.kind;
-                        }
-                        return Outcome::Event(acc);
+                if let Some(mut acc) = self.atomic_event.take()
+                    && p.atomic == 0
+                {
+                    acc.accesses.extend(ev.accesses);
+                    acc.text.push_str("; ");
+                    acc.text.push_str(&ev.text);
+                    if matches!(ev.kind, EventKind::Parked | EventKind::Blocked) {
+                        acc.kind = ev.kind;
                     }
+                    return Outcome::Event(acc);
                 }
                 Outcome::Event(ev)
             }

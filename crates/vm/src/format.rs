@@ -83,7 +83,12 @@ fn fun_text(f: &Fun) -> String {
         Fun::Closure { module, index, .. } => {
             format!("#Fun<{}.{}.{}>", module.name(), index, 1000 + index)
         }
-        Fun::Local { module, name, arity, .. } => {
+        Fun::Local {
+            module,
+            name,
+            arity,
+            ..
+        } => {
             format!("#Fun<{}.{}.{}>", module.name(), name.name(), arity)
         }
     }
@@ -185,10 +190,20 @@ pub fn string_text(chars: &[u32]) -> String {
 /// The shortest form that reads back as the same float, as the BEAM prints it.
 pub fn format_float(f: f64) -> String {
     if f == 0.0 {
-        return if f.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+        return if f.is_sign_negative() {
+            "-0.0".into()
+        } else {
+            "0.0".into()
+        };
     }
     if !f.is_finite() {
-        return if f.is_nan() { "nan".into() } else if f > 0.0 { "inf".into() } else { "-inf".into() };
+        return if f.is_nan() {
+            "nan".into()
+        } else if f > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        };
     }
     let sci = format!("{:e}", f.abs());
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
@@ -343,10 +358,10 @@ fn build(t: &Term, unicode: bool) -> Node {
             if b.len == 0 {
                 return leaf("<<>>".into());
             }
-            if let Some(bytes) = b.byte_slice() {
-                if let Some(s) = printable_binary(bytes, unicode) {
-                    return leaf(s);
-                }
+            if let Some(bytes) = b.byte_slice()
+                && let Some(s) = printable_binary(bytes, unicode)
+            {
+                return leaf(s);
             }
             let text = binary_text(b);
             let inner = &text[2..text.len() - 2];
@@ -367,11 +382,12 @@ fn printable_binary(bytes: &[u8], unicode: bool) -> Option<String> {
     if latin1_ok {
         let chars: Vec<u32> = bytes.iter().map(|&b| b as u32).collect();
         // A latin1 binary that is also valid UTF-8 with non-ASCII chars prints as such under ~tp.
-        if unicode && !bytes.is_ascii() {
-            if let Ok(s) = std::str::from_utf8(bytes) {
-                let cs: Vec<u32> = s.chars().map(|c| c as u32).collect();
-                return Some(format!("<<{}/utf8>>", string_text(&cs)));
-            }
+        if unicode
+            && !bytes.is_ascii()
+            && let Ok(s) = std::str::from_utf8(bytes)
+        {
+            let cs: Vec<u32> = s.chars().map(|c| c as u32).collect();
+            return Some(format!("<<{}/utf8>>", string_text(&cs)));
         }
         return Some(format!("<<{}>>", string_text(&chars)));
     }
@@ -488,7 +504,10 @@ impl Pp {
             ),
             Kind::Tuple(true, l) => format!("{{{}}}", self.pp_tag_tuple(l, col, ind, ld, w + 1)),
             Kind::Tuple(false, l) => {
-                format!("{{{}}}", self.pp_list(l, None, col + 1, ind + 1, ld, ',', w + 1))
+                format!(
+                    "{{{}}}",
+                    self.pp_list(l, None, col + 1, ind + 1, ld, ',', w + 1)
+                )
             }
             Kind::Map(p) => format!("#{{{}}}", self.pp_map(p, col + 2, ind + 2, ld, w + 1)),
             Kind::Bin(segs) => self.pp_binary(segs, col + 2, ind + 2, ld, w),
@@ -562,7 +581,7 @@ impl Pp {
             let ld1 = next.last_depth(ld);
             let elen = 1 + e.len;
             let inline = atm(e)
-                && ((ld1 == 0 && elen + 1 < self.ll - col && w + elen + 1 <= self.m)
+                && ((ld1 == 0 && elen + 1 < self.ll - col && w + elen < self.m)
                     || (ld1 > 0 && elen < self.ll - col - ld1 && w + elen + ld1 <= self.m));
             if inline {
                 format!(
@@ -615,7 +634,7 @@ impl Pp {
         let ld1 = if es.is_empty() { ld + 1 } else { 0 };
         let elen = 1 + e.len;
         let inline = atm_pair(e)
-            && ((ld1 == 0 && elen + 1 < self.ll - col && w + elen + 1 <= self.m)
+            && ((ld1 == 0 && elen + 1 < self.ll - col && w + elen < self.m)
                 || (ld1 > 0 && elen < self.ll - col - ld1 && w + elen + ld1 <= self.m));
         if inline {
             format!(
@@ -754,7 +773,7 @@ impl Cind {
             let ld1 = next.last_depth(ld);
             let elen = 1 + e.len;
             let inline = atm(e)
-                && ((ld1 == 0 && elen + 1 < self.ll - col && w + elen + 1 <= self.m)
+                && ((ld1 == 0 && elen + 1 < self.ll - col && w + elen < self.m)
                     || (ld1 > 0 && elen < self.ll - col - ld1 && w + elen + ld1 <= self.m));
             if inline {
                 self.cind_tail(next, col0, col + elen, ld, w + elen)
@@ -796,7 +815,7 @@ impl Cind {
         let ld1 = if es.is_empty() { ld + 1 } else { 0 };
         let elen = 1 + e.len;
         let inline = atm_pair(e)
-            && ((ld1 == 0 && elen + 1 < self.ll - col && w + elen + 1 <= self.m)
+            && ((ld1 == 0 && elen + 1 < self.ll - col && w + elen < self.m)
                 || (ld1 > 0 && elen < self.ll - col - ld1 && w + elen + ld1 <= self.m));
         if inline {
             self.cind_pairs_tail(es, col0, col + elen, ld, w + elen)

@@ -52,7 +52,11 @@ impl MnesiaStore {
         for t in tables {
             let mut objs: Vec<String> = t.data.objects().iter().map(format::write_term).collect();
             objs.sort();
-            out.push_str(&format!("mnesia {}: [{}]\n", format::atom_text(t.name), objs.join(",")));
+            out.push_str(&format!(
+                "mnesia {}: [{}]\n",
+                format::atom_text(t.name),
+                objs.join(",")
+            ));
         }
         out
     }

@@ -44,15 +44,18 @@ pub fn match_pat(p: &CPat, v: &Term, env: &mut Env<'_>) -> bool {
             _ => false,
         },
         CPat::Tuple(items) => match v {
-            Term::Tuple(vs) if vs.len() == items.len() => {
-                items.iter().zip(vs.iter()).all(|(p, x)| match_pat(p, x, env))
-            }
+            Term::Tuple(vs) if vs.len() == items.len() => items
+                .iter()
+                .zip(vs.iter())
+                .all(|(p, x)| match_pat(p, x, env)),
             _ => false,
         },
         CPat::Map(fields) => {
             let Term::Map(m) = v else { return false };
             for (k, p) in fields.iter() {
-                let Ok(key) = eval_g(k, env) else { return false };
+                let Ok(key) = eval_g(k, env) else {
+                    return false;
+                };
                 match m.get(&MapKey(key)) {
                     Some(x) => {
                         if !match_pat(p, x, env) {
@@ -133,7 +136,7 @@ pub fn match_bin_segments(
                 (Term::Bin(Arc::new(b.sub(pos, n))), n)
             }
             BinType::Utf8 => {
-                if remaining < 8 || (b.start + pos) % 8 != 0 {
+                if remaining < 8 || !(b.start + pos).is_multiple_of(8) {
                     let bytes = b.sub(pos, remaining - remaining % 8).to_bytes();
                     let (c, n) = decode_utf8(&bytes)?;
                     (Term::Int(c as i64), n * 8)
@@ -196,7 +199,7 @@ fn read_uint(b: &Bitstr, pos: usize, n: usize, little: bool) -> BigInt {
         for i in 0..n {
             v = (v << 1) | b.bit(pos + i) as u64;
         }
-        if little && n % 8 == 0 {
+        if little && n.is_multiple_of(8) {
             let bytes = v.to_be_bytes();
             let k = n / 8;
             let mut le = [0u8; 8];
@@ -213,7 +216,7 @@ fn read_uint(b: &Bitstr, pos: usize, n: usize, little: bool) -> BigInt {
         return BigInt::from(v);
     }
     let sub = b.sub(pos, n);
-    if n % 8 == 0 {
+    if n.is_multiple_of(8) {
         let mut bytes = sub.to_bytes();
         if little {
             bytes.reverse();
@@ -245,7 +248,7 @@ pub struct BitWriter {
 
 impl BitWriter {
     pub fn push_bit(&mut self, bit: bool) {
-        if self.len % 8 == 0 {
+        if self.len.is_multiple_of(8) {
             self.bytes.push(0);
         }
         if bit {
@@ -255,19 +258,19 @@ impl BitWriter {
         self.len += 1;
     }
     pub fn push_bits(&mut self, b: &Bitstr) {
-        if self.len % 8 == 0 {
-            if let Some(s) = b.byte_slice() {
-                self.bytes.extend_from_slice(s);
-                self.len += b.len;
-                return;
-            }
+        if self.len.is_multiple_of(8)
+            && let Some(s) = b.byte_slice()
+        {
+            self.bytes.extend_from_slice(s);
+            self.len += b.len;
+            return;
         }
         for i in 0..b.len {
             self.push_bit(b.bit(i));
         }
     }
     pub fn push_bytes(&mut self, bytes: &[u8]) {
-        if self.len % 8 == 0 {
+        if self.len.is_multiple_of(8) {
             self.bytes.extend_from_slice(bytes);
             self.len += bytes.len() * 8;
         } else {
@@ -295,7 +298,7 @@ impl BitWriter {
             pad.extend_from_slice(&be);
             be = pad;
         }
-        if little && n % 8 == 0 {
+        if little && n.is_multiple_of(8) {
             be.reverse();
             self.push_bytes(&be);
             return;
@@ -343,7 +346,9 @@ pub fn build_binary<T>(parts: &[(Term, Option<Term>, &CSeg<T>)]) -> Result<Term,
                 }
             }
             BinType::Binary | BinType::Bitstring => {
-                let Term::Bin(b) = value else { return Err(badarg()) };
+                let Term::Bin(b) = value else {
+                    return Err(badarg());
+                };
                 match size {
                     Some(s) => {
                         let n = s * unit;

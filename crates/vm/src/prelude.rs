@@ -8,21 +8,51 @@ use racewit_syntax::ir::Program;
 pub const SOURCES: &[(&str, &str)] = &[
     ("prelude/lists.erl", include_str!("../prelude/lists.erl")),
     ("prelude/maps.erl", include_str!("../prelude/maps.erl")),
-    ("prelude/proplists.erl", include_str!("../prelude/proplists.erl")),
-    ("prelude/gen_server.erl", include_str!("../prelude/gen_server.erl")),
-    ("prelude/supervisor.erl", include_str!("../prelude/supervisor.erl")),
-    ("prelude/gen_event.erl", include_str!("../prelude/gen_event.erl")),
-    ("prelude/proc_lib.erl", include_str!("../prelude/proc_lib.erl")),
+    (
+        "prelude/proplists.erl",
+        include_str!("../prelude/proplists.erl"),
+    ),
+    (
+        "prelude/gen_server.erl",
+        include_str!("../prelude/gen_server.erl"),
+    ),
+    (
+        "prelude/supervisor.erl",
+        include_str!("../prelude/supervisor.erl"),
+    ),
+    (
+        "prelude/gen_event.erl",
+        include_str!("../prelude/gen_event.erl"),
+    ),
+    (
+        "prelude/proc_lib.erl",
+        include_str!("../prelude/proc_lib.erl"),
+    ),
     ("prelude/timer.erl", include_str!("../prelude/timer.erl")),
-    ("prelude/racewit_timer.erl", include_str!("../prelude/racewit_timer.erl")),
+    (
+        "prelude/racewit_timer.erl",
+        include_str!("../prelude/racewit_timer.erl"),
+    ),
     ("prelude/mnesia.erl", include_str!("../prelude/mnesia.erl")),
     ("prelude/ets.erl", include_str!("../prelude/ets.erl")),
     ("prelude/string.erl", include_str!("../prelude/string.erl")),
     ("prelude/sys.erl", include_str!("../prelude/sys.erl")),
-    ("prelude/gen_statem.erl", include_str!("../prelude/gen_statem.erl")),
-    ("prelude/racewit_statem.erl", include_str!("../prelude/racewit_statem.erl")),
-    ("prelude/orddict.erl", include_str!("../prelude/orddict.erl")),
-    ("prelude/ordsets.erl", include_str!("../prelude/ordsets.erl")),
+    (
+        "prelude/gen_statem.erl",
+        include_str!("../prelude/gen_statem.erl"),
+    ),
+    (
+        "prelude/racewit_statem.erl",
+        include_str!("../prelude/racewit_statem.erl"),
+    ),
+    (
+        "prelude/orddict.erl",
+        include_str!("../prelude/orddict.erl"),
+    ),
+    (
+        "prelude/ordsets.erl",
+        include_str!("../prelude/ordsets.erl"),
+    ),
 ];
 
 /// Parse every prelude module (each file is its own [`Program`]).

@@ -17,10 +17,15 @@ pub enum ProcStatus {
     /// In `receive` with no matching message and no timeout.
     Blocked,
     /// In `receive ... after T` or `timer:sleep(T)`: the timeout can fire.
-    Waiting { deadline: u64 },
+    Waiting {
+        deadline: u64,
+    },
     Exited(Term),
     /// Stopped at a call racewit cannot run.
-    Parked { call: String, location: String },
+    Parked {
+        call: String,
+        location: String,
+    },
 }
 
 #[derive(Clone, Copy)]

@@ -78,31 +78,34 @@ pub fn otp_stdlib_src() -> Option<std::path::PathBuf> {
 
 /// Names of every module of the installed OTP (from its `ebin` directories).
 pub fn otp_module_names() -> Option<Arc<std::collections::BTreeSet<String>>> {
-    static NAMES: std::sync::OnceLock<Option<Arc<std::collections::BTreeSet<String>>>> = std::sync::OnceLock::new();
+    static NAMES: std::sync::OnceLock<Option<Arc<std::collections::BTreeSet<String>>>> =
+        std::sync::OnceLock::new();
     NAMES
         .get_or_init(|| {
             let lib = otp_stdlib_src()?.parent()?.parent()?.to_path_buf();
             let mut names = std::collections::BTreeSet::new();
             for app in std::fs::read_dir(&lib).ok()?.filter_map(|e| e.ok()) {
                 let ebin = app.path().join("ebin");
-                let Ok(entries) = std::fs::read_dir(&ebin) else { continue };
+                let Ok(entries) = std::fs::read_dir(&ebin) else {
+                    continue;
+                };
                 for e in entries.filter_map(|e| e.ok()) {
                     let p = e.path();
-                    if p.extension().is_some_and(|x| x == "beam") {
-                        if let Some(stem) = p.file_stem().and_then(|s| s.to_str()) {
-                            names.insert(stem.to_string());
-                        }
+                    if p.extension().is_some_and(|x| x == "beam")
+                        && let Some(stem) = p.file_stem().and_then(|s| s.to_str())
+                    {
+                        names.insert(stem.to_string());
                     }
                 }
             }
             let erts = lib.parent().map(|p| p.to_path_buf());
-            if let Some(root) = erts {
-                if let Ok(entries) = std::fs::read_dir(&root) {
-                    for e in entries.filter_map(|e| e.ok()) {
-                        if e.file_name().to_string_lossy().starts_with("erts-") {
-                            for m in ["erlang", "erts_internal", "init", "prim_file", "zlib"] {
-                                names.insert(m.to_string());
-                            }
+            if let Some(root) = erts
+                && let Ok(entries) = std::fs::read_dir(&root)
+            {
+                for e in entries.filter_map(|e| e.ok()) {
+                    if e.file_name().to_string_lossy().starts_with("erts-") {
+                        for m in ["erlang", "erts_internal", "init", "prim_file", "zlib"] {
+                            names.insert(m.to_string());
                         }
                     }
                 }
@@ -116,7 +119,9 @@ pub fn otp_module_names() -> Option<Arc<std::collections::BTreeSet<String>>> {
 pub fn otp_libraries() -> Vec<Arc<Program>> {
     static LIBS: std::sync::OnceLock<Vec<Arc<Program>>> = std::sync::OnceLock::new();
     LIBS.get_or_init(|| {
-        let Some(src) = otp_stdlib_src() else { return Vec::new() };
+        let Some(src) = otp_stdlib_src() else {
+            return Vec::new();
+        };
         let paths: Vec<std::path::PathBuf> = OTP_LIBRARY_MODULES
             .iter()
             .map(|m| src.join(format!("{m}.erl")))
@@ -124,7 +129,11 @@ pub fn otp_libraries() -> Vec<Arc<Program>> {
             .collect();
         let opts = racewit_syntax::LoadOptions {
             include_dirs: vec![src.join("../include")],
-            lib_dirs: src.parent().and_then(|p| p.parent()).map(|p| vec![p.to_path_buf()]).unwrap_or_default(),
+            lib_dirs: src
+                .parent()
+                .and_then(|p| p.parent())
+                .map(|p| vec![p.to_path_buf()])
+                .unwrap_or_default(),
             defines: Vec::new(),
         };
         vec![Arc::new(racewit_syntax::load_paths(&paths, &opts))]
@@ -164,13 +173,26 @@ pub struct RunOutcome {
 }
 
 /// Run `module:function()` once (see the module doc for the schedule).
-pub fn run_entry(program: Arc<Program>, module: &str, function: &str, config: &RunConfig) -> RunOutcome {
+pub fn run_entry(
+    program: Arc<Program>,
+    module: &str,
+    function: &str,
+    config: &RunConfig,
+) -> RunOutcome {
     let vm_config = VmConfig {
         max_reductions: config.max_reductions,
-        otp_modules: if config.otp_libraries { otp_module_names() } else { None },
+        otp_modules: if config.otp_libraries {
+            otp_module_names()
+        } else {
+            None
+        },
         ..VmConfig::default()
     };
-    let libs = if config.otp_libraries { otp_libraries() } else { Vec::new() };
+    let libs = if config.otp_libraries {
+        otp_libraries()
+    } else {
+        Vec::new()
+    };
     let mut vm = Vm::with_libraries(program, &libs, vm_config);
     let main = vm.spawn_entry(module, function, Vec::new());
     let mut queue: VecDeque<Pid> = VecDeque::from([main]);
@@ -211,7 +233,14 @@ pub fn run_entry(program: Arc<Program>, module: &str, function: &str, config: &R
                     use crate::event::EventKind as K;
                     if matches!(
                         ev.kind,
-                        K::Send | K::Spawn | K::Exit | K::Link | K::Monitor | K::Ets | K::Local | K::Parked
+                        K::Send
+                            | K::Spawn
+                            | K::Exit
+                            | K::Link
+                            | K::Monitor
+                            | K::Ets
+                            | K::Local
+                            | K::Parked
                     ) {
                         enqueue_new(&vm, &mut queue, pid);
                     }
@@ -309,7 +338,9 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
         .processes()
         .into_iter()
         .filter_map(|p| match vm.process_status(p) {
-            ProcStatus::Parked { call, location } => Some((vm.process_name(p).to_string(), call, location)),
+            ProcStatus::Parked { call, location } => {
+                Some((vm.process_name(p).to_string(), call, location))
+            }
             _ => None,
         })
         .collect();
@@ -321,7 +352,9 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
             .map(|(p, s)| (vm.process_name(*p).to_string(), s.clone()))
             .collect(),
         steps: vm.steps(),
-        crash_stack: vm.process_crash(main).map(|e| crate::format::print_term(&e.stack)),
+        crash_stack: vm
+            .process_crash(main)
+            .map(|e| crate::format::print_term(&e.stack)),
         reductions: vm.reductions(),
         parked,
     }

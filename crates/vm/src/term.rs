@@ -69,7 +69,7 @@ impl Bitstr {
         }
     }
     pub fn is_binary(&self) -> bool {
-        self.len % 8 == 0
+        self.len.is_multiple_of(8)
     }
     pub fn bit(&self, i: usize) -> bool {
         let b = self.start + i;
@@ -77,11 +77,11 @@ impl Bitstr {
     }
     /// The bytes when byte aligned; otherwise copies (last byte padded with zeros).
     pub fn to_bytes(&self) -> Vec<u8> {
-        if self.start % 8 == 0 {
+        if self.start.is_multiple_of(8) {
             let s = self.start / 8;
             let full = self.len / 8;
             let mut v = self.data[s..s + full].to_vec();
-            if self.len % 8 != 0 {
+            if !self.len.is_multiple_of(8) {
                 let rest = self.len % 8;
                 let byte = self.data[s + full] & (0xffu8 << (8 - rest));
                 v.push(byte);
@@ -97,14 +97,14 @@ impl Bitstr {
                     acc = 0;
                 }
             }
-            if self.len % 8 != 0 {
+            if !self.len.is_multiple_of(8) {
                 v.push(acc << (8 - self.len % 8));
             }
             v
         }
     }
     pub fn byte_slice(&self) -> Option<&[u8]> {
-        if self.start % 8 == 0 && self.len % 8 == 0 {
+        if self.start.is_multiple_of(8) && self.len.is_multiple_of(8) {
             Some(&self.data[self.start / 8..(self.start + self.len) / 8])
         } else {
             None
@@ -141,7 +141,11 @@ pub enum Fun {
         arity: u32,
     },
     /// `fun M:F/A`.
-    Export { module: Atom, name: Atom, arity: u32 },
+    Export {
+        module: Atom,
+        name: Atom,
+        arity: u32,
+    },
 }
 
 impl Fun {
@@ -328,9 +332,7 @@ impl Term {
                 _ => return None,
             }
         }
-        if self.list_len().is_none() {
-            return None;
-        }
+        self.list_len()?;
         Some(s)
     }
     /// A binary's bytes when it is a whole-byte binary.
@@ -486,12 +488,11 @@ fn compare_funs(x: &Fun, y: &Fun, exact: bool) -> Ordering {
         }
     }
     let (a, b) = (key(x), key(y));
-    let o = a
-        .0
-        .cmp(&b.0)
-        .then(a.1.cmp_names(b.1))
-        .then(a.2.cmp(&b.2))
-        .then(a.3.cmp(&b.3));
+    let o =
+        a.0.cmp(&b.0)
+            .then(a.1.cmp_names(b.1))
+            .then(a.2.cmp(&b.2))
+            .then(a.3.cmp(&b.3));
     if o != Ordering::Equal {
         return o;
     }
@@ -527,7 +528,10 @@ fn compare_numbers(a: &Term, b: &Term, exact: bool) -> Ordering {
             }
         }
         _ => {
-            let (x, y) = (a.as_big().unwrap_or_default(), b.as_big().unwrap_or_default());
+            let (x, y) = (
+                a.as_big().unwrap_or_default(),
+                b.as_big().unwrap_or_default(),
+            );
             x.cmp(&y)
         }
     }

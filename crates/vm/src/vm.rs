@@ -54,7 +54,11 @@ pub enum VmError {
 #[derive(Clone)]
 pub(crate) enum Deferred {
     Message(Term),
-    Exit { from: Pid, reason: Term, linked: bool },
+    Exit {
+        from: Pid,
+        reason: Term,
+        linked: bool,
+    },
     Unlink(Pid),
     DropMonitor(u64),
 }
@@ -64,6 +68,10 @@ pub struct Vm {
     pub(crate) code: Arc<CodeTable>,
     pub(crate) procs: Vec<Arc<Process>>,
     pub(crate) registry: imbl::OrdMap<Atom, Pid>,
+    /// `global` names (one node: a second registry, names are any term).
+    pub(crate) global_names: imbl::OrdMap<crate::term::MapKey, Pid>,
+    /// `persistent_term` storage.
+    pub(crate) persistent_terms: imbl::OrdMap<crate::term::MapKey, Term>,
     pub(crate) ets: EtsStore,
     pub(crate) mnesia: MnesiaStore,
     pub(crate) output: Arc<Vec<(Pid, String)>>,
@@ -99,9 +107,20 @@ pub fn prelude_programs() -> &'static [Program] {
 fn base_code(prelude: bool, libraries: &[Arc<Program>]) -> Arc<CodeTable> {
     type Cache = std::sync::Mutex<Vec<((bool, Vec<usize>), Arc<CodeTable>)>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
-    let key = (prelude, libraries.iter().map(|l| Arc::as_ptr(l) as usize).collect::<Vec<_>>());
+    let key = (
+        prelude,
+        libraries
+            .iter()
+            .map(|l| Arc::as_ptr(l) as usize)
+            .collect::<Vec<_>>(),
+    );
     let cache = CACHE.get_or_init(Default::default);
-    if let Some((_, t)) = cache.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
+    if let Some((_, t)) = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(k, _)| *k == key)
+    {
         return t.clone();
     }
     // OTP's own modules first: where both exist (lists, proplists...) they win
@@ -125,7 +144,11 @@ impl Vm {
     /// A VM for `program` plus library programs (e.g. OTP's own pure-Erlang
     /// modules loaded from an installed OTP); the user's modules win on name
     /// clashes, then the prelude, then the libraries.
-    pub fn with_libraries(program: Arc<Program>, libraries: &[Arc<Program>], config: VmConfig) -> Vm {
+    pub fn with_libraries(
+        program: Arc<Program>,
+        libraries: &[Arc<Program>],
+        config: VmConfig,
+    ) -> Vm {
         let base = base_code(config.prelude, libraries);
         let mut code = compile_onto(&base, &[(&program, false)]);
         code.otp_modules = config.otp_modules.clone();
@@ -139,6 +162,8 @@ impl Vm {
             code: Arc::new(code),
             procs: Vec::new(),
             registry: imbl::OrdMap::new(),
+            global_names: imbl::OrdMap::new(),
+            persistent_terms: imbl::OrdMap::new(),
             ets: EtsStore::default(),
             mnesia: MnesiaStore::default(),
             output: Arc::new(Vec::new()),
@@ -176,7 +201,8 @@ impl Vm {
 
     pub(crate) fn add_process(&mut self, name: ProcName, start: Start, initial: Term) -> Pid {
         let pid = Pid(self.procs.len() as u32);
-        self.procs.push(Arc::new(Process::new(pid, name, start, initial)));
+        self.procs
+            .push(Arc::new(Process::new(pid, name, start, initial)));
         pid
     }
 
@@ -242,7 +268,9 @@ impl Vm {
 
     /// The value a process's entry function returned, if it returned.
     pub fn process_result(&self, pid: Pid) -> Option<Term> {
-        self.procs.get(pid.0 as usize).and_then(|p| p.result.clone())
+        self.procs
+            .get(pid.0 as usize)
+            .and_then(|p| p.result.clone())
     }
 
     /// The exception that ended a process: class, reason and stack.
@@ -280,7 +308,12 @@ impl Vm {
         let mut names: Vec<(String, String)> = self
             .registry
             .iter()
-            .map(|(a, p)| (crate::format::atom_text(*a), self.process_name(*p).to_string()))
+            .map(|(a, p)| {
+                (
+                    crate::format::atom_text(*a),
+                    self.process_name(*p).to_string(),
+                )
+            })
             .collect();
         names.sort();
         out.push_str("registry:");
@@ -288,6 +321,28 @@ impl Vm {
             out.push_str(&format!(" {n}={p}"));
         }
         out.push('\n');
+        if !self.global_names.is_empty() {
+            out.push_str("global:");
+            for (k, p) in self.global_names.iter() {
+                out.push_str(&format!(
+                    " {}={}",
+                    crate::format::write_term(&k.0),
+                    self.process_name(*p)
+                ));
+            }
+            out.push('\n');
+        }
+        if !self.persistent_terms.is_empty() {
+            out.push_str("persistent_term:");
+            for (k, v) in self.persistent_terms.iter() {
+                out.push_str(&format!(
+                    " {}={}",
+                    crate::format::write_term(&k.0),
+                    crate::format::write_term(v)
+                ));
+            }
+            out.push('\n');
+        }
         out.push_str(&self.ets.digest(|p| self.process_name(p).to_string()));
         out.push_str(&self.mnesia.digest());
         out
@@ -327,10 +382,10 @@ impl Vm {
             self.deferred.push(Deferred::Message(msg));
             return;
         }
-        if let Some(p) = self.proc_mut(to) {
-            if p.is_alive() {
-                p.mailbox.push_back(msg);
-            }
+        if let Some(p) = self.proc_mut(to)
+            && p.is_alive()
+        {
+            p.mailbox.push_back(msg);
         }
     }
 

@@ -18,7 +18,11 @@ fn diff_root() -> PathBuf {
 }
 
 fn run_program(path: &Path) -> String {
-    let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_string();
     let text = std::fs::read_to_string(path).expect("program readable");
     let program = racewit_syntax::load_source(&path.display().to_string(), &text);
     let config = RunConfig {
@@ -49,7 +53,11 @@ fn programs_match_erl() {
     let mut failed = BTreeSet::new();
     let mut passed = 0;
     for p in &programs {
-        let name = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        let name = p
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
         if only.as_deref().is_some_and(|o| o != name) {
             continue;
         }
@@ -75,13 +83,24 @@ fn programs_match_erl() {
             failed.insert(name);
         }
     }
-    eprintln!("differential: {passed} passed, {} failed: {failed:?}", failed.len());
+    eprintln!(
+        "differential: {passed} passed, {} failed: {failed:?}",
+        failed.len()
+    );
     if only.is_none() {
         let unexpected: Vec<_> = failed.difference(&known).collect();
-        let fixed: Vec<_> = known.difference(&failed).filter(|n| {
-            programs.iter().any(|p| p.file_stem().and_then(|s| s.to_str()) == Some(n.as_str()))
-        }).collect();
+        let fixed: Vec<_> = known
+            .difference(&failed)
+            .filter(|n| {
+                programs
+                    .iter()
+                    .any(|p| p.file_stem().and_then(|s| s.to_str()) == Some(n.as_str()))
+            })
+            .collect();
         assert!(unexpected.is_empty(), "new failures: {unexpected:?}");
-        assert!(fixed.is_empty(), "now passing, remove from diff_known_failures.txt: {fixed:?}");
+        assert!(
+            fixed.is_empty(),
+            "now passing, remove from diff_known_failures.txt: {fixed:?}"
+        );
     }
 }

@@ -13,7 +13,9 @@ fn vm(src: &str) -> Vm {
 fn run_all(vm: &mut Vm) -> Vec<String> {
     let mut texts = Vec::new();
     for _ in 0..10_000 {
-        let Some(&p) = vm.enabled().first() else { break };
+        let Some(&p) = vm.enabled().first() else {
+            break;
+        };
         match vm.step(p) {
             Ok(ev) => texts.push(format!("{} {}", vm.process_name(ev.pid), ev.text)),
             Err(e) => {
@@ -32,10 +34,18 @@ fn process_names_follow_spawn_order_per_parent() {
         child() -> spawn(fun() -> ok end), ok.\n");
     let p1 = vm.spawn_entry("t", "main", vec![]);
     run_all(&mut vm);
-    let names: Vec<String> = vm.processes().iter().map(|p| vm.process_name(*p).to_string()).collect();
+    let names: Vec<String> = vm
+        .processes()
+        .iter()
+        .map(|p| vm.process_name(*p).to_string())
+        .collect();
     assert_eq!(names, ["P1", "P1.1", "P1.2", "P1.1.1"]);
     assert_eq!(vm.process_result(p1), Some(Term::atom("ok")));
-    assert!(vm.processes().iter().all(|p| matches!(vm.process_status(*p), ProcStatus::Exited(_))));
+    assert!(
+        vm.processes()
+            .iter()
+            .all(|p| matches!(vm.process_status(*p), ProcStatus::Exited(_)))
+    );
 }
 
 #[test]
@@ -99,20 +109,36 @@ fn a_fork_is_independent_of_its_parent() {
     // Opposite orders of the two writers.
     for vm in [&mut a] {
         for name in ["P1.1", "P1.2"] {
-            let p = vm.processes().into_iter().find(|p| &*vm.process_name(*p) == name).expect("exists");
+            let p = vm
+                .processes()
+                .into_iter()
+                .find(|p| &*vm.process_name(*p) == name)
+                .expect("exists");
             while vm.can_step(p) {
                 vm.step(p).expect("step");
             }
         }
     }
     for name in ["P1.2", "P1.1"] {
-        let p = b.processes().into_iter().find(|p| &*b.process_name(*p) == name).expect("exists");
+        let p = b
+            .processes()
+            .into_iter()
+            .find(|p| &*b.process_name(*p) == name)
+            .expect("exists");
         while b.can_step(p) {
             b.step(p).expect("step");
         }
     }
-    assert!(a.shared_state_digest().contains("{last,2}"), "{}", a.shared_state_digest());
-    assert!(b.shared_state_digest().contains("{last,1}"), "{}", b.shared_state_digest());
+    assert!(
+        a.shared_state_digest().contains("{last,2}"),
+        "{}",
+        a.shared_state_digest()
+    );
+    assert!(
+        b.shared_state_digest().contains("{last,1}"),
+        "{}",
+        b.shared_state_digest()
+    );
 }
 
 #[test]
@@ -125,7 +151,10 @@ fn deep_body_recursion_and_budgeted_loops() {
     run_all(&mut vm);
     assert_eq!(vm.process_result(p), Some(Term::Int(1_000_000)));
 
-    let program = racewit_syntax::load_source("t.erl", "-module(t).\n-export([spin/0]).\nspin() -> spin().\n");
+    let program = racewit_syntax::load_source(
+        "t.erl",
+        "-module(t).\n-export([spin/0]).\nspin() -> spin().\n",
+    );
     let config = VmConfig {
         max_reductions: 100_000,
         ..VmConfig::default()

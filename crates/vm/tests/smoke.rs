@@ -12,7 +12,9 @@ pub fn run(src: &str) -> String {
 
 #[test]
 fn hello() {
-    let out = run("-module(t).\n-export([main/0]).\nmain() -> io:format(\"hi ~p~n\", [[1,2,{a,\"x\"}]]), 1 + 2.\n");
+    let out = run(
+        "-module(t).\n-export([main/0]).\nmain() -> io:format(\"hi ~p~n\", [[1,2,{a,\"x\"}]]), 1 + 2.\n",
+    );
     assert_eq!(out, "hi [1,2,{a,\"x\"}]\n3\n");
 }
 
@@ -35,6 +37,8 @@ fn otp_libraries_parse_cleanly() {
 
 #[test]
 fn otp_queue_works() {
-    let out = run("-module(t).\n-export([main/0]).\nmain() -> Q = queue:in(2, queue:in(1, queue:new())), {queue:to_list(Q), sets:size(sets:from_list([a,b,a])), dict:to_list(dict:store(k, v, dict:new()))}.\n");
+    let out = run(
+        "-module(t).\n-export([main/0]).\nmain() -> Q = queue:in(2, queue:in(1, queue:new())), {queue:to_list(Q), sets:size(sets:from_list([a,b,a])), dict:to_list(dict:store(k, v, dict:new()))}.\n",
+    );
     assert_eq!(out, "{[1,2],2,[{k,v}]}\n");
 }

@@ -44,7 +44,8 @@ pub struct Header {
 /// Headers shared by every module of a load.
 #[derive(Debug, Default)]
 pub struct HeaderCache {
-    by_path: RwLock<FxHashMap<PathBuf, Arc<Header>>>,
+    /// Path → header; `None` remembers a path that is not a readable file.
+    by_path: RwLock<FxHashMap<PathBuf, Option<Arc<Header>>>>,
     all: RwLock<Vec<Arc<Header>>>,
     /// Library root → app name → app directory.
     lib_roots: RwLock<FxHashMap<PathBuf, Arc<FxHashMap<String, PathBuf>>>>,
@@ -57,12 +58,15 @@ impl HeaderCache {
     /// `None` when it is not a readable file.
     pub fn get(&self, path: &Path) -> Option<Arc<Header>> {
         if let Some(h) = read_lock(&self.by_path).get(path) {
-            return Some(h.clone());
+            return h.clone();
         }
-        let bytes = std::fs::read(path).ok()?;
+        let Ok(bytes) = std::fs::read(path) else {
+            write_lock(&self.by_path).insert(path.to_path_buf(), None);
+            return None;
+        };
         let text = decode_text(bytes);
         let mut by_path = write_lock(&self.by_path);
-        if let Some(h) = by_path.get(path) {
+        if let Some(Some(h)) = by_path.get(path) {
             return Some(h.clone());
         }
         let mut all = write_lock(&self.all);
@@ -76,7 +80,7 @@ impl HeaderCache {
             forms: OnceLock::new(),
         });
         all.push(header.clone());
-        by_path.insert(path.to_path_buf(), header.clone());
+        by_path.insert(path.to_path_buf(), Some(header.clone()));
         Some(header)
     }
 

@@ -32,7 +32,13 @@ fn patterns(t: &Term) -> Result<Vec<Vec<u8>>, Term> {
 }
 
 /// Leftmost-longest matches of any pattern, non-overlapping, within `scope`.
-fn find_all(h: &[u8], pats: &[Vec<u8>], from: usize, to: usize, global: bool) -> Vec<(usize, usize)> {
+fn find_all(
+    h: &[u8],
+    pats: &[Vec<u8>],
+    from: usize,
+    to: usize,
+    global: bool,
+) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut i = from;
     while i < to {
@@ -88,7 +94,10 @@ fn split(a: &[Term]) -> R {
     let h = bytes(&a[0])?;
     let pats = patterns(&a[1])?;
     let (global, trim, from, to, rest) = opts(a.get(2), h.len())?;
-    let trim_all = a.get(2).and_then(|t| t.list_to_vec()).is_some_and(|v| v.iter().any(|o| o.is_atom(Atom::new("trim_all"))));
+    let trim_all = a
+        .get(2)
+        .and_then(|t| t.list_to_vec())
+        .is_some_and(|v| v.iter().any(|o| o.is_atom(Atom::new("trim_all"))));
     let _ = rest;
     let ms = find_all(&h, &pats, from, to, global);
     let mut parts = Vec::new();
@@ -116,10 +125,17 @@ fn replace(a: &[Term]) -> R {
     let insert_at: Vec<usize> = rest
         .iter()
         .filter_map(|o| match o {
-            Term::Tuple(x) if x.len() == 2 && x[0].is_atom(Atom::new("insert_replaced")) => match &x[1] {
-                Term::Int(i) => Some(vec![*i as usize]),
-                other => other.list_to_vec().map(|v| v.iter().filter_map(|t| t.as_int()).map(|i| i as usize).collect()),
-            },
+            Term::Tuple(x) if x.len() == 2 && x[0].is_atom(Atom::new("insert_replaced")) => {
+                match &x[1] {
+                    Term::Int(i) => Some(vec![*i as usize]),
+                    other => other.list_to_vec().map(|v| {
+                        v.iter()
+                            .filter_map(|t| t.as_int())
+                            .map(|i| i as usize)
+                            .collect()
+                    }),
+                }
+            }
             _ => None,
         })
         .flatten()
@@ -172,7 +188,11 @@ pub fn register(t: &mut Table) {
     t.pure("binary", "matches", 2, |a| {
         let h = bytes(&a[0])?;
         let ms = find_all(&h, &patterns(&a[1])?, 0, h.len(), true);
-        Ok(Term::list(ms.into_iter().map(|(i, l)| tuple2(Term::Int(i as i64), Term::Int(l as i64))).collect()))
+        Ok(Term::list(
+            ms.into_iter()
+                .map(|(i, l)| tuple2(Term::Int(i as i64), Term::Int(l as i64)))
+                .collect(),
+        ))
     });
     t.pure("binary", "part", 3, |a| part(&a[0], &a[1], &a[2]));
     t.pure("binary", "part", 2, |a| match &a[1] {
@@ -182,10 +202,22 @@ pub fn register(t: &mut Table) {
     t.pure("binary", "at", 2, |a| {
         let h = bytes(&a[0])?;
         let i = int_arg(&a[1])?;
-        h.get(usize::try_from(i).map_err(|_| badarg())?).map(|b| Term::Int(*b as i64)).ok_or_else(badarg)
+        h.get(usize::try_from(i).map_err(|_| badarg())?)
+            .map(|b| Term::Int(*b as i64))
+            .ok_or_else(badarg)
     });
-    t.pure("binary", "first", 1, |a| bytes(&a[0])?.first().map(|b| Term::Int(*b as i64)).ok_or_else(badarg));
-    t.pure("binary", "last", 1, |a| bytes(&a[0])?.last().map(|b| Term::Int(*b as i64)).ok_or_else(badarg));
+    t.pure("binary", "first", 1, |a| {
+        bytes(&a[0])?
+            .first()
+            .map(|b| Term::Int(*b as i64))
+            .ok_or_else(badarg)
+    });
+    t.pure("binary", "last", 1, |a| {
+        bytes(&a[0])?
+            .last()
+            .map(|b| Term::Int(*b as i64))
+            .ok_or_else(badarg)
+    });
     t.pure("binary", "copy", 1, |a| Ok(Term::binary(bytes(&a[0])?)));
     t.pure("binary", "copy", 2, |a| {
         let n = int_arg(&a[1])?;
@@ -195,7 +227,12 @@ pub fn register(t: &mut Table) {
         Ok(Term::binary(bytes(&a[0])?.repeat(n as usize)))
     });
     t.pure("binary", "bin_to_list", 1, |a| {
-        Ok(Term::list(bytes(&a[0])?.into_iter().map(|b| Term::Int(b as i64)).collect()))
+        Ok(Term::list(
+            bytes(&a[0])?
+                .into_iter()
+                .map(|b| Term::Int(b as i64))
+                .collect(),
+        ))
     });
     t.pure("binary", "bin_to_list", 3, |a| {
         let h = bytes(&a[0])?;
@@ -204,7 +241,12 @@ pub fn register(t: &mut Table) {
         if s < 0 || e as usize > h.len() {
             return Err(badarg());
         }
-        Ok(Term::list(h[s as usize..e as usize].iter().map(|b| Term::Int(*b as i64)).collect()))
+        Ok(Term::list(
+            h[s as usize..e as usize]
+                .iter()
+                .map(|b| Term::Int(*b as i64))
+                .collect(),
+        ))
     });
     t.pure("binary", "list_to_bin", 1, |a| {
         let mut out = Vec::new();
@@ -212,26 +254,48 @@ pub fn register(t: &mut Table) {
         Ok(Term::binary(out))
     });
     t.pure("binary", "decode_unsigned", 1, |a| {
-        Ok(Term::from_big(num_bigint::BigInt::from_bytes_be(num_bigint::Sign::Plus, &bytes(&a[0])?)))
+        Ok(Term::from_big(num_bigint::BigInt::from_bytes_be(
+            num_bigint::Sign::Plus,
+            &bytes(&a[0])?,
+        )))
     });
     t.pure("binary", "decode_unsigned", 2, |a| {
         let mut b = bytes(&a[0])?;
         if a[1].is_atom(Atom::new("little")) {
             b.reverse();
         }
-        Ok(Term::from_big(num_bigint::BigInt::from_bytes_be(num_bigint::Sign::Plus, &b)))
+        Ok(Term::from_big(num_bigint::BigInt::from_bytes_be(
+            num_bigint::Sign::Plus,
+            &b,
+        )))
     });
-    t.pure("binary", "encode_unsigned", 1, |a| enc_unsigned(&a[0], false));
-    t.pure("binary", "encode_unsigned", 2, |a| enc_unsigned(&a[0], a[1].is_atom(Atom::new("little"))));
+    t.pure("binary", "encode_unsigned", 1, |a| {
+        enc_unsigned(&a[0], false)
+    });
+    t.pure("binary", "encode_unsigned", 2, |a| {
+        enc_unsigned(&a[0], a[1].is_atom(Atom::new("little")))
+    });
     t.pure("binary", "encode_hex", 1, |a| {
-        Ok(Term::binary(bytes(&a[0])?.iter().map(|b| format!("{b:02X}")).collect::<String>().into_bytes()))
+        Ok(Term::binary(
+            bytes(&a[0])?
+                .iter()
+                .map(|b| format!("{b:02X}"))
+                .collect::<String>()
+                .into_bytes(),
+        ))
     });
     t.pure("binary", "encode_hex", 2, |a| {
         let lower = a[1].is_atom(Atom::new("lowercase"));
         Ok(Term::binary(
             bytes(&a[0])?
                 .iter()
-                .map(|b| if lower { format!("{b:02x}") } else { format!("{b:02X}") })
+                .map(|b| {
+                    if lower {
+                        format!("{b:02x}")
+                    } else {
+                        format!("{b:02X}")
+                    }
+                })
                 .collect::<String>()
                 .into_bytes(),
         ))
@@ -242,15 +306,19 @@ pub fn register(t: &mut Table) {
             return Err(badarg());
         }
         let s = std::str::from_utf8(&h).map_err(|_| badarg())?;
-        let v: Result<Vec<u8>, Term> =
-            (0..h.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|_| badarg())).collect();
+        let v: Result<Vec<u8>, Term> = (0..h.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|_| badarg()))
+            .collect();
         Ok(Term::binary(v?))
     });
     t.pure("binary", "longest_common_prefix", 1, |a| {
         let bins: Result<Vec<Vec<u8>>, Term> = list_arg(&a[0])?.iter().map(bytes).collect();
         let bins = bins?;
         let first = bins.first().ok_or_else(badarg)?;
-        let n = (0..first.len()).take_while(|&i| bins.iter().all(|b| b.get(i) == Some(&first[i]))).count();
+        let n = (0..first.len())
+            .take_while(|&i| bins.iter().all(|b| b.get(i) == Some(&first[i])))
+            .count();
         Ok(Term::Int(n as i64))
     });
     t.pure("binary", "longest_common_suffix", 1, |a| {
@@ -258,7 +326,10 @@ pub fn register(t: &mut Table) {
         let bins = bins?;
         let first = bins.first().ok_or_else(badarg)?;
         let n = (0..first.len())
-            .take_while(|&i| bins.iter().all(|b| b.len() > i && b[b.len() - 1 - i] == first[first.len() - 1 - i]))
+            .take_while(|&i| {
+                bins.iter()
+                    .all(|b| b.len() > i && b[b.len() - 1 - i] == first[first.len() - 1 - i])
+            })
             .count();
         Ok(Term::Int(n as i64))
     });
@@ -279,7 +350,8 @@ pub fn register(t: &mut Table) {
             return Ok(tuple2(Term::Atom(Atom::ERROR), Term::atom("no_integer")));
         }
         let text: String = chars[..i].iter().map(|&c| c as u8 as char).collect();
-        let n = num_bigint::BigInt::parse_bytes(text.trim_start_matches('+').as_bytes(), 10).ok_or_else(badarg)?;
+        let n = num_bigint::BigInt::parse_bytes(text.trim_start_matches('+').as_bytes(), 10)
+            .ok_or_else(badarg)?;
         Ok(tuple2(Term::from_big(n), Term::list(cs[i..].to_vec())))
     });
     t.pure("string", "list_to_float", 1, |a| {
@@ -294,7 +366,11 @@ pub fn register(t: &mut Table) {
             }
             (s, i)
         };
-        let mut i = if matches!(chars.first(), Some(&43) | Some(&45)) { 1 } else { 0 };
+        let mut i = if matches!(chars.first(), Some(&43) | Some(&45)) {
+            1
+        } else {
+            0
+        };
         let (s1, e1) = digits(i);
         let no = || Ok(tuple2(Term::Atom(Atom::ERROR), Term::atom("no_float")));
         if e1 == s1 || chars.get(e1) != Some(&46) {
@@ -321,9 +397,15 @@ pub fn register(t: &mut Table) {
             _ => no(),
         }
     });
-    t.pure("unicode", "characters_to_binary", 1, |a| chars_to_binary(&a[0]));
-    t.pure("unicode", "characters_to_binary", 2, |a| chars_to_binary(&a[0]));
-    t.pure("unicode", "characters_to_binary", 3, |a| chars_to_binary(&a[0]));
+    t.pure("unicode", "characters_to_binary", 1, |a| {
+        chars_to_binary(&a[0])
+    });
+    t.pure("unicode", "characters_to_binary", 2, |a| {
+        chars_to_binary(&a[0])
+    });
+    t.pure("unicode", "characters_to_binary", 3, |a| {
+        chars_to_binary(&a[0])
+    });
     t.pure("unicode", "characters_to_list", 1, |a| chars_to_list(&a[0]));
     t.pure("unicode", "characters_to_list", 2, |a| chars_to_list(&a[0]));
 }
@@ -359,7 +441,11 @@ fn chars_to_binary(t: &Term) -> R {
         Ok(()) => Ok(Term::binary(s.into_bytes())),
         Err(_) => {
             // Invalid input: {error, SoFar, Rest} in the BEAM; report the simple form.
-            Ok(Term::tuple(vec![Term::Atom(Atom::ERROR), Term::binary(Vec::new()), t.clone()]))
+            Ok(Term::tuple(vec![
+                Term::Atom(Atom::ERROR),
+                Term::binary(Vec::new()),
+                t.clone(),
+            ]))
         }
     }
 }
@@ -373,8 +459,11 @@ fn chars_to_list(t: &Term) -> R {
                 Ok(x) => s.push_str(x),
                 Err(e) => {
                     let ok = &b[..e.valid_up_to()];
-                    let good: Vec<Term> =
-                        std::str::from_utf8(ok).unwrap_or("").chars().map(|c| Term::Int(c as i64)).collect();
+                    let good: Vec<Term> = std::str::from_utf8(ok)
+                        .unwrap_or("")
+                        .chars()
+                        .map(|c| Term::Int(c as i64))
+                        .collect();
                     return Ok(Term::tuple(vec![
                         Term::Atom(Atom::ERROR),
                         Term::list(good),

@@ -8,7 +8,9 @@ use num_traits::{Signed, ToPrimitive, Zero};
 use racewit_syntax::ir::{BinOp, UnOp};
 
 use crate::atom::Atom;
-use crate::bif::{Ctx, Flow, Table, atom_arg, badarg, chardata_string, int_arg, iolist_bytes, list_arg, tuple2};
+use crate::bif::{
+    Ctx, Flow, Table, atom_arg, badarg, chardata_string, int_arg, iolist_bytes, list_arg, tuple2,
+};
 use crate::event::{Access, Class, EventKind, Exception, SharedItem};
 use crate::format::{self, write_term};
 use crate::process::{ProcStatus, Start};
@@ -20,7 +22,9 @@ type R = Result<Term, Term>;
 pub fn register(t: &mut Table) {
     macro_rules! test {
         ($name:expr, $pat:pat) => {
-            t.pure("erlang", $name, 1, |a| Ok(Term::bool(matches!(&a[0], $pat))));
+            t.pure("erlang", $name, 1, |a| {
+                Ok(Term::bool(matches!(&a[0], $pat)))
+            });
         };
     }
     test!("is_atom", Term::Atom(_));
@@ -35,9 +39,13 @@ pub fn register(t: &mut Table) {
     test!("is_function", Term::Fun(_));
     test!("is_bitstring", Term::Bin(_));
     t.pure("erlang", "is_port", 1, |_| Ok(Term::bool(false)));
-    t.pure("erlang", "is_binary", 1, |a| Ok(Term::bool(matches!(&a[0], Term::Bin(b) if b.is_binary()))));
+    t.pure("erlang", "is_binary", 1, |a| {
+        Ok(Term::bool(matches!(&a[0], Term::Bin(b) if b.is_binary())))
+    });
     t.pure("erlang", "is_boolean", 1, |a| {
-        Ok(Term::bool(a[0].is_atom(Atom::TRUE) || a[0].is_atom(Atom::FALSE)))
+        Ok(Term::bool(
+            a[0].is_atom(Atom::TRUE) || a[0].is_atom(Atom::FALSE),
+        ))
     });
     t.pure("erlang", "is_function", 2, |a| match (&a[0], &a[1]) {
         (Term::Fun(f), Term::Int(n)) => Ok(Term::bool(f.arity() as i64 == *n)),
@@ -50,9 +58,9 @@ pub fn register(t: &mut Table) {
         _ => Err(badarg()),
     });
     t.pure("erlang", "is_record", 3, |a| match (&a[0], &a[1], &a[2]) {
-        (Term::Tuple(x), Term::Atom(r), Term::Int(n)) => {
-            Ok(Term::bool(x.len() as i64 == *n && !x.is_empty() && x[0].is_atom(*r)))
-        }
+        (Term::Tuple(x), Term::Atom(r), Term::Int(n)) => Ok(Term::bool(
+            x.len() as i64 == *n && !x.is_empty() && x[0].is_atom(*r),
+        )),
         (_, Term::Atom(_), Term::Int(_)) => Ok(Term::bool(false)),
         _ => Err(badarg()),
     });
@@ -133,7 +141,9 @@ pub fn register(t: &mut Table) {
 
     t.pure("erlang", "abs", 1, |a| arith::abs(&a[0]));
     t.pure("erlang", "element", 2, |a| match (&a[0], &a[1]) {
-        (Term::Int(i), Term::Tuple(t)) if *i >= 1 && (*i as usize) <= t.len() => Ok(t[*i as usize - 1].clone()),
+        (Term::Int(i), Term::Tuple(t)) if *i >= 1 && (*i as usize) <= t.len() => {
+            Ok(t[*i as usize - 1].clone())
+        }
         _ => Err(badarg()),
     });
     t.pure("erlang", "setelement", 3, |a| match (&a[0], &a[1]) {
@@ -162,7 +172,9 @@ pub fn register(t: &mut Table) {
         _ => Err(badarg()),
     });
     t.pure("erlang", "length", 1, |a| {
-        a[0].list_len().map(|n| Term::Int(n as i64)).ok_or_else(badarg)
+        a[0].list_len()
+            .map(|n| Term::Int(n as i64))
+            .ok_or_else(badarg)
     });
     t.pure("erlang", "hd", 1, |a| match &a[0] {
         Term::Cons(c) => Ok(c.head.clone()),
@@ -176,23 +188,43 @@ pub fn register(t: &mut Table) {
     t.pure("erlang", "round", 1, |a| round_with(&a[0], f64::round));
     t.pure("erlang", "floor", 1, |a| round_with(&a[0], f64::floor));
     t.pure("erlang", "ceil", 1, |a| round_with(&a[0], f64::ceil));
-    t.pure("erlang", "float", 1, |a| match arith::number_to_f64(&a[0]) {
-        Some(f) if a[0].is_number() && f.is_finite() => Ok(Term::Float(f)),
-        _ => Err(badarg()),
+    t.pure("erlang", "float", 1, |a| {
+        match arith::number_to_f64(&a[0]) {
+            Some(f) if a[0].is_number() && f.is_finite() => Ok(Term::Float(f)),
+            _ => Err(badarg()),
+        }
     });
     t.pure("erlang", "max", 2, |a| {
-        Ok(if compare(&a[0], &a[1], false) == std::cmp::Ordering::Less { a[1].clone() } else { a[0].clone() })
+        Ok(
+            if compare(&a[0], &a[1], false) == std::cmp::Ordering::Less {
+                a[1].clone()
+            } else {
+                a[0].clone()
+            },
+        )
     });
     t.pure("erlang", "min", 2, |a| {
-        Ok(if compare(&a[0], &a[1], false) == std::cmp::Ordering::Greater { a[1].clone() } else { a[0].clone() })
+        Ok(
+            if compare(&a[0], &a[1], false) == std::cmp::Ordering::Greater {
+                a[1].clone()
+            } else {
+                a[0].clone()
+            },
+        )
     });
     t.pure("erlang", "integer_to_list", 1, |a| match &a[0] {
-        Term::Int(_) | Term::Big(_) => Ok(Term::string(&a[0].as_big().unwrap_or_default().to_string())),
+        Term::Int(_) | Term::Big(_) => {
+            Ok(Term::string(&a[0].as_big().unwrap_or_default().to_string()))
+        }
         _ => Err(badarg()),
     });
-    t.pure("erlang", "integer_to_list", 2, |a| int_to_base(&a[0], &a[1]).map(|s| Term::string(&s)));
+    t.pure("erlang", "integer_to_list", 2, |a| {
+        int_to_base(&a[0], &a[1]).map(|s| Term::string(&s))
+    });
     t.pure("erlang", "integer_to_binary", 1, |a| match &a[0] {
-        Term::Int(_) | Term::Big(_) => Ok(Term::binary(a[0].as_big().unwrap_or_default().to_string().into_bytes())),
+        Term::Int(_) | Term::Big(_) => Ok(Term::binary(
+            a[0].as_big().unwrap_or_default().to_string().into_bytes(),
+        )),
         _ => Err(badarg()),
     });
     t.pure("erlang", "integer_to_binary", 2, |a| {
@@ -202,16 +234,24 @@ pub fn register(t: &mut Table) {
         parse_int(&a[0].as_charlist().ok_or_else(badarg)?, 10)
     });
     t.pure("erlang", "list_to_integer", 2, |a| {
-        parse_int(&a[0].as_charlist().ok_or_else(badarg)?, int_arg(&a[1])? as u32)
+        parse_int(
+            &a[0].as_charlist().ok_or_else(badarg)?,
+            int_arg(&a[1])? as u32,
+        )
     });
     t.pure("erlang", "binary_to_integer", 1, |a| {
-        parse_int(&String::from_utf8(a[0].as_bytes().ok_or_else(badarg)?).map_err(|_| badarg())?, 10)
+        parse_int(
+            &String::from_utf8(a[0].as_bytes().ok_or_else(badarg)?).map_err(|_| badarg())?,
+            10,
+        )
     });
     t.pure("erlang", "binary_to_integer", 2, |a| {
         let s = String::from_utf8(a[0].as_bytes().ok_or_else(badarg)?).map_err(|_| badarg())?;
         parse_int(&s, int_arg(&a[1])? as u32)
     });
-    t.pure("erlang", "list_to_float", 1, |a| parse_float(&a[0].as_charlist().ok_or_else(badarg)?));
+    t.pure("erlang", "list_to_float", 1, |a| {
+        parse_float(&a[0].as_charlist().ok_or_else(badarg)?)
+    });
     t.pure("erlang", "binary_to_float", 1, |a| {
         parse_float(&String::from_utf8(a[0].as_bytes().ok_or_else(badarg)?).map_err(|_| badarg())?)
     });
@@ -219,7 +259,9 @@ pub fn register(t: &mut Table) {
         Term::Float(f) => Ok(Term::string(&float_to_list_default(*f))),
         _ => Err(badarg()),
     });
-    t.pure("erlang", "float_to_list", 2, |a| float_to_opts(&a[0], &a[1]).map(|s| Term::string(&s)));
+    t.pure("erlang", "float_to_list", 2, |a| {
+        float_to_opts(&a[0], &a[1]).map(|s| Term::string(&s))
+    });
     t.pure("erlang", "float_to_binary", 1, |a| match &a[0] {
         Term::Float(f) => Ok(Term::binary(float_to_list_default(*f).into_bytes())),
         _ => Err(badarg()),
@@ -227,9 +269,15 @@ pub fn register(t: &mut Table) {
     t.pure("erlang", "float_to_binary", 2, |a| {
         float_to_opts(&a[0], &a[1]).map(|s| Term::binary(s.into_bytes()))
     });
-    t.pure("erlang", "atom_to_list", 1, |a| Ok(Term::string(atom_arg(&a[0])?.name())));
-    t.pure("erlang", "atom_to_binary", 1, |a| Ok(Term::binary(atom_arg(&a[0])?.name().as_bytes().to_vec())));
-    t.pure("erlang", "atom_to_binary", 2, |a| Ok(Term::binary(atom_arg(&a[0])?.name().as_bytes().to_vec())));
+    t.pure("erlang", "atom_to_list", 1, |a| {
+        Ok(Term::string(atom_arg(&a[0])?.name()))
+    });
+    t.pure("erlang", "atom_to_binary", 1, |a| {
+        Ok(Term::binary(atom_arg(&a[0])?.name().as_bytes().to_vec()))
+    });
+    t.pure("erlang", "atom_to_binary", 2, |a| {
+        Ok(Term::binary(atom_arg(&a[0])?.name().as_bytes().to_vec()))
+    });
     t.pure("erlang", "list_to_atom", 1, |a| {
         let s = a[0].as_charlist().ok_or_else(badarg)?;
         if s.chars().count() > 255 {
@@ -258,11 +306,13 @@ pub fn register(t: &mut Table) {
         Term::Tuple(t) if t.len() == 2 => binary_part(&a[0], &t[0], &t[1]),
         _ => Err(badarg()),
     });
-    t.ctx("erlang", "is_builtin", 3, |_, a| match (&a[0], &a[1], &a[2]) {
-        (Term::Atom(m), Term::Atom(f), Term::Int(n)) => {
-            Flow::Value(Term::bool(crate::bif::lookup(*m, *f, *n as u32).is_some() && m.name() == "erlang"))
+    t.ctx("erlang", "is_builtin", 3, |_, a| {
+        match (&a[0], &a[1], &a[2]) {
+            (Term::Atom(m), Term::Atom(f), Term::Int(n)) => Flow::Value(Term::bool(
+                crate::bif::lookup(*m, *f, *n as u32).is_some() && m.name() == "erlang",
+            )),
+            _ => Flow::badarg(),
         }
-        _ => Flow::badarg(),
     });
     t.pure("erlang", "list_to_existing_atom", 1, |a| {
         let s = a[0].as_charlist().ok_or_else(badarg)?;
@@ -270,10 +320,20 @@ pub fn register(t: &mut Table) {
     });
     t.pure("erlang", "binary_to_atom", 1, |a| bin_to_atom(&a[0]));
     t.pure("erlang", "binary_to_atom", 2, |a| bin_to_atom(&a[0]));
-    t.pure("erlang", "binary_to_existing_atom", 1, |a| bin_to_atom(&a[0]));
-    t.pure("erlang", "binary_to_existing_atom", 2, |a| bin_to_atom(&a[0]));
+    t.pure("erlang", "binary_to_existing_atom", 1, |a| {
+        bin_to_atom(&a[0])
+    });
+    t.pure("erlang", "binary_to_existing_atom", 2, |a| {
+        bin_to_atom(&a[0])
+    });
     t.pure("erlang", "binary_to_list", 1, |a| {
-        Ok(Term::list(a[0].as_bytes().ok_or_else(badarg)?.into_iter().map(|b| Term::Int(b as i64)).collect()))
+        Ok(Term::list(
+            a[0].as_bytes()
+                .ok_or_else(badarg)?
+                .into_iter()
+                .map(|b| Term::Int(b as i64))
+                .collect(),
+        ))
     });
     t.pure("erlang", "binary_to_list", 3, |a| {
         let b = a[0].as_bytes().ok_or_else(badarg)?;
@@ -281,7 +341,12 @@ pub fn register(t: &mut Table) {
         if s < 1 || e < s || e as usize > b.len() {
             return Err(badarg());
         }
-        Ok(Term::list(b[s as usize - 1..e as usize].iter().map(|&x| Term::Int(x as i64)).collect()))
+        Ok(Term::list(
+            b[s as usize - 1..e as usize]
+                .iter()
+                .map(|&x| Term::Int(x as i64))
+                .collect(),
+        ))
     });
     t.pure("erlang", "bitstring_to_list", 1, |a| match &a[0] {
         Term::Bin(b) => {
@@ -319,7 +384,9 @@ pub fn register(t: &mut Table) {
         Term::Tuple(t) => Ok(Term::list(t.to_vec())),
         _ => Err(badarg()),
     });
-    t.pure("erlang", "list_to_tuple", 1, |a| Ok(Term::tuple(list_arg(&a[0])?)));
+    t.pure("erlang", "list_to_tuple", 1, |a| {
+        Ok(Term::tuple(list_arg(&a[0])?))
+    });
     t.pure("erlang", "make_tuple", 2, |a| {
         let n = int_arg(&a[0])?;
         if n < 0 {
@@ -351,21 +418,28 @@ pub fn register(t: &mut Table) {
         }
         _ => Err(badarg()),
     });
-    t.pure("erlang", "binary_part", 3, |a| binary_part(&a[0], &a[1], &a[2]));
+    t.pure("erlang", "binary_part", 3, |a| {
+        binary_part(&a[0], &a[1], &a[2])
+    });
     t.pure("erlang", "split_binary", 2, |a| {
         let b = a[0].as_bytes().ok_or_else(badarg)?;
         let n = int_arg(&a[1])?;
         if n < 0 || n as usize > b.len() {
             return Err(badarg());
         }
-        Ok(tuple2(Term::binary(b[..n as usize].to_vec()), Term::binary(b[n as usize..].to_vec())))
+        Ok(tuple2(
+            Term::binary(b[..n as usize].to_vec()),
+            Term::binary(b[n as usize..].to_vec()),
+        ))
     });
     t.pure("erlang", "node", 0, |_| Ok(Term::Atom(Atom::NONODE)));
     t.pure("erlang", "node", 1, |_| Ok(Term::Atom(Atom::NONODE)));
     t.pure("erlang", "nodes", 0, |_| Ok(Term::Nil));
     t.pure("erlang", "nodes", 1, |_| Ok(Term::Nil));
     t.pure("erlang", "is_alive", 0, |_| Ok(Term::bool(false)));
-    t.pure("erlang", "phash2", 1, |a| Ok(Term::Int((hash_term(&a[0]) % (1 << 27)) as i64)));
+    t.pure("erlang", "phash2", 1, |a| {
+        Ok(Term::Int((hash_term(&a[0]) % (1 << 27)) as i64))
+    });
     t.pure("erlang", "phash2", 2, |a| {
         let n = int_arg(&a[1])?;
         if n < 1 {
@@ -380,20 +454,30 @@ pub fn register(t: &mut Table) {
         }
         Ok(Term::Int((hash_term(&a[0]) % n as u64) as i64 + 1))
     });
-    t.pure("erlang", "term_to_binary", 1, |a| Ok(Term::binary(write_term(&a[0]).into_bytes())));
-    t.pure("erlang", "fun_to_list", 1, |a| Ok(Term::string(&write_term(&a[0]))));
+    t.pure("erlang", "term_to_binary", 1, |a| {
+        Ok(Term::binary(write_term(&a[0]).into_bytes()))
+    });
+    t.pure("erlang", "fun_to_list", 1, |a| {
+        Ok(Term::string(&write_term(&a[0])))
+    });
     t.pure("erlang", "pid_to_list", 1, |a| match &a[0] {
         Term::Pid(_) => Ok(Term::string(&write_term(&a[0]))),
         _ => Err(badarg()),
     });
-    t.pure("erlang", "ref_to_list", 1, |a| Ok(Term::string(&write_term(&a[0]))));
+    t.pure("erlang", "ref_to_list", 1, |a| {
+        Ok(Term::string(&write_term(&a[0])))
+    });
     t.pure("erlang", "garbage_collect", 0, |_| Ok(Term::bool(true)));
     t.pure("erlang", "fun_info", 2, fun_info);
     t.pure("erlang", "error", 1, |a| Err(a[0].clone()));
     t.ctx("erlang", "error", 2, |_, a| Flow::error(a[0].clone()));
     t.ctx("erlang", "error", 3, |_, a| Flow::error(a[0].clone()));
-    t.ctx("erlang", "exit", 1, |_, a| Flow::Raise(Exception::exit(a[0].clone())));
-    t.ctx("erlang", "throw", 1, |_, a| Flow::Raise(Exception::throw(a[0].clone())));
+    t.ctx("erlang", "exit", 1, |_, a| {
+        Flow::Raise(Exception::exit(a[0].clone()))
+    });
+    t.ctx("erlang", "throw", 1, |_, a| {
+        Flow::Raise(Exception::throw(a[0].clone()))
+    });
     t.ctx("erlang", "raise", 3, |_, a| {
         let class = match a[0].as_atom() {
             Some(Atom::ERROR) => Class::Error,
@@ -411,18 +495,29 @@ pub fn register(t: &mut Table) {
         Some(args) => Flow::Apply(a[0].clone(), args),
         None => Flow::badarg(),
     });
-    t.ctx("erlang", "apply", 3, |ctx, a| match (&a[0], &a[1], a[2].list_to_vec()) {
-        (Term::Atom(m), Term::Atom(f), Some(args)) => Flow::Call(ctx.vm.resolve(*m, *f, args.len() as u32), args),
-        _ => Flow::badarg(),
-    });
-    t.ctx("erlang", "function_exported", 3, |ctx, a| match (&a[0], &a[1], &a[2]) {
-        (Term::Atom(m), Term::Atom(f), Term::Int(n)) => {
-            Flow::Value(Term::bool(matches!(ctx.vm.resolve(*m, *f, *n as u32), Target::Code { .. } | Target::Bif(_))))
+    t.ctx("erlang", "apply", 3, |ctx, a| {
+        match (&a[0], &a[1], a[2].list_to_vec()) {
+            (Term::Atom(m), Term::Atom(f), Some(args)) => {
+                Flow::Call(ctx.vm.resolve(*m, *f, args.len() as u32), args)
+            }
+            _ => Flow::badarg(),
         }
-        _ => Flow::badarg(),
     });
-    t.ctx("erlang", "self", 0, |ctx, _| Flow::Value(Term::Pid(ctx.pid())));
-    t.ctx("erlang", "make_ref", 0, |ctx, _| Flow::Value(Term::Ref(ctx.vm.new_ref())));
+    t.ctx("erlang", "function_exported", 3, |ctx, a| {
+        match (&a[0], &a[1], &a[2]) {
+            (Term::Atom(m), Term::Atom(f), Term::Int(n)) => Flow::Value(Term::bool(matches!(
+                ctx.vm.resolve(*m, *f, *n as u32),
+                Target::Code { .. } | Target::Bif(_)
+            ))),
+            _ => Flow::badarg(),
+        }
+    });
+    t.ctx("erlang", "self", 0, |ctx, _| {
+        Flow::Value(Term::Pid(ctx.pid()))
+    });
+    t.ctx("erlang", "make_ref", 0, |ctx, _| {
+        Flow::Value(Term::Ref(ctx.vm.new_ref()))
+    });
     t.ctx("erlang", "unique_integer", 0, |ctx, _| {
         ctx.vm.unique += 1;
         Flow::Value(Term::Int(ctx.vm.unique as i64))
@@ -431,12 +526,24 @@ pub fn register(t: &mut Table) {
         ctx.vm.unique += 1;
         Flow::Value(Term::Int(ctx.vm.unique as i64))
     });
-    t.ctx("erlang", "monotonic_time", 0, |ctx, _| Flow::Value(Term::Int(clock(ctx) as i64 * 1_000_000)));
-    t.ctx("erlang", "monotonic_time", 1, |ctx, a| Flow::Value(Term::Int(time_in(clock(ctx), &a[0]))));
-    t.ctx("erlang", "system_time", 0, |ctx, _| Flow::Value(Term::Int(clock(ctx) as i64 * 1_000_000)));
-    t.ctx("erlang", "system_time", 1, |ctx, a| Flow::Value(Term::Int(time_in(clock(ctx), &a[0]))));
-    t.ctx("os", "system_time", 1, |ctx, a| Flow::Value(Term::Int(time_in(clock(ctx), &a[0]))));
-    t.ctx("os", "system_time", 0, |ctx, _| Flow::Value(Term::Int(clock(ctx) as i64 * 1_000_000)));
+    t.ctx("erlang", "monotonic_time", 0, |ctx, _| {
+        Flow::Value(Term::Int(clock(ctx) as i64 * 1_000_000))
+    });
+    t.ctx("erlang", "monotonic_time", 1, |ctx, a| {
+        Flow::Value(Term::Int(time_in(clock(ctx), &a[0])))
+    });
+    t.ctx("erlang", "system_time", 0, |ctx, _| {
+        Flow::Value(Term::Int(clock(ctx) as i64 * 1_000_000))
+    });
+    t.ctx("erlang", "system_time", 1, |ctx, a| {
+        Flow::Value(Term::Int(time_in(clock(ctx), &a[0])))
+    });
+    t.ctx("os", "system_time", 1, |ctx, a| {
+        Flow::Value(Term::Int(time_in(clock(ctx), &a[0])))
+    });
+    t.ctx("os", "system_time", 0, |ctx, _| {
+        Flow::Value(Term::Int(clock(ctx) as i64 * 1_000_000))
+    });
     t.ctx("erlang", "timestamp", 0, now);
     t.ctx("erlang", "now", 0, now);
     t.ctx("os", "timestamp", 0, now);
@@ -458,24 +565,54 @@ pub fn register(t: &mut Table) {
         let (from, to) = (per(&a[1])?, per(&a[2])?);
         Ok(Term::Int(((v as i128) * to as i128 / from as i128) as i64))
     });
-    t.ctx("erlang", "statistics", 1, |ctx, a| match a[0].as_atom().map(|a| a.name()) {
-        Some("runtime" | "wall_clock") => {
-            let c = clock(ctx) as i64;
-            Flow::Value(tuple2(Term::Int(c), Term::Int(0)))
+    t.ctx("erlang", "statistics", 1, |ctx, a| {
+        match a[0].as_atom().map(|a| a.name()) {
+            Some("runtime" | "wall_clock") => {
+                let c = clock(ctx) as i64;
+                Flow::Value(tuple2(Term::Int(c), Term::Int(0)))
+            }
+            Some("reductions") => {
+                Flow::Value(tuple2(Term::Int(ctx.vm.reductions as i64), Term::Int(0)))
+            }
+            _ => Flow::badarg(),
         }
-        Some("reductions") => Flow::Value(tuple2(Term::Int(ctx.vm.reductions as i64), Term::Int(0))),
-        _ => Flow::badarg(),
     });
-    t.ctx("erlang", "spawn", 1, |ctx, a| spawn(ctx, Start::Apply(a[0].clone(), vec![]), fun_mfa(&a[0]), false, false));
-    t.ctx("erlang", "spawn", 3, |ctx, a| spawn_mfa(ctx, a, false, false));
+    t.ctx("erlang", "spawn", 1, |ctx, a| {
+        spawn(
+            ctx,
+            Start::Apply(a[0].clone(), vec![]),
+            fun_mfa(&a[0]),
+            false,
+            false,
+        )
+    });
+    t.ctx("erlang", "spawn", 3, |ctx, a| {
+        spawn_mfa(ctx, a, false, false)
+    });
     t.ctx("erlang", "spawn_link", 1, |ctx, a| {
-        spawn(ctx, Start::Apply(a[0].clone(), vec![]), fun_mfa(&a[0]), true, false)
+        spawn(
+            ctx,
+            Start::Apply(a[0].clone(), vec![]),
+            fun_mfa(&a[0]),
+            true,
+            false,
+        )
     });
-    t.ctx("erlang", "spawn_link", 3, |ctx, a| spawn_mfa(ctx, a, true, false));
+    t.ctx("erlang", "spawn_link", 3, |ctx, a| {
+        spawn_mfa(ctx, a, true, false)
+    });
     t.ctx("erlang", "spawn_monitor", 1, |ctx, a| {
-        spawn(ctx, Start::Apply(a[0].clone(), vec![]), fun_mfa(&a[0]), false, true)
+        spawn(
+            ctx,
+            Start::Apply(a[0].clone(), vec![]),
+            fun_mfa(&a[0]),
+            false,
+            true,
+        )
     });
-    t.ctx("erlang", "spawn_monitor", 3, |ctx, a| spawn_mfa(ctx, a, false, true));
+    t.ctx("erlang", "spawn_monitor", 3, |ctx, a| {
+        spawn_mfa(ctx, a, false, true)
+    });
     t.ctx("erlang", "spawn_opt", 4, |ctx, a| {
         let opts = a[3].list_to_vec().unwrap_or_default();
         let link = opts.iter().any(|o| o.is_atom(Atom::new("link")));
@@ -486,7 +623,13 @@ pub fn register(t: &mut Table) {
         let opts = a[1].list_to_vec().unwrap_or_default();
         let link = opts.iter().any(|o| o.is_atom(Atom::new("link")));
         let mon = opts.iter().any(|o| o.is_atom(Atom::new("monitor")));
-        spawn(ctx, Start::Apply(a[0].clone(), vec![]), fun_mfa(&a[0]), link, mon)
+        spawn(
+            ctx,
+            Start::Apply(a[0].clone(), vec![]),
+            fun_mfa(&a[0]),
+            link,
+            mon,
+        )
     });
     t.ctx("erlang", "link", 1, link);
     t.ctx("erlang", "unlink", 1, unlink);
@@ -565,59 +708,103 @@ pub fn register(t: &mut Table) {
         Flow::Value(old.unwrap_or_else(Term::undefined))
     });
     t.ctx("erlang", "get", 1, |ctx, a| {
-        Flow::Value(ctx.proc.dict.get(&MapKey(a[0].clone())).cloned().unwrap_or_else(Term::undefined))
+        Flow::Value(
+            ctx.proc
+                .dict
+                .get(&MapKey(a[0].clone()))
+                .cloned()
+                .unwrap_or_else(Term::undefined),
+        )
     });
     t.ctx("erlang", "get", 0, |ctx, _| {
-        Flow::Value(Term::list(ctx.proc.dict.iter().map(|(k, v)| tuple2(k.0.clone(), v.clone())).collect()))
+        Flow::Value(Term::list(
+            ctx.proc
+                .dict
+                .iter()
+                .map(|(k, v)| tuple2(k.0.clone(), v.clone()))
+                .collect(),
+        ))
     });
     t.ctx("erlang", "get_keys", 0, |ctx, _| {
-        Flow::Value(Term::list(ctx.proc.dict.keys().map(|k| k.0.clone()).collect()))
+        Flow::Value(Term::list(
+            ctx.proc.dict.keys().map(|k| k.0.clone()).collect(),
+        ))
     });
     t.ctx("erlang", "get_keys", 1, |ctx, a| {
         Flow::Value(Term::list(
-            ctx.proc.dict.iter().filter(|(_, v)| exact_eq(v, &a[0])).map(|(k, _)| k.0.clone()).collect(),
+            ctx.proc
+                .dict
+                .iter()
+                .filter(|(_, v)| exact_eq(v, &a[0]))
+                .map(|(k, _)| k.0.clone())
+                .collect(),
         ))
     });
     t.ctx("erlang", "erase", 1, |ctx, a| {
-        Flow::Value(ctx.proc.dict.remove(&MapKey(a[0].clone())).unwrap_or_else(Term::undefined))
+        Flow::Value(
+            ctx.proc
+                .dict
+                .remove(&MapKey(a[0].clone()))
+                .unwrap_or_else(Term::undefined),
+        )
     });
     t.ctx("erlang", "erase", 0, |ctx, _| {
-        let all = Term::list(ctx.proc.dict.iter().map(|(k, v)| tuple2(k.0.clone(), v.clone())).collect());
+        let all = Term::list(
+            ctx.proc
+                .dict
+                .iter()
+                .map(|(k, v)| tuple2(k.0.clone(), v.clone()))
+                .collect(),
+        );
         ctx.proc.dict = imbl::OrdMap::new();
         Flow::Value(all)
     });
-    t.ctx("erlang", "group_leader", 0, |ctx, _| Flow::Value(Term::Pid(ctx.pid())));
+    t.ctx("erlang", "group_leader", 0, |ctx, _| {
+        Flow::Value(Term::Pid(ctx.pid()))
+    });
     t.ctx("erlang", "yield", 0, |ctx, _| {
         ctx.emit(EventKind::Local, "erlang:yield()".into());
         Flow::Value(Term::bool(true))
     });
-    t.ctx("erlang", "halt", 0, |_, _| Flow::Park("erlang:halt/0".into()));
-    t.ctx("erlang", "halt", 1, |_, _| Flow::Park("erlang:halt/1".into()));
+    t.ctx("erlang", "halt", 0, |_, _| {
+        Flow::Park("erlang:halt/0".into())
+    });
+    t.ctx("erlang", "halt", 1, |_, _| {
+        Flow::Park("erlang:halt/1".into())
+    });
     t.ctx("erlang", "display", 1, |ctx, a| {
         let text = format!("{}\n", write_term(&a[0]));
         output(ctx, text);
         Flow::Value(Term::bool(true))
     });
-    t.ctx("erlang", "system_info", 1, |_, a| match a[0].as_atom().map(|a| a.name()) {
-        Some("schedulers" | "schedulers_online" | "logical_processors") => Flow::Value(Term::Int(1)),
-        Some("otp_release") => Flow::Value(Term::string("25")),
-        Some("process_count") => Flow::Value(Term::Int(1)),
-        Some("wordsize") => Flow::Value(Term::Int(8)),
-        _ => Flow::Park(format!("erlang:system_info({})", write_term(&a[0]))),
+    t.ctx("erlang", "system_info", 1, |_, a| {
+        match a[0].as_atom().map(|a| a.name()) {
+            Some("schedulers" | "schedulers_online" | "logical_processors") => {
+                Flow::Value(Term::Int(1))
+            }
+            Some("otp_release") => Flow::Value(Term::string("25")),
+            Some("process_count") => Flow::Value(Term::Int(1)),
+            Some("wordsize") => Flow::Value(Term::Int(8)),
+            _ => Flow::Park(format!("erlang:system_info({})", write_term(&a[0]))),
+        }
     });
     t.ctx("erlang", "send_after", 3, send_after);
     t.ctx("erlang", "start_timer", 3, start_timer);
     t.ctx("erlang", "cancel_timer", 1, cancel_timer);
     t.ctx("erlang", "cancel_timer", 2, cancel_timer);
-    t.ctx("erlang", "read_timer", 1, |_, _| Flow::Value(Term::bool(false)));
-    t.ctx("erlang", "hibernate", 3, |ctx, a| match (&a[0], &a[1], a[2].list_to_vec()) {
-        (Term::Atom(m), Term::Atom(f), Some(args)) => {
-            ctx.proc.frames.clear();
-            ctx.proc.handlers.clear();
-            ctx.proc.regs.clear();
-            Flow::Call(ctx.vm.resolve(*m, *f, args.len() as u32), args)
+    t.ctx("erlang", "read_timer", 1, |_, _| {
+        Flow::Value(Term::bool(false))
+    });
+    t.ctx("erlang", "hibernate", 3, |ctx, a| {
+        match (&a[0], &a[1], a[2].list_to_vec()) {
+            (Term::Atom(m), Term::Atom(f), Some(args)) => {
+                ctx.proc.frames.clear();
+                ctx.proc.handlers.clear();
+                ctx.proc.regs.clear();
+                Flow::Call(ctx.vm.resolve(*m, *f, args.len() as u32), args)
+            }
+            _ => Flow::badarg(),
         }
-        _ => Flow::badarg(),
     });
 }
 
@@ -686,16 +873,18 @@ fn parse_int(s: &str, base: u32) -> R {
     if t.is_empty() || t == "-" {
         return Err(badarg());
     }
-    BigInt::parse_bytes(t.as_bytes(), base).map(Term::from_big).ok_or_else(badarg)
+    BigInt::parse_bytes(t.as_bytes(), base)
+        .map(Term::from_big)
+        .ok_or_else(badarg)
 }
 
 fn parse_float(s: &str) -> R {
     // Erlang requires digits on both sides of the point.
     let body = s.strip_prefix(['-', '+']).unwrap_or(s);
     let (mant, _) = body.split_once(['e', 'E']).unwrap_or((body, ""));
-    let ok = mant
-        .split_once('.')
-        .is_some_and(|(a, b)| !a.is_empty() && !b.is_empty() && a.bytes().all(|c| c.is_ascii_digit()));
+    let ok = mant.split_once('.').is_some_and(|(a, b)| {
+        !a.is_empty() && !b.is_empty() && a.bytes().all(|c| c.is_ascii_digit())
+    });
     if !ok {
         return Err(badarg());
     }
@@ -714,7 +903,9 @@ pub(crate) fn float_to_list_default(f: f64) -> String {
 }
 
 fn float_to_opts(v: &Term, opts: &Term) -> Result<String, Term> {
-    let Term::Float(f) = v else { return Err(badarg()) };
+    let Term::Float(f) = v else {
+        return Err(badarg());
+    };
     let opts = list_arg(opts)?;
     let mut compact = false;
     for o in &opts {
@@ -726,27 +917,32 @@ fn float_to_opts(v: &Term, opts: &Term) -> Result<String, Term> {
         }
     }
     for o in &opts {
-        if let Term::Tuple(t) = o {
-            if t.len() == 2 {
-                let n = int_arg(&t[1])?.clamp(0, 253) as usize;
-                match t[0].as_atom().map(|a| a.name()) {
-                    Some("decimals") => {
-                        let mut s = fixed_decimals(*f, n);
-                        if compact && s.contains('.') {
-                            while s.ends_with('0') && !s.ends_with(".0") {
-                                s.pop();
-                            }
+        if let Term::Tuple(t) = o
+            && t.len() == 2
+        {
+            let n = int_arg(&t[1])?.clamp(0, 253) as usize;
+            match t[0].as_atom().map(|a| a.name()) {
+                Some("decimals") => {
+                    let mut s = fixed_decimals(*f, n);
+                    if compact && s.contains('.') {
+                        while s.ends_with('0') && !s.ends_with(".0") {
+                            s.pop();
                         }
-                        return Ok(s);
                     }
-                    Some("scientific") => {
-                        let s = format!("{:.*e}", n, f);
-                        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-                        let e: i32 = e.parse().unwrap_or(0);
-                        return Ok(format!("{}e{}{:02}", m, if e < 0 { '-' } else { '+' }, e.abs()));
-                    }
-                    _ => {}
+                    return Ok(s);
                 }
+                Some("scientific") => {
+                    let s = format!("{:.*e}", n, f);
+                    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+                    let e: i32 = e.parse().unwrap_or(0);
+                    return Ok(format!(
+                        "{}e{}{:02}",
+                        m,
+                        if e < 0 { '-' } else { '+' },
+                        e.abs()
+                    ));
+                }
+                _ => {}
             }
         }
     }
@@ -757,7 +953,11 @@ fn float_to_opts(v: &Term, opts: &Term) -> Result<String, Term> {
 pub(crate) fn fixed_decimals(f: f64, n: usize) -> String {
     let exact = format!("{:.*}", n + 30, f.abs());
     let (int_part, frac) = exact.split_once('.').unwrap_or((&exact, ""));
-    let mut digits: Vec<u8> = int_part.bytes().chain(frac.bytes().take(n)).map(|b| b - b'0').collect();
+    let mut digits: Vec<u8> = int_part
+        .bytes()
+        .chain(frac.bytes().take(n))
+        .map(|b| b - b'0')
+        .collect();
     let next = frac.as_bytes().get(n).map(|b| b - b'0').unwrap_or(0);
     if next >= 5 {
         let mut i = digits.len();
@@ -828,18 +1028,26 @@ fn binary_part(b: &Term, s: &Term, l: &Term) -> R {
 }
 
 fn fun_info(a: &[Term]) -> R {
-    let Term::Fun(f) = &a[0] else { return Err(badarg()) };
+    let Term::Fun(f) = &a[0] else {
+        return Err(badarg());
+    };
     let item = atom_arg(&a[1])?;
     let v = match item.name() {
         "arity" => Term::Int(f.arity() as i64),
         "module" => Term::Atom(match &**f {
-            Fun::Closure { module, .. } | Fun::Local { module, .. } | Fun::Export { module, .. } => *module,
+            Fun::Closure { module, .. }
+            | Fun::Local { module, .. }
+            | Fun::Export { module, .. } => *module,
         }),
         "name" => match &**f {
             Fun::Export { name, .. } | Fun::Local { name, .. } => Term::Atom(*name),
             Fun::Closure { index, .. } => Term::atom(&format!("-fun-{index}-")),
         },
-        "type" => Term::atom(if matches!(&**f, Fun::Export { .. }) { "external" } else { "local" }),
+        "type" => Term::atom(if matches!(&**f, Fun::Export { .. }) {
+            "external"
+        } else {
+            "local"
+        }),
         "env" => match &**f {
             Fun::Closure { env, .. } => Term::list(env.clone()),
             _ => Term::Nil,
@@ -905,13 +1113,31 @@ pub fn hash_term(t: &Term) -> u64 {
 fn fun_mfa(f: &Term) -> Term {
     match f {
         Term::Fun(fun) => match &**fun {
-            Fun::Export { module, name, arity } => {
-                Term::tuple(vec![Term::Atom(*module), Term::Atom(*name), Term::Int(*arity as i64)])
-            }
-            Fun::Local { module, name, arity, .. } => {
-                Term::tuple(vec![Term::Atom(*module), Term::Atom(*name), Term::Int(*arity as i64)])
-            }
-            Fun::Closure { module, index, arity, .. } => Term::tuple(vec![
+            Fun::Export {
+                module,
+                name,
+                arity,
+            } => Term::tuple(vec![
+                Term::Atom(*module),
+                Term::Atom(*name),
+                Term::Int(*arity as i64),
+            ]),
+            Fun::Local {
+                module,
+                name,
+                arity,
+                ..
+            } => Term::tuple(vec![
+                Term::Atom(*module),
+                Term::Atom(*name),
+                Term::Int(*arity as i64),
+            ]),
+            Fun::Closure {
+                module,
+                index,
+                arity,
+                ..
+            } => Term::tuple(vec![
                 Term::Atom(*module),
                 Term::atom(&format!("-fun-{index}-")),
                 Term::Int(*arity as i64),
@@ -926,15 +1152,19 @@ fn spawn_mfa(ctx: &mut Ctx<'_>, a: &[Term], link: bool, mon: bool) -> Flow {
         return Flow::badarg();
     };
     let target = ctx.vm.resolve(*m, *f, args.len() as u32);
-    let mfa = Term::tuple(vec![Term::Atom(*m), Term::Atom(*f), Term::Int(args.len() as i64)]);
+    let mfa = Term::tuple(vec![
+        Term::Atom(*m),
+        Term::Atom(*f),
+        Term::Int(args.len() as i64),
+    ]);
     spawn(ctx, Start::Call(target, args), mfa, link, mon)
 }
 
 fn spawn(ctx: &mut Ctx<'_>, start: Start, initial: Term, link: bool, mon: bool) -> Flow {
-    if let Start::Apply(f, _) = &start {
-        if !matches!(f, Term::Fun(fun) if fun.arity() == 0) {
-            return Flow::badarg();
-        }
+    if let Start::Apply(f, _) = &start
+        && !matches!(f, Term::Fun(fun) if fun.arity() == 0)
+    {
+        return Flow::badarg();
     }
     let pid = match ctx.vm.spawn_child(ctx.proc, start, initial) {
         Ok(p) => p,
@@ -947,7 +1177,12 @@ fn spawn(ctx: &mut Ctx<'_>, start: Start, initial: Term, link: bool, mon: bool) 
         (_, true) => "spawn_monitor",
         _ => "spawn",
     };
-    ctx.emit_access(EventKind::Spawn, format!("{verb} -> {child_name}"), SharedItem::Process(pid), Access::Write);
+    ctx.emit_access(
+        EventKind::Spawn,
+        format!("{verb} -> {child_name}"),
+        SharedItem::Process(pid),
+        Access::Write,
+    );
     if link {
         ctx.proc.links.insert(pid);
         if let Some(c) = ctx.vm.proc_mut(pid) {
@@ -966,10 +1201,17 @@ fn spawn(ctx: &mut Ctx<'_>, start: Start, initial: Term, link: bool, mon: bool) 
 }
 
 fn link(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let Term::Pid(other) = a[0] else { return Flow::badarg() };
+    let Term::Pid(other) = a[0] else {
+        return Flow::badarg();
+    };
     let me = ctx.pid();
     let text = format!("link({})", ctx.name_of(other));
-    ctx.emit_access(EventKind::Link, text, SharedItem::Process(other), Access::Write);
+    ctx.emit_access(
+        EventKind::Link,
+        text,
+        SharedItem::Process(other),
+        Access::Write,
+    );
     if other == me {
         return Flow::Value(Term::bool(true));
     }
@@ -994,10 +1236,17 @@ fn link(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
 }
 
 fn unlink(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let Term::Pid(other) = a[0] else { return Flow::badarg() };
+    let Term::Pid(other) = a[0] else {
+        return Flow::badarg();
+    };
     let me = ctx.pid();
     let text = format!("unlink({})", ctx.name_of(other));
-    ctx.emit_access(EventKind::Unlink, text, SharedItem::Process(other), Access::Write);
+    ctx.emit_access(
+        EventKind::Unlink,
+        text,
+        SharedItem::Process(other),
+        Access::Write,
+    );
     ctx.proc.links.remove(&other);
     if let Some(o) = ctx.vm.proc_mut(other) {
         o.links.remove(&me);
@@ -1018,14 +1267,25 @@ fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     };
     let (target, item) = match &a[1] {
         Term::Pid(p) => (Some(*p), SharedItem::Process(*p)),
-        Term::Atom(n) => (ctx.vm.registry.get(n).copied(), SharedItem::Registry(n.name().into())),
+        Term::Atom(n) => (
+            ctx.vm.registry.get(n).copied(),
+            SharedItem::Registry(n.name().into()),
+        ),
         Term::Tuple(t) if t.len() == 2 => match t[0].as_atom() {
-            Some(n) => (ctx.vm.registry.get(&n).copied(), SharedItem::Registry(n.name().into())),
+            Some(n) => (
+                ctx.vm.registry.get(&n).copied(),
+                SharedItem::Registry(n.name().into()),
+            ),
             None => return Flow::badarg(),
         },
         _ => return Flow::badarg(),
     };
-    ctx.emit_access(EventKind::Monitor, format!("monitor({})", write_term(&a[1])), item, Access::Read);
+    ctx.emit_access(
+        EventKind::Monitor,
+        format!("monitor({})", write_term(&a[1])),
+        item,
+        Access::Read,
+    );
     match target {
         Some(p) if ctx.is_alive(p) && p != me => {
             ctx.proc.monitors.insert(r, p);
@@ -1056,7 +1316,9 @@ fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
 }
 
 fn demonitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let Term::Ref(r) = a[0] else { return Flow::badarg() };
+    let Term::Ref(r) = a[0] else {
+        return Flow::badarg();
+    };
     let flush = a
         .get(1)
         .and_then(|o| o.list_to_vec())
@@ -1068,16 +1330,23 @@ fn demonitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         .is_some_and(|o| o.iter().any(|x| x.is_atom(Atom::new("info"))));
     let found = ctx.proc.monitors.contains_key(&r);
     if let Some(target) = ctx.proc.monitors.remove(&r) {
-        ctx.emit_access(EventKind::Demonitor, "demonitor".into(), SharedItem::Process(target), Access::Write);
-        if target != me {
-            if let Some(o) = ctx.vm.proc_mut(target) {
-                o.monitored_by.remove(&r);
-            }
+        ctx.emit_access(
+            EventKind::Demonitor,
+            "demonitor".into(),
+            SharedItem::Process(target),
+            Access::Write,
+        );
+        if target != me
+            && let Some(o) = ctx.vm.proc_mut(target)
+        {
+            o.monitored_by.remove(&r);
         }
     }
     if flush {
         ctx.proc.mailbox.retain(|m| match m {
-            Term::Tuple(t) => !(t.len() == 5 && t[0].is_atom(Atom::DOWN) && exact_eq(&t[1], &Term::Ref(r))),
+            Term::Tuple(t) => {
+                !(t.len() == 5 && t[0].is_atom(Atom::DOWN) && exact_eq(&t[1], &Term::Ref(r)))
+            }
             _ => true,
         });
     }
@@ -1085,17 +1354,28 @@ fn demonitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
 }
 
 fn exit2(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let Term::Pid(to) = a[0] else { return Flow::badarg() };
+    let Term::Pid(to) = a[0] else {
+        return Flow::badarg();
+    };
     let me = ctx.pid();
     let text = format!("exit({}, {})", ctx.name_of(to), write_term(&a[1]));
-    ctx.emit_access(EventKind::Exit, text, SharedItem::Process(to), Access::Write);
+    ctx.emit_access(
+        EventKind::Exit,
+        text,
+        SharedItem::Process(to),
+        Access::Write,
+    );
     if to == me {
         let r = &a[1];
         if r.is_atom(Atom::KILL) {
             return Flow::Exit(Term::Atom(Atom::KILLED));
         }
         if ctx.proc.trap_exit {
-            ctx.proc.mailbox.push_back(Term::tuple(vec![Term::Atom(Atom::EXIT_UPPER), Term::Pid(me), r.clone()]));
+            ctx.proc.mailbox.push_back(Term::tuple(vec![
+                Term::Atom(Atom::EXIT_UPPER),
+                Term::Pid(me),
+                r.clone(),
+            ]));
             return Flow::Value(Term::bool(true));
         }
         return Flow::Exit(r.clone());
@@ -1109,7 +1389,11 @@ fn register_name(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         if let Term::Atom(n) = &a[0] {
             ctx.emit_access(
                 EventKind::Registry,
-                format!("erlang:register({}, {}) -> badarg", write_term(&a[0]), write_term(&a[1])),
+                format!(
+                    "erlang:register({}, {}) -> badarg",
+                    write_term(&a[0]),
+                    write_term(&a[1])
+                ),
                 SharedItem::Registry(n.name().into()),
                 Access::Write,
             );
@@ -1118,14 +1402,23 @@ fn register_name(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     };
     let who = ctx.name_of(*pid);
     let text = format!("erlang:register({}, {})", format::atom_text(*name), who);
-    ctx.emit_access(EventKind::Registry, text, SharedItem::Registry(name.name().into()), Access::Write);
+    ctx.emit_access(
+        EventKind::Registry,
+        text,
+        SharedItem::Registry(name.name().into()),
+        Access::Write,
+    );
     let me = ctx.pid();
     let already_named = if *pid == me {
         ctx.proc.registered.is_some()
     } else {
         ctx.vm.proc(*pid).is_some_and(|p| p.registered.is_some())
     };
-    if name.name() == "undefined" || ctx.vm.registry.contains_key(name) || !ctx.is_alive(*pid) || already_named {
+    if name.name() == "undefined"
+        || ctx.vm.registry.contains_key(name)
+        || !ctx.is_alive(*pid)
+        || already_named
+    {
         if let Some(ev) = ctx.event.as_mut() {
             ev.text.push_str(" -> badarg");
             // A write that fails changes nothing: it only observed the
@@ -1151,9 +1444,16 @@ fn register_name(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
 }
 
 fn unregister(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let Term::Atom(name) = a[0] else { return Flow::badarg() };
+    let Term::Atom(name) = a[0] else {
+        return Flow::badarg();
+    };
     let text = format!("erlang:unregister({})", format::atom_text(name));
-    ctx.emit_access(EventKind::Registry, text, SharedItem::Registry(name.name().into()), Access::Write);
+    ctx.emit_access(
+        EventKind::Registry,
+        text,
+        SharedItem::Registry(name.name().into()),
+        Access::Write,
+    );
     let Some(pid) = ctx.vm.registry.remove(&name) else {
         if let Some(ev) = ctx.event.as_mut() {
             ev.text.push_str(" -> badarg");
@@ -1176,14 +1476,21 @@ fn unregister(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
 }
 
 fn whereis(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let Term::Atom(name) = a[0] else { return Flow::badarg() };
+    let Term::Atom(name) = a[0] else {
+        return Flow::badarg();
+    };
     let v = ctx.vm.registry.get(&name).copied();
     let shown = match v {
         Some(p) => ctx.name_of(p),
         None => "undefined".into(),
     };
     let text = format!("erlang:whereis({}) -> {}", format::atom_text(name), shown);
-    ctx.emit_access(EventKind::Registry, text, SharedItem::Registry(name.name().into()), Access::Read);
+    ctx.emit_access(
+        EventKind::Registry,
+        text,
+        SharedItem::Registry(name.name().into()),
+        Access::Read,
+    );
     Flow::Value(v.map(Term::Pid).unwrap_or_else(Term::undefined))
 }
 
@@ -1191,17 +1498,24 @@ fn registered(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
     let mut names: Vec<Atom> = ctx.vm.registry.keys().copied().collect();
     names.sort_by(|a, b| a.name().cmp(b.name()));
     // Reads every name: the item is the whole registry (the empty name).
-    ctx.emit_access(EventKind::Registry, "erlang:registered()".into(), SharedItem::Registry("".into()), Access::Read);
+    ctx.emit_access(
+        EventKind::Registry,
+        "erlang:registered()".into(),
+        SharedItem::Registry("".into()),
+        Access::Read,
+    );
     Flow::Value(Term::list(names.into_iter().map(Term::Atom).collect()))
 }
 
-fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+pub(crate) fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     let dest = &a[0];
     let msg = a[1].clone();
     let target = match dest {
         Term::Pid(p) => Some(*p),
         Term::Atom(n) => ctx.vm.registry.get(n).copied(),
-        Term::Tuple(t) if t.len() == 2 => t[0].as_atom().and_then(|n| ctx.vm.registry.get(&n).copied()),
+        Term::Tuple(t) if t.len() == 2 => t[0]
+            .as_atom()
+            .and_then(|n| ctx.vm.registry.get(&n).copied()),
         _ => return Flow::badarg(),
     };
     let text = format!("{} ! {}", write_term(dest), write_term(&msg));
@@ -1213,7 +1527,12 @@ fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         }
         None => {
             if let Term::Atom(n) = dest {
-                ctx.emit_access(EventKind::Send, text, SharedItem::Registry(n.name().into()), Access::Read);
+                ctx.emit_access(
+                    EventKind::Send,
+                    text,
+                    SharedItem::Registry(n.name().into()),
+                    Access::Read,
+                );
                 return Flow::badarg();
             }
             if let Term::Tuple(_) = dest {
@@ -1247,10 +1566,16 @@ fn process_flag(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
 }
 
 fn process_info(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let Term::Pid(pid) = a[0] else { return Flow::badarg() };
+    let Term::Pid(pid) = a[0] else {
+        return Flow::badarg();
+    };
     let me = ctx.pid();
     let info = |ctx: &Ctx<'_>, item: &str| -> Option<Term> {
-        let p = if pid == me { &*ctx.proc } else { ctx.vm.proc(pid)? };
+        let p = if pid == me {
+            &*ctx.proc
+        } else {
+            ctx.vm.proc(pid)?
+        };
         if !p.is_alive() {
             return None;
         }
@@ -1262,16 +1587,26 @@ fn process_info(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             "message_queue_len" => Term::Int(p.mailbox.len() as i64),
             "messages" => Term::list(p.mailbox.iter().cloned().collect()),
             "links" => Term::list(p.links.iter().map(|l| Term::Pid(*l)).collect()),
-            "dictionary" => Term::list(p.dict.iter().map(|(k, v)| tuple2(k.0.clone(), v.clone())).collect()),
+            "dictionary" => Term::list(
+                p.dict
+                    .iter()
+                    .map(|(k, v)| tuple2(k.0.clone(), v.clone()))
+                    .collect(),
+            ),
             "trap_exit" => Term::bool(p.trap_exit),
             "status" => Term::atom(match p.status {
                 ProcStatus::Runnable => "runnable",
                 _ => "waiting",
             }),
             "initial_call" | "current_function" => p.initial_call.clone(),
-            "heap_size" | "total_heap_size" | "stack_size" | "reductions" | "memory" => Term::Int(0),
+            "heap_size" | "total_heap_size" | "stack_size" | "reductions" | "memory" => {
+                Term::Int(0)
+            }
             "monitors" => Term::list(
-                p.monitors.values().map(|t| tuple2(Term::Atom(Atom::PROCESS), Term::Pid(*t))).collect(),
+                p.monitors
+                    .values()
+                    .map(|t| tuple2(Term::Atom(Atom::PROCESS), Term::Pid(*t)))
+                    .collect(),
             ),
             "monitored_by" => Term::list(p.monitored_by.values().map(|t| Term::Pid(t.0)).collect()),
             "group_leader" => Term::Pid(me),
@@ -1279,7 +1614,12 @@ fn process_info(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             _ => return None,
         })
     };
-    ctx.emit_access(EventKind::Local, format!("process_info({})", ctx.name_of(pid)), SharedItem::Process(pid), Access::Read);
+    ctx.emit_access(
+        EventKind::Local,
+        format!("process_info({})", ctx.name_of(pid)),
+        SharedItem::Process(pid),
+        Access::Read,
+    );
     match &a[1] {
         Term::Atom(item) => {
             let alive = ctx.is_alive(pid);
@@ -1299,7 +1639,9 @@ fn process_info(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             let items = a[1].list_to_vec().unwrap_or_default();
             let mut out = Vec::new();
             for it in items {
-                let Term::Atom(n) = it else { return Flow::badarg() };
+                let Term::Atom(n) = it else {
+                    return Flow::badarg();
+                };
                 match info(ctx, n.name()) {
                     Some(v) => out.push(tuple2(Term::Atom(n), v)),
                     None => return Flow::badarg(),
@@ -1321,7 +1663,9 @@ fn start_timer(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
 }
 
 fn timer(ctx: &mut Ctx<'_>, a: &[Term], wrap: bool) -> Flow {
-    let Term::Int(t) = a[0] else { return Flow::badarg() };
+    let Term::Int(t) = a[0] else {
+        return Flow::badarg();
+    };
     if t < 0 || !matches!(a[1], Term::Pid(_) | Term::Atom(_)) {
         return Flow::badarg();
     }
@@ -1331,13 +1675,23 @@ fn timer(ctx: &mut Ctx<'_>, a: &[Term], wrap: bool) -> Flow {
     } else {
         a[2].clone()
     };
-    let target = ctx.vm.resolve(Atom::new("racewit_timer"), Atom::new("run"), 4);
+    let target = ctx
+        .vm
+        .resolve(Atom::new("racewit_timer"), Atom::new("run"), 4);
     let args = vec![Term::Int(t), a[1].clone(), msg, Term::Ref(r)];
-    match ctx.vm.spawn_child(ctx.proc, Start::Call(target, args), Term::Nil) {
+    match ctx
+        .vm
+        .spawn_child(ctx.proc, Start::Call(target, args), Term::Nil)
+    {
         Ok(pid) => {
             ctx.vm.timers.insert(r, pid);
             let name = ctx.vm.process_name(pid).to_string();
-            ctx.emit_access(EventKind::Spawn, format!("timer {name} ({t} ms)"), SharedItem::Process(pid), Access::Write);
+            ctx.emit_access(
+                EventKind::Spawn,
+                format!("timer {name} ({t} ms)"),
+                SharedItem::Process(pid),
+                Access::Write,
+            );
             Flow::Value(Term::Ref(r))
         }
         Err(_) => Flow::error(Term::Atom(Atom::SYSTEM_LIMIT)),
@@ -1345,10 +1699,17 @@ fn timer(ctx: &mut Ctx<'_>, a: &[Term], wrap: bool) -> Flow {
 }
 
 fn cancel_timer(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let Term::Ref(r) = a[0] else { return Flow::badarg() };
+    let Term::Ref(r) = a[0] else {
+        return Flow::badarg();
+    };
     match ctx.vm.timers.remove(&r) {
         Some(pid) if ctx.vm.is_alive(pid) => {
-            ctx.emit_access(EventKind::Exit, "cancel_timer".into(), SharedItem::Process(pid), Access::Write);
+            ctx.emit_access(
+                EventKind::Exit,
+                "cancel_timer".into(),
+                SharedItem::Process(pid),
+                Access::Write,
+            );
             ctx.vm.terminate(pid, Term::Atom(Atom::KILLED));
             Flow::Value(Term::Int(0))
         }

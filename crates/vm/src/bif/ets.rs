@@ -45,11 +45,19 @@ pub fn register(t: &mut Table) {
     t.ctx("ets", "match", 1, select1);
     t.ctx("ets", "match_object", 1, select1);
     t.ctx("ets", "match", 3, |ctx, a| {
-        let spec = Term::list(vec![Term::tuple(vec![a[1].clone(), Term::Nil, Term::list(vec![Term::atom("$$")])])]);
+        let spec = Term::list(vec![Term::tuple(vec![
+            a[1].clone(),
+            Term::Nil,
+            Term::list(vec![Term::atom("$$")]),
+        ])]);
         select3(ctx, &[a[0].clone(), spec, a[2].clone()])
     });
     t.ctx("ets", "match_object", 3, |ctx, a| {
-        let spec = Term::list(vec![Term::tuple(vec![a[1].clone(), Term::Nil, Term::list(vec![Term::atom("$_")])])]);
+        let spec = Term::list(vec![Term::tuple(vec![
+            a[1].clone(),
+            Term::Nil,
+            Term::list(vec![Term::atom("$_")]),
+        ])]);
         select3(ctx, &[a[0].clone(), spec, a[2].clone()])
     });
     t.ctx("ets", "select_reverse", 2, select_reverse);
@@ -123,8 +131,12 @@ fn result(ctx: &mut Ctx<'_>, v: Term) -> Flow {
 }
 
 fn new(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Term::Atom(name) = args[0] else { return Flow::badarg() };
-    let Some(opts) = args[1].list_to_vec() else { return Flow::badarg() };
+    let Term::Atom(name) = args[0] else {
+        return Flow::badarg();
+    };
+    let Some(opts) = args[1].list_to_vec() else {
+        return Flow::badarg();
+    };
     let mut kind = Kind::Set;
     let mut prot = Protection::Protected;
     let mut named = false;
@@ -179,11 +191,9 @@ fn new(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let mut t = EtsTable::new(id, name, named, kind, prot, ctx.pid(), keypos);
     t.heir = heir;
     let idt = t.id_term();
-    if !named {
-        if let Some(ev) = ctx.event.as_mut() {
-            ev.item = Some(item(&t, None));
-            ev.accesses = vec![(item(&t, None), Access::Write)];
-        }
+    if !named && let Some(ev) = ctx.event.as_mut() {
+        ev.item = Some(item(&t, None));
+        ev.accesses = vec![(item(&t, None), Access::Write)];
     }
     ctx.vm.ets.tables.insert(id, std::sync::Arc::new(t));
     if named {
@@ -204,7 +214,11 @@ fn single_key(ctx: &Ctx<'_>, args: &[Term]) -> Option<Term> {
     let objs = objects_arg(&args[1])?;
     let id = ctx.vm.ets.resolve(&args[0])?;
     let t = ctx.vm.ets.get(id)?;
-    if objs.len() == 1 { t.key_of(&objs[0]) } else { None }
+    if objs.len() == 1 {
+        t.key_of(&objs[0])
+    } else {
+        None
+    }
 }
 
 fn insert(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
@@ -213,7 +227,9 @@ fn insert(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    let Some(objs) = objects_arg(&args[1]) else { return Flow::badarg() };
+    let Some(objs) = objects_arg(&args[1]) else {
+        return Flow::badarg();
+    };
     let t = ctx.vm.ets.get_mut(id).expect("resolved");
     if objs.iter().any(|o| t.key_of(o).is_none()) {
         return Flow::badarg();
@@ -230,7 +246,9 @@ fn insert_new(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    let Some(objs) = objects_arg(&args[1]) else { return Flow::badarg() };
+    let Some(objs) = objects_arg(&args[1]) else {
+        return Flow::badarg();
+    };
     let t = ctx.vm.ets.get_mut(id).expect("resolved");
     if objs.iter().any(|o| t.key_of(o).is_none()) {
         return Flow::badarg();
@@ -269,7 +287,9 @@ fn lookup_element(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    let Term::Int(pos) = args[2] else { return Flow::badarg() };
+    let Term::Int(pos) = args[2] else {
+        return Flow::badarg();
+    };
     let t = ctx.vm.ets.get(id).expect("resolved");
     let objs = t.lookup(&args[1]);
     if objs.is_empty() || pos < 1 {
@@ -278,7 +298,9 @@ fn lookup_element(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let mut vals = Vec::new();
     for o in &objs {
         match o {
-            Term::Tuple(items) if items.len() >= pos as usize => vals.push(items[pos as usize - 1].clone()),
+            Term::Tuple(items) if items.len() >= pos as usize => {
+                vals.push(items[pos as usize - 1].clone())
+            }
             _ => return Flow::badarg(),
         }
     }
@@ -294,7 +316,13 @@ fn member(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    let v = !ctx.vm.ets.get(id).expect("resolved").lookup(&args[1]).is_empty();
+    let v = !ctx
+        .vm
+        .ets
+        .get(id)
+        .expect("resolved")
+        .lookup(&args[1])
+        .is_empty();
     result(ctx, Term::bool(v))
 }
 
@@ -314,7 +342,11 @@ fn delete_key(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    ctx.vm.ets.get_mut(id).expect("resolved").delete_key(&args[1]);
+    ctx.vm
+        .ets
+        .get_mut(id)
+        .expect("resolved")
+        .delete_key(&args[1]);
     result(ctx, Term::bool(true))
 }
 
@@ -329,7 +361,11 @@ fn delete_object(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    ctx.vm.ets.get_mut(id).expect("resolved").delete_object(&args[1]);
+    ctx.vm
+        .ets
+        .get_mut(id)
+        .expect("resolved")
+        .delete_object(&args[1]);
     result(ctx, Term::bool(true))
 }
 
@@ -365,7 +401,9 @@ fn update_counter(ctx: &mut Ctx<'_>, args: &[Term], default: Option<Term>) -> Fl
         Some(o) => o,
         None => match &default {
             Some(d) => {
-                let Term::Tuple(items) = d else { return Flow::badarg() };
+                let Term::Tuple(items) = d else {
+                    return Flow::badarg();
+                };
                 if items.len() < t.keypos {
                     return Flow::badarg();
                 }
@@ -391,12 +429,18 @@ fn update_counter(ctx: &mut Ctx<'_>, args: &[Term], default: Option<Term>) -> Fl
                 _ => return Flow::badarg(),
             },
             Term::Tuple(x) if x.len() == 4 => match &x[0] {
-                Term::Int(p) => (*p as usize, x[1].clone(), Some((x[2].clone(), x[3].clone()))),
+                Term::Int(p) => (
+                    *p as usize,
+                    x[1].clone(),
+                    Some((x[2].clone(), x[3].clone())),
+                ),
                 _ => return Flow::badarg(),
             },
             _ => return Flow::badarg(),
         };
-        let Term::Tuple(items) = &obj else { return Flow::badarg() };
+        let Term::Tuple(items) = &obj else {
+            return Flow::badarg();
+        };
         if pos == keypos || pos < 1 || pos > items.len() || !incr.is_integer() {
             return Flow::badarg();
         }
@@ -409,7 +453,10 @@ fn update_counter(ctx: &mut Ctx<'_>, args: &[Term], default: Option<Term>) -> Fl
             Err(_) => return Flow::badarg(),
         };
         if let Some((threshold, set)) = clamp {
-            let up = !matches!(arith::binop(racewit_syntax::ir::BinOp::Less, &incr, &Term::Int(0)), Ok(Term::Atom(Atom::TRUE)));
+            let up = !matches!(
+                arith::binop(racewit_syntax::ir::BinOp::Less, &incr, &Term::Int(0)),
+                Ok(Term::Atom(Atom::TRUE))
+            );
             let over = if up {
                 arith::binop(racewit_syntax::ir::BinOp::Greater, &new, &threshold)
             } else {
@@ -425,7 +472,11 @@ fn update_counter(ctx: &mut Ctx<'_>, args: &[Term], default: Option<Term>) -> Fl
         results.push(new);
     }
     t.insert(obj);
-    let v = if many { Term::list(results) } else { results.pop().unwrap_or(Term::Nil) };
+    let v = if many {
+        Term::list(results)
+    } else {
+        results.pop().unwrap_or(Term::Nil)
+    };
     result(ctx, v)
 }
 
@@ -448,11 +499,17 @@ fn update_element(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let Some(obj) = t.lookup(&args[1]).into_iter().next() else {
         return result(ctx, Term::bool(false));
     };
-    let Term::Tuple(items) = &obj else { return Flow::badarg() };
+    let Term::Tuple(items) = &obj else {
+        return Flow::badarg();
+    };
     let mut items = items.to_vec();
     for op in ops {
-        let Term::Tuple(x) = &op else { return Flow::badarg() };
-        let (2, Term::Int(p)) = (x.len(), &x[0]) else { return Flow::badarg() };
+        let Term::Tuple(x) = &op else {
+            return Flow::badarg();
+        };
+        let (2, Term::Int(p)) = (x.len(), &x[0]) else {
+            return Flow::badarg();
+        };
         let p = *p as usize;
         if p < 1 || p > items.len() || p == t.keypos {
             return Flow::badarg();
@@ -511,7 +568,9 @@ fn match_delete(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 /// Run a match specification against one object: `Some(result)` when a clause matches.
 pub fn run_match_spec(spec: &[Term], obj: &Term) -> Result<Option<Term>, Term> {
     for clause in spec {
-        let Term::Tuple(c) = clause else { return Err(badarg()) };
+        let Term::Tuple(c) = clause else {
+            return Err(badarg());
+        };
         if c.len() != 3 {
             return Err(badarg());
         }
@@ -549,7 +608,11 @@ fn ms_eval(e: &Term, obj: &Term, b: &[(u32, Term)]) -> Result<Term, Term> {
                 return Ok(Term::list(v.into_iter().map(|(_, t)| t).collect()));
             }
             if let Some(k) = ms_var(n) {
-                return b.iter().find(|(x, _)| *x == k).map(|(_, t)| t.clone()).ok_or_else(badarg);
+                return b
+                    .iter()
+                    .find(|(x, _)| *x == k)
+                    .map(|(_, t)| t.clone())
+                    .ok_or_else(badarg);
             }
             Ok(e.clone())
         }
@@ -561,7 +624,9 @@ fn ms_eval(e: &Term, obj: &Term, b: &[(u32, Term)]) -> Result<Term, Term> {
             other => Ok(other.clone()),
         },
         Term::Tuple(items) if !items.is_empty() => {
-            let Term::Atom(op) = items[0] else { return Err(badarg()) };
+            let Term::Atom(op) = items[0] else {
+                return Err(badarg());
+            };
             let name = op.name();
             if name == "const" && items.len() == 2 {
                 return Ok(items[1].clone());
@@ -582,7 +647,8 @@ fn ms_eval(e: &Term, obj: &Term, b: &[(u32, Term)]) -> Result<Term, Term> {
                 }
                 return Ok(Term::bool(false));
             }
-            let args: Result<Vec<Term>, Term> = items[1..].iter().map(|x| ms_eval(x, obj, b)).collect();
+            let args: Result<Vec<Term>, Term> =
+                items[1..].iter().map(|x| ms_eval(x, obj, b)).collect();
             let args = args?;
             let binop = match name {
                 "+" => Some(racewit_syntax::ir::BinOp::Add),
@@ -625,7 +691,9 @@ fn ms_eval(e: &Term, obj: &Term, b: &[(u32, Term)]) -> Result<Term, Term> {
 }
 
 fn select_results(ctx: &Ctx<'_>, id: u64, spec: &Term) -> Result<Vec<(Term, Term)>, Flow> {
-    let Some(spec) = spec.list_to_vec() else { return Err(Flow::badarg()) };
+    let Some(spec) = spec.list_to_vec() else {
+        return Err(Flow::badarg());
+    };
     let t = ctx.vm.ets.get(id).expect("resolved");
     let mut out = Vec::new();
     for o in t.objects() {
@@ -654,11 +722,19 @@ fn chunk(results: Vec<Term>, n: usize) -> Term {
         return end_of_table();
     }
     let mut results = results;
-    let rest = if results.len() > n { results.split_off(n) } else { Vec::new() };
+    let rest = if results.len() > n {
+        results.split_off(n)
+    } else {
+        Vec::new()
+    };
     let cont = if rest.is_empty() {
         end_of_table()
     } else {
-        Term::tuple(vec![Term::atom("$racewit_select_cont"), Term::list(rest), Term::Int(n as i64)])
+        Term::tuple(vec![
+            Term::atom("$racewit_select_cont"),
+            Term::list(rest),
+            Term::Int(n as i64),
+        ])
     };
     tuple2(Term::list(results), cont)
 }
@@ -668,12 +744,17 @@ fn select3(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    let Term::Int(n) = args[2] else { return Flow::badarg() };
+    let Term::Int(n) = args[2] else {
+        return Flow::badarg();
+    };
     if n < 1 {
         return Flow::badarg();
     }
     match select_results(ctx, id, &args[1]) {
-        Ok(v) => result(ctx, chunk(v.into_iter().map(|(_, r)| r).collect(), n as usize)),
+        Ok(v) => result(
+            ctx,
+            chunk(v.into_iter().map(|(_, r)| r).collect(), n as usize),
+        ),
         Err(f) => f,
     }
 }
@@ -696,7 +777,10 @@ fn select_reverse(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Err(f) => return f,
     };
     match select_results(ctx, id, &args[1]) {
-        Ok(v) => result(ctx, Term::list(v.into_iter().rev().map(|(_, r)| r).collect())),
+        Ok(v) => result(
+            ctx,
+            Term::list(v.into_iter().rev().map(|(_, r)| r).collect()),
+        ),
         Err(f) => f,
     }
 }
@@ -706,7 +790,9 @@ fn rename(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    let Term::Atom(new) = args[1] else { return Flow::badarg() };
+    let Term::Atom(new) = args[1] else {
+        return Flow::badarg();
+    };
     let t = ctx.vm.ets.get(id).expect("resolved");
     let (named, old) = (t.named, t.name);
     if named && ctx.vm.ets.names.contains_key(&new) {
@@ -717,7 +803,11 @@ fn rename(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         ctx.vm.ets.names.insert(new, id);
     }
     ctx.vm.ets.get_mut(id).expect("resolved").name = new;
-    let v = if named { Term::Atom(new) } else { Term::Ref(id) };
+    let v = if named {
+        Term::Atom(new)
+    } else {
+        Term::Ref(id)
+    };
     result(ctx, v)
 }
 
@@ -826,9 +916,17 @@ fn info1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         return Flow::badarg();
     };
     let t = ctx.vm.ets.get(id).expect("resolved");
-    let items = info_items(t).into_iter().map(|(k, v)| tuple2(Term::atom(k), v)).collect();
+    let items = info_items(t)
+        .into_iter()
+        .map(|(k, v)| tuple2(Term::atom(k), v))
+        .collect();
     let it = item(t, None);
-    ctx.emit_access(EventKind::Ets, format!("ets:info({})", args_text(args)), it, Access::Read);
+    ctx.emit_access(
+        EventKind::Ets,
+        format!("ets:info({})", args_text(args)),
+        it,
+        Access::Read,
+    );
     Flow::Value(Term::list(items))
 }
 
@@ -839,11 +937,21 @@ fn info2(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         }
         return Flow::badarg();
     };
-    let Term::Atom(k) = args[1] else { return Flow::badarg() };
+    let Term::Atom(k) = args[1] else {
+        return Flow::badarg();
+    };
     let t = ctx.vm.ets.get(id).expect("resolved");
-    let v = info_items(t).into_iter().find(|(n, _)| *n == k.name()).map(|(_, v)| v);
+    let v = info_items(t)
+        .into_iter()
+        .find(|(n, _)| *n == k.name())
+        .map(|(_, v)| v);
     let it = item(t, None);
-    ctx.emit_access(EventKind::Ets, format!("ets:info({})", args_text(args)), it, Access::Read);
+    ctx.emit_access(
+        EventKind::Ets,
+        format!("ets:info({})", args_text(args)),
+        it,
+        Access::Read,
+    );
     match v {
         Some(v) => result(ctx, v),
         None => Flow::badarg(),
@@ -859,7 +967,13 @@ fn first(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    let v = ctx.vm.ets.get(id).expect("resolved").first().unwrap_or_else(end_of_table);
+    let v = ctx
+        .vm
+        .ets
+        .get(id)
+        .expect("resolved")
+        .first()
+        .unwrap_or_else(end_of_table);
     result(ctx, v)
 }
 
@@ -868,7 +982,13 @@ fn last(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    let v = ctx.vm.ets.get(id).expect("resolved").last().unwrap_or_else(end_of_table);
+    let v = ctx
+        .vm
+        .ets
+        .get(id)
+        .expect("resolved")
+        .last()
+        .unwrap_or_else(end_of_table);
     result(ctx, v)
 }
 
@@ -877,7 +997,13 @@ fn next(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    let v = ctx.vm.ets.get(id).expect("resolved").next(&args[1]).unwrap_or_else(end_of_table);
+    let v = ctx
+        .vm
+        .ets
+        .get(id)
+        .expect("resolved")
+        .next(&args[1])
+        .unwrap_or_else(end_of_table);
     result(ctx, v)
 }
 
@@ -886,7 +1012,13 @@ fn prev(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    let v = ctx.vm.ets.get(id).expect("resolved").prev(&args[1]).unwrap_or_else(end_of_table);
+    let v = ctx
+        .vm
+        .ets
+        .get(id)
+        .expect("resolved")
+        .prev(&args[1])
+        .unwrap_or_else(end_of_table);
     result(ctx, v)
 }
 
@@ -902,7 +1034,9 @@ fn take(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 }
 
 fn whereis(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Term::Atom(_) = args[0] else { return Flow::badarg() };
+    let Term::Atom(_) = args[0] else {
+        return Flow::badarg();
+    };
     match ctx.vm.ets.resolve(&args[0]) {
         Some(id) => Flow::Value(Term::Ref(id)),
         None => Flow::Value(Term::undefined()),
@@ -910,13 +1044,7 @@ fn whereis(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 }
 
 fn all(ctx: &mut Ctx<'_>, _args: &[Term]) -> Flow {
-    let v = ctx
-        .vm
-        .ets
-        .tables
-        .values()
-        .map(|t| t.id_term())
-        .collect();
+    let v = ctx.vm.ets.tables.values().map(|t| t.id_term()).collect();
     Flow::Value(Term::list(v))
 }
 
@@ -925,7 +1053,9 @@ fn give_away(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Ok(id) => id,
         Err(f) => return f,
     };
-    let Term::Pid(to) = args[1] else { return Flow::badarg() };
+    let Term::Pid(to) = args[1] else {
+        return Flow::badarg();
+    };
     let me = ctx.pid();
     let t = ctx.vm.ets.get_mut(id).expect("resolved");
     if t.owner != me || to == me || !ctx.vm.is_alive(to) {
@@ -936,7 +1066,12 @@ fn give_away(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let tid = t.id_term();
     ctx.vm.deliver(
         to,
-        Term::tuple(vec![Term::atom("ETS-TRANSFER"), tid, Term::Pid(me), args[2].clone()]),
+        Term::tuple(vec![
+            Term::atom("ETS-TRANSFER"),
+            tid,
+            Term::Pid(me),
+            args[2].clone(),
+        ]),
     );
     let _ = exact_eq;
     result(ctx, Term::bool(true))

@@ -10,10 +10,10 @@ use crate::term::Term;
 pub fn register(t: &mut Table) {
     t.ctx("io", "format", 1, |ctx, a| out(ctx, &a[0], &Term::Nil));
     t.ctx("io", "format", 2, |ctx, a| out(ctx, &a[0], &a[1]));
-    t.ctx("io", "format", 3, |ctx, a| out_dev(ctx, a));
+    t.ctx("io", "format", 3, out_dev);
     t.ctx("io", "fwrite", 1, |ctx, a| out(ctx, &a[0], &Term::Nil));
     t.ctx("io", "fwrite", 2, |ctx, a| out(ctx, &a[0], &a[1]));
-    t.ctx("io", "fwrite", 3, |ctx, a| out_dev(ctx, a));
+    t.ctx("io", "fwrite", 3, out_dev);
     t.ctx("io", "put_chars", 1, |ctx, a| put_chars(ctx, &a[0]));
     t.ctx("io", "put_chars", 2, |ctx, a| put_chars(ctx, &a[1]));
     t.ctx("io", "nl", 0, |ctx, _| {
@@ -24,10 +24,18 @@ pub fn register(t: &mut Table) {
         crate::bif::erlang::output(ctx, write_term(&a[0]));
         Flow::Value(Term::ok())
     });
-    t.pure("io_lib", "format", 2, |a| format_term(&a[0], &a[1]).map(|s| Term::string(&s)));
-    t.pure("io_lib", "fwrite", 2, |a| format_term(&a[0], &a[1]).map(|s| Term::string(&s)));
-    t.pure("io_lib", "write", 1, |a| Ok(Term::string(&write_term(&a[0]))));
-    t.pure("io_lib", "print", 1, |a| Ok(Term::string(&print_term_at(&a[0], 1, 80, false))));
+    t.pure("io_lib", "format", 2, |a| {
+        format_term(&a[0], &a[1]).map(|s| Term::string(&s))
+    });
+    t.pure("io_lib", "fwrite", 2, |a| {
+        format_term(&a[0], &a[1]).map(|s| Term::string(&s))
+    });
+    t.pure("io_lib", "write", 1, |a| {
+        Ok(Term::string(&write_term(&a[0])))
+    });
+    t.pure("io_lib", "print", 1, |a| {
+        Ok(Term::string(&print_term_at(&a[0], 1, 80, false)))
+    });
     t.pure("io_lib", "write_atom", 1, |a| match &a[0] {
         Term::Atom(x) => Ok(Term::string(&atom_text(*x))),
         _ => Err(badarg()),
@@ -41,7 +49,9 @@ pub fn register(t: &mut Table) {
 
 fn out_dev(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     match &a[0] {
-        Term::Atom(d) if d.name() == "standard_io" || d.name() == "user" || d.name() == "standard_error" => {
+        Term::Atom(d)
+            if d.name() == "standard_io" || d.name() == "user" || d.name() == "standard_error" =>
+        {
             out(ctx, &a[1], &a[2])
         }
         Term::Pid(_) => out(ctx, &a[1], &a[2]),
@@ -104,22 +114,23 @@ pub fn format(fmt: &str, args: &[Term]) -> Result<String, Term> {
         let mut width: Option<usize> = None;
         let mut precision: Option<usize> = None;
         let mut pad = ' ';
-        let read_num = |i: &mut usize, args: &mut std::slice::Iter<'_, Term>| -> Result<Option<usize>, Term> {
-            if chars.get(*i) == Some(&'*') {
-                *i += 1;
-                let v = args.next().and_then(|t| t.as_int()).ok_or_else(badarg)?;
-                return Ok(Some(v.unsigned_abs() as usize));
-            }
-            let start = *i;
-            while *i < chars.len() && chars[*i].is_ascii_digit() {
-                *i += 1;
-            }
-            if *i > start {
-                Ok(chars[start..*i].iter().collect::<String>().parse().ok())
-            } else {
-                Ok(None)
-            }
-        };
+        let read_num =
+            |i: &mut usize, args: &mut std::slice::Iter<'_, Term>| -> Result<Option<usize>, Term> {
+                if chars.get(*i) == Some(&'*') {
+                    *i += 1;
+                    let v = args.next().and_then(|t| t.as_int()).ok_or_else(badarg)?;
+                    return Ok(Some(v.unsigned_abs() as usize));
+                }
+                let start = *i;
+                while *i < chars.len() && chars[*i].is_ascii_digit() {
+                    *i += 1;
+                }
+                if *i > start {
+                    Ok(chars[start..*i].iter().collect::<String>().parse().ok())
+                } else {
+                    Ok(None)
+                }
+            };
         width = read_num(&mut i, &mut args)?.or(width);
         if chars.get(i) == Some(&'.') {
             i += 1;
@@ -129,7 +140,10 @@ pub fn format(fmt: &str, args: &[Term]) -> Result<String, Term> {
                 if chars.get(i) == Some(&'*') {
                     i += 1;
                     let v = next(&mut args)?;
-                    pad = v.as_int().and_then(|n| char::from_u32(n as u32)).ok_or_else(badarg)?;
+                    pad = v
+                        .as_int()
+                        .and_then(|n| char::from_u32(n as u32))
+                        .ok_or_else(badarg)?;
                 } else {
                     pad = *chars.get(i).ok_or_else(badarg)?;
                     i += 1;
@@ -152,14 +166,20 @@ pub fn format(fmt: &str, args: &[Term]) -> Result<String, Term> {
         let col = out
             .rsplit('\n')
             .next()
-            .map(|l| l.chars().fold(0, |c, ch| if ch == '\t' { (c + 8) / 8 * 8 } else { c + 1 }))
+            .map(|l| {
+                l.chars()
+                    .fold(0, |c, ch| if ch == '\t' { (c + 8) / 8 * 8 } else { c + 1 })
+            })
             .unwrap_or(0) as i64;
         let text = match ctl {
             '~' => "~".repeat(width.unwrap_or(1)),
             'n' => "\n".repeat(width.unwrap_or(1)),
             'c' => {
                 let v = next(&mut args)?;
-                let ch = v.as_int().and_then(|n| char::from_u32(n as u32)).ok_or_else(badarg)?;
+                let ch = v
+                    .as_int()
+                    .and_then(|n| char::from_u32(n as u32))
+                    .ok_or_else(badarg)?;
                 let n = width.unwrap_or(1);
                 out.push_str(&ch.to_string().repeat(n));
                 continue;
@@ -181,12 +201,20 @@ pub fn format(fmt: &str, args: &[Term]) -> Result<String, Term> {
             }
             'w' | 'W' => {
                 let v = next(&mut args)?;
-                let depth = if ctl == 'W' { next(&mut args)?.as_int().ok_or_else(badarg)? } else { -1 };
+                let depth = if ctl == 'W' {
+                    next(&mut args)?.as_int().ok_or_else(badarg)?
+                } else {
+                    -1
+                };
                 term_field(crate::format::write_depth(&v, depth), width, left, pad)
             }
             'p' | 'P' => {
                 let v = next(&mut args)?;
-                let depth = if ctl == 'P' { next(&mut args)?.as_int().ok_or_else(badarg)? } else { -1 };
+                let depth = if ctl == 'P' {
+                    next(&mut args)?.as_int().ok_or_else(badarg)?
+                } else {
+                    -1
+                };
                 let ll = width.map(|w| w as i64).unwrap_or(80);
                 let limited = crate::format::write_depth(&v, depth);
                 if depth >= 0 && limited != write_term(&v) {
@@ -208,7 +236,11 @@ pub fn format(fmt: &str, args: &[Term]) -> Result<String, Term> {
                 if matches!(ctl, 'B' | 'X' | '#' | '+') {
                     digits = digits.to_uppercase();
                 }
-                let sign = if n.sign() == num_bigint::Sign::Minus { "-" } else { "" };
+                let sign = if n.sign() == num_bigint::Sign::Minus {
+                    "-"
+                } else {
+                    ""
+                };
                 let s = match ctl {
                     'x' | 'X' => {
                         let prefix = next(&mut args)?;
@@ -231,7 +263,9 @@ pub fn format(fmt: &str, args: &[Term]) -> Result<String, Term> {
             }
             'e' | 'f' | 'g' => {
                 let v = next(&mut args)?;
-                let Term::Float(x) = v else { return Err(badarg()) };
+                let Term::Float(x) = v else {
+                    return Err(badarg());
+                };
                 let p = precision.unwrap_or(6);
                 let s = match ctl {
                     'f' => crate::bif::erlang_fixed_decimals(x, p),
@@ -309,5 +343,9 @@ fn pad_to(s: String, width: Option<usize>, left: bool, pad: char) -> String {
         return s.chars().take(w).collect();
     }
     let fill: String = std::iter::repeat_n(pad, w - n).collect();
-    if left { format!("{s}{fill}") } else { format!("{fill}{s}") }
+    if left {
+        format!("{s}{fill}")
+    } else {
+        format!("{fill}{s}")
+    }
 }

@@ -35,10 +35,11 @@ pub fn register(t: &mut Table) {
     t.pure("lists", "keyfind", 3, |a| {
         let n = key_index(&a[1])?;
         for x in a[2].list_to_vec().ok_or_else(badarg)? {
-            if let Term::Tuple(t) = &x {
-                if t.len() > n && loose_eq(&t[n], &a[0]) {
-                    return Ok(x.clone());
-                }
+            if let Term::Tuple(t) = &x
+                && t.len() > n
+                && loose_eq(&t[n], &a[0])
+            {
+                return Ok(x.clone());
             }
         }
         Ok(Term::bool(false))
@@ -55,10 +56,11 @@ pub fn register(t: &mut Table) {
     t.pure("lists", "keysearch", 3, |a| {
         let n = key_index(&a[1])?;
         for x in a[2].list_to_vec().ok_or_else(badarg)? {
-            if let Term::Tuple(t) = &x {
-                if t.len() > n && loose_eq(&t[n], &a[0]) {
-                    return Ok(tuple2(Term::Atom(Atom::VALUE), x.clone()));
-                }
+            if let Term::Tuple(t) = &x
+                && t.len() > n
+                && loose_eq(&t[n], &a[0])
+            {
+                return Ok(tuple2(Term::Atom(Atom::VALUE), x.clone()));
             }
         }
         Ok(Term::bool(false))
@@ -224,7 +226,9 @@ pub fn register(t: &mut Table) {
         }
         Ok(Term::list(v))
     });
-    t.pure("lists", "subtract", 2, |a| crate::arith::binop(racewit_syntax::ir::BinOp::Subtract, &a[0], &a[1]));
+    t.pure("lists", "subtract", 2, |a| {
+        crate::arith::binop(racewit_syntax::ir::BinOp::Subtract, &a[0], &a[1])
+    });
     t.pure("lists", "duplicate", 2, |a| {
         let n = int_arg(&a[0]).map_err(|_| fc())?;
         if n < 0 {
@@ -247,7 +251,12 @@ pub fn register(t: &mut Table) {
         if s < 1 || n < 0 || s as usize > v.len() + 1 {
             return Err(fc());
         }
-        Ok(Term::list(v.into_iter().skip(s as usize - 1).take(n as usize).collect()))
+        Ok(Term::list(
+            v.into_iter()
+                .skip(s as usize - 1)
+                .take(n as usize)
+                .collect(),
+        ))
     });
     t.pure("lists", "split", 2, |a| {
         let n = int_arg(&a[0]).map_err(|_| badarg())?;
@@ -259,11 +268,16 @@ pub fn register(t: &mut Table) {
         Ok(tuple2(Term::list(v), Term::list(rest)))
     });
     t.pure("lists", "zip", 2, |a| {
-        let (x, y) = (list_arg(&a[0]).map_err(|_| fc())?, list_arg(&a[1]).map_err(|_| fc())?);
+        let (x, y) = (
+            list_arg(&a[0]).map_err(|_| fc())?,
+            list_arg(&a[1]).map_err(|_| fc())?,
+        );
         if x.len() != y.len() {
             return Err(fc());
         }
-        Ok(Term::list(x.into_iter().zip(y).map(|(p, q)| tuple2(p, q)).collect()))
+        Ok(Term::list(
+            x.into_iter().zip(y).map(|(p, q)| tuple2(p, q)).collect(),
+        ))
     });
     t.pure("lists", "zip3", 3, |a| {
         let (x, y, z) = (list_arg(&a[0])?, list_arg(&a[1])?, list_arg(&a[2])?);
@@ -290,7 +304,11 @@ pub fn register(t: &mut Table) {
                 _ => return Err(fc()),
             }
         }
-        Ok(Term::tuple(vec![Term::list(x), Term::list(y), Term::list(z)]))
+        Ok(Term::tuple(vec![
+            Term::list(x),
+            Term::list(y),
+            Term::list(z),
+        ]))
     });
     t.pure("lists", "unzip", 1, |a| {
         let (mut x, mut y) = (Vec::new(), Vec::new());
@@ -307,12 +325,17 @@ pub fn register(t: &mut Table) {
     });
     t.pure("lists", "prefix", 2, |a| {
         let (p, l) = (list_arg(&a[0])?, list_arg(&a[1])?);
-        Ok(Term::bool(p.len() <= l.len() && p.iter().zip(l.iter()).all(|(x, y)| exact_eq(x, y))))
+        Ok(Term::bool(
+            p.len() <= l.len() && p.iter().zip(l.iter()).all(|(x, y)| exact_eq(x, y)),
+        ))
     });
     t.pure("lists", "suffix", 2, |a| {
         let (p, l) = (list_arg(&a[0])?, list_arg(&a[1])?);
         Ok(Term::bool(
-            p.len() <= l.len() && p.iter().zip(l[l.len() - p.len()..].iter()).all(|(x, y)| exact_eq(x, y)),
+            p.len() <= l.len()
+                && p.iter()
+                    .zip(l[l.len() - p.len()..].iter())
+                    .all(|(x, y)| exact_eq(x, y)),
         ))
     });
     t.pure("lists", "enumerate", 1, |a| {
@@ -332,7 +355,6 @@ fn key_index(t: &Term) -> Result<usize, Term> {
         _ => Err(badarg()),
     }
 }
-
 
 fn flatten(t: &Term, out: &mut Vec<Term>) -> Result<(), Term> {
     let mut cur = t;

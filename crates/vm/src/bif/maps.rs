@@ -32,7 +32,10 @@ pub fn register(t: &mut Table) {
             .ok_or_else(|| tuple2(Term::Atom(Atom::BADKEY), a[0].clone()))
     });
     t.pure("maps", "get", 3, |a| {
-        Ok(map(&a[1])?.get(&MapKey(a[0].clone())).cloned().unwrap_or_else(|| a[2].clone()))
+        Ok(map(&a[1])?
+            .get(&MapKey(a[0].clone()))
+            .cloned()
+            .unwrap_or_else(|| a[2].clone()))
     });
     t.pure("maps", "find", 2, |a| {
         Ok(match map(&a[1])?.get(&MapKey(a[0].clone())) {
@@ -40,7 +43,9 @@ pub fn register(t: &mut Table) {
             None => Term::atom("error"),
         })
     });
-    t.pure("maps", "is_key", 2, |a| Ok(Term::bool(map(&a[1])?.contains_key(&MapKey(a[0].clone())))));
+    t.pure("maps", "is_key", 2, |a| {
+        Ok(Term::bool(map(&a[1])?.contains_key(&MapKey(a[0].clone()))))
+    });
     t.pure("maps", "put", 3, |a| {
         let mut m = map(&a[2])?.clone();
         m.insert(MapKey(a[0].clone()), a[1].clone());
@@ -66,11 +71,24 @@ pub fn register(t: &mut Table) {
             None => Term::atom("error"),
         })
     });
-    t.pure("maps", "keys", 1, |a| Ok(Term::list(map(&a[0])?.keys().map(|k| k.0.clone()).collect())));
-    t.pure("maps", "values", 1, |a| Ok(Term::list(map(&a[0])?.values().cloned().collect())));
-    t.pure("maps", "size", 1, |a| Ok(Term::Int(map(&a[0])?.len() as i64)));
+    t.pure("maps", "keys", 1, |a| {
+        Ok(Term::list(
+            map(&a[0])?.keys().map(|k| k.0.clone()).collect(),
+        ))
+    });
+    t.pure("maps", "values", 1, |a| {
+        Ok(Term::list(map(&a[0])?.values().cloned().collect()))
+    });
+    t.pure("maps", "size", 1, |a| {
+        Ok(Term::Int(map(&a[0])?.len() as i64))
+    });
     t.pure("maps", "to_list", 1, |a| {
-        Ok(Term::list(map(&a[0])?.iter().map(|(k, v)| tuple2(k.0.clone(), v.clone())).collect()))
+        Ok(Term::list(
+            map(&a[0])?
+                .iter()
+                .map(|(k, v)| tuple2(k.0.clone(), v.clone()))
+                .collect(),
+        ))
     });
     t.pure("maps", "from_list", 1, from_list);
     t.pure("maps", "from_keys", 2, |a| {

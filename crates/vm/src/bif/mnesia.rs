@@ -45,9 +45,13 @@ pub fn register(t: &mut Table) {
     t.ctx("mnesia", "table_info", 2, table_info);
     t.ctx("mnesia", "system_info", 1, system_info);
     t.ctx("racewit", "mnesia_begin", 0, tx_begin);
-    t.ctx("mnesia", "is_transaction", 0, |ctx, _| Flow::Value(Term::bool(ctx.proc.atomic > 0)));
+    t.ctx("mnesia", "is_transaction", 0, |ctx, _| {
+        Flow::Value(Term::bool(ctx.proc.atomic > 0))
+    });
     t.ctx("mnesia", "dirty_update_counter", 2, |ctx, a| match &a[0] {
-        Term::Tuple(x) if x.len() == 2 => dirty_update_counter(ctx, &[x[0].clone(), x[1].clone(), a[1].clone()]),
+        Term::Tuple(x) if x.len() == 2 => {
+            dirty_update_counter(ctx, &[x[0].clone(), x[1].clone(), a[1].clone()])
+        }
         _ => Flow::badarg(),
     });
     t.ctx("mnesia", "index_read", 3, |ctx, a| {
@@ -57,19 +61,33 @@ pub fn register(t: &mut Table) {
         index_read(ctx, a)
     });
     t.ctx("mnesia", "dirty_index_read", 3, index_read);
-    t.ctx("mnesia", "dirty_index_match_object", 2, |ctx, a| dirty_match_object1(ctx, &a[..1]));
-    t.ctx("mnesia", "index_match_object", 2, |ctx, a| dirty_match_object1(ctx, &a[..1]));
+    t.ctx("mnesia", "dirty_index_match_object", 2, |ctx, a| {
+        dirty_match_object1(ctx, &a[..1])
+    });
+    t.ctx("mnesia", "index_match_object", 2, |ctx, a| {
+        dirty_match_object1(ctx, &a[..1])
+    });
     t.ctx("mnesia", "match_object", 3, |ctx, a| {
         if let Some(f) = require_tx(ctx) {
             return f;
         }
-        let Term::Atom(tab) = a[0] else { return Flow::badarg() };
+        let Term::Atom(tab) = a[0] else {
+            return Flow::badarg();
+        };
         match_object(ctx, "match_object", a, tab, &a[1].clone())
     });
-    t.ctx("mnesia", "write_lock_table", 1, |_, _| Flow::Value(Term::ok()));
-    t.ctx("mnesia", "read_lock_table", 1, |_, _| Flow::Value(Term::ok()));
-    t.ctx("mnesia", "lock", 2, |_, _| Flow::Value(Term::list(vec![Term::Atom(Atom::NONODE)])));
-    t.ctx("mnesia", "add_table_index", 2, |_, _| Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok())));
+    t.ctx("mnesia", "write_lock_table", 1, |_, _| {
+        Flow::Value(Term::ok())
+    });
+    t.ctx("mnesia", "read_lock_table", 1, |_, _| {
+        Flow::Value(Term::ok())
+    });
+    t.ctx("mnesia", "lock", 2, |_, _| {
+        Flow::Value(Term::list(vec![Term::Atom(Atom::NONODE)]))
+    });
+    t.ctx("mnesia", "add_table_index", 2, |_, _| {
+        Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
+    });
     t.ctx("mnesia", "dirty_first", 1, |ctx, a| key_walk(ctx, a, 0));
     t.ctx("mnesia", "dirty_last", 1, |ctx, a| key_walk(ctx, a, 1));
     t.ctx("mnesia", "dirty_next", 2, |ctx, a| key_walk(ctx, a, 2));
@@ -79,7 +97,9 @@ pub fn register(t: &mut Table) {
     t.ctx("mnesia", "next", 2, |ctx, a| key_walk(ctx, a, 2));
     t.ctx("mnesia", "prev", 2, |ctx, a| key_walk(ctx, a, 3));
     t.ctx("racewit", "mnesia_objects", 1, |ctx, a| {
-        let Term::Atom(tab) = a[0] else { return Flow::badarg() };
+        let Term::Atom(tab) = a[0] else {
+            return Flow::badarg();
+        };
         ev(ctx, "foldl", a, tab, None, Access::Read);
         match ctx.vm.mnesia.get(tab) {
             Some(t) => Flow::Value(Term::list(t.data.objects())),
@@ -110,32 +130,44 @@ fn aborted(r: Term) -> Term {
 }
 
 fn no_exists(args: Vec<Term>) -> Flow {
-    Flow::Raise(Exception::exit(aborted(tuple2(Term::atom("no_exists"), Term::list(args)))))
+    Flow::Raise(Exception::exit(aborted(tuple2(
+        Term::atom("no_exists"),
+        Term::list(args),
+    ))))
 }
 
 fn create_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Term::Atom(name) = args[0] else { return Flow::badarg() };
-    let Some(opts) = args[1].list_to_vec() else { return Flow::badarg() };
+    let Term::Atom(name) = args[0] else {
+        return Flow::badarg();
+    };
+    let Some(opts) = args[1].list_to_vec() else {
+        return Flow::badarg();
+    };
     let mut attrs = vec![Atom::new("key"), Atom::new("val")];
     let mut record_name = name;
     let mut kind = Kind::Set;
     for o in &opts {
-        if let Term::Tuple(t) = o {
-            if t.len() == 2 {
-                match t[0].as_atom().map(|a| a.name()) {
-                    Some("attributes") => {
-                        attrs = t[1].list_to_vec().unwrap_or_default().iter().filter_map(|a| a.as_atom()).collect()
-                    }
-                    Some("record_name") => record_name = t[1].as_atom().unwrap_or(name),
-                    Some("type") => {
-                        kind = match t[1].as_atom().map(|a| a.name()) {
-                            Some("bag") => Kind::Bag,
-                            Some("ordered_set") => Kind::OrderedSet,
-                            _ => Kind::Set,
-                        }
-                    }
-                    _ => {}
+        if let Term::Tuple(t) = o
+            && t.len() == 2
+        {
+            match t[0].as_atom().map(|a| a.name()) {
+                Some("attributes") => {
+                    attrs = t[1]
+                        .list_to_vec()
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(|a| a.as_atom())
+                        .collect()
                 }
+                Some("record_name") => record_name = t[1].as_atom().unwrap_or(name),
+                Some("type") => {
+                    kind = match t[1].as_atom().map(|a| a.name()) {
+                        Some("bag") => Kind::Bag,
+                        Some("ordered_set") => Kind::OrderedSet,
+                        _ => Kind::Set,
+                    }
+                }
+                _ => {}
             }
         }
     }
@@ -149,17 +181,25 @@ fn create_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Access::Write,
     );
     if !ctx.vm.mnesia.started {
-        return Flow::Value(aborted(tuple2(Term::atom("node_not_running"), Term::Atom(Atom::NONODE))));
+        return Flow::Value(aborted(tuple2(
+            Term::atom("node_not_running"),
+            Term::Atom(Atom::NONODE),
+        )));
     }
     if ctx.vm.mnesia.get(name).is_some() {
-        return Flow::Value(aborted(tuple2(Term::atom("already_exists"), Term::Atom(name))));
+        return Flow::Value(aborted(tuple2(
+            Term::atom("already_exists"),
+            Term::Atom(name),
+        )));
     }
     ctx.vm.mnesia.create(name, record_name, attrs, kind);
     Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
 }
 
 fn delete_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Term::Atom(name) = args[0] else { return Flow::badarg() };
+    let Term::Atom(name) = args[0] else {
+        return Flow::badarg();
+    };
     ctx.emit_access(
         EventKind::Mnesia,
         format!("mnesia:delete_table({})", write_term(&args[0])),
@@ -176,7 +216,9 @@ fn delete_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 }
 
 fn clear_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Term::Atom(name) = args[0] else { return Flow::badarg() };
+    let Term::Atom(name) = args[0] else {
+        return Flow::badarg();
+    };
     ev(ctx, "clear_table", args, name, None, Access::Write);
     match ctx.vm.mnesia.get_mut(name) {
         Some(t) => {
@@ -206,12 +248,17 @@ fn ev(ctx: &mut Ctx<'_>, f: &str, args: &[Term], table: Atom, key: Option<&Term>
 }
 
 fn read(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: &Term, key: &Term) -> Flow {
-    let Term::Atom(name) = tab else { return Flow::badarg() };
+    let Term::Atom(name) = tab else {
+        return Flow::badarg();
+    };
     ev(ctx, f, args, *name, Some(key), Access::Read);
     match ctx.vm.mnesia.get(*name) {
         Some(t) => Flow::Value(Term::list(t.data.lookup(key))),
         // In a transaction the abort names the table only.
-        None if f == "read" => Flow::Raise(Exception::exit(aborted(tuple2(Term::atom("no_exists"), tab.clone())))),
+        None if f == "read" => Flow::Raise(Exception::exit(aborted(tuple2(
+            Term::atom("no_exists"),
+            tab.clone(),
+        )))),
         None => no_exists(vec![tab.clone(), key.clone()]),
     }
 }
@@ -228,27 +275,39 @@ fn tab_key(t: &Term) -> Option<(Term, Term)> {
 }
 
 fn dirty_read1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Some((t, k)) = tab_key(&args[0]) else { return Flow::badarg() };
+    let Some((t, k)) = tab_key(&args[0]) else {
+        return Flow::badarg();
+    };
     read(ctx, "dirty_read", args, &t, &k)
 }
 
 fn write(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: Option<Atom>, rec: &Term) -> Flow {
-    let Term::Tuple(items) = rec else { return Flow::badarg() };
+    let Term::Tuple(items) = rec else {
+        return Flow::badarg();
+    };
     if items.len() < 2 {
         return Flow::badarg();
     }
-    let Some(rname) = items[0].as_atom() else { return Flow::badarg() };
+    let Some(rname) = items[0].as_atom() else {
+        return Flow::badarg();
+    };
     let tab = tab.unwrap_or(rname);
     ev(ctx, f, args, tab, Some(&items[1]), Access::Write);
     match ctx.vm.mnesia.get_mut(tab) {
         Some(t) => {
             if t.attributes.len() + 1 != items.len() || t.record_name != rname {
-                return Flow::Raise(Exception::exit(aborted(tuple2(Term::atom("bad_type"), rec.clone()))));
+                return Flow::Raise(Exception::exit(aborted(tuple2(
+                    Term::atom("bad_type"),
+                    rec.clone(),
+                ))));
             }
             t.data.insert(rec.clone());
             Flow::Value(Term::ok())
         }
-        None => Flow::Raise(Exception::exit(aborted(tuple2(Term::atom("no_exists"), Term::Atom(tab))))),
+        None => Flow::Raise(Exception::exit(aborted(tuple2(
+            Term::atom("no_exists"),
+            Term::Atom(tab),
+        )))),
     }
 }
 
@@ -257,12 +316,16 @@ fn dirty_write1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 }
 
 fn dirty_write2(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Term::Atom(t) = args[0] else { return Flow::badarg() };
+    let Term::Atom(t) = args[0] else {
+        return Flow::badarg();
+    };
     write(ctx, "dirty_write", args, Some(t), &args[1])
 }
 
 fn delete(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: &Term, key: &Term) -> Flow {
-    let Term::Atom(name) = tab else { return Flow::badarg() };
+    let Term::Atom(name) = tab else {
+        return Flow::badarg();
+    };
     ev(ctx, f, args, *name, Some(key), Access::Write);
     match ctx.vm.mnesia.get_mut(*name) {
         Some(t) => {
@@ -278,12 +341,16 @@ fn dirty_delete(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 }
 
 fn dirty_delete1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Some((t, k)) = tab_key(&args[0]) else { return Flow::badarg() };
+    let Some((t, k)) = tab_key(&args[0]) else {
+        return Flow::badarg();
+    };
     delete(ctx, "dirty_delete", args, &t, &k)
 }
 
 fn delete_object(ctx: &mut Ctx<'_>, f: &str, args: &[Term], rec: &Term) -> Flow {
-    let Term::Tuple(items) = rec else { return Flow::badarg() };
+    let Term::Tuple(items) = rec else {
+        return Flow::badarg();
+    };
     let (Some(tab), Some(key)) = (items.first().and_then(|t| t.as_atom()), items.get(1)) else {
         return Flow::badarg();
     };
@@ -299,8 +366,17 @@ fn dirty_delete_object(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 }
 
 fn dirty_update_counter(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Term::Atom(name) = args[0] else { return Flow::badarg() };
-    ev(ctx, "dirty_update_counter", args, name, Some(&args[1]), Access::Write);
+    let Term::Atom(name) = args[0] else {
+        return Flow::badarg();
+    };
+    ev(
+        ctx,
+        "dirty_update_counter",
+        args,
+        name,
+        Some(&args[1]),
+        Access::Write,
+    );
     let Some(t) = ctx.vm.mnesia.get_mut(name) else {
         return no_exists(vec![args[0].clone(), args[1].clone()]);
     };
@@ -314,7 +390,11 @@ fn dirty_update_counter(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         _ => args[2].clone(),
     };
     let rn = t.record_name;
-    t.data.insert(Term::tuple(vec![Term::Atom(rn), args[1].clone(), new.clone()]));
+    t.data.insert(Term::tuple(vec![
+        Term::Atom(rn),
+        args[1].clone(),
+        new.clone(),
+    ]));
     Flow::Value(new)
 }
 
@@ -333,30 +413,44 @@ fn match_object(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: Atom, pat: &Term
 }
 
 fn dirty_match_object1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Some(tab) = args[0].as_tuple().and_then(|t| t.first()).and_then(|a| a.as_atom()) else {
+    let Some(tab) = args[0]
+        .as_tuple()
+        .and_then(|t| t.first())
+        .and_then(|a| a.as_atom())
+    else {
         return Flow::badarg();
     };
     match_object(ctx, "dirty_match_object", args, tab, &args[0].clone())
 }
 
 fn dirty_match_object2(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Term::Atom(tab) = args[0] else { return Flow::badarg() };
+    let Term::Atom(tab) = args[0] else {
+        return Flow::badarg();
+    };
     match_object(ctx, "dirty_match_object", args, tab, &args[1].clone())
 }
 
 fn all_keys(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Term::Atom(tab) = args[0] else { return Flow::badarg() };
+    let Term::Atom(tab) = args[0] else {
+        return Flow::badarg();
+    };
     ev(ctx, "all_keys", args, tab, None, Access::Read);
     let Some(t) = ctx.vm.mnesia.get(tab) else {
         return no_exists(vec![args[0].clone()]);
     };
-    Flow::Value(Term::list(t.data.data.keys().map(|k| k.term.clone()).collect()))
+    Flow::Value(Term::list(
+        t.data.data.keys().map(|k| k.term.clone()).collect(),
+    ))
 }
 
 fn select(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let Term::Atom(tab) = args[0] else { return Flow::badarg() };
+    let Term::Atom(tab) = args[0] else {
+        return Flow::badarg();
+    };
     ev(ctx, "select", args, tab, None, Access::Read);
-    let Some(spec) = args[1].list_to_vec() else { return Flow::badarg() };
+    let Some(spec) = args[1].list_to_vec() else {
+        return Flow::badarg();
+    };
     let Some(t) = ctx.vm.mnesia.get(tab) else {
         return no_exists(vec![args[0].clone()]);
     };
@@ -372,7 +466,9 @@ fn select(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 }
 
 fn index_read(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let (Term::Atom(tab), Term::Int(pos)) = (&a[0], &a[2]) else { return Flow::badarg() };
+    let (Term::Atom(tab), Term::Int(pos)) = (&a[0], &a[2]) else {
+        return Flow::badarg();
+    };
     ev(ctx, "index_read", a, *tab, None, Access::Read);
     let Some(t) = ctx.vm.mnesia.get(*tab) else {
         return no_exists(vec![a[0].clone()]);
@@ -387,7 +483,9 @@ fn index_read(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
 }
 
 fn key_walk(ctx: &mut Ctx<'_>, a: &[Term], how: u8) -> Flow {
-    let Term::Atom(tab) = a[0] else { return Flow::badarg() };
+    let Term::Atom(tab) = a[0] else {
+        return Flow::badarg();
+    };
     ev(ctx, "dirty_first", a, tab, None, Access::Read);
     let Some(t) = ctx.vm.mnesia.get(tab) else {
         return no_exists(vec![a[0].clone()]);
@@ -407,7 +505,9 @@ fn require_tx(ctx: &Ctx<'_>) -> Option<Flow> {
         .dict
         .contains_key(&crate::term::MapKey(Term::atom("$racewit_mnesia_activity")));
     if ctx.proc.atomic == 0 && !in_activity {
-        Some(Flow::Raise(Exception::exit(aborted(Term::atom("no_transaction")))))
+        Some(Flow::Raise(Exception::exit(aborted(Term::atom(
+            "no_transaction",
+        )))))
     } else {
         None
     }
@@ -423,7 +523,9 @@ fn tx_read1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     if let Some(f) = require_tx(ctx) {
         return f;
     }
-    let Some((t, k)) = tab_key(&args[0]) else { return Flow::badarg() };
+    let Some((t, k)) = tab_key(&args[0]) else {
+        return Flow::badarg();
+    };
     read(ctx, "read", args, &t, &k)
 }
 fn tx_write1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
@@ -436,14 +538,18 @@ fn tx_write3(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     if let Some(f) = require_tx(ctx) {
         return f;
     }
-    let Term::Atom(t) = args[0] else { return Flow::badarg() };
+    let Term::Atom(t) = args[0] else {
+        return Flow::badarg();
+    };
     write(ctx, "write", args, Some(t), &args[1])
 }
 fn tx_delete1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     if let Some(f) = require_tx(ctx) {
         return f;
     }
-    let Some((t, k)) = tab_key(&args[0]) else { return Flow::badarg() };
+    let Some((t, k)) = tab_key(&args[0]) else {
+        return Flow::badarg();
+    };
     delete(ctx, "delete", args, &t, &k)
 }
 fn tx_delete3(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
@@ -478,7 +584,9 @@ fn tx_all_keys(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 }
 
 fn table_info(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
-    let (Term::Atom(tab), Term::Atom(item)) = (&args[0], &args[1]) else { return Flow::badarg() };
+    let (Term::Atom(tab), Term::Atom(item)) = (&args[0], &args[1]) else {
+        return Flow::badarg();
+    };
     let Some(t) = ctx.vm.mnesia.get(*tab) else {
         return no_exists(vec![args[0].clone(), args[1].clone()]);
     };
@@ -505,7 +613,14 @@ fn table_info(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 fn system_info(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let v = match args[0].as_atom().map(|a| a.name()) {
         Some("running_db_nodes" | "db_nodes") => Term::list(vec![Term::Atom(Atom::NONODE)]),
-        Some("tables") => Term::list(ctx.vm.mnesia.tables.keys().map(|a| Term::Atom(*a)).collect()),
+        Some("tables") => Term::list(
+            ctx.vm
+                .mnesia
+                .tables
+                .keys()
+                .map(|a| Term::Atom(*a))
+                .collect(),
+        ),
         Some("is_running") => Term::atom(if ctx.vm.mnesia.started { "yes" } else { "no" }),
         _ => return Flow::badarg(),
     };

@@ -18,11 +18,13 @@ use crate::vm::Vm;
 mod binary;
 mod erlang;
 mod ets;
+mod global;
 pub(crate) mod io;
 mod lists;
 mod maps;
 mod math;
 mod mnesia;
+mod persistent_term;
 
 pub type PureFn = fn(&[Term]) -> Result<Term, Term>;
 pub type CtxFn = fn(&mut Ctx<'_>, &[Term]) -> Flow;
@@ -148,6 +150,8 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         mnesia::register(&mut t);
         math::register(&mut t);
         binary::register(&mut t);
+        global::register(&mut t);
+        persistent_term::register(&mut t);
         t.0
     })
 }
@@ -252,7 +256,9 @@ pub(crate) fn chardata_string(t: &Term, out: &mut String) -> Result<(), Term> {
                                     .and_then(char::from_u32)
                                     .ok_or_else(badarg)?,
                             ),
-                            h @ (Term::Cons(_) | Term::Nil | Term::Bin(_)) => chardata_string(h, out)?,
+                            h @ (Term::Cons(_) | Term::Nil | Term::Bin(_)) => {
+                                chardata_string(h, out)?
+                            }
                             _ => return Err(badarg()),
                         }
                         cur = &c.tail;
