@@ -211,6 +211,8 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
             break;
         }
         flow.rounds = round + 1;
+        let t0 = std::time::Instant::now();
+        let nw = work.len();
         let facts: Vec<FnFacts> = work
             .par_iter()
             .map(|&i| eval_function(units, &flow, FnId(i as u32)))
@@ -218,9 +220,11 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
         for &i in &work {
             state.dirty[i] = false;
         }
+        let t1 = std::time::Instant::now();
         for (i, f) in work.into_iter().zip(facts) {
             merge(units, &mut flow, &mut state, FnId(i as u32), f);
         }
+        eprintln!("DEBUG round {round} n={nw} eval {:?} merge {:?}", t1 - t0, t1.elapsed());
     }
     flow.creations = state.creations.into_iter().flatten().collect();
     flow.sent = state.sent.into_iter().flatten().collect();

@@ -105,6 +105,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     let mut lap = |name: &'static str| {
         let now = std::time::Instant::now();
         timings.push((name, (now - clock).as_millis()));
+        eprintln!("DEBUG {name} {:?}", now - clock);
         clock = now;
     };
     let limit = opts.atom_limit.max(1);

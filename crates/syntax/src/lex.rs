@@ -306,14 +306,13 @@ impl Lexer<'_> {
         let start = self.pos;
         match b {
             b'%' => {
-                while let Some(c) = self.peek() {
-                    if c == b'\n' {
-                        break;
-                    }
-                    self.pos += 1;
-                }
+                let rest = &self.bytes[self.pos..];
+                self.pos += rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
             }
-            0..=32 | 127 => self.pos += 1,
+            0..=32 => {
+                let rest = &self.bytes[self.pos..];
+                self.pos += rest.iter().position(|&c| c > 32).unwrap_or(rest.len());
+            }
             b'a'..=b'z' => self.atom(start),
             b'A'..=b'Z' | b'_' => self.var(start),
             b'0'..=b'9' => self.number(start),
@@ -1160,6 +1159,7 @@ mod tests {
     #[test]
     fn errors_recover() {
         check("a ` b", "atom:a atom:b !E002@2..3");
+        check("a\u{7f}b", "atom:a atom:b !E002@1..2");
         check("a \u{263a} b", "atom:a atom:b !E002@2..5");
         check("x \"abc", "atom:x str:\"abc\" !E003@2..6");
         check("x 'abc", "atom:x atom:abc !E003@2..6");

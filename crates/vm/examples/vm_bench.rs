@@ -70,7 +70,11 @@ fn main() {
         "{:<16} {:>12} {:>12} {:>8}",
         "program", "racewit ms", "erl ms", "ratio"
     );
+    let only = std::env::var("VM_BENCH_ONLY").ok();
     for name in ["bench_fib", "bench_lists", "bench_pingpong"] {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
         let program = load(&dir.join(format!("{name}.erl")));
         // Warm up the prelude and OTP library parse caches.
         let _ = Vm::new(program.clone(), VmConfig::default());
@@ -98,7 +102,9 @@ fn main() {
             );
         }
     }
-    clone_bench();
+    if only.is_none() {
+        clone_bench();
+    }
 }
 
 const CLONE_SRC: &str = r#"-module(clone_bench).

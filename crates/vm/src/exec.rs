@@ -737,6 +737,82 @@ impl Vm {
                 }
                 Instr::Call {
                     dst,
+                    callee: Callee::Apply { fun },
+                    args,
+                    tail,
+                    ..
+                } if matches!(&r!(*fun), Term::Fun(fa) if matches!(&**fa, Fun::Closure { arity, .. } if *arity as usize == args.len())) =>
+                {
+                    // Fast path: applying a closure of the right arity.
+                    let fv = r!(*fun).clone();
+                    let Term::Fun(fa) = &fv else { continue };
+                    let Fun::Closure {
+                        mod_index,
+                        index,
+                        env,
+                        ..
+                    } = &**fa
+                    else {
+                        continue;
+                    };
+                    let m = *mod_index;
+                    let md = &code.modules[m as usize];
+                    let fi = md.functions_len + index;
+                    let fc = &md.functions[fi as usize];
+                    self.reductions += 1;
+                    if self.reductions > self.config.max_reductions {
+                        save_pc!();
+                        return Err(VmError::BudgetExhausted(self.reductions));
+                    }
+                    let nb;
+                    if *tail && !p.frames.is_empty() {
+                        let mut buf = std::mem::take(&mut self.argbuf);
+                        buf.clear();
+                        for s in args.iter() {
+                            buf.push(p.regs[base + *s as usize].clone());
+                        }
+                        let top = p.frames.pop().expect("checked");
+                        nb = top.base as usize;
+                        p.regs.truncate(nb);
+                        p.regs.append(&mut buf);
+                        p.regs.resize(nb + fc.frame_size as usize, Term::Nil);
+                        p.frames.push(Frame {
+                            module: m,
+                            function: fi,
+                            pc: 0,
+                            base: nb as u32,
+                            ret: top.ret,
+                        });
+                        self.argbuf = buf;
+                    } else {
+                        save_pc!();
+                        nb = p.regs.len();
+                        for s in args.iter() {
+                            let v = p.regs[base + *s as usize].clone();
+                            p.regs.push(v);
+                        }
+                        p.regs.resize(nb + fc.frame_size as usize, Term::Nil);
+                        p.frames.push(Frame {
+                            module: m,
+                            function: fi,
+                            pc: 0,
+                            base: nb as u32,
+                            ret: *dst,
+                        });
+                    }
+                    for (slot, v) in fc.env_slots.iter().zip(env.iter()) {
+                        p.regs[nb + *slot as usize] = v.clone();
+                    }
+                    if let Some(sl) = fc.self_slot {
+                        p.regs[nb + sl as usize] = fv.clone();
+                    }
+                    base = nb;
+                    f = fc;
+                    pc = 0;
+                    module = m;
+                }
+                Instr::Call {
+                    dst,
                     callee,
                     args,
                     tail,

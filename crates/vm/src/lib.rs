@@ -14,11 +14,36 @@
 //! threads or RNG. Time, refs and unique integers are counters; timeouts are
 //! schedulable choices. Erlang exceptions are values, never `Err`.
 //!
-//! Code is compiled once per VM from the core IR ([`code`]) into flat
-//! instructions over frame slots, with calls resolved; each process keeps an
-//! explicit stack of frames, so deep recursion never uses the Rust stack.
-//! Simplifications: stack traces are `[{M, F, Arity, []}]` per frame; `set`
-//! ETS tables iterate in key order; one node (`nonode@nohost`).
+//! Code is compiled from the core IR ([`code`]) into flat instructions over
+//! frame slots, with calls resolved; the prelude and OTP libraries are
+//! compiled once per OS process and shared (`Arc`) by every VM. Each process
+//! keeps an explicit stack of frames over one register vector, so deep
+//! recursion never uses the Rust stack; a per-run reduction budget stops
+//! livelocks ([`VmError::BudgetExhausted`]).
+//!
+//! Model of time and receive: `receive` with no matching message blocks
+//! ([`ProcStatus::Blocked`], a [`EventKind::Blocked`] event); with `after T`
+//! (T > 0) the process is [`ProcStatus::Waiting`] and stays enabled: stepping
+//! it with no new message fires the timeout ([`EventKind::Timeout`]), so a
+//! timeout is a scheduling choice; a new message makes it rescan first.
+//! `after 0` is immediate and not an event. `timer:sleep/1`,
+//! `erlang:send_after/3` (a hidden timer process) and gen_server call
+//! timeouts are built on this. Virtual time only moves when a timeout fires.
+//!
+//! Visible actions (one per step): send, receive, spawn, exit, link/unlink,
+//! monitor/demonitor, registry and ETS and mnesia accesses, output, timeout.
+//! A mnesia transaction is one atomic step (all its accesses in one event).
+//! Exit signals, links and monitors take effect immediately (no signal delay).
+//!
+//! Unsupported calls (a module that is not loaded but exists in OTP, or
+//! ports, files, other nodes) park the calling process
+//! ([`ProcStatus::Parked`]); a call to a function missing from a loaded
+//! module, or to a module that exists nowhere, is `undef` as on the BEAM.
+//!
+//! Simplifications: stack traces are `[{M, F, Arity, []}]` per frame (no
+//! arguments or lines); `set`/`bag` ETS tables iterate in key order (the
+//! BEAM's is hash order); maps over 32 keys print in key order; pids print
+//! as `<0.N.0>` with N = 80 + index; one node (`nonode@nohost`).
 
 pub mod arith;
 pub mod atom;

@@ -39,15 +39,47 @@ pub struct Cons {
 }
 
 impl Drop for Cons {
-    // Long lists would otherwise be dropped recursively.
+    // Long lists, and deeply nested heads (iolists built as `[Acc, X]`), would
+    // otherwise be dropped recursively and overflow the Rust stack.
     fn drop(&mut self) {
-        let mut tail = std::mem::replace(&mut self.tail, Term::Nil);
-        while let Term::Cons(arc) = tail {
-            match Arc::try_unwrap(arc) {
-                Ok(mut cell) => tail = std::mem::replace(&mut cell.tail, Term::Nil),
-                Err(_) => break,
+        let mut pending: Vec<Term> = Vec::new();
+        let head = std::mem::replace(&mut self.head, Term::Nil);
+        if is_deep(&head) {
+            pending.push(head);
+        }
+        pending.push(std::mem::replace(&mut self.tail, Term::Nil));
+        while let Some(t) = pending.pop() {
+            match t {
+                Term::Cons(arc) => {
+                    if let Ok(mut cell) = Arc::try_unwrap(arc) {
+                        let h = std::mem::replace(&mut cell.head, Term::Nil);
+                        if is_deep(&h) {
+                            pending.push(h);
+                        }
+                        pending.push(std::mem::replace(&mut cell.tail, Term::Nil));
+                    }
+                }
+                Term::Tuple(mut arc) => {
+                    if let Some(items) = Arc::get_mut(&mut arc) {
+                        for x in items.iter_mut() {
+                            if is_deep(x) {
+                                pending.push(std::mem::replace(x, Term::Nil));
+                            }
+                        }
+                    }
+                }
+                other => drop(other),
             }
         }
+    }
+}
+
+/// A uniquely owned compound term whose drop could recurse.
+fn is_deep(t: &Term) -> bool {
+    match t {
+        Term::Cons(a) => Arc::strong_count(a) == 1,
+        Term::Tuple(a) => Arc::strong_count(a) == 1 && !a.is_empty(),
+        _ => false,
     }
 }
 

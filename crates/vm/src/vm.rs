@@ -432,6 +432,15 @@ impl Vm {
         if let Some(name) = p.registered.take() {
             self.registry.remove(&name);
         }
+        let global_names: Vec<_> = self
+            .global_names
+            .iter()
+            .filter(|(_, q)| **q == pid)
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in global_names {
+            self.global_names.remove(&k);
+        }
         for (r, target) in monitors {
             if Some(target) == self.current {
                 continue;

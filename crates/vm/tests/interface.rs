@@ -211,3 +211,15 @@ fn a_mnesia_transaction_is_one_step() {
     let r = vm.process_result(p).expect("returned");
     assert_eq!(vm.format_term(&r), "{atomic,ok}");
 }
+
+#[test]
+fn deeply_nested_iolists_do_not_use_the_rust_stack() {
+    let mut vm = vm("-module(t).\n-export([main/0]).\n\
+        main() -> L = lists:foldl(fun(X, A) -> [A, X] end, [], lists:duplicate(300000, $a)),\n\
+        {byte_size(iolist_to_binary(L)), length(lists:flatten(L))}.\n");
+    let p = vm.spawn_entry("t", "main", vec![]);
+    run_all(&mut vm);
+    let r = vm.process_result(p).expect("returned");
+    assert_eq!(vm.format_term(&r), "{300000,300000}");
+    drop(vm);
+}

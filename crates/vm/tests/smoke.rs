@@ -42,3 +42,31 @@ fn otp_queue_works() {
     );
     assert_eq!(out, "{[1,2],2,[{k,v}]}\n");
 }
+
+/// Every corpus case with a `test/0` runs to an outcome (never a panic).
+#[test]
+fn corpus_cases_run() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    let Ok(dirs) = std::fs::read_dir(&root) else { return };
+    let mut files: Vec<_> = dirs
+        .filter_map(|d| d.ok())
+        .filter(|d| d.path().is_dir())
+        .flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().filter_map(|e| e.ok()).map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "erl"))
+        .collect();
+    files.sort();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        if !text.contains("test/0") {
+            continue;
+        }
+        let module = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        let program = racewit_syntax::load_source(&f.display().to_string(), &text);
+        let config = RunConfig {
+            max_reductions: 5_000_000,
+            ..RunConfig::default()
+        };
+        let out = run_entry(Arc::new(program), &module, "test", &config);
+        eprintln!("{module}: {}", out.stdout.lines().last().unwrap_or(""));
+    }
+}

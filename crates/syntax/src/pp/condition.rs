@@ -1,6 +1,7 @@
 //! Evaluation of `-if(Expr).` and `-elif(Expr).` conditions, as `epp` does:
 //! the (macro-expanded) expression must be a guard expression; `defined(M)`
 //! tests a macro; an expression that raises evaluates to `false`.
+//! Integers are 128-bit: an operation whose result does not fit raises.
 
 use std::cmp::Ordering;
 
@@ -187,7 +188,7 @@ impl CondParser<'_> {
             Some(TokenKind::Punct(Punct::Minus)) => {
                 self.pos += 1;
                 match self.unary()? {
-                    Value::Int(i) => Ok(Value::Int(-i)),
+                    Value::Int(i) => i.checked_neg().map(Value::Int).ok_or(Fail::Raise),
                     Value::Float(f) => Ok(Value::Float(-f)),
                     _ => Err(Fail::Raise),
                 }
@@ -335,9 +336,9 @@ impl CondParser<'_> {
             ("is_boolean", [_]) => b(false),
             ("length", [Value::List(l)]) => Ok(Value::Int(l.len() as i128)),
             ("tuple_size" | "size", [Value::Tuple(t)]) => Ok(Value::Int(t.len() as i128)),
-            ("abs", [Value::Int(i)]) => Ok(Value::Int(i.abs())),
+            ("abs", [Value::Int(i)]) => i.checked_abs().map(Value::Int).ok_or(Fail::Raise),
             ("abs", [Value::Float(f)]) => Ok(Value::Float(f.abs())),
-            ("element", [Value::Int(i), Value::Tuple(t)]) => usize::try_from(*i - 1)
+            ("element", [Value::Int(i), Value::Tuple(t)]) => usize::try_from(i.saturating_sub(1))
                 .ok()
                 .and_then(|i| t.get(i).cloned())
                 .ok_or(Fail::Raise),
@@ -584,6 +585,17 @@ mod tests {
         check("(unknown_fun(1))", "false");
         check("(X == 1)", "false");
         check("(42)", "false");
+    }
+
+    #[test]
+    fn overflow_raises() {
+        // Integers are 128-bit here: beyond that an operation raises (the
+        // condition is false) where Erlang would go on with a bignum.
+        let min = "(-(4611686018427387904 * 4611686018427387904 * 4) * 2)";
+        check(&format!("({min} < 0)"), "true");
+        check(&format!("(-{min} > 0)"), "false");
+        check(&format!("(abs({min}) > 0)"), "false");
+        check(&format!("(element({min}, {{a}}) == a)"), "false");
     }
 
     #[test]

@@ -7,17 +7,26 @@
 //!   `?OTP_RELEASE` (25), `?MACHINE` (`'BEAM'`), `?BEAM`, `?FEATURE_AVAILABLE(F)`,
 //!   `?FEATURE_ENABLED(F)`);
 //! - `-ifdef`/`-ifndef`/`-if`/`-elif`/`-else`/`-endif` (see [`condition`]);
-//! - `-include`/`-include_lib` (see [`include`]), headers lexed once per run;
+//! - `-include`/`-include_lib` (see [`mod@include`]), headers lexed once per run;
 //! - `-error`/`-warning` (E024/W001), `-feature(maybe_expr, enable)` (dropped
 //!   from the output, as `epp` does).
 //!
-//! Spans: tokens of a macro body take the span of the macro use (`?NAME` up to
-//! the closing `)` of its arguments); argument tokens keep their own; header
-//! tokens carry the header's (provisional) file id.
+//! Entry point: [`preprocess`] (one module, with a shared [`PpEnv`]); the
+//! output ends with [`TokenKind::Eof`].
 //!
-//! Recovery differs from `epp` in one way: `epp` drops a whole form when a macro
-//! in it is undefined or misused; here the use is replaced by the atom
-//! `'?NAME'` (after the diagnostic) so the rest of the form still parses.
+//! Spans: tokens of a macro body take the span of the macro use (`?NAME` up to
+//! the closing `)` of its arguments; after an argument, the part of it from
+//! that argument on, so lines agree with `epp`'s); argument tokens keep their
+//! own; header tokens carry the header's (provisional) file id.
+//!
+//! Recovery differs from `epp` in two ways: `epp` drops a whole form when a
+//! macro in it is undefined or misused; here the use is replaced by the atom
+//! `'?NAME'` (after the diagnostic) so the rest of the form still parses. A
+//! runaway (circular) expansion is reported once and the rest of its form is
+//! dropped, keeping the final `.`.
+//!
+//! Not interpreted: `-file(Name, Line)` (passed through; spans stay real
+//! positions, where `epp` renumbers the lines that follow).
 
 pub mod condition;
 pub mod include;
@@ -303,6 +312,16 @@ fn macro_name(t: &Token) -> Option<&SmolStr> {
     }
 }
 
+/// Does the form use a macro (`?` or `??`)?
+fn has_macro(form: &[Token]) -> bool {
+    form.iter().any(|t| {
+        matches!(
+            t.kind,
+            TokenKind::Punct(Punct::Question | Punct::DoubleQuestion)
+        )
+    })
+}
+
 /// Is the form `- <name> ...`? Returns the directive name.
 fn directive(form: &[Token]) -> Option<&str> {
     if !is_punct(form.first(), Punct::Minus) {
@@ -420,18 +439,25 @@ impl<'e> Preprocessor<'e> {
                 continue;
             }
             ctx.pos += 1;
-            let toks = ctx.tokens.clone();
+            let depth = self.stack.len() - 1;
+            let ctx = &mut self.stack[depth];
+            // The tokens are taken out while the form is handled (an include
+            // pushes a new file above this one) and put back after. The
+            // module's own tokens are not shared: plain forms move out of them.
+            let mut toks = std::mem::take(&mut ctx.tokens);
             let forms = ctx.forms.clone();
+            let skipping = !ctx.skip.is_empty();
             let f = &forms[ctx.pos - 1];
-            let form = &toks[f.start..f.end];
-            if ctx.skip.is_empty() {
-                match &f.define {
-                    Some(d) => self.define(d),
-                    None => self.scan_form(form),
-                }
+            if skipping {
+                self.skip_form(&toks[f.start..f.end]);
+            } else if let Some(d) = &f.define {
+                self.define(d);
+            } else if let Some(owned) = Arc::get_mut(&mut toks) {
+                self.scan_form_owned(&mut owned[f.start..f.end]);
             } else {
-                self.skip_form(form);
+                self.scan_form(&toks[f.start..f.end]);
             }
+            self.stack[depth].tokens = toks;
         }
     }
 
@@ -600,19 +626,34 @@ impl<'e> Preprocessor<'e> {
 
     fn plain_form(&mut self, form: &[Token]) {
         let start = self.out.len();
-        let has_macro = form.iter().any(|t| {
-            matches!(
-                t.kind,
-                TokenKind::Punct(Punct::Question | Punct::DoubleQuestion)
-            )
-        });
-        if has_macro {
+        if has_macro(form) {
             let mut out = std::mem::take(&mut self.out);
             self.expand(form, &mut out, Mode::Normal);
             self.out = out;
         } else {
             self.out.extend_from_slice(form);
         }
+        self.scan_module(start);
+    }
+
+    /// A form of tokens nobody else holds: a plain form without macros moves
+    /// its tokens to the output instead of copying them.
+    fn scan_form_owned(&mut self, form: &mut [Token]) {
+        if directive(form).is_some() || has_macro(form) {
+            return self.scan_form(form);
+        }
+        self.fname = None;
+        let start = self.out.len();
+        self.out.extend(form.iter_mut().map(|t| {
+            let span = t.span;
+            std::mem::replace(
+                t,
+                Token {
+                    kind: TokenKind::Eof,
+                    span,
+                },
+            )
+        }));
         self.scan_module(start);
     }
 

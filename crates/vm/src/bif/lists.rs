@@ -357,20 +357,21 @@ fn key_index(t: &Term) -> Result<usize, Term> {
 }
 
 fn flatten(t: &Term, out: &mut Vec<Term>) -> Result<(), Term> {
-    let mut cur = t;
-    loop {
+    let mut stack: Vec<&Term> = vec![t];
+    while let Some(cur) = stack.pop() {
         match cur {
-            Term::Nil => return Ok(()),
+            Term::Nil => {}
             Term::Cons(c) => {
+                stack.push(&c.tail);
                 match &c.head {
-                    h @ (Term::Cons(_) | Term::Nil) => flatten(h, out)?,
+                    h @ (Term::Cons(_) | Term::Nil) => stack.push(h),
                     h => out.push(h.clone()),
                 }
-                cur = &c.tail;
             }
             _ => return Err(fc()),
         }
     }
+    Ok(())
 }
 
 fn seq(from: &Term, to: &Term, step: &Term) -> R {

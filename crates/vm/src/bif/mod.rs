@@ -17,8 +17,8 @@ use crate::vm::Vm;
 
 mod binary;
 mod erlang;
-mod ets;
 mod global;
+mod ets;
 pub(crate) mod io;
 mod lists;
 mod maps;
@@ -149,8 +149,8 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         io::register(&mut t);
         mnesia::register(&mut t);
         math::register(&mut t);
-        binary::register(&mut t);
         global::register(&mut t);
+        binary::register(&mut t);
         persistent_term::register(&mut t);
         t.0
     })
@@ -203,72 +203,63 @@ pub(crate) fn tuple2(a: Term, b: Term) -> Term {
 }
 
 /// Flatten an iolist (or a binary) into bytes; chars above 255 are an error.
+/// Iterative: deeply nested iolists do not use the Rust stack.
 pub(crate) fn iolist_bytes(t: &Term, out: &mut Vec<u8>) -> Result<(), Term> {
-    match t {
-        Term::Bin(b) if b.is_binary() => {
-            out.extend_from_slice(&b.to_bytes());
-            Ok(())
-        }
-        Term::Nil => Ok(()),
-        Term::Cons(_) => {
-            let mut cur = t;
-            loop {
-                match cur {
-                    Term::Cons(c) => {
-                        match &c.head {
-                            Term::Int(i) if (0..=255).contains(i) => out.push(*i as u8),
-                            h @ (Term::Cons(_) | Term::Nil | Term::Bin(_)) => iolist_bytes(h, out)?,
-                            _ => return Err(badarg()),
-                        }
-                        cur = &c.tail;
+    let mut stack: Vec<&Term> = vec![t];
+    while let Some(cur) = stack.pop() {
+        match cur {
+            Term::Bin(b) if b.is_binary() => out.extend_from_slice(&b.to_bytes()),
+            Term::Nil => {}
+            Term::Cons(c) => {
+                match &c.head {
+                    Term::Int(i) if (0..=255).contains(i) => out.push(*i as u8),
+                    h @ (Term::Cons(_) | Term::Nil | Term::Bin(_)) => {
+                        stack.push(&c.tail);
+                        stack.push(h);
+                        continue;
                     }
-                    Term::Nil => return Ok(()),
-                    Term::Bin(_) => return iolist_bytes(cur, out),
                     _ => return Err(badarg()),
                 }
+                stack.push(&c.tail);
             }
+            _ => return Err(badarg()),
         }
-        _ => Err(badarg()),
     }
+    Ok(())
 }
 
-/// Flatten chardata (lists of chars, binaries as UTF-8) into a String.
+/// Flatten chardata (lists of chars, binaries as UTF-8) into a String (iteratively).
 pub(crate) fn chardata_string(t: &Term, out: &mut String) -> Result<(), Term> {
-    match t {
-        Term::Bin(b) if b.is_binary() => {
-            let bytes = b.to_bytes();
-            match std::str::from_utf8(&bytes) {
-                Ok(s) => out.push_str(s),
-                Err(_) => out.extend(bytes.iter().map(|&c| c as char)),
-            }
-            Ok(())
-        }
-        Term::Nil => Ok(()),
-        Term::Cons(_) => {
-            let mut cur = t;
-            loop {
-                match cur {
-                    Term::Cons(c) => {
-                        match &c.head {
-                            Term::Int(i) => out.push(
-                                u32::try_from(*i)
-                                    .ok()
-                                    .and_then(char::from_u32)
-                                    .ok_or_else(badarg)?,
-                            ),
-                            h @ (Term::Cons(_) | Term::Nil | Term::Bin(_)) => {
-                                chardata_string(h, out)?
-                            }
-                            _ => return Err(badarg()),
-                        }
-                        cur = &c.tail;
-                    }
-                    Term::Nil => return Ok(()),
-                    Term::Bin(_) => return chardata_string(cur, out),
-                    _ => return Err(badarg()),
+    let mut stack: Vec<&Term> = vec![t];
+    while let Some(cur) = stack.pop() {
+        match cur {
+            Term::Bin(b) if b.is_binary() => {
+                let bytes = b.to_bytes();
+                match std::str::from_utf8(&bytes) {
+                    Ok(s) => out.push_str(s),
+                    Err(_) => out.extend(bytes.iter().map(|&c| c as char)),
                 }
             }
+            Term::Nil => {}
+            Term::Cons(c) => {
+                match &c.head {
+                    Term::Int(i) => out.push(
+                        u32::try_from(*i)
+                            .ok()
+                            .and_then(char::from_u32)
+                            .ok_or_else(badarg)?,
+                    ),
+                    h @ (Term::Cons(_) | Term::Nil | Term::Bin(_)) => {
+                        stack.push(&c.tail);
+                        stack.push(h);
+                        continue;
+                    }
+                    _ => return Err(badarg()),
+                }
+                stack.push(&c.tail);
+            }
+            _ => return Err(badarg()),
         }
-        _ => Err(badarg()),
     }
+    Ok(())
 }
