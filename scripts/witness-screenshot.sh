@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-target/witness-picture}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 racewit=${RACEWIT:-target/release/racewit}
 [ -x "$racewit" ] || cargo build --release -q -p racewit
 set +e
@@ -24,6 +25,6 @@ fi
 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync \
   --user-data-dir="$(mktemp -d)" --window-size=1400,1100 \
-  --screenshot="$PWD/$out/witness.png" "file://$PWD/$out/witness.html" 2>/dev/null
+  --screenshot="$out/witness.png" "file://$out/witness.html" 2>/dev/null
 test -s "$out/witness.png"
 echo "screenshot: $out/witness.png"

@@ -321,7 +321,23 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
         RunResult::Parked { call, location } => {
             format!("racewit: stopped at unsupported call {call} ({location})\n")
         }
-        RunResult::Deadlock => "racewit: the entry process waits forever (deadlock)\n".into(),
+        RunResult::Deadlock => {
+            let parked: Vec<String> = vm
+                .processes()
+                .into_iter()
+                .filter_map(|p| match vm.process_status(p) {
+                    ProcStatus::Parked { call, location } => {
+                        Some(format!("{} stopped at unsupported call {call} ({location})", vm.process_name(p)))
+                    }
+                    _ => None,
+                })
+                .collect();
+            if parked.is_empty() {
+                "racewit: the entry process waits forever (deadlock)\n".into()
+            } else {
+                format!("racewit: the entry process waits forever; {}\n", parked.join("; "))
+            }
+        }
         RunResult::BudgetExhausted => "racewit: budget exhausted\n".into(),
     };
     let outputs = vm.output();
