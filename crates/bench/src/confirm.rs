@@ -71,7 +71,7 @@ pub fn run() {
         "racewit (sleep sets, no bound): {} interleavings ({} sleep-set blocked), {} with a failure, {secs:.2} s, {rate:.0} interleavings/s",
         full.stats.interleavings,
         full.stats.sleep_blocked,
-        full.failures.len()
+        full.stats.findings
     );
     let (plain_s, plain) = timed(|| explore(&p, "ets_race", "test", &record, &explore_opts(2, true, false)));
     let (red_s, reduced) = timed(|| explore(&p, "ets_race", "test", &record, &explore_opts(2, true, true)));

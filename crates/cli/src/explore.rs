@@ -82,8 +82,9 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     writeln!(
         out,
-        "{}: {} failure(s), {} interleavings explored ({} sleep-set blocked), bound {}, {how}",
+        "{}: {} failing interleaving(s) ({} kept as witnesses), {} interleavings explored ({} sleep-set blocked), bound {}, {how}",
         args.entry,
+        s.findings,
         result.failures.len(),
         s.interleavings,
         s.sleep_blocked,

@@ -134,9 +134,37 @@ fn pick_entry<'a>(program: &Program, entries: &'a [Entry]) -> Option<&'a Entry> 
     entries
         .iter()
         .filter(|e| {
-            split_mfa(&e.mfa).is_some_and(|(m, f, a)| program.function(m, f, a).is_some_and(|func| func.exported))
+            split_mfa(&e.mfa).is_some_and(|(m, f, a)| {
+                program.function(m, f, a).is_some_and(|func| func.exported) && !is_callback(program, m, f, a)
+            })
         })
         .min_by_key(|e| arg_values(program, e).iter().filter(|v| v.is_none()).count())
+}
+
+/// Callbacks of OTP behaviours: the behaviour calls them from its own
+/// process, one request at a time; calling one from several processes would
+/// invent races the code cannot have.
+fn is_callback(program: &Program, module: &str, name: &str, arity: u32) -> bool {
+    const CALLBACKS: &[(&str, u32)] = &[
+        ("init", 1),
+        ("handle_call", 3),
+        ("handle_cast", 2),
+        ("handle_info", 2),
+        ("handle_continue", 2),
+        ("handle_event", 2),
+        ("handle_event", 3),
+        ("handle_event", 4),
+        ("handle_sync_event", 4),
+        ("terminate", 2),
+        ("terminate", 3),
+        ("code_change", 3),
+        ("code_change", 4),
+        ("format_status", 1),
+        ("format_status", 2),
+        ("callback_mode", 0),
+    ];
+    program.module(module).is_some_and(|m| !m.behaviours.is_empty())
+        && CALLBACKS.iter().any(|&(n, a)| n == name && a == arity)
 }
 
 /// A value for each argument of an entry, where one can be found: the static
@@ -191,9 +219,28 @@ fn caller_entries(program: &Program, mfa: &str) -> Vec<Entry> {
 /// Whether a hint gives a value a harness can write down.
 fn usable(hint: &ArgHint) -> bool {
     match hint {
-        ArgHint::Terms { values } => values.first().is_some_and(|v| is_constant_term(v)),
+        ArgHint::Terms { values } => values.first().is_some_and(|v| concrete(v).is_some()),
         _ => true,
     }
+}
+
+/// A term the static pass printed, made concrete: its `_` holes (parts it
+/// does not know) become the atom `any`, if the result is a constant term.
+fn concrete(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let word = |c: char| c.is_alphanumeric() || c == '_' || c == '@';
+        let alone = c == '_'
+            && !chars.get(i.wrapping_sub(1)).is_some_and(|&p| word(p) && i > 0)
+            && !chars.get(i + 1).is_some_and(|&n| word(n));
+        if alone {
+            out.push_str("any");
+        } else {
+            out.push(c);
+        }
+    }
+    is_constant_term(&out).then_some(out)
 }
 
 /// Whether text is a constant Erlang term (it lowers with no diagnostic and
@@ -245,7 +292,7 @@ fn varied(hint: &ArgHint, resource: &[String], worker: usize) -> Option<String> 
     let values: Vec<String> = match hint {
         ArgHint::Atoms { values } => values.iter().map(|a| atom(a)).collect(),
         ArgHint::Integers { values } => values.iter().map(|i| i.to_string()).collect(),
-        ArgHint::Terms { values } => values.iter().filter(|v| is_constant_term(v)).cloned().collect(),
+        ArgHint::Terms { values } => values.iter().filter_map(|v| concrete(v)).collect(),
         ArgHint::Unknown => return None,
     };
     if values.len() < 2 || values.iter().any(|v| resource.contains(v)) {
@@ -260,11 +307,7 @@ fn arg_text(hint: &ArgHint) -> String {
     match hint {
         ArgHint::Atoms { values } => values.first().map(|a| atom(a)).unwrap_or_else(|| "1".into()),
         ArgHint::Integers { values } => values.first().map(|i| i.to_string()).unwrap_or_else(|| "1".into()),
-        ArgHint::Terms { values } => values
-            .first()
-            .filter(|v| is_constant_term(v))
-            .cloned()
-            .unwrap_or_else(|| "1".into()),
+        ArgHint::Terms { values } => values.first().and_then(|v| concrete(v)).unwrap_or_else(|| "1".into()),
         ArgHint::Unknown => "1".into(),
     }
 }

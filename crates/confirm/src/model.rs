@@ -85,6 +85,7 @@ impl System for Model {
         };
         Ok(Observation {
             access: Some((Cell(cell), access)),
+            also: Vec::new(),
             site: Some(site),
             global: false,
             text: format!("{access:?} {cell}"),

@@ -17,6 +17,9 @@ pub enum Access {
 pub struct Observation<I, S> {
     /// The shared item touched and how, if any.
     pub access: Option<(I, Access)>,
+    /// Further items the same step touches (a send to a registered name reads
+    /// the registry; an exit signals linked processes): used for dependency.
+    pub also: Vec<(I, Access)>,
     /// The code location that made the step (a call site).
     pub site: Option<S>,
     /// The step may affect any other process (an exit signal, a kill): never
@@ -85,10 +88,11 @@ pub fn independent<I: Item, S>(a: &Observation<I, S>, b: &Observation<I, S>) -> 
     if a.global || b.global {
         return false;
     }
-    match (&a.access, &b.access) {
-        (Some((ia, aa)), Some((ib, ab))) => {
-            !(ia.overlaps(ib) && (*aa == Access::Write || *ab == Access::Write))
-        }
-        _ => true,
-    }
+    let all_a = a.access.iter().chain(a.also.iter());
+    !all_a.into_iter().any(|(ia, aa)| {
+        b.access
+            .iter()
+            .chain(b.also.iter())
+            .any(|(ib, ab)| ia.overlaps(ib) && (*aa == Access::Write || *ab == Access::Write))
+    })
 }

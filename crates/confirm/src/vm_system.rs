@@ -127,12 +127,24 @@ fn observation(vm: &Vm, ev: &Event) -> Observation<VmItem, Site> {
         )),
         _ => None,
     };
-    // An exit sends signals to every linked and monitoring process, and a
-    // mnesia transaction touches several items at once: never commute them.
-    let global = matches!(ev.kind, EventKind::Exit | EventKind::Link | EventKind::Unlink)
-        || ev.accesses.len() > 1;
+    // Every other item the step touched (an exit's signals, a transaction's
+    // records), for dependency. Link and unlink change who an exit signals:
+    // never commute them.
+    let also = ev
+        .accesses
+        .iter()
+        .map(|(item, a)| {
+            let a = match a {
+                VmAccess::Read => Access::Read,
+                VmAccess::Write => Access::Write,
+            };
+            (VmItem(item.clone()), a)
+        })
+        .collect();
+    let global = matches!(ev.kind, EventKind::Link | EventKind::Unlink);
     Observation {
         access,
+        also,
         site: ev.site.clone(),
         global,
         text: ev.text.clone(),

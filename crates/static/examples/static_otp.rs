@@ -54,9 +54,10 @@ fn main() {
     let program = load_paths(&srcs, &opts);
     let load = t0.elapsed();
     eprintln!(
-        "loaded {} modules in {:.2}s",
+        "loaded {} modules in {:.2}s, RSS so far {} MiB",
         program.modules.len(),
-        load.as_secs_f64()
+        load.as_secs_f64(),
+        peak_rss_kib().unwrap_or(0) / 1024
     );
     let t1 = Instant::now();
     let analysis = find_suspects(&program, &StaticOptions::default());
@@ -65,7 +66,10 @@ fn main() {
     for (phase, ms) in &analysis.timings {
         println!("  {phase}: {ms} ms");
     }
-    println!("modules: {}  functions: {}  funs: {}", s.modules, s.functions, s.funs);
+    println!(
+        "modules: {}  functions: {}  funs: {}",
+        s.modules, s.functions, s.funs
+    );
     println!(
         "call graph: {} nodes, {} edges; dataflow rounds: {}",
         s.call_graph_nodes, s.call_graph_edges, s.dataflow_rounds
@@ -74,7 +78,11 @@ fn main() {
         "reads: {}  writes: {}  truncated searches: {}  filtered pairs: {}",
         s.reads, s.writes, s.truncated_searches, s.filtered
     );
-    println!("load: {:.2}s  analysis: {:.2}s", load.as_secs_f64(), analyse.as_secs_f64());
+    println!(
+        "load: {:.2}s  analysis: {:.2}s",
+        load.as_secs_f64(),
+        analyse.as_secs_f64()
+    );
     match peak_rss_kib() {
         Some(k) => println!("peak RSS: {} MiB", k / 1024),
         None => println!("peak RSS: unknown"),
@@ -87,6 +95,21 @@ fn main() {
     for (app, cats) in &s.per_application {
         let parts: Vec<String> = cats.iter().map(|(c, n)| format!("{c}={n}")).collect();
         println!("  {app}: {}", parts.join(" "));
+    }
+    if let Ok(n) = std::env::var("STATIC_OTP_SHOW") {
+        let n: usize = n.parse().unwrap_or(10);
+        let step = (analysis.suspects.len() / n.max(1)).max(1);
+        for x in analysis.suspects.iter().step_by(step).take(n) {
+            println!(
+                "{} {} -> {}:{} [{}] {}",
+                x.id,
+                x.read.function,
+                x.write.function,
+                x.write.line,
+                x.resource.display,
+                x.message
+            );
+        }
     }
     let ct = analysis.suspects.iter().find(|x| {
         x.read.module == "ct_master"

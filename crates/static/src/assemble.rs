@@ -106,7 +106,9 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 any: true,
             },
             Val::Set(s) => {
-                let any = s.iter().any(|t| matches!(t, Term::Any | Term::Param(_) | Term::Opaque(_)));
+                let any = s
+                    .iter()
+                    .any(|t| matches!(t, Term::Any | Term::Param(_) | Term::Opaque(_)));
                 ValueSet {
                     values: s
                         .iter()
@@ -131,7 +133,11 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                     Category::PersistentTerm => "persistent_term",
                     _ => "registered_name",
                 };
-                let label = if cat == Category::PersistentTerm { "key" } else { "name" };
+                let label = if cat == Category::PersistentTerm {
+                    "key"
+                } else {
+                    "name"
+                };
                 Resource {
                     kind,
                     display: format!("{label} ∈ {}", show(&n)),
@@ -144,7 +150,11 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 let t = t1.meet(t2, limit);
                 let k = k1.meet(k2, limit);
                 Resource {
-                    kind: if cat == Category::Mnesia { "mnesia_record" } else { "ets_object" },
+                    kind: if cat == Category::Mnesia {
+                        "mnesia_record"
+                    } else {
+                        "ets_object"
+                    },
                     display: format!("table ∈ {}, key ∈ {}", show(&t), show(&k)),
                     name: None,
                     table: Some(self.value_set(&t)),
@@ -174,7 +184,9 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             Val::Any => ArgHint::Unknown,
             Val::Set(s) if s.is_empty() => ArgHint::Unknown,
             Val::Set(s) => {
-                if s.iter().any(|t| matches!(t, Term::Any | Term::Param(_) | Term::Opaque(_))) {
+                if s.iter()
+                    .any(|t| matches!(t, Term::Any | Term::Param(_) | Term::Opaque(_)))
+                {
                     return ArgHint::Unknown;
                 }
                 if let Some(atoms) = v.atoms() {
@@ -250,7 +262,9 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         let w = self.w;
         let mut fns: BTreeSet<String> = BTreeSet::new();
         let table = match (&hit.read_item, &hit.write_item) {
-            (Item::TableKey { table: t1, .. }, Item::TableKey { table: t2, .. }) => t1.meet(t2, w.limit),
+            (Item::TableKey { table: t1, .. }, Item::TableKey { table: t2, .. }) => {
+                t1.meet(t2, w.limit)
+            }
             _ => return Vec::new(),
         };
         let creations: Vec<usize> = match cat {
@@ -331,14 +345,36 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
 /// Sort suspects and give them unique stable ids.
 pub fn finish(mut suspects: Vec<Suspect>) -> Vec<Suspect> {
     suspects.sort_by(|a, b| {
-        (&a.read.file, a.read.line, a.read.column, &a.write.file, a.write.line, a.write.column, a.category)
-            .cmp(&(&b.read.file, b.read.line, b.read.column, &b.write.file, b.write.line, b.write.column, b.category))
+        (
+            &a.read.file,
+            a.read.line,
+            a.read.column,
+            &a.write.file,
+            a.write.line,
+            a.write.column,
+            a.category,
+        )
+            .cmp(&(
+                &b.read.file,
+                b.read.line,
+                b.read.column,
+                &b.write.file,
+                b.write.line,
+                b.write.column,
+                b.category,
+            ))
     });
     let base: Vec<String> = suspects
         .iter()
         .map(|s| {
             if s.read.module == s.write.module {
-                format!("{}:{}:{}:{}", s.category.code(), s.read.module, s.read.line, s.write.line)
+                format!(
+                    "{}:{}:{}:{}",
+                    s.category.code(),
+                    s.read.module,
+                    s.read.line,
+                    s.write.line
+                )
             } else {
                 format!(
                     "{}:{}:{}:{}:{}",
@@ -382,7 +418,9 @@ pub fn application_of(file: &str) -> String {
         .collect();
     let strip = |s: &str| -> String {
         match s.rsplit_once('-') {
-            Some((app, vsn)) if !vsn.is_empty() && vsn.chars().all(|c| c.is_ascii_digit() || c == '.') => {
+            Some((app, vsn))
+                if !vsn.is_empty() && vsn.chars().all(|c| c.is_ascii_digit() || c == '.') =>
+            {
                 app.to_string()
             }
             _ => s.to_string(),

@@ -98,7 +98,12 @@ pub fn invocations(
                 apply(units, module, &r(&a[0]), n, args, EdgeKind::Call, &mut out);
                 return out;
             }
-            if mfa.module == "gen_server" && matches!((mfa.name.as_str(), mfa.arity), ("call", 2 | 3) | ("cast", 2)) {
+            if mfa.module == "gen_server"
+                && matches!(
+                    (mfa.name.as_str(), mfa.arity),
+                    ("call", 2 | 3) | ("cast", 2)
+                )
+            {
                 let (cb, n, kind) = if mfa.name == "call" {
                     ("handle_call", 3, EdgeKind::Serve)
                 } else {
@@ -136,12 +141,27 @@ pub fn invocations(
                 match start.shape {
                     StartShape::Fun { fun } => {
                         if let Some(f) = a.get(fun) {
-                            apply(units, module, &r(f), Some(0), Some(Vec::new()), EdgeKind::Spawn, &mut out);
+                            apply(
+                                units,
+                                module,
+                                &r(f),
+                                Some(0),
+                                Some(Vec::new()),
+                                EdgeKind::Spawn,
+                                &mut out,
+                            );
                         }
                     }
                     StartShape::Mfa { m, f, a: ai } => {
                         if let (Some(mv), Some(fv), Some(av)) = (a.get(m), a.get(f), a.get(ai)) {
-                            dynamic(units, &r(mv), &r(fv), single_list(av), EdgeKind::Spawn, &mut out);
+                            dynamic(
+                                units,
+                                &r(mv),
+                                &r(fv),
+                                single_list(av),
+                                EdgeKind::Spawn,
+                                &mut out,
+                            );
                         }
                     }
                     StartShape::Init { m, arg } => {
@@ -179,7 +199,10 @@ pub fn invocations(
                 }
             }
         }
-        SiteTarget::Dynamic { module: mv, function: fv } => {
+        SiteTarget::Dynamic {
+            module: mv,
+            function: fv,
+        } => {
             dynamic(
                 units,
                 &r(mv),
@@ -191,7 +214,15 @@ pub fn invocations(
         }
         SiteTarget::Apply(fv) => {
             let n = sv.args.len() as u32;
-            apply(units, module, &r(fv), Some(n), Some(sv.args.clone()), EdgeKind::Call, &mut out);
+            apply(
+                units,
+                module,
+                &r(fv),
+                Some(n),
+                Some(sv.args.clone()),
+                EdgeKind::Call,
+                &mut out,
+            );
         }
     }
     out
@@ -222,14 +253,12 @@ fn apply(
 ) {
     for t in fv.iter() {
         match t {
-            Term::Fun(u) => {
-                if arity.is_none_or(|n| n == units.unit(*u).arity) {
-                    out.push(Invoke {
-                        callee: Callee::Closure(*u),
-                        args: args.clone(),
-                        kind,
-                    });
-                }
+            Term::Fun(u) if arity.is_none_or(|n| n == units.unit(*u).arity) => {
+                out.push(Invoke {
+                    callee: Callee::Closure(*u),
+                    args: args.clone(),
+                    kind,
+                });
             }
             Term::FunRef(mfa) => {
                 if arity.is_none_or(|n| n == mfa.arity)
@@ -310,12 +339,28 @@ fn dynamic(
     }
 }
 
+/// Most functions an `M:F(...)` with unknown `M` may go to.
+const MAX_BY_NAME: usize = 32;
+
 /// Exported functions matching what is known of module, name and arity.
-fn fns_named(units: &Units<'_>, m: Option<&Name>, f: Option<&Name>, arity: Option<u32>) -> Vec<FnId> {
+fn fns_named(
+    units: &Units<'_>,
+    m: Option<&Name>,
+    f: Option<&Name>,
+    arity: Option<u32>,
+) -> Vec<FnId> {
     if m.is_none()
         && let (Some(f), Some(a)) = (f, arity)
     {
-        return units.exported_named(f, a).to_vec();
+        let all = units.exported_named(f, a);
+        // `Mod:init(Args)` in generic code could be any of hundreds of
+        // callbacks: too vague to follow (the process starts and
+        // `gen_server:call` that name their module are followed instead).
+        return if all.len() > MAX_BY_NAME {
+            Vec::new()
+        } else {
+            all.to_vec()
+        };
     }
     let Some(m) = m else {
         // Neither module nor arity known: too vague to follow.
@@ -359,7 +404,11 @@ pub struct CallGraph {
 }
 
 impl CallGraph {
-    pub fn build(units: &Units<'_>, flow: &Flow, apply_candidates: FxHashMap<u32, Vec<UnitId>>) -> Self {
+    pub fn build(
+        units: &Units<'_>,
+        flow: &Flow,
+        apply_candidates: FxHashMap<u32, Vec<UnitId>>,
+    ) -> Self {
         let mut graph = DiGraph::new();
         let unit_nodes: Vec<NodeIndex> = (0..units.units.len())
             .map(|i| graph.add_node(i as u32))
@@ -453,7 +502,10 @@ impl CallGraph {
         for (i, &s) in seed.iter().enumerate() {
             mask[self.unit_nodes[i].index()] = s;
         }
-        let mut work: Vec<NodeIndex> = (0..n).map(NodeIndex::new).filter(|x| mask[x.index()] != 0).collect();
+        let mut work: Vec<NodeIndex> = (0..n)
+            .map(NodeIndex::new)
+            .filter(|x| mask[x.index()] != 0)
+            .collect();
         while let Some(x) = work.pop() {
             let mx = mask[x.index()];
             for e in self.graph.edges_directed(x, petgraph::Direction::Incoming) {

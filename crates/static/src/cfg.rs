@@ -56,7 +56,10 @@ pub fn build(body: &Body, clauses: &[ClauseId], keep: &dyn Fn(CallSiteId) -> boo
 impl Builder<'_> {
     fn new_node(&mut self, site: Option<CallSiteId>) -> u32 {
         let id = self.cfg.nodes.len() as u32;
-        self.cfg.nodes.push(Node { site, succs: Vec::new() });
+        self.cfg.nodes.push(Node {
+            site,
+            succs: Vec::new(),
+        });
         if let Some(s) = site {
             self.cfg.by_site.insert(s, id);
         }
@@ -237,7 +240,10 @@ impl Builder<'_> {
                     None => fb,
                 }
             }
-            Expr::Maybe { body: items, else_clauses } => {
+            Expr::Maybe {
+                body: items,
+                else_clauses,
+            } => {
                 let mut f = f;
                 let mut early: Vec<u32> = Vec::new();
                 for &e in items {

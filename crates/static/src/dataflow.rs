@@ -14,8 +14,8 @@
 //! result does not depend on thread count).
 
 use racewit_syntax::ir::{
-    Body, CallSiteId, CallTarget, Clause, ClauseId, Expr, ExprId, Literal, MFA, Name,
-    Pat, PatId, Qualifier,
+    Body, CallSiteId, CallTarget, Clause, ClauseId, Expr, ExprId, Literal, MFA, Name, Pat, PatId,
+    Qualifier,
 };
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -27,7 +27,9 @@ use crate::values::{
 };
 
 /// The most rounds of the fixpoint before giving up on further precision.
-const MAX_ROUNDS: usize = 24;
+const MAX_ROUNDS: usize = 8;
+/// Evaluations per function the fixpoint may spend after its third round.
+const EVAL_BUDGET: usize = 3;
 
 /// What a call site calls, with abstract (symbolic) values.
 #[derive(Clone, Debug)]
@@ -160,6 +162,7 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
                                 index: i,
                             },
                             derived: false,
+                            elem: 0,
                         }))
                     } else if o {
                         Val::one(Term::Opaque(Opaque {
@@ -168,6 +171,7 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
                                 index: i,
                             },
                             derived: false,
+                            elem: 0,
                         }))
                     } else {
                         Val::bottom()
@@ -205,14 +209,16 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
         creations: vec![Vec::new(); n],
         sent: vec![Vec::new(); n],
     };
+    let mut evaluations = 0usize;
     for round in 0..MAX_ROUNDS {
         let work: Vec<usize> = (0..n).filter(|&i| state.dirty[i]).collect();
-        if work.is_empty() {
+        // Stop when done, or when the work spent says the rest is a long tail
+        // (values then miss some late contributions; counted in `rounds`).
+        if work.is_empty() || (round >= 3 && evaluations > EVAL_BUDGET * n) {
             break;
         }
+        evaluations += work.len();
         flow.rounds = round + 1;
-        let t0 = std::time::Instant::now();
-        let nw = work.len();
         let facts: Vec<FnFacts> = work
             .par_iter()
             .map(|&i| eval_function(units, &flow, FnId(i as u32)))
@@ -220,16 +226,28 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
         for &i in &work {
             state.dirty[i] = false;
         }
-        let t1 = std::time::Instant::now();
         for (i, f) in work.into_iter().zip(facts) {
             merge(units, &mut flow, &mut state, FnId(i as u32), f);
         }
-        eprintln!("DEBUG round {round} n={nw} eval {:?} merge {:?}", t1 - t0, t1.elapsed());
     }
     flow.creations = state.creations.into_iter().flatten().collect();
     flow.sent = state.sent.into_iter().flatten().collect();
     flow.servers = servers(units, &flow);
     flow
+}
+
+/// Whether a call site may run a function of the program (a plain call to
+/// code outside it cannot, except through funs, which are not fed here).
+fn may_run_program_code(units: &Units<'_>, sv: &SiteVals) -> bool {
+    match &sv.target {
+        SiteTarget::Static(mfa) => {
+            units.lookup_mfa(mfa).is_some()
+                || (mfa.module == "erlang" && mfa.name == "apply")
+                || crate::spawn::start_of(mfa).is_some()
+                || mfa.module == "gen_server"
+        }
+        _ => true,
+    }
 }
 
 /// Who to evaluate again when something changes.
@@ -331,9 +349,17 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, f:
             opts: resolve(&opts, &caller_ctx, limit),
         })
         .collect();
-    state.sent[i] = f.sends.iter().map(|v| resolve(v, &caller_ctx, limit)).collect();
+    state.sent[i] = f
+        .sends
+        .iter()
+        .map(|v| resolve(v, &caller_ctx, limit))
+        .collect();
     let mut arg_feed: Vec<(FnId, Vec<Val>)> = Vec::new();
     for (site, sv) in f.sites {
+        if !may_run_program_code(units, &sv) {
+            flow.sites[mi as usize][site.index()] = Some(sv);
+            continue;
+        }
         for inv in invocations(units, flow, mi, &sv, &caller_ctx) {
             let g = match inv.callee {
                 Callee::Fn(g) => g,
@@ -344,7 +370,14 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, f:
                 Some(a) if a.len() == arity => {
                     a.iter().map(|v| resolve(v, &caller_ctx, limit)).collect()
                 }
-                _ => vec![Val::Any; arity],
+                _ => (0..arity as u32)
+                    .map(|k| {
+                        Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
+                            function: g.0,
+                            index: k,
+                        })))
+                    })
+                    .collect(),
             };
             arg_feed.push((g, args));
         }
@@ -404,6 +437,7 @@ impl Eval<'_, '_> {
                 expr: e.0,
             },
             derived: false,
+            elem: 0,
         }))
     }
 
@@ -439,6 +473,7 @@ impl Eval<'_, '_> {
                             var: var.0,
                         },
                         derived: false,
+                        elem: 0,
                     }));
                     &opaque
                 } else {
@@ -455,7 +490,11 @@ impl Eval<'_, '_> {
             Pat::Tuple(ps) => {
                 let ps = ps.clone();
                 let record = match ps.first().map(|&p0| self.body.pat(p0)) {
-                    Some(Pat::Lit(Literal::Atom(r))) => Some(r.clone()),
+                    Some(Pat::Lit(Literal::Atom(r)))
+                        if self.units.records.contains(&(r.clone(), ps.len() as u32)) =>
+                    {
+                        Some(r.clone())
+                    }
                     _ => None,
                 };
                 for (i, &q) in ps.iter().enumerate() {
@@ -541,7 +580,9 @@ impl Eval<'_, '_> {
             }
             Expr::Tuple(es) => {
                 let vals = self.exprs(es);
-                if let Some(Expr::Lit(Literal::Atom(r))) = es.first().map(|&e| body.expr(e)) {
+                if let Some(Expr::Lit(Literal::Atom(r))) = es.first().map(|&e| body.expr(e))
+                    && self.units.records.contains(&(r.clone(), es.len() as u32))
+                {
                     let n = es.len() as u32;
                     let ctx = &self.flow.ctx[self.fid.index()];
                     for (i, v) in vals.iter().enumerate().skip(1) {
@@ -591,8 +632,7 @@ impl Eval<'_, '_> {
                 let x = self.expr(*a);
                 let y = self.expr(*b);
                 if *op == racewit_syntax::ir::BinOp::Append {
-                    let d = x.derive();
-                    let d = if d.is_any() { y.derive() } else { d };
+                    let d = Val::derive_all(&[&x, &y], limit);
                     if !d.is_any() {
                         return d;
                     }
@@ -656,7 +696,9 @@ impl Eval<'_, '_> {
                 let saved = self.unit;
                 self.unit = u;
                 let base = self.units.unit(u).param_base;
-                let args: Vec<Val> = (0..fe.arity).map(|i| Val::one(Term::Param(base + i))).collect();
+                let args: Vec<Val> = (0..fe.arity)
+                    .map(|i| Val::one(Term::Param(base + i)))
+                    .collect();
                 let r = self.clauses(&fe.clauses, &args);
                 self.facts.returns.push((u, r));
                 self.unit = saved;
@@ -700,7 +742,10 @@ impl Eval<'_, '_> {
                 self.expr(c.body);
                 self.opaque(id)
             }
-            Expr::Maybe { body: items, else_clauses } => {
+            Expr::Maybe {
+                body: items,
+                else_clauses,
+            } => {
                 let mut last = Val::Any;
                 for &e in items {
                     last = self.expr(e);
@@ -728,7 +773,11 @@ impl Eval<'_, '_> {
             CallTarget::Remote { module, function } => {
                 let mv = self.expr(*module);
                 let fv = self.expr(*function);
-                match m.call_sites.get(site.index()).and_then(|s| s.target.clone()) {
+                match m
+                    .call_sites
+                    .get(site.index())
+                    .and_then(|s| s.target.clone())
+                {
                     Some(mfa) => SiteTarget::Static(mfa),
                     None => match (mv.atoms(), fv.atoms()) {
                         (Some(ms), Some(fs)) if ms.len() == 1 && fs.len() == 1 => {
@@ -756,7 +805,11 @@ impl Eval<'_, '_> {
         let result = self.call_result(site, &sv);
         self.facts.sites.push((site, sv));
         let _ = limit;
-        if result.is_any() { self.opaque(id) } else { result }
+        if result.is_any() {
+            self.opaque(id)
+        } else {
+            result
+        }
     }
 
     fn call_result(&mut self, site: CallSiteId, sv: &SiteVals) -> Val {
@@ -805,10 +858,21 @@ impl Eval<'_, '_> {
                 }
                 (
                     "erlang",
-                    "pid_to_list" | "list_to_atom" | "list_to_existing_atom" | "atom_to_list"
-                    | "list_to_binary" | "binary_to_atom" | "binary_to_list" | "term_to_binary"
-                    | "iolist_to_binary" | "binary_to_existing_atom" | "integer_to_list"
-                    | "integer_to_binary" | "atom_to_binary" | "ref_to_list" | "phash2",
+                    "pid_to_list"
+                    | "list_to_atom"
+                    | "list_to_existing_atom"
+                    | "atom_to_list"
+                    | "list_to_binary"
+                    | "binary_to_atom"
+                    | "binary_to_list"
+                    | "term_to_binary"
+                    | "iolist_to_binary"
+                    | "binary_to_existing_atom"
+                    | "integer_to_list"
+                    | "integer_to_binary"
+                    | "atom_to_binary"
+                    | "ref_to_list"
+                    | "phash2",
                     _,
                 )
                 | ("lists", "concat" | "flatten" | "append", _)
@@ -825,17 +889,8 @@ impl Eval<'_, '_> {
                     {
                         return Val::from_terms(strs, limit);
                     }
-                    let mut d = Val::Any;
-                    for v in a {
-                        let x = v.derive();
-                        if !x.is_any() {
-                            d = x;
-                            if !d.has_param() {
-                                break;
-                            }
-                        }
-                    }
-                    return d;
+                    let refs: Vec<&Val> = a.iter().collect();
+                    return Val::derive_all(&refs, limit);
                 }
                 ("mnesia", "create_table", 2) => {
                     self.facts
@@ -854,6 +909,9 @@ impl Eval<'_, '_> {
                     Val::Any
                 };
             }
+        }
+        if !may_run_program_code(self.units, sv) {
+            return Val::Any;
         }
         let ctx = &self.flow.ctx[self.fid.index()];
         let mut out = Val::bottom();

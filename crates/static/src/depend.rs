@@ -6,7 +6,9 @@
 //! A write races with a read only when it depends on it: `N = value(K),
 //! reset(K)` reads and writes but never acts on what it read.
 
-use racewit_syntax::ir::{Body, CallSiteId, CallTarget, ClauseId, Expr, ExprId, Literal, Pat, PatId, Qualifier};
+use racewit_syntax::ir::{
+    Body, CallSiteId, CallTarget, ClauseId, Expr, ExprId, Literal, Pat, PatId, Qualifier,
+};
 use rustc_hash::FxHashSet;
 
 /// What depends on one call site's result within one unit.
@@ -92,7 +94,9 @@ impl Dep<'_> {
     fn pat_reads_taint(&self, p: PatId) -> bool {
         match self.body.pat(p) {
             Pat::Bound(v) => self.tainted[v.index()],
-            Pat::Cons(a, b) | Pat::Alias(a, b) => self.pat_reads_taint(*a) || self.pat_reads_taint(*b),
+            Pat::Cons(a, b) | Pat::Alias(a, b) => {
+                self.pat_reads_taint(*a) || self.pat_reads_taint(*b)
+            }
             Pat::Tuple(ps) => ps.iter().any(|&q| self.pat_reads_taint(q)),
             Pat::Map(fs) => fs.iter().any(|(_, q)| self.pat_reads_taint(*q)),
             _ => false,
@@ -117,7 +121,9 @@ impl Dep<'_> {
             }
             Expr::Map { base, fields } => {
                 base.is_some_and(|b| self.reads_taint(b))
-                    || fields.iter().any(|f| self.reads_taint(f.key) || self.reads_taint(f.value))
+                    || fields
+                        .iter()
+                        .any(|f| self.reads_taint(f.key) || self.reads_taint(f.value))
             }
             _ => false,
         }
@@ -137,7 +143,11 @@ impl Dep<'_> {
                     _ => None,
                 };
                 matches!(
-                    (atom(*module).as_deref(), atom(*function).as_deref(), args.len()),
+                    (
+                        atom(*module).as_deref(),
+                        atom(*function).as_deref(),
+                        args.len()
+                    ),
                     (Some("erlang"), Some("exit"), 1)
                         | (Some("erlang"), Some("error"), 1..=3)
                         | (Some("erlang"), Some("throw"), 1)
@@ -145,7 +155,10 @@ impl Dep<'_> {
                 )
             }
             Expr::Case { clauses, .. } => {
-                !clauses.is_empty() && clauses.iter().all(|&c| self.diverges(self.body.clause(c).body))
+                !clauses.is_empty()
+                    && clauses
+                        .iter()
+                        .all(|&c| self.diverges(self.body.clause(c).body))
             }
             _ => false,
         }
@@ -155,8 +168,9 @@ impl Dep<'_> {
         let cl = self.body.clause(c);
         let guard_true = cl.guard.is_empty()
             || cl.guard.iter().any(|conj| {
-                conj.iter()
-                    .all(|&g| matches!(self.body.expr(g), Expr::Lit(Literal::Atom(a)) if a == "true"))
+                conj.iter().all(
+                    |&g| matches!(self.body.expr(g), Expr::Lit(Literal::Atom(a)) if a == "true"),
+                )
             });
         guard_true && cl.pats.iter().all(|&p| !self.refutable(p))
     }
@@ -193,7 +207,9 @@ impl Dep<'_> {
         self.ctrl = saved;
         if dep && !saved {
             let no_catch_all = !clauses.iter().any(|&c| self.catch_all(c));
-            let some_diverge = clauses.iter().any(|&c| self.diverges(self.body.clause(c).body));
+            let some_diverge = clauses
+                .iter()
+                .any(|&c| self.diverges(self.body.clause(c).body));
             if no_catch_all || some_diverge {
                 // Reaching what follows depends on the value too.
                 self.ctrl = true;
@@ -325,7 +341,10 @@ impl Dep<'_> {
                 self.ctrl = saved;
                 t || saved
             }
-            Expr::Maybe { body: items, else_clauses } => {
+            Expr::Maybe {
+                body: items,
+                else_clauses,
+            } => {
                 let mut t = false;
                 for &e in items {
                     t |= self.expr(e);

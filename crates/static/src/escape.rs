@@ -59,7 +59,9 @@ pub fn apply_candidates(units: &Units<'_>, flow: &Flow) -> FxHashMap<u32, Vec<Un
             // exported, or named by a fun) lets the fun go anywhere.
             let open_params: Option<&[Val]> = match &sv.target {
                 SiteTarget::Static(mfa) if !(mfa.module == "erlang" && mfa.name == "apply") => {
-                    units.lookup_mfa(mfa).map(|g| flow.ctx[g.index()].as_slice())
+                    units
+                        .lookup_mfa(mfa)
+                        .map(|g| flow.ctx[g.index()].as_slice())
                 }
                 _ => None,
             };
@@ -90,7 +92,10 @@ pub fn apply_candidates(units: &Units<'_>, flow: &Flow) -> FxHashMap<u32, Vec<Un
     }
     for (i, fu) in units.fn_unit.iter().enumerate() {
         if units.fns[i].1.exported {
-            collect_closures(&resolve(&flow.ret[fu.index()], &flow.ctx[i], limit), &mut escaping);
+            collect_closures(
+                &resolve(&flow.ret[fu.index()], &flow.ctx[i], limit),
+                &mut escaping,
+            );
         }
     }
     let mut by_arity: FxHashMap<u32, BTreeSet<UnitId>> = FxHashMap::default();
@@ -124,7 +129,10 @@ pub fn apply_candidates(units: &Units<'_>, flow: &Flow) -> FxHashMap<u32, Vec<Un
             if let (Some(tm), Some(n), Some(ar)) = (tm, atom(*name), ar)
                 && let Some(g) = units.lookup(&tm, &n, ar)
             {
-                by_arity.entry(ar).or_default().insert(units.fn_unit[g.index()]);
+                by_arity
+                    .entry(ar)
+                    .or_default()
+                    .insert(units.fn_unit[g.index()]);
             }
         }
     }

@@ -29,14 +29,24 @@ pub fn role(mfa: &MFA) -> Option<Role> {
 pub fn named_option(opts: &Term) -> Option<bool> {
     match opts {
         Term::List(items) => {
-            if items.iter().any(|t| matches!(t, Term::Any | Term::Param(_))) {
+            if items
+                .iter()
+                .any(|t| matches!(t, Term::Any | Term::Param(_)))
+            {
                 // An unknown option may be `named_table`.
-                if items.iter().any(|t| matches!(t, Term::Atom(a) if a == "named_table")) {
+                if items
+                    .iter()
+                    .any(|t| matches!(t, Term::Atom(a) if a == "named_table"))
+                {
                     return Some(true);
                 }
                 return None;
             }
-            Some(items.iter().any(|t| matches!(t, Term::Atom(a) if a == "named_table")))
+            Some(
+                items
+                    .iter()
+                    .any(|t| matches!(t, Term::Atom(a) if a == "named_table")),
+            )
         }
         _ => None,
     }
@@ -220,7 +230,11 @@ mod tests {
     #[test]
     fn options_give_access_keypos_and_naming() {
         let a = |s: &str| Term::Atom(s.into());
-        let opts = list(vec![a("named_table"), a("public"), Term::Tuple(vec![a("keypos"), Term::Int(2)])]);
+        let opts = list(vec![
+            a("named_table"),
+            a("public"),
+            Term::Tuple(vec![a("keypos"), Term::Int(2)]),
+        ]);
         let (access, keypos, named) = info_of(&opts);
         assert_eq!(access, TableAccess::Public);
         assert_eq!(keypos, BTreeSet::from([2]));

@@ -6,37 +6,61 @@
 //!
 //! Principal types (all `Serialize`; JSON uses snake_case names):
 //! - [`StaticOptions`]: enabled [`Category`]s (default all), `atom_limit`
-//!   (set size before widening to "any", default 16), `search_budget`
-//!   (states per forward search), `max_entries` (entries per suspect).
+//!   (set size before widening, default 16), `search_budget` (states per
+//!   forward search), `max_entries` (entries listed per suspect).
 //! - [`Analysis`]: `suspects` (sorted by read file/line/column, then write,
-//!   then category; ids unique) and [`Stats`].
+//!   then category; ids unique), [`Stats`] (deterministic counters, per
+//!   category and per application), and `timings` (wall time per pass, not
+//!   serialized).
 //! - [`Suspect`]: `id` (`R001:ct_master:238:240`: code, read module, read
-//!   line, [write module,] write line, and `:cRC:WC` columns only when that is
-//!   not unique), `category`, `code`, `read`/`write` ([`Access`]: `call`
-//!   `"erlang:whereis/1"`, `module`, `site` (the [`CallSiteId`] within
-//!   `module`), `function`, `file`/`line`/`column`; `span` is kept for Rust
-//!   callers but not serialized), `resource` ([`Resource`]: `kind`, optional
-//!   `name`/`table`/`key` [`ValueSet`]s, and `display` such as
-//!   `table ∈ {counters}, key ∈ {hits}`), `path` ([`Hop`]s from the read to
-//!   the write: `read`, `call` (entered callee), `return` (the read's function
-//!   returned to this caller site), `spawn` (a new process runs the rest),
-//!   `write`), `entries` ([`Entry`]: exported functions the race is reachable
-//!   from, with an [`ArgHint`] per argument), `setup` (functions holding the
-//!   `ets:new`/`mnesia:create_table` the race needs), `message` (Dialyzer
-//!   style).
+//!   line, [write module,] write line; `:cRC:WC` columns appended only when
+//!   that is not unique), `category`, `code`, `read`/`write` ([`Access`]:
+//!   `call` `"erlang:whereis/1"`, `module`, `site` (the `CallSiteId` within
+//!   `module`), `function` (`mod:f/2` or `mod:'-f/2-fun-0-'/0`),
+//!   `file`/`line`/`column` from `program.sources.location`; `span` is kept
+//!   for Rust callers but not serialized), `resource` ([`Resource`]: `kind`
+//!   (`registered_name`, `ets_object`, `mnesia_record`, `spawned_pid`,
+//!   `global_name`, `persistent_term`), optional `name`/`table`/`key`
+//!   [`ValueSet`]s (`values` as Erlang terms, `any: true` when not known
+//!   precisely), `display` such as `table ∈ {counters}, key ∈ {hits}`),
+//!   `path` ([`Hop`]s from read to write, each with `kind` `read` | `call`
+//!   (callee entered) | `return` (the read's function returned to this
+//!   caller site) | `spawn` (a new process runs the rest) | `serve` (a
+//!   `gen_server:call/cast` handled by the server) | `write`, `function`,
+//!   optional `call`, position), `entries` ([`Entry`]: exported functions the
+//!   race is reachable from, with an [`ArgHint`] per argument), `setup`
+//!   (functions holding the `ets:new`/`mnesia:create_table` the race needs),
+//!   `message` (Dialyzer style).
 //! - [`Category`]: `registry` R001, `ets` R002, `mnesia` R003,
-//!   `spawn_register` R004, `global` R005, `persistent_term` R006.
+//!   `spawn_register` R004, `global` R005, `persistent_term` R006
+//!   ([`Category::parse`] accepts either form).
 //!
-//! Passes: [`units`] (functions and funs) → [`dataflow`] (abstract values,
-//! interprocedural, with record fields) → [`escape`] + [`callgraph`]
-//! (petgraph) → per-category relevance → [`cfg`] (pruned CFG per unit) →
-//! [`walk`] (forward search from every read, in parallel) → [`assemble`]
-//! (filters and reports). One file per category: [`registry`], [`ets`],
-//! [`mnesia`], [`spawn_register`], [`global`], [`persistent_term`].
+//! How it decides (see each module for details):
+//! - Values ([`values`]): small sets of constant-shaped terms; an unknown
+//!   value carries an identity (the parameter, variable or expression it
+//!   came from), so two uses race only if they are the same constant or the
+//!   same identity (an alias), as in Dialyzer. `self()`, `make_ref()` and
+//!   values derived from them are unique to a process and never race.
+//! - Dependence ([`depend`]): a write counts only if it depends on the read's
+//!   value (data, or control: inside a clause the read selects, or after a
+//!   match that fails otherwise). `N = value(K), reset(K)` is no race.
+//! - Search ([`walk`]): forward from every read over pruned CFGs
+//!   ([`cfg`]), entering callees with their call-site context, returning to
+//!   callers when the read's function returns a dependent value, following
+//!   `spawn`/`gen_server` starts into the new process's code and
+//!   `gen_server:call` into `handle_call/3`.
+//! - Filters ([`assemble`]): ETS tables that are not public (unless the path
+//!   crosses a server request), `spawn`+`register` whose new process blocks
+//!   in a `receive` before it can end.
+//!
+//! Passes: [`units`] → [`dataflow`] → [`escape`] + [`callgraph`] (petgraph) →
+//! relevance masks → [`cfg`] → [`walk`] (parallel, one search per read) →
+//! [`assemble`]. One file per category: [`registry`], [`ets`], [`mnesia`],
+//! [`spawn_register`], [`global`], [`persistent_term`].
 //!
 //! Architecture invariant: output depends only on the input program and the
-//! options, never on thread count or hash order (searches run in parallel but
-//! each is sequential and results are sorted).
+//! options, never on thread count or hash order (searches run in parallel
+//! but each is sequential, and results are sorted).
 
 pub mod assemble;
 pub mod callgraph;
@@ -92,10 +116,40 @@ impl Default for StaticOptions {
         StaticOptions {
             categories: Category::ALL.into_iter().collect(),
             atom_limit: 16,
-            search_budget: 50_000,
+            search_budget: 6_000,
             max_entries: 8,
         }
     }
+}
+
+/// Every write site with its item in its function's global context.
+fn writes_of(
+    world: &World<'_, '_>,
+) -> Vec<(Category, Origin, UnitId, ops::Item, Vec<values::Val>)> {
+    let mut out = Vec::new();
+    for (mi, per) in world.site_ops.iter().enumerate() {
+        for (si, &(_, w)) in per.iter().enumerate() {
+            if w == 0 {
+                continue;
+            }
+            let o = Origin {
+                module: mi as u32,
+                site: CallSiteId(si as u32),
+            };
+            let Some(sv) = world.flow.site(o.module, o.site) else {
+                continue;
+            };
+            let ctx = world.global_ctx(sv.unit);
+            for c in Category::ALL {
+                if w & c.bit() != 0
+                    && let Some((args, item)) = world.item_at(c, o, &ctx)
+                {
+                    out.push((c, o, sv.unit, item, args));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Run the static pass over a loaded program.
@@ -105,7 +159,6 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     let mut lap = |name: &'static str| {
         let now = std::time::Instant::now();
         timings.push((name, (now - clock).as_millis()));
-        eprintln!("DEBUG {name} {:?}", now - clock);
         clock = now;
     };
     let limit = opts.atom_limit.max(1);
@@ -195,8 +248,15 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         write_reach,
         limit,
         budget: opts.search_budget,
+        writes: Vec::new(),
+        write_index: Default::default(),
         summaries: Default::default(),
     };
+    let mut world = world;
+    world.writes = writes_of(&world);
+    for (i, w) in world.writes.iter().enumerate() {
+        world.write_index.entry(w.1).or_default().push(i);
+    }
 
     // Only reads that can reach a write of their category, directly or by returning.
     let outcomes: Vec<walk::Outcome> = reads.par_iter().map(|r| world.search(r)).collect();
@@ -250,5 +310,73 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         suspects,
         stats,
         timings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use racewit_syntax::load_source;
+
+    /// `(category, read line, write line)` of each suspect in one module.
+    fn check(src: &str) -> Vec<(&'static str, u32, u32)> {
+        let program = load_source("t.erl", src);
+        let a = find_suspects(&program, &StaticOptions::default());
+        a.suspects
+            .iter()
+            .map(|s| (s.category.as_str(), s.read.line, s.write.line))
+            .collect()
+    }
+
+    #[test]
+    fn whereis_then_register_in_one_function() {
+        let src = "-module(t).\n-export([start/0]).\nstart() ->\n    case whereis(srv) of\n        undefined -> register(srv, self());\n        _ -> ok\n    end.\n";
+        assert_eq!(check(src), vec![("registry", 4, 5)]);
+    }
+
+    #[test]
+    fn different_constant_names_are_filtered() {
+        let src = "-module(t).\n-export([start/0]).\nstart() ->\n    case whereis(a) of\n        undefined -> register(b, self());\n        _ -> ok\n    end.\n";
+        assert_eq!(check(src), vec![]);
+    }
+
+    #[test]
+    fn register_in_a_spawned_fun_races_with_the_parent_whereis() {
+        let src = "-module(t).\n-export([ensure/0]).\nensure() ->\n    case whereis(lg) of\n        undefined -> spawn(fun() -> register(lg, self()), loop() end);\n        P -> P\n    end.\nloop() -> receive stop -> ok end.\n";
+        assert_eq!(check(src), vec![("registry", 4, 5)]);
+    }
+
+    #[test]
+    fn a_write_that_does_not_depend_on_the_read_is_no_race() {
+        let src = "-module(t).\n-export([go/0]).\nvalue() -> ets:lookup(tab, k).\nreset() -> ets:insert(tab, {k, 0}).\ngo() ->\n    _ = value(),\n    reset().\n";
+        assert_eq!(check(src), vec![]);
+    }
+
+    #[test]
+    fn ets_races_only_on_public_tables() {
+        let body = "bump() ->\n    N = case ets:lookup(tab, k) of [] -> 0; [{k, V}] -> V end,\n    ets:insert(tab, {k, N + 1}).\n";
+        let public = format!(
+            "-module(t).\n-export([setup/0, bump/0]).\nsetup() -> ets:new(tab, [named_table, public]).\n{body}"
+        );
+        let protected = format!(
+            "-module(t).\n-export([setup/0, bump/0]).\nsetup() -> ets:new(tab, [named_table, protected]).\n{body}"
+        );
+        assert_eq!(check(&public), vec![("ets", 5, 6)]);
+        assert_eq!(check(&protected), vec![]);
+    }
+
+    #[test]
+    fn keys_that_never_meet_are_filtered() {
+        let src = "-module(t).\n-export([setup/0, go/0]).\nsetup() -> ets:new(tab, [named_table, public]).\ngo() ->\n    case ets:lookup(tab, hits) of\n        [] -> ets:insert(tab, {snapshot, 1});\n        _ -> ok\n    end.\n";
+        assert_eq!(check(src), vec![]);
+    }
+
+    #[test]
+    fn categories_can_be_switched_off() {
+        let src = "-module(t).\n-export([start/0]).\nstart() ->\n    case whereis(srv) of\n        undefined -> register(srv, self());\n        _ -> ok\n    end.\n";
+        let program = load_source("t.erl", src);
+        let mut opts = StaticOptions::default();
+        opts.categories.remove(&Category::Registry);
+        assert!(find_suspects(&program, &opts).suspects.is_empty());
     }
 }

@@ -57,9 +57,16 @@ mod tests {
             name: "register".into(),
             arity: 2,
         };
-        let call = render_call(&reg, &[Val::atom("ct_master"), Val::Any], &|_| String::new());
+        let call = render_call(&reg, &[Val::atom("ct_master"), Val::Any], &|_| {
+            String::new()
+        });
         assert_eq!(call, "erlang:register(ct_master, pid())");
-        let m = message(Category::Registry, &call, "erlang:whereis(ct_master)", " on line 238");
+        let m = message(
+            Category::Registry,
+            &call,
+            "erlang:whereis(ct_master)",
+            " on line 238",
+        );
         assert_eq!(
             m,
             "The call erlang:register(ct_master, pid()) might fail due to a possible race \

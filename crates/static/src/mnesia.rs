@@ -22,7 +22,9 @@ pub fn role(mfa: &MFA) -> Option<Role> {
 /// `'_'` in a match pattern matches any key.
 fn unwild(v: Val) -> Val {
     match &v {
-        Val::Set(s) if s.iter().any(|t| matches!(t, Term::Atom(a) if a == "_")) => Val::Any,
+        Val::Set(s) if s.iter().any(|t| matches!(t, Term::Atom(a) if a == "_")) => {
+            Val::one(Term::Wild)
+        }
         _ => v,
     }
 }
@@ -31,7 +33,9 @@ pub fn item(mfa: &MFA, args: &[Val], limit: usize) -> Item {
     let arg = |i: usize| args.get(i).cloned().unwrap_or(Val::Any);
     let (table, key) = match (mfa.name.as_str(), mfa.arity) {
         // {Tab, Key}
-        ("dirty_read" | "dirty_delete", 1) => (element(&arg(0), 0, limit), element(&arg(0), 1, limit)),
+        ("dirty_read" | "dirty_delete", 1) => {
+            (element(&arg(0), 0, limit), element(&arg(0), 1, limit))
+        }
         ("dirty_read" | "dirty_delete", 2) => (arg(0), arg(1)),
         // A record or pattern: {Tab, Key, ...}
         ("dirty_match_object" | "dirty_write", 1) => {

@@ -58,7 +58,7 @@ pub fn item(
     match cat {
         Category::Registry | Category::Global | Category::PersistentTerm => {
             if mfa.arity == 0 {
-                Item::Name(Val::Any)
+                Item::Name(Val::one(crate::values::Term::Wild))
             } else {
                 Item::Name(arg(0))
             }

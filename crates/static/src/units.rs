@@ -1,6 +1,8 @@
 //! Analysis units: every named function and every `fun` expression of the program.
 
-use racewit_syntax::ir::{ClauseId, Expr, FunExpr, FunId, FunName, Function, MFA, Module, Name, Program};
+use racewit_syntax::ir::{
+    ClauseId, Expr, FunExpr, FunId, FunName, Function, MFA, Module, Name, Program,
+};
 use racewit_syntax::source::Span;
 use rustc_hash::FxHashMap;
 
@@ -52,6 +54,8 @@ pub struct Units<'p> {
     by_fun: FxHashMap<(u32, FunId), UnitId>,
     /// Exported functions by name and arity, in program order.
     exported: FxHashMap<FunName, Vec<FnId>>,
+    /// Record names and tuple sizes defined anywhere in the program.
+    pub records: rustc_hash::FxHashSet<(Name, u32)>,
 }
 
 impl<'p> Units<'p> {
@@ -99,10 +103,19 @@ impl<'p> Units<'p> {
         let mut exported: FxHashMap<FunName, Vec<FnId>> = FxHashMap::default();
         for (i, (_, f)) in fns.iter().enumerate() {
             if f.exported {
-                exported.entry(f.fun_name()).or_default().push(FnId(i as u32));
+                exported
+                    .entry(f.fun_name())
+                    .or_default()
+                    .push(FnId(i as u32));
             }
         }
+        let records = modules
+            .iter()
+            .flat_map(|m| m.records.values())
+            .map(|r| (r.name.clone(), r.fields.len() as u32 + 1))
+            .collect();
         Units {
+            records,
             exported,
             program,
             modules,
@@ -176,7 +189,10 @@ impl<'p> Units<'p> {
         let m = &self.module(unit.module).name;
         match unit.fun {
             None => format!("{m}:{}/{}", f.name, f.arity),
-            Some(fe) => format!("{m}:'-{}/{}-fun-{}-'/{}", f.name, f.arity, fe.id.0, fe.arity),
+            Some(fe) => format!(
+                "{m}:'-{}/{}-fun-{}-'/{}",
+                f.name, f.arity, fe.id.0, fe.arity
+            ),
         }
     }
 

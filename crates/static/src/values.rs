@@ -8,11 +8,12 @@
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use racewit_syntax::ir::{CallSiteId, MFA, Name};
 
 /// Deepest tuple/list nesting kept; deeper parts become [`Term::Any`].
-const MAX_DEPTH: usize = 3;
+const MAX_DEPTH: usize = 2;
 /// Longest list kept element by element.
 const MAX_LIST: usize = 8;
 
@@ -55,6 +56,18 @@ pub enum OpaqueId {
 pub struct Opaque {
     pub id: OpaqueId,
     pub derived: bool,
+    /// A projection of it: element positions, 1-based, in base 16 (0: itself).
+    pub elem: u16,
+}
+
+impl Opaque {
+    pub fn new(id: OpaqueId) -> Self {
+        Opaque {
+            id,
+            derived: false,
+            elem: 0,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -63,6 +76,12 @@ pub enum Term {
     Any,
     /// An unknown value with an identity.
     Opaque(Opaque),
+    /// A conversion of a constant (`list_to_atom("w" ++ integer_to_list(3))`
+    /// is `Conv(3)`): equal to conversions of the same constant only.
+    Conv(Box<Term>),
+    /// Every value at once (the names `registered()` returns, `'_'` in a
+    /// match pattern): equal to anything.
+    Wild,
     Atom(Name),
     Int(i64),
     /// A string literal (a list of characters).
@@ -124,6 +143,8 @@ impl Term {
             | Term::Param(_)
             | Term::ParamElem(..)
             | Term::Derived(_)
+            | Term::Wild
+            | Term::Conv(_)
             | Term::Opaque(_) => out.push('_'),
             Term::Atom(a) => out.push_str(&quote_atom(a)),
             Term::Int(i) => {
@@ -193,11 +214,14 @@ pub fn quote_atom(a: &str) -> String {
 /// Two terms may denote the same value.
 pub fn unify(a: &Term, b: &Term) -> bool {
     match (a, b) {
+        (Term::Wild, _) | (_, Term::Wild) => true,
         // Values unique to a process never equal those of another process.
         (Term::SelfPid | Term::Unique, Term::SelfPid | Term::Unique) => false,
         (Term::Any | Term::Param(_) | Term::ParamElem(..) | Term::Derived(_), _)
         | (_, Term::Any | Term::Param(_) | Term::ParamElem(..) | Term::Derived(_)) => true,
         (Term::Opaque(x), Term::Opaque(y)) => x == y,
+        (Term::Conv(x), Term::Conv(y)) => x == y,
+        (Term::Conv(_), _) | (_, Term::Conv(_)) => false,
         (Term::Opaque(_), _) | (_, Term::Opaque(_)) => false,
         (Term::Tuple(x), Term::Tuple(y)) | (Term::List(x), Term::List(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| unify(p, q))
@@ -230,7 +254,8 @@ fn meet_term(a: &Term, b: &Term) -> Term {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Val {
     Any,
-    Set(BTreeSet<Term>),
+    /// Shared: cloning a value is cheap.
+    Set(Arc<BTreeSet<Term>>),
 }
 
 impl Default for Val {
@@ -241,14 +266,14 @@ impl Default for Val {
 
 impl Val {
     pub fn bottom() -> Val {
-        Val::Set(BTreeSet::new())
+        Val::Set(Arc::new(BTreeSet::new()))
     }
 
     pub fn one(t: Term) -> Val {
         if t == Term::Any {
             return Val::Any;
         }
-        Val::Set(BTreeSet::from([t.truncate(0)]))
+        Val::Set(Arc::new(BTreeSet::from([t.truncate(0)])))
     }
 
     pub fn atom(a: &str) -> Val {
@@ -289,7 +314,7 @@ impl Val {
                 return Val::Any;
             }
         }
-        Val::Set(set)
+        Val::Set(Arc::new(set))
     }
 
     /// Least upper bound; returns whether `self` grew.
@@ -301,15 +326,17 @@ impl Val {
                 true
             }
             (Val::Set(a), Val::Set(b)) => {
-                let before = a.len();
-                for t in b {
+                if b.iter().all(|t| a.contains(t)) {
+                    return false;
+                }
+                let a = Arc::make_mut(a);
+                for t in b.iter() {
                     a.insert(t.clone());
                 }
                 if a.len() > limit {
                     *self = Val::Any;
-                    return true;
                 }
-                a.len() != before
+                true
             }
         }
     }
@@ -319,10 +346,14 @@ impl Val {
         self
     }
 
-    /// The two values may be equal (share a concrete term).
+    /// The two values may be equal (share a concrete term). A value known
+    /// not at all ([`Val::Any`]) has no identity to share, so it equals
+    /// nothing but [`Term::Wild`] (as in Dialyzer, which needs the same
+    /// constant or the same variable on both sides).
     pub fn may_equal(&self, other: &Val) -> bool {
         match (self, other) {
-            (Val::Any, v) | (v, Val::Any) => !v.is_bottom(),
+            (Val::Any, Val::Set(s)) | (Val::Set(s), Val::Any) => s.contains(&Term::Wild),
+            (Val::Any, Val::Any) => false,
             (Val::Set(a), Val::Set(b)) => a.iter().any(|x| b.iter().any(|y| unify(x, y))),
         }
     }
@@ -333,8 +364,8 @@ impl Val {
             (Val::Any, v) | (v, Val::Any) => v.clone(),
             (Val::Set(a), Val::Set(b)) => {
                 let mut out = Vec::new();
-                for x in a {
-                    for y in b {
+                for x in a.iter() {
+                    for y in b.iter() {
                         if unify(x, y) {
                             out.push(meet_term(x, y));
                         }
@@ -372,12 +403,41 @@ impl Val {
                     out.insert(Term::Opaque(Opaque {
                         id: o.id,
                         derived: true,
+                        elem: o.elem,
                     }));
                 }
-                _ => return Val::Any,
+                Term::Any | Term::Wild => return Val::Any,
+                c => {
+                    out.insert(Term::Conv(Box::new(c.clone())));
+                }
             }
         }
-        if out.is_empty() { Val::Any } else { Val::Set(out) }
+        if out.is_empty() {
+            Val::Any
+        } else {
+            Val::Set(Arc::new(out))
+        }
+    }
+
+    /// Says more than "a conversion of some constant".
+    pub fn informative(&self) -> bool {
+        !self.is_any() && !self.is_bottom() && self.iter().any(|t| !matches!(t, Term::Conv(_)))
+    }
+
+    /// The derivation of a value computed from several: the most telling one.
+    pub fn derive_all(vals: &[&Val], limit: usize) -> Val {
+        let ds: Vec<Val> = vals.iter().map(|v| v.derive()).collect();
+        if let Some(d) = ds.iter().find(|d| d.has_self()) {
+            return d.clone();
+        }
+        if let Some(d) = ds.iter().find(|d| d.informative()) {
+            return d.clone();
+        }
+        if ds.iter().any(Val::is_any) || ds.is_empty() {
+            return Val::Any;
+        }
+        let parts: Vec<Term> = vals.iter().flat_map(|v| v.terms()).collect();
+        Val::from_terms([Term::Conv(Box::new(Term::Tuple(parts)))], limit)
     }
 
     /// Some term holds `self()` or a value derived from it.
@@ -532,7 +592,49 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
     match t {
         Term::Param(i) => ctx.get(*i as usize).cloned().unwrap_or(Val::Any),
         Term::ParamElem(p, i) => match ctx.get(*p as usize) {
-            Some(v) => element(v, *i as usize, limit),
+            Some(v) => {
+                let mut out = element(v, *i as usize, limit);
+                // An element of an unknown argument has an identity of its own.
+                for t in v.iter() {
+                    if let Term::Opaque(o) = t
+                        && o.elem < 0x0fff
+                        && *i < 15
+                    {
+                        out = out.join(
+                            &Val::one(Term::Opaque(Opaque {
+                                id: o.id,
+                                derived: o.derived,
+                                elem: o.elem * 16 + *i as u16 + 1,
+                            })),
+                            limit,
+                        );
+                    }
+                }
+                if out.is_any()
+                    && v.iter()
+                        .all(|t| matches!(t, Term::Opaque(_) | Term::Tuple(_)))
+                {
+                    // Drop the bare `Any` the opaque parts contributed.
+                    let mut keep = Vec::new();
+                    for t in v.iter() {
+                        match t {
+                            Term::Opaque(o) => keep.push(Term::Opaque(Opaque {
+                                id: o.id,
+                                derived: o.derived,
+                                elem: o.elem.wrapping_mul(16).wrapping_add(*i as u16 + 1),
+                            })),
+                            Term::Tuple(ts) => {
+                                if let Some(e) = ts.get(*i as usize) {
+                                    keep.push(e.clone());
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    out = Val::from_terms(keep, limit);
+                }
+                out
+            }
             None => Val::Any,
         },
         Term::Derived(i) => match ctx.get(*i as usize) {
@@ -544,9 +646,11 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
                         Term::Opaque(o) => out.push(Term::Opaque(Opaque {
                             id: o.id,
                             derived: true,
+                            elem: o.elem,
                         })),
                         Term::Param(j) | Term::Derived(j) => out.push(Term::Derived(*j)),
-                        _ => return Val::Any,
+                        Term::Any | Term::ParamElem(..) => return Val::Any,
+                        c => out.push(Term::Conv(Box::new(c.clone()))),
                     }
                 }
                 Val::from_terms(out, limit)
@@ -592,9 +696,11 @@ mod tests {
         assert!(!b.may_equal(&c));
         assert!(!atoms(&["x"]).may_equal(&atoms(&["y"])));
         assert!(!Val::bottom().may_equal(&Val::Any));
+        assert!(!Val::Any.may_equal(&Val::Any));
+        assert!(Val::one(Term::Wild).may_equal(&atoms(&["x"])));
         let me = Val::one(Term::SelfPid);
         assert!(!me.may_equal(&me));
-        assert!(me.may_equal(&Val::Any));
+        assert!(!me.may_equal(&Val::Any));
     }
 
     #[test]

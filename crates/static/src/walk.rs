@@ -24,17 +24,20 @@ use crate::ets::Tables;
 use crate::ops::{Item, item, may_alias};
 use crate::suspect::{Category, HopKind};
 use crate::units::Units;
-use crate::values::{Origin, UnitId, Val, resolve};
+use crate::values::{Opaque, OpaqueId, Origin, Term, UnitId, Val, resolve};
 
 /// Levels a search may climb from the read's function to its callers.
-pub const MAX_ASCEND: u8 = 5;
+pub const MAX_ASCEND: u8 = 3;
 /// Calls a search enters with their precise context; deeper ones are
 /// answered from context-free summaries of the writes they may reach.
-pub const MAX_ENTER: u8 = 3;
+pub const MAX_ENTER: u8 = 2;
 /// Units one summary may visit.
-const SUMMARY_UNITS: usize = 4_000;
+const SUMMARY_UNITS: usize = 400;
 
-/// A write reachable from a unit through calls, with the calls leading to it.
+/// Summaries by (unit, category bit).
+pub type SummaryCache = FxHashMap<(UnitId, u8), Arc<Vec<SummaryWrite>>>;
+
+/// A write reachable from a unit, with the calls leading to it.
 #[derive(Clone, Debug)]
 pub struct SummaryWrite {
     pub write: Origin,
@@ -57,8 +60,12 @@ pub struct World<'a, 'p> {
     pub limit: usize,
     /// States one search may visit.
     pub budget: usize,
-    /// Summaries by (unit, category bit), shared by all searches.
-    pub summaries: Mutex<FxHashMap<(UnitId, u8), Arc<Vec<SummaryWrite>>>>,
+    /// Every write of each category with its item in the global context.
+    pub writes: Vec<(Category, Origin, UnitId, Item, Vec<Val>)>,
+    /// Index into `writes` by write site.
+    pub write_index: FxHashMap<Origin, Vec<usize>>,
+    /// Writes reachable from a unit, by (unit, category bit), shared by all searches.
+    pub summaries: Mutex<SummaryCache>,
 }
 
 /// A read to search from.
@@ -101,6 +108,11 @@ struct EntryRec {
     mode: Mode,
     /// Calls entered since the last frame that depends on the read by source.
     depth: u8,
+    /// The frame whose view of the read applies (itself for a source frame).
+    base: u32,
+    /// For a source frame: the read's arguments in terms of this unit's
+    /// parameters, and the read's item in this unit's context.
+    read: Option<Arc<ReadView>>,
     returns: Vec<u32>,
     exited: Option<u32>,
 }
@@ -135,12 +147,38 @@ pub struct Outcome {
     pub truncated: bool,
 }
 
+/// The read as one frame sees it: arguments in terms of the frame's
+/// parameters, the same resolved in its context, and the item.
+type ReadView = (Vec<Val>, Vec<Val>, Item);
+
+/// An item that says nothing about what it touches.
+fn item_unknown(item: &Item) -> bool {
+    match item {
+        Item::Name(v) | Item::Pid(v) => v.is_any(),
+        Item::TableKey { table, key } => table.is_any() || key.is_any(),
+        Item::Spawn(_) => false,
+    }
+}
+
 impl World<'_, '_> {
-    fn global_ctx(&self, u: UnitId) -> Vec<Val> {
+    /// The context of a unit from all its callers; a parameter no known
+    /// call feeds is an unknown value of its own.
+    pub fn global_ctx(&self, u: UnitId) -> Vec<Val> {
+        let owner = self.units.unit(u).owner;
         self.flow
             .unit_ctx(self.units, u)
             .iter()
-            .map(|v| if v.is_bottom() { Val::Any } else { v.clone() })
+            .enumerate()
+            .map(|(i, v)| {
+                if v.is_bottom() {
+                    Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
+                        function: owner.0,
+                        index: i as u32,
+                    })))
+                } else {
+                    v.clone()
+                }
+            })
             .collect()
     }
 
@@ -155,57 +193,72 @@ impl World<'_, '_> {
     pub fn item_at(&self, cat: Category, o: Origin, ctx: &[Val]) -> Option<(Vec<Val>, Item)> {
         let sv = self.flow.site(o.module, o.site)?;
         let mfa = self.site_mfa(o)?;
-        let args: Vec<Val> = sv.args.iter().map(|a| resolve(a, ctx, self.limit)).collect();
+        let args: Vec<Val> = sv
+            .args
+            .iter()
+            .map(|a| resolve(a, ctx, self.limit))
+            .collect();
         let it = item(cat, mfa, &args, o, &self.tables, self.limit);
         Some((args, it))
     }
 
-    /// Writes of category `bit` reachable from `u` (breadth first, each
-    /// unit once), computed once and shared.
-    pub fn summary(&self, u: UnitId, bit: u8) -> Arc<Vec<SummaryWrite>> {
+    /// Writes of category `bit` reachable from `t` through calls and
+    /// process starts, each with the chain of calls to it (breadth first,
+    /// at most [`SUMMARY_UNITS`] units), computed once and shared.
+    fn summary(&self, t: UnitId, bit: u8) -> Arc<Vec<SummaryWrite>> {
         if let Ok(cache) = self.summaries.lock()
-            && let Some(s) = cache.get(&(u, bit))
+            && let Some(r) = cache.get(&(t, bit))
         {
-            return s.clone();
+            return r.clone();
         }
         let mut out = Vec::new();
-        let mut seen: FxHashSet<UnitId> = FxHashSet::default();
-        let mut queue: VecDeque<(UnitId, Vec<(UnitId, Origin, EdgeKind, UnitId)>)> =
-            VecDeque::from([(u, Vec::new())]);
-        seen.insert(u);
-        while let Some((x, chain)) = queue.pop_front() {
-            if seen.len() > SUMMARY_UNITS {
-                break;
-            }
+        let mut parent: FxHashMap<UnitId, (UnitId, Origin, EdgeKind)> = FxHashMap::default();
+        let mut queue = VecDeque::from([t]);
+        let mut seen: FxHashSet<UnitId> = FxHashSet::from_iter([t]);
+        while let Some(x) = queue.pop_front() {
             let module = self.units.unit(x).module;
             for &site in &self.cg.unit_sites[x.index()] {
                 let o = Origin { module, site };
                 if self.site_ops[module as usize][site.index()].1 & bit != 0 {
+                    let mut chain = Vec::new();
+                    let mut cur = x;
+                    while let Some(&(p, po, k)) = parent.get(&cur) {
+                        chain.push((p, po, k, cur));
+                        cur = p;
+                    }
+                    chain.reverse();
                     out.push(SummaryWrite {
                         write: o,
                         unit: x,
-                        chain: chain.clone(),
+                        chain,
                     });
                 }
+                if seen.len() >= SUMMARY_UNITS {
+                    continue;
+                }
                 for inv in self.cg.invokes(module, site) {
-                    if self.cg.node_mask(&self.write_reach, &inv.callee, self.units) & bit == 0 {
+                    if self
+                        .cg
+                        .node_mask(&self.write_reach, &inv.callee, self.units)
+                        & bit
+                        == 0
+                    {
                         continue;
                     }
-                    for t in self.targets(&inv.callee, bit) {
-                        if seen.insert(t) {
-                            let mut c = chain.clone();
-                            c.push((x, o, inv.kind, t));
-                            queue.push_back((t, c));
+                    for u in self.targets(&inv.callee, bit) {
+                        if seen.len() < SUMMARY_UNITS && seen.insert(u) {
+                            parent.insert(u, (x, o, inv.kind));
+                            queue.push_back(u);
                         }
                     }
                 }
             }
         }
-        let out = Arc::new(out);
+        let r = Arc::new(out);
         if let Ok(mut cache) = self.summaries.lock() {
-            cache.insert((u, bit), out.clone());
+            cache.insert((t, bit), r.clone());
         }
-        out
+        r
     }
 
     fn targets(&self, callee: &Callee, bit: u8) -> Vec<UnitId> {
@@ -219,7 +272,9 @@ impl World<'_, '_> {
                 .map(|c| {
                     c.iter()
                         .copied()
-                        .filter(|u| self.write_reach[self.cg.unit_nodes[u.index()].index()] & bit != 0)
+                        .filter(|u| {
+                            self.write_reach[self.cg.unit_nodes[u.index()].index()] & bit != 0
+                        })
                         .collect()
                 })
                 .unwrap_or_default(),
@@ -239,9 +294,9 @@ struct Search<'w, 'a, 'p> {
     read_item: Item,
     states: Vec<State>,
     entries: Vec<EntryRec>,
-    entry_index: FxHashMap<(UnitId, u32, bool, Mode), u32>,
+    entry_index: FxHashMap<(UnitId, u32, bool, Mode, u32), u32>,
     deps: FxHashMap<(UnitId, CallSiteId), DepInfo>,
-    ctxs: Vec<Vec<Val>>,
+    ctxs: Vec<Arc<Vec<Val>>>,
     ctx_index: FxHashMap<Vec<Val>, u32>,
     visited: FxHashSet<(u32, u32)>,
     queue: VecDeque<u32>,
@@ -279,15 +334,22 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             return i;
         }
         let i = self.ctxs.len() as u32;
-        self.ctxs.push(ctx.clone());
+        self.ctxs.push(Arc::new(ctx.clone()));
         self.ctx_index.insert(ctx, i);
         i
     }
 
     /// Returns the entry and whether it is new.
-    fn entry(&mut self, unit: UnitId, ctx: Vec<Val>, ascend: Option<u8>, mode: Mode) -> (u32, bool) {
+    fn entry(
+        &mut self,
+        unit: UnitId,
+        ctx: Vec<Val>,
+        ascend: Option<u8>,
+        mode: Mode,
+        base: Option<u32>,
+    ) -> (u32, bool) {
         let c = self.intern(ctx);
-        let key = (unit, c, ascend.is_some(), mode);
+        let key = (unit, c, ascend.is_some(), mode, base.unwrap_or(u32::MAX));
         if let Some(&e) = self.entry_index.get(&key) {
             return (e, false);
         }
@@ -298,9 +360,14 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             ascend,
             mode,
             depth: 0,
+            base: e,
+            read: None,
             returns: Vec::new(),
             exited: None,
         });
+        if let Some(b) = base {
+            self.entries[e as usize].base = b;
+        }
         self.entry_index.insert(key, e);
         (e, true)
     }
@@ -336,7 +403,17 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             };
         };
         let ctx = w.global_ctx(ru);
-        let (root, _) = self.entry(ru, ctx, Some(0), Mode::Source(self.read.origin.site));
+        let (root, _) = self.entry(ru, ctx, Some(0), Mode::Source(self.read.origin.site), None);
+        let sym = w
+            .flow
+            .site(self.read.origin.module, self.read.origin.site)
+            .map(|sv| sv.args.clone())
+            .unwrap_or_default();
+        self.entries[root as usize].read = Some(Arc::new((
+            sym,
+            self.read_args.clone(),
+            self.read_item.clone(),
+        )));
         self.push(root, start, u32::MAX, Via::Start);
         let mut truncated = false;
         while let Some(s) = self.queue.pop_front() {
@@ -404,7 +481,8 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             }
             for t in targets {
                 let tctx = self.callee_ctx(unit, &ctx, t, &inv.callee, inv.args.as_deref());
-                let (e, new) = self.entry(t, tctx, None, Mode::All);
+                let base = self.entries[entry as usize].base;
+                let (e, new) = self.entry(t, tctx, None, Mode::All, Some(base));
                 let d = &mut self.entries[e as usize].depth;
                 *d = (*d).max(depth);
                 if returns {
@@ -473,6 +551,82 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         }
     }
 
+    /// The read seen from a caller: its arguments re-expressed through the
+    /// call at `csite` (in `cunit`) that runs `unit`.
+    fn lift(
+        &self,
+        view: &Arc<ReadView>,
+        unit: UnitId,
+        cm: u32,
+        csite: CallSiteId,
+        cunit: UnitId,
+        cctx: &[Val],
+    ) -> Arc<ReadView> {
+        let w = self.w;
+        let u = w.units.unit(unit);
+        let cu = w.units.unit(cunit);
+        // The callee's parameters in terms of the caller's.
+        let mut params: Vec<Val> = w.global_ctx(unit);
+        if u.fun.is_some() && u.owner == cu.owner {
+            params = (0..params.len() as u32)
+                .map(|k| Val::one(Term::Param(k)))
+                .collect();
+        }
+        let inv =
+            w.cg.invokes(cm, csite)
+                .iter()
+                .find(|inv| match &inv.callee {
+                    Callee::Fn(g) => w.units.fn_unit[g.index()] == unit,
+                    Callee::Closure(x) => *x == unit,
+                    Callee::UnknownApply(n) => *n == u.arity,
+                });
+        if let Some(args) = inv.and_then(|i| i.args.as_ref())
+            && args.len() == u.arity as usize
+        {
+            let base = u.param_base as usize;
+            if params.len() < base + args.len() {
+                params.resize(base + args.len(), Val::Any);
+            }
+            for (i, a) in args.iter().enumerate() {
+                params[base + i] = a.clone();
+            }
+        }
+        let sym: Vec<Val> = view
+            .0
+            .iter()
+            .map(|v| resolve(v, &params, w.limit))
+            .collect();
+        let args: Vec<Val> = sym.iter().map(|v| resolve(v, cctx, w.limit)).collect();
+        let item = match w.site_mfa(self.read.origin) {
+            Some(mfa) => item(
+                self.read.category,
+                mfa,
+                &args,
+                self.read.origin,
+                &w.tables,
+                w.limit,
+            ),
+            None => view.2.clone(),
+        };
+        // Keep what the read's own context knew when the lift lost it.
+        let item = if item_unknown(&item) {
+            view.2.clone()
+        } else {
+            item
+        };
+        Arc::new((sym, args, item))
+    }
+
+    /// The read as the state `s` sees it: arguments and item.
+    fn view(&self, s: u32) -> (Vec<Val>, Item) {
+        let e = self.states[s as usize].entry;
+        let base = self.entries[e as usize].base;
+        match &self.entries[base as usize].read {
+            Some(v) => (v.1.clone(), v.2.clone()),
+            None => (self.read_args.clone(), self.read_item.clone()),
+        }
+    }
+
     fn dep(&mut self, unit: UnitId, src: CallSiteId) -> &DepInfo {
         let w = self.w;
         self.deps.entry((unit, src)).or_insert_with(|| {
@@ -498,13 +652,25 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                 // The caller gets nothing that depends on the read.
                 return;
             }
+            let view = self.entries[entry as usize].read.clone();
             for &(cm, csite, cunit) in &w.cg.callers[unit.index()] {
-                let _ = cm;
                 let Some(cnode) = w.cfgs[cunit.index()].node_of(csite) else {
                     continue;
                 };
                 let ctx = w.global_ctx(cunit);
-                let (ce, _) = self.entry(cunit, ctx, Some(depth + 1), Mode::Source(csite));
+                let (ce, new) = self.entry(
+                    cunit,
+                    ctx.clone(),
+                    Some(depth + 1),
+                    Mode::Source(csite),
+                    None,
+                );
+                if new {
+                    let view = view
+                        .as_ref()
+                        .map(|v| self.lift(v, unit, cm, csite, cunit, &ctx));
+                    self.entries[ce as usize].read = view;
+                }
                 self.push_succs(ce, cnode, s, Via::Ascend(csite));
             }
         } else {
@@ -517,22 +683,26 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         }
     }
 
-    /// Writes reachable from `t`, called at state `s`, checked without context.
+    /// Writes reachable from `t`, called at state `s`, checked in the
+    /// global context instead of walking into `t`.
     fn summarized(&mut self, s: u32, unit: UnitId, origin: Origin, kind: EdgeKind, t: UnitId) {
         let w = self.w;
+        let (read_args, read_item) = self.view(s);
         let summary = w.summary(t, self.bit);
         for sw in summary.iter() {
-            if self.hit_sites.contains(&sw.write) {
-                continue;
-            }
-            let ctx = w.global_ctx(sw.unit);
-            let Some((write_args, write_item)) = w.item_at(self.read.category, sw.write, &ctx) else {
+            let Some(found) = w.write_index.get(&sw.write).and_then(|ix| {
+                ix.iter()
+                    .map(|&i| &w.writes[i])
+                    .find(|(cat, ..)| *cat == self.read.category)
+            }) else {
                 continue;
             };
-            if !may_alias(&self.read_item, &write_item) {
+            let (_, wo, wu, item, args) = found;
+            if self.hit_sites.contains(wo) || !may_alias(&read_item, item) {
                 continue;
             }
-            self.hit_sites.insert(sw.write);
+            let chain = &sw.chain;
+            self.hit_sites.insert(*wo);
             let (mut hops, base_unit) = self.path(s, unit, origin);
             // Replace the final write hop (at the call) with the chain to the write.
             hops.pop();
@@ -547,7 +717,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                 other: Some(t),
                 origin,
             });
-            for &(caller, o, k, callee) in &sw.chain {
+            for &(caller, o, k, callee) in chain {
                 hops.push(RawHop {
                     kind: hop_kind(k),
                     unit: caller,
@@ -557,17 +727,17 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             }
             hops.push(RawHop {
                 kind: HopKind::Write,
-                unit: sw.unit,
+                unit: *wu,
                 other: None,
-                origin: sw.write,
+                origin: *wo,
             });
             self.hits.push(Hit {
-                read_args: self.read_args.clone(),
-                write_args,
-                read_item: self.read_item.clone(),
-                write_item,
-                write_unit: sw.unit,
-                write: sw.write,
+                read_args: read_args.clone(),
+                write_args: args.clone(),
+                read_item: read_item.clone(),
+                write_item: item.clone(),
+                write_unit: *wu,
+                write: *wo,
                 hops,
                 base_unit,
             });
@@ -583,15 +753,16 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         let Some((write_args, write_item)) = w.item_at(self.read.category, origin, ctx) else {
             return;
         };
-        if !may_alias(&self.read_item, &write_item) {
+        let (read_args, read_item) = self.view(s);
+        if !may_alias(&read_item, &write_item) {
             return;
         }
         self.hit_sites.insert(origin);
         let (hops, base_unit) = self.path(s, unit, origin);
         self.hits.push(Hit {
-            read_args: self.read_args.clone(),
+            read_args,
             write_args,
-            read_item: self.read_item.clone(),
+            read_item,
             write_item,
             write_unit: unit,
             write: origin,

@@ -51,7 +51,7 @@ fn manifest() -> Vec<Expect> {
 #[test]
 fn corpus_matches_manifest() {
     let dir = corpus_dir();
-    let program = load_paths(&[dir.clone()], &LoadOptions::default());
+    let program = load_paths(std::slice::from_ref(&dir), &LoadOptions::default());
     assert!(!program.modules.is_empty(), "no corpus modules loaded");
     let analysis = find_suspects(&program, &StaticOptions::default());
     let prefix = format!("{}/", dir.display());
@@ -59,20 +59,39 @@ fn corpus_matches_manifest() {
         .suspects
         .iter()
         .map(|s| {
-            let file = s.read.file.strip_prefix(&prefix).unwrap_or(&s.read.file).to_string();
-            (file, s.category.as_str().to_string(), s.read.line, s.write.line)
+            let file = s
+                .read
+                .file
+                .strip_prefix(&prefix)
+                .unwrap_or(&s.read.file)
+                .to_string();
+            (
+                file,
+                s.category.as_str().to_string(),
+                s.read.line,
+                s.write.line,
+            )
         })
         .collect();
     let expected = manifest();
     let mut failures = Vec::new();
     let mut listed = BTreeSet::new();
     for e in &expected {
-        let key = (e.file.clone(), e.category.clone(), e.read_line, e.write_line);
+        let key = (
+            e.file.clone(),
+            e.category.clone(),
+            e.read_line,
+            e.write_line,
+        );
         listed.insert(key.clone());
         let present = found.contains(&key);
         match e.verdict.as_str() {
-            "filtered" if present => failures.push(format!("reported but should be filtered: {key:?}")),
-            "confirmed" | "unconfirmed" if !present => failures.push(format!("missing ({}): {key:?}", e.verdict)),
+            "filtered" if present => {
+                failures.push(format!("reported but should be filtered: {key:?}"))
+            }
+            "confirmed" | "unconfirmed" if !present => {
+                failures.push(format!("missing ({}): {key:?}", e.verdict))
+            }
             _ => {}
         }
     }
@@ -100,7 +119,10 @@ fn corpus_output_is_deterministic() {
     let dir = corpus_dir();
     let program = load_paths(&[dir], &LoadOptions::default());
     let a = find_suspects(&program, &StaticOptions::default());
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("pool");
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
     let b = one.install(|| find_suspects(&program, &StaticOptions::default()));
     let ja = serde_json::to_string(&a).expect("json");
     let jb = serde_json::to_string(&b).expect("json");

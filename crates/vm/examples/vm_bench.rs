@@ -89,7 +89,11 @@ fn main() {
                 steps = out.steps;
             }
         }
-        let erl = erl_time(&dir, name).map(|us| us / 1000.0);
+        let erl = if std::env::var_os("VM_BENCH_NO_ERL").is_some() {
+            None
+        } else {
+            erl_time(&dir, name).map(|us| us / 1000.0)
+        };
         let (erl_s, ratio) = match erl {
             Some(e) => (format!("{e:.1}"), format!("{:.1}x", best / e)),
             None => ("-".into(), "-".into()),

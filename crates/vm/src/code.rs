@@ -190,6 +190,13 @@ pub enum Instr {
         a: Slot,
         b: Slot,
     },
+    /// `a op K` with a small integer literal `K`.
+    OpImm {
+        dst: Slot,
+        op: BinOp,
+        a: Slot,
+        imm: i64,
+    },
     UnOp {
         dst: Slot,
         op: UnOp,
@@ -913,6 +920,34 @@ impl<'a> FnCompiler<'a> {
                 });
                 v
             }
+            Expr::Op(op, a, b)
+                if matches!(self.body.expr(b), Expr::Lit(Literal::Int(_)))
+                    && matches!(
+                        op,
+                        BinOp::Add
+                            | BinOp::Sub
+                            | BinOp::Less
+                            | BinOp::Greater
+                            | BinOp::LessEq
+                            | BinOp::GreaterEq
+                            | BinOp::Eq
+                            | BinOp::ExactEq
+                    ) =>
+            {
+                let imm = match self.body.expr(b) {
+                    Expr::Lit(Literal::Int(i)) => *i,
+                    _ => unreachable_lit(),
+                };
+                let sa = self.compile_expr(a, false);
+                let t = self.temp();
+                self.emit(Instr::OpImm {
+                    dst: t,
+                    op,
+                    a: sa,
+                    imm,
+                });
+                t
+            }
             Expr::Op(op, a, b) => {
                 let sa = self.compile_expr(a, false);
                 let sb = self.compile_expr(b, false);
@@ -1507,6 +1542,11 @@ impl<'a> FnCompiler<'a> {
             }
         }
     }
+}
+
+/// The guard of the `OpImm` arm checked the literal; this is never reached.
+fn unreachable_lit() -> i64 {
+    0
 }
 
 /// Is this a guard expression (no call outside the guard BIFs)? Such

@@ -45,6 +45,11 @@ impl Vm {
         let outcome = self.run(&code, proc);
         self.current = None;
         self.self_exit = None;
+        // Stale registers above the live top are trimmed between steps, so a
+        // fork copies only live state (and memory is given back).
+        if proc.regs.len() > proc.top + 256 {
+            proc.regs.truncate(proc.top);
+        }
         self.put_back(idx, arc);
         // A visible action that raised and ended the process in the same step
         // (`register` of a taken name → badarg, uncaught) is still the step's
@@ -58,30 +63,61 @@ impl Vm {
             Ok(Outcome::Event(ev)) => Ok(ev),
             Ok(Outcome::Exit(reason)) => {
                 let text = format!("exit({})", format::write_term(&reason));
-                let crashed = !matches!(&reason, Term::Atom(Atom::NORMAL));
+                // A failed attempt keeps the access it had (a refused
+                // `register` only observed the registry): whether it crashed
+                // the process is plain from the exit that follows in the text
+                // and from the process's fate.
+                let effects = self.exit_effects(pid);
+                self.terminate(pid, reason);
                 match attempted {
                     Some(mut ev) => {
-                        // A failed attempt that ended the process is the
-                        // harmful write, whatever it only observed; after a
-                        // normal return the action keeps its own access.
-                        if crashed {
-                            ev.access = ev.access.map(|_| Access::Write);
-                        }
-                        self.terminate(pid, reason);
                         ev.text.push_str("; ");
                         ev.text.push_str(&text);
-                        ev.accesses.push((SharedItem::Process(pid), Access::Write));
+                        ev.accesses.extend(effects);
                         Ok(ev)
                     }
                     None => {
-                        self.terminate(pid, reason);
-                        Ok(Event::new(pid, EventKind::Exit, text)
-                            .with_item(SharedItem::Process(pid), Access::Write))
+                        let mut ev = Event::new(pid, EventKind::Exit, text)
+                            .with_item(SharedItem::Process(pid), Access::Write);
+                        ev.accesses = effects;
+                        Ok(ev)
                     }
                 }
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// Everything a process's exit touches, for the scheduler's dependency
+    /// relation: the process itself, the mailboxes of linked and monitoring
+    /// processes (exit signals, `'DOWN'`), linked processes (a signal may
+    /// kill them), its registered and global names, and the tables it owns.
+    fn exit_effects(&self, pid: Pid) -> Vec<(SharedItem, Access)> {
+        let mut out = vec![(SharedItem::Process(pid), Access::Write)];
+        let Some(p) = self.procs.get(pid.0 as usize) else {
+            return out;
+        };
+        for l in &p.links {
+            out.push((SharedItem::Mailbox(*l), Access::Write));
+            out.push((SharedItem::Process(*l), Access::Write));
+        }
+        for (w, _) in p.monitored_by.values() {
+            out.push((SharedItem::Mailbox(*w), Access::Write));
+        }
+        if let Some(name) = p.registered {
+            out.push((SharedItem::Registry(name.name().into()), Access::Write));
+        }
+        for (k, q) in self.global_names.iter() {
+            if *q == pid {
+                out.push((SharedItem::Global(format::write_term(&k.0)), Access::Write));
+            }
+        }
+        for t in self.ets.tables.values() {
+            if t.owner == pid {
+                out.push((SharedItem::Ets { table: t.label(), key: None }, Access::Write));
+            }
+        }
+        out
     }
 
     fn run(&mut self, code: &CodeTable, p: &mut Process) -> Result<Outcome, VmError> {
@@ -229,13 +265,15 @@ impl Vm {
         }
         let (base, ret) = if tail && !p.frames.is_empty() {
             let top = p.frames.pop().expect("checked");
-            p.regs.truncate(top.base as usize);
             (top.base, top.ret)
         } else {
-            (p.regs.len() as u32, ret)
+            (p.top as u32, ret)
         };
-        p.regs
-            .resize(base as usize + f.frame_size as usize, Term::Nil);
+        let end = base as usize + f.frame_size as usize;
+        if p.regs.len() < end {
+            p.regs.resize(end, Term::Nil);
+        }
+        p.top = end;
         for (i, a) in args.into_iter().enumerate() {
             p.regs[base as usize + i] = a;
         }
@@ -286,7 +324,7 @@ impl Vm {
             p.result = Some(v);
             return Some(Outcome::Exit(Term::Atom(Atom::NORMAL)));
         };
-        p.regs.truncate(top.base as usize);
+        p.top = top.base as usize;
         match p.frames.last() {
             Some(caller) => {
                 p.regs[(caller.base + top.ret) as usize] = v;
@@ -385,7 +423,7 @@ impl Vm {
             let base = top.base as usize;
             let size = code.modules[top.module as usize].functions[top.function as usize].frame_size
                 as usize;
-            p.regs.truncate(base + size);
+            p.top = base + size;
             let class = match exc.class {
                 Class::Error => Atom::ERROR,
                 Class::Exit => Atom::EXIT,
@@ -604,6 +642,32 @@ impl Vm {
                     };
                     r!(*dst) = v;
                 }
+                Instr::OpImm { dst, op, a, imm } => {
+                    let y = *imm;
+                    let fast = match &r!(*a) {
+                        Term::Int(x) => match op {
+                            racewit_syntax::ir::BinOp::Add => x.checked_add(y).map(Term::Int),
+                            racewit_syntax::ir::BinOp::Sub => x.checked_sub(y).map(Term::Int),
+                            racewit_syntax::ir::BinOp::Less => Some(Term::bool(*x < y)),
+                            racewit_syntax::ir::BinOp::Greater => Some(Term::bool(*x > y)),
+                            racewit_syntax::ir::BinOp::LessEq => Some(Term::bool(*x <= y)),
+                            racewit_syntax::ir::BinOp::GreaterEq => Some(Term::bool(*x >= y)),
+                            racewit_syntax::ir::BinOp::ExactEq | racewit_syntax::ir::BinOp::Eq => {
+                                Some(Term::bool(*x == y))
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    let v = match fast {
+                        Some(v) => v,
+                        None => match arith::binop(*op, &r!(*a), &Term::Int(y)) {
+                            Ok(v) => v,
+                            Err(e) => error!(e),
+                        },
+                    };
+                    r!(*dst) = v;
+                }
                 Instr::UnOp { dst, op, a } => match arith::unop(*op, &r!(*a)) {
                     Ok(v) => r!(*dst) = v,
                     Err(e) => error!(e),
@@ -702,9 +766,14 @@ impl Vm {
                         }
                         let top = p.frames.pop().expect("checked");
                         let nb = top.base as usize;
-                        p.regs.truncate(nb);
-                        p.regs.append(&mut buf);
-                        p.regs.resize(nb + fc.frame_size as usize, Term::Nil);
+                        let end = nb + fc.frame_size as usize;
+                        if p.regs.len() < end {
+                            p.regs.resize(end, Term::Nil);
+                        }
+                        p.top = end;
+                        for (i, v) in buf.drain(..).enumerate() {
+                            p.regs[nb + i] = v;
+                        }
                         p.frames.push(Frame {
                             module: *m,
                             function: *fi,
@@ -716,12 +785,16 @@ impl Vm {
                         base = nb;
                     } else {
                         save_pc!();
-                        let nb = p.regs.len();
-                        for s in args.iter() {
-                            let v = p.regs[base + *s as usize].clone();
-                            p.regs.push(v);
+                        let nb = p.top;
+                        let end = nb + fc.frame_size as usize;
+                        if p.regs.len() < end {
+                            p.regs.resize(end, Term::Nil);
                         }
-                        p.regs.resize(nb + fc.frame_size as usize, Term::Nil);
+                        p.top = end;
+                        for (i, s) in args.iter().enumerate() {
+                            let v = p.regs[base + *s as usize].clone();
+                            p.regs[nb + i] = v;
+                        }
                         p.frames.push(Frame {
                             module: *m,
                             function: *fi,
@@ -773,9 +846,14 @@ impl Vm {
                         }
                         let top = p.frames.pop().expect("checked");
                         nb = top.base as usize;
-                        p.regs.truncate(nb);
-                        p.regs.append(&mut buf);
-                        p.regs.resize(nb + fc.frame_size as usize, Term::Nil);
+                        let end = nb + fc.frame_size as usize;
+                        if p.regs.len() < end {
+                            p.regs.resize(end, Term::Nil);
+                        }
+                        p.top = end;
+                        for (i, v) in buf.drain(..).enumerate() {
+                            p.regs[nb + i] = v;
+                        }
                         p.frames.push(Frame {
                             module: m,
                             function: fi,
@@ -786,12 +864,16 @@ impl Vm {
                         self.argbuf = buf;
                     } else {
                         save_pc!();
-                        nb = p.regs.len();
-                        for s in args.iter() {
-                            let v = p.regs[base + *s as usize].clone();
-                            p.regs.push(v);
+                        nb = p.top;
+                        let end = nb + fc.frame_size as usize;
+                        if p.regs.len() < end {
+                            p.regs.resize(end, Term::Nil);
                         }
-                        p.regs.resize(nb + fc.frame_size as usize, Term::Nil);
+                        p.top = end;
+                        for (i, s) in args.iter().enumerate() {
+                            let v = p.regs[base + *s as usize].clone();
+                            p.regs[nb + i] = v;
+                        }
                         p.frames.push(Frame {
                             module: m,
                             function: fi,

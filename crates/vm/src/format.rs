@@ -243,8 +243,9 @@ pub fn printable_list(t: &Term, unicode: bool) -> Option<Vec<u32>> {
             Term::Nil => return Some(out),
             Term::Cons(c) => {
                 let Term::Int(i) = c.head else { return None };
-                let ok = matches!(i, 32..=126 | 160..=255 | 8..=13 | 27)
-                    || (unicode && i > 255 && i < 0x110000 && !(0xD800..0xE000).contains(&i));
+                // io:printable_range() is latin1 by default, also for ~tp.
+                let _ = unicode;
+                let ok = matches!(i, 32..=126 | 160..=255 | 8..=13 | 27);
                 if !ok {
                     return None;
                 }
@@ -918,6 +919,22 @@ fn write_d(t: &Term, d: i64, out: &mut String) {
                 }
             }
             out.push(']');
+        }
+        Term::Bin(b) if b.is_binary() && d > 0 => {
+            let bytes = b.to_bytes();
+            let shown = (d as usize).saturating_sub(1);
+            if bytes.len() <= shown {
+                out.push_str(&write_term(t));
+                return;
+            }
+            out.push_str("<<");
+            for (i, x) in bytes.iter().take(shown).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&x.to_string());
+            }
+            out.push_str(if shown > 0 { ",...>>" } else { "...>>" });
         }
         Term::Tuple(items) if !items.is_empty() => {
             if d == 1 {

@@ -40,6 +40,11 @@
 //! ([`ProcStatus::Parked`]); a call to a function missing from a loaded
 //! module, or to a module that exists nowhere, is `undef` as on the BEAM.
 //!
+//! Forking: [`Vm`] clones share code, processes (`Arc`, copied on their next
+//! step) and stores (persistent maps): cloning a VM with 10 processes and a
+//! 10,000-entry ETS table takes well under a microsecond, against tens of
+//! milliseconds to replay the same 10,000 steps, so a search should fork.
+//!
 //! Simplifications: stack traces are `[{M, F, Arity, []}]` per frame (no
 //! arguments or lines); `set`/`bag` ETS tables iterate in key order (the
 //! BEAM's is hash order); maps over 32 keys print in key order; pids print

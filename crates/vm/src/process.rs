@@ -60,7 +60,10 @@ pub struct Process {
     pub pid: Pid,
     pub name: ProcName,
     pub children: u32,
+    /// Registers of every frame; `regs[..top]` is live, the rest are stale
+    /// values kept to avoid refilling (trimmed between steps).
     pub regs: Vec<Term>,
+    pub top: usize,
     pub frames: Vec<Frame>,
     pub handlers: Vec<Handler>,
     pub start: Option<Start>,
@@ -99,6 +102,7 @@ impl Process {
             name,
             children: 0,
             regs: Vec::new(),
+            top: 0,
             frames: Vec::new(),
             handlers: Vec::new(),
             start: Some(start),

@@ -54,6 +54,7 @@ pub const OTP_LIBRARY_MODULES: &[&str] = &[
     "calendar",
     "string",
     "unicode_util",
+    "base64",
 ];
 
 /// The stdlib source directory of an installed OTP (`$RACEWIT_OTP_ROOT` or `/usr/lib/erlang`).
@@ -172,6 +173,23 @@ pub struct RunOutcome {
     pub crash_stack: Option<String>,
 }
 
+impl RunOutcome {
+    /// The bytes erl writes for [`RunOutcome::stdout`] on a latin1 terminal
+    /// (`LC_ALL=C`): characters below 256 as one byte, others as UTF-8.
+    pub fn stdout_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.stdout.len());
+        for c in self.stdout.chars() {
+            if (c as u32) < 256 {
+                out.push(c as u32 as u8);
+            } else {
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+        out
+    }
+}
+
 /// Run `module:function()` once (see the module doc for the schedule).
 pub fn run_entry(
     program: Arc<Program>,
@@ -199,7 +217,7 @@ pub fn run_entry(
     let mut main_done_at: Option<usize> = None;
     let mut budget_out = false;
     loop {
-        if main_done_at.is_none() && !vm.process_status(main).is_alive_status() {
+        if main_done_at.is_none() && vm.is_exited(main) {
             main_done_at = Some(vm.output().len());
         }
         let Some(pid) = queue.pop_front() else {
@@ -251,17 +269,15 @@ pub fn run_entry(
                 }
                 Err(_) => break,
             }
-            if main_done_at.is_none() && !vm.process_status(main).is_alive_status() {
+            if main_done_at.is_none() && vm.is_exited(main) {
                 main_done_at = Some(vm.output().len());
             }
-            match vm.process_status(pid) {
-                ProcStatus::Runnable => {
-                    if vm.reductions() - start >= config.quantum {
-                        queue.push_back(pid);
-                        break;
-                    }
-                }
-                _ => break,
+            if !vm.is_runnable(pid) {
+                break;
+            }
+            if vm.reductions() - start >= config.quantum {
+                queue.push_back(pid);
+                break;
             }
         }
         if budget_out {
@@ -277,12 +293,6 @@ fn enqueue_new(vm: &Vm, queue: &mut VecDeque<Pid>, current: Pid) {
         if p != current && !queue.contains(&p) {
             queue.push_back(p);
         }
-    }
-}
-
-impl ProcStatus {
-    fn is_alive_status(&self) -> bool {
-        !matches!(self, ProcStatus::Exited(_))
     }
 }
 
@@ -326,16 +336,20 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
                 .processes()
                 .into_iter()
                 .filter_map(|p| match vm.process_status(p) {
-                    ProcStatus::Parked { call, location } => {
-                        Some(format!("{} stopped at unsupported call {call} ({location})", vm.process_name(p)))
-                    }
+                    ProcStatus::Parked { call, location } => Some(format!(
+                        "{} stopped at unsupported call {call} ({location})",
+                        vm.process_name(p)
+                    )),
                     _ => None,
                 })
                 .collect();
             if parked.is_empty() {
                 "racewit: the entry process waits forever (deadlock)\n".into()
             } else {
-                format!("racewit: the entry process waits forever; {}\n", parked.join("; "))
+                format!(
+                    "racewit: the entry process waits forever; {}\n",
+                    parked.join("; ")
+                )
             }
         }
         RunResult::BudgetExhausted => "racewit: budget exhausted\n".into(),

@@ -24,7 +24,7 @@ pub enum Term {
     Ref(u64),
     Fun(Arc<Fun>),
     Pid(Pid),
-    Tuple(Arc<[Term]>),
+    Tuple(Arc<Box<[Term]>>),
     Map(Arc<TermMap>),
     Nil,
     Cons(Arc<Cons>),
@@ -40,23 +40,25 @@ pub struct Cons {
 
 impl Drop for Cons {
     // Long lists, and deeply nested heads (iolists built as `[Acc, X]`), would
-    // otherwise be dropped recursively and overflow the Rust stack.
+    // otherwise be dropped recursively and overflow the Rust stack. Only a
+    // nested head costs an allocation.
     fn drop(&mut self) {
         let mut pending: Vec<Term> = Vec::new();
         let head = std::mem::replace(&mut self.head, Term::Nil);
         if is_deep(&head) {
             pending.push(head);
         }
-        pending.push(std::mem::replace(&mut self.tail, Term::Nil));
-        while let Some(t) = pending.pop() {
-            match t {
+        let mut cur = std::mem::replace(&mut self.tail, Term::Nil);
+        loop {
+            match cur {
                 Term::Cons(arc) => {
                     if let Ok(mut cell) = Arc::try_unwrap(arc) {
                         let h = std::mem::replace(&mut cell.head, Term::Nil);
                         if is_deep(&h) {
                             pending.push(h);
                         }
-                        pending.push(std::mem::replace(&mut cell.tail, Term::Nil));
+                        cur = std::mem::replace(&mut cell.tail, Term::Nil);
+                        continue;
                     }
                 }
                 Term::Tuple(mut arc) => {
@@ -69,6 +71,10 @@ impl Drop for Cons {
                     }
                 }
                 other => drop(other),
+            }
+            match pending.pop() {
+                Some(t) => cur = t,
+                None => break,
             }
         }
     }
@@ -245,7 +251,7 @@ impl Term {
         Term::Atom(Atom::UNDEFINED)
     }
     pub fn tuple(items: Vec<Term>) -> Term {
-        Term::Tuple(items.into())
+        Term::Tuple(Arc::new(items.into_boxed_slice()))
     }
     pub fn cons(head: Term, tail: Term) -> Term {
         Term::Cons(Arc::new(Cons { head, tail }))
@@ -633,6 +639,8 @@ impl PartialEq for Term {
         exact_eq(self, other)
     }
 }
+
+const _: () = assert!(std::mem::size_of::<Term>() == 16);
 
 #[cfg(test)]
 mod tests {

@@ -230,6 +230,18 @@ impl Vm {
             .collect()
     }
 
+    /// Has this process exited? (No clone of its status.)
+    pub fn is_exited(&self, pid: Pid) -> bool {
+        self.procs.get(pid.0 as usize).is_none_or(|p| !p.is_alive())
+    }
+
+    /// Is this process runnable (not waiting, blocked, parked or exited)?
+    pub fn is_runnable(&self, pid: Pid) -> bool {
+        self.procs
+            .get(pid.0 as usize)
+            .is_some_and(|p| matches!(p.status, ProcStatus::Runnable))
+    }
+
     /// Can this process take a step now?
     pub fn can_step(&self, pid: Pid) -> bool {
         self.procs.get(pid.0 as usize).is_some_and(|p| p.can_step())
@@ -424,6 +436,7 @@ impl Vm {
         p.status = ProcStatus::Exited(reason.clone());
         p.frames.clear();
         p.regs = Vec::new();
+        p.top = 0;
         p.handlers.clear();
         p.mailbox.clear();
         let links = std::mem::take(&mut p.links);

@@ -17,7 +17,7 @@ fn diff_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/diff")
 }
 
-fn run_program(path: &Path) -> String {
+fn run_program(path: &Path) -> Vec<u8> {
     let name = path
         .file_stem()
         .and_then(|s| s.to_str())
@@ -33,7 +33,7 @@ fn run_program(path: &Path) -> String {
     if std::env::var("RACEWIT_DIFF_ONLY").is_ok() {
         eprintln!("stack: {:?}", out.crash_stack);
     }
-    out.stdout
+    out.stdout_bytes()
 }
 
 #[test]
@@ -62,7 +62,8 @@ fn programs_match_erl() {
             continue;
         }
         let expected_path = root.join("expected").join(format!("{name}.out"));
-        let Ok(expected) = std::fs::read_to_string(&expected_path) else {
+        let Ok(expected) = std::fs::read(&expected_path) else {
+            eprintln!("differential: no expected output for {name}");
             continue;
         };
         let got = std::thread::Builder::new()
@@ -73,9 +74,13 @@ fn programs_match_erl() {
             })
             .expect("thread")
             .join()
-            .unwrap_or_else(|_| "<panic>".to_string());
+            .unwrap_or_else(|_| b"<panic>".to_vec());
         if only.is_some() {
-            eprintln!("--- expected\n{expected}--- got\n{got}---");
+            eprintln!(
+                "--- expected\n{}--- got\n{}---",
+                String::from_utf8_lossy(&expected),
+                String::from_utf8_lossy(&got)
+            );
         }
         if got == expected {
             passed += 1;

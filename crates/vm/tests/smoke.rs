@@ -47,11 +47,19 @@ fn otp_queue_works() {
 #[test]
 fn corpus_cases_run() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
-    let Ok(dirs) = std::fs::read_dir(&root) else { return };
+    let Ok(dirs) = std::fs::read_dir(&root) else {
+        return;
+    };
     let mut files: Vec<_> = dirs
         .filter_map(|d| d.ok())
         .filter(|d| d.path().is_dir())
-        .flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().filter_map(|e| e.ok()).map(|e| e.path()))
+        .flat_map(|d| {
+            std::fs::read_dir(d.path())
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+        })
         .filter(|p| p.extension().is_some_and(|e| e == "erl"))
         .collect();
     files.sort();
@@ -60,7 +68,11 @@ fn corpus_cases_run() {
         if !text.contains("test/0") {
             continue;
         }
-        let module = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        let module = f
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
         let program = racewit_syntax::load_source(&f.display().to_string(), &text);
         let config = RunConfig {
             max_reductions: 5_000_000,
@@ -68,5 +80,34 @@ fn corpus_cases_run() {
         };
         let out = run_entry(Arc::new(program), &module, "test", &config);
         eprintln!("{module}: {}", out.stdout.lines().last().unwrap_or(""));
+        assert!(
+            !out.stdout.contains("budget exhausted"),
+            "{module}: {}",
+            out.stdout
+        );
+        assert!(!out.stdout.is_empty(), "{module}");
     }
+}
+
+/// `~p` layouts of assorted terms, checked against erl's output (tests/erl/pp.out).
+#[test]
+fn pretty_printing_matches_erl() {
+    let program = racewit_syntax::load_source("pp.erl", include_str!("erl/pp.erl"));
+    let out = run_entry(Arc::new(program), "pp", "main", &RunConfig::default());
+    let expected = include_str!("erl/pp.out");
+    let want: Vec<&str> = expected.lines().collect();
+    let got: Vec<&str> = out.stdout.lines().collect();
+    for (i, (g, w)) in got.iter().zip(want.iter()).enumerate() {
+        assert_eq!(g, w, "line {}", i + 1);
+    }
+    // erl's output plus the result line `ok`.
+    assert_eq!(got.len(), want.len() + 1);
+}
+
+/// term_to_binary sizes and bytes, and round trips, as erl (tests/erl/etf.out).
+#[test]
+fn external_term_format_matches_erl() {
+    let program = racewit_syntax::load_source("etf.erl", include_str!("erl/etf.erl"));
+    let out = run_entry(Arc::new(program), "etf", "main", &RunConfig::default());
+    assert_eq!(out.stdout, include_str!("erl/etf.out"));
 }

@@ -16,7 +16,7 @@
 //!   (one candidate) run in place.
 
 use crate::goal::Monitor;
-use crate::search::{Found, Outcome, SearchStats, StopReason, Strategy, TraceStep, take_step};
+use crate::search::{Found, KEEP_FOUND, Outcome, SearchStats, StopReason, Strategy, TraceStep, take_step};
 use crate::system::{Observation, System, independent};
 
 #[derive(Clone, Debug)]
@@ -183,13 +183,16 @@ impl Strategy for BoundedDfs {
                         stats.interleavings += 1;
                         stats.max_preemptions_used = stats.max_preemptions_used.max(end.preemptions);
                         if end.monitor.finish(&end.sys) {
-                            found.push(Found {
-                                schedule: schedule.clone(),
-                                trace: trace.clone(),
-                                preemptions: end.preemptions,
-                                monitor: end.monitor,
-                                end: end.sys,
-                            });
+                            stats.findings += 1;
+                            if found.len() < KEEP_FOUND {
+                                found.push(Found {
+                                    schedule: schedule.clone(),
+                                    trace: trace.clone(),
+                                    preemptions: end.preemptions,
+                                    monitor: end.monitor,
+                                    end: end.sys,
+                                });
+                            }
                             if self.stop_at_first {
                                 return Outcome {
                                     found,

@@ -63,7 +63,13 @@ pub struct SearchStats {
     pub max_preemptions_used: u32,
     /// The first VM error met, if any (what cut a run).
     pub first_error: Option<String>,
+    /// Runs that were findings (only the first few are kept whole).
+    pub findings: u64,
 }
+
+/// How many findings a search keeps whole (each holds a system and a
+/// trace); the rest are only counted.
+pub const KEEP_FOUND: usize = 16;
 
 /// The result of a search.
 #[derive(Clone, Debug)]

@@ -11,7 +11,7 @@ use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::goal::Monitor;
-use crate::search::{Found, Outcome, SearchStats, StopReason, Strategy, take_step};
+use crate::search::{Found, KEEP_FOUND, Outcome, SearchStats, StopReason, Strategy, take_step};
 use crate::system::System;
 
 #[derive(Clone, Debug)]
@@ -99,7 +99,9 @@ impl Strategy for RandomWalk {
             }
             stats.interleavings += 1;
             stats.max_preemptions_used = stats.max_preemptions_used.max(preemptions);
-            if mon.finish(&sys) {
+            let finding = mon.finish(&sys);
+            stats.findings += finding as u64;
+            if finding && found.len() < KEEP_FOUND {
                 found.push(Found {
                     schedule,
                     trace,

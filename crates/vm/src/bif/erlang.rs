@@ -454,9 +454,6 @@ pub fn register(t: &mut Table) {
         }
         Ok(Term::Int((hash_term(&a[0]) % n as u64) as i64 + 1))
     });
-    t.pure("erlang", "term_to_binary", 1, |a| {
-        Ok(Term::binary(write_term(&a[0]).into_bytes()))
-    });
     t.pure("erlang", "fun_to_list", 1, |a| {
         Ok(Term::string(&write_term(&a[0])))
     });
@@ -801,6 +798,7 @@ pub fn register(t: &mut Table) {
                 ctx.proc.frames.clear();
                 ctx.proc.handlers.clear();
                 ctx.proc.regs.clear();
+                ctx.proc.top = 0;
                 Flow::Call(ctx.vm.resolve(*m, *f, args.len() as u32), args)
             }
             _ => Flow::badarg(),

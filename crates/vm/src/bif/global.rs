@@ -16,7 +16,9 @@ fn gitem(name: &Term) -> SharedItem {
 pub fn register(t: &mut Table) {
     t.ctx("global", "whereis_name", 1, |ctx, a| {
         let v = ctx.vm.global_names.get(&MapKey(a[0].clone())).copied();
-        let shown = v.map(|p| ctx.name_of(p)).unwrap_or_else(|| "undefined".into());
+        let shown = v
+            .map(|p| ctx.name_of(p))
+            .unwrap_or_else(|| "undefined".into());
         ctx.emit_access(
             EventKind::Registry,
             format!("global:whereis_name({}) -> {shown}", write_term(&a[0])),
@@ -25,13 +27,19 @@ pub fn register(t: &mut Table) {
         );
         Flow::Value(v.map(Term::Pid).unwrap_or_else(Term::undefined))
     });
-    t.ctx("global", "register_name", 2, |ctx, a| do_register(ctx, a));
-    t.ctx("global", "register_name", 3, |ctx, a| do_register(ctx, a));
+    t.ctx("global", "register_name", 2, do_register);
+    t.ctx("global", "register_name", 3, do_register);
     t.ctx("global", "re_register_name", 2, |ctx, a| {
-        let Term::Pid(p) = a[1] else { return Flow::badarg() };
+        let Term::Pid(p) = a[1] else {
+            return Flow::badarg();
+        };
         ctx.emit_access(
             EventKind::Registry,
-            format!("global:re_register_name({}, {})", write_term(&a[0]), ctx.name_of(p)),
+            format!(
+                "global:re_register_name({}, {})",
+                write_term(&a[0]),
+                ctx.name_of(p)
+            ),
             gitem(&a[0]),
             Access::Write,
         );
@@ -71,12 +79,14 @@ pub fn register(t: &mut Table) {
     });
     t.ctx("global", "registered_names", 0, |ctx, _| {
         ctx.emit(EventKind::Registry, "global:registered_names()".into());
-        Flow::Value(Term::list(ctx.vm.global_names.keys().map(|k| k.0.clone()).collect()))
+        Flow::Value(Term::list(
+            ctx.vm.global_names.keys().map(|k| k.0.clone()).collect(),
+        ))
     });
     t.ctx("global", "sync", 0, |_, _| Flow::Value(Term::ok()));
-    t.ctx("global", "trans", 2, |_, a| Flow::Apply(a[1].clone(), Vec::new()));
-    t.ctx("global", "trans", 3, |_, a| Flow::Apply(a[1].clone(), Vec::new()));
-    t.ctx("global", "trans", 4, |_, a| Flow::Apply(a[1].clone(), Vec::new()));
+    // `global:trans/2,3,4` takes a cluster-wide lock around the fun. The
+    // lock is not modelled, so a call parks the process (an unsupported
+    // call) rather than run the fun without the mutual exclusion it relies on.
 
     // Logging is not modelled (erl runs with logger_level none): accepted, no output.
     for (m, f, n) in [
@@ -110,15 +120,22 @@ pub fn register(t: &mut Table) {
 }
 
 fn do_register(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let Term::Pid(p) = a[1] else { return Flow::badarg() };
+    let Term::Pid(p) = a[1] else {
+        return Flow::badarg();
+    };
     let key = MapKey(a[0].clone());
     ctx.emit_access(
         EventKind::Registry,
-        format!("global:register_name({}, {})", write_term(&a[0]), ctx.name_of(p)),
+        format!(
+            "global:register_name({}, {})",
+            write_term(&a[0]),
+            ctx.name_of(p)
+        ),
         gitem(&a[0]),
         Access::Write,
     );
-    let taken = ctx.vm.global_names.contains_key(&key) || ctx.vm.global_names.values().any(|q| *q == p);
+    let taken =
+        ctx.vm.global_names.contains_key(&key) || ctx.vm.global_names.values().any(|q| *q == p);
     if taken || !ctx.is_alive(p) {
         if let Some(ev) = ctx.event.as_mut() {
             ev.text.push_str(" -> no");

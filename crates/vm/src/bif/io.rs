@@ -33,6 +33,28 @@ pub fn register(t: &mut Table) {
     t.pure("io_lib", "write", 1, |a| {
         Ok(Term::string(&write_term(&a[0])))
     });
+    t.pure("io_lib", "printable_list", 1, |a| {
+        Ok(Term::bool(
+            crate::format::printable_list(&a[0], false).is_some(),
+        ))
+    });
+    t.pure("io_lib", "printable_latin1_list", 1, |a| {
+        Ok(Term::bool(
+            crate::format::printable_list(&a[0], false).is_some(),
+        ))
+    });
+    t.pure("io_lib", "printable_unicode_list", 1, |a| {
+        let ok = a[0].list_to_vec().is_some_and(|v| {
+            v.iter().all(|c| match c {
+                Term::Int(i) => matches!(
+                    *i,
+                    32..=126 | 160..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF | 8..=13 | 27
+                ),
+                _ => false,
+            })
+        });
+        Ok(Term::bool(ok))
+    });
     t.pure("io_lib", "print", 1, |a| {
         Ok(Term::string(&print_term_at(&a[0], 1, 80, false)))
     });

@@ -17,8 +17,9 @@ use crate::vm::Vm;
 
 mod binary;
 mod erlang;
-mod global;
+mod etf;
 mod ets;
+mod global;
 pub(crate) mod io;
 mod lists;
 mod maps;
@@ -143,6 +144,7 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
     TABLE.get_or_init(|| {
         let mut t = Table(FxHashMap::default());
         erlang::register(&mut t);
+        etf::register(&mut t);
         lists::register(&mut t);
         maps::register(&mut t);
         ets::register(&mut t);

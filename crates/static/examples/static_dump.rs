@@ -1,0 +1,17 @@
+//! Print the suspects of some Erlang files as JSON:
+//! `cargo run -p racewit-static --example static_dump FILE_OR_DIR...`.
+
+use std::path::PathBuf;
+
+use racewit_static::{StaticOptions, find_suspects};
+use racewit_syntax::{LoadOptions, load_paths};
+
+fn main() {
+    let paths: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    let program = load_paths(&paths, &LoadOptions::default());
+    let analysis = find_suspects(&program, &StaticOptions::default());
+    match serde_json::to_string_pretty(&analysis) {
+        Ok(s) => println!("{s}"),
+        Err(e) => eprintln!("cannot serialize: {e}"),
+    }
+}
