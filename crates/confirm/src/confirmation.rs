@@ -350,7 +350,7 @@ fn workers(sys: &VmSystem, n: usize) -> Vec<racewit_vm::Pid> {
 /// Shared state as compared between runs: which process holds a registered
 /// name is incidental (every worker makes the same calls), so names only.
 fn state_of(sys: &VmSystem) -> String {
-    let item = VmItem(racewit_vm::SharedItem::Registry(Name::new("")));
+    let item = VmItem::new(racewit_vm::SharedItem::Registry(Name::new("")));
     let digest = sys.item_value(&item);
     digest
         .lines()

@@ -79,10 +79,23 @@ impl VmSystem {
 
 /// A shared item as the search compares them.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct VmItem(pub SharedItem);
+pub struct VmItem(pub SharedItem, pub Option<String>);
+
+impl VmItem {
+    pub fn new(item: SharedItem) -> Self {
+        VmItem(item, None)
+    }
+}
 
 impl Item for VmItem {
     fn overlaps(&self, other: &Self) -> bool {
+        // Two sends of the same message to one mailbox: swapping them leaves
+        // the mailbox as it was.
+        if let (Some(a), Some(b)) = (&self.1, &other.1)
+            && a == b
+        {
+            return false;
+        }
         match (&self.0, &other.0) {
             (SharedItem::Ets { table: ta, key: ka }, SharedItem::Ets { table: tb, key: kb }) => {
                 ta == tb && (ka.is_none() || kb.is_none() || ka == kb)
@@ -117,9 +130,27 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
 }
 
 fn observation(vm: &Vm, ev: &Event) -> Observation<VmItem, Site> {
+    // Blocking in `receive` changes nothing anyone can see: the process
+    // only finds no message yet. It commutes with every other step (the
+    // send that later wakes it is ordered with the receive that follows).
+    if ev.kind == EventKind::Blocked {
+        return Observation {
+            access: None,
+            also: Vec::new(),
+            site: ev.site.clone(),
+            global: false,
+            text: ev.text.clone(),
+            item_label: None,
+        };
+    }
+    // The message of a send, which two sends to one mailbox are compared by.
+    let message = match (ev.kind, &ev.item) {
+        (EventKind::Send, Some(SharedItem::Mailbox(_))) => ev.text.split_once(" ! ").map(|(_, m)| m.to_string()),
+        _ => None,
+    };
     let access = match (&ev.item, ev.access) {
         (Some(item), Some(a)) => Some((
-            VmItem(item.clone()),
+            VmItem(item.clone(), message.clone()),
             match a {
                 VmAccess::Read => Access::Read,
                 VmAccess::Write => Access::Write,
@@ -138,7 +169,8 @@ fn observation(vm: &Vm, ev: &Event) -> Observation<VmItem, Site> {
                 VmAccess::Read => Access::Read,
                 VmAccess::Write => Access::Write,
             };
-            (VmItem(item.clone()), a)
+            let msg = matches!(item, SharedItem::Mailbox(_)).then(|| message.clone()).flatten();
+            (VmItem(item.clone(), msg), a)
         })
         .collect();
     let global = matches!(ev.kind, EventKind::Link | EventKind::Unlink);

@@ -116,7 +116,7 @@ impl Default for StaticOptions {
         StaticOptions {
             categories: Category::ALL.into_iter().collect(),
             atom_limit: 16,
-            search_budget: 6_000,
+            search_budget: 2_500,
             max_entries: 8,
         }
     }
