@@ -3,9 +3,10 @@
 //! (the real `epp` and `erl`, Concuerror built outside the project). What is
 //! not installed is skipped and said so.
 //!
-//! Sections (pick with arguments: `frontend`, `static`, `confirm`; default all):
+//! Sections (pick with arguments: `frontend`, `static`, `vm`, `confirm`; default all):
 //! - front end over the OTP tree vs. an `epp:parse_file` loop;
 //! - static pass over the OTP tree (time, peak memory, suspects);
+//! - VM: fib, lists and ping-pong programs beside `erl`, fork (clone) cost;
 //! - confirmation: full exploration of `programs/ets_race.erl` vs. Concuerror,
 //!   and time to first witness for every corpus race.
 
@@ -13,6 +14,7 @@ mod confirm;
 mod frontend;
 mod measure;
 mod static_pass;
+mod vm;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,6 +25,9 @@ fn main() {
     }
     if want("static") {
         static_pass::run();
+    }
+    if want("vm") {
+        vm::run();
     }
     if want("confirm") {
         confirm::run();

@@ -1,6 +1,4 @@
-//! racewit-vm speed figures, side by side with the real `erl` when installed.
-//!
-//! `cargo run --release -p racewit-vm --example vm_bench`
+//! VM speed, side by side with the real `erl` when installed.
 //!
 //! Prints: run time of the bench programs (tests/diff/bench: naive fib(27), a
 //! lists map/filter/foldl pipeline over 1,000,000 elements, 100,000 ping-pong
@@ -17,7 +15,7 @@ use racewit_vm::run::{RunConfig, run_entry};
 use racewit_vm::{ProcStatus, Vm, VmConfig};
 
 fn bench_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/diff/bench")
+    crate::measure::root().join("tests/diff/bench")
 }
 
 fn load(path: &Path) -> Arc<racewit_syntax::ir::Program> {
@@ -60,7 +58,8 @@ fn erl_time(dir: &Path, module: &str) -> Option<f64> {
         .ok()
 }
 
-fn main() {
+pub fn run() {
+    println!("\n== VM: bench programs (tests/diff/bench) beside erl");
     let dir = bench_dir();
     let config = RunConfig {
         max_reductions: u64::MAX,
