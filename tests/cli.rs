@@ -7,7 +7,10 @@ use std::process::Command;
 use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("workspace root")
 }
 
 fn cmd() -> Command {
@@ -18,7 +21,9 @@ fn cmd() -> Command {
 
 #[test]
 fn help_for_every_command() {
-    for sub in ["check", "static", "explore", "replay", "triage", "corpus", "parse"] {
+    for sub in [
+        "check", "static", "explore", "replay", "triage", "corpus", "parse",
+    ] {
         let out = cmd().args([sub, "--help"]).output().expect("run");
         assert!(out.status.success(), "{sub} --help failed");
         let text = String::from_utf8_lossy(&out.stdout);
@@ -31,7 +36,12 @@ fn help_for_every_command() {
 
 #[test]
 fn exit_0_when_nothing_is_confirmed() {
-    assert_cmd_snapshot!(cmd().args(["check", "corpus/ets/counter_atomic_ok.erl", "--out", "target/cli-test-0"]));
+    assert_cmd_snapshot!(cmd().args([
+        "check",
+        "corpus/ets/counter_atomic_ok.erl",
+        "--out",
+        "target/cli-test-0"
+    ]));
 }
 
 #[test]
@@ -66,7 +76,14 @@ fn exit_2_with_json_when_a_race_is_confirmed() {
 #[test]
 fn triage_ranks_the_last_report() {
     let out = cmd()
-        .args(["check", "corpus/ets", "--out", "target/cli-test-triage", "--format", "json"])
+        .args([
+            "check",
+            "corpus/ets",
+            "--out",
+            "target/cli-test-triage",
+            "--format",
+            "json",
+        ])
         .output()
         .expect("run");
     assert_eq!(out.status.code(), Some(2));
@@ -77,12 +94,24 @@ fn triage_ranks_the_last_report() {
 fn same_bytes_whatever_the_thread_count() {
     let run = |jobs: &str, out: &str| {
         let o = cmd()
-            .args(["check", "corpus/registry", "--format", "json", "--jobs", jobs, "--out", out])
+            .args([
+                "check",
+                "corpus/registry",
+                "--format",
+                "json",
+                "--jobs",
+                jobs,
+                "--out",
+                out,
+            ])
             .output()
             .expect("run");
         String::from_utf8_lossy(&o.stdout).replace(out, "[OUT]")
     };
-    assert_eq!(run("1", "target/cli-test-j1"), run("2", "target/cli-test-j2"));
+    assert_eq!(
+        run("1", "target/cli-test-j1"),
+        run("2", "target/cli-test-j2")
+    );
 }
 
 /// Real code: the `whereis(ct_master)` / `register(ct_master, self())` race
@@ -90,11 +119,14 @@ fn same_bytes_whatever_the_thread_count() {
 /// witness shows the second `register` failing with `badarg`.
 #[test]
 fn ct_master_race_is_confirmed_on_real_otp_code() {
-    let Some(file) = std::fs::read_dir("/usr/lib/erlang/lib").ok().and_then(|rd| {
-        rd.filter_map(|e| e.ok())
-            .map(|e| e.path().join("src/ct_master.erl"))
-            .find(|p| p.exists())
-    }) else {
+    let Some(file) = std::fs::read_dir("/usr/lib/erlang/lib")
+        .ok()
+        .and_then(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.path().join("src/ct_master.erl"))
+                .find(|p| p.exists())
+        })
+    else {
         eprintln!("notice: OTP's common_test sources are not installed; skipping");
         return;
     };
@@ -114,7 +146,8 @@ fn ct_master_race_is_confirmed_on_real_otp_code() {
     let trace = String::from_utf8_lossy(&replay.stdout);
     assert!(replay.status.success(), "{trace}");
     assert!(
-        trace.contains("erlang:register(ct_master, P1.1) -> badarg") || trace.contains("erlang:register(ct_master, P1.2) -> badarg"),
+        trace.contains("erlang:register(ct_master, P1.1) -> badarg")
+            || trace.contains("erlang:register(ct_master, P1.2) -> badarg"),
         "{trace}"
     );
 }

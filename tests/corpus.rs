@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("workspace root")
 }
 
 fn racewit(args: &[&str]) -> (i32, String, String) {
@@ -46,7 +49,12 @@ fn cases() -> Vec<Vec<String>> {
             .collect();
         fs.sort();
         for f in fs {
-            files.push(f.strip_prefix(&corpus).expect("in corpus").display().to_string());
+            files.push(
+                f.strip_prefix(&corpus)
+                    .expect("in corpus")
+                    .display()
+                    .to_string(),
+            );
         }
     }
     let mut out: Vec<Vec<String>> = Vec::new();
@@ -69,7 +77,11 @@ fn corpus_matches_its_manifest() {
     assert!(
         code == 0 && last.ends_with(", 0 failed"),
         "racewit corpus failed (exit {code}):\n{}\n{stderr}",
-        stdout.lines().filter(|l| l.starts_with("FAIL")).collect::<Vec<_>>().join("\n")
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("FAIL"))
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
 
@@ -85,7 +97,10 @@ fn each_case_report_and_witness_replay() {
         args.extend(["--out".to_string(), case_out.clone()]);
         let argv: Vec<&str> = args.iter().map(String::as_str).collect();
         let (code, stdout, stderr) = racewit(&argv);
-        assert!(code == 0 || code == 2, "check {case:?} exited {code}: {stderr}");
+        assert!(
+            code == 0 || code == 2,
+            "check {case:?} exited {code}: {stderr}"
+        );
         let report = stdout.replace(&case_out, "[OUT]");
         insta::with_settings!({snapshot_suffix => name.clone(), prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!("report", report);
@@ -95,7 +110,11 @@ fn each_case_report_and_witness_replay() {
             .unwrap_or_default();
         witnesses.retain(|p| p.file_name().is_some_and(|n| n != "report.json"));
         witnesses.sort();
-        assert_eq!(code == 2, !witnesses.is_empty(), "{case:?}: exit code and witnesses disagree");
+        assert_eq!(
+            code == 2,
+            !witnesses.is_empty(),
+            "{case:?}: exit code and witnesses disagree"
+        );
         for w in witnesses {
             let wpath = w.display().to_string();
             let (rcode, rout, rerr) = racewit(&["replay", &wpath]);

@@ -21,7 +21,11 @@ fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn have(tool: &str) -> bool {
-    Command::new(tool).arg("-version").output().is_ok() || Command::new("which").arg(tool).output().is_ok_and(|o| o.status.success())
+    Command::new(tool).arg("-version").output().is_ok()
+        || Command::new("which")
+            .arg(tool)
+            .output()
+            .is_ok_and(|o| o.status.success())
 }
 
 #[test]
@@ -33,7 +37,11 @@ fn every_corpus_module_compiles_and_runs_under_erl() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
     let mut files = Vec::new();
     corpus_files(&root, &mut files);
-    assert!(files.len() >= 40, "the corpus has {} modules, expected at least 40", files.len());
+    assert!(
+        files.len() >= 40,
+        "the corpus has {} modules, expected at least 40",
+        files.len()
+    );
     let out = tempfile::tempdir().expect("tempdir");
     let status = Command::new("erlc")
         .arg("-o")
@@ -67,7 +75,14 @@ fn every_corpus_module_compiles_and_runs_under_erl() {
         .output()
         .expect("run erl");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "erl failed: {stdout} {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "erl failed: {stdout} {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let last = stdout.trim().lines().last().unwrap_or_default();
-    assert_eq!(last, "[]", "corpus test/0 functions that did not return: {stdout}");
+    assert_eq!(
+        last, "[]",
+        "corpus test/0 functions that did not return: {stdout}"
+    );
 }

@@ -40,16 +40,21 @@ fn concuerror_run(entry: &str, keep_going: bool) -> Option<(f64, String)> {
     let dir = std::env::temp_dir().join("racewit_bench_cq");
     std::fs::create_dir_all(&dir).ok()?;
     let mut cmd = Command::new(cq);
-    cmd.current_dir(&dir)
-        .arg("-f")
-        .arg(&file)
-        .args(["-m", "ets_race", "-t", entry, "--output", "/dev/null"]);
+    cmd.current_dir(&dir).arg("-f").arg(&file).args([
+        "-m",
+        "ets_race",
+        "-t",
+        entry,
+        "--output",
+        "/dev/null",
+    ]);
     if keep_going {
         cmd.arg("-k");
     }
     let (secs, out) = timed(|| cmd.output());
     let out = out.ok()?;
-    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     let summary = text
         .lines()
         .find(|l| l.contains("interleavings explored"))
@@ -66,10 +71,20 @@ fn interleavings_in(summary: &str) -> Option<f64> {
 }
 
 pub fn run() {
-    println!("\n== confirmation: full exploration of crates/bench/programs/ets_race.erl (5 processes lookup→insert)");
+    println!(
+        "\n== confirmation: full exploration of crates/bench/programs/ets_race.erl (5 processes lookup→insert)"
+    );
     let p = program();
     let record = LoadRecord::default();
-    let (secs, full) = timed(|| explore(&p, "ets_race", "test", &record, &explore_opts(u32::MAX, true, true)));
+    let (secs, full) = timed(|| {
+        explore(
+            &p,
+            "ets_race",
+            "test",
+            &record,
+            &explore_opts(u32::MAX, true, true),
+        )
+    });
     let rate = full.stats.interleavings as f64 / secs;
     println!(
         "racewit (sleep sets, no bound): {} interleavings ({} sleep-set blocked), {} with a failure, {secs:.2} s, {rate:.0} interleavings/s, {}",
@@ -81,13 +96,37 @@ pub fn run() {
             _ => format!("stopped at the budget of {BUDGET} (not exhausted)"),
         }
     );
-    let (plain_s, plain) = timed(|| explore(&p, "ets_race", "test", &record, &explore_opts(2, true, false)));
-    let (red_s, reduced) = timed(|| explore(&p, "ets_race", "test", &record, &explore_opts(2, true, true)));
+    let (plain_s, plain) = timed(|| {
+        explore(
+            &p,
+            "ets_race",
+            "test",
+            &record,
+            &explore_opts(2, true, false),
+        )
+    });
+    let (red_s, reduced) = timed(|| {
+        explore(
+            &p,
+            "ets_race",
+            "test",
+            &record,
+            &explore_opts(2, true, true),
+        )
+    });
     println!(
         "reduction at bound 2: plain bounded DFS {} interleavings ({plain_s:.2} s) vs. with sleep sets {} ({red_s:.2} s)",
         plain.stats.interleavings, reduced.stats.interleavings
     );
-    let (first_s, first) = timed(|| explore(&p, "ets_race", "test2", &record, &explore_opts(2, false, true)));
+    let (first_s, first) = timed(|| {
+        explore(
+            &p,
+            "ets_race",
+            "test2",
+            &record,
+            &explore_opts(2, false, true),
+        )
+    });
     println!(
         "first failure, 2 processes: {:.1} ms after {} interleavings",
         first_s * 1000.0,
@@ -97,17 +136,24 @@ pub fn run() {
         Some((cq_s, summary)) => {
             let cq_n = interleavings_in(&summary).unwrap_or(0.0);
             let cq_rate = cq_n / cq_s;
-            println!("Concuerror -k (optimal DPOR): {summary}; {cq_s:.2} s wall, {cq_rate:.0} interleavings/s");
+            println!(
+                "Concuerror -k (optimal DPOR): {summary}; {cq_s:.2} s wall, {cq_rate:.0} interleavings/s"
+            );
             println!(
                 "  ratio: rate {:.1}x, end to end {:.1}x faster",
                 rate / cq_rate.max(1e-9),
                 cq_s / secs
             );
             if let Some((cq2, s2)) = concuerror_run("test2", false) {
-                println!("Concuerror first failure, 2 processes: {s2}; {:.0} ms wall", cq2 * 1000.0);
+                println!(
+                    "Concuerror first failure, 2 processes: {s2}; {:.0} ms wall",
+                    cq2 * 1000.0
+                );
             }
         }
-        None => println!("Concuerror: skipped (not built; see ../shared/CONCUERROR.md, or set CONCUERROR=path/to/concuerror.sh)"),
+        None => println!(
+            "Concuerror: skipped (not built; see ../shared/CONCUERROR.md, or set CONCUERROR=path/to/concuerror.sh)"
+        ),
     }
     first_witness_per_corpus_race();
 }
@@ -143,14 +189,22 @@ fn first_witness_per_corpus_race() {
     let mut unconfirmed = Vec::new();
     for e in manifest.suspect.iter().filter(|e| e.verdict == "confirmed") {
         let Some(s) = analysis.suspects.iter().find(|s| {
-            s.read.file.ends_with(&e.file) && s.read.line == e.read_line && s.write.line == e.write_line
+            s.read.file.ends_with(&e.file)
+                && s.read.line == e.read_line
+                && s.write.line == e.write_line
         }) else {
             unconfirmed.push(format!("{}:{} (not reported)", e.file, e.read_line));
             continue;
         };
         let fresh = load_paths(std::slice::from_ref(&corpus), &LoadOptions::default());
-        let (secs, (_, results)) =
-            timed(|| confirm_all(fresh, std::slice::from_ref(s), &LoadRecord::default(), &ConfirmOptions::default()));
+        let (secs, (_, results)) = timed(|| {
+            confirm_all(
+                fresh,
+                std::slice::from_ref(s),
+                &LoadRecord::default(),
+                &ConfirmOptions::default(),
+            )
+        });
         if results[0].verdict.status == Status::Confirmed {
             times.push((secs * 1000.0, s.id.clone()));
         } else {

@@ -13,7 +13,11 @@ pub fn run() {
         return;
     };
     let files = erl_files(&lib);
-    let bytes: u64 = files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum();
+    let bytes: u64 = files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
     let (secs, program) = timed(|| load_paths(std::slice::from_ref(&lib), &LoadOptions::default()));
     let with_errors: std::collections::BTreeSet<_> = program
         .diagnostics
@@ -38,7 +42,10 @@ pub fn run() {
     }
     // The same files through epp:parse_file, one after the other, with the
     // include path the acceptance uses.
-    let list: Vec<String> = files.iter().map(|f| format!("\"{}\"", f.display())).collect();
+    let list: Vec<String> = files
+        .iter()
+        .map(|f| format!("\"{}\"", f.display()))
+        .collect();
     let script = format!(
         "Fs = [{}], \
          {{T, _}} = timer:tc(fun() -> [begin D = filename:dirname(F), \
@@ -57,11 +64,23 @@ pub fn run() {
         .output();
     match out {
         Ok(o) if o.status.success() => {
-            let us: f64 = String::from_utf8_lossy(&o.stdout).trim().parse().unwrap_or(0.0);
+            let us: f64 = String::from_utf8_lossy(&o.stdout)
+                .trim()
+                .parse()
+                .unwrap_or(0.0);
             let epp = us / 1e6;
-            println!("epp:parse_file loop (1 thread): {epp:.2} s  ->  racewit is {:.1}x faster", epp / secs);
+            println!(
+                "epp:parse_file loop (1 thread): {epp:.2} s  ->  racewit is {:.1}x faster",
+                epp / secs
+            );
         }
-        Ok(o) => println!("epp: failed: {}", String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or("")),
+        Ok(o) => println!(
+            "epp: failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .next()
+                .unwrap_or("")
+        ),
         Err(e) => println!("epp: failed to start erl: {e}"),
     }
 }

@@ -6,13 +6,19 @@ use std::time::Instant;
 
 /// One line describing the machine.
 pub fn machine() -> String {
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
     let mem = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|m| {
             m.lines()
                 .find(|l| l.starts_with("MemTotal:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|k| k.parse::<u64>().ok()))
+                .and_then(|l| {
+                    l.split_whitespace()
+                        .nth(1)
+                        .and_then(|k| k.parse::<u64>().ok())
+                })
         })
         .map(|kb| format!("{:.0} GiB", kb as f64 / 1024.0 / 1024.0))
         .unwrap_or_else(|| "? GiB".into());
@@ -22,7 +28,10 @@ pub fn machine() -> String {
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_default();
-    format!("{date}, {cores} cores, {mem}, rayon threads: {}", rayon::current_num_threads())
+    format!(
+        "{date}, {cores} cores, {mem}, rayon threads: {}",
+        rayon::current_num_threads()
+    )
 }
 
 /// Peak resident memory of this process so far (VmHWM), in MB.
@@ -30,9 +39,11 @@ pub fn peak_rss_mb() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|k| k.parse::<f64>().ok()))
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|k| k.parse::<f64>().ok())
+            })
         })
         .map(|kb| kb / 1024.0)
         .unwrap_or(0.0)
@@ -80,7 +91,9 @@ pub fn erl_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in rd.flatten() {
             let p = e.path();
             if p.is_dir() {

@@ -11,10 +11,13 @@ pub fn run() {
         println!("skipped: /usr/lib/erlang/lib not installed (apt-get install erlang-src)");
         return;
     };
-    let (load_s, program) = timed(|| load_paths(std::slice::from_ref(&lib), &LoadOptions::default()));
+    let (load_s, program) =
+        timed(|| load_paths(std::slice::from_ref(&lib), &LoadOptions::default()));
     let (static_s, analysis) = timed(|| find_suspects(&program, &StaticOptions::default()));
     let ct_master = analysis.suspects.iter().any(|s| {
-        s.read.module == "ct_master" && s.read.call == "erlang:whereis/1" && s.write.call == "erlang:register/2"
+        s.read.module == "ct_master"
+            && s.read.call == "erlang:whereis/1"
+            && s.write.call == "erlang:register/2"
     });
     println!(
         "load {load_s:.2} s, static pass {static_s:.2} s, total {:.2} s, peak RSS {:.0} MB, {} suspects; ct_master whereis/register race found: {ct_master}",
@@ -32,6 +35,10 @@ pub fn run() {
         .map(|(a, m)| (a, m.values().sum()))
         .collect();
     apps.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    let top: Vec<String> = apps.iter().take(12).map(|(a, n)| format!("{a} {n}")).collect();
+    let top: Vec<String> = apps
+        .iter()
+        .take(12)
+        .map(|(a, n)| format!("{a} {n}"))
+        .collect();
     println!("  per application (top 12): {}", top.join(", "));
 }

@@ -53,7 +53,12 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Worker processes in generated harnesses, tried in order (e.g. 2,3).
-    #[arg(long, value_name = "N,...", value_delimiter = ',', default_value = "2,3")]
+    #[arg(
+        long,
+        value_name = "N,...",
+        value_delimiter = ',',
+        default_value = "2,3"
+    )]
     pub processes: Vec<usize>,
     /// Most interleavings explored per harness.
     #[arg(long, value_name = "N", default_value_t = 20_000)]
@@ -84,7 +89,9 @@ impl SearchArgs {
             }
             // A second call fails only when the pool is already built; the
             // first setting stays, which is fine within one process.
-            let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(j)
+                .build_global();
         }
         let entries = self
             .entries
@@ -118,7 +125,13 @@ fn parse_partition(s: &str) -> Result<(usize, usize), String> {
 pub fn witness_file(id: &str) -> String {
     let safe: String = id
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     format!("{safe}.json")
 }
@@ -126,8 +139,16 @@ pub fn witness_file(id: &str) -> String {
 pub fn load_record(load: &LoadArgs, opts: &racewit_syntax::LoadOptions) -> LoadRecord {
     LoadRecord {
         paths: load.paths.iter().map(|p| p.display().to_string()).collect(),
-        include_dirs: opts.include_dirs.iter().map(|p| p.display().to_string()).collect(),
-        lib_dirs: opts.lib_dirs.iter().map(|p| p.display().to_string()).collect(),
+        include_dirs: opts
+            .include_dirs
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        lib_dirs: opts
+            .lib_dirs
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
         defines: opts.defines.clone(),
     }
 }
@@ -151,12 +172,18 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     let record = load_record(&args.load, &load_opts);
     let files = program.sources.len();
-    let sp = crate::progress::spinner(args.format, &format!("confirming {} suspect(s)", suspects.len()));
+    let sp = crate::progress::spinner(
+        args.format,
+        &format!("confirming {} suspect(s)", suspects.len()),
+    );
     let (program, results) = confirm_all(program, &suspects, &record, &confirm_opts);
     sp.finish_and_clear();
 
     let witness_paths = write_witnesses(&args.out, &results)?;
-    let confirmed = results.iter().filter(|c| c.verdict.status == Status::Confirmed).count();
+    let confirmed = results
+        .iter()
+        .filter(|c| c.verdict.status == Status::Confirmed)
+        .count();
     let unconfirmed = results.len() - confirmed;
     let stats = report::json::CheckStats {
         files,
@@ -193,14 +220,20 @@ pub fn run(args: Args) -> Result<Outcome> {
             text
         }
         Format::Json => json_text,
-        Format::Sarif => serde_json::to_string_pretty(&report::sarif::log(&suspects, Some(&results)))? + "\n",
+        Format::Sarif => {
+            serde_json::to_string_pretty(&report::sarif::log(&suspects, Some(&results)))? + "\n"
+        }
     };
     std::io::stdout().lock().write_all(text.as_bytes())?;
     let failing = match args.fail_on {
         FailOn::Confirmed => confirmed,
         FailOn::Unconfirmed => results.len(),
     };
-    Ok(if failing > 0 { Outcome::RacesFound } else { Outcome::Clean })
+    Ok(if failing > 0 {
+        Outcome::RacesFound
+    } else {
+        Outcome::Clean
+    })
 }
 
 /// Writes each witness as `<out>/<id>.json`; returns the paths, as strings.

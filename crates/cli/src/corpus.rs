@@ -83,7 +83,9 @@ fn with_fixme(mut row: Row, fixme: &Option<String>) -> Row {
         row.fixme = Some(why.clone());
         row.pass = !row.pass;
         if !row.pass {
-            row.note = Some("racewit now gives the expected verdict: remove the fixme from the manifest".into());
+            row.note = Some(
+                "racewit now gives the expected verdict: remove the fixme from the manifest".into(),
+            );
         }
     }
     row
@@ -91,10 +93,16 @@ fn with_fixme(mut row: Row, fixme: &Option<String>) -> Row {
 
 pub fn read_manifest(dir: &Path) -> Result<Manifest> {
     let path = dir.join("manifest.toml");
-    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let manifest: Manifest = toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let manifest: Manifest =
+        toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
     if manifest.version != 1 {
-        anyhow::bail!("{}: manifest version {} (this racewit reads version 1)", path.display(), manifest.version);
+        anyhow::bail!(
+            "{}: manifest version {} (this racewit reads version 1)",
+            path.display(),
+            manifest.version
+        );
     }
     Ok(manifest)
 }
@@ -109,7 +117,13 @@ pub fn evaluate(dir: &Path) -> Result<Vec<Row>> {
     let manifest = read_manifest(dir)?;
     let program = load_paths(&[dir.to_path_buf()], &LoadOptions::default());
     let analysis = find_suspects(&program, &StaticOptions::default());
-    let max_bound = manifest.suspect.iter().filter_map(|e| e.bound).max().unwrap_or(2).max(2);
+    let max_bound = manifest
+        .suspect
+        .iter()
+        .filter_map(|e| e.bound)
+        .max()
+        .unwrap_or(2)
+        .max(2);
     let mut entries: Vec<(String, String)> = manifest
         .suspect
         .iter()
@@ -139,7 +153,10 @@ pub fn evaluate(dir: &Path) -> Result<Vec<Row>> {
                 && s.read.line == e.read_line
                 && s.write.line == e.write_line
         });
-        let case = format!("{}:{}->{} {}", e.file, e.read_line, e.write_line, e.category);
+        let case = format!(
+            "{}:{}->{} {}",
+            e.file, e.read_line, e.write_line, e.category
+        );
         let expected = match &e.consequence {
             Some(c) if e.verdict == "confirmed" => format!("confirmed ({c})"),
             _ => e.verdict.clone(),
@@ -192,7 +209,12 @@ fn describe(c: &Confirmation) -> String {
         (Status::Confirmed, Some(k)) => format!("confirmed ({})", k.kind()),
         (Status::Confirmed, None) => "confirmed".into(),
         (Status::Unconfirmed, _) => {
-            let why = c.verdict.reason.as_ref().map(|r| r.to_string()).unwrap_or_default();
+            let why = c
+                .verdict
+                .reason
+                .as_ref()
+                .map(|r| r.to_string())
+                .unwrap_or_default();
             format!("unconfirmed: {why}")
         }
     }
@@ -202,9 +224,12 @@ fn matches_expected(e: &Expected, c: &Confirmation) -> bool {
     match e.verdict.as_str() {
         "confirmed" => {
             c.verdict.status == Status::Confirmed
-                && e.consequence
-                    .as_deref()
-                    .is_none_or(|k| c.verdict.consequence.as_ref().is_some_and(|got| got.kind() == k))
+                && e.consequence.as_deref().is_none_or(|k| {
+                    c.verdict
+                        .consequence
+                        .as_ref()
+                        .is_some_and(|got| got.kind() == k)
+                })
         }
         "unconfirmed" => c.verdict.status == Status::Unconfirmed,
         _ => false,
@@ -277,9 +302,14 @@ pub fn render(rows: &[Row], failures_only: bool) -> String {
     let passed = rows.iter().filter(|r| r.pass).count();
     let gaps = rows.iter().filter(|r| r.pass && r.fixme.is_some()).count();
     if gaps > 0 {
-        out.push_str(&format!("{gaps} known gap(s) marked FIXM(e) in the manifest\n"));
+        out.push_str(&format!(
+            "{gaps} known gap(s) marked FIXM(e) in the manifest\n"
+        ));
     }
-    out.push_str(&format!("{passed} passed, {} failed\n", rows.len() - passed));
+    out.push_str(&format!(
+        "{passed} passed, {} failed\n",
+        rows.len() - passed
+    ));
     out
 }
 
@@ -287,5 +317,9 @@ pub fn run(args: Args) -> Result<Outcome> {
     let rows = evaluate(&args.dir)?;
     let text = render(&rows, args.failures_only);
     std::io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(if rows.iter().all(|r| r.pass) { Outcome::Clean } else { Outcome::Error })
+    Ok(if rows.iter().all(|r| r.pass) {
+        Outcome::Clean
+    } else {
+        Outcome::Error
+    })
 }

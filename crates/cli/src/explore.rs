@@ -48,7 +48,9 @@ pub fn parse_entry(entry: &str) -> Result<(String, String)> {
 pub fn describe(f: &Failure) -> String {
     match f {
         Failure::Crash { process, reason } => format!("{process} crashed: {reason}"),
-        Failure::Deadlock { processes } => format!("deadlock: {} blocked forever", processes.join(", ")),
+        Failure::Deadlock { processes } => {
+            format!("deadlock: {} blocked forever", processes.join(", "))
+        }
     }
 }
 
@@ -62,8 +64,18 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let record = load_record(&args.load, &load_opts);
     let program = Arc::new(program);
-    let result = explore(&program, &module, &function, &record, &ExploreOptions { confirm, all: args.all });
-    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    let result = explore(
+        &program,
+        &module,
+        &function,
+        &record,
+        &ExploreOptions {
+            confirm,
+            all: args.all,
+        },
+    );
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
     let mut out = std::io::stdout().lock();
     for (i, (failure, witness)) in result.failures.iter().enumerate() {
         let name = format!("explore-{module}-{function}-{}.json", i + 1);
@@ -90,5 +102,9 @@ pub fn run(args: Args) -> Result<Outcome> {
         s.sleep_blocked,
         args.search.bound
     )?;
-    Ok(if result.failures.is_empty() { Outcome::Clean } else { Outcome::RacesFound })
+    Ok(if result.failures.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::RacesFound
+    })
 }

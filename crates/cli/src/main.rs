@@ -11,8 +11,8 @@ mod picture;
 mod progress;
 mod project;
 mod replay;
-mod run_cmd;
 mod report;
+mod run_cmd;
 mod static_cmd;
 mod triage;
 

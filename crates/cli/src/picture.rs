@@ -32,7 +32,10 @@ fn join(a: &mut Clock, b: &Clock) {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 fn clip(s: &str, n: usize) -> String {
@@ -103,7 +106,9 @@ pub fn svg(w: &Witness) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"monospace\" font-size=\"11\">\n"
     ));
     s.push_str("<defs><marker id=\"ah\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"context-stroke\"/></marker></defs>\n");
-    s.push_str(&format!("<rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>\n"));
+    s.push_str(&format!(
+        "<rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>\n"
+    ));
     // Lanes.
     for p in &layout.procs {
         let x = layout.proc_x(p);
@@ -134,7 +139,11 @@ pub fn svg(w: &Witness) -> String {
     let mut pending_sends: Vec<(usize, String, String, Clock)> = Vec::new(); // (event, to, msg, clock)
     let mut message_arrows: Vec<(usize, usize)> = Vec::new();
     for (i, e) in events.iter().enumerate() {
-        let lane = layout.procs.iter().position(|p| p == &e.process).unwrap_or(0);
+        let lane = layout
+            .procs
+            .iter()
+            .position(|p| p == &e.process)
+            .unwrap_or(0);
         let mut c = clocks.get(&e.process).cloned().unwrap_or_default();
         *c.entry(lane).or_insert(0) += 1;
         if let Some(msg) = e.text.strip_prefix("receive ")
@@ -152,7 +161,9 @@ pub fn svg(w: &Witness) -> String {
             pending_sends.push((i, to.to_string(), msg.to_string(), c.clone()));
         }
         if let Some((_, child)) = e.text.rsplit_once(" -> ")
-            && e.item.as_deref().is_some_and(|it| it.starts_with("process "))
+            && e.item
+                .as_deref()
+                .is_some_and(|it| it.starts_with("process "))
         {
             clocks.insert(child.to_string(), c.clone());
         }
@@ -222,7 +233,9 @@ pub fn svg(w: &Witness) -> String {
                 ROW_H - 4
             ));
         }
-        s.push_str(&format!("<circle cx=\"{px}\" cy=\"{y}\" r=\"4\" fill=\"{color}\"/>\n"));
+        s.push_str(&format!(
+            "<circle cx=\"{px}\" cy=\"{y}\" r=\"4\" fill=\"{color}\"/>\n"
+        ));
         let loc = match (&e.file, e.line) {
             (Some(f), Some(l)) => format!("  {}:{l}", f.rsplit('/').next().unwrap_or(f)),
             _ => String::new(),
@@ -238,7 +251,10 @@ pub fn svg(w: &Witness) -> String {
     }
     // Consequence.
     let end = match (&w.verdict.consequence, &w.failure) {
-        (Some(c), _) => format!("consequence: {}", serde_json::to_string(c).unwrap_or_default()),
+        (Some(c), _) => format!(
+            "consequence: {}",
+            serde_json::to_string(c).unwrap_or_default()
+        ),
         (None, Some(f)) => format!("failure: {}", serde_json::to_string(f).unwrap_or_default()),
         _ => String::new(),
     };

@@ -21,7 +21,10 @@ pub fn spinner(format: Format, message: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new_spinner();
-    bar.set_style(ProgressStyle::with_template("{spinner} {msg} ({elapsed})").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
     bar.set_message(message.to_string());
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     bar

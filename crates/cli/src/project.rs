@@ -51,7 +51,9 @@ impl LoadArgs {
         }
         for d in &self.define {
             match d.split_once('=') {
-                Some((name, value)) => opts.defines.push((name.to_string(), Some(value.to_string()))),
+                Some((name, value)) => opts
+                    .defines
+                    .push((name.to_string(), Some(value.to_string()))),
                 None => opts.defines.push((d.clone(), None)),
             }
         }

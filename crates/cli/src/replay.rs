@@ -32,8 +32,10 @@ pub struct Args {
 }
 
 pub fn read_witness(path: &PathBuf) -> Result<Witness> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("{} is not a racewit witness", path.display()))
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a racewit witness", path.display()))
 }
 
 fn load_options(w: &Witness) -> LoadOptions {
@@ -47,7 +49,12 @@ fn load_options(w: &Witness) -> LoadOptions {
 /// The interleaving, one event per line.
 pub fn render_events(events: &[WitnessEvent]) -> String {
     let width = events.iter().map(|e| e.process.len()).max().unwrap_or(2);
-    let text_width = events.iter().map(|e| e.text.chars().count()).max().unwrap_or(0).min(60);
+    let text_width = events
+        .iter()
+        .map(|e| e.text.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(60);
     let mut out = String::new();
     for e in events {
         let loc = match (&e.file, e.line) {
@@ -80,7 +87,11 @@ pub fn run(args: Args) -> Result<Outcome> {
     let paths: Vec<PathBuf> = w.load.paths.iter().map(PathBuf::from).collect();
     for p in &paths {
         if !p.exists() {
-            bail!("{}: the witness loads {}, which does not exist (run replay from the directory `check` ran in)", args.witness.display(), p.display());
+            bail!(
+                "{}: the witness loads {}, which does not exist (run replay from the directory `check` ran in)",
+                args.witness.display(),
+                p.display()
+            );
         }
     }
     let program = load_paths(&paths, &load_options(&w));
@@ -89,7 +100,8 @@ pub fn run(args: Args) -> Result<Outcome> {
         return recheck(&w, program, &mut out);
     }
     let opts = ConfirmOptions::default();
-    let replayed = replay_witness(program, &w, &opts).with_context(|| format!("replaying {}", args.witness.display()))?;
+    let replayed = replay_witness(program, &w, &opts)
+        .with_context(|| format!("replaying {}", args.witness.display()))?;
     let header = match w.kind {
         WitnessKind::Suspect => format!("witness for {} (schedule replayed exactly)\n", w.subject),
         WitnessKind::Explore => format!("witness for {}: {:?}\n", w.subject, w.failure),
@@ -97,22 +109,40 @@ pub fn run(args: Args) -> Result<Outcome> {
     out.write_all(header.as_bytes())?;
     out.write_all(render_events(&replayed.events).as_bytes())?;
     if let Some(path) = &args.html {
-        std::fs::write(path, crate::picture::html(&w)).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(path, crate::picture::html(&w))
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &args.svg {
-        std::fs::write(path, crate::picture::svg(&w)).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(path, crate::picture::svg(&w))
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     // Reproduced as recorded: success.
     Ok(Outcome::Clean)
 }
 
-fn recheck(w: &Witness, program: racewit_syntax::ir::Program, out: &mut impl Write) -> Result<Outcome> {
+fn recheck(
+    w: &Witness,
+    program: racewit_syntax::ir::Program,
+    out: &mut impl Write,
+) -> Result<Outcome> {
     if w.kind != WitnessKind::Suspect {
-        bail!("--recheck applies to race witnesses; run `racewit explore {}` again instead", w.subject);
+        bail!(
+            "--recheck applies to race witnesses; run `racewit explore {}` again instead",
+            w.subject
+        );
     }
     let analysis = find_suspects(&program, &StaticOptions::default());
-    let Some(suspect) = analysis.suspects.iter().find(|s| s.id == w.subject).cloned() else {
-        writeln!(out, "{}: the static pass no longer reports this suspect on the current code", w.subject)?;
+    let Some(suspect) = analysis
+        .suspects
+        .iter()
+        .find(|s| s.id == w.subject)
+        .cloned()
+    else {
+        writeln!(
+            out,
+            "{}: the static pass no longer reports this suspect on the current code",
+            w.subject
+        )?;
         return Ok(Outcome::Clean);
     };
     let opts = ConfirmOptions {
@@ -121,7 +151,12 @@ fn recheck(w: &Witness, program: racewit_syntax::ir::Program, out: &mut impl Wri
     };
     let (_, results) = confirm_all(program, std::slice::from_ref(&suspect), &w.load, &opts);
     let c = &results[0];
-    writeln!(out, "{}: {}", suspect.id, crate::report::human::verdict_line(c))?;
+    writeln!(
+        out,
+        "{}: {}",
+        suspect.id,
+        crate::report::human::verdict_line(c)
+    )?;
     Ok(if c.verdict.status == Status::Confirmed {
         Outcome::RacesFound
     } else {

@@ -33,17 +33,30 @@ pub fn run(args: Args) -> Result<Outcome> {
         .filter(|d| d.severity == racewit_syntax::Severity::Error)
         .collect();
     for d in &errors {
-        eprintln!("{}: {} {}", program.sources.location(d.span), d.code.as_str(), d.message);
+        eprintln!(
+            "{}: {} {}",
+            program.sources.location(d.span),
+            d.code.as_str(),
+            d.message
+        );
     }
     let outcome = run_entry(Arc::new(program), &module, &function, &RunConfig::default());
-    std::io::stdout().lock().write_all(outcome.stdout.as_bytes())?;
+    std::io::stdout()
+        .lock()
+        .write_all(outcome.stdout.as_bytes())?;
     match &outcome.result {
         RunResult::Value(_) => Ok(Outcome::Clean),
         RunResult::Crashed { .. } => Ok(Outcome::Error),
         RunResult::Parked { call, location } => {
-            bail!("{}: stopped at unsupported call {call} ({location})", args.entry)
+            bail!(
+                "{}: stopped at unsupported call {call} ({location})",
+                args.entry
+            )
         }
         RunResult::Deadlock => bail!("{}: no process can run (deadlock)", args.entry),
-        RunResult::BudgetExhausted => bail!("{}: the reduction budget ran out (livelock or very long run)", args.entry),
+        RunResult::BudgetExhausted => bail!(
+            "{}: the reduction budget ran out (livelock or very long run)",
+            args.entry
+        ),
     }
 }

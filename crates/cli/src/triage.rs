@@ -87,19 +87,32 @@ pub fn render(report: &Value) -> Result<String> {
         }
     }
     let confirmed = rows.iter().filter(|(r, _)| !r.unconfirmed).count();
-    out.push_str(&format!("{} warning(s), {confirmed} confirmed\n", rows.len()));
+    out.push_str(&format!(
+        "{} warning(s), {confirmed} confirmed\n",
+        rows.len()
+    ));
     Ok(out)
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
     let path = args.report.unwrap_or_else(|| args.out.join("report.json"));
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("reading {} (run `racewit check` first, or name a report)", path.display()))?;
-    let report: Value = serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "reading {} (run `racewit check` first, or name a report)",
+            path.display()
+        )
+    })?;
+    let report: Value =
+        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
     let table = render(&report).with_context(|| format!("reading {}", path.display()))?;
     std::io::stdout().lock().write_all(table.as_bytes())?;
-    let any_confirmed = report["warnings"]
-        .as_array()
-        .is_some_and(|ws| ws.iter().any(|w| w["verdict"].as_str() == Some("confirmed")));
-    Ok(if any_confirmed { Outcome::RacesFound } else { Outcome::Clean })
+    let any_confirmed = report["warnings"].as_array().is_some_and(|ws| {
+        ws.iter()
+            .any(|w| w["verdict"].as_str() == Some("confirmed"))
+    });
+    Ok(if any_confirmed {
+        Outcome::RacesFound
+    } else {
+        Outcome::Clean
+    })
 }

@@ -22,7 +22,8 @@ use crate::system::{Fate, Observation, System};
 use crate::verdict::{Consequence, Status, UnconfirmedReason, Verdict};
 use crate::vm_system::{Site, TimeoutPolicy, VmItem, VmSystem};
 use crate::witness::{
-    HarnessRecord, LoadRecord, RaceSites, WITNESS_VERSION, Witness, WitnessEvent, WitnessKind, hash_sources,
+    HarnessRecord, LoadRecord, RaceSites, WITNESS_VERSION, Witness, WitnessEvent, WitnessKind,
+    hash_sources,
 };
 
 /// The pseudo-directory generated harness modules are loaded from.
@@ -86,11 +87,17 @@ pub fn confirm_all(
     let sources = hash_sources(&program);
     let mut harnesses: Vec<Vec<Result<Harness, String>>> = Vec::with_capacity(suspects.len());
     for (i, s) in suspects.iter().enumerate() {
-        let mut sizes: Vec<Result<Harness, String>> = user_entries(&program, s, opts).into_iter().map(Ok).collect();
+        let mut sizes: Vec<Result<Harness, String>> = user_entries(&program, s, opts)
+            .into_iter()
+            .map(Ok)
+            .collect();
         for &n in &opts.processes {
             let built = harness::build(&program, s, n, i * 10 + n).map_err(|e| e.to_string());
             if let Ok(h) = &built {
-                let loaded = racewit_syntax::load_source(&format!("{HARNESS_DIR}/{}.erl", h.module), &h.source);
+                let loaded = racewit_syntax::load_source(
+                    &format!("{HARNESS_DIR}/{}.erl", h.module),
+                    &h.source,
+                );
                 program.absorb(loaded);
             }
             sizes.push(built);
@@ -117,9 +124,15 @@ fn user_entries(program: &Program, s: &Suspect, opts: &ConfirmOptions) -> Vec<Ha
         .map(|(m, f)| harness::for_entry(m, f))
         .collect();
     for m in modules {
-        let Some(module) = program.module(m) else { continue };
+        let Some(module) = program.module(m) else {
+            continue;
+        };
         for f in &module.functions {
-            if f.arity == 0 && f.exported && f.name.ends_with("_test") && !out.iter().any(|h| h.module == m && h.function == f.name) {
+            if f.arity == 0
+                && f.exported
+                && f.name.ends_with("_test")
+                && !out.iter().any(|h| h.module == m && h.function == f.name)
+            {
                 out.push(harness::for_entry(m, &f.name));
             }
         }
@@ -150,7 +163,12 @@ pub fn race_goal(sites: &RaceSites) -> RaceGoal<VmSystem> {
 }
 
 /// A fresh system running `module:function()` as `P1`.
-pub fn start(program: &Arc<Program>, module: &str, function: &str, opts: &ConfirmOptions) -> VmSystem {
+pub fn start(
+    program: &Arc<Program>,
+    module: &str,
+    function: &str,
+    opts: &ConfirmOptions,
+) -> VmSystem {
     let mut vm = Vm::new(program.clone(), opts.vm.clone());
     vm.spawn_entry(module, function, Vec::new());
     VmSystem::new(vm, opts.timeouts)
@@ -187,7 +205,11 @@ fn confirm_one(
         let outcome = search(&sys, race_goal(&sites), opts);
         interleavings += outcome.stats.interleavings;
         if let Some(found) = outcome.found.first() {
-            let serial_function = if h.serial_function.is_empty() { &h.function } else { &h.serial_function };
+            let serial_function = if h.serial_function.is_empty() {
+                &h.function
+            } else {
+                &h.serial_function
+            };
             let serial_start = start(program, &h.module, serial_function, opts);
             let consequence = consequence(&serial_start, found, h.workers.len(), opts);
             let verdict = Verdict {
@@ -264,7 +286,11 @@ fn confirm_one(
     }
 }
 
-fn search<M: Monitor<VmSystem>>(sys: &VmSystem, goal: M, opts: &ConfirmOptions) -> Outcome<VmSystem, M> {
+fn search<M: Monitor<VmSystem>>(
+    sys: &VmSystem,
+    goal: M,
+    opts: &ConfirmOptions,
+) -> Outcome<VmSystem, M> {
     match opts.random {
         Some((runs, seed)) => RandomWalk {
             runs,
@@ -356,7 +382,10 @@ fn state_of(sys: &VmSystem) -> String {
         .lines()
         .map(|line| match line.strip_prefix("registry:") {
             Some(names) => {
-                let names: Vec<&str> = names.split_whitespace().map(|n| n.split('=').next().unwrap_or(n)).collect();
+                let names: Vec<&str> = names
+                    .split_whitespace()
+                    .map(|n| n.split('=').next().unwrap_or(n))
+                    .collect();
                 format!("registry: {}", names.join(" "))
             }
             None => line.to_string(),
@@ -374,7 +403,11 @@ fn consequence(
     let end = &found.end;
     let serial = serial_runs(serial_start, opts);
     // Only crashes from the stale write on are the race's doing.
-    let stale = found.monitor.race().map(|r| r.stale_write_step).unwrap_or(0);
+    let stale = found
+        .monitor
+        .race()
+        .map(|r| r.stale_write_step)
+        .unwrap_or(0);
     let witness_crashes: Vec<(String, String)> = crashes(end)
         .into_iter()
         .filter(|(process, _)| {
@@ -401,7 +434,10 @@ fn consequence(
             serial_outcomes: serial_values.len(),
         };
     }
-    let parked = end.procs().into_iter().any(|p| matches!(end.fate(p), Fate::Parked { .. }));
+    let parked = end
+        .procs()
+        .into_iter()
+        .any(|p| matches!(end.fate(p), Fate::Parked { .. }));
     let stuck: Vec<String> = workers(end, worker_count)
         .into_iter()
         .filter(|&p| end.fate(p) == Fate::Blocked)
@@ -447,7 +483,9 @@ fn why_not(
         return UnconfirmedReason::RunsCut { why: why.clone() };
     }
     match outcome.stop {
-        StopReason::InterleavingBudget { limit } => UnconfirmedReason::Budget { interleavings: limit },
+        StopReason::InterleavingBudget { limit } => UnconfirmedReason::Budget {
+            interleavings: limit,
+        },
         _ => UnconfirmedReason::BoundExhausted,
     }
 }
@@ -461,12 +499,21 @@ struct Probe {
 
 impl Probe {
     fn new(goal: RaceGoal<VmSystem>) -> Self {
-        Probe { goal, read_seen: false }
+        Probe {
+            goal,
+            read_seen: false,
+        }
     }
 }
 
 impl Monitor<VmSystem> for Probe {
-    fn observe(&mut self, sys: &VmSystem, proc: racewit_vm::Pid, obs: &Observation<VmItem, Site>, index: usize) {
+    fn observe(
+        &mut self,
+        sys: &VmSystem,
+        proc: racewit_vm::Pid,
+        obs: &Observation<VmItem, Site>,
+        index: usize,
+    ) {
         if obs.site.as_ref() == Some(&self.goal.read_site) {
             self.read_seen = true;
         }

@@ -13,7 +13,9 @@ use crate::search::random::RandomWalk;
 use crate::search::{SearchStats, StopReason, Strategy};
 use crate::verdict::{Status, Verdict};
 use crate::vm_system::TimeoutPolicy;
-use crate::witness::{HarnessRecord, LoadRecord, WITNESS_VERSION, Witness, WitnessKind, hash_sources};
+use crate::witness::{
+    HarnessRecord, LoadRecord, WITNESS_VERSION, Witness, WitnessKind, hash_sources,
+};
 
 #[derive(Clone, Debug)]
 pub struct ExploreOptions {
@@ -33,7 +35,13 @@ pub struct Exploration {
 
 /// Explores `module:function()` run as `P1`. Timeouts may fire at any point
 /// (every timing is explored).
-pub fn explore(program: &Arc<Program>, module: &str, function: &str, load: &LoadRecord, opts: &ExploreOptions) -> Exploration {
+pub fn explore(
+    program: &Arc<Program>,
+    module: &str,
+    function: &str,
+    load: &LoadRecord,
+    opts: &ExploreOptions,
+) -> Exploration {
     let mut copts = opts.confirm.clone();
     copts.timeouts = TimeoutPolicy::Always;
     let sys = start(program, module, function, &copts);

@@ -7,7 +7,13 @@ use crate::system::{Access, Fate, Item, Observation, System};
 /// Watches one run. Cloned at every choice point with the system.
 pub trait Monitor<S: System>: Clone {
     /// Called after each step, `index` counting from 0.
-    fn observe(&mut self, sys: &S, proc: S::Proc, obs: &Observation<S::Item, S::Site>, index: usize);
+    fn observe(
+        &mut self,
+        sys: &S,
+        proc: S::Proc,
+        obs: &Observation<S::Item, S::Site>,
+        index: usize,
+    );
     /// A process the search should hold back (try every other process first),
     /// because preempting it here is what the goal needs.
     fn hold(&self) -> Option<S::Proc> {
@@ -79,7 +85,13 @@ impl<S: System> RaceGoal<S> {
 }
 
 impl<S: System> Monitor<S> for RaceGoal<S> {
-    fn observe(&mut self, sys: &S, proc: S::Proc, obs: &Observation<S::Item, S::Site>, index: usize) {
+    fn observe(
+        &mut self,
+        sys: &S,
+        proc: S::Proc,
+        obs: &Observation<S::Item, S::Site>,
+        index: usize,
+    ) {
         if self.hit.is_some() {
             return;
         }

@@ -39,7 +39,12 @@ pub enum HarnessError {
 
 /// Builds the harness for `suspect` with `processes` workers, named
 /// `racewit_harness_<index>`.
-pub fn build(program: &Program, suspect: &Suspect, processes: usize, index: usize) -> Result<Harness, HarnessError> {
+pub fn build(
+    program: &Program,
+    suspect: &Suspect,
+    processes: usize,
+    index: usize,
+) -> Result<Harness, HarnessError> {
     let mut candidates = suspect.entries.clone();
     // An entry whose arguments cannot be written down (funs) is better
     // reached through the exported functions that call it with them.
@@ -87,7 +92,15 @@ pub fn for_entry(module: &str, function: &str) -> Harness {
 /// Names an Erlang developer gives the function that creates a module's
 /// tables or starts its server, in the order they are tried.
 const SETUP_NAMES: &[&str] = &[
-    "setup", "init", "start", "start_link", "create_tables", "create_table", "create", "install", "new",
+    "setup",
+    "init",
+    "start",
+    "start_link",
+    "create_tables",
+    "create_table",
+    "create",
+    "install",
+    "new",
 ];
 
 /// What the root process calls first: the entry module's own exported
@@ -104,7 +117,9 @@ fn choose_setup(program: &Program, suspect: &Suspect, entry: &Entry) -> Vec<Stri
                 .then(|| format!("catch {}:{}()", atom(m), atom(name)))
         })
     };
-    let entry_module = split_mfa(&entry.mfa).map(|(m, _, _)| m.to_string()).unwrap_or_default();
+    let entry_module = split_mfa(&entry.mfa)
+        .map(|(m, _, _)| m.to_string())
+        .unwrap_or_default();
     if let Some(call) = conventional(&entry_module) {
         return vec![call];
     }
@@ -121,11 +136,14 @@ fn choose_setup(program: &Program, suspect: &Suspect, entry: &Entry) -> Vec<Stri
     if !found.is_empty() {
         return found;
     }
-    [suspect.read.module.to_string(), suspect.write.module.to_string()]
-        .iter()
-        .find_map(|m| conventional(m))
-        .into_iter()
-        .collect()
+    [
+        suspect.read.module.to_string(),
+        suspect.write.module.to_string(),
+    ]
+    .iter()
+    .find_map(|m| conventional(m))
+    .into_iter()
+    .collect()
 }
 
 /// The entry whose arguments the harness can best supply: fewest arguments
@@ -135,10 +153,16 @@ fn pick_entry<'a>(program: &Program, entries: &'a [Entry]) -> Option<&'a Entry> 
         .iter()
         .filter(|e| {
             split_mfa(&e.mfa).is_some_and(|(m, f, a)| {
-                program.function(m, f, a).is_some_and(|func| func.exported) && !is_callback(program, m, f, a)
+                program.function(m, f, a).is_some_and(|func| func.exported)
+                    && !is_callback(program, m, f, a)
             })
         })
-        .min_by_key(|e| arg_values(program, e).iter().filter(|v| v.is_none()).count())
+        .min_by_key(|e| {
+            arg_values(program, e)
+                .iter()
+                .filter(|v| v.is_none())
+                .count()
+        })
 }
 
 /// Callbacks of OTP behaviours: the behaviour calls them from its own
@@ -163,7 +187,9 @@ fn is_callback(program: &Program, module: &str, name: &str, arity: u32) -> bool 
         ("format_status", 2),
         ("callback_mode", 0),
     ];
-    program.module(module).is_some_and(|m| !m.behaviours.is_empty())
+    program
+        .module(module)
+        .is_some_and(|m| !m.behaviours.is_empty())
         && CALLBACKS.iter().any(|&(n, a)| n == name && a == arity)
 }
 
@@ -179,7 +205,8 @@ fn arg_values(program: &Program, entry: &Entry) -> Vec<Option<String>> {
             if usable(hint) && !matches!(hint, ArgHint::Unknown) {
                 Some(arg_text(hint))
             } else {
-                value_from_call_sites(program, &entry.mfa, i).or_else(|| value_from_clauses(program, &entry.mfa, i, 2))
+                value_from_call_sites(program, &entry.mfa, i)
+                    .or_else(|| value_from_clauses(program, &entry.mfa, i, 2))
             }
         })
         .collect()
@@ -188,17 +215,27 @@ fn arg_values(program: &Program, entry: &Entry) -> Vec<Option<String>> {
 /// Exported functions (not tests) that call `mfa`, as entries with no hints.
 fn caller_entries(program: &Program, mfa: &str) -> Vec<Entry> {
     use racewit_syntax::ir::{CallTarget, Expr, Literal};
-    let Some((m, f, a)) = split_mfa(mfa) else { return Vec::new() };
+    let Some((m, f, a)) = split_mfa(mfa) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for (mname, module) in &program.modules {
         for func in module.functions.iter().filter(|func| func.exported) {
-            if func.name == "test" || func.name.ends_with("_test") || (mname == m && func.name == f) {
+            if func.name == "test" || func.name.ends_with("_test") || (mname == m && func.name == f)
+            {
                 continue;
             }
             let body = &func.body;
             let calls = body.exprs.iter().any(|e| match e {
-                Expr::Call { target: CallTarget::Local { name, arity }, .. } => mname == m && name == f && *arity == a,
-                Expr::Call { target: CallTarget::Remote { module, function }, args, .. } => {
+                Expr::Call {
+                    target: CallTarget::Local { name, arity },
+                    ..
+                } => mname == m && name == f && *arity == a,
+                Expr::Call {
+                    target: CallTarget::Remote { module, function },
+                    args,
+                    ..
+                } => {
                     args.len() == a as usize
                         && matches!(body.expr(*module), Expr::Lit(Literal::Atom(x)) if x == m)
                         && matches!(body.expr(*function), Expr::Lit(Literal::Atom(x)) if x == f)
@@ -232,7 +269,9 @@ fn concrete(text: &str) -> Option<String> {
     for (i, &c) in chars.iter().enumerate() {
         let word = |c: char| c.is_alphanumeric() || c == '_' || c == '@';
         let alone = c == '_'
-            && !chars.get(i.wrapping_sub(1)).is_some_and(|&p| word(p) && i > 0)
+            && !chars
+                .get(i.wrapping_sub(1))
+                .is_some_and(|&p| word(p) && i > 0)
             && !chars.get(i + 1).is_some_and(|&n| word(n));
         if alone {
             out.push_str("any");
@@ -274,8 +313,15 @@ fn resource_values(suspect: &Suspect) -> Vec<String> {
 /// shared item; an argument with several known values that do not name the
 /// item (the setting written into one shared map, say) differs between
 /// workers, so that a lost update shows.
-fn call_text(program: &Program, entry: &Entry, resource: &[String], worker: usize) -> Result<String, HarnessError> {
-    let (m, f, _) = split_mfa(&entry.mfa).ok_or_else(|| HarnessError::UnknownEntry { mfa: entry.mfa.clone() })?;
+fn call_text(
+    program: &Program,
+    entry: &Entry,
+    resource: &[String],
+    worker: usize,
+) -> Result<String, HarnessError> {
+    let (m, f, _) = split_mfa(&entry.mfa).ok_or_else(|| HarnessError::UnknownEntry {
+        mfa: entry.mfa.clone(),
+    })?;
     let args: Vec<String> = arg_values(program, entry)
         .into_iter()
         .zip(&entry.args)
@@ -305,9 +351,18 @@ fn varied(hint: &ArgHint, resource: &[String], worker: usize) -> Option<String> 
 /// (a value that arithmetic, keys and lookups all accept).
 fn arg_text(hint: &ArgHint) -> String {
     match hint {
-        ArgHint::Atoms { values } => values.first().map(|a| atom(a)).unwrap_or_else(|| "1".into()),
-        ArgHint::Integers { values } => values.first().map(|i| i.to_string()).unwrap_or_else(|| "1".into()),
-        ArgHint::Terms { values } => values.first().and_then(|v| concrete(v)).unwrap_or_else(|| "1".into()),
+        ArgHint::Atoms { values } => values
+            .first()
+            .map(|a| atom(a))
+            .unwrap_or_else(|| "1".into()),
+        ArgHint::Integers { values } => values
+            .first()
+            .map(|i| i.to_string())
+            .unwrap_or_else(|| "1".into()),
+        ArgHint::Terms { values } => values
+            .first()
+            .and_then(|v| concrete(v))
+            .unwrap_or_else(|| "1".into()),
         ArgHint::Unknown => "1".into(),
     }
 }
@@ -315,7 +370,9 @@ fn arg_text(hint: &ArgHint) -> String {
 /// An atom as Erlang source writes it (quoted when needed).
 fn atom(name: &str) -> String {
     let plain = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '@')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '@')
         && !is_reserved(name);
     if plain {
         name.to_string()
@@ -328,15 +385,43 @@ fn atom(name: &str) -> String {
 fn is_reserved(word: &str) -> bool {
     matches!(
         word,
-        "after" | "and" | "andalso" | "band" | "begin" | "bnot" | "bor" | "bsl" | "bsr" | "bxor" | "case"
-            | "catch" | "cond" | "div" | "end" | "fun" | "if" | "let" | "not" | "of" | "or" | "orelse"
-            | "receive" | "rem" | "try" | "when" | "xor" | "maybe" | "else"
+        "after"
+            | "and"
+            | "andalso"
+            | "band"
+            | "begin"
+            | "bnot"
+            | "bor"
+            | "bsl"
+            | "bsr"
+            | "bxor"
+            | "case"
+            | "catch"
+            | "cond"
+            | "div"
+            | "end"
+            | "fun"
+            | "if"
+            | "let"
+            | "not"
+            | "of"
+            | "or"
+            | "orelse"
+            | "receive"
+            | "rem"
+            | "try"
+            | "when"
+            | "xor"
+            | "maybe"
+            | "else"
     )
 }
 
 fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String]) -> String {
     let mut s = String::new();
-    s.push_str(&format!("-module({module}).\n-export([run/0, serial/0]).\n\n"));
+    s.push_str(&format!(
+        "-module({module}).\n-export([run/0, serial/0]).\n\n"
+    ));
     s.push_str(&format!(
         "%% racewit harness for {} ({}: {})\n%% read  {} at {}:{}\n%% write {} at {}:{}\n",
         suspect.id,
@@ -356,10 +441,14 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
     s.push_str("    Workers = [\n");
     for (i, call) in workers.iter().enumerate() {
         let sep = if i + 1 < workers.len() { "," } else { "" };
-        s.push_str(&format!("        spawn_monitor(fun() -> {call} end){sep}\n"));
+        s.push_str(&format!(
+            "        spawn_monitor(fun() -> {call} end){sep}\n"
+        ));
     }
     s.push_str("    ],\n");
-    s.push_str("    [receive {'DOWN', Ref, process, Pid, _} -> ok end || {Pid, Ref} <- Workers],\n");
+    s.push_str(
+        "    [receive {'DOWN', Ref, process, Pid, _} -> ok end || {Pid, Ref} <- Workers],\n",
+    );
     s.push_str("    %% Stay alive, so the tables this process owns keep their final state.\n");
     s.push_str("    receive racewit_harness_stop -> ok end.\n\n");
     s.push_str("%% The same calls, one after the other: the outcomes without a race.\n");
@@ -376,7 +465,6 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
     s.push_str("    receive {'DOWN', Ref, process, Pid, _} -> ok end.\n");
     s
 }
-
 
 /// A value that the `index`-th argument pattern of one of the function's
 /// clauses accepts (literals and shapes from the pattern, types from guard
@@ -395,10 +483,18 @@ fn value_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) ->
             Literal::String(s) => format!("{s:?}"),
         }
     }
-    fn guard_type(body: &racewit_syntax::ir::Body, guard: &[Vec<racewit_syntax::ir::ExprId>], var: racewit_syntax::ir::VarId) -> Option<&'static str> {
+    fn guard_type(
+        body: &racewit_syntax::ir::Body,
+        guard: &[Vec<racewit_syntax::ir::ExprId>],
+        var: racewit_syntax::ir::VarId,
+    ) -> Option<&'static str> {
         for conj in guard.iter().take(1) {
             for &g in conj {
-                if let Expr::Call { target: CallTarget::Remote { function, .. }, args, .. } = body.expr(g)
+                if let Expr::Call {
+                    target: CallTarget::Remote { function, .. },
+                    args,
+                    ..
+                } = body.expr(g)
                     && args.len() == 1
                     && matches!(body.expr(args[0]), Expr::Var(v) if *v == var)
                     && let Expr::Lit(Literal::Atom(name)) = body.expr(*function)
@@ -420,16 +516,25 @@ fn value_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) ->
         }
         None
     }
-    fn value(body: &racewit_syntax::ir::Body, pat: racewit_syntax::ir::PatId, guard: &[Vec<racewit_syntax::ir::ExprId>]) -> Option<String> {
+    fn value(
+        body: &racewit_syntax::ir::Body,
+        pat: racewit_syntax::ir::PatId,
+        guard: &[Vec<racewit_syntax::ir::ExprId>],
+    ) -> Option<String> {
         Some(match body.pat(pat) {
             Pat::Missing => return None,
             Pat::Wild | Pat::Bound(_) => "1".to_string(),
             Pat::Var(v) => guard_type(body, guard, *v).unwrap_or("1").to_string(),
             Pat::Lit(l) => lit(l),
             Pat::Nil => "[]".to_string(),
-            Pat::Cons(h, t) => format!("[{} | {}]", value(body, *h, guard)?, value(body, *t, guard)?),
+            Pat::Cons(h, t) => format!(
+                "[{} | {}]",
+                value(body, *h, guard)?,
+                value(body, *t, guard)?
+            ),
             Pat::Tuple(items) => {
-                let parts: Option<Vec<String>> = items.iter().map(|&p| value(body, p, guard)).collect();
+                let parts: Option<Vec<String>> =
+                    items.iter().map(|&p| value(body, p, guard)).collect();
                 format!("{{{}}}", parts?.join(", "))
             }
             Pat::Map(_) => "#{}".to_string(),
@@ -450,7 +555,11 @@ fn value_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) ->
             && depth > 0
         {
             let passed = body.exprs.iter().find_map(|e| match e {
-                Expr::Call { target: CallTarget::Local { name, arity }, args, .. } => args
+                Expr::Call {
+                    target: CallTarget::Local { name, arity },
+                    args,
+                    ..
+                } => args
                     .iter()
                     .position(|&a| matches!(body.expr(a), Expr::Var(x) if x == v))
                     .map(|i| (format!("{m}:{name}/{arity}"), i)),
@@ -483,7 +592,9 @@ fn value_from_call_sites(program: &Program, mfa: &str, index: usize) -> Option<S
         for func in &module.functions {
             let body = &func.body;
             for e in &body.exprs {
-                let Expr::Call { target, args, .. } = e else { continue };
+                let Expr::Call { target, args, .. } = e else {
+                    continue;
+                };
                 if args.len() != a as usize {
                     continue;
                 }
@@ -548,7 +659,9 @@ fn const_text(body: &racewit_syntax::ir::Body, e: racewit_syntax::ir::ExprId) ->
                 }
                 match body.expr(seg.value) {
                     Expr::Lit(Literal::String(s)) => text.push_str(s),
-                    Expr::Lit(Literal::Int(b)) if (0..=255).contains(b) => text.push(char::from(*b as u8)),
+                    Expr::Lit(Literal::Int(b)) if (0..=255).contains(b) => {
+                        text.push(char::from(*b as u8))
+                    }
                     _ => return None,
                 }
             }
@@ -563,7 +676,10 @@ fn erlang_string(s: &str) -> Option<String> {
     if !s.chars().all(|c| (' '..='~').contains(&c)) {
         return None;
     }
-    Some(format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")))
+    Some(format!(
+        "\"{}\"",
+        s.replace('\\', "\\\\").replace('"', "\\\"")
+    ))
 }
 
 #[cfg(test)]
@@ -581,9 +697,17 @@ mod tests {
 
     #[test]
     fn arguments_take_the_first_known_value() {
-        assert_eq!(arg_text(&ArgHint::Atoms { values: vec!["page".into()] }), "page");
+        assert_eq!(
+            arg_text(&ArgHint::Atoms {
+                values: vec!["page".into()]
+            }),
+            "page"
+        );
         assert_eq!(arg_text(&ArgHint::Integers { values: vec![7, 8] }), "7");
         assert_eq!(arg_text(&ArgHint::Unknown), "1");
-        assert_eq!(split_mfa("ct_master:init_master/1"), Some(("ct_master", "init_master", 1)));
+        assert_eq!(
+            split_mfa("ct_master:init_master/1"),
+            Some(("ct_master", "init_master", 1))
+        );
     }
 }

@@ -63,7 +63,10 @@ impl System for Model {
     }
 
     fn step(&mut self, p: usize) -> Result<Observation<Cell, u32>, ModelError> {
-        let op = self.programs[p].get(self.pc[p]).cloned().ok_or(ModelError)?;
+        let op = self.programs[p]
+            .get(self.pc[p])
+            .cloned()
+            .ok_or(ModelError)?;
         self.pc[p] += 1;
         let (cell, access, site) = match op {
             Op::Read(c, s) => {
@@ -192,7 +195,10 @@ mod tests {
     #[test]
     fn replay_reports_divergence() {
         let sys = counter(2);
-        let steps: Vec<String> = ["P1.1", "P1.1", "P1.1"].iter().map(|s| s.to_string()).collect();
+        let steps: Vec<String> = ["P1.1", "P1.1", "P1.1"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let err = replay(&sys, FailureGoal::default(), &steps).unwrap_err();
         assert_eq!(
             err,

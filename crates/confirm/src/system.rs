@@ -5,7 +5,9 @@
 use std::fmt::Debug;
 
 /// Read or write of a shared item.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Access {
     Read,
@@ -62,8 +64,10 @@ pub trait System: Clone {
     /// Processes that can take a step now, sorted.
     fn enabled(&self) -> Vec<Self::Proc>;
     /// Runs `proc` up to and including its next visible action.
-    fn step(&mut self, proc: Self::Proc)
-    -> Result<Observation<Self::Item, Self::Site>, Self::Error>;
+    fn step(
+        &mut self,
+        proc: Self::Proc,
+    ) -> Result<Observation<Self::Item, Self::Site>, Self::Error>;
     /// Stable name (`P1`, `P1.2`) of a process.
     fn name(&self, proc: Self::Proc) -> String;
     /// The process with this stable name, if it exists now.

@@ -19,7 +19,10 @@ pub enum Consequence {
     Crash { process: String, reason: String },
     /// The final shared state is one no schedule without preemptions produces
     /// (a lost update).
-    NonSerializable { observed: String, serial_outcomes: usize },
+    NonSerializable {
+        observed: String,
+        serial_outcomes: usize,
+    },
     /// Processes blocked forever.
     Stuck { processes: Vec<String> },
     /// The interleaving happens but does no visible harm.
@@ -68,14 +71,24 @@ pub enum UnconfirmedReason {
 impl std::fmt::Display for UnconfirmedReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            UnconfirmedReason::BoundExhausted => write!(f, "every schedule within the bound was explored"),
+            UnconfirmedReason::BoundExhausted => {
+                write!(f, "every schedule within the bound was explored")
+            }
             UnconfirmedReason::Budget { interleavings } => {
-                write!(f, "stopped after {interleavings} interleavings (budget); the space was not exhausted")
+                write!(
+                    f,
+                    "stopped after {interleavings} interleavings (budget); the space was not exhausted"
+                )
             }
             UnconfirmedReason::NoHarness { why } => write!(f, "no harness could be built: {why}"),
-            UnconfirmedReason::Unsupported { call } => write!(f, "stopped at unsupported call {call}"),
+            UnconfirmedReason::Unsupported { call } => {
+                write!(f, "stopped at unsupported call {call}")
+            }
             UnconfirmedReason::HarnessCrashed { process, reason } => {
-                write!(f, "the harness crashed before the race: {process} exited with {reason}")
+                write!(
+                    f,
+                    "the harness crashed before the race: {process} exited with {reason}"
+                )
             }
             UnconfirmedReason::RunsCut { why } => write!(f, "runs were cut: {why}"),
         }

@@ -60,7 +60,10 @@ impl VmSystem {
             }
             (EventKind::Send, Some(SharedItem::Mailbox(to))) => {
                 if let Some((_, msg)) = ev.text.split_once(" ! ") {
-                    self.in_flight.entry(*to).or_default().push((msg.to_string(), me));
+                    self.in_flight
+                        .entry(*to)
+                        .or_default()
+                        .push((msg.to_string(), me));
                 }
             }
             (EventKind::Receive, _) => {
@@ -100,12 +103,17 @@ impl Item for VmItem {
             (SharedItem::Ets { table: ta, key: ka }, SharedItem::Ets { table: tb, key: kb }) => {
                 ta == tb && (ka.is_none() || kb.is_none() || ka == kb)
             }
-            (SharedItem::Mnesia { table: ta, key: ka }, SharedItem::Mnesia { table: tb, key: kb }) => {
-                ta == tb && (ka.is_none() || kb.is_none() || ka == kb)
-            }
+            (
+                SharedItem::Mnesia { table: ta, key: ka },
+                SharedItem::Mnesia { table: tb, key: kb },
+            ) => ta == tb && (ka.is_none() || kb.is_none() || ka == kb),
             // `registered()` reads the whole registry (the empty name).
-            (SharedItem::Registry(a), SharedItem::Registry(b)) => a == b || a.is_empty() || b.is_empty(),
-            (SharedItem::Global(a), SharedItem::Global(b)) => a == b || a.is_empty() || b.is_empty(),
+            (SharedItem::Registry(a), SharedItem::Registry(b)) => {
+                a == b || a.is_empty() || b.is_empty()
+            }
+            (SharedItem::Global(a), SharedItem::Global(b)) => {
+                a == b || a.is_empty() || b.is_empty()
+            }
             (SharedItem::PersistentTerm(a), SharedItem::PersistentTerm(b)) => {
                 a == b || a.is_empty() || b.is_empty()
             }
@@ -118,9 +126,15 @@ impl Item for VmItem {
 fn item_label(vm: &Vm, item: &SharedItem) -> String {
     match item {
         SharedItem::Registry(name) => format!("registry {name}"),
-        SharedItem::Ets { table, key: Some(k) } => format!("ets {table}/{k}"),
+        SharedItem::Ets {
+            table,
+            key: Some(k),
+        } => format!("ets {table}/{k}"),
         SharedItem::Ets { table, key: None } => format!("ets {table}"),
-        SharedItem::Mnesia { table, key: Some(k) } => format!("mnesia {table}/{k}"),
+        SharedItem::Mnesia {
+            table,
+            key: Some(k),
+        } => format!("mnesia {table}/{k}"),
         SharedItem::Mnesia { table, key: None } => format!("mnesia {table}"),
         SharedItem::Mailbox(p) => format!("mailbox {}", vm.process_name(*p)),
         SharedItem::Process(p) => format!("process {}", vm.process_name(*p)),
@@ -145,7 +159,9 @@ fn observation(vm: &Vm, ev: &Event) -> Observation<VmItem, Site> {
     }
     // The message of a send, which two sends to one mailbox are compared by.
     let message = match (ev.kind, &ev.item) {
-        (EventKind::Send, Some(SharedItem::Mailbox(_))) => ev.text.split_once(" ! ").map(|(_, m)| m.to_string()),
+        (EventKind::Send, Some(SharedItem::Mailbox(_))) => {
+            ev.text.split_once(" ! ").map(|(_, m)| m.to_string())
+        }
         _ => None,
     };
     let access = match (&ev.item, ev.access) {
@@ -169,7 +185,9 @@ fn observation(vm: &Vm, ev: &Event) -> Observation<VmItem, Site> {
                 VmAccess::Read => Access::Read,
                 VmAccess::Write => Access::Write,
             };
-            let msg = matches!(item, SharedItem::Mailbox(_)).then(|| message.clone()).flatten();
+            let msg = matches!(item, SharedItem::Mailbox(_))
+                .then(|| message.clone())
+                .flatten();
             (VmItem(item.clone(), msg), a)
         })
         .collect();

@@ -14,7 +14,9 @@ use crate::witness::{Witness, WitnessEvent, WitnessKind, hash_sources};
 /// Why a replay does not reproduce the witness.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayMismatch {
-    #[error("source files changed since the witness was recorded: {0:?} (use --recheck to search again on the current code)")]
+    #[error(
+        "source files changed since the witness was recorded: {0:?} (use --recheck to search again on the current code)"
+    )]
     SourcesChanged(Vec<String>),
     #[error("witness version {0} is not supported (this racewit reads version {1})")]
     Version(u32, u32),
@@ -44,16 +46,26 @@ pub fn add_harness(program: &mut Program, witness: &Witness) -> Result<(), Repla
     }
     let clashes = program.absorb(loaded);
     if !clashes.is_empty() {
-        return Err(ReplayMismatch::Harness(format!("module {} already loaded", clashes[0])));
+        return Err(ReplayMismatch::Harness(format!(
+            "module {} already loaded",
+            clashes[0]
+        )));
     }
     Ok(())
 }
 
 /// Replays `witness` on `program` (loaded from the witness's paths, harness
 /// not yet added).
-pub fn replay_witness(mut program: Program, witness: &Witness, opts: &ConfirmOptions) -> Result<Replayed, ReplayMismatch> {
+pub fn replay_witness(
+    mut program: Program,
+    witness: &Witness,
+    opts: &ConfirmOptions,
+) -> Result<Replayed, ReplayMismatch> {
     if witness.version != crate::witness::WITNESS_VERSION {
-        return Err(ReplayMismatch::Version(witness.version, crate::witness::WITNESS_VERSION));
+        return Err(ReplayMismatch::Version(
+            witness.version,
+            crate::witness::WITNESS_VERSION,
+        ));
     }
     let now = hash_sources(&program);
     let changed: Vec<String> = witness
@@ -69,13 +81,20 @@ pub fn replay_witness(mut program: Program, witness: &Witness, opts: &ConfirmOpt
     let program = Arc::new(program);
     let mut opts = opts.clone();
     opts.timeouts = witness.timeouts;
-    let sys = start(&program, &witness.harness.module, &witness.harness.function, &opts);
+    let sys = start(
+        &program,
+        &witness.harness.module,
+        &witness.harness.function,
+        &opts,
+    );
     let events = match (witness.kind, &witness.sites) {
         (WitnessKind::Suspect, Some(sites)) => {
             let run = replay(&sys, race_goal(sites), &witness.schedule.steps)?;
             let race = run.monitor.race();
             if race.is_none() {
-                return Err(ReplayMismatch::Outcome("the race pattern did not occur".into()));
+                return Err(ReplayMismatch::Outcome(
+                    "the race pattern did not occur".into(),
+                ));
             }
             trace_events(&program, &run.trace, race)
         }
@@ -97,7 +116,9 @@ pub fn replay_witness(mut program: Program, witness: &Witness, opts: &ConfirmOpt
             .zip(&witness.trace)
             .any(|(a, b)| a.process != b.process || a.text != b.text || a.role != b.role);
     if differs {
-        return Err(ReplayMismatch::Outcome("the events differ from the recorded trace".into()));
+        return Err(ReplayMismatch::Outcome(
+            "the events differ from the recorded trace".into(),
+        ));
     }
     Ok(Replayed { events })
 }

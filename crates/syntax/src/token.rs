@@ -30,7 +30,10 @@ pub enum TokenKind {
     /// An OTP 27 sigil: `~"..."`, `~b"..."`, `~s(...)`, `~B[...]`... `prefix` is
     /// the letter (`None` for a bare `~`), `value` the decoded content (raw for
     /// the upper-case, verbatim sigils).
-    Sigil { prefix: Option<char>, value: SmolStr },
+    Sigil {
+        prefix: Option<char>,
+        value: SmolStr,
+    },
     Keyword(Keyword),
     Punct(Punct),
     /// End of the token stream of a file (after preprocessing).

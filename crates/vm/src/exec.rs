@@ -114,7 +114,13 @@ impl Vm {
         }
         for t in self.ets.tables.values() {
             if t.owner == pid {
-                out.push((SharedItem::Ets { table: t.label(), key: None }, Access::Write));
+                out.push((
+                    SharedItem::Ets {
+                        table: t.label(),
+                        key: None,
+                    },
+                    Access::Write,
+                ));
             }
         }
         out

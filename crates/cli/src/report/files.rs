@@ -31,10 +31,12 @@ impl<'a> Files<'a> for SourceFiles<'a> {
     fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, Error> {
         self.check(id)?;
         let file = self.0.get(id);
-        let start = file.line_start(line_index as u32 + 1).ok_or(Error::LineTooLarge {
-            given: line_index,
-            max: file.line_count(),
-        })?;
+        let start = file
+            .line_start(line_index as u32 + 1)
+            .ok_or(Error::LineTooLarge {
+                given: line_index,
+                max: file.line_count(),
+            })?;
         let end = file
             .line_start(line_index as u32 + 2)
             .unwrap_or(file.text.len());

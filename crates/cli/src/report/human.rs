@@ -26,7 +26,10 @@ pub fn load_diagnostics(program: &Program, out: &mut String) {
         }
         .with_code(d.code.as_str())
         .with_message(&d.message)
-        .with_labels(vec![Label::primary(d.span.file, d.span.start as usize..d.span.end as usize)]);
+        .with_labels(vec![Label::primary(
+            d.span.file,
+            d.span.start as usize..d.span.end as usize,
+        )]);
         emit(&files, &diag, out);
     }
 }
@@ -70,10 +73,16 @@ fn suspect_diagnostic(s: &Suspect) -> Diagnostic<racewit_syntax::FileId> {
         .with_code(s.code)
         .with_message(&s.message)
         .with_labels(vec![
-            Label::primary(s.write.span.file, s.write.span.start as usize..s.write.span.end as usize)
-                .with_message(format!("write: {}", s.write.call)),
-            Label::secondary(s.read.span.file, s.read.span.start as usize..s.read.span.end as usize)
-                .with_message(format!("read: {}", s.read.call)),
+            Label::primary(
+                s.write.span.file,
+                s.write.span.start as usize..s.write.span.end as usize,
+            )
+            .with_message(format!("write: {}", s.write.call)),
+            Label::secondary(
+                s.read.span.file,
+                s.read.span.start as usize..s.read.span.end as usize,
+            )
+            .with_message(format!("read: {}", s.read.call)),
         ])
 }
 
@@ -93,12 +102,19 @@ pub fn verdict_line(c: &Confirmation) -> String {
     match v.status {
         Status::Confirmed => {
             let what = match &v.consequence {
-                Some(Consequence::Crash { process, reason }) => format!("crash: {process} exited with {reason}"),
-                Some(Consequence::NonSerializable { .. }) => {
-                    "non_serializable: the final state is one no serial schedule produces".to_string()
+                Some(Consequence::Crash { process, reason }) => {
+                    format!("crash: {process} exited with {reason}")
                 }
-                Some(Consequence::Stuck { processes }) => format!("stuck: {} blocked forever", processes.join(", ")),
-                Some(Consequence::None) | None => "none: the interleaving happens but does no visible harm".to_string(),
+                Some(Consequence::NonSerializable { .. }) => {
+                    "non_serializable: the final state is one no serial schedule produces"
+                        .to_string()
+                }
+                Some(Consequence::Stuck { processes }) => {
+                    format!("stuck: {} blocked forever", processes.join(", "))
+                }
+                Some(Consequence::None) | None => {
+                    "none: the interleaving happens but does no visible harm".to_string()
+                }
             };
             format!(
                 "CONFIRMED ({what}); witness of {} steps with {} preemption(s), found after {} interleaving(s)",
@@ -126,7 +142,12 @@ pub fn verdict_line(c: &Confirmation) -> String {
 
 /// `racewit check`: each suspect with its verdict; for a confirmed race the
 /// labels tell the order of events.
-pub fn confirmations(program: &Program, results: &[Confirmation], witness_paths: &[Option<String>], out: &mut String) {
+pub fn confirmations(
+    program: &Program,
+    results: &[Confirmation],
+    witness_paths: &[Option<String>],
+    out: &mut String,
+) {
     let files = SourceFiles(&program.sources);
     for (c, wpath) in results.iter().zip(witness_paths) {
         let s = &c.suspect;
@@ -146,7 +167,9 @@ pub fn confirmations(program: &Program, results: &[Confirmation], witness_paths:
                     let text = format!("({}) {} {}", n + 1, ev.process, what);
                     order.push(format!("({}) {} {}", n + 1, ev.process, ev.text));
                     if let Some(span) = ev.span {
-                        let label = Label::secondary(span.file, span.start as usize..span.end as usize).with_message(text);
+                        let label =
+                            Label::secondary(span.file, span.start as usize..span.end as usize)
+                                .with_message(text);
                         labels.push(label);
                     }
                 }

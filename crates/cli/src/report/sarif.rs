@@ -10,12 +10,30 @@ use racewit_static::{Category, Suspect};
 
 fn rule(c: Category) -> Value {
     let (name, text) = match c {
-        Category::Registry => ("RegistryRace", "A registered name is checked, then registered, with a gap another process can use."),
-        Category::Ets => ("EtsLostUpdate", "An ETS entry is read, then written from the stale value, with a gap another process can use."),
-        Category::Mnesia => ("MnesiaDirtyRace", "A mnesia record is read and written with dirty operations instead of a transaction."),
-        Category::SpawnRegister => ("SpawnRegisterRace", "A spawned process is registered after it may already have exited."),
-        Category::Global => ("GlobalNameRace", "A global name is looked up, then registered, with a gap another process can use."),
-        Category::PersistentTerm => ("PersistentTermRace", "A persistent term is read, then written from the stale value."),
+        Category::Registry => (
+            "RegistryRace",
+            "A registered name is checked, then registered, with a gap another process can use.",
+        ),
+        Category::Ets => (
+            "EtsLostUpdate",
+            "An ETS entry is read, then written from the stale value, with a gap another process can use.",
+        ),
+        Category::Mnesia => (
+            "MnesiaDirtyRace",
+            "A mnesia record is read and written with dirty operations instead of a transaction.",
+        ),
+        Category::SpawnRegister => (
+            "SpawnRegisterRace",
+            "A spawned process is registered after it may already have exited.",
+        ),
+        Category::Global => (
+            "GlobalNameRace",
+            "A global name is looked up, then registered, with a gap another process can use.",
+        ),
+        Category::PersistentTerm => (
+            "PersistentTermRace",
+            "A persistent term is read, then written from the stale value.",
+        ),
     };
     json!({
         "id": c.code(),
@@ -40,7 +58,12 @@ fn location(file: &str, line: u32, column: u32, message: Option<&str>) -> Value 
 }
 
 fn result(s: &Suspect, c: Option<&Confirmation>) -> Value {
-    let mut related = vec![location(&s.read.file, s.read.line, s.read.column, Some(&format!("read: {}", s.read.call)))];
+    let mut related = vec![location(
+        &s.read.file,
+        s.read.line,
+        s.read.column,
+        Some(&format!("read: {}", s.read.call)),
+    )];
     for h in &s.path {
         related.push(location(&h.file, h.line, h.column, Some(&h.function)));
     }

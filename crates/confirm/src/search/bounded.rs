@@ -16,7 +16,9 @@
 //!   (one candidate) run in place.
 
 use crate::goal::Monitor;
-use crate::search::{Found, KEEP_FOUND, Outcome, SearchStats, StopReason, Strategy, TraceStep, take_step};
+use crate::search::{
+    Found, KEEP_FOUND, Outcome, SearchStats, StopReason, Strategy, TraceStep, take_step,
+};
 use crate::system::{Observation, System, independent};
 
 #[derive(Clone, Debug)]
@@ -46,7 +48,10 @@ impl Default for BoundedDfs {
     }
 }
 
-type Sleep<S> = Vec<(<S as System>::Proc, Observation<<S as System>::Item, <S as System>::Site>)>;
+type Sleep<S> = Vec<(
+    <S as System>::Proc,
+    Observation<<S as System>::Item, <S as System>::Site>,
+)>;
 
 struct Frame<S: System, M> {
     sys: S,
@@ -76,7 +81,11 @@ enum Advance<S: System, M> {
 
 impl BoundedDfs {
     /// The processes to try at a choice point, in order, with whether each is a preemption.
-    fn candidates<S: System, M: Monitor<S>>(&self, p: &Pending<S, M>, enabled: &[S::Proc]) -> Vec<(S::Proc, bool)> {
+    fn candidates<S: System, M: Monitor<S>>(
+        &self,
+        p: &Pending<S, M>,
+        enabled: &[S::Proc],
+    ) -> Vec<(S::Proc, bool)> {
         let last_enabled = p.last.filter(|l| enabled.contains(l));
         let hold = if self.steer && !p.monitor.hit() {
             p.monitor.hold().filter(|h| enabled.contains(h))
@@ -181,7 +190,8 @@ impl Strategy for BoundedDfs {
                     Advance::Choice(frame) => stack.push(frame),
                     Advance::End(mut end) => {
                         stats.interleavings += 1;
-                        stats.max_preemptions_used = stats.max_preemptions_used.max(end.preemptions);
+                        stats.max_preemptions_used =
+                            stats.max_preemptions_used.max(end.preemptions);
                         if end.monitor.finish(&end.sys) {
                             stats.findings += 1;
                             if found.len() < KEEP_FOUND {

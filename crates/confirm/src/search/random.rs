@@ -85,7 +85,9 @@ impl Strategy for RandomWalk {
                 let pre = last.is_some_and(|l| l != chosen && enabled.contains(&l));
                 preemptions += pre as u32;
                 stats.steps += 1;
-                if let Err(e) = take_step(&mut sys, &mut mon, chosen, &mut trace, &mut schedule, pre) {
+                if let Err(e) =
+                    take_step(&mut sys, &mut mon, chosen, &mut trace, &mut schedule, pre)
+                {
                     cut = Some(e.to_string());
                     break;
                 }

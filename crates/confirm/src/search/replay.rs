@@ -9,7 +9,9 @@ use crate::system::System;
 /// The schedule could not be followed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize)]
 pub enum ReplayError {
-    #[error("the schedule diverged at step {step}: it names {expected}, but the enabled processes are {enabled:?}")]
+    #[error(
+        "the schedule diverged at step {step}: it names {expected}, but the enabled processes are {enabled:?}"
+    )]
     Diverged {
         step: usize,
         expected: String,
