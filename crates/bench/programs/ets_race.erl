@@ -2,11 +2,13 @@
 %% incremented with ets:insert: the lost-update pattern, for comparing
 %% exploration speed with Concuerror on the same program and bound.
 -module(ets_race).
--export([test/0, test2/0]).
+-export([test/0, test2/0, test3/0]).
 
 test() -> run(5).
 
 test2() -> run(2).
+
+test3() -> run(3).
 
 run(N) ->
     ets:new(counters, [public, named_table]),
