@@ -33,13 +33,18 @@ fn explore_opts(bound: u32, all: bool, sleep_sets: bool) -> ExploreOptions {
     }
 }
 
+/// Wall-clock limit of one Concuerror run.
+const CONCUERROR_SECONDS: u64 = 180;
+
 /// (seconds, summary line) of one Concuerror run.
 fn concuerror_run(entry: &str, keep_going: bool) -> Option<(f64, String)> {
     let cq = concuerror()?;
     let file = root().join("crates/bench/programs/ets_race.erl");
     let dir = std::env::temp_dir().join("racewit_bench_cq");
     std::fs::create_dir_all(&dir).ok()?;
-    let mut cmd = Command::new(cq);
+    // Bounded in time so the bench ends; a run cut short says so.
+    let mut cmd = Command::new("timeout");
+    cmd.arg(CONCUERROR_SECONDS.to_string()).arg(cq);
     cmd.current_dir(&dir).arg("-f").arg(&file).args([
         "-m",
         "ets_race",
@@ -58,7 +63,7 @@ fn concuerror_run(entry: &str, keep_going: bool) -> Option<(f64, String)> {
     let summary = text
         .lines()
         .find(|l| l.contains("interleavings explored"))
-        .unwrap_or("(no summary line)")
+        .unwrap_or("(no summary: stopped by the time limit)")
         .trim()
         .to_string();
     Some((secs, summary))
@@ -100,7 +105,7 @@ pub fn run() {
         explore(
             &p,
             "ets_race",
-            "test",
+            "test3",
             &record,
             &explore_opts(2, true, false),
         )
@@ -109,14 +114,14 @@ pub fn run() {
         explore(
             &p,
             "ets_race",
-            "test",
+            "test3",
             &record,
             &explore_opts(2, true, true),
         )
     });
     println!(
-        "reduction at bound 2: plain bounded DFS {} interleavings ({plain_s:.2} s) vs. with sleep sets {} ({red_s:.2} s)",
-        plain.stats.interleavings, reduced.stats.interleavings
+        "reduction, 3 processes at bound 2: plain bounded DFS {} interleavings ({plain_s:.2} s) vs. with sleep sets {} + {} sleep-set blocked ({red_s:.2} s)",
+        plain.stats.interleavings, reduced.stats.interleavings, reduced.stats.sleep_blocked
     );
     let (first_s, first) = timed(|| {
         explore(
@@ -132,18 +137,57 @@ pub fn run() {
         first_s * 1000.0,
         first.stats.interleavings
     );
+    // Three processes: both tools can exhaust the space.
+    let (s3, full3) = timed(|| {
+        explore(
+            &p,
+            "ets_race",
+            "test3",
+            &record,
+            &explore_opts(u32::MAX, true, true),
+        )
+    });
+    println!(
+        "3 processes, racewit (sleep sets, no bound): {} interleavings ({} sleep-set blocked), {:.3} s, {}",
+        full3.stats.interleavings,
+        full3.stats.sleep_blocked,
+        s3,
+        if full3.stop == racewit_confirm::search::StopReason::Exhausted {
+            "space exhausted"
+        } else {
+            "not exhausted"
+        }
+    );
+    if let Some((cq_s, summary)) = concuerror_run("test3", true) {
+        println!("3 processes, Concuerror -k (optimal DPOR): {summary}; {cq_s:.2} s wall");
+        if let Some(n) = interleavings_in(&summary) {
+            println!(
+                "  same full exploration end to end: racewit {:.1}x faster; rate {:.0} vs {:.0} interleavings/s ({:.1}x); racewit explores {:.1}x as many interleavings (sleep sets, no DPOR yet)",
+                cq_s / s3,
+                full3.stats.interleavings as f64 / s3,
+                n / cq_s,
+                (full3.stats.interleavings as f64 / s3) / (n / cq_s),
+                full3.stats.interleavings as f64 / n
+            );
+        }
+    }
     match concuerror_run("test", true) {
         Some((cq_s, summary)) => {
-            let cq_n = interleavings_in(&summary).unwrap_or(0.0);
-            let cq_rate = cq_n / cq_s;
-            println!(
-                "Concuerror -k (optimal DPOR): {summary}; {cq_s:.2} s wall, {cq_rate:.0} interleavings/s"
-            );
-            println!(
-                "  ratio: rate {:.1}x, end to end {:.1}x faster",
-                rate / cq_rate.max(1e-9),
-                cq_s / secs
-            );
+            match interleavings_in(&summary) {
+                Some(cq_n) => {
+                    let cq_rate = cq_n / cq_s;
+                    println!(
+                        "Concuerror -k (optimal DPOR): {summary}; {cq_s:.2} s wall, {cq_rate:.0} interleavings/s"
+                    );
+                    println!(
+                        "  ratio: racewit's rate is {:.1}x Concuerror's",
+                        rate / cq_rate.max(1e-9)
+                    );
+                }
+                None => println!(
+                    "Concuerror -k (optimal DPOR): {summary} after {cq_s:.0} s wall; no rate to compare"
+                ),
+            }
             if let Some((cq2, s2)) = concuerror_run("test2", false) {
                 println!(
                     "Concuerror first failure, 2 processes: {s2}; {:.0} ms wall",
