@@ -202,6 +202,11 @@ pub fn run() {
     first_witness_per_corpus_race();
 }
 
+/// The `witness` section alone: time to first witness per corpus race.
+pub fn run_witness() {
+    first_witness_per_corpus_race();
+}
+
 #[derive(serde::Deserialize)]
 struct Manifest {
     #[serde(default)]
@@ -216,7 +221,7 @@ struct Expected {
     verdict: String,
 }
 
-fn first_witness_per_corpus_race() {
+pub fn first_witness_per_corpus_race() {
     println!("\n== time to first witness, every corpus race (harness built, loaded, searched)");
     let corpus = root().join("corpus");
     let Ok(text) = std::fs::read_to_string(corpus.join("manifest.toml")) else {
@@ -254,6 +259,9 @@ fn first_witness_per_corpus_race() {
         } else {
             unconfirmed.push(s.id.clone());
         }
+    }
+    for (ms, id) in &times {
+        println!("  {id:<40} {ms:>6.1} ms");
     }
     times.sort_by(|a, b| a.0.total_cmp(&b.0));
     if let (Some(min), Some(max)) = (times.first(), times.last()) {

@@ -3,7 +3,8 @@
 //! (the real `epp` and `erl`, Concuerror built outside the project). What is
 //! not installed is skipped and said so.
 //!
-//! Sections (pick with arguments: `frontend`, `static`, `vm`, `confirm`; default all):
+//! Sections (pick with arguments: `frontend`, `static`, `vm`, `confirm`; default all;
+//! `witness` runs only the time-to-first-witness part of `confirm`):
 //! - front end over the OTP tree vs. an `epp:parse_file` loop;
 //! - static pass over the OTP tree (time, peak memory, suspects);
 //! - VM: fib, lists and ping-pong programs beside `erl`, fork (clone) cost;
@@ -31,5 +32,7 @@ fn main() {
     }
     if want("confirm") {
         confirm::run();
+    } else if args.iter().any(|a| a == "witness") {
+        confirm::run_witness();
     }
 }
