@@ -132,6 +132,34 @@ impl Module {
     pub fn call_site(&self, id: CallSiteId) -> &CallSite {
         &self.call_sites[id.index()]
     }
+
+    /// Applies `fix` to every span the module holds (its side tables), e.g.
+    /// to renumber file ids.
+    pub fn remap_spans(module: &mut Module, fix: &dyn Fn(&mut Span)) {
+        fix(&mut module.span);
+        for r in module.records.values_mut() {
+            fix(&mut r.span);
+        }
+        for a in &mut module.attributes {
+            fix(&mut a.span);
+        }
+        for c in &mut module.call_sites {
+            fix(&mut c.span);
+        }
+        for f in &mut module.functions {
+            fix(&mut f.span);
+            let map = &mut f.source_map;
+            for s in map
+                .exprs
+                .iter_mut()
+                .chain(map.pats.iter_mut())
+                .chain(map.clauses.iter_mut())
+                .chain(map.vars.iter_mut())
+            {
+                fix(s);
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

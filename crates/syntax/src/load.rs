@@ -190,7 +190,7 @@ fn assemble(results: Vec<FileResult>, env: &PpEnv) -> Program {
         let id = sources.add(r.source);
         diagnostics.extend(r.diagnostics);
         let Some(mut module) = r.module else { continue };
-        remap_module(&mut module, &fix);
+        crate::ir::Module::remap_spans(&mut module, &fix);
         if let Some(&first) = module_paths.get(&module.name) {
             diagnostics.push(Diagnostic::error(
                 DiagnosticCode::E033DuplicateModule,
@@ -217,33 +217,6 @@ fn assemble(results: Vec<FileResult>, env: &PpEnv) -> Program {
     program.sources = sources;
     program.diagnostics = diagnostics;
     program
-}
-
-/// Apply `fix` to every span of a module.
-fn remap_module(module: &mut Module, fix: &dyn Fn(&mut Span)) {
-    fix(&mut module.span);
-    for r in module.records.values_mut() {
-        fix(&mut r.span);
-    }
-    for a in &mut module.attributes {
-        fix(&mut a.span);
-    }
-    for c in &mut module.call_sites {
-        fix(&mut c.span);
-    }
-    for f in &mut module.functions {
-        fix(&mut f.span);
-        let map = &mut f.source_map;
-        for s in map
-            .exprs
-            .iter_mut()
-            .chain(map.pats.iter_mut())
-            .chain(map.clauses.iter_mut())
-            .chain(map.vars.iter_mut())
-        {
-            fix(s);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -24,29 +24,7 @@ impl Program {
                 continue;
             }
             module.file = FileId(module.file.0 + offset);
-            shift(&mut module.span);
-            for r in module.records.values_mut() {
-                shift(&mut r.span);
-            }
-            for a in &mut module.attributes {
-                shift(&mut a.span);
-            }
-            for c in &mut module.call_sites {
-                shift(&mut c.span);
-            }
-            for f in &mut module.functions {
-                shift(&mut f.span);
-                let map = &mut f.source_map;
-                for s in map
-                    .exprs
-                    .iter_mut()
-                    .chain(map.pats.iter_mut())
-                    .chain(map.clauses.iter_mut())
-                    .chain(map.vars.iter_mut())
-                {
-                    shift(s);
-                }
-            }
+            crate::ir::Module::remap_spans(&mut module, &shift);
             self.modules.insert(name, module);
         }
         for mut d in other.diagnostics {
