@@ -151,3 +151,43 @@ fn ct_master_race_is_confirmed_on_real_otp_code() {
         "{trace}"
     );
 }
+
+/// SARIF 2.1.0: one rule per category, the write as the location, the read
+/// and the path as related locations, the witness as a code flow.
+#[test]
+fn sarif_for_a_confirmed_race() {
+    let out = cmd()
+        .args([
+            "check",
+            "corpus/registry/name_server.erl",
+            "--format",
+            "sarif",
+            "--out",
+            "target/cli-test-sarif",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let log: serde_json::Value = serde_json::from_str(&text).expect("SARIF is JSON");
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "racewit");
+    assert_eq!(
+        run["tool"]["driver"]["rules"].as_array().map(Vec::len),
+        Some(6)
+    );
+    let result = &run["results"][0];
+    assert_eq!(result["ruleId"], "R001");
+    assert_eq!(result["level"], "error");
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["region"]["startLine"],
+        15
+    );
+    assert!(
+        result["codeFlows"][0]["threadFlows"][0]["locations"]
+            .as_array()
+            .is_some_and(|l| l.len() == 3)
+    );
+    insta::assert_snapshot!(text);
+}
