@@ -86,91 +86,6 @@ pub fn keyword(s: &str) -> Option<Keyword> {
     })
 }
 
-/// The spelling of a keyword.
-pub fn keyword_str(k: Keyword) -> &'static str {
-    match k {
-        Keyword::After => "after",
-        Keyword::And => "and",
-        Keyword::Andalso => "andalso",
-        Keyword::Band => "band",
-        Keyword::Begin => "begin",
-        Keyword::Bnot => "bnot",
-        Keyword::Bor => "bor",
-        Keyword::Bsl => "bsl",
-        Keyword::Bsr => "bsr",
-        Keyword::Bxor => "bxor",
-        Keyword::Case => "case",
-        Keyword::Catch => "catch",
-        Keyword::Cond => "cond",
-        Keyword::Div => "div",
-        Keyword::Else => "else",
-        Keyword::End => "end",
-        Keyword::Fun => "fun",
-        Keyword::If => "if",
-        Keyword::Let => "let",
-        Keyword::Maybe => "maybe",
-        Keyword::Not => "not",
-        Keyword::Of => "of",
-        Keyword::Or => "or",
-        Keyword::Orelse => "orelse",
-        Keyword::Receive => "receive",
-        Keyword::Rem => "rem",
-        Keyword::Try => "try",
-        Keyword::When => "when",
-        Keyword::Xor => "xor",
-    }
-}
-
-/// The spelling of a punctuation token.
-pub fn punct_str(p: Punct) -> &'static str {
-    match p {
-        Punct::LParen => "(",
-        Punct::RParen => ")",
-        Punct::LBracket => "[",
-        Punct::RBracket => "]",
-        Punct::LBrace => "{",
-        Punct::RBrace => "}",
-        Punct::Comma => ",",
-        Punct::Semicolon => ";",
-        Punct::Dot | Punct::Period => ".",
-        Punct::Colon => ":",
-        Punct::ColonColon => "::",
-        Punct::Arrow => "->",
-        Punct::LeftArrow => "<-",
-        Punct::DoubleLeftArrow => "<=",
-        Punct::StrictLeftArrow => "<:-",
-        Punct::StrictDoubleLeftArrow => "<:=",
-        Punct::DoubleArrow => "=>",
-        Punct::ColonEq => ":=",
-        Punct::Hash => "#",
-        Punct::Pipe => "|",
-        Punct::DoublePipe => "||",
-        Punct::Match => "=",
-        Punct::MaybeMatch => "?=",
-        Punct::Eq => "==",
-        Punct::NotEq => "/=",
-        Punct::ExactEq => "=:=",
-        Punct::ExactNotEq => "=/=",
-        Punct::Less => "<",
-        Punct::LessEq => "=<",
-        Punct::Greater => ">",
-        Punct::GreaterEq => ">=",
-        Punct::Plus => "+",
-        Punct::Minus => "-",
-        Punct::Star => "*",
-        Punct::Slash => "/",
-        Punct::PlusPlus => "++",
-        Punct::MinusMinus => "--",
-        Punct::Bang => "!",
-        Punct::Question => "?",
-        Punct::DoubleQuestion => "??",
-        Punct::BinOpen => "<<",
-        Punct::BinClose => ">>",
-        Punct::DotDot => "..",
-        Punct::DotDotDot => "...",
-    }
-}
-
 /// `erl_scan`'s whitespace, plus any Unicode whitespace and the byte order
 /// mark (U+FEFF).
 pub fn is_whitespace(c: char) -> bool {
@@ -947,8 +862,8 @@ pub fn token_text(kind: &TokenKind) -> String {
             s.push_str(&string_text(value));
             s
         }
-        TokenKind::Keyword(k) => keyword_str(*k).to_string(),
-        TokenKind::Punct(p) => punct_str(*p).to_string(),
+        TokenKind::Keyword(k) => k.as_str().to_string(),
+        TokenKind::Punct(p) => p.as_str().to_string(),
         TokenKind::Eof => String::new(),
     }
 }
@@ -1045,10 +960,10 @@ mod tests {
                 TokenKind::Char(c) => format!("char:{c}"),
                 TokenKind::String(s) => format!("str:{s:?}"),
                 TokenKind::Sigil { prefix, value } => format!("sigil:{prefix:?}:{value:?}"),
-                TokenKind::Keyword(k) => format!("kw:{}", keyword_str(*k)),
+                TokenKind::Keyword(k) => format!("kw:{}", k.as_str()),
                 TokenKind::Punct(Punct::Dot) => "DOT".to_string(),
                 TokenKind::Punct(Punct::Period) => "PERIOD".to_string(),
-                TokenKind::Punct(p) => punct_str(*p).to_string(),
+                TokenKind::Punct(p) => p.as_str().to_string(),
                 TokenKind::Eof => "EOF".to_string(),
             })
             .collect();

@@ -180,7 +180,7 @@ impl<'t> Parser<'t> {
         if self.eat_kw(k) {
             Ok(())
         } else {
-            Err(self.error_expected(&format!("'{}'", keyword_text(k))))
+            Err(self.error_expected(&format!("'{}'", k.as_str())))
         }
     }
 
@@ -248,7 +248,7 @@ impl<'t> Parser<'t> {
         self.bump(); // '-'
         let name: SmolStr = match self.peek() {
             TokenKind::Atom(a) => a.clone(),
-            TokenKind::Keyword(k) => SmolStr::new(keyword_text(*k)),
+            TokenKind::Keyword(k) => SmolStr::new(k.as_str()),
             _ => return Err(self.error_expected("an attribute name")),
         };
         self.bump();
@@ -1438,93 +1438,8 @@ fn infix(t: &TokenKind) -> Option<(Infix, u16, Assoc)> {
     })
 }
 
-/// The source text of a keyword.
-pub fn keyword_text(k: Keyword) -> &'static str {
-    match k {
-        Keyword::After => "after",
-        Keyword::And => "and",
-        Keyword::Andalso => "andalso",
-        Keyword::Band => "band",
-        Keyword::Begin => "begin",
-        Keyword::Bnot => "bnot",
-        Keyword::Bor => "bor",
-        Keyword::Bsl => "bsl",
-        Keyword::Bsr => "bsr",
-        Keyword::Bxor => "bxor",
-        Keyword::Case => "case",
-        Keyword::Catch => "catch",
-        Keyword::Cond => "cond",
-        Keyword::Div => "div",
-        Keyword::Else => "else",
-        Keyword::End => "end",
-        Keyword::Fun => "fun",
-        Keyword::If => "if",
-        Keyword::Let => "let",
-        Keyword::Maybe => "maybe",
-        Keyword::Not => "not",
-        Keyword::Of => "of",
-        Keyword::Or => "or",
-        Keyword::Orelse => "orelse",
-        Keyword::Receive => "receive",
-        Keyword::Rem => "rem",
-        Keyword::Try => "try",
-        Keyword::When => "when",
-        Keyword::Xor => "xor",
-    }
-}
-
-/// The source text of a punctuation token.
-pub fn punct_text(p: Punct) -> &'static str {
-    match p {
-        Punct::LParen => "(",
-        Punct::RParen => ")",
-        Punct::LBracket => "[",
-        Punct::RBracket => "]",
-        Punct::LBrace => "{",
-        Punct::RBrace => "}",
-        Punct::Comma => ",",
-        Punct::Semicolon => ";",
-        Punct::Dot | Punct::Period => ".",
-        Punct::Colon => ":",
-        Punct::ColonColon => "::",
-        Punct::Arrow => "->",
-        Punct::LeftArrow => "<-",
-        Punct::DoubleLeftArrow => "<=",
-        Punct::StrictLeftArrow => "<:-",
-        Punct::StrictDoubleLeftArrow => "<:=",
-        Punct::DoubleArrow => "=>",
-        Punct::ColonEq => ":=",
-        Punct::Hash => "#",
-        Punct::Pipe => "|",
-        Punct::DoublePipe => "||",
-        Punct::Match => "=",
-        Punct::MaybeMatch => "?=",
-        Punct::Eq => "==",
-        Punct::NotEq => "/=",
-        Punct::ExactEq => "=:=",
-        Punct::ExactNotEq => "=/=",
-        Punct::Less => "<",
-        Punct::LessEq => "=<",
-        Punct::Greater => ">",
-        Punct::GreaterEq => ">=",
-        Punct::Plus => "+",
-        Punct::Minus => "-",
-        Punct::Star => "*",
-        Punct::Slash => "/",
-        Punct::PlusPlus => "++",
-        Punct::MinusMinus => "--",
-        Punct::Bang => "!",
-        Punct::Question => "?",
-        Punct::DoubleQuestion => "??",
-        Punct::BinOpen => "<<",
-        Punct::BinClose => ">>",
-        Punct::DotDot => "..",
-        Punct::DotDotDot => "...",
-    }
-}
-
 fn quote_punct(p: Punct) -> String {
-    format!("'{}'", punct_text(p))
+    format!("'{}'", p.as_str())
 }
 
 /// How a token is named in "expected X but found Y".
@@ -1538,7 +1453,7 @@ fn describe(t: &TokenKind) -> String {
         TokenKind::Char(_) => "a character literal".to_string(),
         TokenKind::String(_) => "a string".to_string(),
         TokenKind::Sigil { .. } => "a sigil string".to_string(),
-        TokenKind::Keyword(k) => format!("'{}'", keyword_text(*k)),
+        TokenKind::Keyword(k) => format!("'{}'", k.as_str()),
         TokenKind::Punct(p) => quote_punct(*p),
         TokenKind::Eof => "end of file".to_string(),
     }

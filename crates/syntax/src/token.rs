@@ -136,3 +136,92 @@ pub enum Punct {
     DotDot,
     DotDotDot,
 }
+
+impl Keyword {
+    /// The reserved word as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Keyword::After => "after",
+            Keyword::And => "and",
+            Keyword::Andalso => "andalso",
+            Keyword::Band => "band",
+            Keyword::Begin => "begin",
+            Keyword::Bnot => "bnot",
+            Keyword::Bor => "bor",
+            Keyword::Bsl => "bsl",
+            Keyword::Bsr => "bsr",
+            Keyword::Bxor => "bxor",
+            Keyword::Case => "case",
+            Keyword::Catch => "catch",
+            Keyword::Cond => "cond",
+            Keyword::Div => "div",
+            Keyword::Else => "else",
+            Keyword::End => "end",
+            Keyword::Fun => "fun",
+            Keyword::If => "if",
+            Keyword::Let => "let",
+            Keyword::Maybe => "maybe",
+            Keyword::Not => "not",
+            Keyword::Of => "of",
+            Keyword::Or => "or",
+            Keyword::Orelse => "orelse",
+            Keyword::Receive => "receive",
+            Keyword::Rem => "rem",
+            Keyword::Try => "try",
+            Keyword::When => "when",
+            Keyword::Xor => "xor",
+        }
+    }
+}
+
+impl Punct {
+    /// The punctuation as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Punct::LParen => "(",
+            Punct::RParen => ")",
+            Punct::LBracket => "[",
+            Punct::RBracket => "]",
+            Punct::LBrace => "{",
+            Punct::RBrace => "}",
+            Punct::Comma => ",",
+            Punct::Semicolon => ";",
+            Punct::Dot | Punct::Period => ".",
+            Punct::Colon => ":",
+            Punct::ColonColon => "::",
+            Punct::Arrow => "->",
+            Punct::LeftArrow => "<-",
+            Punct::DoubleLeftArrow => "<=",
+            Punct::StrictLeftArrow => "<:-",
+            Punct::StrictDoubleLeftArrow => "<:=",
+            Punct::DoubleArrow => "=>",
+            Punct::ColonEq => ":=",
+            Punct::Hash => "#",
+            Punct::Pipe => "|",
+            Punct::DoublePipe => "||",
+            Punct::Match => "=",
+            Punct::MaybeMatch => "?=",
+            Punct::Eq => "==",
+            Punct::NotEq => "/=",
+            Punct::ExactEq => "=:=",
+            Punct::ExactNotEq => "=/=",
+            Punct::Less => "<",
+            Punct::LessEq => "=<",
+            Punct::Greater => ">",
+            Punct::GreaterEq => ">=",
+            Punct::Plus => "+",
+            Punct::Minus => "-",
+            Punct::Star => "*",
+            Punct::Slash => "/",
+            Punct::PlusPlus => "++",
+            Punct::MinusMinus => "--",
+            Punct::Bang => "!",
+            Punct::Question => "?",
+            Punct::DoubleQuestion => "??",
+            Punct::BinOpen => "<<",
+            Punct::BinClose => ">>",
+            Punct::DotDot => "..",
+            Punct::DotDotDot => "...",
+        }
+    }
+}

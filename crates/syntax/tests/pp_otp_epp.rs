@@ -22,7 +22,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use racewit_syntax::diagnostic::DiagnosticCode;
-use racewit_syntax::lex::{keyword_str, punct_str, quote_atom, tokenize};
+use racewit_syntax::lex::{quote_atom, tokenize};
 use racewit_syntax::load::collect_files;
 use racewit_syntax::pp::include::decode_text;
 use racewit_syntax::pp::{PpEnv, preprocess};
@@ -261,9 +261,9 @@ fn render_kind(k: &TokenKind) -> Option<String> {
             format!("str:{}", cps.join(","))
         }
         TokenKind::Sigil { .. } => "sigil".to_string(),
-        TokenKind::Keyword(k) => format!("sym:{}", keyword_str(*k)),
+        TokenKind::Keyword(k) => format!("sym:{}", k.as_str()),
         TokenKind::Punct(Punct::Dot) => "sym:dot".to_string(),
-        TokenKind::Punct(p) => format!("sym:{}", punct_str(*p)),
+        TokenKind::Punct(p) => format!("sym:{}", p.as_str()),
         TokenKind::Eof => return None,
     })
 }

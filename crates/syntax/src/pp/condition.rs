@@ -114,7 +114,7 @@ impl CondParser<'_> {
         } else {
             Err(Fail::Bad(format!(
                 "expected `{}` in the condition",
-                crate::lex::punct_str(p)
+                p.as_str()
             )))
         }
     }
@@ -296,7 +296,7 @@ impl CondParser<'_> {
             }
             TokenKind::Keyword(k) => Err(Fail::Bad(format!(
                 "`{}` is not allowed in a -if condition",
-                crate::lex::keyword_str(*k)
+                k.as_str()
             ))),
             other => Err(Fail::Bad(format!(
                 "unexpected `{}` in a -if condition",
