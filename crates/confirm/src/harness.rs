@@ -212,9 +212,31 @@ fn arg_values(program: &Program, entry: &Entry) -> Vec<Option<String>> {
         .collect()
 }
 
+/// The arguments of `e` when it is a call of `m:f/a` with a statically known
+/// target (a local call counts inside module `m`, seen from module `here`).
+fn call_args<'b>(
+    body: &'b racewit_syntax::ir::Body,
+    e: &'b racewit_syntax::ir::Expr,
+    here: &str,
+    (m, f, a): (&str, &str, u32),
+) -> Option<&'b [racewit_syntax::ir::ExprId]> {
+    use racewit_syntax::ir::{CallTarget, Expr, Literal};
+    let Expr::Call { target, args, .. } = e else {
+        return None;
+    };
+    let atom_is =
+        |id, want: &str| matches!(body.expr(id), Expr::Lit(Literal::Atom(x)) if x == want);
+    let hit = args.len() == a as usize
+        && match target {
+            CallTarget::Local { name, arity } => here == m && name == f && *arity == a,
+            CallTarget::Remote { module, function } => atom_is(*module, m) && atom_is(*function, f),
+            CallTarget::Apply { .. } => false,
+        };
+    hit.then_some(args.as_slice())
+}
+
 /// Exported functions (not tests) that call `mfa`, as entries with no hints.
 fn caller_entries(program: &Program, mfa: &str) -> Vec<Entry> {
-    use racewit_syntax::ir::{CallTarget, Expr, Literal};
     let Some((m, f, a)) = split_mfa(mfa) else {
         return Vec::new();
     };
@@ -226,22 +248,10 @@ fn caller_entries(program: &Program, mfa: &str) -> Vec<Entry> {
                 continue;
             }
             let body = &func.body;
-            let calls = body.exprs.iter().any(|e| match e {
-                Expr::Call {
-                    target: CallTarget::Local { name, arity },
-                    ..
-                } => mname == m && name == f && *arity == a,
-                Expr::Call {
-                    target: CallTarget::Remote { module, function },
-                    args,
-                    ..
-                } => {
-                    args.len() == a as usize
-                        && matches!(body.expr(*module), Expr::Lit(Literal::Atom(x)) if x == m)
-                        && matches!(body.expr(*function), Expr::Lit(Literal::Atom(x)) if x == f)
-                }
-                _ => false,
-            });
+            let calls = body
+                .exprs
+                .iter()
+                .any(|e| call_args(body, e, mname, (m, f, a)).is_some());
             if calls {
                 out.push(Entry {
                     mfa: format!("{mname}:{}/{}", func.name, func.arity),
@@ -585,30 +595,15 @@ fn value_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) ->
 /// somewhere (the most frequent one; ties by first in text), such as the
 /// token a module's own `test/0` redeems.
 fn value_from_call_sites(program: &Program, mfa: &str, index: usize) -> Option<String> {
-    use racewit_syntax::ir::{CallTarget, Expr, Literal};
     let (m, f, a) = split_mfa(mfa)?;
     let mut counts: Vec<(String, usize)> = Vec::new();
     for (mname, module) in &program.modules {
         for func in &module.functions {
             let body = &func.body;
             for e in &body.exprs {
-                let Expr::Call { target, args, .. } = e else {
+                let Some(args) = call_args(body, e, mname, (m, f, a)) else {
                     continue;
                 };
-                if args.len() != a as usize {
-                    continue;
-                }
-                let hits = match target {
-                    CallTarget::Local { name, arity } => mname == m && name == f && *arity == a,
-                    CallTarget::Remote { module, function } => {
-                        matches!(body.expr(*module), Expr::Lit(Literal::Atom(x)) if x == m)
-                            && matches!(body.expr(*function), Expr::Lit(Literal::Atom(x)) if x == f)
-                    }
-                    CallTarget::Apply { .. } => false,
-                };
-                if !hits {
-                    continue;
-                }
                 if let Some(text) = const_text(body, args[index]) {
                     match counts.iter_mut().find(|(t, _)| *t == text) {
                         Some((_, n)) => *n += 1,
