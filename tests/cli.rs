@@ -152,24 +152,92 @@ fn ct_master_race_is_confirmed_on_real_otp_code() {
     );
 }
 
-/// SARIF 2.1.0: one rule per category, the write as the location, the read
-/// and the path as related locations, the witness as a code flow.
-#[test]
-fn sarif_for_a_confirmed_race() {
+// ---------------------------------------------------------------- SARIF --
+
+/// `racewit ARGS --format sarif`: the exit code and the parsed log.
+fn sarif(args: &[&str]) -> (Option<i32>, serde_json::Value, String) {
     let out = cmd()
-        .args([
-            "check",
-            "corpus/registry/name_server.erl",
-            "--format",
-            "sarif",
-            "--out",
-            "target/cli-test-sarif",
-        ])
+        .args(args)
+        .args(["--format", "sarif"])
         .output()
         .expect("run");
-    assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let log: serde_json::Value = serde_json::from_str(&text).expect("SARIF is JSON");
+    let log = serde_json::from_str(&text).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: SARIF is not JSON ({e}); stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code(), log, text)
+}
+
+/// The SARIF 2.1.0 schemas in tests/data/sarif-schema (see its README): the
+/// OASIS standard's and the copy GitHub's upload action checks uploads
+/// against. Formats (`uri`, `uri-reference`) are checked too.
+fn sarif_validators() -> &'static [(&'static str, jsonschema::Validator)] {
+    static VALIDATORS: std::sync::OnceLock<Vec<(&'static str, jsonschema::Validator)>> =
+        std::sync::OnceLock::new();
+    VALIDATORS.get_or_init(|| {
+        [
+            "oasis-sarif-schema-2.1.0.json",
+            "github-sarif-schema-2.1.0.json",
+        ]
+        .into_iter()
+        .map(|name| {
+            let path = root().join("tests/data/sarif-schema").join(name);
+            let text = std::fs::read_to_string(&path).expect("schema file");
+            let mut schema: serde_json::Value =
+                serde_json::from_str(&text).expect("schema is JSON");
+            if name.starts_with("github") {
+                // GitHub's copy moved the region's `anyOf` (startLine, charOffset
+                // or byteOffset) under `properties`, where it is not a schema; the
+                // upload action's validator does not check the schema itself and
+                // reads it as the schema of a member named "anyOf". Drop it so the
+                // rest compiles; the OASIS schema keeps the real constraint.
+                let removed = schema["definitions"]["region"]["properties"]
+                    .as_object_mut()
+                    .and_then(|p| p.remove("anyOf"));
+                assert!(removed.is_some_and(|v| v.is_array()), "{name} changed");
+            }
+            let validator = jsonschema::options()
+                .should_validate_formats(true)
+                .build(&schema)
+                .unwrap_or_else(|e| panic!("{name} does not compile: {e}"));
+            (name, validator)
+        })
+        .collect()
+    })
+}
+
+/// Every schema error, as `schema: /instance/path: message`.
+fn schema_errors(log: &serde_json::Value) -> Vec<String> {
+    sarif_validators()
+        .iter()
+        .flat_map(|(name, v)| {
+            v.iter_errors(log)
+                .map(move |e| format!("{name}: {}: {e}", e.instance_path()))
+        })
+        .collect()
+}
+
+fn results(log: &serde_json::Value) -> &[serde_json::Value] {
+    log["runs"][0]["results"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+/// SARIF 2.1.0: one rule per category, the write as the location, the read
+/// and the path as related locations, the witness as code flows.
+#[test]
+fn sarif_for_a_confirmed_race() {
+    let (code, log, text) = sarif(&[
+        "check",
+        "corpus/registry/name_server.erl",
+        "--out",
+        "target/cli-test-sarif",
+    ]);
+    assert_eq!(code, Some(2));
     assert_eq!(log["version"], "2.1.0");
     let run = &log["runs"][0];
     assert_eq!(run["tool"]["driver"]["name"], "racewit");
@@ -180,14 +248,448 @@ fn sarif_for_a_confirmed_race() {
     let result = &run["results"][0];
     assert_eq!(result["ruleId"], "R001");
     assert_eq!(result["level"], "error");
-    assert_eq!(
-        result["locations"][0]["physicalLocation"]["region"]["startLine"],
-        15
-    );
-    assert!(
-        result["codeFlows"][0]["threadFlows"][0]["locations"]
-            .as_array()
-            .is_some_and(|l| l.len() == 3)
-    );
+    let write = &result["locations"][0]["physicalLocation"];
+    assert_eq!(write["region"]["startLine"], 15);
+    let read = &result["locations"][1]["physicalLocation"];
+    assert_eq!(read["region"]["startLine"], 11);
     insta::assert_snapshot!(text);
+}
+
+/// The log of every kind of run is valid SARIF 2.1.0 for both schemas.
+#[test]
+fn sarif_is_valid_against_the_sarif_2_1_0_schemas() {
+    struct Case {
+        what: &'static str,
+        args: &'static [&'static str],
+        exit: i32,
+        results: std::ops::RangeInclusive<usize>,
+        notifications: bool,
+    }
+    let cases = [
+        Case {
+            what: "confirmed races, paths through gen_server calls",
+            args: &[
+                "check",
+                "corpus/gen_server",
+                "--out",
+                "target/cli-test-sarif-gs",
+            ],
+            exit: 2,
+            results: 4..=usize::MAX,
+            notifications: false,
+        },
+        Case {
+            what: "an unconfirmed suspect",
+            args: &[
+                "check",
+                "corpus/registry/catch_register_ok.erl",
+                "--out",
+                "target/cli-test-sarif-unc",
+            ],
+            exit: 0,
+            results: 1..=1,
+            notifications: false,
+        },
+        Case {
+            what: "load diagnostics only",
+            args: &[
+                "check",
+                "tests/data/sarif/broken_syntax.erl",
+                "--out",
+                "target/cli-test-sarif-diag",
+            ],
+            exit: 0,
+            results: 0..=0,
+            notifications: true,
+        },
+        Case {
+            what: "no suspect at all",
+            args: &[
+                "check",
+                "corpus/ets/counter_atomic_ok.erl",
+                "--out",
+                "target/cli-test-sarif-empty",
+            ],
+            exit: 0,
+            results: 0..=0,
+            notifications: false,
+        },
+        Case {
+            what: "a space and non-ASCII text",
+            args: &[
+                "check",
+                "tests/data/sarif/with space/emoji_server.erl",
+                "--out",
+                "target/cli-test-sarif-odd",
+            ],
+            exit: 2,
+            results: 1..=1,
+            notifications: false,
+        },
+        Case {
+            what: "the static pass over the whole corpus, every category",
+            args: &["static", "corpus"],
+            exit: 0,
+            results: 30..=usize::MAX,
+            notifications: false,
+        },
+    ];
+    for case in cases {
+        let (code, log, _) = sarif(case.args);
+        assert_eq!(code, Some(case.exit), "{}", case.what);
+        let n = results(&log).len();
+        assert!(case.results.contains(&n), "{}: {n} results", case.what);
+        let notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+            .as_array()
+            .map_or(0, Vec::len);
+        assert_eq!(
+            notes > 0,
+            case.notifications,
+            "{}: {notes} notifications",
+            case.what
+        );
+        let errors = schema_errors(&log);
+        assert!(
+            errors.is_empty(),
+            "{}: {} schema error(s):\n{}",
+            case.what,
+            errors.len(),
+            errors.join("\n")
+        );
+    }
+}
+
+/// The schema check is not vacuous: broken logs fail it.
+#[test]
+fn the_sarif_schema_check_catches_invalid_logs() {
+    let (_, log, _) = sarif(&[
+        "check",
+        "corpus/registry/name_server.erl",
+        "--out",
+        "target/cli-test-sarif-bad",
+    ]);
+    assert!(schema_errors(&log).is_empty());
+    type Breaker = fn(&mut serde_json::Value);
+    let broken: [(&str, Breaker); 4] = [
+        ("no version", |l| {
+            l.as_object_mut().map(|o| o.remove("version"));
+        }),
+        ("line 0", |l| {
+            l["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] =
+                0.into();
+        }),
+        ("unknown level", |l| {
+            l["runs"][0]["results"][0]["level"] = "fatal".into();
+        }),
+        ("a URI with a space", |l| {
+            l["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] =
+                "a b.erl".into();
+        }),
+    ];
+    for (what, breaks) in broken {
+        let mut bad = log.clone();
+        breaks(&mut bad);
+        assert!(!schema_errors(&bad).is_empty(), "{what}: no schema error");
+    }
+}
+
+/// What GitHub code scanning reads ("SARIF support for code scanning"):
+/// rule texts and metadata, relative URIs under %SRCROOT%, full regions,
+/// fingerprints, links from the message to related locations, limits.
+#[test]
+fn sarif_has_what_github_code_scanning_shows() {
+    let (_, log, _) = sarif(&[
+        "check",
+        "corpus/gen_server",
+        "--out",
+        "target/cli-test-sarif-gh",
+    ]);
+    assert_eq!(
+        log["$schema"],
+        "https://json.schemastore.org/sarif-2.1.0.json"
+    );
+    let run = &log["runs"][0];
+    let driver = &run["tool"]["driver"];
+    assert_eq!(driver["semanticVersion"], driver["version"]);
+    if let Some(uri) = driver["informationUri"].as_str() {
+        assert!(
+            uri.starts_with("https://") || uri.starts_with("http://"),
+            "{uri}"
+        );
+    }
+    let rules = driver["rules"].as_array().expect("rules");
+    let ids: Vec<&str> = rules.iter().filter_map(|r| r["id"].as_str()).collect();
+    assert_eq!(ids, ["R001", "R002", "R003", "R004", "R005", "R006"]);
+    for r in rules {
+        for key in ["shortDescription", "fullDescription", "help"] {
+            let t = r[key]["text"].as_str().unwrap_or_default();
+            assert!(!t.is_empty() && t.len() <= 1024, "{} {key}", r["id"]);
+        }
+        assert!(
+            r["help"]["markdown"]
+                .as_str()
+                .is_some_and(|m| m.contains("## "))
+        );
+        let p = &r["properties"];
+        let tags = p["tags"].as_array().expect("tags");
+        assert!(
+            tags.len() <= 10 && tags.contains(&"concurrency".into()),
+            "{tags:?}"
+        );
+        assert!(
+            ["very-high", "high", "medium", "low"].contains(&p["precision"].as_str().unwrap_or(""))
+        );
+        assert!(
+            ["error", "warning", "recommendation"]
+                .contains(&p["problem.severity"].as_str().unwrap_or(""))
+        );
+        // Races are reliability bugs: no security-severity, so they are not security alerts.
+        assert!(p.get("security-severity").is_none());
+    }
+    assert_eq!(run["columnKind"], "utf16CodeUnits");
+    assert!(run["originalUriBaseIds"]["%SRCROOT%"]["description"]["text"].is_string());
+    // No absolute path of this machine in the log.
+    assert!(run["originalUriBaseIds"]["%SRCROOT%"].get("uri").is_none());
+    assert!(!log.to_string().contains(root().to_string_lossy().as_ref()));
+    assert_eq!(run["invocations"][0]["executionSuccessful"], true);
+    // Left to upload-sarif's `category` input, which it ignores when set.
+    assert!(run.get("automationDetails").is_none());
+
+    let results = results(&log);
+    assert!(results.len() >= 4 && results.len() <= 25_000);
+    let mut fingerprints = std::collections::BTreeSet::new();
+    for r in results {
+        let i = r["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(r["ruleId"], rules[i]["id"]);
+        assert!(["error", "warning", "note"].contains(&r["level"].as_str().unwrap_or("")));
+        let locations = r["locations"].as_array().expect("locations");
+        assert!((1..=10).contains(&locations.len()));
+        for l in locations
+            .iter()
+            .chain(r["relatedLocations"].as_array().into_iter().flatten())
+        {
+            let a = &l["physicalLocation"]["artifactLocation"];
+            let uri = a["uri"].as_str().unwrap_or_default();
+            assert_eq!(a["uriBaseId"], "%SRCROOT%", "{uri}");
+            assert!(uri.starts_with("corpus/gen_server/"), "{uri}");
+            assert!(l["physicalLocation"]["region"]["startLine"].as_u64() > Some(0));
+        }
+        let region = &locations[0]["physicalLocation"]["region"];
+        for key in ["startLine", "startColumn", "endLine", "endColumn"] {
+            assert!(
+                region[key].as_u64().is_some_and(|n| n > 0),
+                "{key}: {region}"
+            );
+        }
+        let fp = r["partialFingerprints"]["racewit/v1"]
+            .as_str()
+            .expect("fingerprint");
+        assert!(
+            fingerprints.insert(fp.to_string()),
+            "duplicate fingerprint {fp}"
+        );
+        // Every [text](id) of the message names exactly one related location.
+        let message = r["message"]["text"].as_str().expect("message");
+        let related: Vec<u64> = r["relatedLocations"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|l| l["id"].as_u64())
+            .collect();
+        let mut sorted = related.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), related.len(), "related ids are unique");
+        let links: Vec<u64> = message
+            .split("](")
+            .skip(1)
+            .filter_map(|rest| rest.split(')').next()?.parse().ok())
+            .collect();
+        assert!(!links.is_empty(), "{message}");
+        for id in links {
+            assert!(
+                related.contains(&id),
+                "link ({id}) without a location: {message}"
+            );
+        }
+    }
+}
+
+/// The witness as code flows: the interleaving as one thread flow (what
+/// viewers show), then one thread flow per Erlang process ordered by
+/// executionOrder.
+#[test]
+fn sarif_witness_is_a_thread_flow_per_process() {
+    let (_, log, _) = sarif(&[
+        "check",
+        "corpus/registry/name_server.erl",
+        "--out",
+        "target/cli-test-sarif-flow",
+    ]);
+    let flows = &results(&log)[0]["codeFlows"];
+    let interleaving = flows[0]["threadFlows"].as_array().expect("thread flows");
+    assert_eq!(interleaving.len(), 1);
+    assert_eq!(interleaving[0]["id"], "interleaving");
+    let steps: Vec<u64> = interleaving[0]["locations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|l| l["executionOrder"].as_u64())
+        .collect();
+    // The harness's own steps (0-2, its receives) are not in the user's code.
+    assert_eq!(steps, [3, 4, 5, 6, 9, 10]);
+    let essential: Vec<u64> = interleaving[0]["locations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|l| l["importance"] == "essential")
+        .filter_map(|l| l["executionOrder"].as_u64())
+        .collect();
+    assert_eq!(
+        essential,
+        [3, 6, 10],
+        "read, interfering write, stale write"
+    );
+    let per_process = flows[1]["threadFlows"].as_array().expect("thread flows");
+    let ids: Vec<&str> = per_process
+        .iter()
+        .filter_map(|t| t["id"].as_str())
+        .collect();
+    assert_eq!(ids, ["P1.1", "P1.2"]);
+    let mut all: Vec<u64> = Vec::new();
+    for t in per_process {
+        let id = t["id"].as_str().unwrap_or_default();
+        let mine: Vec<u64> = t["locations"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|l| {
+                let text = l["location"]["message"]["text"]
+                    .as_str()
+                    .unwrap_or_default();
+                let n = l["executionOrder"].as_u64().unwrap_or(u64::MAX);
+                assert!(text.starts_with(&format!("step {n}: {id} ")), "{text}");
+                n
+            })
+            .collect();
+        assert!(mine.windows(2).all(|w| w[0] < w[1]), "{id}: {mine:?}");
+        all.extend(mine);
+    }
+    all.sort_unstable();
+    assert_eq!(all, steps);
+}
+
+/// A file in a directory with a space, with non-ASCII text before the read:
+/// the URI is percent-encoded and the columns count UTF-16 code units.
+#[test]
+fn sarif_uris_and_columns_for_odd_files() {
+    let file = "tests/data/sarif/with space/emoji_server.erl";
+    let (_, log, _) = sarif(&["check", file, "--out", "target/cli-test-sarif-cols"]);
+    let r = &results(&log)[0];
+    let read = &r["locations"][1]["physicalLocation"];
+    assert_eq!(
+        read["artifactLocation"]["uri"],
+        "tests/data/sarif/with%20space/emoji_server.erl"
+    );
+    let text = std::fs::read_to_string(root().join(file)).expect("read");
+    let (n, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("whereis("))
+        .expect("the read");
+    let before = &line[..line.find("whereis(").unwrap_or_default()];
+    let utf16 = before.encode_utf16().count() as u64 + 1;
+    let chars = before.chars().count() as u64 + 1;
+    assert_ne!(
+        utf16, chars,
+        "the test line needs characters outside the BMP"
+    );
+    assert_eq!(read["region"]["startLine"], n as u64 + 1);
+    assert_eq!(read["region"]["startColumn"], utf16);
+    assert_eq!(
+        read["region"]["endColumn"],
+        utf16 + "whereis(emoji_server)".len() as u64
+    );
+}
+
+/// Load errors are tool notifications with their code and place.
+#[test]
+fn sarif_load_diagnostics_are_notifications() {
+    let (_, log, _) = sarif(&[
+        "check",
+        "tests/data/sarif/broken_syntax.erl",
+        "--out",
+        "target/cli-test-sarif-notes",
+    ]);
+    let notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .expect("notifications");
+    let codes: Vec<&str> = notes
+        .iter()
+        .filter_map(|n| n["descriptor"]["id"].as_str())
+        .collect();
+    assert!(codes.contains(&"E020"), "{codes:?}");
+    for n in notes {
+        let l = &n["locations"][0]["physicalLocation"];
+        assert_eq!(
+            l["artifactLocation"]["uri"],
+            "tests/data/sarif/broken_syntax.erl"
+        );
+        assert!(["error", "warning"].contains(&n["level"].as_str().unwrap_or("")));
+    }
+}
+
+/// The fingerprint names the race, not its lines: code added above it leaves
+/// it alone, while two writes after one read get two.
+#[test]
+fn sarif_fingerprints_survive_moved_lines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let original =
+        std::fs::read_to_string(root().join("corpus/registry/name_server.erl")).expect("read");
+    let a = dir.path().join("a");
+    let b = dir.path().join("b");
+    for (d, text) in [
+        (&a, original.clone()),
+        (&b, format!("%% one\n%% two\n%% three\n{original}")),
+    ] {
+        std::fs::create_dir_all(d).expect("mkdir");
+        std::fs::write(d.join("name_server.erl"), text).expect("write");
+    }
+    let fingerprint = |d: &Path| {
+        let (_, log, _) = sarif(&["static", &d.join("name_server.erl").to_string_lossy()]);
+        let r = &results(&log)[0];
+        (
+            r["partialFingerprints"]["racewit/v1"].clone(),
+            r["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64(),
+        )
+    };
+    let (fa, la) = fingerprint(&a);
+    let (fb, lb) = fingerprint(&b);
+    assert!(fa.is_string());
+    assert_eq!(fa, fb);
+    assert_eq!(la.map(|l| l + 3), lb);
+
+    let (_, log, _) = sarif(&["static", "corpus/ets/hit_counter.erl"]);
+    let fps: Vec<&serde_json::Value> = results(&log)
+        .iter()
+        .map(|r| &r["partialFingerprints"]["racewit/v1"])
+        .collect();
+    assert_eq!(fps.len(), 2);
+    assert_ne!(fps[0], fps[1]);
+}
+
+#[test]
+fn sarif_same_bytes_whatever_the_thread_count() {
+    let run = |jobs: &str| {
+        sarif(&[
+            "check",
+            "corpus/registry",
+            "--jobs",
+            jobs,
+            "--out",
+            "target/cli-test-sarif-jobs",
+        ])
+        .2
+    };
+    assert_eq!(run("1"), run("2"));
 }

@@ -221,7 +221,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         }
         Format::Json => json_text,
         Format::Sarif => {
-            serde_json::to_string_pretty(&report::sarif::log(&suspects, Some(&results)))? + "\n"
+            serde_json::to_string_pretty(&report::sarif::check_log(
+                &program,
+                &results,
+                &witness_paths,
+            ))? + "\n"
         }
     };
     std::io::stdout().lock().write_all(text.as_bytes())?;

@@ -70,7 +70,10 @@ pub fn run(args: Args) -> Result<Outcome> {
             text.push('\n');
         }
         Format::Sarif => {
-            text = serde_json::to_string_pretty(&report::sarif::log(&analysis.suspects, None))?;
+            text = serde_json::to_string_pretty(&report::sarif::static_log(
+                &program,
+                &analysis.suspects,
+            ))?;
             text.push('\n');
         }
     }
