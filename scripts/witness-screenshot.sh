@@ -22,9 +22,20 @@ if [ -z "$browser" ]; then
   echo "chromium is not installed: wrote $out/witness.html and $out/witness.svg, no screenshot" >&2
   exit 1
 fi
+# The window holds the whole diagram (its SVG size plus the legend), so the
+# screenshot shows every step down to the consequence.
+size() { grep -o "<svg [^>]*" "$out/witness.svg" | grep -o " $1=\"[0-9]*\"" | head -n 1 | tr -dc 0-9; }
+svg_w=$(size width)
+svg_h=$(size height)
+win_w=$(( ${svg_w:-1320} + 80 ))
+win_h=$(( ${svg_h:-1000} + 120 ))
+profile=$(mktemp -d)
 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync \
-  --user-data-dir="$(mktemp -d)" --window-size=1400,1100 \
+  --hide-scrollbars --user-data-dir="$profile" --window-size="$win_w,$win_h" \
   --screenshot="$out/witness.png" "file://$out/witness.html" 2>/dev/null
+rm -rf "$profile"
 test -s "$out/witness.png"
-echo "screenshot: $out/witness.png"
+echo "screenshot: $out/witness.png (${win_w}x${win_h})"
+# Not blank, and the race is drawn in red.
+python3 scripts/png-has-content.py "$out/witness.png"

@@ -693,3 +693,82 @@ fn sarif_same_bytes_whatever_the_thread_count() {
     };
     assert_eq!(run("1"), run("2"));
 }
+
+// -------------------------------------------------------------- pictures --
+
+/// `racewit replay W --html F --svg G`: the witness as a sequence diagram.
+fn picture(file: &str, out: &str) -> (String, String) {
+    let o = cmd()
+        .args(["check", file, "--out", out])
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(2), "{file}: no confirmed race");
+    let witness = std::fs::read_dir(root().join(out))
+        .expect("out dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('R'))
+        })
+        .min()
+        .expect("a witness");
+    let html = root().join(out).join("witness.html");
+    let svg = root().join(out).join("witness.svg");
+    let r = cmd()
+        .arg("replay")
+        .arg(&witness)
+        .arg("--html")
+        .arg(&html)
+        .arg("--svg")
+        .arg(&svg)
+        .output()
+        .expect("replay");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    (
+        std::fs::read_to_string(html).expect("html"),
+        std::fs::read_to_string(svg).expect("svg"),
+    )
+}
+
+#[test]
+fn html_picture_of_a_witness() {
+    let (html, svg) = picture("corpus/registry/name_server.erl", "target/cli-test-html");
+    assert!(html.contains(svg.trim_end()), "the page holds the SVG");
+    for mark in [
+        "(1) erlang:whereis",
+        "(2) erlang:register",
+        "(3) erlang:register",
+    ] {
+        assert!(svg.contains(mark), "{mark}");
+    }
+    assert!(svg.contains("consequence: crash: P1.1 exited with"));
+    insta::assert_snapshot!(html);
+}
+
+/// A lost update's final state is printed line by line under the diagram,
+/// and the picture is wide enough for it.
+#[test]
+fn svg_picture_prints_a_multiline_consequence() {
+    let (_, svg) = picture(
+        "corpus/gen_server/kv_split_client.erl",
+        "target/cli-test-svg",
+    );
+    assert!(svg.contains("consequence: non_serializable: no serial schedule ends in this state"));
+    assert!(svg.contains(">  ets kv_data"), "{svg}");
+    assert!(!svg.contains("\\n"), "no escaped newlines");
+    let width: usize = svg
+        .split("width=\"")
+        .nth(1)
+        .and_then(|w| w.split('"').next()?.parse().ok())
+        .expect("width");
+    let longest = svg
+        .lines()
+        .filter(|l| l.contains("fill=\"#900\" style="))
+        .filter_map(|l| Some(l.split('>').nth(1)?.split("</text").next()?.chars().count()))
+        .max()
+        .expect("consequence lines");
+    assert!(
+        width >= 60 + longest * 6,
+        "width {width} < {longest} characters"
+    );
+}

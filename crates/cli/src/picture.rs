@@ -9,7 +9,9 @@
 
 use std::collections::BTreeMap;
 
+use racewit_confirm::goal::Failure;
 use racewit_confirm::system::Access;
+use racewit_confirm::verdict::Consequence;
 use racewit_confirm::witness::{Witness, WitnessEvent};
 
 const LANE_W: usize = 170;
@@ -95,17 +97,74 @@ fn row_y(i: usize) -> usize {
     TOP + 20 + i * ROW_H
 }
 
+/// Most lines of the consequence under the diagram.
+const MAX_FOOT_LINES: usize = 12;
+const FOOT_LINE_H: usize = 16;
+
+/// What the witness ends in, in words, one entry per line (Erlang terms
+/// printed over several lines stay so).
+fn consequence_lines(w: &Witness) -> Vec<String> {
+    let text = match (&w.verdict.consequence, &w.failure) {
+        (Some(Consequence::Crash { process, reason }), _) => {
+            format!("consequence: crash: {process} exited with {reason}")
+        }
+        (
+            Some(Consequence::NonSerializable {
+                observed,
+                serial_outcomes,
+            }),
+            _,
+        ) => {
+            let state: Vec<String> = observed.lines().map(|l| format!("  {l}")).collect();
+            format!(
+                "consequence: non_serializable: no serial schedule ends in this state \
+                 ({serial_outcomes} serial outcome(s) seen):\n{}",
+                state.join("\n")
+            )
+        }
+        (Some(Consequence::Stuck { processes }), _) => {
+            format!(
+                "consequence: stuck: {} blocked forever",
+                processes.join(", ")
+            )
+        }
+        (Some(Consequence::None), _) => {
+            "consequence: none: the interleaving happens but does no visible harm".to_string()
+        }
+        (None, Some(Failure::Crash { process, reason })) => {
+            format!("failure: crash: {process} exited with {reason}")
+        }
+        (None, Some(Failure::Deadlock { processes })) => {
+            format!(
+                "failure: deadlock: {} blocked forever",
+                processes.join(", ")
+            )
+        }
+        (None, None) => return Vec::new(),
+    };
+    let mut lines: Vec<String> = text.lines().map(|l| clip(l, 160)).collect();
+    if lines.len() > MAX_FOOT_LINES {
+        lines.truncate(MAX_FOOT_LINES - 1);
+        lines.push("…".to_string());
+    }
+    lines
+}
+
 /// The SVG document.
 pub fn svg(w: &Witness) -> String {
     let events = &w.trace;
     let layout = Layout::new(events);
-    let height = row_y(events.len()) + 70;
-    let width = layout.width();
+    let foot = consequence_lines(w);
+    let lanes_end = row_y(events.len()) + 20;
+    let height = lanes_end + 30 + foot.len().max(1) * FOOT_LINE_H + 10;
+    // Wide enough for the consequence too (monospace 11px: under 7px a character).
+    let foot_chars = foot.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let width = layout.width().max(LEFT * 2 + foot_chars * 7);
     let mut s = String::new();
     s.push_str(&format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"monospace\" font-size=\"11\">\n"
     ));
-    s.push_str("<defs><marker id=\"ah\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"context-stroke\"/></marker></defs>\n");
+    s.push_str("<defs><marker id=\"ah\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"context-stroke\"/></marker></defs>\n");
     s.push_str(&format!(
         "<rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>\n"
     ));
@@ -117,7 +176,7 @@ pub fn svg(w: &Witness) -> String {
             TOP - 10,
             esc(p),
             TOP,
-            height - 50
+            lanes_end
         ));
     }
     for it in &layout.items {
@@ -130,7 +189,7 @@ pub fn svg(w: &Witness) -> String {
             TOP - 11,
             esc(&clip(it, 24)),
             TOP,
-            height - 50
+            lanes_end
         ));
     }
     // Happens-before: clocks per process and per event.
@@ -241,7 +300,7 @@ pub fn svg(w: &Witness) -> String {
             _ => String::new(),
         };
         s.push_str(&format!(
-            "<text x=\"{}\" y=\"{}\" fill=\"{}\">{}{}</text>\n",
+            "<text x=\"{}\" y=\"{}\" fill=\"{}\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">{}{}</text>\n",
             px + 8,
             y - 6,
             if role.is_some() { "#900" } else { "#222" },
@@ -250,19 +309,13 @@ pub fn svg(w: &Witness) -> String {
         ));
     }
     // Consequence.
-    let end = match (&w.verdict.consequence, &w.failure) {
-        (Some(c), _) => format!(
-            "consequence: {}",
-            serde_json::to_string(c).unwrap_or_default()
-        ),
-        (None, Some(f)) => format!("failure: {}", serde_json::to_string(f).unwrap_or_default()),
-        _ => String::new(),
-    };
-    s.push_str(&format!(
-        "<text x=\"{LEFT}\" y=\"{}\" font-weight=\"bold\" fill=\"#900\">{}</text>\n",
-        height - 25,
-        esc(&clip(&end, 160))
-    ));
+    for (i, line) in foot.iter().enumerate() {
+        s.push_str(&format!(
+            "<text x=\"{LEFT}\" y=\"{}\" font-weight=\"bold\" fill=\"#900\" style=\"white-space:pre\">{}</text>\n",
+            lanes_end + 30 + i * FOOT_LINE_H,
+            esc(line)
+        ));
+    }
     s.push_str(&format!(
         "<text x=\"{LEFT}\" y=\"22\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
         esc(&format!("racewit witness: {}", w.subject))
@@ -274,8 +327,7 @@ pub fn svg(w: &Witness) -> String {
 /// A self-contained HTML page with the diagram and a legend.
 pub fn html(w: &Witness) -> String {
     format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>racewit witness {}</title>\n<style>body{{font-family:sans-serif;margin:20px}} .legend span{{margin-right:18px}}</style></head>\n<body>\n<h1>racewit witness: {}</h1>\n<p class=\"legend\"><span style=\"color:#c00\">■ the race: (1) read, (2) another process writes, (3) stale write</span><span style=\"color:#2a7\">→ message</span><span style=\"color:#d33\">⇢ order not implied by messages</span><span style=\"color:#36c\">→ read/write of a shared item</span></p>\n{}\n</body></html>\n",
-        esc(&w.subject),
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>racewit witness {}</title>\n<style>body{{font-family:sans-serif;margin:20px}} .legend span{{margin-right:18px}}</style></head>\n<body>\n<p class=\"legend\"><span style=\"color:#c00\">■ the race: (1) read, (2) another process writes, (3) stale write</span><span style=\"color:#2a7\">→ message</span><span style=\"color:#d33\">⇢ order not implied by messages</span><span style=\"color:#36c\">→ read/write of a shared item</span></p>\n{}\n</body></html>\n",
         esc(&w.subject),
         svg(w)
     )
