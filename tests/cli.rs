@@ -119,14 +119,7 @@ fn same_bytes_whatever_the_thread_count() {
 /// witness shows the second `register` failing with `badarg`.
 #[test]
 fn ct_master_race_is_confirmed_on_real_otp_code() {
-    let Some(file) = std::fs::read_dir("/usr/lib/erlang/lib")
-        .ok()
-        .and_then(|rd| {
-            rd.filter_map(|e| e.ok())
-                .map(|e| e.path().join("src/ct_master.erl"))
-                .find(|p| p.exists())
-        })
-    else {
+    let Some(file) = otp_source("common_test", "ct_master.erl") else {
         eprintln!("notice: OTP's common_test sources are not installed; skipping");
         return;
     };
@@ -335,28 +328,76 @@ fn sarif_is_valid_against_the_sarif_2_1_0_schemas() {
         },
     ];
     for case in cases {
-        let (code, log, _) = sarif(case.args);
-        assert_eq!(code, Some(case.exit), "{}", case.what);
-        let n = results(&log).len();
-        assert!(case.results.contains(&n), "{}: {n} results", case.what);
-        let notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
-            .as_array()
-            .map_or(0, Vec::len);
-        assert_eq!(
-            notes > 0,
-            case.notifications,
-            "{}: {notes} notifications",
-            case.what
-        );
-        let errors = schema_errors(&log);
-        assert!(
-            errors.is_empty(),
-            "{}: {} schema error(s):\n{}",
+        check_sarif_case(
             case.what,
-            errors.len(),
-            errors.join("\n")
+            case.args,
+            case.exit,
+            case.results,
+            case.notifications,
         );
     }
+    // Real code outside the working directory: absolute file:// URIs.
+    if let Some(file) = otp_source("common_test", "ct_master.erl") {
+        let file = file.to_string_lossy().into_owned();
+        check_sarif_case(
+            "OTP's ct_master.erl",
+            &["static", &file],
+            0,
+            1..=usize::MAX,
+            false,
+        );
+        let (_, log, _) = sarif(&["static", &file]);
+        let uri = &results(&log)[0]["locations"][0]["physicalLocation"]["artifactLocation"];
+        assert!(
+            uri["uri"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("file:///")),
+            "{uri}"
+        );
+        assert!(uri.get("uriBaseId").is_none());
+    } else {
+        eprintln!("notice: OTP's common_test sources are not installed; skipping ct_master");
+    }
+}
+
+/// An OTP application's source file, when OTP's sources are installed.
+fn otp_source(app: &str, file: &str) -> Option<PathBuf> {
+    std::fs::read_dir("/usr/lib/erlang/lib")
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!("{app}-"))
+        })
+        .map(|e| e.path().join("src").join(file))
+        .find(|p| p.exists())
+}
+
+/// Runs racewit with `--format sarif`, checks the outcome, and asserts the
+/// log has no error against either schema (printing them all if it has).
+fn check_sarif_case(
+    what: &str,
+    args: &[&str],
+    exit: i32,
+    expected_results: std::ops::RangeInclusive<usize>,
+    notifications: bool,
+) {
+    let (code, log, _) = sarif(args);
+    assert_eq!(code, Some(exit), "{what}");
+    let n = results(&log).len();
+    assert!(expected_results.contains(&n), "{what}: {n} results");
+    let notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert_eq!(notes > 0, notifications, "{what}: {notes} notifications");
+    let errors = schema_errors(&log);
+    assert!(
+        errors.is_empty(),
+        "{what}: {} schema error(s):\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
 }
 
 /// The schema check is not vacuous: broken logs fail it.
@@ -674,8 +715,11 @@ fn sarif_fingerprints_survive_moved_lines() {
         .iter()
         .map(|r| &r["partialFingerprints"]["racewit/v1"])
         .collect();
+    // Same read, same write call, same function: told apart by occurrence.
     assert_eq!(fps.len(), 2);
     assert_ne!(fps[0], fps[1]);
+    assert!(fps[0].as_str().is_some_and(|f| f.ends_with(":0")));
+    assert!(fps[1].as_str().is_some_and(|f| f.ends_with(":1")));
 }
 
 #[test]
