@@ -8,8 +8,9 @@
 //! flow ([`flow`]). URIs are relative to `%SRCROOT%`, columns count UTF-16
 //! code units ([`location`]); load diagnostics are tool notifications; every
 //! result carries a fingerprint that survives edits moving its lines. The
-//! output is a function of the input alone: no clock, no absolute paths
-//! (the `%SRCROOT%` base is described, not given), keys sorted.
+//! output is a function of the input alone: no clock, keys sorted, and no
+//! absolute path but those of files outside the working directory (the
+//! `%SRCROOT%` base is described, not given).
 
 mod flow;
 mod limits;
