@@ -4,7 +4,8 @@ use std::process::Command;
 use std::sync::Arc;
 
 use racewit_confirm::confirmation::{ConfirmOptions, confirm_all};
-use racewit_confirm::explore::{ExploreOptions, explore};
+use racewit_confirm::explore::{Exploration, ExploreOptions, explore};
+use racewit_confirm::search::{Reduction, StopReason};
 use racewit_confirm::verdict::Status;
 use racewit_confirm::witness::LoadRecord;
 use racewit_static::{StaticOptions, find_suspects};
@@ -21,12 +22,12 @@ fn program() -> Arc<racewit_syntax::ir::Program> {
 /// bench ends on this machine; the figure says whether it was reached).
 const BUDGET: u64 = 100_000;
 
-fn explore_opts(bound: u32, all: bool, sleep_sets: bool) -> ExploreOptions {
+fn explore_opts(bound: u32, all: bool, reduction: Reduction) -> ExploreOptions {
     ExploreOptions {
         confirm: ConfirmOptions {
             max_preemptions: bound,
             max_interleavings: BUDGET,
-            sleep_sets,
+            reduction,
             ..ConfirmOptions::default()
         },
         all,
@@ -75,129 +76,112 @@ fn interleavings_in(summary: &str) -> Option<f64> {
     part.trim().split('/').next()?.trim().parse().ok()
 }
 
-pub fn run() {
-    println!(
-        "\n== confirmation: full exploration of crates/bench/programs/ets_race.erl (5 processes lookup→insert)"
-    );
+fn stop_text(stop: &StopReason) -> String {
+    match stop {
+        StopReason::ExhaustedAll => "every interleaving explored".to_string(),
+        StopReason::Exhausted => "space within the bound exhausted".to_string(),
+        StopReason::Found => "stopped at the first failure".to_string(),
+        StopReason::InterleavingBudget { limit } => {
+            format!("stopped at the budget of {limit} (not exhausted)")
+        }
+    }
+}
+
+/// One full exploration by racewit: (seconds, exploration).
+fn racewit_full(entry: &str, bound: u32, reduction: Reduction) -> (f64, Exploration) {
     let p = program();
     let record = LoadRecord::default();
-    let (secs, full) = timed(|| {
+    timed(|| {
         explore(
             &p,
             "ets_race",
-            "test",
+            entry,
             &record,
-            &explore_opts(u32::MAX, true, true),
+            &explore_opts(bound, true, reduction),
         )
-    });
-    let rate = full.stats.interleavings as f64 / secs;
+    })
+}
+
+pub fn run() {
     println!(
-        "racewit (sleep sets, no bound): {} interleavings ({} sleep-set blocked), {} with a failure, {secs:.2} s, {rate:.0} interleavings/s, {}",
-        full.stats.interleavings,
-        full.stats.sleep_blocked,
-        full.stats.findings,
-        match full.stop {
-            racewit_confirm::search::StopReason::Exhausted => "space exhausted".to_string(),
-            _ => format!("stopped at the budget of {BUDGET} (not exhausted)"),
+        "\n== confirmation: crates/bench/programs/ets_race.erl (N processes: ets:lookup then ets:insert of one counter)"
+    );
+    // The reduction, measured against plain bounded DFS on the same programs.
+    println!("reduction (completed runs + sleep-set-blocked runs, wall):");
+    for (entry, n) in [("test2", 2), ("test3", 3)] {
+        for bound in [2, u32::MAX] {
+            let mut cells = Vec::new();
+            for reduction in [Reduction::None, Reduction::SleepSets, Reduction::Dpor] {
+                let (secs, e) = racewit_full(entry, bound, reduction);
+                cells.push(format!(
+                    "{:?} {} + {} ({:.3} s, {})",
+                    reduction,
+                    e.stats.interleavings,
+                    e.stats.sleep_blocked,
+                    secs,
+                    stop_text(&e.stop)
+                ));
+            }
+            let b = if bound == u32::MAX {
+                "no bound".to_string()
+            } else {
+                format!("bound {bound}")
+            };
+            println!("  N={n}, {b}: {}", cells.join("; "));
         }
-    );
-    let (plain_s, plain) = timed(|| {
-        explore(
-            &p,
-            "ets_race",
-            "test3",
-            &record,
-            &explore_opts(2, true, false),
-        )
-    });
-    let (red_s, reduced) = timed(|| {
-        explore(
-            &p,
-            "ets_race",
-            "test3",
-            &record,
-            &explore_opts(2, true, true),
-        )
-    });
-    println!(
-        "reduction, 3 processes at bound 2: plain bounded DFS {} interleavings ({plain_s:.2} s) vs. with sleep sets {} + {} sleep-set blocked ({red_s:.2} s)",
-        plain.stats.interleavings, reduced.stats.interleavings, reduced.stats.sleep_blocked
-    );
-    let (first_s, first) = timed(|| {
+    }
+    let (first_s, first) = racewit_full("test2", 2, Reduction::Dpor);
+    let _ = first;
+    let p = program();
+    let (first_s2, first2) = timed(|| {
         explore(
             &p,
             "ets_race",
             "test2",
-            &record,
-            &explore_opts(2, false, true),
+            &LoadRecord::default(),
+            &explore_opts(2, false, Reduction::Dpor),
         )
     });
     println!(
-        "first failure, 2 processes: {:.1} ms after {} interleavings",
-        first_s * 1000.0,
-        first.stats.interleavings
+        "first failure, 2 processes: {:.1} ms after {} interleavings (full space: {:.1} ms)",
+        first_s2 * 1000.0,
+        first2.stats.interleavings,
+        first_s * 1000.0
     );
-    // Three processes: both tools can exhaust the space.
-    let (s3, full3) = timed(|| {
-        explore(
-            &p,
-            "ets_race",
-            "test3",
-            &record,
-            &explore_opts(u32::MAX, true, true),
-        )
-    });
-    println!(
-        "3 processes, racewit (sleep sets, no bound): {} interleavings ({} sleep-set blocked), {:.3} s, {}",
-        full3.stats.interleavings,
-        full3.stats.sleep_blocked,
-        s3,
-        if full3.stop == racewit_confirm::search::StopReason::Exhausted {
-            "space exhausted"
-        } else {
-            "not exhausted"
-        }
-    );
-    if let Some((cq_s, summary)) = concuerror_run("test3", true) {
-        println!("3 processes, Concuerror -k (optimal DPOR): {summary}; {cq_s:.2} s wall");
-        if let Some(n) = interleavings_in(&summary) {
-            println!(
-                "  same full exploration end to end: racewit {:.1}x faster; rate {:.0} vs {:.0} interleavings/s ({:.1}x); racewit explores {:.1}x as many interleavings (sleep sets, no DPOR yet)",
-                cq_s / s3,
-                full3.stats.interleavings as f64 / s3,
-                n / cq_s,
-                (full3.stats.interleavings as f64 / s3) / (n / cq_s),
-                full3.stats.interleavings as f64 / n
-            );
-        }
-    }
-    match concuerror_run("test", true) {
-        Some((cq_s, summary)) => {
-            match interleavings_in(&summary) {
-                Some(cq_n) => {
+    // The same full explorations, side by side with Concuerror.
+    for (entry, n) in [("test3", 3), ("test", 5)] {
+        let (secs, full) = racewit_full(entry, u32::MAX, Reduction::Dpor);
+        let rate = full.stats.interleavings as f64 / secs;
+        println!(
+            "N={n}, racewit (source-DPOR, no bound): {} interleavings ({} sleep-set blocked), {} with a failure, {secs:.2} s, {rate:.0} interleavings/s, {}",
+            full.stats.interleavings,
+            full.stats.sleep_blocked,
+            full.stats.findings,
+            stop_text(&full.stop)
+        );
+        match concuerror_run(entry, true) {
+            Some((cq_s, summary)) => {
+                println!("N={n}, Concuerror -k (optimal DPOR): {summary}; {cq_s:.2} s wall");
+                if let Some(cq_n) = interleavings_in(&summary) {
                     let cq_rate = cq_n / cq_s;
                     println!(
-                        "Concuerror -k (optimal DPOR): {summary}; {cq_s:.2} s wall, {cq_rate:.0} interleavings/s"
-                    );
-                    println!(
-                        "  ratio: racewit's rate is {:.1}x Concuerror's",
-                        rate / cq_rate.max(1e-9)
+                        "  same full exploration end to end: racewit {:.1}x faster; rate {rate:.0} vs {cq_rate:.0} interleavings/s ({:.1}x); racewit explores {:.2}x as many interleavings",
+                        cq_s / secs,
+                        rate / cq_rate.max(1e-9),
+                        full.stats.interleavings as f64 / cq_n
                     );
                 }
-                None => println!(
-                    "Concuerror -k (optimal DPOR): {summary} after {cq_s:.0} s wall; no rate to compare"
-                ),
             }
-            if let Some((cq2, s2)) = concuerror_run("test2", false) {
-                println!(
-                    "Concuerror first failure, 2 processes: {s2}; {:.0} ms wall",
-                    cq2 * 1000.0
-                );
-            }
+            None => println!(
+                "Concuerror: skipped (not built; see ../shared/CONCUERROR.md, or set CONCUERROR=path/to/concuerror.sh)"
+            ),
         }
-        None => println!(
-            "Concuerror: skipped (not built; see ../shared/CONCUERROR.md, or set CONCUERROR=path/to/concuerror.sh)"
-        ),
+    }
+    if let Some((cq2, s2)) = concuerror_run("test2", false) {
+        println!(
+            "Concuerror first failure, 2 processes: {s2}; {:.0} ms wall",
+            cq2 * 1000.0
+        );
     }
     first_witness_per_corpus_race();
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use racewit_confirm::confirmation::{ConfirmOptions, Confirmation, confirm_all};
+use racewit_confirm::search::Reduction;
 use racewit_confirm::verdict::Status;
 use racewit_confirm::witness::LoadRecord;
 use racewit_static::find_suspects;
@@ -14,6 +15,24 @@ use crate::Outcome;
 use crate::project::LoadArgs;
 use crate::report::{self, Format};
 use crate::static_cmd::CategoryArgs;
+
+/// `--reduction`: the search's [`Reduction`].
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReductionArg {
+    Dpor,
+    SleepSets,
+    None,
+}
+
+impl From<ReductionArg> for Reduction {
+    fn from(r: ReductionArg) -> Reduction {
+        match r {
+            ReductionArg::Dpor => Reduction::Dpor,
+            ReductionArg::SleepSets => Reduction::SleepSets,
+            ReductionArg::None => Reduction::None,
+        }
+    }
+}
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -69,9 +88,11 @@ pub struct SearchArgs {
     /// Seed of the random search.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
-    /// Explore without sleep-set reduction (plain bounded DFS).
-    #[arg(long)]
-    pub no_reduction: bool,
+    /// How the search cuts schedules that only reorder independent steps:
+    /// source-DPOR with sleep sets, sleep sets alone, or none (plain bounded
+    /// DFS, every schedule within the bound).
+    #[arg(long, value_name = "KIND", value_enum, default_value_t = ReductionArg::Dpor)]
+    pub reduction: ReductionArg,
     /// A test entry (`mod:fun/0`) to run as it is, before generated
     /// harnesses, for the suspects of its module (repeatable).
     #[arg(long = "entry", value_name = "MOD:FUN/0")]
@@ -103,7 +124,7 @@ impl SearchArgs {
             max_preemptions: self.bound,
             processes: self.processes.clone(),
             max_interleavings: self.max_interleavings,
-            sleep_sets: !self.no_reduction,
+            reduction: self.reduction.into(),
             random: self.random.map(|runs| (runs, self.seed)),
             ..ConfirmOptions::default()
         })

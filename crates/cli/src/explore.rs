@@ -88,7 +88,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let s = &result.stats;
     let how = match result.stop {
-        StopReason::Exhausted => "space exhausted".to_string(),
+        StopReason::Exhausted => "space within the bound exhausted".to_string(),
+        StopReason::ExhaustedAll => "every interleaving explored".to_string(),
         StopReason::Found => "stopped at the first failure".to_string(),
         StopReason::InterleavingBudget { limit } => format!("stopped at the budget of {limit}"),
     };

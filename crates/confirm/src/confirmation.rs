@@ -17,7 +17,7 @@ use crate::harness::{self, Harness};
 use crate::schedule::Schedule;
 use crate::search::bounded::BoundedDfs;
 use crate::search::random::RandomWalk;
-use crate::search::{Found, Outcome, StopReason, Strategy, TraceStep};
+use crate::search::{Found, Outcome, Reduction, StopReason, Strategy, Systematic, TraceStep};
 use crate::system::{Fate, Observation, System};
 use crate::verdict::{Consequence, Status, UnconfirmedReason, Verdict};
 use crate::vm_system::{Site, TimeoutPolicy, VmItem, VmSystem};
@@ -37,7 +37,8 @@ pub struct ConfirmOptions {
     pub processes: Vec<usize>,
     pub max_interleavings: u64,
     pub max_run_steps: usize,
-    pub sleep_sets: bool,
+    /// How the systematic search cuts equivalent schedules.
+    pub reduction: Reduction,
     /// Random search instead of bounded DFS: (runs, seed).
     pub random: Option<(u64, u64)>,
     /// Entry functions the user named (`mod:fun/0`): run as they are, before
@@ -54,7 +55,7 @@ impl Default for ConfirmOptions {
             processes: vec![2, 3],
             max_interleavings: 20_000,
             max_run_steps: 50_000,
-            sleep_sets: true,
+            reduction: Reduction::Dpor,
             random: None,
             entries: Vec::new(),
             timeouts: TimeoutPolicy::WhenStuck,
@@ -257,11 +258,16 @@ fn confirm_one(
             continue;
         }
         match outcome.stop {
-            StopReason::Exhausted => {}
+            StopReason::Exhausted | StopReason::ExhaustedAll => {}
             StopReason::InterleavingBudget { .. } | StopReason::Found => exhausted = false,
         }
         let why = why_not(&sys, &sites, &outcome, opts);
-        if reason.is_none() || matches!(reason, Some(UnconfirmedReason::BoundExhausted)) {
+        if reason.is_none()
+            || matches!(
+                reason,
+                Some(UnconfirmedReason::BoundExhausted | UnconfirmedReason::AllExhausted)
+            )
+        {
             reason = Some(why);
         }
     }
@@ -299,11 +305,11 @@ fn search<M: Monitor<VmSystem>>(
             ..RandomWalk::default()
         }
         .search(sys, goal),
-        None => BoundedDfs {
+        None => Systematic {
+            reduction: opts.reduction,
             max_preemptions: opts.max_preemptions,
             max_interleavings: opts.max_interleavings,
             max_run_steps: opts.max_run_steps,
-            sleep_sets: opts.sleep_sets,
             stop_at_first: true,
             steer: true,
         }
@@ -486,7 +492,8 @@ fn why_not(
         StopReason::InterleavingBudget { limit } => UnconfirmedReason::Budget {
             interleavings: limit,
         },
-        _ => UnconfirmedReason::BoundExhausted,
+        StopReason::ExhaustedAll => UnconfirmedReason::AllExhausted,
+        StopReason::Exhausted | StopReason::Found => UnconfirmedReason::BoundExhausted,
     }
 }
 

@@ -8,9 +8,8 @@ use racewit_syntax::ir::Program;
 use crate::confirmation::{ConfirmOptions, start, trace_events};
 use crate::goal::{Failure, FailureGoal};
 use crate::schedule::Schedule;
-use crate::search::bounded::BoundedDfs;
 use crate::search::random::RandomWalk;
-use crate::search::{SearchStats, StopReason, Strategy};
+use crate::search::{SearchStats, StopReason, Strategy, Systematic};
 use crate::verdict::{Status, Verdict};
 use crate::vm_system::TimeoutPolicy;
 use crate::witness::{
@@ -54,11 +53,11 @@ pub fn explore(
             ..RandomWalk::default()
         }
         .search(&sys, FailureGoal::default()),
-        None => BoundedDfs {
+        None => Systematic {
+            reduction: copts.reduction,
             max_preemptions: copts.max_preemptions,
             max_interleavings: copts.max_interleavings,
             max_run_steps: copts.max_run_steps,
-            sleep_sets: copts.sleep_sets,
             stop_at_first: !opts.all,
             steer: false,
         }

@@ -88,15 +88,39 @@ pub trait System: Clone {
 
 /// Whether two steps, by different processes, commute: swapping them cannot
 /// change what either observes. Conservative: unknown means dependent.
+/// Holds wherever the two steps are taken (sleep sets compare a step seen
+/// in one run with steps of another).
 pub fn independent<I: Item, S>(a: &Observation<I, S>, b: &Observation<I, S>) -> bool {
+    commute(a, b, false)
+}
+
+/// Whether two steps of one run commute there. Besides [`independent`]
+/// steps, two writes that print the same (the same call with the same
+/// arguments and the same result, such as two `ets:insert(t, {k,1}) ->
+/// true`) leave the item as either leaves it, so they commute on that item;
+/// anything else either touches still orders them. Only within one run:
+/// the same call taken in another state may print the same and not commute
+/// (two `register` calls that both succeed there).
+pub fn commute_in_run<I: Item, S>(a: &Observation<I, S>, b: &Observation<I, S>) -> bool {
+    commute(a, b, true)
+}
+
+fn commute<I: Item, S>(a: &Observation<I, S>, b: &Observation<I, S>, same_run: bool) -> bool {
     if a.global || b.global {
         return false;
     }
+    let same_write = match (&a.access, &b.access) {
+        (Some((ia, Access::Write)), Some((ib, Access::Write))) if same_run && a.text == b.text => {
+            Some((ia, ib))
+        }
+        _ => None,
+    };
     let all_a = a.access.iter().chain(a.also.iter());
     !all_a.into_iter().any(|(ia, aa)| {
-        b.access
-            .iter()
-            .chain(b.also.iter())
-            .any(|(ib, ab)| ia.overlaps(ib) && (*aa == Access::Write || *ab == Access::Write))
+        b.access.iter().chain(b.also.iter()).any(|(ib, ab)| {
+            ia.overlaps(ib)
+                && (*aa == Access::Write || *ab == Access::Write)
+                && !same_write.is_some_and(|(ma, mb)| ia == ma && ib == mb)
+        })
     })
 }

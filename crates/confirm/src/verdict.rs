@@ -56,6 +56,9 @@ impl Consequence {
 pub enum UnconfirmedReason {
     /// Every schedule within the preemption bound was explored.
     BoundExhausted,
+    /// Every interleaving was explored, up to equivalence: the bound was
+    /// not needed.
+    AllExhausted,
     /// The interleaving budget ran out first.
     Budget { interleavings: u64 },
     /// The harness could not be built.
@@ -73,6 +76,12 @@ impl std::fmt::Display for UnconfirmedReason {
         match self {
             UnconfirmedReason::BoundExhausted => {
                 write!(f, "every schedule within the bound was explored")
+            }
+            UnconfirmedReason::AllExhausted => {
+                write!(
+                    f,
+                    "every interleaving was explored (up to equivalence; no bound was needed)"
+                )
             }
             UnconfirmedReason::Budget { interleavings } => {
                 write!(

@@ -35,8 +35,12 @@ pub struct VmSystem {
     pub timeouts: TimeoutPolicy,
     root: Option<Pid>,
     actors: BTreeMap<Pid, Pid>,
-    /// Messages in flight per receiver: printed message and the sender's actor.
-    in_flight: BTreeMap<Pid, Vec<(String, Pid)>>,
+    /// Messages in flight per receiver: printed message, the sender's actor
+    /// and the message's identity.
+    in_flight: BTreeMap<Pid, Vec<(String, Pid, u64)>>,
+    /// Sends made so far per process (a message is named by its sender and
+    /// its place among the sender's sends, the same in every schedule).
+    sends: BTreeMap<Pid, u32>,
 }
 
 impl VmSystem {
@@ -48,56 +52,89 @@ impl VmSystem {
             root,
             actors: BTreeMap::new(),
             in_flight: BTreeMap::new(),
+            sends: BTreeMap::new(),
         }
     }
 
-    fn track_actor(&mut self, pid: Pid, ev: &Event) {
+    /// Follows actors and messages across a step; returns how the step
+    /// touched a mailbox.
+    fn track(&mut self, pid: Pid, ev: &Event) -> Mail {
         let me = self.actor(pid);
         match (&ev.kind, &ev.item) {
             (EventKind::Spawn, Some(SharedItem::Process(child))) => {
                 let actor = if Some(pid) == self.root { *child } else { me };
                 self.actors.insert(*child, actor);
+                Mail::Any
             }
             (EventKind::Send, Some(SharedItem::Mailbox(to))) => {
-                if let Some((_, msg)) = ev.text.split_once(" ! ") {
-                    self.in_flight
-                        .entry(*to)
-                        .or_default()
-                        .push((msg.to_string(), me));
+                let Some((_, msg)) = ev.text.split_once(" ! ") else {
+                    return Mail::Any;
+                };
+                let n = self.sends.entry(pid).or_insert(0);
+                *n += 1;
+                let id = (u64::from(pid.0) << 32) | u64::from(*n);
+                self.in_flight
+                    .entry(*to)
+                    .or_default()
+                    .push((msg.to_string(), me, id));
+                Mail::Sent {
+                    text: msg.to_string(),
+                    id,
                 }
             }
             (EventKind::Receive, _) => {
                 if let Some(msg) = ev.text.strip_prefix("receive ")
                     && let Some(queue) = self.in_flight.get_mut(&pid)
-                    && let Some(i) = queue.iter().position(|(m, _)| m == msg)
+                    && let Some(i) = queue.iter().position(|(m, _, _)| m == msg)
                 {
-                    let (_, actor) = queue.remove(i);
+                    let (_, actor, id) = queue.remove(i);
                     self.actors.insert(pid, actor);
+                    return Mail::Received { id };
                 }
+                Mail::Any
             }
-            _ => {}
+            _ => Mail::Any,
         }
     }
 }
 
+/// How a step touches a mailbox, which tells the sends and receives that
+/// commute.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Mail {
+    /// Not known: conflicts with every access to the mailbox.
+    Any,
+    /// Sent the message `text`, named `id`.
+    Sent { text: String, id: u64 },
+    /// Received the message named `id`.
+    Received { id: u64 },
+}
+
 /// A shared item as the search compares them.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct VmItem(pub SharedItem, pub Option<String>);
+pub struct VmItem(pub SharedItem, pub Mail);
 
 impl VmItem {
     pub fn new(item: SharedItem) -> Self {
-        VmItem(item, None)
+        VmItem(item, Mail::Any)
     }
 }
 
 impl Item for VmItem {
     fn overlaps(&self, other: &Self) -> bool {
-        // Two sends of the same message to one mailbox: swapping them leaves
-        // the mailbox as it was.
-        if let (Some(a), Some(b)) = (&self.1, &other.1)
-            && a == b
-        {
-            return false;
+        match (&self.1, &other.1) {
+            // Two sends of the same message to one mailbox: swapping them
+            // leaves the mailbox as it was.
+            (Mail::Sent { text: a, .. }, Mail::Sent { text: b, .. }) if a == b => return false,
+            // A receive takes the first matching message, which was there
+            // before it: a send of another message, before or after, changes
+            // neither what it takes nor what is left. Only the send of the
+            // message it took is ordered with it.
+            (Mail::Sent { id: a, .. }, Mail::Received { id: b })
+            | (Mail::Received { id: b }, Mail::Sent { id: a, .. }) => {
+                return self.0 == other.0 && a == b;
+            }
+            _ => {}
         }
         match (&self.0, &other.0) {
             (SharedItem::Ets { table: ta, key: ka }, SharedItem::Ets { table: tb, key: kb }) => {
@@ -143,7 +180,7 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
     }
 }
 
-fn observation(vm: &Vm, ev: &Event) -> Observation<VmItem, Site> {
+fn observation(vm: &Vm, ev: &Event, mail: Mail) -> Observation<VmItem, Site> {
     // Blocking in `receive` changes nothing anyone can see: the process
     // only finds no message yet. It commutes with every other step (the
     // send that later wakes it is ordered with the receive that follows).
@@ -157,16 +194,9 @@ fn observation(vm: &Vm, ev: &Event) -> Observation<VmItem, Site> {
             item_label: None,
         };
     }
-    // The message of a send, which two sends to one mailbox are compared by.
-    let message = match (ev.kind, &ev.item) {
-        (EventKind::Send, Some(SharedItem::Mailbox(_))) => {
-            ev.text.split_once(" ! ").map(|(_, m)| m.to_string())
-        }
-        _ => None,
-    };
     let access = match (&ev.item, ev.access) {
         (Some(item), Some(a)) => Some((
-            VmItem(item.clone(), message.clone()),
+            VmItem(item.clone(), mail.clone()),
             match a {
                 VmAccess::Read => Access::Read,
                 VmAccess::Write => Access::Write,
@@ -177,7 +207,7 @@ fn observation(vm: &Vm, ev: &Event) -> Observation<VmItem, Site> {
     // Every other item the step touched (an exit's signals, a transaction's
     // records), for dependency. Link and unlink change who an exit signals:
     // never commute them.
-    let also = ev
+    let also: Vec<(VmItem, Access)> = ev
         .accesses
         .iter()
         .map(|(item, a)| {
@@ -185,13 +215,25 @@ fn observation(vm: &Vm, ev: &Event) -> Observation<VmItem, Site> {
                 VmAccess::Read => Access::Read,
                 VmAccess::Write => Access::Write,
             };
-            let msg = matches!(item, SharedItem::Mailbox(_))
-                .then(|| message.clone())
-                .flatten();
-            (VmItem(item.clone(), msg), a)
+            // The step's own mailbox access again: same message.
+            let tag = if Some(item) == ev.item.as_ref() {
+                mail.clone()
+            } else {
+                Mail::Any
+            };
+            (VmItem(item.clone(), tag), a)
         })
         .collect();
-    let global = matches!(ev.kind, EventKind::Link | EventKind::Unlink);
+    // Every step reads its own process: an exit signal that kills it, or
+    // the spawn that created it, is ordered with everything it does.
+    let mut also: Vec<(VmItem, Access)> = also;
+    also.push((VmItem::new(SharedItem::Process(ev.pid)), Access::Read));
+    // A timeout fires on the virtual clock and, under `WhenStuck`, only when
+    // nobody else can run: never commute it.
+    let global = matches!(
+        ev.kind,
+        EventKind::Link | EventKind::Unlink | EventKind::Timeout
+    );
     Observation {
         access,
         also,
@@ -224,8 +266,8 @@ impl System for VmSystem {
 
     fn step(&mut self, proc: Pid) -> Result<Observation<VmItem, Site>, VmError> {
         let ev = self.vm.step(proc)?;
-        self.track_actor(proc, &ev);
-        Ok(observation(&self.vm, &ev))
+        let mail = self.track(proc, &ev);
+        Ok(observation(&self.vm, &ev, mail))
     }
 
     fn name(&self, proc: Pid) -> String {

@@ -5,7 +5,7 @@
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::term::{self, Config};
 use racewit_confirm::confirmation::Confirmation;
-use racewit_confirm::verdict::{Consequence, Status};
+use racewit_confirm::verdict::{Consequence, Status, UnconfirmedReason};
 use racewit_static::{HopKind, Suspect};
 use racewit_syntax::ir::Program;
 use racewit_syntax::{Severity, SourceDb};
@@ -129,6 +129,12 @@ pub fn verdict_line(c: &Confirmation) -> String {
                 .as_ref()
                 .map(|r| r.to_string())
                 .unwrap_or_else(|| "no schedule showed it".into());
+            if v.reason == Some(UnconfirmedReason::AllExhausted) {
+                return format!(
+                    "UNCONFIRMED with every interleaving explored ({} worker processes, {} interleavings up to equivalence; no bound was needed)",
+                    v.processes, v.interleavings
+                );
+            }
             format!(
                 "UNCONFIRMED within bound {} ({} worker processes, {} interleavings{}): {why}",
                 v.bound,

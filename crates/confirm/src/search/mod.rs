@@ -1,13 +1,17 @@
 //! Schedule search strategies, one type each behind [`Strategy`]:
-//! [`bounded::BoundedDfs`] (preemption-bounded depth-first search with sleep
-//! sets, steered by the goal), [`random::RandomWalk`] (PCT-style priorities
-//! from a seed) and [`replay::Replay`] (one given schedule).
+//! [`dpor::SourceDpor`] (source-DPOR with sleep sets, a preemption bound and
+//! goal steering: the default), [`bounded::BoundedDfs`] (preemption-bounded
+//! depth-first search, with or without sleep sets: the baseline the
+//! reduction is measured against), [`random::RandomWalk`] (PCT-style
+//! priorities from a seed) and [`replay::Replay`] (one given schedule).
+//! [`Systematic`] picks the systematic one by [`Reduction`].
 
 pub mod bounded;
+pub mod dpor;
 pub mod random;
 pub mod replay;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::goal::Monitor;
 use crate::system::{Observation, System};
@@ -44,6 +48,8 @@ pub enum StopReason {
     Found,
     /// Every schedule within the bound was explored.
     Exhausted,
+    /// Every interleaving was explored, up to equivalence (no bound).
+    ExhaustedAll,
     /// The interleaving budget ran out.
     InterleavingBudget { limit: u64 },
 }
@@ -67,6 +73,21 @@ pub struct SearchStats {
     pub findings: u64,
 }
 
+impl SearchStats {
+    /// Adds the counts of an earlier search of the same harness.
+    pub fn absorb(&mut self, earlier: &SearchStats) {
+        self.interleavings += earlier.interleavings;
+        self.sleep_blocked += earlier.sleep_blocked;
+        self.cut_runs += earlier.cut_runs;
+        self.steps += earlier.steps;
+        self.max_preemptions_used = self.max_preemptions_used.max(earlier.max_preemptions_used);
+        self.findings += earlier.findings;
+        if earlier.first_error.is_some() {
+            self.first_error.clone_from(&earlier.first_error);
+        }
+    }
+}
+
 /// How many findings a search keeps whole (each holds a system and a
 /// trace); the rest are only counted.
 pub const KEEP_FOUND: usize = 16;
@@ -84,6 +105,96 @@ pub trait Strategy {
     fn search<S: System, M: Monitor<S>>(&self, initial: &S, monitor: M) -> Outcome<S, M>;
 }
 
+/// How the systematic search cuts schedules that only reorder independent
+/// steps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reduction {
+    /// Every schedule within the bound (plain bounded DFS).
+    None,
+    /// Sleep sets only.
+    SleepSets,
+    /// Source-DPOR with sleep sets.
+    #[default]
+    Dpor,
+}
+
+/// The systematic search with the chosen reduction.
+#[derive(Clone, Debug)]
+pub struct Systematic {
+    pub reduction: Reduction,
+    pub max_preemptions: u32,
+    pub max_interleavings: u64,
+    pub max_run_steps: usize,
+    pub stop_at_first: bool,
+    pub steer: bool,
+}
+
+impl Strategy for Systematic {
+    /// With DPOR: every interleaving by source-DPOR first, with half the
+    /// budget when a bound is set. If that neither exhausts the space nor
+    /// finds a witness within the bound, plain bounded DFS within the bound
+    /// with what is left (DPOR's reduction is not sound under a preemption
+    /// bound, plain DFS is); a DPOR witness past the bound is kept if that
+    /// finds none.
+    fn search<S: System, M: Monitor<S>>(&self, initial: &S, monitor: M) -> Outcome<S, M> {
+        let bounded = |sleep_sets: bool, max_interleavings: u64, monitor: M| {
+            bounded::BoundedDfs {
+                max_preemptions: self.max_preemptions,
+                max_interleavings,
+                max_run_steps: self.max_run_steps,
+                sleep_sets,
+                stop_at_first: self.stop_at_first,
+                steer: self.steer,
+            }
+            .search(initial, monitor)
+        };
+        match self.reduction {
+            Reduction::None => bounded(false, self.max_interleavings, monitor),
+            Reduction::SleepSets => bounded(true, self.max_interleavings, monitor),
+            Reduction::Dpor => {
+                let unbounded = self.max_preemptions == u32::MAX;
+                let first_budget = if unbounded {
+                    self.max_interleavings
+                } else {
+                    self.max_interleavings.div_ceil(2)
+                };
+                let all = dpor::SourceDpor {
+                    max_interleavings: first_budget,
+                    max_run_steps: self.max_run_steps,
+                    stop_at_first: self.stop_at_first,
+                    steer: self.steer,
+                    preferred_preemptions: self.max_preemptions,
+                }
+                .search(initial, monitor.clone());
+                let exhausted = all.stop == StopReason::ExhaustedAll;
+                let found_within = self.stop_at_first
+                    && all
+                        .found
+                        .first()
+                        .is_some_and(|f| f.preemptions <= self.max_preemptions);
+                let found_beyond = self.stop_at_first && !all.found.is_empty() && !found_within;
+                if unbounded || found_within || (exhausted && !found_beyond) {
+                    return all;
+                }
+                // Not settled, or only a witness past the bound: search
+                // within the bound with what is left of the budget.
+                let left =
+                    self.max_interleavings - all.stats.interleavings.min(self.max_interleavings);
+                let mut within = bounded(false, left.max(1), monitor);
+                within.stats.absorb(&all.stats);
+                if within.found.is_empty() && found_beyond {
+                    within.found = all.found;
+                    within.stop = StopReason::Found;
+                    return within;
+                }
+                within.found.extend(all.found);
+                within.found.truncate(KEEP_FOUND);
+                within
+            }
+        }
+    }
+}
 /// Runs one step and records it; shared by every strategy.
 pub(crate) fn take_step<S: System, M: Monitor<S>>(
     sys: &mut S,

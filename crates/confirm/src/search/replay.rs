@@ -26,9 +26,18 @@ pub enum ReplayError {
 /// Follows `steps` exactly, then requires that nothing can run any more.
 pub fn replay<S: System, M: Monitor<S>>(
     initial: &S,
-    mut monitor: M,
+    monitor: M,
     steps: &[String],
 ) -> Result<Found<S, M>, ReplayError> {
+    follow(initial, monitor, steps).map(|(found, _)| found)
+}
+
+/// [`replay`], also saying whether the monitor judged the run a finding.
+pub fn follow<S: System, M: Monitor<S>>(
+    initial: &S,
+    mut monitor: M,
+    steps: &[String],
+) -> Result<(Found<S, M>, bool), ReplayError> {
     let mut sys = initial.clone();
     let mut trace: Vec<TraceStep<S::Site>> = Vec::new();
     let mut schedule = Vec::new();
@@ -61,12 +70,15 @@ pub fn replay<S: System, M: Monitor<S>>(
             enabled: enabled.iter().map(|&p| sys.name(p)).collect(),
         });
     }
-    monitor.finish(&sys);
-    Ok(Found {
-        schedule,
-        trace,
-        preemptions,
-        monitor,
-        end: sys,
-    })
+    let finding = monitor.finish(&sys);
+    Ok((
+        Found {
+            schedule,
+            trace,
+            preemptions,
+            monitor,
+            end: sys,
+        },
+        finding,
+    ))
 }

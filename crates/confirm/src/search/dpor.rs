@@ -1,0 +1,580 @@
+//! Source-DPOR (Abdulla, Aronis, Jonsson, Sagonas, POPL 2014) with sleep
+//! sets and goal steering, over every interleaving (no preemption bound).
+//!
+//! - The search keeps the current run as a stack of nodes (the state before
+//!   each step) and events (each step with its vector clock). A step's clock
+//!   joins the clocks of the steps it depends on in this run
+//!   ([`commute_in_run`] says which) and of its process's previous step: it
+//!   says which steps happen before it. Sleep sets compare steps across runs
+//!   and use the stricter [`independent`].
+//! - When a step `n` races with an earlier step `j` (dependent, different
+//!   processes, and no other step orders them), the run could have reversed
+//!   the two. The steps after `j` that do not happen after `j`, followed by
+//!   `n`, form a sequence `v`; the processes that can start `v` are its
+//!   *initials*. If none of them is already planned or asleep at `j`'s node,
+//!   one is added there: that node's backtrack set is a source set.
+//! - The first process tried at a fresh node follows the steering order (the
+//!   process that just ran, then the others, the goal's held reader last);
+//!   other processes are tried only where a race asks for them.
+//! - No bound: reordering a run into an equivalent one can change how many
+//!   preemptions it takes, so sleep sets and source sets cut runs that a
+//!   preemption bound would need (the tests show it on small programs, as
+//!   did the conservative planning of Coons et al.'s BPOR). A bounded search
+//!   is [`crate::search::bounded::BoundedDfs`]; [`crate::search::Systematic`]
+//!   tries this search first and falls back to it.
+//! - A finding is re-ordered before it is reported: the same steps, in an
+//!   order their happens-before allows that switches process as seldom as
+//!   it can (a witness with fewer preemptions reads better). It is replayed
+//!   and kept only if every process does exactly the same steps.
+//! - State: a node keeps a clone of the system only where two or more
+//!   processes can run; a forced step moves the state on.
+
+use rustc_hash::FxHashMap;
+
+use crate::goal::Monitor;
+use crate::search::replay::follow;
+use crate::search::{
+    Found, KEEP_FOUND, Outcome, SearchStats, StopReason, Strategy, TraceStep, take_step,
+};
+use crate::system::{Observation, System, commute_in_run, independent};
+
+#[derive(Clone, Debug)]
+pub struct SourceDpor {
+    /// Stop after this many completed runs (the space is then not exhausted).
+    pub max_interleavings: u64,
+    /// Steps one run may take before it is cut (livelock guard).
+    pub max_run_steps: usize,
+    /// Stop at the first finding.
+    pub stop_at_first: bool,
+    /// Let the monitor's `hold` steer the order of first choices.
+    pub steer: bool,
+    /// First choices keep a run within this many preemptions while they
+    /// can (an order, not a bound: raced-for choices are still planned).
+    pub preferred_preemptions: u32,
+}
+
+impl Default for SourceDpor {
+    fn default() -> Self {
+        SourceDpor {
+            max_interleavings: 100_000,
+            max_run_steps: 100_000,
+            stop_at_first: true,
+            steer: true,
+            preferred_preemptions: 2,
+        }
+    }
+}
+
+type Obs<S> = Observation<<S as System>::Item, <S as System>::Site>;
+
+/// A vector clock over dense process indices: entry `p` is one more than
+/// the position of process `p`'s last step that happens before (or is) the
+/// step holding the clock; 0 when there is none.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Clock(Vec<u32>);
+
+impl Clock {
+    fn get(&self, p: usize) -> u32 {
+        self.0.get(p).copied().unwrap_or(0)
+    }
+
+    fn set(&mut self, p: usize, v: u32) {
+        if self.0.len() <= p {
+            self.0.resize(p + 1, 0);
+        }
+        self.0[p] = v;
+    }
+
+    fn join(&mut self, other: &Clock) {
+        if self.0.len() < other.0.len() {
+            self.0.resize(other.0.len(), 0);
+        }
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a = (*a).max(*b);
+        }
+    }
+
+    /// Whether the step at `pos`, by process `p`, happens before the holder.
+    fn covers(&self, p: usize, pos: usize) -> bool {
+        self.get(p) as usize > pos
+    }
+}
+
+struct Event<S: System> {
+    proc: S::Proc,
+    pidx: usize,
+    obs: Obs<S>,
+    clock: Clock,
+    /// The previous step of the same process in this run.
+    prev_same: Option<usize>,
+}
+
+struct Node<S: System, M> {
+    /// The state before this node's step; dropped once no choice remains.
+    sys: Option<S>,
+    monitor: M,
+    enabled: Vec<S::Proc>,
+    /// The process that took the previous step.
+    last: Option<S::Proc>,
+    preemptions: u32,
+    sleep: Vec<(S::Proc, Obs<S>)>,
+    /// Processes to explore from here (the ones explored included).
+    backtrack: Vec<S::Proc>,
+    /// Processes explored from here, with their step (none if it failed).
+    done: Vec<(S::Proc, Option<Obs<S>>)>,
+}
+
+impl<S: System, M> Node<S, M> {
+    fn is_preemption(&self, p: S::Proc) -> bool {
+        self.last
+            .is_some_and(|l| l != p && self.enabled.contains(&l))
+    }
+
+    fn asleep(&self, p: S::Proc) -> bool {
+        self.sleep.iter().any(|(s, _)| *s == p)
+    }
+
+    fn tried(&self, p: S::Proc) -> bool {
+        self.done.iter().any(|(s, _)| *s == p)
+    }
+}
+
+enum RunEnd {
+    Complete,
+    SleepBlocked,
+    Cut(String),
+}
+
+/// The search's working state: the current run and what was learnt.
+struct Explorer<'a, S: System, M> {
+    opts: &'a SourceDpor,
+    initial: S,
+    initial_monitor: M,
+    nodes: Vec<Node<S, M>>,
+    events: Vec<Event<S>>,
+    /// Each process's last step in the current run, by dense index.
+    last_of: Vec<Option<usize>>,
+    dense: FxHashMap<S::Proc, usize>,
+    trace: Vec<TraceStep<S::Site>>,
+    schedule: Vec<String>,
+    stats: SearchStats,
+}
+
+impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
+    fn dense_index(&mut self, p: S::Proc) -> usize {
+        let next = self.dense.len();
+        let i = *self.dense.entry(p).or_insert(next);
+        if self.last_of.len() <= i {
+            self.last_of.resize(i + 1, None);
+        }
+        i
+    }
+
+    /// The process to run first at the frontier, if any may run.
+    fn first_choice(&self) -> Option<S::Proc> {
+        let node = self.nodes.last()?;
+        let last_enabled = node.last.filter(|l| node.enabled.contains(l));
+        let hold = if self.opts.steer && !node.monitor.hit() {
+            node.monitor.hold().filter(|h| node.enabled.contains(h))
+        } else {
+            None
+        };
+        let order = last_enabled
+            .into_iter()
+            .filter(|&l| Some(l) != hold)
+            .chain(
+                node.enabled
+                    .iter()
+                    .copied()
+                    .filter(|&e| Some(e) != last_enabled && Some(e) != hold),
+            )
+            .chain(hold);
+        let awake: Vec<S::Proc> = order.filter(|&c| !node.asleep(c)).collect();
+        let cheap = node.preemptions < self.opts.preferred_preemptions;
+        awake
+            .iter()
+            .copied()
+            .find(|&c| cheap || !node.is_preemption(c))
+            .or_else(|| awake.first().copied())
+    }
+
+    /// Runs `proc` from the frontier node, records the step and its races,
+    /// and pushes the node after it.
+    fn execute(&mut self, proc: S::Proc) -> Result<(), String> {
+        let i = self.events.len();
+        let node = &mut self.nodes[i];
+        let preemption = node.is_preemption(proc);
+        if !node.backtrack.contains(&proc) {
+            node.backtrack.push(proc);
+        }
+        let (mut sys, mut monitor) = if node.enabled.len() >= 2 {
+            match &node.sys {
+                Some(s) => (s.clone(), node.monitor.clone()),
+                None => return Err("search state lost at a choice point".into()),
+            }
+        } else {
+            match node.sys.take() {
+                Some(s) => (s, node.monitor.clone()),
+                None => return Err("search state lost at a forced step".into()),
+            }
+        };
+        self.stats.steps += 1;
+        let obs = match take_step(
+            &mut sys,
+            &mut monitor,
+            proc,
+            &mut self.trace,
+            &mut self.schedule,
+            preemption,
+        ) {
+            Ok(obs) => obs,
+            Err(e) => {
+                self.nodes[i].done.push((proc, None));
+                return Err(e.to_string());
+            }
+        };
+        let node = &mut self.nodes[i];
+        let sleep: Vec<(S::Proc, Obs<S>)> = node
+            .sleep
+            .iter()
+            .cloned()
+            .chain(
+                node.done
+                    .iter()
+                    .filter_map(|(p, o)| o.as_ref().map(|o| (*p, o.clone()))),
+            )
+            .filter(|(s, o)| *s != proc && independent(o, &obs))
+            .collect();
+        node.done.push((proc, Some(obs.clone())));
+        let preemptions = node.preemptions + preemption as u32;
+
+        // The step's clock, and the earlier steps it races with.
+        let pidx = self.dense_index(proc);
+        let prev = self.last_of[pidx];
+        let mut clock = prev
+            .map(|e| self.events[e].clock.clone())
+            .unwrap_or_default();
+        let mut races = Vec::new();
+        for j in (0..i).rev() {
+            let e = &self.events[j];
+            if e.pidx == pidx || clock.covers(e.pidx, j) || commute_in_run(&e.obs, &obs) {
+                continue;
+            }
+            races.push(j);
+            clock.join(&e.clock);
+        }
+        clock.set(pidx, i as u32 + 1);
+        self.events.push(Event {
+            proc,
+            pidx,
+            obs,
+            clock,
+            prev_same: prev,
+        });
+        self.last_of[pidx] = Some(i);
+        for j in races {
+            self.plan_reversal(j, i);
+        }
+        let enabled = sys.enabled();
+        self.nodes.push(Node {
+            sys: Some(sys),
+            monitor,
+            enabled,
+            last: Some(proc),
+            preemptions,
+            sleep,
+            backtrack: Vec::new(),
+            done: Vec::new(),
+        });
+        Ok(())
+    }
+
+    /// The processes that can start the reversal of step `n` with the
+    /// steps from `from` on: the steps after `from` that do not happen after
+    /// it, then `n`; a process is an initial if its first step there has no
+    /// predecessor among them.
+    fn initials(&self, from: usize, n: usize) -> Vec<S::Proc> {
+        let pf = self.events[from].pidx;
+        let mut first_in_v: Vec<Option<usize>> = vec![None; self.dense.len()];
+        let mut initials: Vec<S::Proc> = Vec::new();
+        for k in (from + 1..=n).filter(|&k| k == n || !self.events[k].clock.covers(pf, from)) {
+            let e = &self.events[k];
+            let after_another = first_in_v
+                .iter()
+                .enumerate()
+                .any(|(p, f)| f.is_some_and(|f| f < k && e.clock.covers(p, f)));
+            if !after_another && !initials.contains(&e.proc) {
+                initials.push(e.proc);
+            }
+            if first_in_v[e.pidx].is_none() {
+                first_in_v[e.pidx] = Some(k);
+            }
+        }
+        initials
+    }
+
+    /// Step `n` races with step `j`: unless a process that can start the
+    /// reversal is already planned or asleep at `j`'s node, plan one.
+    fn plan_reversal(&mut self, j: usize, n: usize) {
+        let initials = self.initials(j, n);
+        let node = &self.nodes[j];
+        if initials
+            .iter()
+            .any(|&q| node.backtrack.contains(&q) || node.asleep(q))
+        {
+            return;
+        }
+        if let Some(q) = initials.iter().copied().find(|q| node.enabled.contains(q)) {
+            self.nodes[j].backtrack.push(q);
+        }
+    }
+
+    /// Extends the current run to its end along first choices.
+    fn run_to_end(&mut self) -> RunEnd {
+        loop {
+            let Some(node) = self.nodes.last() else {
+                return RunEnd::Cut("search state lost".into());
+            };
+            if node.enabled.is_empty() {
+                return RunEnd::Complete;
+            }
+            if self.events.len() >= self.opts.max_run_steps {
+                return RunEnd::Cut(format!(
+                    "a run exceeded {} steps (livelock or very long run)",
+                    self.opts.max_run_steps
+                ));
+            }
+            let Some(p) = self.first_choice() else {
+                return RunEnd::SleepBlocked;
+            };
+            if let Err(why) = self.execute(p) {
+                return RunEnd::Cut(why);
+            }
+        }
+    }
+
+    /// Goes back to the deepest node with a planned process left and runs
+    /// it; false when none is left.
+    fn backtrack(&mut self) -> bool {
+        while let Some(i) = self.nodes.len().checked_sub(1) {
+            self.truncate(i);
+            let node = &self.nodes[i];
+            let next = node
+                .backtrack
+                .iter()
+                .copied()
+                .find(|&p| !node.tried(p) && !node.asleep(p) && node.sys.is_some());
+            match next {
+                Some(p) => {
+                    if let Err(why) = self.execute(p) {
+                        self.note_cut(why);
+                        continue;
+                    }
+                    return true;
+                }
+                None => {
+                    self.nodes.pop();
+                }
+            }
+        }
+        false
+    }
+
+    /// Drops the steps from position `i` on.
+    fn truncate(&mut self, i: usize) {
+        while self.events.len() > i {
+            if let Some(e) = self.events.pop() {
+                self.last_of[e.pidx] = e.prev_same;
+            }
+        }
+        self.nodes.truncate(i + 1);
+        self.trace.truncate(i);
+        self.schedule.truncate(i);
+    }
+
+    /// The current run's steps in an order their happens-before allows,
+    /// staying with the process that ran last whenever it may go on, else
+    /// taking the earliest step that may go.
+    fn relinearized(&self) -> Vec<String> {
+        let n = self.events.len();
+        let procs = self.dense.len();
+        let mut of_proc: Vec<Vec<usize>> = vec![Vec::new(); procs];
+        let mut rank = vec![0usize; n];
+        for (k, e) in self.events.iter().enumerate() {
+            rank[k] = of_proc[e.pidx].len();
+            of_proc[e.pidx].push(k);
+        }
+        let mut taken = vec![0usize; procs];
+        let ready = |k: usize, taken: &[usize]| {
+            let clock = &self.events[k].clock;
+            (0..procs).all(|q| {
+                q == self.events[k].pidx || {
+                    let c = clock.get(q) as usize;
+                    c == 0 || taken[q] > rank[c - 1]
+                }
+            })
+        };
+        let mut order = Vec::with_capacity(n);
+        let mut last: Option<usize> = None;
+        for _ in 0..n {
+            let next_of = |p: usize, taken: &[usize]| of_proc[p].get(taken[p]).copied();
+            let stay = last
+                .and_then(|p| next_of(p, &taken))
+                .filter(|&k| ready(k, &taken));
+            let pick = stay.or_else(|| {
+                (0..procs)
+                    .filter_map(|p| next_of(p, &taken))
+                    .filter(|&k| ready(k, &taken))
+                    .min()
+            });
+            let Some(k) = pick else {
+                break;
+            };
+            let p = self.events[k].pidx;
+            taken[p] += 1;
+            last = Some(p);
+            order.push(self.trace[k].process.clone());
+        }
+        order
+    }
+
+    /// `run` re-ordered to switch process less, if that replays to the same
+    /// steps of every process and is still a finding.
+    fn fewer_switches(&mut self, run: Found<S, M>) -> Found<S, M> {
+        let order = self.relinearized();
+        if order.len() != run.schedule.len() || order == run.schedule {
+            return run;
+        }
+        let Ok((again, finding)) = follow(&self.initial, self.initial_monitor.clone(), &order)
+        else {
+            return run;
+        };
+        self.stats.steps += again.trace.len() as u64;
+        if finding
+            && again.preemptions < run.preemptions
+            && steps_by_process(&again.trace) == steps_by_process(&run.trace)
+        {
+            again
+        } else {
+            run
+        }
+    }
+
+    fn note_cut(&mut self, why: String) {
+        self.stats.cut_runs += 1;
+        if self.stats.first_error.is_none() {
+            self.stats.first_error = Some(why);
+        }
+    }
+}
+
+/// Each process's step texts, in order, by process name.
+fn steps_by_process<S>(trace: &[TraceStep<S>]) -> Vec<(&str, Vec<&str>)>
+where
+    S: Clone,
+{
+    let mut by: Vec<(&str, Vec<&str>)> = Vec::new();
+    for t in trace {
+        match by.iter_mut().find(|(p, _)| *p == t.process) {
+            Some((_, v)) => v.push(&t.text),
+            None => by.push((&t.process, vec![&t.text])),
+        }
+    }
+    by.sort();
+    by
+}
+
+impl Strategy for SourceDpor {
+    fn search<S: System, M: Monitor<S>>(&self, initial: &S, monitor: M) -> Outcome<S, M> {
+        let enabled = initial.enabled();
+        let mut ex = Explorer {
+            opts: self,
+            initial: initial.clone(),
+            initial_monitor: monitor.clone(),
+            nodes: vec![Node {
+                sys: Some(initial.clone()),
+                monitor,
+                enabled,
+                last: None,
+                preemptions: 0,
+                sleep: Vec::new(),
+                backtrack: Vec::new(),
+                done: Vec::new(),
+            }],
+            events: Vec::new(),
+            last_of: Vec::new(),
+            dense: FxHashMap::default(),
+            trace: Vec::new(),
+            schedule: Vec::new(),
+            stats: SearchStats::default(),
+        };
+        let mut found = Vec::new();
+        loop {
+            match ex.run_to_end() {
+                RunEnd::Complete => {
+                    ex.stats.interleavings += 1;
+                    let Some(end) = ex.nodes.last_mut() else {
+                        break;
+                    };
+                    ex.stats.max_preemptions_used =
+                        ex.stats.max_preemptions_used.max(end.preemptions);
+                    let finding = match &end.sys {
+                        Some(sys) => end.monitor.finish(sys),
+                        None => false,
+                    };
+                    if finding {
+                        ex.stats.findings += 1;
+                        if found.len() < KEEP_FOUND
+                            && let Some(sys) = end.sys.take()
+                        {
+                            let run = Found {
+                                schedule: ex.schedule.clone(),
+                                trace: ex.trace.clone(),
+                                preemptions: end.preemptions,
+                                monitor: end.monitor.clone(),
+                                end: sys,
+                            };
+                            found.push(ex.fewer_switches(run));
+                        }
+                        if self.stop_at_first {
+                            return Outcome {
+                                found,
+                                stats: ex.stats,
+                                stop: StopReason::Found,
+                            };
+                        }
+                    }
+                    if ex.stats.interleavings >= self.max_interleavings {
+                        let stop = if self.stop_at_first && !found.is_empty() {
+                            StopReason::Found
+                        } else {
+                            StopReason::InterleavingBudget {
+                                limit: self.max_interleavings,
+                            }
+                        };
+                        return Outcome {
+                            found,
+                            stats: ex.stats,
+                            stop,
+                        };
+                    }
+                }
+                RunEnd::SleepBlocked => ex.stats.sleep_blocked += 1,
+                RunEnd::Cut(why) => ex.note_cut(why),
+            }
+            if !ex.backtrack() {
+                break;
+            }
+        }
+        let stop = if self.stop_at_first && !found.is_empty() {
+            StopReason::Found
+        } else {
+            StopReason::ExhaustedAll
+        };
+        Outcome {
+            found,
+            stats: ex.stats,
+            stop,
+        }
+    }
+}
