@@ -230,10 +230,22 @@ fn observation(vm: &Vm, ev: &Event, mail: Mail) -> Observation<VmItem, Site> {
     also.push((VmItem::new(SharedItem::Process(ev.pid)), Access::Read));
     // A timeout fires on the virtual clock and, under `WhenStuck`, only when
     // nobody else can run: never commute it.
-    let global = matches!(
-        ev.kind,
-        EventKind::Link | EventKind::Unlink | EventKind::Timeout
-    );
+    // A signal to another process may kill it, and its death touches what
+    // it held (names, tables, links): never commute it either.
+    let signals_another = ev.kind != EventKind::Spawn
+        && ev
+            .item
+            .iter()
+            .map(|i| (i, ev.access.unwrap_or(VmAccess::Read)))
+            .chain(ev.accesses.iter().map(|(i, a)| (i, *a)))
+            .any(|(i, a)| {
+                matches!(i, SharedItem::Process(q) if *q != ev.pid) && a == VmAccess::Write
+            });
+    let global = signals_another
+        || matches!(
+            ev.kind,
+            EventKind::Link | EventKind::Unlink | EventKind::Timeout
+        );
     Observation {
         access,
         also,

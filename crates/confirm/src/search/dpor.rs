@@ -13,6 +13,9 @@
 //!   `n`, form a sequence `v`; the processes that can start `v` are its
 //!   *initials*. If none of them is already planned or asleep at `j`'s node,
 //!   one is added there: that node's backtrack set is a source set.
+//! - A step that disables another process (an exit signal that kills it)
+//!   races with the step that process would have taken: that process is
+//!   planned before it.
 //! - The first process tried at a fresh node follows the steering order (the
 //!   process that just ran, then the others, the goal's held reader last);
 //!   other processes are tried only where a race asks for them.
@@ -276,6 +279,21 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             self.plan_reversal(j, i);
         }
         let enabled = sys.enabled();
+        // A step that disables another process (a kill, an exit signal, a
+        // timeout that is no longer allowed) races with that process's
+        // next step, which this run never takes: plan it before the step.
+        let disabled: Vec<S::Proc> = self.nodes[i]
+            .enabled
+            .iter()
+            .copied()
+            .filter(|&q| q != proc && !enabled.contains(&q))
+            .collect();
+        for q in disabled {
+            let node = &mut self.nodes[i];
+            if !node.backtrack.contains(&q) && !node.asleep(q) {
+                node.backtrack.push(q);
+            }
+        }
         self.nodes.push(Node {
             sys: Some(sys),
             monitor,

@@ -1,0 +1,114 @@
+//! Source-DPOR on the VM reaches every end state that enumerating every
+//! schedule reaches: the dependency relation the VM reports (items, which
+//! sends and receives commute, kills, timeouts) loses no behaviour.
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use racewit_confirm::confirmation::{ConfirmOptions, start};
+use racewit_confirm::goal::Monitor;
+use racewit_confirm::search::{Reduction, StopReason, Strategy, Systematic};
+use racewit_confirm::system::{Observation, System};
+use racewit_confirm::vm_system::{Site, TimeoutPolicy, VmItem, VmSystem};
+use racewit_syntax::{LoadOptions, load_paths};
+
+/// Collects every end state: the shared state and how each process ended.
+#[derive(Clone, Default)]
+struct EndStates(Rc<RefCell<BTreeSet<String>>>);
+
+impl Monitor<VmSystem> for EndStates {
+    fn observe(
+        &mut self,
+        _: &VmSystem,
+        _: racewit_vm::Pid,
+        _: &Observation<VmItem, Site>,
+        _: usize,
+    ) {
+    }
+    fn hit(&self) -> bool {
+        false
+    }
+    fn finish(&mut self, sys: &VmSystem) -> bool {
+        let any = VmItem::new(racewit_vm::SharedItem::Registry("".into()));
+        let fates: Vec<String> = sys
+            .procs()
+            .into_iter()
+            .map(|p| format!("{}={:?}", sys.name(p), sys.fate(p)))
+            .collect();
+        self.0
+            .borrow_mut()
+            .insert(format!("{} | {}", sys.item_value(&any), fates.join(" ")));
+        false
+    }
+}
+
+fn end_states(
+    entry: &str,
+    timeouts: TimeoutPolicy,
+    reduction: Reduction,
+) -> (BTreeSet<String>, u64) {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/dpor_mix.erl");
+    let program = Arc::new(load_paths(&[file], &LoadOptions::default()));
+    let opts = ConfirmOptions {
+        timeouts,
+        ..ConfirmOptions::default()
+    };
+    let sys = start(&program, "dpor_mix", entry, &opts);
+    let seen = EndStates::default();
+    let out = Systematic {
+        reduction,
+        max_preemptions: u32::MAX,
+        max_interleavings: 200_000,
+        max_run_steps: 10_000,
+        stop_at_first: false,
+        steer: false,
+    }
+    .search(&sys, seen.clone());
+    assert!(
+        matches!(out.stop, StopReason::Exhausted | StopReason::ExhaustedAll),
+        "{entry}: {:?} did not finish: {:?}",
+        reduction,
+        out.stop
+    );
+    assert_eq!(
+        out.stats.cut_runs, 0,
+        "{entry}: {:?}",
+        out.stats.first_error
+    );
+    let set = seen.0.borrow().clone();
+    (set, out.stats.interleavings)
+}
+
+#[test]
+fn dpor_reaches_every_end_state_of_every_schedule() {
+    let entries = [
+        "mailbox",
+        "selective",
+        "register_kill",
+        "down",
+        "counter",
+        "same_writes",
+        "timeouts",
+        "link_crash",
+        "two_register",
+        "terms",
+    ];
+    for timeouts in [TimeoutPolicy::WhenStuck, TimeoutPolicy::Always] {
+        for entry in entries {
+            let (all, schedules) = end_states(entry, timeouts, Reduction::None);
+            let (dpor, runs) = end_states(entry, timeouts, Reduction::Dpor);
+            assert_eq!(dpor, all, "{entry} ({timeouts:?}): end states differ");
+            assert!(
+                runs <= schedules,
+                "{entry} ({timeouts:?}): {runs} DPOR runs, {schedules} schedules"
+            );
+            eprintln!(
+                "{entry} ({timeouts:?}): {} end states; {schedules} schedules, {runs} DPOR runs",
+                all.len()
+            );
+        }
+    }
+}
