@@ -1084,60 +1084,94 @@ impl<'t> Parser<'t> {
     }
 
     /// Generators and filters after `||`, up to (not including) the closer.
+    /// Generators joined by `&&` form one [`Qualifier::Zip`] (`&&` binds
+    /// tighter than `,`); a filter among them is reported, as `erl_lint` does.
     fn parse_qualifiers(&mut self) -> PResult<Vec<Qualifier>> {
         let mut quals = Vec::new();
         loop {
-            let e = self.parse_expr()?;
-            let q = match self.peek() {
-                TokenKind::Punct(
-                    p @ (Punct::LeftArrow
-                    | Punct::StrictLeftArrow
-                    | Punct::DoubleLeftArrow
-                    | Punct::StrictDoubleLeftArrow),
-                ) => {
-                    let p = *p;
-                    self.bump();
-                    let expr = self.parse_expr()?;
-                    let (kind, strict) = match p {
-                        Punct::LeftArrow => (GeneratorKind::List, false),
-                        Punct::StrictLeftArrow => (GeneratorKind::List, true),
-                        Punct::DoubleLeftArrow => (GeneratorKind::Binary, false),
-                        _ => (GeneratorKind::Binary, true),
-                    };
-                    Qualifier::Generator {
-                        kind,
-                        strict,
-                        pat: e,
-                        value: None,
-                        expr,
+            let first_start = self.span();
+            let first = self.parse_qualifier()?;
+            let first_span = first_start.cover(self.prev_span());
+            if self.at(Punct::AndAnd) {
+                let mut zipped = vec![first];
+                while self.eat(Punct::AndAnd) {
+                    let start = self.span();
+                    let q = self.parse_qualifier()?;
+                    if matches!(q, Qualifier::Filter(_)) {
+                        let span = start.cover(self.prev_span());
+                        self.diags.push(Diagnostic::error(
+                            DiagnosticCode::E010Syntax,
+                            span,
+                            "only generators are allowed in a zip generator (`&&`)",
+                        ));
                     }
+                    zipped.push(q);
                 }
-                TokenKind::Punct(Punct::ColonEq) => {
-                    self.bump();
-                    let value = self.parse_expr()?;
-                    let strict = if self.eat(Punct::LeftArrow) {
-                        false
-                    } else if self.eat(Punct::StrictLeftArrow) {
-                        true
-                    } else {
-                        return Err(self.error_expected("'<-' after a map generator pattern"));
-                    };
-                    let expr = self.parse_expr()?;
-                    Qualifier::Generator {
-                        kind: GeneratorKind::Map,
-                        strict,
-                        pat: e,
-                        value: Some(value),
-                        expr,
-                    }
+                if matches!(zipped[0], Qualifier::Filter(_)) {
+                    self.diags.push(Diagnostic::error(
+                        DiagnosticCode::E010Syntax,
+                        first_span,
+                        "only generators are allowed in a zip generator (`&&`)",
+                    ));
                 }
-                _ => Qualifier::Filter(e),
-            };
-            quals.push(q);
+                quals.push(Qualifier::Zip(zipped));
+            } else {
+                quals.push(first);
+            }
             if !self.eat(Punct::Comma) {
                 return Ok(quals);
             }
         }
+    }
+
+    /// One generator (`P <- E`, `P <= E`, `K := V <- E`, strict forms) or filter.
+    fn parse_qualifier(&mut self) -> PResult<Qualifier> {
+        let e = self.parse_expr()?;
+        Ok(match self.peek() {
+            TokenKind::Punct(
+                p @ (Punct::LeftArrow
+                | Punct::StrictLeftArrow
+                | Punct::DoubleLeftArrow
+                | Punct::StrictDoubleLeftArrow),
+            ) => {
+                let p = *p;
+                self.bump();
+                let expr = self.parse_expr()?;
+                let (kind, strict) = match p {
+                    Punct::LeftArrow => (GeneratorKind::List, false),
+                    Punct::StrictLeftArrow => (GeneratorKind::List, true),
+                    Punct::DoubleLeftArrow => (GeneratorKind::Binary, false),
+                    _ => (GeneratorKind::Binary, true),
+                };
+                Qualifier::Generator {
+                    kind,
+                    strict,
+                    pat: e,
+                    value: None,
+                    expr,
+                }
+            }
+            TokenKind::Punct(Punct::ColonEq) => {
+                self.bump();
+                let value = self.parse_expr()?;
+                let strict = if self.eat(Punct::LeftArrow) {
+                    false
+                } else if self.eat(Punct::StrictLeftArrow) {
+                    true
+                } else {
+                    return Err(self.error_expected("'<-' after a map generator pattern"));
+                };
+                let expr = self.parse_expr()?;
+                Qualifier::Generator {
+                    kind: GeneratorKind::Map,
+                    strict,
+                    pat: e,
+                    value: Some(value),
+                    expr,
+                }
+            }
+            _ => Qualifier::Filter(e),
+        })
     }
 
     /// After `<<`.

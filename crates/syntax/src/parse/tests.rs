@@ -90,26 +90,7 @@ fn sexp(e: &Expr) -> String {
             body,
             qualifiers,
         } => {
-            let q: Vec<String> = qualifiers
-                .iter()
-                .map(|q| match q {
-                    Qualifier::Generator {
-                        kind,
-                        strict,
-                        pat,
-                        value,
-                        expr,
-                    } => {
-                        let pat = match value {
-                            Some(v) => format!("{}:={}", sexp(pat), sexp(v)),
-                            None => sexp(pat),
-                        };
-                        let s = if *strict { "strict " } else { "" };
-                        format!("({s}{kind:?}gen {pat} {})", sexp(expr))
-                    }
-                    Qualifier::Filter(f) => sexp(f),
-                })
-                .collect();
+            let q: Vec<String> = qualifiers.iter().map(qualifier_sexp).collect();
             format!("({kind:?}comp {} || {})", sexp(body), q.join(" "))
         }
         other => format!(
@@ -119,6 +100,30 @@ fn sexp(e: &Expr) -> String {
                 .next()
                 .unwrap_or("")
         ),
+    }
+}
+
+fn qualifier_sexp(q: &Qualifier) -> String {
+    match q {
+        Qualifier::Generator {
+            kind,
+            strict,
+            pat,
+            value,
+            expr,
+        } => {
+            let pat = match value {
+                Some(v) => format!("{}:={}", sexp(pat), sexp(v)),
+                None => sexp(pat),
+            };
+            let s = if *strict { "strict " } else { "" };
+            format!("({s}{kind:?}gen {pat} {})", sexp(expr))
+        }
+        Qualifier::Zip(gens) => {
+            let g: Vec<String> = gens.iter().map(qualifier_sexp).collect();
+            format!("(zip {})", g.join(" "))
+        }
+        Qualifier::Filter(f) => sexp(f),
     }
 }
 
@@ -236,6 +241,27 @@ fn comprehensions() {
     check(
         "[X || <<X>> <:= B]",
         "(Listcomp X || (strict Binarygen <<X>> B))",
+    );
+}
+
+#[test]
+fn zip_generators() {
+    check(
+        "[{X, Y} || X <- Xs && Y <- Ys]",
+        "(Listcomp {X Y} || (zip (Listgen X Xs) (Listgen Y Ys)))",
+    );
+    // `&&` binds tighter than `,`; all generator kinds and strict forms.
+    check(
+        "<< <<X, Y>> || <<X>> <= B && K := Y <:- M && Z <:- L, X > 1, W <- Ws >>",
+        "(Binarycomp <<X Y>> || (zip (Binarygen <<X>> B) (strict Mapgen K:=Y M) (strict Listgen Z L)) (> X 1) (Listgen W Ws))",
+    );
+    check(
+        "#{K => V || {K, _} <- A && <<V>> <:= B}",
+        "(Mapcomp {K V} || (zip (Listgen {K _} A) (strict Binarygen <<V>> B)))",
+    );
+    check(
+        "[X || X <- [1] && Y <- f(A) ++ B]",
+        "(Listcomp X || (zip (Listgen X [1]) (Listgen Y (++ (call f A) B))))",
     );
 }
 
