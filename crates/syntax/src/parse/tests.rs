@@ -29,6 +29,14 @@ fn sexp(e: &Expr) -> String {
         K::Orelse(a, b) => format!("(orelse {} {})", sexp(a), sexp(b)),
         K::Match(a, b) => format!("(= {} {})", sexp(a), sexp(b)),
         K::MaybeMatch(a, b) => format!("(?= {} {})", sexp(a), sexp(b)),
+        K::Maybe { body, else_clauses } => {
+            let mut out = format!("(maybe {}", list(body));
+            for c in else_clauses.iter().flatten() {
+                out.push_str(&format!(" (else {} -> {})", list(&c.pats), list(&c.body)));
+            }
+            out.push(')');
+            out
+        }
         K::Send(a, b) => format!("(! {} {})", sexp(a), sexp(b)),
         K::Catch(a) => format!("(catch {})", sexp(a)),
         K::Call { callee, args } => format!("(call {} {})", sexp(callee), list(args)),
@@ -263,6 +271,32 @@ fn zip_generators() {
         "[X || X <- [1] && Y <- f(A) ++ B]",
         "(Listcomp X || (zip (Listgen X [1]) (Listgen Y (++ (call f A) B))))",
     );
+}
+
+/// OTP 27+ code needs no `-feature(maybe_expr, enable)`: the atom `maybe`
+/// before the start of an expression opens a block, with `else` read as
+/// the keyword there; elsewhere both stay atoms, as in OTP 25.
+#[test]
+fn maybe_without_the_feature_attribute() {
+    check(
+        "maybe {ok, X} ?= f(), X end",
+        "(maybe (?= {ok X} (call f )) X)",
+    );
+    check(
+        "maybe ok ?= f() else error -> e; _ -> x end",
+        "(maybe (?= ok (call f )) (else error -> e) (else _ -> x))",
+    );
+    check(
+        "maybe maybe X ?= a, X end, [else] end",
+        "(maybe (maybe (?= X a) X) [else])",
+    );
+    check("{maybe, else}", "{maybe else}");
+    check(
+        "maybe(X) + maybe:f() - maybe",
+        "(- (+ (call maybe X) (call maybe:f )) maybe)",
+    );
+    check("case X of maybe -> else end", "<Case>");
+    check("try maybe catch _ -> else end", "<Try>");
 }
 
 #[test]
