@@ -1,7 +1,8 @@
 //! Lexer: Erlang source text to compact [`crate::token::Token`]s.
 //!
 //! STATUS: ready. `tokenize` is complete and tested (OTP 25 syntax plus OTP 27
-//! triple-quoted strings and sigils, OTP 28 strict generators).
+//! triple-quoted strings and sigils, OTP 28 strict generators, the zip
+//! generator's `&&` and based floats `Base#Int.Frac[#e[+-]Exp]`).
 //!
 //! Hand-written rather than built on `erl_tokenize`: it produces the compact
 //! token form directly (no 56-byte intermediate tokens), resynchronises after a

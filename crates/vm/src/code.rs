@@ -1777,15 +1777,20 @@ impl<'a> FnCompiler<'a> {
         self.emit(Instr::Jump(cont));
     }
 
-    /// The segments of a binary generator's pattern with every value made
-    /// `_` (sizes kept): what the pattern would consume, whatever matches.
+    /// The segments of a binary generator's pattern with every value that
+    /// tests something made `_` (sizes kept; a variable still binds, for
+    /// sizes like `<<N:8, X:N/binary>>`): what the pattern would consume,
+    /// whatever matches.
     fn skeleton_segs(&mut self, p: PatId) -> (Vec<CSeg<CPat>>, Vec<Option<GExpr>>) {
         match self.compile_pat(p) {
             CPat::Binary(segs, sizes) => (
                 segs.into_vec()
                     .into_iter()
                     .map(|s| CSeg {
-                        value: CPat::Wild,
+                        value: match s.value {
+                            CPat::Var(v) => CPat::Var(v),
+                            _ => CPat::Wild,
+                        },
                         ..s
                     })
                     .collect(),

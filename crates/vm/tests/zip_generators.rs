@@ -70,6 +70,11 @@ fn generators_advance_in_lockstep() {
         "[{a,3},{a,4},{b,5},{b,6}]",
     );
     check("[{X, Y} || X <- [] && <<Y>> <= <<>>]", "[]");
+    // A segment size bound by an earlier segment of the same pattern.
+    check(
+        "[{T, X} || <<N:8, X:N/binary>> <= <<1, \"a\", 2, \"bc\">> && T <- [p, q]]",
+        "[{p,<<\"a\">>},{q,<<\"bc\">>}]",
+    );
 }
 
 #[test]
