@@ -1507,8 +1507,15 @@ impl<'a> FnCompiler<'a> {
                 }
                 self.compile_qualifiers(c, i + 1, acc, cont);
             }
+            // A relaxed generator skips what its pattern does not match (in
+            // a bitstring, as much as the pattern would take); a strict one
+            // (OTP 28) raises `{badmatch, E}` with the element, the `{K, V}`
+            // pair or the rest of the bitstring.
             Qualifier::Generator {
-                kind, pat, expr, ..
+                kind,
+                pat,
+                expr,
+                strict,
             } => {
                 let src = self.compile_expr(*expr, false);
                 let list = self.temp();
@@ -1518,24 +1525,54 @@ impl<'a> FnCompiler<'a> {
                 }
                 let lp = self.new_label();
                 let done = self.new_label();
+                let rest_l = self.new_label();
                 self.bind(lp);
                 let cp = self.compile_pat(*pat);
                 let pidx = self.add_pat(cp);
                 if matches!(kind, GeneratorKind::Binary) {
+                    let nomatch = self.new_label();
                     self.emit(Instr::BinNext {
                         bits: list,
                         pat: pidx,
-                        done,
+                        done: nomatch,
                     });
+                    self.emit(Instr::Jump(rest_l));
+                    self.bind(nomatch);
+                    if *strict {
+                        let empty =
+                            self.add_pat(CPat::Binary(Vec::new().into(), Vec::new().into()));
+                        let raise = self.new_label();
+                        self.emit(Instr::Match {
+                            pat: empty,
+                            src: list,
+                            fail: Some(raise),
+                        });
+                        self.emit(Instr::Jump(done));
+                        self.bind(raise);
+                        self.emit(Instr::Fail {
+                            kind: FailKind::Badmatch,
+                            src: list,
+                        });
+                    } else {
+                        let (segs, sizes) = self.skeleton_segs(*pat);
+                        let skel = self.add_pat(CPat::Binary(segs.into(), sizes.into()));
+                        self.emit(Instr::BinNext {
+                            bits: list,
+                            pat: skel,
+                            done,
+                        });
+                        self.emit(Instr::Jump(lp));
+                    }
                 } else {
                     let head = self.temp();
                     self.emit(Instr::ListNext { list, head, done });
                     self.emit(Instr::Match {
                         pat: pidx,
                         src: head,
-                        fail: Some(lp),
+                        fail: if *strict { None } else { Some(lp) },
                     });
                 }
+                self.bind(rest_l);
                 self.compile_qualifiers(c, i + 1, acc, lp);
                 self.bind(done);
                 self.emit(Instr::Jump(cont));

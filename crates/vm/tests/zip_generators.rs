@@ -166,3 +166,32 @@ fn a_strict_mismatch_raises_bad_generators() {
         "[{1,1}]",
     );
 }
+
+/// Plain (not zipped) generators: EEP 70's strict generators raise
+/// `{badmatch, E}` (OTP 28 `erl_eval`: the element, the rest of the
+/// bitstring); a relaxed bitstring generator skips a segment its pattern
+/// rejects, as much as the pattern would take (OTP 25 gives the same).
+#[test]
+fn single_generators_strict_and_relaxed() {
+    check("[X || {ok, X} <- [{ok, 1}, bad, {ok, 2}]]", "[1,2]");
+    check(
+        "[X || {ok, X} <:- [{ok, 1}, bad, {ok, 2}]]",
+        "{'EXIT',{badmatch,bad}}",
+    );
+    check("[V || _ := {v, V} <:- #{a => {v, 1}}]", "[1]");
+    check(
+        "[V || _ := {v, V} <:- #{a => {v, 1}, b => x}]",
+        "{'EXIT',{badmatch,{b,x}}}",
+    );
+    check("[X || <<1:4, X:4>> <= <<16#12, 16#34, 16#15>>]", "[2,5]");
+    check("[X || <<X:16>> <= <<1, 2, 3>>]", "[258]");
+    check("[X || <<X:8>> <:= <<1, 2>>]", "[1,2]");
+    check(
+        "[X || <<1:4, X:4>> <:= <<16#12, 16#34>>]",
+        "{'EXIT',{badmatch,<<\"4\">>}}",
+    );
+    check(
+        "[X || <<X:16>> <:= <<1, 2, 3>>]",
+        "{'EXIT',{badmatch,<<3>>}}",
+    );
+}
