@@ -221,6 +221,19 @@ impl Builder<'_> {
                             heads.push(head);
                             f = vec![head];
                         }
+                        Qualifier::Zip(gens) => {
+                            // One loop head: the zipped generators advance together.
+                            for g in gens {
+                                f = self.expr(g.expr, f);
+                            }
+                            let head = self.new_node(None);
+                            self.connect(&f, head);
+                            if let Some(&outer) = heads.last() {
+                                self.connect(&[head], outer);
+                            }
+                            heads.push(head);
+                            f = vec![head];
+                        }
                         Qualifier::Filter(e) => {
                             f = self.expr(*e, f);
                             // A false filter skips to the next element.

@@ -734,6 +734,13 @@ impl Eval<'_, '_> {
                             let elems = list_elements(&v, limit);
                             self.bind(*pat, &elems);
                         }
+                        Qualifier::Zip(gens) => {
+                            for g in gens {
+                                let v = self.expr(g.expr);
+                                let elems = list_elements(&v, limit);
+                                self.bind(g.pat, &elems);
+                            }
+                        }
                         Qualifier::Filter(e) => {
                             self.expr(*e);
                         }

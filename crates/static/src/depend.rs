@@ -329,6 +329,16 @@ impl Dep<'_> {
                             }
                             t |= g;
                         }
+                        Qualifier::Zip(gens) => {
+                            for gen_ in gens {
+                                let g = self.expr(gen_.expr);
+                                self.bind(gen_.pat, g);
+                                if g {
+                                    self.ctrl = true;
+                                }
+                                t |= g;
+                            }
+                        }
                         Qualifier::Filter(e) => {
                             if self.expr(*e) {
                                 self.ctrl = true;

@@ -239,6 +239,9 @@ pub enum Qualifier {
         value: Option<Expr>,
         expr: Expr,
     },
+    /// OTP 28 zip generator `G1 && G2 && ...`: two or more generators (only
+    /// [`Qualifier::Generator`]s) advanced in lockstep.
+    Zip(Vec<Qualifier>),
     Filter(Expr),
 }
 

@@ -471,7 +471,26 @@ pub enum Qualifier {
         /// OTP 28 strict generators (`<:-`, `<:=`): a non-matching element raises.
         strict: bool,
     },
+    /// OTP 28 zip generator `G1 && G2 && ...` (two or more generators).
+    /// The generators' expressions are evaluated left to right before the
+    /// first element is taken; then one element of each is taken per round,
+    /// their patterns matched left to right (a variable bound by an earlier
+    /// pattern of the round is [`Pat::Bound`] in a later one). A relaxed
+    /// pattern that does not match skips the round (every generator still
+    /// advances); a strict one raises `{bad_generators, Remaining}`, as does
+    /// a round where some but not all generators are exhausted (`Remaining`
+    /// is the tuple of what each generator had left at the round's start).
+    Zip(Vec<Generator>),
     Filter(ExprId),
+}
+
+/// One generator of a [`Qualifier::Zip`] (fields as in [`Qualifier::Generator`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Generator {
+    pub kind: GeneratorKind,
+    pub pat: PatId,
+    pub expr: ExprId,
+    pub strict: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -1,7 +1,8 @@
 //! Lexer: Erlang source text to compact [`crate::token::Token`]s.
 //!
 //! STATUS: ready. `tokenize` is complete and tested (OTP 25 syntax plus OTP 27
-//! triple-quoted strings and sigils, OTP 28 strict generators).
+//! triple-quoted strings and sigils, OTP 28 strict generators, the zip
+//! generator's `&&` and based floats `Base#Int.Frac[#e[+-]Exp]`).
 //!
 //! Hand-written rather than built on `erl_tokenize`: it produces the compact
 //! token form directly (no 56-byte intermediate tokens), resynchronises after a
@@ -310,6 +311,12 @@ impl Lexer<'_> {
                 if self.peek_at(1).is_some_and(|n| (n as char).is_digit(base)) {
                     self.pos += 1;
                     let ds = self.digits(base);
+                    if self.peek() == Some(b'.')
+                        && self.peek_at(1).is_some_and(|n| (n as char).is_digit(base))
+                    {
+                        self.based_float(start, base, &ds);
+                        return;
+                    }
                     let value = int_value(&ds, base);
                     self.push(TokenKind::Integer(value), start);
                     return;
@@ -363,6 +370,62 @@ impl Lexer<'_> {
         }
         let value = int_value(&int_digits, 10);
         self.push(TokenKind::Integer(value), start);
+    }
+
+    /// The rest of an OTP 28 based float (EEP 75) `Base#Int.Frac[#e[+-]Exp]`,
+    /// with `self.pos` at the `.`. Base and exponent are decimal; the
+    /// exponent is a power of the base (`16#1.8#e1` is `1.5 * 16`). A `#`
+    /// not followed by `e`/`E` ends the literal (it is the next token).
+    fn based_float(&mut self, start: usize, base: u32, int_digits: &str) {
+        self.pos += 1;
+        let frac = self.digits(base);
+        let mut exp: Option<(bool, String)> = None;
+        if self.peek() == Some(b'#') && matches!(self.peek_at(1), Some(b'e' | b'E')) {
+            let save = self.pos;
+            self.pos += 2;
+            let negative = match self.peek() {
+                Some(b'-') => {
+                    self.pos += 1;
+                    true
+                }
+                Some(b'+') => {
+                    self.pos += 1;
+                    false
+                }
+                _ => false,
+            };
+            if self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                exp = Some((negative, self.digits(10)));
+            } else {
+                self.pos = save;
+            }
+        }
+        // erl_scan rejects a fraction that runs into a name character.
+        if exp.is_none() && self.char_at(self.pos).is_some_and(is_name_char) {
+            self.pos = self.name_end(self.pos);
+            self.error(
+                DiagnosticCode::E002BadToken,
+                start,
+                self.pos,
+                "illegal based float (the fraction runs into a name character)",
+            );
+            self.push(TokenKind::Float(0.0), start);
+            return;
+        }
+        let value = based_float_value(base, int_digits, &frac, exp.as_ref());
+        let value = match value {
+            Some(v) if v.is_finite() => v,
+            _ => {
+                self.error(
+                    DiagnosticCode::E002BadToken,
+                    start,
+                    self.pos,
+                    "float literal out of range",
+                );
+                f64::INFINITY
+            }
+        };
+        self.push(TokenKind::Float(value), start);
     }
 
     /// Parse one escape sequence after a `\` at `self.pos - 1`.
@@ -766,6 +829,7 @@ impl Lexer<'_> {
                 Some(b'|') => (Punct::DoublePipe, 2),
                 _ => (Punct::Pipe, 1),
             },
+            b'&' if b1 == Some(b'&') => (Punct::AndAnd, 2),
             b'+' => match b1 {
                 Some(b'+') => (Punct::PlusPlus, 2),
                 _ => (Punct::Plus, 1),
@@ -812,6 +876,53 @@ fn int_value(digits: &str, radix: u32) -> IntLit {
         },
         None => IntLit::Small(0),
     }
+}
+
+/// The value of a based float, computed as `erl_scan` does: in base 10 the
+/// decimal text is read as a float; in any other base the digits (leading
+/// zeros of the integer part and trailing zeros of the fraction dropped, one
+/// kept) form an integer `N` and the value is `N * Base^(Exp - D)`, `D` being
+/// the number of fraction digits. `None` when out of range.
+fn based_float_value(
+    base: u32,
+    int_digits: &str,
+    frac: &str,
+    exp: Option<&(bool, String)>,
+) -> Option<f64> {
+    if base == 10 {
+        let mut text = format!("{int_digits}.{frac}");
+        if let Some((neg, e)) = exp {
+            text.push('e');
+            if *neg {
+                text.push('-');
+            }
+            text.push_str(e);
+        }
+        return text.parse::<f64>().ok();
+    }
+    let int_trimmed = match int_digits.trim_start_matches('0') {
+        "" => "0",
+        s => s,
+    };
+    let frac_trimmed = match frac.trim_end_matches('0') {
+        "" => "0",
+        s => s,
+    };
+    let digits = format!("{int_trimmed}{frac_trimmed}");
+    let n = BigInt::parse_bytes(digits.as_bytes(), base)?.to_f64()?;
+    let e: i64 = match exp {
+        None => 0,
+        Some((neg, e)) => {
+            let v: i64 = e.parse().ok()?;
+            if *neg { -v } else { v }
+        }
+    };
+    let scale = e.saturating_sub(frac_trimmed.len() as i64);
+    let power = (base as f64).powf(scale as f64);
+    if !power.is_finite() || !n.is_finite() {
+        return None;
+    }
+    Some(n * power)
 }
 
 /// Resolve escapes in a piece of text (for non-verbatim triple-quoted sigils).
@@ -1014,6 +1125,33 @@ mod tests {
         check("16#_", "int:16 # var:_");
     }
 
+    /// OTP 28 based floats (EEP 75). Values as `erl_scan` computes them:
+    /// the exponent is a power of the base (`2#0.10101#e8` is 168.0, the
+    /// example values of the `erl_tokenize` crate's float tests); the
+    /// rounding of `36#z.z#e-1` is what `1295 * math:pow(36, -2)` gives in erl.
+    #[test]
+    fn based_floats() {
+        check(
+            "2#0.1 2#0.111 16#1.8#e3 16#f_f.F_F 2#0.10101#e8 2#1.0#E-3 2#0.0#e+5",
+            "float:0.5 float:0.875 float:6144.0 float:255.99609375 float:168.0 float:0.125 float:0.0",
+        );
+        check(
+            "1_6#fefe.fefe#e1_6 32#vrv.vrv#e15 36#z.z#e-1 10#1.5#e3 3#0.1",
+            "float:1.2041849337671418e24 float:1.2331041872800477e27 float:0.9992283950617283 float:1500.0 float:0.3333333333333333",
+        );
+        // `#` without an exponent ends the float: it is the next token.
+        check("2#0.1#", "float:0.5 #");
+        check("2#0.1#r.f", "float:0.5 # atom:r PERIOD atom:f");
+        // `Base#Int.` not followed by a digit of the base stays an integer.
+        check("16#ff.", "int:255 DOT");
+        check("2#1.2", "int:1 PERIOD int:2");
+        check("16#a.b", "float:10.6875");
+        // The fraction may not run into a name character.
+        check("16#1.8g x", "float:0.0 atom:x !E002@0..7");
+        check("16#1.8#e3x", "float:6144.0 atom:x");
+        check("2#1.0#e99999", "float:inf !E002@0..12");
+    }
+
     #[test]
     fn chars_and_escapes() {
         check(
@@ -1031,8 +1169,8 @@ mod tests {
     #[test]
     fn punctuation() {
         check(
-            "-> <- <= => := :: || ++ -- =:= =/= == /= =< >= << >> ?= ?? ? ! # | .. ... <:- <:=",
-            "-> <- <= => := :: || ++ -- =:= =/= == /= =< >= << >> ?= ?? ? ! # | .. ... <:- <:=",
+            "-> <- <= => := :: || ++ -- =:= =/= == /= =< >= << >> ?= ?? ? ! # | .. ... <:- <:= &&",
+            "-> <- <= => := :: || ++ -- =:= =/= == /= =< >= << >> ?= ?? ? ! # | .. ... <:- <:= &&",
         );
         check("R#r.f", "var:R # atom:r PERIOD atom:f");
         check("a.%c\nb.\n", "atom:a DOT atom:b DOT");

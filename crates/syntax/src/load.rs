@@ -17,7 +17,7 @@ use crate::ir::{Module, Program};
 use crate::lex::tokenize;
 use crate::pp::include::{HEADER_ID_BASE, decode_text};
 use crate::pp::{PpEnv, preprocess};
-use crate::source::{FileId, SourceDb, SourceFile, Span};
+use crate::source::{FileId, LineDirective, SourceDb, SourceFile, Span};
 
 /// Where includes and include_libs are searched, and predefined macros.
 #[derive(Clone, Debug, Default)]
@@ -111,6 +111,8 @@ struct FileResult {
     source: SourceFile,
     module: Option<Module>,
     diagnostics: Vec<Diagnostic>,
+    /// `-file` attributes met in included headers (provisional header ids).
+    header_directives: Vec<(FileId, LineDirective)>,
 }
 
 fn load_inputs(inputs: Vec<Input>, opts: &LoadOptions) -> Program {
@@ -145,14 +147,18 @@ fn load_one(id: FileId, input: Input, env: &PpEnv) -> FileResult {
                     source: SourceFile::new(p, Arc::from("")),
                     module: None,
                     diagnostics: vec![d],
+                    header_directives: Vec::new(),
                 };
             }
         },
     };
-    let source = SourceFile::new(path, text);
+    let mut source = SourceFile::new(path, text);
     let (tokens, mut diagnostics) = tokenize(id, &source.text);
     let pp = preprocess(id, &source, tokens, env);
     diagnostics.extend(pp.diagnostics);
+    let (own, header_directives): (Vec<_>, Vec<_>) =
+        pp.line_directives.into_iter().partition(|(f, _)| *f == id);
+    source.set_line_directives(own.into_iter().map(|(_, d)| d).collect());
     let (ast, parse_diags) = crate::parse::parse_file(&pp.tokens);
     drop(pp.tokens);
     diagnostics.extend(parse_diags);
@@ -162,6 +168,7 @@ fn load_one(id: FileId, input: Input, env: &PpEnv) -> FileResult {
         source,
         module,
         diagnostics,
+        header_directives,
     }
 }
 
@@ -186,7 +193,11 @@ fn assemble(results: Vec<FileResult>, env: &PpEnv) -> Program {
     let mut program = Program::default();
     let mut diagnostics = Vec::new();
     let mut module_paths: FxHashMap<crate::ir::Name, FileId> = FxHashMap::default();
+    let mut header_directives: FxHashMap<u32, Vec<LineDirective>> = FxHashMap::default();
     for r in results {
+        for (f, d) in r.header_directives {
+            header_directives.entry(f.0).or_default().push(d);
+        }
         let id = sources.add(r.source);
         diagnostics.extend(r.diagnostics);
         let Some(mut module) = r.module else { continue };
@@ -207,7 +218,11 @@ fn assemble(results: Vec<FileResult>, env: &PpEnv) -> Program {
         program.modules.insert(module.name.clone(), module);
     }
     for h in &headers {
-        sources.add(SourceFile::new(h.file.path.clone(), h.file.text.clone()));
+        let mut file = SourceFile::new(h.file.path.clone(), h.file.text.clone());
+        if let Some(ds) = header_directives.remove(&h.id.0) {
+            file.set_line_directives(ds);
+        }
+        sources.add(file);
         diagnostics.extend(h.diagnostics.iter().cloned());
     }
     for d in &mut diagnostics {
@@ -293,6 +308,45 @@ mod tests {
              files app/src/a.erl,app/src/b.erl,app/include/h.hrl\n\
              app/src/a.erl:3 E021",
         );
+    }
+
+    /// Diagnostics after `-file("Name", Line).` are reported in `Name` and
+    /// renumbered as erlc 25 reports them (`gen.erl:105:8` for line 8 after
+    /// `-file("gen.erl", 100).` on line 3; a multi-line attribute counts from
+    /// the line of its `file` atom), in a module and in a header alike.
+    #[test]
+    fn file_attributes_rename_and_renumber_diagnostics() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(
+            tmp.path(),
+            "src/m.erl",
+            "-module(m).\n-export([f/0]).\n-file(\"gen.erl\", 100).\nf() -> ok.\n\n\n\nh() -> X.\n\
+             -file(\"other.erl\",\n  7).\nk() -> Y.\n-include(\"h.hrl\").\n",
+        );
+        write(
+            tmp.path(),
+            "src/h.hrl",
+            "-file(\"orig.hrl\", 40).\nhh() ->\n  ?UNDEFINED.\n",
+        );
+        let prog = load_paths(&[tmp.path().to_path_buf()], &LoadOptions::default());
+        let rendered: Vec<String> = prog
+            .diagnostics
+            .iter()
+            .map(|d| format!("{} {}", prog.sources.location(d.span), d.code.as_str()))
+            .collect();
+        assert_eq!(
+            rendered,
+            [
+                "gen.erl:105:8 E031",
+                "other.erl:9:8 E031",
+                "orig.hrl:42:4 E021"
+            ]
+        );
+        // Physical positions stay available.
+        let d = &prog.diagnostics[0];
+        let file = prog.sources.get(d.span.file);
+        assert_eq!(file.line_col(d.span.start).line, 8);
+        assert_eq!(file.line_directives().len(), 2);
     }
 
     #[test]

@@ -878,6 +878,13 @@ impl<'t> Parser<'t> {
                 self.bump();
                 ExprKind::Var(v)
             }
+            // OTP 27+ enables `maybe_expr` by default, where code needs no
+            // `-feature` attribute: an atom `maybe` followed by the start of
+            // an expression (a syntax error otherwise) opens a maybe block.
+            TokenKind::Atom(a) if a == "maybe" && starts_maybe_body(self.nth(1)) => {
+                self.bump();
+                self.parse_maybe_rest()?
+            }
             TokenKind::Atom(a) => {
                 self.bump();
                 ExprKind::Atom(a)
@@ -1018,14 +1025,7 @@ impl<'t> Parser<'t> {
             }
             TokenKind::Keyword(Keyword::Maybe) => {
                 self.bump();
-                let body = self.parse_exprs()?;
-                let else_clauses = if self.eat_kw(Keyword::Else) {
-                    Some(self.parse_cr_clauses("'end'", is_end)?)
-                } else {
-                    None
-                };
-                self.expect_kw(Keyword::End)?;
-                ExprKind::Maybe { body, else_clauses }
+                self.parse_maybe_rest()?
             }
             TokenKind::Keyword(Keyword::Fun) => {
                 self.bump();
@@ -1034,6 +1034,24 @@ impl<'t> Parser<'t> {
             _ => return Err(self.error_expected("an expression")),
         };
         Ok(Expr::new(kind, start.cover(self.prev_span())))
+    }
+
+    /// After `maybe`: the body, optional `else` clauses, `end`. `else` may
+    /// be the plain atom (a block opened by the atom `maybe`): nothing else
+    /// can follow the body there.
+    fn parse_maybe_rest(&mut self) -> PResult<ExprKind> {
+        let body = self.parse_exprs()?;
+        let soft_else = matches!(self.peek(), TokenKind::Atom(a) if a == "else");
+        let else_clauses = if self.eat_kw(Keyword::Else) || soft_else {
+            if soft_else {
+                self.bump();
+            }
+            Some(self.parse_cr_clauses("'end'", is_end)?)
+        } else {
+            None
+        };
+        self.expect_kw(Keyword::End)?;
+        Ok(ExprKind::Maybe { body, else_clauses })
     }
 
     /// After `[`.
@@ -1084,60 +1102,94 @@ impl<'t> Parser<'t> {
     }
 
     /// Generators and filters after `||`, up to (not including) the closer.
+    /// Generators joined by `&&` form one [`Qualifier::Zip`] (`&&` binds
+    /// tighter than `,`); a filter among them is reported, as `erl_lint` does.
     fn parse_qualifiers(&mut self) -> PResult<Vec<Qualifier>> {
         let mut quals = Vec::new();
         loop {
-            let e = self.parse_expr()?;
-            let q = match self.peek() {
-                TokenKind::Punct(
-                    p @ (Punct::LeftArrow
-                    | Punct::StrictLeftArrow
-                    | Punct::DoubleLeftArrow
-                    | Punct::StrictDoubleLeftArrow),
-                ) => {
-                    let p = *p;
-                    self.bump();
-                    let expr = self.parse_expr()?;
-                    let (kind, strict) = match p {
-                        Punct::LeftArrow => (GeneratorKind::List, false),
-                        Punct::StrictLeftArrow => (GeneratorKind::List, true),
-                        Punct::DoubleLeftArrow => (GeneratorKind::Binary, false),
-                        _ => (GeneratorKind::Binary, true),
-                    };
-                    Qualifier::Generator {
-                        kind,
-                        strict,
-                        pat: e,
-                        value: None,
-                        expr,
+            let first_start = self.span();
+            let first = self.parse_qualifier()?;
+            let first_span = first_start.cover(self.prev_span());
+            if self.at(Punct::AndAnd) {
+                let mut zipped = vec![first];
+                while self.eat(Punct::AndAnd) {
+                    let start = self.span();
+                    let q = self.parse_qualifier()?;
+                    if matches!(q, Qualifier::Filter(_)) {
+                        let span = start.cover(self.prev_span());
+                        self.diags.push(Diagnostic::error(
+                            DiagnosticCode::E010Syntax,
+                            span,
+                            "only generators are allowed in a zip generator (`&&`)",
+                        ));
                     }
+                    zipped.push(q);
                 }
-                TokenKind::Punct(Punct::ColonEq) => {
-                    self.bump();
-                    let value = self.parse_expr()?;
-                    let strict = if self.eat(Punct::LeftArrow) {
-                        false
-                    } else if self.eat(Punct::StrictLeftArrow) {
-                        true
-                    } else {
-                        return Err(self.error_expected("'<-' after a map generator pattern"));
-                    };
-                    let expr = self.parse_expr()?;
-                    Qualifier::Generator {
-                        kind: GeneratorKind::Map,
-                        strict,
-                        pat: e,
-                        value: Some(value),
-                        expr,
-                    }
+                if matches!(zipped[0], Qualifier::Filter(_)) {
+                    self.diags.push(Diagnostic::error(
+                        DiagnosticCode::E010Syntax,
+                        first_span,
+                        "only generators are allowed in a zip generator (`&&`)",
+                    ));
                 }
-                _ => Qualifier::Filter(e),
-            };
-            quals.push(q);
+                quals.push(Qualifier::Zip(zipped));
+            } else {
+                quals.push(first);
+            }
             if !self.eat(Punct::Comma) {
                 return Ok(quals);
             }
         }
+    }
+
+    /// One generator (`P <- E`, `P <= E`, `K := V <- E`, strict forms) or filter.
+    fn parse_qualifier(&mut self) -> PResult<Qualifier> {
+        let e = self.parse_expr()?;
+        Ok(match self.peek() {
+            TokenKind::Punct(
+                p @ (Punct::LeftArrow
+                | Punct::StrictLeftArrow
+                | Punct::DoubleLeftArrow
+                | Punct::StrictDoubleLeftArrow),
+            ) => {
+                let p = *p;
+                self.bump();
+                let expr = self.parse_expr()?;
+                let (kind, strict) = match p {
+                    Punct::LeftArrow => (GeneratorKind::List, false),
+                    Punct::StrictLeftArrow => (GeneratorKind::List, true),
+                    Punct::DoubleLeftArrow => (GeneratorKind::Binary, false),
+                    _ => (GeneratorKind::Binary, true),
+                };
+                Qualifier::Generator {
+                    kind,
+                    strict,
+                    pat: e,
+                    value: None,
+                    expr,
+                }
+            }
+            TokenKind::Punct(Punct::ColonEq) => {
+                self.bump();
+                let value = self.parse_expr()?;
+                let strict = if self.eat(Punct::LeftArrow) {
+                    false
+                } else if self.eat(Punct::StrictLeftArrow) {
+                    true
+                } else {
+                    return Err(self.error_expected("'<-' after a map generator pattern"));
+                };
+                let expr = self.parse_expr()?;
+                Qualifier::Generator {
+                    kind: GeneratorKind::Map,
+                    strict,
+                    pat: e,
+                    value: Some(value),
+                    expr,
+                }
+            }
+            _ => Qualifier::Filter(e),
+        })
     }
 
     /// After `<<`.
@@ -1443,6 +1495,36 @@ fn quote_punct(p: Punct) -> String {
 }
 
 /// How a token is named in "expected X but found Y".
+/// Can this token start the body of a `maybe` block opened by the atom
+/// `maybe`? Tokens that may follow an atom in an expression (`(`, `:`, `#`,
+/// operators, `catch` after a `try` body) are left out, so `maybe(X)`,
+/// `maybe:f()` and `maybe + 1` keep their OTP 25 meaning.
+fn starts_maybe_body(t: &TokenKind) -> bool {
+    match t {
+        TokenKind::Var(_)
+        | TokenKind::Atom(_)
+        | TokenKind::Integer(_)
+        | TokenKind::Float(_)
+        | TokenKind::Char(_)
+        | TokenKind::String(_)
+        | TokenKind::Sigil { .. } => true,
+        TokenKind::Punct(p) => matches!(p, Punct::LBrace | Punct::LBracket | Punct::BinOpen),
+        TokenKind::Keyword(k) => matches!(
+            k,
+            Keyword::Fun
+                | Keyword::Case
+                | Keyword::If
+                | Keyword::Receive
+                | Keyword::Try
+                | Keyword::Begin
+                | Keyword::Maybe
+                | Keyword::Not
+                | Keyword::Bnot
+        ),
+        _ => false,
+    }
+}
+
 fn describe(t: &TokenKind) -> String {
     match t {
         TokenKind::Atom(a) => format!("atom '{a}'"),

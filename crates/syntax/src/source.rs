@@ -46,6 +46,22 @@ pub struct LineCol {
     pub column: u32,
 }
 
+/// A `-file("Name", Line).` attribute: positions after it are reported as
+/// in file `name`, numbered from `line`, as `epp` and `erl_lint` do. The
+/// physical line `P` after the attribute is line `line + (P - at_line)`;
+/// columns are unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LineDirective {
+    /// Byte offset from which it applies (the end of the attribute's `.`).
+    pub from: u32,
+    /// Physical 1-based line of the attribute's `file` atom.
+    pub at_line: u32,
+    /// The line given in the attribute.
+    pub line: i64,
+    /// The file name given in the attribute.
+    pub name: Arc<str>,
+}
+
 /// One file's text and its line index.
 #[derive(Debug)]
 pub struct SourceFile {
@@ -53,6 +69,8 @@ pub struct SourceFile {
     pub path: PathBuf,
     pub text: Arc<str>,
     line_starts: Vec<u32>,
+    /// `-file` attributes met while loading, sorted by `from`.
+    directives: Vec<LineDirective>,
 }
 
 impl SourceFile {
@@ -67,6 +85,43 @@ impl SourceFile {
             path,
             text,
             line_starts,
+            directives: Vec::new(),
+        }
+    }
+
+    /// Record the `-file` attributes of this file (in any order; duplicates
+    /// are dropped). They change what [`SourceFile::location`] reports.
+    pub fn set_line_directives(&mut self, mut directives: Vec<LineDirective>) {
+        directives.sort();
+        directives.dedup();
+        self.directives = directives;
+    }
+
+    pub fn line_directives(&self) -> &[LineDirective] {
+        &self.directives
+    }
+
+    /// The `-file` attribute in force at a byte offset, if any.
+    pub fn directive_at(&self, offset: u32) -> Option<&LineDirective> {
+        let i = self.directives.partition_point(|d| d.from <= offset);
+        i.checked_sub(1).map(|i| &self.directives[i])
+    }
+
+    /// File name, line and column of a byte offset as users see them: after
+    /// a `-file` attribute, in the name and numbering it gives.
+    pub fn location(&self, offset: u32) -> Location {
+        let lc = self.line_col(offset);
+        match self.directive_at(offset) {
+            Some(d) => Location {
+                file: d.name.to_string(),
+                line: renumbered(d, lc.line),
+                column: lc.column,
+            },
+            None => Location {
+                file: self.path.display().to_string(),
+                line: lc.line,
+                column: lc.column,
+            },
         }
     }
 
@@ -154,16 +209,17 @@ impl SourceDb {
             .map(|(i, f)| (FileId(i as u32), f))
     }
 
-    /// File, line and column of the start of a span.
+    /// File, line and column of the start of a span, as users see them
+    /// (`-file` attributes applied; see [`SourceFile::location`]).
     pub fn location(&self, span: Span) -> Location {
-        let file = self.get(span.file);
-        let lc = file.line_col(span.start);
-        Location {
-            file: file.path.display().to_string(),
-            line: lc.line,
-            column: lc.column,
-        }
+        self.get(span.file).location(span.start)
     }
+}
+
+/// The line a `-file` attribute gives to physical line `physical` (clamped to `u32`).
+pub fn renumbered(d: &LineDirective, physical: u32) -> u32 {
+    let line = d.line + (physical as i64 - d.at_line as i64);
+    line.clamp(0, u32::MAX as i64) as u32
 }
 
 /// A resolved position, as printed to users (`file:line:col`).
@@ -193,5 +249,37 @@ mod tests {
         assert_eq!(f.line_col(8), LineCol { line: 4, column: 1 });
         assert_eq!(f.line_text(2), "çd");
         assert_eq!(f.line_text(3), "");
+    }
+
+    #[test]
+    fn file_attributes_renumber_what_follows() {
+        let text = "-module(m).\n-file(\"gen.erl\", 10).\nf() ->\n  x.\n-file(\"b.erl\", 1).\ng.\n";
+        let mut f = SourceFile::new("m.erl".into(), Arc::from(text));
+        let at = |needle: &str| text.find(needle).unwrap() as u32;
+        let first_end = at("\nf()");
+        let second_end = at("\ng.");
+        f.set_line_directives(vec![
+            LineDirective {
+                from: second_end,
+                at_line: 5,
+                line: 1,
+                name: Arc::from("b.erl"),
+            },
+            LineDirective {
+                from: first_end,
+                at_line: 2,
+                line: 10,
+                name: Arc::from("gen.erl"),
+            },
+        ]);
+        let loc = |off: u32| f.location(off).to_string();
+        assert_eq!(loc(at("module")), "m.erl:1:2");
+        // The attribute itself keeps its position.
+        assert_eq!(loc(at("-file(\"gen")), "m.erl:2:1");
+        assert_eq!(loc(at("f()")), "gen.erl:11:1");
+        assert_eq!(loc(at("x.")), "gen.erl:12:3");
+        assert_eq!(loc(at("g.")), "b.erl:2:1");
+        // Physical positions are unchanged.
+        assert_eq!(f.line_col(at("x.")), LineCol { line: 4, column: 3 });
     }
 }

@@ -109,6 +109,8 @@ pub enum Punct {
     Hash,
     Pipe,
     DoublePipe,
+    /// `&&`: joins the generators of an OTP 28 zip generator.
+    AndAnd,
     Match,
     /// `?=` (maybe match)
     MaybeMatch,
@@ -199,6 +201,7 @@ impl Punct {
             Punct::Hash => "#",
             Punct::Pipe => "|",
             Punct::DoublePipe => "||",
+            Punct::AndAnd => "&&",
             Punct::Match => "=",
             Punct::MaybeMatch => "?=",
             Punct::Eq => "==",

@@ -137,6 +137,7 @@ fn check_module(m: &Module) -> Vec<String> {
                     for q in &c.qualifiers {
                         match q {
                             Qualifier::Generator { expr, .. } => ids.push(expr.index()),
+                            Qualifier::Zip(gens) => ids.extend(gens.iter().map(|g| g.expr.index())),
                             Qualifier::Filter(x) => ids.push(x.index()),
                         }
                     }

@@ -48,6 +48,26 @@ fn check(broken: &str, expect: &str) {
 }
 
 #[test]
+fn filter_in_a_zip_generator() {
+    check(
+        "f(L) -> [X || X <- L && Y <- L && X > 0].",
+        "t.erl:2:35: E010 only generators are allowed in a zip generator (`&&`)",
+    );
+    check(
+        "f(L) -> [X || is_list(L) && X <- L].",
+        "t.erl:2:15: E010 only generators are allowed in a zip generator (`&&`)",
+    );
+}
+
+#[test]
+fn dangling_zip_operator() {
+    check(
+        "f(L) -> [X || X <- L && ].",
+        "t.erl:2:25: E010 expected an expression but found ']'",
+    );
+}
+
+#[test]
 fn missing_end() {
     check(
         "f(X) -> case X of a -> 1.",

@@ -1507,8 +1507,15 @@ impl<'a> FnCompiler<'a> {
                 }
                 self.compile_qualifiers(c, i + 1, acc, cont);
             }
+            // A relaxed generator skips what its pattern does not match (in
+            // a bitstring, as much as the pattern would take); a strict one
+            // (OTP 28) raises `{badmatch, E}` with the element, the `{K, V}`
+            // pair or the rest of the bitstring.
             Qualifier::Generator {
-                kind, pat, expr, ..
+                kind,
+                pat,
+                expr,
+                strict,
             } => {
                 let src = self.compile_expr(*expr, false);
                 let list = self.temp();
@@ -1518,30 +1525,332 @@ impl<'a> FnCompiler<'a> {
                 }
                 let lp = self.new_label();
                 let done = self.new_label();
+                let rest_l = self.new_label();
                 self.bind(lp);
                 let cp = self.compile_pat(*pat);
                 let pidx = self.add_pat(cp);
                 if matches!(kind, GeneratorKind::Binary) {
+                    let nomatch = self.new_label();
                     self.emit(Instr::BinNext {
                         bits: list,
                         pat: pidx,
-                        done,
+                        done: nomatch,
                     });
+                    self.emit(Instr::Jump(rest_l));
+                    self.bind(nomatch);
+                    if *strict {
+                        let empty =
+                            self.add_pat(CPat::Binary(Vec::new().into(), Vec::new().into()));
+                        let raise = self.new_label();
+                        self.emit(Instr::Match {
+                            pat: empty,
+                            src: list,
+                            fail: Some(raise),
+                        });
+                        self.emit(Instr::Jump(done));
+                        self.bind(raise);
+                        self.emit(Instr::Fail {
+                            kind: FailKind::Badmatch,
+                            src: list,
+                        });
+                    } else {
+                        let (segs, sizes) = self.skeleton_segs(*pat);
+                        let skel = self.add_pat(CPat::Binary(segs.into(), sizes.into()));
+                        self.emit(Instr::BinNext {
+                            bits: list,
+                            pat: skel,
+                            done,
+                        });
+                        self.emit(Instr::Jump(lp));
+                    }
                 } else {
                     let head = self.temp();
                     self.emit(Instr::ListNext { list, head, done });
                     self.emit(Instr::Match {
                         pat: pidx,
                         src: head,
-                        fail: Some(lp),
+                        fail: if *strict { None } else { Some(lp) },
                     });
                 }
+                self.bind(rest_l);
                 self.compile_qualifiers(c, i + 1, acc, lp);
                 self.bind(done);
                 self.emit(Instr::Jump(cont));
             }
+            Qualifier::Zip(gens) => self.compile_zip(c, i, gens, acc, cont),
         }
     }
+
+    /// An OTP 28 zip generator (EEP 73), as OTP 28 evaluates it: every
+    /// generator's expression first (a map generator's non-map raises
+    /// `{bad_generator, M}` here), then rounds. A round ends the zip when
+    /// every generator is exhausted, raises `{bad_generators, Remaining}`
+    /// when only some are (`Remaining`: the tuple of what each had left at
+    /// the round's start, a map generator's as a map), else takes one element
+    /// of each and matches the patterns left to right: a relaxed mismatch
+    /// skips the round (all generators still advance), a strict one, an
+    /// improper list tail or a non-bitstring raises `{bad_generators, ...}`.
+    /// A binary generator is exhausted when its pattern, values ignored, no
+    /// longer matches what is left (a relaxed mismatch skips that much).
+    /// Not reproduced: a strict pattern reusing a variable of a relaxed one
+    /// that failed in the same round compares with the previous round's value.
+    fn compile_zip(
+        &mut self,
+        c: &ir::Comprehension,
+        i: usize,
+        gens: &[ir::Generator],
+        acc: Slot,
+        cont: Label,
+    ) {
+        let rests: Vec<Slot> = gens
+            .iter()
+            .map(|g| {
+                let src = self.compile_expr(g.expr, false);
+                let rest = self.temp();
+                match g.kind {
+                    GeneratorKind::Map => self.emit(Instr::MapToList { dst: rest, src }),
+                    _ => self.emit(Instr::Move { dst: rest, src }),
+                }
+                rest
+            })
+            .collect();
+        let snaps: Vec<Slot> = gens.iter().map(|_| self.temp()).collect();
+        let (any_end, all_end, skip) = (self.temp(), self.temp(), self.temp());
+        let round = self.new_label();
+        let done = self.new_label();
+        let bad = self.new_label();
+        let atom = |b: bool| Term::Atom(Atom::bool(b));
+        self.bind(round);
+        for (&rest, &snap) in rests.iter().zip(&snaps) {
+            self.emit(Instr::Move {
+                dst: snap,
+                src: rest,
+            });
+        }
+        self.emit(Instr::Const {
+            dst: any_end,
+            value: atom(false),
+        });
+        self.emit(Instr::Const {
+            dst: all_end,
+            value: atom(true),
+        });
+        // Which generators are exhausted?
+        for (g, &rest) in gens.iter().zip(&rests) {
+            let at_end = self.new_label();
+            let not_end = self.new_label();
+            let next = self.new_label();
+            if g.kind == GeneratorKind::Binary {
+                let any_bits = self.add_pat(bits_pat(Vec::new(), Vec::new()));
+                self.emit(Instr::Match {
+                    pat: any_bits,
+                    src: rest,
+                    fail: Some(not_end),
+                });
+                let (segs, sizes) = self.skeleton_segs(g.pat);
+                let prefix = self.add_pat(bits_pat(segs, sizes));
+                self.emit(Instr::Match {
+                    pat: prefix,
+                    src: rest,
+                    fail: Some(at_end),
+                });
+                self.emit(Instr::Jump(not_end));
+            } else {
+                let nil = self.add_pat(CPat::Nil);
+                self.emit(Instr::Match {
+                    pat: nil,
+                    src: rest,
+                    fail: Some(not_end),
+                });
+            }
+            self.bind(at_end);
+            self.emit(Instr::Const {
+                dst: any_end,
+                value: atom(true),
+            });
+            self.emit(Instr::Jump(next));
+            self.bind(not_end);
+            self.emit(Instr::Const {
+                dst: all_end,
+                value: atom(false),
+            });
+            self.bind(next);
+        }
+        let some_end = self.new_label();
+        let is_true = self.add_pat(CPat::Lit(atom(true)));
+        let is_false = self.add_pat(CPat::Lit(atom(false)));
+        self.emit(Instr::Match {
+            pat: is_true,
+            src: all_end,
+            fail: Some(some_end),
+        });
+        self.emit(Instr::Jump(done));
+        self.bind(some_end);
+        self.emit(Instr::Match {
+            pat: is_false,
+            src: any_end,
+            fail: Some(bad),
+        });
+        // Take one element of each, matching the patterns left to right.
+        self.emit(Instr::Const {
+            dst: skip,
+            value: atom(false),
+        });
+        for (g, &rest) in gens.iter().zip(&rests) {
+            let failed = self.new_label();
+            let next = self.new_label();
+            let cp = self.compile_pat(g.pat);
+            let pidx = self.add_pat(cp);
+            if g.kind == GeneratorKind::Binary {
+                let any_bits = self.add_pat(bits_pat(Vec::new(), Vec::new()));
+                self.emit(Instr::Match {
+                    pat: any_bits,
+                    src: rest,
+                    fail: Some(bad),
+                });
+                self.emit(Instr::BinNext {
+                    bits: rest,
+                    pat: pidx,
+                    done: failed,
+                });
+            } else {
+                let cons = self.add_pat(CPat::Cons(Box::new(CPat::Wild), Box::new(CPat::Wild)));
+                self.emit(Instr::Match {
+                    pat: cons,
+                    src: rest,
+                    fail: Some(bad),
+                });
+                let head = self.temp();
+                self.emit(Instr::ListNext {
+                    list: rest,
+                    head,
+                    done: bad,
+                });
+                self.emit(Instr::Match {
+                    pat: pidx,
+                    src: head,
+                    fail: Some(failed),
+                });
+            }
+            self.emit(Instr::Jump(next));
+            self.bind(failed);
+            if g.strict {
+                self.emit(Instr::Jump(bad));
+            } else {
+                self.emit(Instr::Const {
+                    dst: skip,
+                    value: atom(true),
+                });
+                if g.kind == GeneratorKind::Binary {
+                    // Skip as much as the pattern would have taken.
+                    let (segs, sizes) = self.skeleton_segs(g.pat);
+                    let skel = self.add_pat(CPat::Binary(segs.into(), sizes.into()));
+                    self.emit(Instr::BinNext {
+                        bits: rest,
+                        pat: skel,
+                        done: bad,
+                    });
+                }
+            }
+            self.bind(next);
+        }
+        self.emit(Instr::Match {
+            pat: is_false,
+            src: skip,
+            fail: Some(round),
+        });
+        self.compile_qualifiers(c, i + 1, acc, round);
+        // `{bad_generators, {Remaining...}}`
+        self.bind(bad);
+        let shown: Vec<Slot> = gens
+            .iter()
+            .zip(&snaps)
+            .map(|(g, &snap)| {
+                if g.kind == GeneratorKind::Map {
+                    let m = self.temp();
+                    self.emit(Instr::AccFinish {
+                        dst: m,
+                        acc: snap,
+                        kind: ComprehensionKind::Map,
+                    });
+                    m
+                } else {
+                    snap
+                }
+            })
+            .collect();
+        let remaining = self.temp();
+        self.emit(Instr::Tuple {
+            dst: remaining,
+            elems: shown.into(),
+        });
+        let tag = self.temp();
+        self.emit(Instr::Const {
+            dst: tag,
+            value: Term::atom("bad_generators"),
+        });
+        let reason = self.temp();
+        self.emit(Instr::Tuple {
+            dst: reason,
+            elems: vec![tag, remaining].into(),
+        });
+        match bif::lookup(Atom::ERLANG, Atom::ERROR, 1) {
+            Some(b) => {
+                let t = self.temp();
+                self.emit(Instr::Call {
+                    dst: t,
+                    callee: Callee::Static(Target::Bif(b)),
+                    args: vec![reason].into(),
+                    tail: false,
+                    site: u32::MAX,
+                });
+            }
+            None => self.emit(Instr::Fail {
+                kind: FailKind::Badmatch,
+                src: reason,
+            }),
+        }
+        self.bind(done);
+        self.emit(Instr::Jump(cont));
+    }
+
+    /// The segments of a binary generator's pattern with every value that
+    /// tests something made `_` (sizes kept; a variable still binds, for
+    /// sizes like `<<N:8, X:N/binary>>`): what the pattern would consume,
+    /// whatever matches.
+    fn skeleton_segs(&mut self, p: PatId) -> (Vec<CSeg<CPat>>, Vec<Option<GExpr>>) {
+        match self.compile_pat(p) {
+            CPat::Binary(segs, sizes) => (
+                segs.into_vec()
+                    .into_iter()
+                    .map(|s| CSeg {
+                        value: match s.value {
+                            CPat::Var(v) => CPat::Var(v),
+                            _ => CPat::Wild,
+                        },
+                        ..s
+                    })
+                    .collect(),
+                sizes.into_vec(),
+            ),
+            _ => (Vec::new(), Vec::new()),
+        }
+    }
+}
+
+/// A binary pattern: `segs` followed by `_/bitstring` (so it matches any
+/// bitstring that starts with them).
+fn bits_pat(mut segs: Vec<CSeg<CPat>>, mut sizes: Vec<Option<GExpr>>) -> CPat {
+    segs.push(CSeg {
+        value: CPat::Wild,
+        size: None,
+        ty: BinType::Bitstring,
+        signed: false,
+        little: false,
+        unit: 1,
+    });
+    sizes.push(None);
+    CPat::Binary(segs.into(), sizes.into())
 }
 
 /// The guard of the `OpImm` arm checked the literal; this is never reached.

@@ -18,8 +18,8 @@ use crate::diagnostic::DiagnosticCode;
 use crate::ir::{
     After, BinOp, BinSeg, BinType, Body, BodySourceMap, CallSite, CallSiteId, CallTarget, CaseKind,
     Clause, ClauseId, Comprehension, ComprehensionKind, Endian, Expr, ExprId, FunExpr, FunId,
-    FunName, Function, GeneratorKind, Literal, MFA, MapField, Name, Pat, PatId, Qualifier, UnOp,
-    VarId,
+    FunName, Function, Generator, GeneratorKind, Literal, MFA, MapField, Name, Pat, PatId,
+    Qualifier, UnOp, VarId,
 };
 use crate::source::Span;
 use crate::token::IntLit;
@@ -673,34 +673,38 @@ impl BodyLowerer<'_, '_> {
         let mut quals = Vec::with_capacity(qualifiers.len());
         for q in qualifiers {
             match q {
-                ast::Qualifier::Generator {
-                    kind,
-                    strict,
-                    pat,
-                    value,
-                    expr,
-                } => {
+                ast::Qualifier::Generator { expr, .. } => {
                     let expr = self.expr(expr);
                     let outer_fresh = self.fresh.replace(FxHashSet::default());
-                    let pat = match value {
-                        Some(v) => {
-                            let k = self.pat(pat);
-                            let v2 = self.pat(v);
-                            self.alloc_pat(Pat::Tuple(vec![k, v2]), pat.span.cover(v.span))
-                        }
-                        None => self.pat(pat),
-                    };
+                    if let Some(g) = self.generator_pat(q, expr) {
+                        quals.push(Qualifier::Generator {
+                            kind: g.kind,
+                            pat: g.pat,
+                            expr: g.expr,
+                            strict: g.strict,
+                        });
+                    }
                     self.fresh = outer_fresh;
-                    quals.push(Qualifier::Generator {
-                        kind: match kind {
-                            ast::GeneratorKind::List => GeneratorKind::List,
-                            ast::GeneratorKind::Binary => GeneratorKind::Binary,
-                            ast::GeneratorKind::Map => GeneratorKind::Map,
-                        },
-                        pat,
-                        expr,
-                        strict: *strict,
-                    });
+                }
+                ast::Qualifier::Zip(gens) => {
+                    // Every expression first (none sees the patterns), then
+                    // the patterns left to right in one fresh scope, so a
+                    // variable repeated across them must agree.
+                    let exprs: Vec<Option<ExprId>> = gens
+                        .iter()
+                        .map(|g| match g {
+                            ast::Qualifier::Generator { expr, .. } => Some(self.expr(expr)),
+                            _ => None,
+                        })
+                        .collect();
+                    let outer_fresh = self.fresh.replace(FxHashSet::default());
+                    let zipped: Vec<Generator> = gens
+                        .iter()
+                        .zip(exprs)
+                        .filter_map(|(g, e)| self.generator_pat(g, e?))
+                        .collect();
+                    self.fresh = outer_fresh;
+                    quals.push(Qualifier::Zip(zipped));
                 }
                 ast::Qualifier::Filter(f) => {
                     let f = self.expr(f);
@@ -724,6 +728,39 @@ impl BodyLowerer<'_, '_> {
             })),
             span,
         )
+    }
+
+    /// The pattern of a generator whose expression is already lowered
+    /// (`None` for a filter, which has no pattern).
+    fn generator_pat(&mut self, q: &ast::Qualifier, expr: ExprId) -> Option<Generator> {
+        let ast::Qualifier::Generator {
+            kind,
+            strict,
+            pat,
+            value,
+            ..
+        } = q
+        else {
+            return None;
+        };
+        let pat = match value {
+            Some(v) => {
+                let k = self.pat(pat);
+                let v2 = self.pat(v);
+                self.alloc_pat(Pat::Tuple(vec![k, v2]), pat.span.cover(v.span))
+            }
+            None => self.pat(pat),
+        };
+        Some(Generator {
+            kind: match kind {
+                ast::GeneratorKind::List => GeneratorKind::List,
+                ast::GeneratorKind::Binary => GeneratorKind::Binary,
+                ast::GeneratorKind::Map => GeneratorKind::Map,
+            },
+            pat,
+            expr,
+            strict: *strict,
+        })
     }
 
     fn fun(&mut self, name: Option<&SmolStr>, clauses: &[ast::Clause], span: Span) -> ExprId {

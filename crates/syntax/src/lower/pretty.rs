@@ -422,20 +422,12 @@ impl Printer<'_> {
                             pat,
                             expr,
                             strict,
-                        } => {
-                            let arrow = match (kind, strict) {
-                                (GeneratorKind::Binary, false) => "<=",
-                                (GeneratorKind::Binary, true) => "<:=",
-                                (_, false) => "<-",
-                                (_, true) => "<:-",
-                            };
-                            let k = if *kind == GeneratorKind::Map {
-                                "map "
-                            } else {
-                                ""
-                            };
-                            format!("{k}{} {arrow} {}", self.pat(*pat), self.expr(*expr, level))
-                        }
+                        } => self.generator(*kind, *pat, *expr, *strict, level),
+                        Qualifier::Zip(gens) => gens
+                            .iter()
+                            .map(|g| self.generator(g.kind, g.pat, g.expr, g.strict, level))
+                            .collect::<Vec<_>>()
+                            .join(" && "),
                         Qualifier::Filter(f) => self.expr(*f, level),
                     })
                     .collect();
@@ -498,6 +490,28 @@ impl Printer<'_> {
             let _ = write!(out, "/{}", specs.join("-"));
         }
         out
+    }
+
+    fn generator(
+        &self,
+        kind: GeneratorKind,
+        pat: PatId,
+        expr: ExprId,
+        strict: bool,
+        level: usize,
+    ) -> String {
+        let arrow = match (kind, strict) {
+            (GeneratorKind::Binary, false) => "<=",
+            (GeneratorKind::Binary, true) => "<:=",
+            (_, false) => "<-",
+            (_, true) => "<:-",
+        };
+        let k = if kind == GeneratorKind::Map {
+            "map "
+        } else {
+            ""
+        };
+        format!("{k}{} {arrow} {}", self.pat(pat), self.expr(expr, level))
     }
 
     fn pat(&self, p: PatId) -> String {

@@ -29,6 +29,14 @@ fn sexp(e: &Expr) -> String {
         K::Orelse(a, b) => format!("(orelse {} {})", sexp(a), sexp(b)),
         K::Match(a, b) => format!("(= {} {})", sexp(a), sexp(b)),
         K::MaybeMatch(a, b) => format!("(?= {} {})", sexp(a), sexp(b)),
+        K::Maybe { body, else_clauses } => {
+            let mut out = format!("(maybe {}", list(body));
+            for c in else_clauses.iter().flatten() {
+                out.push_str(&format!(" (else {} -> {})", list(&c.pats), list(&c.body)));
+            }
+            out.push(')');
+            out
+        }
         K::Send(a, b) => format!("(! {} {})", sexp(a), sexp(b)),
         K::Catch(a) => format!("(catch {})", sexp(a)),
         K::Call { callee, args } => format!("(call {} {})", sexp(callee), list(args)),
@@ -90,26 +98,7 @@ fn sexp(e: &Expr) -> String {
             body,
             qualifiers,
         } => {
-            let q: Vec<String> = qualifiers
-                .iter()
-                .map(|q| match q {
-                    Qualifier::Generator {
-                        kind,
-                        strict,
-                        pat,
-                        value,
-                        expr,
-                    } => {
-                        let pat = match value {
-                            Some(v) => format!("{}:={}", sexp(pat), sexp(v)),
-                            None => sexp(pat),
-                        };
-                        let s = if *strict { "strict " } else { "" };
-                        format!("({s}{kind:?}gen {pat} {})", sexp(expr))
-                    }
-                    Qualifier::Filter(f) => sexp(f),
-                })
-                .collect();
+            let q: Vec<String> = qualifiers.iter().map(qualifier_sexp).collect();
             format!("({kind:?}comp {} || {})", sexp(body), q.join(" "))
         }
         other => format!(
@@ -119,6 +108,30 @@ fn sexp(e: &Expr) -> String {
                 .next()
                 .unwrap_or("")
         ),
+    }
+}
+
+fn qualifier_sexp(q: &Qualifier) -> String {
+    match q {
+        Qualifier::Generator {
+            kind,
+            strict,
+            pat,
+            value,
+            expr,
+        } => {
+            let pat = match value {
+                Some(v) => format!("{}:={}", sexp(pat), sexp(v)),
+                None => sexp(pat),
+            };
+            let s = if *strict { "strict " } else { "" };
+            format!("({s}{kind:?}gen {pat} {})", sexp(expr))
+        }
+        Qualifier::Zip(gens) => {
+            let g: Vec<String> = gens.iter().map(qualifier_sexp).collect();
+            format!("(zip {})", g.join(" "))
+        }
+        Qualifier::Filter(f) => sexp(f),
     }
 }
 
@@ -237,6 +250,53 @@ fn comprehensions() {
         "[X || <<X>> <:= B]",
         "(Listcomp X || (strict Binarygen <<X>> B))",
     );
+}
+
+#[test]
+fn zip_generators() {
+    check(
+        "[{X, Y} || X <- Xs && Y <- Ys]",
+        "(Listcomp {X Y} || (zip (Listgen X Xs) (Listgen Y Ys)))",
+    );
+    // `&&` binds tighter than `,`; all generator kinds and strict forms.
+    check(
+        "<< <<X, Y>> || <<X>> <= B && K := Y <:- M && Z <:- L, X > 1, W <- Ws >>",
+        "(Binarycomp <<X Y>> || (zip (Binarygen <<X>> B) (strict Mapgen K:=Y M) (strict Listgen Z L)) (> X 1) (Listgen W Ws))",
+    );
+    check(
+        "#{K => V || {K, _} <- A && <<V>> <:= B}",
+        "(Mapcomp {K V} || (zip (Listgen {K _} A) (strict Binarygen <<V>> B)))",
+    );
+    check(
+        "[X || X <- [1] && Y <- f(A) ++ B]",
+        "(Listcomp X || (zip (Listgen X [1]) (Listgen Y (++ (call f A) B))))",
+    );
+}
+
+/// OTP 27+ code needs no `-feature(maybe_expr, enable)`: the atom `maybe`
+/// before the start of an expression opens a block, with `else` read as
+/// the keyword there; elsewhere both stay atoms, as in OTP 25.
+#[test]
+fn maybe_without_the_feature_attribute() {
+    check(
+        "maybe {ok, X} ?= f(), X end",
+        "(maybe (?= {ok X} (call f )) X)",
+    );
+    check(
+        "maybe ok ?= f() else error -> e; _ -> x end",
+        "(maybe (?= ok (call f )) (else error -> e) (else _ -> x))",
+    );
+    check(
+        "maybe maybe X ?= a, X end, [else] end",
+        "(maybe (maybe (?= X a) X) [else])",
+    );
+    check("{maybe, else}", "{maybe else}");
+    check(
+        "maybe(X) + maybe:f() - maybe",
+        "(- (+ (call maybe X) (call maybe:f )) maybe)",
+    );
+    check("case X of maybe -> else end", "<Case>");
+    check("try maybe catch _ -> else end", "<Try>");
 }
 
 #[test]

@@ -25,8 +25,11 @@
 //! runaway (circular) expansion is reported once and the rest of its form is
 //! dropped, keeping the final `.`.
 //!
-//! Not interpreted: `-file(Name, Line)` (passed through; spans stay real
-//! positions, where `epp` renumbers the lines that follow).
+//! `-file("Name", Line).` (macros in it expanded first, as `epp` does) is
+//! passed through and recorded as a [`LineDirective`] of the file it is in:
+//! spans stay byte positions, and [`crate::source::SourceFile::location`]
+//! reports what follows it in `Name` from `Line` on, as `epp` renumbers;
+//! `?FILE` and `?LINE` after it follow the new name and numbering.
 
 pub mod condition;
 pub mod include;
@@ -39,7 +42,7 @@ use smol_str::SmolStr;
 
 use crate::diagnostic::{Diagnostic, DiagnosticCode};
 use crate::lex::{token_text, tokenize};
-use crate::source::{FileId, SourceFile, Span};
+use crate::source::{FileId, LineDirective, SourceFile, Span, renumbered};
 use crate::token::{IntLit, Keyword, Punct, Token, TokenKind};
 
 use condition::{CondResult, eval_condition};
@@ -103,6 +106,8 @@ pub struct PpOutput {
     pub diagnostics: Vec<Diagnostic>,
     /// Provisional ids of the headers included (sorted, deduplicated).
     pub included: Vec<FileId>,
+    /// `-file` attributes met, with the (provisional) id of the file holding each.
+    pub line_directives: Vec<(FileId, LineDirective)>,
 }
 
 /// Preprocess one module. `tokens` are the lexed tokens of `file` (whose id
@@ -123,6 +128,7 @@ pub fn preprocess(file_id: FileId, file: &SourceFile, tokens: Vec<Token>, env: &
         fname: None,
         maybe_enabled: false,
         expansions: 0,
+        line_directives: Vec::new(),
     };
     pp.init_macros();
     let eof_at = file.text.len() as u32;
@@ -152,6 +158,7 @@ pub fn preprocess(file_id: FileId, file: &SourceFile, tokens: Vec<Token>, env: &
         tokens: pp.out,
         diagnostics: pp.diags,
         included,
+        line_directives: pp.line_directives,
     }
 }
 
@@ -246,6 +253,8 @@ struct Preprocessor<'e> {
     maybe_enabled: bool,
     /// Expansions in the current form.
     expansions: u32,
+    /// `-file` attributes met so far (file id, directive).
+    line_directives: Vec<(FileId, LineDirective)>,
 }
 
 /// Modes of one expansion pass.
@@ -606,8 +615,68 @@ impl<'e> Preprocessor<'e> {
             }
             Some("error") | Some("warning") => self.error_directive(form),
             Some("feature") => self.feature(form),
+            Some("file") => self.file_directive(form),
             _ => self.plain_form(form),
         }
+    }
+
+    /// `-file("Name", Line).`: later positions of this file are reported in
+    /// `Name` from `Line` on, and `?FILE` becomes `Name`. Anything else is
+    /// reported and dropped, as `epp` does.
+    fn file_directive(&mut self, form: &[Token]) {
+        let expanded = if has_macro(form) {
+            let mut out = Vec::new();
+            self.expand(form, &mut out, Mode::Normal);
+            out
+        } else {
+            form.to_vec()
+        };
+        let mut i = 3;
+        let mut name = String::new();
+        while let Some(Token {
+            kind: TokenKind::String(s),
+            ..
+        }) = expanded.get(i)
+        {
+            name.push_str(s);
+            i += 1;
+        }
+        let line = match expanded.get(i + 1).map(|t| &t.kind) {
+            Some(TokenKind::Integer(IntLit::Small(n))) => Some(*n),
+            _ => None,
+        };
+        let well_formed = is_punct(expanded.get(2), Punct::LParen)
+            && i > 3
+            && is_punct(expanded.get(i), Punct::Comma)
+            && is_punct(expanded.get(i + 2), Punct::RParen)
+            && is_punct(expanded.get(i + 3), Punct::Dot)
+            && expanded.len() == i + 4;
+        let (Some(line), true) = (line, well_formed) else {
+            let span = form
+                .get(1)
+                .map_or(Span::new(self.main_id, 0, 0), |t| t.span);
+            self.error(
+                DiagnosticCode::E010Syntax,
+                span,
+                "badly formed -file: expected -file(\"Name\", Line).",
+            );
+            return;
+        };
+        let file_tok = form[1].span;
+        let from = form.last().map_or(file_tok.end, |t| t.span.end);
+        let directive = LineDirective {
+            from,
+            at_line: self.physical_line(file_tok),
+            line,
+            name: Arc::from(name.as_str()),
+        };
+        self.line_directives.push((file_tok.file, directive));
+        if let Some(ctx) = self.stack.last_mut() {
+            ctx.path = SmolStr::new(&name);
+        }
+        let start = self.out.len();
+        self.out.extend(expanded);
+        self.scan_module(start);
     }
 
     /// `-else.`/`-endif.` must have nothing else.
@@ -944,14 +1013,29 @@ impl<'e> Preprocessor<'e> {
         });
     }
 
-    /// 1-based line of a span's start.
-    fn line_of(&self, span: Span) -> i64 {
+    /// 1-based physical line of a span's start.
+    fn physical_line(&self, span: Span) -> u32 {
         if span.file == self.main_id {
-            return self.main_file.line_col(span.start).line as i64;
+            return self.main_file.line_col(span.start).line;
         }
         match self.headers.get(&span.file) {
-            Some(h) => h.file.line_col(span.start).line as i64,
+            Some(h) => h.file.line_col(span.start).line,
             None => 0,
+        }
+    }
+
+    /// 1-based line of a span's start (`?LINE`), renumbered by the last
+    /// `-file` attribute before it in its file.
+    fn line_of(&self, span: Span) -> i64 {
+        let physical = self.physical_line(span);
+        let directive = self
+            .line_directives
+            .iter()
+            .filter(|(f, d)| *f == span.file && d.from <= span.start)
+            .max_by_key(|(_, d)| d.from);
+        match directive {
+            Some((_, d)) => renumbered(d, physical) as i64,
+            None => physical as i64,
         }
     }
 

@@ -142,6 +142,26 @@ fn predefined_macros() {
     );
 }
 
+/// After `-file`, `?FILE` and `?LINE` follow the given name and numbering
+/// (as erl 25 compiles the same text: `{"gen.erl", 101}` and 104).
+#[test]
+fn file_attribute_renames_and_renumbers() {
+    check(
+        "-file(\"gen.erl\", 100).\nf() -> {?FILE, ?LINE}.\n\ng() ->\n  ?LINE.\n",
+        "- file ( \"gen.erl\" , 100 ) . f ( ) -> { \"gen.erl\" , 101 } . g ( ) -> 104 .",
+    );
+    // Macros in the attribute are expanded first; adjacent strings join.
+    check(
+        "-define(N, \"x\" \".erl\").\n-file(?N, 7).\nf() -> {?FILE, ?LINE}.\n",
+        "- file ( \"x\" \".erl\" , 7 ) . f ( ) -> { \"x.erl\" , 8 } .",
+    );
+    // A malformed one is reported and dropped; nothing is renumbered.
+    check(
+        "-file(gen, 100).\n-file(\"a\", b).\nf() -> ?LINE.\n",
+        "f ( ) -> 3 . !E010:1 !E010:2",
+    );
+}
+
 #[test]
 fn undefined_and_malformed() {
     check("f() -> ?NOPE.\n", "f ( ) -> '?NOPE' . !E021:1");
