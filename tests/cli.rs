@@ -35,6 +35,33 @@ fn help_for_every_command() {
 }
 
 #[test]
+fn positions_follow_a_file_attribute() {
+    // `-file("template.erl", 100).` on line 4: line 6 is shown as 102, in
+    // the snippet's gutter as in JSON, as erlc would report it.
+    let human = cmd()
+        .args(["static", "tests/data/file_attr/renumbered.erl"])
+        .output()
+        .expect("run");
+    let human = String::from_utf8_lossy(&human.stdout);
+    assert!(human.contains("102 │     case whereis(svc) of"), "{human}");
+    assert!(human.contains("renumbered.erl:103:22"), "{human}");
+    let json = cmd()
+        .args([
+            "static",
+            "tests/data/file_attr/renumbered.erl",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("run");
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    let read = &v["suspects"][0]["read"];
+    assert_eq!(read["file"], "template.erl");
+    assert_eq!(read["line"], 102);
+    assert_eq!(v["suspects"][0]["write"]["line"], 103);
+}
+
+#[test]
 fn exit_0_when_nothing_is_confirmed() {
     assert_cmd_snapshot!(cmd().args([
         "check",

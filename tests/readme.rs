@@ -50,7 +50,11 @@ fn readme_tour_prints_what_it_shows() {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
     let shown = console_blocks(&readme);
     assert!(
-        shown.iter().filter(|s| s.command.starts_with("racewit ")).count() >= 2,
+        shown
+            .iter()
+            .filter(|s| s.command.starts_with("racewit "))
+            .count()
+            >= 2,
         "the README's tour has racewit commands"
     );
     let dir = tempfile::tempdir().expect("temp dir");
@@ -69,7 +73,10 @@ fn readme_tour_prints_what_it_shows() {
             continue;
         }
         let Some(args) = s.command.strip_prefix("racewit ") else {
-            panic!("README.md:{}: a console line runs `{}`, not racewit", s.line, s.command);
+            panic!(
+                "README.md:{}: a console line runs `{}`, not racewit",
+                s.line, s.command
+            );
         };
         let out = Command::new(env!("CARGO_BIN_EXE_racewit"))
             .args(args.split_whitespace())

@@ -28,6 +28,20 @@ impl<'a> Files<'a> for SourceFiles<'a> {
         Ok(lc.line as usize - 1)
     }
 
+    /// The line number shown: renumbered after a `-file` attribute, as
+    /// every other position racewit prints.
+    fn line_number(&'a self, id: FileId, line_index: usize) -> Result<usize, Error> {
+        self.check(id)?;
+        let file = self.0.get(id);
+        let physical = line_index as u32 + 1;
+        let shown = file
+            .line_start(physical)
+            .and_then(|start| file.directive_at(start as u32))
+            .map(|d| racewit_syntax::source::renumbered(d, physical))
+            .unwrap_or(physical);
+        Ok(shown as usize)
+    }
+
     fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, Error> {
         self.check(id)?;
         let file = self.0.get(id);
