@@ -1,14 +1,16 @@
 //! racewit's confirmation: turn each suspect into a witness or an honest
-//! "unconfirmed within bound N".
+//! "unconfirmed": with every interleaving explored, or within bound N.
 //!
 //! Principal types:
 //! - [`system::System`]: the deterministic, steppable system the search
 //!   drives (the VM through [`vm_system::VmSystem`]; small models in tests).
 //! - [`goal::Monitor`], [`goal::RaceGoal`], [`goal::FailureGoal`]: what a
 //!   search looks for, watched step by step.
-//! - [`search::Strategy`]: [`search::bounded::BoundedDfs`] (preemption
-//!   bound, sleep sets, steered by the goal), [`search::random::RandomWalk`]
-//!   (PCT from a seed), and [`search::replay::replay`].
+//! - [`search::Strategy`]: [`search::Systematic`] (the default:
+//!   [`search::dpor::SourceDpor`] over every interleaving, then
+//!   [`search::bounded::BoundedDfs`] within the preemption bound if needed;
+//!   both steered by the goal), [`search::random::RandomWalk`] (PCT from a
+//!   seed), and [`search::replay::replay`].
 //! - [`harness::Harness`]: the generated Erlang module that runs a suspect.
 //! - [`confirmation::confirm_all`] → [`confirmation::Confirmation`]
 //!   ([`verdict::Verdict`] + [`witness::Witness`]).
