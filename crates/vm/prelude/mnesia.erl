@@ -1,4 +1,6 @@
-%% racewit prelude: mnesia transactions (one atomic step; undone on abort).
+%% racewit prelude: mnesia transactions (one atomic step, except at dirty
+%% operations inside; one lock, taken by the first transactional operation;
+%% undone on abort; restarted when the lock is held).
 -module(mnesia).
 -export([transaction/1, transaction/2, transaction/3, abort/1, activity/2, activity/3,
          activity/4, sync_dirty/1, sync_dirty/2, async_dirty/1, async_dirty/2,
@@ -15,6 +17,11 @@ run_tx(Fun, Args) ->
     try apply(Fun, Args) of
         Res -> racewit:mnesia_commit(), {atomic, Res}
     catch
+        exit:'$racewit_mnesia_restart' ->
+            %% Another transaction holds the lock: undo, wait, start again.
+            racewit:mnesia_abort(),
+            receive '$racewit_mnesia_free' -> ok end,
+            run_tx(Fun, Args);
         exit:{aborted, Reason} -> racewit:mnesia_abort(), {aborted, Reason};
         throw:T -> racewit:mnesia_abort(), {aborted, {throw, T}};
         error:Reason:St -> racewit:mnesia_abort(), {aborted, {Reason, St}};

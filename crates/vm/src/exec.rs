@@ -243,9 +243,13 @@ impl Vm {
         match &mut self.atomic_event {
             Some(acc) if p.atomic > 0 || acc.pid == p.pid => {
                 acc.accesses.extend(ev.accesses.iter().cloned());
-                if acc.item.is_none() {
+                // The first access names the step: its item, call site and
+                // span (a transaction's begin has none).
+                if acc.item.is_none() && ev.item.is_some() {
                     acc.item = ev.item.clone();
                     acc.access = ev.access;
+                    acc.site = ev.site.clone();
+                    acc.span = ev.span;
                 }
                 acc.text.push_str("; ");
                 acc.text.push_str(&ev.text);
@@ -1361,8 +1365,10 @@ impl Vm {
         self.take_event(p)
     }
 
-    fn take_event(&mut self, p: &Process) -> Option<Event> {
-        if p.atomic > 0 {
+    fn take_event(&mut self, p: &mut Process) -> Option<Event> {
+        // Inside a transaction the step goes on, except after a dirty
+        // operation: it takes no lock, so other processes may come between.
+        if p.atomic > 0 && !std::mem::take(&mut p.yield_in_atomic) {
             return None;
         }
         self.atomic_event.take()

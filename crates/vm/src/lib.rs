@@ -32,7 +32,11 @@
 //!
 //! Visible actions (one per step): send, receive, spawn, exit, link/unlink,
 //! monitor/demonitor, registry and ETS and mnesia accesses, output, timeout.
-//! A mnesia transaction is one atomic step (all its accesses in one event).
+//! A mnesia transaction is one atomic step (all its accesses in one event),
+//! except that a dirty operation inside it, which takes no lock in mnesia,
+//! ends the step there. Transactions share one lock, taken by the first
+//! transactional operation and released at commit or abort; a transaction
+//! that meets the lock held restarts once it is free (mnesia's restart).
 //! Exit signals, links and monitors take effect immediately (no signal delay).
 //!
 //! Unsupported calls (a module that is not loaded but exists in OTP, or

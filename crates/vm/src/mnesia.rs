@@ -1,6 +1,8 @@
 //! mnesia tables (single node, in memory): records keyed on their second
-//! element, stored like ETS tables. A transaction runs as one atomic step and
-//! is undone by restoring a snapshot (cheap: the store is persistent).
+//! element, stored like ETS tables. A transaction runs as one atomic step,
+//! except that a dirty operation inside it (which takes no lock) ends the
+//! step there; transactions take turns on one lock, and an aborted one is
+//! undone by restoring a snapshot (cheap: the store is persistent).
 
 use std::sync::Arc;
 
@@ -19,6 +21,12 @@ pub struct MTable {
 
 #[derive(Clone, Default)]
 pub struct MnesiaStore {
+    /// The process whose transaction is open, if any. Transactions take
+    /// turns (one lock for the whole database: coarser than mnesia's record
+    /// locks, never less isolated).
+    pub tx_owner: Option<Pid>,
+    /// Processes waiting for the open transaction to end.
+    pub tx_waiters: Vec<Pid>,
     pub started: bool,
     pub tables: imbl::OrdMap<Atom, Arc<MTable>>,
 }

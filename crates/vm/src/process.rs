@@ -93,6 +93,8 @@ pub struct Process {
     pub atomic: u32,
     /// mnesia state at the start of each open transaction (restored on abort).
     pub mnesia_tx: Vec<crate::mnesia::MnesiaStore>,
+    /// A dirty operation ran inside a transaction: end the step there.
+    pub yield_in_atomic: bool,
 }
 
 impl Process {
@@ -122,6 +124,7 @@ impl Process {
             initial_call,
             atomic: 0,
             mnesia_tx: Vec::new(),
+            yield_in_atomic: false,
         }
     }
 

@@ -205,8 +205,47 @@ fn a_mnesia_transaction_is_one_step() {
     let _create = vm.step(p).expect("create");
     let tx = vm.step(p).expect("transaction");
     assert_eq!(tx.kind, EventKind::Mnesia);
-    let accesses: Vec<_> = tx.accesses.iter().map(|(_, a)| *a).collect();
-    assert_eq!(accesses, [Access::Read, Access::Write], "{}", tx.text);
+    let accesses: Vec<_> = tx.accesses.iter().map(|(i, a)| (i.clone(), *a)).collect();
+    let lock = SharedItem::Mnesia {
+        table: "transaction lock".into(),
+        key: None,
+    };
+    let record = SharedItem::Mnesia {
+        table: "c".into(),
+        key: Some("x".into()),
+    };
+    // The read, the write, and the commit releasing the lock the read took.
+    assert_eq!(
+        accesses,
+        [
+            (record.clone(), Access::Read),
+            (record, Access::Write),
+            (lock, Access::Write)
+        ],
+        "{}",
+        tx.text
+    );
+    run_all(&mut vm);
+    let r = vm.process_result(p).expect("returned");
+    assert_eq!(vm.format_term(&r), "{atomic,ok}");
+}
+
+#[test]
+fn a_dirty_operation_inside_a_transaction_is_a_step_of_its_own() {
+    let mut vm = vm("-module(t).\n-export([main/0]).\n\
+        main() -> mnesia:start(), mnesia:create_table(c, [{attributes, [k, v]}]),\n\
+        mnesia:transaction(fun() -> [] = mnesia:dirty_read(c, x), mnesia:dirty_write({c, x, 1}) end).\n");
+    let p = vm.spawn_entry("t", "main", vec![]);
+    let _create = vm.step(p).expect("create");
+    let read = vm.step(p).expect("dirty read");
+    assert!(
+        read.text.ends_with("mnesia:dirty_read(c, x)"),
+        "{}",
+        read.text
+    );
+    assert_eq!(read.access, Some(Access::Read));
+    let write = vm.step(p).expect("dirty write");
+    assert_eq!(write.text, "mnesia:dirty_write({c,x,1})");
     run_all(&mut vm);
     let r = vm.process_result(p).expect("returned");
     assert_eq!(vm.format_term(&r), "{atomic,ok}");

@@ -231,6 +231,11 @@ fn clear_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 }
 
 fn ev(ctx: &mut Ctx<'_>, f: &str, args: &[Term], table: Atom, key: Option<&Term>, access: Access) {
+    // A dirty operation takes no lock: inside a transaction it is still a
+    // step of its own, which other processes may come before or after.
+    if ctx.proc.atomic > 0 && f.starts_with("dirty_") {
+        ctx.proc.yield_in_atomic = true;
+    }
     let text = format!(
         "mnesia:{}({})",
         f,
@@ -499,17 +504,37 @@ fn key_walk(ctx: &mut Ctx<'_>, a: &[Term], how: u8) -> Flow {
     Flow::Value(v.unwrap_or(Term::Atom(Atom::END_OF_TABLE)))
 }
 
-fn require_tx(ctx: &Ctx<'_>) -> Option<Flow> {
+/// A transactional operation: outside a transaction (or a dirty activity)
+/// it aborts with `no_transaction`. Inside one it takes the transaction
+/// lock; if another process's transaction holds it (that transaction is
+/// between steps, after a dirty operation), this one restarts when the
+/// lock is free, as mnesia restarts a transaction that meets a held lock.
+fn require_tx(ctx: &mut Ctx<'_>) -> Option<Flow> {
     let in_activity = ctx
         .proc
         .dict
         .contains_key(&crate::term::MapKey(Term::atom("$racewit_mnesia_activity")));
-    if ctx.proc.atomic == 0 && !in_activity {
-        Some(Flow::Raise(Exception::exit(aborted(Term::atom(
-            "no_transaction",
-        )))))
-    } else {
-        None
+    if ctx.proc.atomic == 0 {
+        return (!in_activity)
+            .then(|| Flow::Raise(Exception::exit(aborted(Term::atom("no_transaction")))));
+    }
+    let me = ctx.pid();
+    match ctx.vm.mnesia.tx_owner {
+        Some(owner) if owner != me && ctx.is_alive(owner) => {
+            if !ctx.vm.mnesia.tx_waiters.contains(&me) {
+                ctx.vm.mnesia.tx_waiters.push(me);
+            }
+            let text = format!("mnesia: lock held by {}, restart", ctx.name_of(owner));
+            ctx.emit_access(EventKind::Mnesia, text, tx_lock(), Access::Write);
+            Some(Flow::Raise(Exception::exit(Term::atom(
+                "$racewit_mnesia_restart",
+            ))))
+        }
+        Some(owner) if owner == me => None,
+        _ => {
+            ctx.vm.mnesia.tx_owner = Some(me);
+            None
+        }
     }
 }
 
@@ -627,6 +652,16 @@ fn system_info(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     Flow::Value(v)
 }
 
+/// The item transactions take turns on.
+fn tx_lock() -> SharedItem {
+    SharedItem::Mnesia {
+        table: "transaction lock".into(),
+        key: None,
+    }
+}
+
+/// Begins a transaction level. The lock is taken by its first
+/// transactional operation (a transaction of dirty operations takes none).
 fn tx_begin(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
     let snap = ctx.vm.mnesia.clone();
     ctx.proc.mnesia_tx.push(snap);
@@ -635,18 +670,43 @@ fn tx_begin(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
     Flow::Value(Term::ok())
 }
 
+/// Ends a transaction level; the outermost releases the lock if it held
+/// it and tells the processes waiting for it.
+fn tx_end(ctx: &mut Ctx<'_>, text: &str) {
+    ctx.proc.atomic = ctx.proc.atomic.saturating_sub(1);
+    let me = ctx.pid();
+    if ctx.proc.atomic > 0 || ctx.vm.mnesia.tx_owner != Some(me) {
+        ctx.emit(EventKind::Mnesia, text.into());
+        return;
+    }
+    ctx.vm.mnesia.tx_owner = None;
+    let woken = std::mem::take(&mut ctx.vm.mnesia.tx_waiters);
+    for &w in &woken {
+        ctx.vm.deliver(w, Term::atom("$racewit_mnesia_free"));
+    }
+    ctx.emit_access(EventKind::Mnesia, text.into(), tx_lock(), Access::Write);
+    if let Some(ev) = ctx.event.as_mut() {
+        ev.accesses.extend(
+            woken
+                .into_iter()
+                .map(|w| (SharedItem::Mailbox(w), Access::Write)),
+        );
+    }
+}
+
 fn tx_commit(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
     ctx.proc.mnesia_tx.pop();
-    ctx.proc.atomic = ctx.proc.atomic.saturating_sub(1);
-    ctx.emit(EventKind::Mnesia, "commit".into());
+    tx_end(ctx, "commit");
     Flow::Value(Term::ok())
 }
 
 fn tx_abort(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
-    if let Some(s) = ctx.proc.mnesia_tx.pop() {
+    if let Some(mut s) = ctx.proc.mnesia_tx.pop() {
+        // The lock is not part of what an abort undoes.
+        s.tx_owner = ctx.vm.mnesia.tx_owner;
+        s.tx_waiters = std::mem::take(&mut ctx.vm.mnesia.tx_waiters);
         ctx.vm.mnesia = s;
     }
-    ctx.proc.atomic = ctx.proc.atomic.saturating_sub(1);
-    ctx.emit(EventKind::Mnesia, "abort".into());
+    tx_end(ctx, "abort");
     Flow::Value(Term::ok())
 }
