@@ -209,6 +209,26 @@ pub enum Instr {
         src: Slot,
         fail: Option<Label>,
     },
+    /// `Match` of the integer literal `imm`.
+    MatchInt {
+        src: Slot,
+        imm: i64,
+        fail: Option<Label>,
+    },
+    /// `Match` of `[H | T]` where `H` and `T` are variables (stored in
+    /// their slots) or `_` (`None`).
+    MatchCons {
+        src: Slot,
+        head: Option<Slot>,
+        tail: Option<Slot>,
+        fail: Option<Label>,
+    },
+    /// `Match` of the atom literal `atom`.
+    MatchAtom {
+        src: Slot,
+        atom: Atom,
+        fail: Option<Label>,
+    },
     Guard {
         guard: u32,
         fail: Label,
@@ -485,6 +505,8 @@ struct FnCompiler<'a> {
     lambdas: Vec<(u32, ir::FunExpr)>,
     /// Inside a `try`/`catch` body, calls are not tail calls.
     protected: u32,
+    /// Slot of each head variable kept in its argument's slot (by `VarId`).
+    head_vars: Vec<Option<Slot>>,
 }
 
 const UNBOUND_LABEL: u32 = u32::MAX;
@@ -514,11 +536,39 @@ impl<'a> FnCompiler<'a> {
             max_slot: base,
             lambdas: Vec::new(),
             protected: 0,
+            head_vars: Vec::new(),
         }
     }
 
     fn var(&self, v: ir::VarId) -> Slot {
-        self.arity + v.0
+        match self.head_vars.get(v.0 as usize) {
+            Some(&Some(slot)) => slot,
+            _ => self.arity + v.0,
+        }
+    }
+
+    /// A variable bound only by being a whole argument pattern of a clause
+    /// head lives in that argument's slot (no move on entry).
+    fn alias_head_vars(&mut self, clauses: &[ClauseId]) {
+        let mut binds = vec![0u32; self.body.var_count()];
+        for p in &self.body.pats {
+            if let Pat::Var(v) = p
+                && let Some(n) = binds.get_mut(v.0 as usize)
+            {
+                *n += 1;
+            }
+        }
+        let mut head_vars = vec![None; self.body.var_count()];
+        for &cid in clauses {
+            for (i, &p) in self.body.clause(cid).pats.iter().enumerate() {
+                if let Pat::Var(v) = self.body.pat(p)
+                    && binds.get(v.0 as usize) == Some(&1)
+                {
+                    head_vars[v.0 as usize] = Some(i as Slot);
+                }
+            }
+        }
+        self.head_vars = head_vars;
     }
 
     fn temp(&mut self) -> Slot {
@@ -565,6 +615,9 @@ impl<'a> FnCompiler<'a> {
         for ins in &mut self.instrs {
             match ins {
                 Instr::Match { fail: Some(l), .. }
+                | Instr::MatchInt { fail: Some(l), .. }
+                | Instr::MatchAtom { fail: Some(l), .. }
+                | Instr::MatchCons { fail: Some(l), .. }
                 | Instr::Guard { fail: l, .. }
                 | Instr::Filter { fail: l, .. }
                 | Instr::Jump(l)
@@ -595,17 +648,12 @@ impl<'a> FnCompiler<'a> {
     }
 
     fn compile_clauses_entry(&mut self, clauses: &[ClauseId], arity: u32) {
+        self.alias_head_vars(clauses);
         for &cid in clauses {
             let clause = self.body.clause(cid).clone();
             let next = self.new_label();
             for (i, &p) in clause.pats.iter().enumerate() {
-                let pat = self.compile_pat(p);
-                let idx = self.add_pat(pat);
-                self.emit(Instr::Match {
-                    pat: idx,
-                    src: i as Slot,
-                    fail: Some(next),
-                });
+                self.emit_match(p, i as Slot, Some(next));
             }
             self.emit_guard(&clause.guard, next);
             let v = self.compile_expr(clause.body, true);
@@ -627,6 +675,37 @@ impl<'a> FnCompiler<'a> {
 
     fn compile_lambda(&mut self, f: &ir::FunExpr) {
         self.compile_clauses_entry(&f.clauses, f.arity);
+    }
+
+    /// Match `src` against pattern `p`; on failure jump to `fail`, or raise
+    /// `{badmatch, V}`. A variable pattern is a move and `_` is nothing.
+    fn emit_match(&mut self, p: PatId, src: Slot, fail: Option<Label>) {
+        match self.compile_pat(p) {
+            CPat::Wild => {}
+            CPat::Var(dst) => {
+                if dst != src {
+                    self.emit(Instr::Move { dst, src });
+                }
+            }
+            CPat::Lit(Term::Int(imm)) => self.emit(Instr::MatchInt { src, imm, fail }),
+            CPat::Cons(h, t) if cons_part(&h).is_some() && cons_part(&t).is_some() => {
+                self.emit(Instr::MatchCons {
+                    src,
+                    head: cons_part(&h).flatten(),
+                    tail: cons_part(&t).flatten(),
+                    fail,
+                })
+            }
+            CPat::Lit(Term::Atom(atom)) => self.emit(Instr::MatchAtom { src, atom, fail }),
+            pat => {
+                let idx = self.add_pat(pat);
+                self.emit(Instr::Match {
+                    pat: idx,
+                    src,
+                    fail,
+                });
+            }
+        }
     }
 
     fn add_pat(&mut self, p: CPat) -> u32 {
@@ -899,41 +978,16 @@ impl<'a> FnCompiler<'a> {
             }
             Expr::Match(p, rhs) => {
                 let v = self.compile_expr(rhs, false);
-                let pat = self.compile_pat(p);
-                let idx = self.add_pat(pat);
-                self.emit(Instr::Match {
-                    pat: idx,
-                    src: v,
-                    fail: None,
-                });
+                self.emit_match(p, v, None);
                 v
             }
             Expr::MaybeMatch(p, rhs) => {
                 // Outside a `maybe` (should not happen): behaves as a match.
                 let v = self.compile_expr(rhs, false);
-                let pat = self.compile_pat(p);
-                let idx = self.add_pat(pat);
-                self.emit(Instr::Match {
-                    pat: idx,
-                    src: v,
-                    fail: None,
-                });
+                self.emit_match(p, v, None);
                 v
             }
-            Expr::Op(op, a, b)
-                if matches!(self.body.expr(b), Expr::Lit(Literal::Int(_)))
-                    && matches!(
-                        op,
-                        BinOp::Add
-                            | BinOp::Sub
-                            | BinOp::Less
-                            | BinOp::Greater
-                            | BinOp::LessEq
-                            | BinOp::GreaterEq
-                            | BinOp::Eq
-                            | BinOp::ExactEq
-                    ) =>
-            {
+            Expr::Op(op, a, b) if matches!(self.body.expr(b), Expr::Lit(Literal::Int(_))) => {
                 let imm = match self.body.expr(b) {
                     Expr::Lit(Literal::Int(i)) => *i,
                     _ => unreachable_lit(),
@@ -994,13 +1048,7 @@ impl<'a> FnCompiler<'a> {
                     let next = self.new_label();
                     let mark = self.next_temp;
                     if let Some(&p) = c.pats.first() {
-                        let pat = self.compile_pat(p);
-                        let idx = self.add_pat(pat);
-                        self.emit(Instr::Match {
-                            pat: idx,
-                            src: v,
-                            fail: Some(next),
-                        });
+                        self.emit_match(p, v, Some(next));
                     }
                     self.emit_guard(&c.guard, next);
                     let r = self.compile_expr(c.body, tail);
@@ -1189,13 +1237,28 @@ impl<'a> FnCompiler<'a> {
                 Callee::Apply { fun: f }
             }
         };
-        let slots: Vec<Slot> = args.iter().map(|&a| self.compile_expr(a, false)).collect();
+        let mut slots: Vec<Slot> = args.iter().map(|&a| self.compile_expr(a, false)).collect();
+        let tail = tail && self.protected == 0;
+        if tail {
+            // A tail call moves its arguments out of the dying frame: each
+            // must come from its own slot.
+            for i in 1..slots.len() {
+                if slots[..i].contains(&slots[i]) {
+                    let copy = self.temp();
+                    self.emit(Instr::Move {
+                        dst: copy,
+                        src: slots[i],
+                    });
+                    slots[i] = copy;
+                }
+            }
+        }
         let t = self.temp();
         self.emit(Instr::Call {
             dst: t,
             callee,
             args: slots.into(),
-            tail: tail && self.protected == 0,
+            tail,
             site,
         });
         t
@@ -1225,13 +1288,7 @@ impl<'a> FnCompiler<'a> {
             let nextc = self.new_label();
             let mark = self.next_temp;
             if let Some(&p) = c.pats.first() {
-                let pat = self.compile_pat(p);
-                let idx = self.add_pat(pat);
-                self.emit(Instr::Match {
-                    pat: idx,
-                    src: msg,
-                    fail: Some(nextc),
-                });
+                self.emit_match(p, msg, Some(nextc));
             }
             self.emit_guard(&c.guard, nextc);
             self.emit(Instr::RecvAccept);
@@ -1309,13 +1366,7 @@ impl<'a> FnCompiler<'a> {
                 let cl = self.body.clause(cid).clone();
                 let next = self.new_label();
                 if let Some(&p) = cl.pats.first() {
-                    let pat = self.compile_pat(p);
-                    let idx = self.add_pat(pat);
-                    self.emit(Instr::Match {
-                        pat: idx,
-                        src: v,
-                        fail: Some(next),
-                    });
+                    self.emit_match(p, v, Some(next));
                 }
                 self.emit_guard(&cl.guard, next);
                 let rv = self.compile_expr(cl.body, false);
@@ -1344,14 +1395,7 @@ impl<'a> FnCompiler<'a> {
             let cl = self.body.clause(cid).clone();
             let next = self.new_label();
             for (i, &p) in cl.pats.iter().enumerate().take(3) {
-                let pat = self.compile_pat(p);
-                let idx = self.add_pat(pat);
-                let src = [c, r, s][i];
-                self.emit(Instr::Match {
-                    pat: idx,
-                    src,
-                    fail: Some(next),
-                });
+                self.emit_match(p, [c, r, s][i], Some(next));
             }
             self.emit_guard(&cl.guard, next);
             let rv = self.compile_expr(cl.body, false);
@@ -1406,13 +1450,7 @@ impl<'a> FnCompiler<'a> {
                         dst: failed,
                         src: v,
                     });
-                    let pat = self.compile_pat(p);
-                    let idx = self.add_pat(pat);
-                    self.emit(Instr::Match {
-                        pat: idx,
-                        src: v,
-                        fail: Some(else_l),
-                    });
+                    self.emit_match(p, v, Some(else_l));
                     self.emit(Instr::Move {
                         dst: result,
                         src: v,
@@ -1439,13 +1477,7 @@ impl<'a> FnCompiler<'a> {
                     let c = self.body.clause(cid).clone();
                     let next = self.new_label();
                     if let Some(&p) = c.pats.first() {
-                        let pat = self.compile_pat(p);
-                        let idx = self.add_pat(pat);
-                        self.emit(Instr::Match {
-                            pat: idx,
-                            src: failed,
-                            fail: Some(next),
-                        });
+                        self.emit_match(p, failed, Some(next));
                     }
                     self.emit_guard(&c.guard, next);
                     let r = self.compile_expr(c.body, false);
@@ -1519,9 +1551,9 @@ impl<'a> FnCompiler<'a> {
                 let lp = self.new_label();
                 let done = self.new_label();
                 self.bind(lp);
-                let cp = self.compile_pat(*pat);
-                let pidx = self.add_pat(cp);
                 if matches!(kind, GeneratorKind::Binary) {
+                    let cp = self.compile_pat(*pat);
+                    let pidx = self.add_pat(cp);
                     self.emit(Instr::BinNext {
                         bits: list,
                         pat: pidx,
@@ -1530,17 +1562,23 @@ impl<'a> FnCompiler<'a> {
                 } else {
                     let head = self.temp();
                     self.emit(Instr::ListNext { list, head, done });
-                    self.emit(Instr::Match {
-                        pat: pidx,
-                        src: head,
-                        fail: Some(lp),
-                    });
+                    self.emit_match(*pat, head, Some(lp));
                 }
                 self.compile_qualifiers(c, i + 1, acc, lp);
                 self.bind(done);
                 self.emit(Instr::Jump(cont));
             }
         }
+    }
+}
+
+/// A part of a `[H | T]` pattern that `MatchCons` binds: `Some(Some(slot))`
+/// for a variable, `Some(None)` for `_`, `None` for anything else.
+fn cons_part(p: &CPat) -> Option<Option<Slot>> {
+    match p {
+        CPat::Var(s) => Some(Some(*s)),
+        CPat::Wild => Some(None),
+        _ => None,
     }
 }
 

@@ -380,6 +380,23 @@ impl Term {
             _ => None,
         }
     }
+    /// A term with nothing to drop (no shared heap part).
+    #[inline(always)]
+    pub fn is_immediate(&self) -> bool {
+        matches!(
+            self,
+            Term::Int(_) | Term::Atom(_) | Term::Nil | Term::Float(_) | Term::Pid(_) | Term::Ref(_)
+        )
+    }
+    /// Store `v` in `slot`; overwriting an immediate calls no drop code.
+    #[inline(always)]
+    pub fn put(slot: &mut Term, v: Term) {
+        if slot.is_immediate() {
+            std::mem::forget(std::mem::replace(slot, v));
+        } else {
+            *slot = v;
+        }
+    }
     pub fn is_truthy(&self) -> bool {
         self.is_atom(Atom::TRUE)
     }
@@ -417,10 +434,18 @@ impl<'a> Iterator for ListIter<'a> {
 }
 
 /// `=:=`
+#[inline]
 pub fn exact_eq(a: &Term, b: &Term) -> bool {
     match (a, b) {
         (Term::Int(x), Term::Int(y)) => x == y,
         (Term::Atom(x), Term::Atom(y)) => x == y,
+        _ => exact_eq_slow(a, b),
+    }
+}
+
+#[inline(never)]
+fn exact_eq_slow(a: &Term, b: &Term) -> bool {
+    match (a, b) {
         (Term::Float(x), Term::Float(y)) => x == y,
         (Term::Int(_) | Term::Big(_) | Term::Float(_), _) if a.type_rank() == 0 => {
             matches!((a, b), (Term::Big(x), Term::Big(y)) if x == y)
