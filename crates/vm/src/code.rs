@@ -157,6 +157,8 @@ pub struct CSeg<T> {
     pub unit: u8,
 }
 
+// An explicit tag: dispatch is one indexed jump, not a niche decode.
+#[repr(u8)]
 pub enum Instr {
     Const {
         dst: Slot,
@@ -252,6 +254,9 @@ pub enum Instr {
     },
     Return {
         src: Slot,
+    },
+    ReturnConst {
+        value: Term,
     },
     Send {
         dst: Slot,
@@ -657,7 +662,7 @@ impl<'a> FnCompiler<'a> {
             }
             self.emit_guard(&clause.guard, next);
             let v = self.compile_expr(clause.body, true);
-            self.emit(Instr::Return { src: v });
+            self.emit_return(v);
             self.bind(next);
             self.next_temp = self.arity + self.body.var_count() as u32;
         }
@@ -675,6 +680,20 @@ impl<'a> FnCompiler<'a> {
 
     fn compile_lambda(&mut self, f: &ir::FunExpr) {
         self.compile_clauses_entry(&f.clauses, f.arity);
+    }
+
+    /// Return `v`; a constant computed just before is returned directly.
+    fn emit_return(&mut self, v: Slot) {
+        let here = self.instrs.len() as u32;
+        if let Some(Instr::Const { dst, .. }) = self.instrs.last()
+            && *dst == v
+            && !self.labels.contains(&here)
+            && let Some(Instr::Const { value, .. }) = self.instrs.pop()
+        {
+            self.emit(Instr::ReturnConst { value });
+            return;
+        }
+        self.emit(Instr::Return { src: v });
     }
 
     /// Match `src` against pattern `p`; on failure jump to `fail`, or raise

@@ -405,7 +405,7 @@ impl Vm {
         p.top = top.base as usize;
         match p.frames.last() {
             Some(caller) => {
-                p.regs[(caller.base + top.ret) as usize] = v;
+                Term::put(&mut p.regs[(caller.base + top.ret) as usize], v);
                 None
             }
             None => {
@@ -633,6 +633,18 @@ impl Vm {
                 }
             }};
         }
+        // Call compiled function `fi` of module `m`: the loop goes on in it.
+        macro_rules! enter_code {
+            ($m:expr, $fi:expr, $args:expr, $dst:expr, $tail:expr) => {{
+                let fc = &code.modules[$m as usize].functions[$fi as usize];
+                save_pc!();
+                base = self.open_frame(p, fc, $m, $fi, base, $args, $dst, $tail)?;
+                f = fc;
+                pc = 0;
+                module = $m;
+                fc
+            }};
+        }
         loop {
             let Some(ins) = f.instrs.get(pc) else {
                 error!(Term::Atom(Atom::new("racewit_bad_pc")));
@@ -833,6 +845,19 @@ impl Vm {
                 }
                 Instr::Call {
                     dst,
+                    callee:
+                        Callee::Static(Target::Code {
+                            module: m,
+                            function: fi,
+                        }),
+                    args,
+                    tail,
+                    ..
+                } => {
+                    enter_code!(*m, *fi, args, *dst, *tail);
+                }
+                Instr::Call {
+                    dst,
                     callee,
                     args,
                     tail,
@@ -844,9 +869,7 @@ impl Vm {
                             function: fi,
                             closure,
                         }) => {
-                            let fc = &code.modules[m as usize].functions[fi as usize];
-                            save_pc!();
-                            base = self.open_frame(p, fc, m, fi, base, args, *dst, *tail)?;
+                            let fc = enter_code!(m, fi, args, *dst, *tail);
                             if let Some(fv) = closure {
                                 // A closure's captured values go to their slots.
                                 if let Term::Fun(fa) = &fv
@@ -860,9 +883,6 @@ impl Vm {
                                     Term::put(&mut r!(sl), fv);
                                 }
                             }
-                            f = fc;
-                            pc = 0;
-                            module = m;
                             continue;
                         }
                         Some(FastCall::Pure(func)) => {
@@ -992,9 +1012,13 @@ impl Vm {
                     };
                     after_call!(res)
                 }
-                Instr::Return { src } => {
-                    // The frame dies: its value is moved out.
-                    let v = std::mem::replace(&mut r!(*src), Term::Nil);
+                Instr::Return { .. } | Instr::ReturnConst { .. } => {
+                    let v = match ins {
+                        // The frame dies: its value is moved out.
+                        Instr::Return { src } => std::mem::replace(&mut r!(*src), Term::Nil),
+                        Instr::ReturnConst { value } => value.clone(),
+                        _ => Term::Nil,
+                    };
                     match self.do_return(p, v) {
                         None => {
                             let t = reload!();
