@@ -298,7 +298,7 @@ impl Vm {
         if p.regs.len() < p.top {
             // Grow by at least half, so deep recursion resizes rarely.
             let len = p.top.max(p.regs.len() + p.regs.len() / 2);
-            p.regs.resize(len, Term::Nil);
+            p.regs.resize_with(len, || Term::Nil);
         }
         base
     }
@@ -340,7 +340,16 @@ impl Vm {
         tail: bool,
     ) -> Result<usize, VmError> {
         self.count_reduction()?;
-        if tail {
+        // No source slot below its argument's position: moved in order, each
+        // is read before anything writes to it (sources are distinct).
+        if tail && args.iter().enumerate().all(|(j, s)| *s as usize >= j) {
+            let nb = Self::place_frame(p, f, module, function, ret, true);
+            for (j, s) in args.iter().enumerate() {
+                let v = std::mem::replace(&mut p.regs[base + *s as usize], Term::Nil);
+                Term::put(&mut p.regs[nb + j], v);
+            }
+            Ok(nb)
+        } else if tail {
             let mut buf = std::mem::take(&mut self.argbuf);
             for s in args {
                 buf.push(std::mem::replace(
@@ -1044,11 +1053,11 @@ impl Vm {
                     r!(*dst) = m.clone();
                     save_pc!();
                     let md = &code.modules[module as usize];
-                    let mut ev = Event::new(
-                        p.pid,
-                        EventKind::Send,
-                        format!("{} ! {}", format::write_term(&dest), format::write_term(&m)),
-                    );
+                    let mut text = String::with_capacity(64);
+                    format::write_into(&dest, &mut text);
+                    text.push_str(" ! ");
+                    format::write_into(&m, &mut text);
+                    let mut ev = Event::new(p.pid, EventKind::Send, text);
                     ev.site = Some((md.ir_name.clone(), CallSiteId(*site)));
                     if !md.prelude {
                         ev.span = md.sites.get(*site as usize).map(|s| s.span);
@@ -1222,12 +1231,11 @@ impl Vm {
                     p.recv_pos = 0;
                     p.scanned = 0;
                     save_pc!();
-                    let ev = Event::new(
-                        p.pid,
-                        EventKind::Receive,
-                        format!("receive {}", format::write_term(&m)),
-                    )
-                    .with_item(SharedItem::Mailbox(p.pid), Access::Read);
+                    let mut text = String::with_capacity(64);
+                    text.push_str("receive ");
+                    format::write_into(&m, &mut text);
+                    let ev = Event::new(p.pid, EventKind::Receive, text)
+                        .with_item(SharedItem::Mailbox(p.pid), Access::Read);
                     if let Some(ev) = self.take_or_merge(p, ev) {
                         return Ok(Outcome::Event(ev));
                     }
