@@ -296,8 +296,8 @@ impl Vm {
         };
         p.top = base + f.frame_size as usize;
         if p.regs.len() < p.top {
-            // Grow by at least half, so deep recursion resizes rarely.
-            let len = p.top.max(p.regs.len() + p.regs.len() / 2);
+            // Grow by doubling, so deep recursion resizes (and copies) rarely.
+            let len = p.top.max(p.regs.len() * 2);
             p.regs.resize_with(len, || Term::Nil);
         }
         base
@@ -642,6 +642,18 @@ impl Vm {
                 }
             }};
         }
+        // A failed match: go to the next clause, or raise `{badmatch, V}`.
+        macro_rules! match_failed {
+            ($fail:expr, $src:expr) => {
+                match $fail {
+                    Some(l) => pc = *l as usize,
+                    None => {
+                        let v = r!(*$src).clone();
+                        error!(Term::tuple(vec![Term::Atom(Atom::BADMATCH), v]))
+                    }
+                }
+            };
+        }
         // Call compiled function `fi` of module `m`: the loop goes on in it.
         macro_rules! enter_code {
             ($m:expr, $fi:expr, $args:expr, $dst:expr, $tail:expr) => {{
@@ -750,13 +762,7 @@ impl Vm {
                         other => crate::term::exact_eq(other, &Term::Int(*imm)),
                     };
                     if !ok {
-                        match fail {
-                            Some(l) => pc = *l as usize,
-                            None => {
-                                let v = r!(*src).clone();
-                                error!(Term::tuple(vec![Term::Atom(Atom::BADMATCH), v]))
-                            }
-                        }
+                        match_failed!(fail, src);
                     }
                 }
                 Instr::MatchCons {
@@ -780,24 +786,12 @@ impl Vm {
                                 Term::put(&mut r!(*s), v);
                             }
                         }
-                        None => match fail {
-                            Some(l) => pc = *l as usize,
-                            None => {
-                                let v = r!(*src).clone();
-                                error!(Term::tuple(vec![Term::Atom(Atom::BADMATCH), v]))
-                            }
-                        },
+                        None => match_failed!(fail, src),
                     }
                 }
                 Instr::MatchAtom { src, atom, fail } => {
                     if !r!(*src).is_atom(*atom) {
-                        match fail {
-                            Some(l) => pc = *l as usize,
-                            None => {
-                                let v = r!(*src).clone();
-                                error!(Term::tuple(vec![Term::Atom(Atom::BADMATCH), v]))
-                            }
-                        }
+                        match_failed!(fail, src);
                     }
                 }
                 Instr::Match { pat, src, fail } => {
@@ -810,10 +804,7 @@ impl Vm {
                         pattern::match_pat(&f.pats[*pat as usize], &v, &mut env)
                     };
                     if !ok {
-                        match fail {
-                            Some(l) => pc = *l as usize,
-                            None => error!(Term::tuple(vec![Term::Atom(Atom::BADMATCH), v])),
-                        }
+                        match_failed!(fail, src);
                     }
                 }
                 Instr::Guard { guard, fail } => {
