@@ -5,9 +5,17 @@
 //!
 //! Frame layout of a function of arity A with V IR variables:
 //! slots `0..A` hold the arguments, `A..A+V` the variables (`VarId` v lives in
-//! slot `A + v`), then temporaries. A `fun` inside a function is compiled as
-//! its own [`FnCode`] with the same variable space; captured variables are
-//! copied into their slots when it is called.
+//! slot `A + v`), then temporaries. A variable bound only as a whole argument
+//! pattern of a clause head lives in that argument's slot instead (no move
+//! on entry). A `fun` inside a function is compiled as its own [`FnCode`]
+//! with the same variable space; captured variables are copied into their
+//! slots when it is called.
+//!
+//! Common shapes get their own instructions so the loop does less work:
+//! variable patterns are moves, integer/atom literal and `[H | T]` patterns
+//! are `MatchInt`/`MatchAtom`/`MatchCons`, `X op K` with an integer literal
+//! is `OpImm`, a clause returning a constant ends in `ReturnConst`, and the
+//! arguments of a tail call come from distinct slots (they are moved).
 
 use racewit_syntax::ir::{
     self, BinOp, BinType, CaseKind, ClauseId, ComprehensionKind, Endian, Expr, ExprId,
