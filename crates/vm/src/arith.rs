@@ -42,7 +42,35 @@ fn big_op(a: &Term, b: &Term, op: impl Fn(BigInt, BigInt) -> BigInt) -> Result<T
     }
 }
 
+/// `x op y` on two small integers, when the result is a small integer or a
+/// boolean; `None` when it needs a bignum, raises, or `op` is not numeric.
+#[inline(always)]
+pub fn small_binop(op: BinOp, x: i64, y: i64) -> Option<Term> {
+    Some(match op {
+        BinOp::Add => Term::Int(x.checked_add(y)?),
+        BinOp::Sub => Term::Int(x.checked_sub(y)?),
+        BinOp::Mul => Term::Int(x.checked_mul(y)?),
+        BinOp::Div => Term::Int(x.checked_div(y)?),
+        BinOp::Rem => Term::Int(x.checked_rem(y)?),
+        BinOp::Band => Term::Int(x & y),
+        BinOp::Bor => Term::Int(x | y),
+        BinOp::Bxor => Term::Int(x ^ y),
+        BinOp::Less => Term::bool(x < y),
+        BinOp::LessEq => Term::bool(x <= y),
+        BinOp::Greater => Term::bool(x > y),
+        BinOp::GreaterEq => Term::bool(x >= y),
+        BinOp::Eq | BinOp::ExactEq => Term::bool(x == y),
+        BinOp::NotEq | BinOp::ExactNotEq => Term::bool(x != y),
+        _ => return None,
+    })
+}
+
 pub fn binop(op: BinOp, a: &Term, b: &Term) -> Result<Term, Term> {
+    if let (Term::Int(x), Term::Int(y)) = (a, b)
+        && let Some(v) = small_binop(op, *x, *y)
+    {
+        return Ok(v);
+    }
     match op {
         BinOp::Add => match (a, b) {
             (Term::Int(x), Term::Int(y)) => Ok(x

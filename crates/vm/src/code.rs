@@ -5,9 +5,17 @@
 //!
 //! Frame layout of a function of arity A with V IR variables:
 //! slots `0..A` hold the arguments, `A..A+V` the variables (`VarId` v lives in
-//! slot `A + v`), then temporaries. A `fun` inside a function is compiled as
-//! its own [`FnCode`] with the same variable space; captured variables are
-//! copied into their slots when it is called.
+//! slot `A + v`), then temporaries. A variable bound only as a whole argument
+//! pattern of a clause head lives in that argument's slot instead (no move
+//! on entry). A `fun` inside a function is compiled as its own [`FnCode`]
+//! with the same variable space; captured variables are copied into their
+//! slots when it is called.
+//!
+//! Common shapes get their own instructions so the loop does less work:
+//! variable patterns are moves, integer/atom literal and `[H | T]` patterns
+//! are `MatchInt`/`MatchAtom`/`MatchCons`, `X op K` with an integer literal
+//! is `OpImm`, a clause returning a constant ends in `ReturnConst`, and the
+//! arguments of a tail call come from distinct slots (they are moved).
 
 use racewit_syntax::ir::{
     self, BinOp, BinType, CaseKind, ClauseId, ComprehensionKind, Endian, Expr, ExprId,
@@ -157,6 +165,8 @@ pub struct CSeg<T> {
     pub unit: u8,
 }
 
+// An explicit tag: dispatch is one indexed jump, not a niche decode.
+#[repr(u8)]
 pub enum Instr {
     Const {
         dst: Slot,
@@ -209,6 +219,26 @@ pub enum Instr {
         src: Slot,
         fail: Option<Label>,
     },
+    /// `Match` of the integer literal `imm`.
+    MatchInt {
+        src: Slot,
+        imm: i64,
+        fail: Option<Label>,
+    },
+    /// `Match` of `[H | T]` where `H` and `T` are variables (stored in
+    /// their slots) or `_` (`None`).
+    MatchCons {
+        src: Slot,
+        head: Option<Slot>,
+        tail: Option<Slot>,
+        fail: Option<Label>,
+    },
+    /// `Match` of the atom literal `atom`.
+    MatchAtom {
+        src: Slot,
+        atom: Atom,
+        fail: Option<Label>,
+    },
     Guard {
         guard: u32,
         fail: Label,
@@ -232,6 +262,9 @@ pub enum Instr {
     },
     Return {
         src: Slot,
+    },
+    ReturnConst {
+        value: Term,
     },
     Send {
         dst: Slot,
@@ -485,6 +518,8 @@ struct FnCompiler<'a> {
     lambdas: Vec<(u32, ir::FunExpr)>,
     /// Inside a `try`/`catch` body, calls are not tail calls.
     protected: u32,
+    /// Slot of each head variable kept in its argument's slot (by `VarId`).
+    head_vars: Vec<Option<Slot>>,
 }
 
 const UNBOUND_LABEL: u32 = u32::MAX;
@@ -514,11 +549,39 @@ impl<'a> FnCompiler<'a> {
             max_slot: base,
             lambdas: Vec::new(),
             protected: 0,
+            head_vars: Vec::new(),
         }
     }
 
     fn var(&self, v: ir::VarId) -> Slot {
-        self.arity + v.0
+        match self.head_vars.get(v.0 as usize) {
+            Some(&Some(slot)) => slot,
+            _ => self.arity + v.0,
+        }
+    }
+
+    /// A variable bound only by being a whole argument pattern of a clause
+    /// head lives in that argument's slot (no move on entry).
+    fn alias_head_vars(&mut self, clauses: &[ClauseId]) {
+        let mut binds = vec![0u32; self.body.var_count()];
+        for p in &self.body.pats {
+            if let Pat::Var(v) = p
+                && let Some(n) = binds.get_mut(v.0 as usize)
+            {
+                *n += 1;
+            }
+        }
+        let mut head_vars = vec![None; self.body.var_count()];
+        for &cid in clauses {
+            for (i, &p) in self.body.clause(cid).pats.iter().enumerate() {
+                if let Pat::Var(v) = self.body.pat(p)
+                    && binds.get(v.0 as usize) == Some(&1)
+                {
+                    head_vars[v.0 as usize] = Some(i as Slot);
+                }
+            }
+        }
+        self.head_vars = head_vars;
     }
 
     fn temp(&mut self) -> Slot {
@@ -565,6 +628,9 @@ impl<'a> FnCompiler<'a> {
         for ins in &mut self.instrs {
             match ins {
                 Instr::Match { fail: Some(l), .. }
+                | Instr::MatchInt { fail: Some(l), .. }
+                | Instr::MatchAtom { fail: Some(l), .. }
+                | Instr::MatchCons { fail: Some(l), .. }
                 | Instr::Guard { fail: l, .. }
                 | Instr::Filter { fail: l, .. }
                 | Instr::Jump(l)
@@ -595,21 +661,16 @@ impl<'a> FnCompiler<'a> {
     }
 
     fn compile_clauses_entry(&mut self, clauses: &[ClauseId], arity: u32) {
+        self.alias_head_vars(clauses);
         for &cid in clauses {
             let clause = self.body.clause(cid).clone();
             let next = self.new_label();
             for (i, &p) in clause.pats.iter().enumerate() {
-                let pat = self.compile_pat(p);
-                let idx = self.add_pat(pat);
-                self.emit(Instr::Match {
-                    pat: idx,
-                    src: i as Slot,
-                    fail: Some(next),
-                });
+                self.emit_match(p, i as Slot, Some(next));
             }
             self.emit_guard(&clause.guard, next);
             let v = self.compile_expr(clause.body, true);
-            self.emit(Instr::Return { src: v });
+            self.emit_return(v);
             self.bind(next);
             self.next_temp = self.arity + self.body.var_count() as u32;
         }
@@ -627,6 +688,51 @@ impl<'a> FnCompiler<'a> {
 
     fn compile_lambda(&mut self, f: &ir::FunExpr) {
         self.compile_clauses_entry(&f.clauses, f.arity);
+    }
+
+    /// Return `v`; a constant computed just before is returned directly.
+    fn emit_return(&mut self, v: Slot) {
+        let here = self.instrs.len() as u32;
+        if let Some(Instr::Const { dst, .. }) = self.instrs.last()
+            && *dst == v
+            && !self.labels.contains(&here)
+            && let Some(Instr::Const { value, .. }) = self.instrs.pop()
+        {
+            self.emit(Instr::ReturnConst { value });
+            return;
+        }
+        self.emit(Instr::Return { src: v });
+    }
+
+    /// Match `src` against pattern `p`; on failure jump to `fail`, or raise
+    /// `{badmatch, V}`. A variable pattern is a move and `_` is nothing.
+    fn emit_match(&mut self, p: PatId, src: Slot, fail: Option<Label>) {
+        match self.compile_pat(p) {
+            CPat::Wild => {}
+            CPat::Var(dst) => {
+                if dst != src {
+                    self.emit(Instr::Move { dst, src });
+                }
+            }
+            CPat::Lit(Term::Int(imm)) => self.emit(Instr::MatchInt { src, imm, fail }),
+            CPat::Cons(h, t) if cons_part(&h).is_some() && cons_part(&t).is_some() => {
+                self.emit(Instr::MatchCons {
+                    src,
+                    head: cons_part(&h).flatten(),
+                    tail: cons_part(&t).flatten(),
+                    fail,
+                })
+            }
+            CPat::Lit(Term::Atom(atom)) => self.emit(Instr::MatchAtom { src, atom, fail }),
+            pat => {
+                let idx = self.add_pat(pat);
+                self.emit(Instr::Match {
+                    pat: idx,
+                    src,
+                    fail,
+                });
+            }
+        }
     }
 
     fn add_pat(&mut self, p: CPat) -> u32 {
@@ -899,41 +1005,16 @@ impl<'a> FnCompiler<'a> {
             }
             Expr::Match(p, rhs) => {
                 let v = self.compile_expr(rhs, false);
-                let pat = self.compile_pat(p);
-                let idx = self.add_pat(pat);
-                self.emit(Instr::Match {
-                    pat: idx,
-                    src: v,
-                    fail: None,
-                });
+                self.emit_match(p, v, None);
                 v
             }
             Expr::MaybeMatch(p, rhs) => {
                 // Outside a `maybe` (should not happen): behaves as a match.
                 let v = self.compile_expr(rhs, false);
-                let pat = self.compile_pat(p);
-                let idx = self.add_pat(pat);
-                self.emit(Instr::Match {
-                    pat: idx,
-                    src: v,
-                    fail: None,
-                });
+                self.emit_match(p, v, None);
                 v
             }
-            Expr::Op(op, a, b)
-                if matches!(self.body.expr(b), Expr::Lit(Literal::Int(_)))
-                    && matches!(
-                        op,
-                        BinOp::Add
-                            | BinOp::Sub
-                            | BinOp::Less
-                            | BinOp::Greater
-                            | BinOp::LessEq
-                            | BinOp::GreaterEq
-                            | BinOp::Eq
-                            | BinOp::ExactEq
-                    ) =>
-            {
+            Expr::Op(op, a, b) if matches!(self.body.expr(b), Expr::Lit(Literal::Int(_))) => {
                 let imm = match self.body.expr(b) {
                     Expr::Lit(Literal::Int(i)) => *i,
                     _ => unreachable_lit(),
@@ -994,13 +1075,7 @@ impl<'a> FnCompiler<'a> {
                     let next = self.new_label();
                     let mark = self.next_temp;
                     if let Some(&p) = c.pats.first() {
-                        let pat = self.compile_pat(p);
-                        let idx = self.add_pat(pat);
-                        self.emit(Instr::Match {
-                            pat: idx,
-                            src: v,
-                            fail: Some(next),
-                        });
+                        self.emit_match(p, v, Some(next));
                     }
                     self.emit_guard(&c.guard, next);
                     let r = self.compile_expr(c.body, tail);
@@ -1189,13 +1264,28 @@ impl<'a> FnCompiler<'a> {
                 Callee::Apply { fun: f }
             }
         };
-        let slots: Vec<Slot> = args.iter().map(|&a| self.compile_expr(a, false)).collect();
+        let mut slots: Vec<Slot> = args.iter().map(|&a| self.compile_expr(a, false)).collect();
+        let tail = tail && self.protected == 0;
+        if tail {
+            // A tail call moves its arguments out of the dying frame: each
+            // must come from its own slot.
+            for i in 1..slots.len() {
+                if slots[..i].contains(&slots[i]) {
+                    let copy = self.temp();
+                    self.emit(Instr::Move {
+                        dst: copy,
+                        src: slots[i],
+                    });
+                    slots[i] = copy;
+                }
+            }
+        }
         let t = self.temp();
         self.emit(Instr::Call {
             dst: t,
             callee,
             args: slots.into(),
-            tail: tail && self.protected == 0,
+            tail,
             site,
         });
         t
@@ -1225,13 +1315,7 @@ impl<'a> FnCompiler<'a> {
             let nextc = self.new_label();
             let mark = self.next_temp;
             if let Some(&p) = c.pats.first() {
-                let pat = self.compile_pat(p);
-                let idx = self.add_pat(pat);
-                self.emit(Instr::Match {
-                    pat: idx,
-                    src: msg,
-                    fail: Some(nextc),
-                });
+                self.emit_match(p, msg, Some(nextc));
             }
             self.emit_guard(&c.guard, nextc);
             self.emit(Instr::RecvAccept);
@@ -1309,13 +1393,7 @@ impl<'a> FnCompiler<'a> {
                 let cl = self.body.clause(cid).clone();
                 let next = self.new_label();
                 if let Some(&p) = cl.pats.first() {
-                    let pat = self.compile_pat(p);
-                    let idx = self.add_pat(pat);
-                    self.emit(Instr::Match {
-                        pat: idx,
-                        src: v,
-                        fail: Some(next),
-                    });
+                    self.emit_match(p, v, Some(next));
                 }
                 self.emit_guard(&cl.guard, next);
                 let rv = self.compile_expr(cl.body, false);
@@ -1344,14 +1422,7 @@ impl<'a> FnCompiler<'a> {
             let cl = self.body.clause(cid).clone();
             let next = self.new_label();
             for (i, &p) in cl.pats.iter().enumerate().take(3) {
-                let pat = self.compile_pat(p);
-                let idx = self.add_pat(pat);
-                let src = [c, r, s][i];
-                self.emit(Instr::Match {
-                    pat: idx,
-                    src,
-                    fail: Some(next),
-                });
+                self.emit_match(p, [c, r, s][i], Some(next));
             }
             self.emit_guard(&cl.guard, next);
             let rv = self.compile_expr(cl.body, false);
@@ -1406,13 +1477,7 @@ impl<'a> FnCompiler<'a> {
                         dst: failed,
                         src: v,
                     });
-                    let pat = self.compile_pat(p);
-                    let idx = self.add_pat(pat);
-                    self.emit(Instr::Match {
-                        pat: idx,
-                        src: v,
-                        fail: Some(else_l),
-                    });
+                    self.emit_match(p, v, Some(else_l));
                     self.emit(Instr::Move {
                         dst: result,
                         src: v,
@@ -1439,13 +1504,7 @@ impl<'a> FnCompiler<'a> {
                     let c = self.body.clause(cid).clone();
                     let next = self.new_label();
                     if let Some(&p) = c.pats.first() {
-                        let pat = self.compile_pat(p);
-                        let idx = self.add_pat(pat);
-                        self.emit(Instr::Match {
-                            pat: idx,
-                            src: failed,
-                            fail: Some(next),
-                        });
+                        self.emit_match(p, failed, Some(next));
                     }
                     self.emit_guard(&c.guard, next);
                     let r = self.compile_expr(c.body, false);
@@ -1527,9 +1586,9 @@ impl<'a> FnCompiler<'a> {
                 let done = self.new_label();
                 let rest_l = self.new_label();
                 self.bind(lp);
-                let cp = self.compile_pat(*pat);
-                let pidx = self.add_pat(cp);
                 if matches!(kind, GeneratorKind::Binary) {
+                    let cp = self.compile_pat(*pat);
+                    let pidx = self.add_pat(cp);
                     let nomatch = self.new_label();
                     self.emit(Instr::BinNext {
                         bits: list,
@@ -1566,11 +1625,7 @@ impl<'a> FnCompiler<'a> {
                 } else {
                     let head = self.temp();
                     self.emit(Instr::ListNext { list, head, done });
-                    self.emit(Instr::Match {
-                        pat: pidx,
-                        src: head,
-                        fail: if *strict { None } else { Some(lp) },
-                    });
+                    self.emit_match(*pat, head, if *strict { None } else { Some(lp) });
                 }
                 self.bind(rest_l);
                 self.compile_qualifiers(c, i + 1, acc, lp);
@@ -1851,6 +1906,16 @@ fn bits_pat(mut segs: Vec<CSeg<CPat>>, mut sizes: Vec<Option<GExpr>>) -> CPat {
     });
     sizes.push(None);
     CPat::Binary(segs.into(), sizes.into())
+}
+
+/// A part of a `[H | T]` pattern that `MatchCons` binds: `Some(Some(slot))`
+/// for a variable, `Some(None)` for `_`, `None` for anything else.
+fn cons_part(p: &CPat) -> Option<Option<Slot>> {
+    match p {
+        CPat::Var(s) => Some(Some(*s)),
+        CPat::Wild => Some(None),
+        _ => None,
+    }
 }
 
 /// The guard of the `OpImm` arm checked the literal; this is never reached.

@@ -9,7 +9,7 @@ use racewit_syntax::ir::{CallSiteId, ComprehensionKind};
 use crate::arith;
 use crate::atom::Atom;
 use crate::bif::{BifKind, Ctx, Flow};
-use crate::code::{CPat, Callee, CodeTable, FailKind, FnCode, Instr, Target};
+use crate::code::{Callee, CodeTable, FailKind, FnCode, Instr, Slot, Target};
 use crate::event::{Access, Class, Event, EventKind, Exception, SharedItem};
 use crate::format;
 use crate::pattern::{self, Env, build_binary};
@@ -258,6 +258,56 @@ impl Vm {
         }
     }
 
+    /// One reduction (a call); stops a run over budget.
+    #[inline(always)]
+    fn count_reduction(&mut self) -> Result<(), VmError> {
+        self.reductions += 1;
+        if self.reductions > self.config.max_reductions {
+            return Err(VmError::BudgetExhausted(self.reductions));
+        }
+        Ok(())
+    }
+
+    /// Make room for a frame of `f` and push it, or let it replace the top
+    /// frame (a tail call: same base and return slot). Returns its base.
+    #[inline(always)]
+    fn place_frame(
+        p: &mut Process,
+        f: &FnCode,
+        module: u32,
+        function: u32,
+        ret: u32,
+        tail: bool,
+    ) -> usize {
+        let base = match p.frames.last_mut() {
+            Some(top) if tail => {
+                top.module = module;
+                top.function = function;
+                top.pc = 0;
+                top.base as usize
+            }
+            _ => {
+                let base = p.top;
+                p.frames.push(Frame {
+                    module,
+                    function,
+                    pc: 0,
+                    base: base as u32,
+                    ret,
+                });
+                base
+            }
+        };
+        p.top = base + f.frame_size as usize;
+        if p.regs.len() < p.top {
+            // Grow by doubling, so deep recursion resizes (and copies) rarely.
+            let len = p.top.max(p.regs.len() * 2);
+            p.regs.resize_with(len, || Term::Nil);
+        }
+        base
+    }
+
+    /// Call compiled code with argument values.
     #[allow(clippy::too_many_arguments)]
     fn push_frame(
         &mut self,
@@ -269,32 +319,62 @@ impl Vm {
         ret: u32,
         tail: bool,
     ) -> Result<(), VmError> {
-        self.reductions += 1;
-        if self.reductions > self.config.max_reductions {
-            return Err(VmError::BudgetExhausted(self.reductions));
-        }
-        let (base, ret) = if tail && !p.frames.is_empty() {
-            let top = p.frames.pop().expect("checked");
-            (top.base, top.ret)
-        } else {
-            (p.top as u32, ret)
-        };
-        let end = base as usize + f.frame_size as usize;
-        if p.regs.len() < end {
-            p.regs.resize(end, Term::Nil);
-        }
-        p.top = end;
+        self.count_reduction()?;
+        let base = Self::place_frame(p, f, module, function, ret, tail);
         for (i, a) in args.into_iter().enumerate() {
-            p.regs[base as usize + i] = a;
+            Term::put(&mut p.regs[base + i], a);
         }
-        p.frames.push(Frame {
-            module,
-            function,
-            pc: 0,
-            base,
-            ret,
-        });
         Ok(())
+    }
+
+    /// Call compiled code with the arguments in slots `args` of the frame at
+    /// `base`: copied, or moved when a tail call replaces that frame.
+    /// Returns the new frame's base.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn open_frame(
+        &mut self,
+        p: &mut Process,
+        f: &FnCode,
+        module: u32,
+        function: u32,
+        base: usize,
+        args: &[Slot],
+        ret: u32,
+        tail: bool,
+    ) -> Result<usize, VmError> {
+        self.count_reduction()?;
+        // No source slot below its argument's position: moved in order, each
+        // is read before anything writes to it (sources are distinct).
+        if tail && args.iter().enumerate().all(|(j, s)| *s as usize >= j) {
+            let nb = Self::place_frame(p, f, module, function, ret, true);
+            for (j, s) in args.iter().enumerate() {
+                let v = std::mem::replace(&mut p.regs[base + *s as usize], Term::Nil);
+                Term::put(&mut p.regs[nb + j], v);
+            }
+            Ok(nb)
+        } else if tail {
+            let mut buf = std::mem::take(&mut self.argbuf);
+            for s in args {
+                buf.push(std::mem::replace(
+                    &mut p.regs[base + *s as usize],
+                    Term::Nil,
+                ));
+            }
+            let nb = Self::place_frame(p, f, module, function, ret, true);
+            for (i, v) in buf.drain(..).enumerate() {
+                Term::put(&mut p.regs[nb + i], v);
+            }
+            self.argbuf = buf;
+            Ok(nb)
+        } else {
+            let nb = Self::place_frame(p, f, module, function, ret, false);
+            for (i, s) in args.iter().enumerate() {
+                let v = p.regs[base + *s as usize].clone();
+                Term::put(&mut p.regs[nb + i], v);
+            }
+            Ok(nb)
+        }
     }
 
     fn finish_flow(
@@ -329,6 +409,7 @@ impl Vm {
     }
 
     /// Return `v` from the top frame.
+    #[inline(always)]
     fn do_return(&mut self, p: &mut Process, v: Term) -> Option<Outcome> {
         let Some(top) = p.frames.pop() else {
             p.result = Some(v);
@@ -337,7 +418,7 @@ impl Vm {
         p.top = top.base as usize;
         match p.frames.last() {
             Some(caller) => {
-                p.regs[(caller.base + top.ret) as usize] = v;
+                Term::put(&mut p.regs[(caller.base + top.ret) as usize], v);
                 None
             }
             None => {
@@ -565,20 +646,44 @@ impl Vm {
                 }
             }};
         }
+        // A failed match: go to the next clause, or raise `{badmatch, V}`.
+        macro_rules! match_failed {
+            ($fail:expr, $src:expr) => {
+                match $fail {
+                    Some(l) => pc = *l as usize,
+                    None => {
+                        let v = r!(*$src).clone();
+                        error!(Term::tuple(vec![Term::Atom(Atom::BADMATCH), v]))
+                    }
+                }
+            };
+        }
+        // Call compiled function `fi` of module `m`: the loop goes on in it.
+        macro_rules! enter_code {
+            ($m:expr, $fi:expr, $args:expr, $dst:expr, $tail:expr) => {{
+                let fc = &code.modules[$m as usize].functions[$fi as usize];
+                save_pc!();
+                base = self.open_frame(p, fc, $m, $fi, base, $args, $dst, $tail)?;
+                f = fc;
+                pc = 0;
+                module = $m;
+                fc
+            }};
+        }
         loop {
             let Some(ins) = f.instrs.get(pc) else {
                 error!(Term::Atom(Atom::new("racewit_bad_pc")));
             };
             pc += 1;
             match ins {
-                Instr::Const { dst, value } => r!(*dst) = value.clone(),
+                Instr::Const { dst, value } => Term::put(&mut r!(*dst), value.clone()),
                 Instr::Move { dst, src } => {
                     let v = r!(*src).clone();
-                    r!(*dst) = v;
+                    Term::put(&mut r!(*dst), v);
                 }
                 Instr::Cons { dst, head, tail } => {
                     let v = Term::cons(r!(*head).clone(), r!(*tail).clone());
-                    r!(*dst) = v;
+                    Term::put(&mut r!(*dst), v);
                 }
                 Instr::Tuple { dst, elems } => {
                     let v: Vec<Term> = elems.iter().map(|s| r!(*s).clone()).collect();
@@ -624,94 +729,86 @@ impl Vm {
                     }
                 }
                 Instr::Op { dst, op, a, b } => {
-                    let res = match (&r!(*a), &r!(*b)) {
-                        (Term::Int(x), Term::Int(y)) => match op {
-                            racewit_syntax::ir::BinOp::Add => {
-                                x.checked_add(*y).map(Term::Int).ok_or(())
-                            }
-                            racewit_syntax::ir::BinOp::Sub => {
-                                x.checked_sub(*y).map(Term::Int).ok_or(())
-                            }
-                            racewit_syntax::ir::BinOp::Less => Ok(Term::bool(x < y)),
-                            racewit_syntax::ir::BinOp::Greater => Ok(Term::bool(x > y)),
-                            racewit_syntax::ir::BinOp::LessEq => Ok(Term::bool(x <= y)),
-                            racewit_syntax::ir::BinOp::GreaterEq => Ok(Term::bool(x >= y)),
-                            racewit_syntax::ir::BinOp::ExactEq | racewit_syntax::ir::BinOp::Eq => {
-                                Ok(Term::bool(x == y))
-                            }
-                            _ => Err(()),
-                        },
-                        _ => Err(()),
+                    let v = match (&r!(*a), &r!(*b)) {
+                        (Term::Int(x), Term::Int(y)) => arith::small_binop(*op, *x, *y),
+                        _ => None,
                     };
-                    let v = match res {
-                        Ok(v) => v,
-                        Err(()) => match arith::binop(*op, &r!(*a), &r!(*b)) {
+                    let v = match v {
+                        Some(v) => v,
+                        None => match arith::binop(*op, &r!(*a), &r!(*b)) {
                             Ok(v) => v,
                             Err(e) => error!(e),
                         },
                     };
-                    r!(*dst) = v;
+                    Term::put(&mut r!(*dst), v);
                 }
                 Instr::OpImm { dst, op, a, imm } => {
-                    let y = *imm;
-                    let fast = match &r!(*a) {
-                        Term::Int(x) => match op {
-                            racewit_syntax::ir::BinOp::Add => x.checked_add(y).map(Term::Int),
-                            racewit_syntax::ir::BinOp::Sub => x.checked_sub(y).map(Term::Int),
-                            racewit_syntax::ir::BinOp::Less => Some(Term::bool(*x < y)),
-                            racewit_syntax::ir::BinOp::Greater => Some(Term::bool(*x > y)),
-                            racewit_syntax::ir::BinOp::LessEq => Some(Term::bool(*x <= y)),
-                            racewit_syntax::ir::BinOp::GreaterEq => Some(Term::bool(*x >= y)),
-                            racewit_syntax::ir::BinOp::ExactEq | racewit_syntax::ir::BinOp::Eq => {
-                                Some(Term::bool(*x == y))
-                            }
-                            _ => None,
-                        },
+                    let v = match &r!(*a) {
+                        Term::Int(x) => arith::small_binop(*op, *x, *imm),
                         _ => None,
                     };
-                    let v = match fast {
+                    let v = match v {
                         Some(v) => v,
-                        None => match arith::binop(*op, &r!(*a), &Term::Int(y)) {
+                        None => match arith::binop(*op, &r!(*a), &Term::Int(*imm)) {
                             Ok(v) => v,
                             Err(e) => error!(e),
                         },
                     };
-                    r!(*dst) = v;
+                    Term::put(&mut r!(*dst), v);
                 }
                 Instr::UnOp { dst, op, a } => match arith::unop(*op, &r!(*a)) {
-                    Ok(v) => r!(*dst) = v,
+                    Ok(v) => Term::put(&mut r!(*dst), v),
                     Err(e) => error!(e),
                 },
-                Instr::Match { pat, src, fail } => {
-                    let fast = match &f.pats[*pat as usize] {
-                        CPat::Lit(t) => Some(crate::term::exact_eq(t, &r!(*src))),
-                        CPat::Wild => Some(true),
-                        CPat::Var(s) => {
-                            let v = r!(*src).clone();
-                            r!(*s) = v;
-                            Some(true)
+                Instr::MatchInt { src, imm, fail } => {
+                    let ok = match &r!(*src) {
+                        Term::Int(x) => x == imm,
+                        other => crate::term::exact_eq(other, &Term::Int(*imm)),
+                    };
+                    if !ok {
+                        match_failed!(fail, src);
+                    }
+                }
+                Instr::MatchCons {
+                    src,
+                    head,
+                    tail,
+                    fail,
+                } => {
+                    let parts = match &r!(*src) {
+                        Term::Cons(c) => {
+                            Some((head.map(|_| c.head.clone()), tail.map(|_| c.tail.clone())))
                         }
                         _ => None,
                     };
-                    if fast == Some(true) {
-                        continue;
-                    }
-                    let v = r!(*src).clone();
-                    let ok = match fast {
-                        Some(b) => b,
-                        None => {
-                            let mut env = Env {
-                                regs: &mut p.regs[base..],
-                                pid: p.pid,
-                            };
-                            pattern::match_pat(&f.pats[*pat as usize], &v, &mut env)
+                    match parts {
+                        Some((h, t)) => {
+                            if let (Some(s), Some(v)) = (head, h) {
+                                Term::put(&mut r!(*s), v);
+                            }
+                            if let (Some(s), Some(v)) = (tail, t) {
+                                Term::put(&mut r!(*s), v);
+                            }
                         }
+                        None => match_failed!(fail, src),
+                    }
+                }
+                Instr::MatchAtom { src, atom, fail } => {
+                    if !r!(*src).is_atom(*atom) {
+                        match_failed!(fail, src);
+                    }
+                }
+                Instr::Match { pat, src, fail } => {
+                    let v = r!(*src).clone();
+                    let ok = {
+                        let mut env = Env {
+                            regs: &mut p.regs[base..],
+                            pid: p.pid,
+                        };
+                        pattern::match_pat(&f.pats[*pat as usize], &v, &mut env)
                     };
                     if !ok {
-                        match fail {
-                            Some(l) => pc = *l as usize,
-                            None => error!(Term::tuple(vec![Term::Atom(Atom::BADMATCH), v])),
-                        }
+                        match_failed!(fail, src);
                     }
                 }
                 Instr::Guard { guard, fail } => {
@@ -761,147 +858,7 @@ impl Vm {
                     tail,
                     ..
                 } => {
-                    // Fast path: a call of compiled code, arguments copied straight into the new frame.
-                    let fc = &code.modules[*m as usize].functions[*fi as usize];
-                    self.reductions += 1;
-                    if self.reductions > self.config.max_reductions {
-                        save_pc!();
-                        return Err(VmError::BudgetExhausted(self.reductions));
-                    }
-                    if *tail && !p.frames.is_empty() {
-                        let mut buf = std::mem::take(&mut self.argbuf);
-                        buf.clear();
-                        for s in args.iter() {
-                            buf.push(p.regs[base + *s as usize].clone());
-                        }
-                        let top = p.frames.pop().expect("checked");
-                        let nb = top.base as usize;
-                        let end = nb + fc.frame_size as usize;
-                        if p.regs.len() < end {
-                            p.regs.resize(end, Term::Nil);
-                        }
-                        p.top = end;
-                        for (i, v) in buf.drain(..).enumerate() {
-                            p.regs[nb + i] = v;
-                        }
-                        p.frames.push(Frame {
-                            module: *m,
-                            function: *fi,
-                            pc: 0,
-                            base: nb as u32,
-                            ret: top.ret,
-                        });
-                        self.argbuf = buf;
-                        base = nb;
-                    } else {
-                        save_pc!();
-                        let nb = p.top;
-                        let end = nb + fc.frame_size as usize;
-                        if p.regs.len() < end {
-                            p.regs.resize(end, Term::Nil);
-                        }
-                        p.top = end;
-                        for (i, s) in args.iter().enumerate() {
-                            let v = p.regs[base + *s as usize].clone();
-                            p.regs[nb + i] = v;
-                        }
-                        p.frames.push(Frame {
-                            module: *m,
-                            function: *fi,
-                            pc: 0,
-                            base: nb as u32,
-                            ret: *dst,
-                        });
-                        base = nb;
-                    }
-                    f = fc;
-                    pc = 0;
-                    module = *m;
-                }
-                Instr::Call {
-                    dst,
-                    callee: Callee::Apply { fun },
-                    args,
-                    tail,
-                    ..
-                } if matches!(&r!(*fun), Term::Fun(fa) if matches!(&**fa, Fun::Closure { arity, .. } if *arity as usize == args.len())) =>
-                {
-                    // Fast path: applying a closure of the right arity.
-                    let fv = r!(*fun).clone();
-                    let Term::Fun(fa) = &fv else { continue };
-                    let Fun::Closure {
-                        mod_index,
-                        index,
-                        env,
-                        ..
-                    } = &**fa
-                    else {
-                        continue;
-                    };
-                    let m = *mod_index;
-                    let md = &code.modules[m as usize];
-                    let fi = md.functions_len + index;
-                    let fc = &md.functions[fi as usize];
-                    self.reductions += 1;
-                    if self.reductions > self.config.max_reductions {
-                        save_pc!();
-                        return Err(VmError::BudgetExhausted(self.reductions));
-                    }
-                    let nb;
-                    if *tail && !p.frames.is_empty() {
-                        let mut buf = std::mem::take(&mut self.argbuf);
-                        buf.clear();
-                        for s in args.iter() {
-                            buf.push(p.regs[base + *s as usize].clone());
-                        }
-                        let top = p.frames.pop().expect("checked");
-                        nb = top.base as usize;
-                        let end = nb + fc.frame_size as usize;
-                        if p.regs.len() < end {
-                            p.regs.resize(end, Term::Nil);
-                        }
-                        p.top = end;
-                        for (i, v) in buf.drain(..).enumerate() {
-                            p.regs[nb + i] = v;
-                        }
-                        p.frames.push(Frame {
-                            module: m,
-                            function: fi,
-                            pc: 0,
-                            base: nb as u32,
-                            ret: top.ret,
-                        });
-                        self.argbuf = buf;
-                    } else {
-                        save_pc!();
-                        nb = p.top;
-                        let end = nb + fc.frame_size as usize;
-                        if p.regs.len() < end {
-                            p.regs.resize(end, Term::Nil);
-                        }
-                        p.top = end;
-                        for (i, s) in args.iter().enumerate() {
-                            let v = p.regs[base + *s as usize].clone();
-                            p.regs[nb + i] = v;
-                        }
-                        p.frames.push(Frame {
-                            module: m,
-                            function: fi,
-                            pc: 0,
-                            base: nb as u32,
-                            ret: *dst,
-                        });
-                    }
-                    for (slot, v) in fc.env_slots.iter().zip(env.iter()) {
-                        p.regs[nb + *slot as usize] = v.clone();
-                    }
-                    if let Some(sl) = fc.self_slot {
-                        p.regs[nb + sl as usize] = fv.clone();
-                    }
-                    base = nb;
-                    f = fc;
-                    pc = 0;
-                    module = m;
+                    enter_code!(*m, *fi, args, *dst, *tail);
                 }
                 Instr::Call {
                     dst,
@@ -910,6 +867,52 @@ impl Vm {
                     tail,
                     site,
                 } => {
+                    match fast_call(code, callee, &p.regs[base..], args.len()) {
+                        Some(FastCall::Code {
+                            module: m,
+                            function: fi,
+                            closure,
+                        }) => {
+                            let fc = enter_code!(m, fi, args, *dst, *tail);
+                            if let Some(fv) = closure {
+                                // A closure's captured values go to their slots.
+                                if let Term::Fun(fa) = &fv
+                                    && let Fun::Closure { env, .. } = &**fa
+                                {
+                                    for (slot, v) in fc.env_slots.iter().zip(env.iter()) {
+                                        Term::put(&mut r!(*slot), v.clone());
+                                    }
+                                }
+                                if let Some(sl) = fc.self_slot {
+                                    Term::put(&mut r!(sl), fv);
+                                }
+                            }
+                            continue;
+                        }
+                        Some(FastCall::Pure(func)) => {
+                            let mut buf = std::mem::take(&mut self.argbuf);
+                            buf.extend(args.iter().map(|s| r!(*s).clone()));
+                            let res = func(&buf);
+                            buf.clear();
+                            self.argbuf = buf;
+                            match res {
+                                Ok(v) if *tail => match self.do_return(p, v) {
+                                    None => {
+                                        let t = reload!();
+                                        f = t.0;
+                                        base = t.1;
+                                        pc = t.2;
+                                        module = t.3;
+                                    }
+                                    Some(o) => return Ok(o),
+                                },
+                                Ok(v) => Term::put(&mut r!(*dst), v),
+                                Err(e) => error!(e),
+                            }
+                            continue;
+                        }
+                        None => {}
+                    }
                     let argv: Vec<Term> = args.iter().map(|s| r!(*s).clone()).collect();
                     save_pc!();
                     let target = match callee {
@@ -1013,8 +1016,13 @@ impl Vm {
                     };
                     after_call!(res)
                 }
-                Instr::Return { src } => {
-                    let v = r!(*src).clone();
+                Instr::Return { .. } | Instr::ReturnConst { .. } => {
+                    let v = match ins {
+                        // The frame dies: its value is moved out.
+                        Instr::Return { src } => std::mem::replace(&mut r!(*src), Term::Nil),
+                        Instr::ReturnConst { value } => value.clone(),
+                        _ => Term::Nil,
+                    };
                     match self.do_return(p, v) {
                         None => {
                             let t = reload!();
@@ -1040,11 +1048,11 @@ impl Vm {
                     r!(*dst) = m.clone();
                     save_pc!();
                     let md = &code.modules[module as usize];
-                    let mut ev = Event::new(
-                        p.pid,
-                        EventKind::Send,
-                        format!("{} ! {}", format::write_term(&dest), format::write_term(&m)),
-                    );
+                    let mut text = String::with_capacity(64);
+                    format::write_into(&dest, &mut text);
+                    text.push_str(" ! ");
+                    format::write_into(&m, &mut text);
+                    let mut ev = Event::new(p.pid, EventKind::Send, text);
                     ev.site = Some((md.ir_name.clone(), CallSiteId(*site)));
                     if !md.prelude {
                         ev.span = md.sites.get(*site as usize).map(|s| s.span);
@@ -1218,12 +1226,11 @@ impl Vm {
                     p.recv_pos = 0;
                     p.scanned = 0;
                     save_pc!();
-                    let ev = Event::new(
-                        p.pid,
-                        EventKind::Receive,
-                        format!("receive {}", format::write_term(&m)),
-                    )
-                    .with_item(SharedItem::Mailbox(p.pid), Access::Read);
+                    let mut text = String::with_capacity(64);
+                    text.push_str("receive ");
+                    format::write_into(&m, &mut text);
+                    let ev = Event::new(p.pid, EventKind::Receive, text)
+                        .with_item(SharedItem::Mailbox(p.pid), Access::Read);
                     if let Some(ev) = self.take_or_merge(p, ev) {
                         return Ok(Outcome::Event(ev));
                     }
@@ -1303,14 +1310,13 @@ impl Vm {
                     r!(*acc) = v;
                 }
                 Instr::AccFinish { dst, acc, kind } => {
-                    let mut items = r!(*acc).list_to_vec().unwrap_or_default();
-                    items.reverse();
+                    let items = reverse_owned(std::mem::replace(&mut r!(*acc), Term::Nil));
                     let v = match kind {
-                        ComprehensionKind::List => Term::list(items),
+                        ComprehensionKind::List => items,
                         ComprehensionKind::Binary => {
                             let mut w = pattern::BitWriter::default();
                             let mut bad = false;
-                            for it in &items {
+                            for it in items.list_iter() {
                                 match it {
                                     Term::Bin(b) => w.push_bits(b),
                                     _ => bad = true,
@@ -1323,7 +1329,7 @@ impl Vm {
                         }
                         ComprehensionKind::Map => {
                             let mut m = TermMap::new();
-                            for it in items {
+                            for it in items.list_iter() {
                                 if let Term::Tuple(kv) = it
                                     && kv.len() == 2
                                 {
@@ -1448,5 +1454,113 @@ pub fn exit_reason(exc: &Exception) -> Term {
             Term::tuple(vec![Term::atom("nocatch"), exc.reason.clone()]),
             exc.stack.clone(),
         ]),
+    }
+}
+
+/// Reverse a comprehension's accumulator (a proper list), relinking the
+/// cells it owns alone instead of allocating new ones.
+fn reverse_owned(list: Term) -> Term {
+    let mut out = Term::Nil;
+    let mut cur = list;
+    loop {
+        match cur {
+            Term::Cons(mut cell) => match Arc::get_mut(&mut cell) {
+                Some(c) => {
+                    cur = std::mem::replace(&mut c.tail, out);
+                    out = Term::Cons(cell);
+                }
+                None => {
+                    out = Term::cons(cell.head.clone(), out);
+                    cur = cell.tail.clone();
+                }
+            },
+            _ => return out,
+        }
+    }
+}
+
+/// A call the loop makes without building an argument vector.
+enum FastCall {
+    /// Compiled code; `closure` is the applied fun when it captured values.
+    Code {
+        module: u32,
+        function: u32,
+        closure: Option<Term>,
+    },
+    Pure(crate::bif::PureFn),
+}
+
+/// The fast form of a call whose target is compiled code or a pure BIF
+/// (static, `M:F(...)` with atoms, or a fun of the right arity); `None` for
+/// everything else (context BIFs, errors, unsupported calls).
+#[inline(always)]
+fn fast_call(code: &CodeTable, callee: &Callee, regs: &[Term], nargs: usize) -> Option<FastCall> {
+    let from_target = |t: Target| match t {
+        Target::Code { module, function } => Some(FastCall::Code {
+            module,
+            function,
+            closure: None,
+        }),
+        Target::Bif(b) => match b.kind {
+            BifKind::Pure(f) => Some(FastCall::Pure(f)),
+            BifKind::Ctx(_) => None,
+        },
+        _ => None,
+    };
+    match callee {
+        Callee::Static(t) => from_target(*t),
+        Callee::Dynamic { module, name } => {
+            match (regs.get(*module as usize)?, regs.get(*name as usize)?) {
+                (Term::Atom(m), Term::Atom(n)) => from_target(code.resolve(*m, *n, nargs as u32)),
+                _ => None,
+            }
+        }
+        Callee::Apply { fun } => {
+            let fv = regs.get(*fun as usize)?;
+            let Term::Fun(fa) = fv else { return None };
+            match &**fa {
+                Fun::Closure {
+                    mod_index,
+                    index,
+                    arity,
+                    env,
+                    ..
+                } if *arity as usize == nargs => {
+                    let m = code.modules.get(*mod_index as usize)?;
+                    let function = m.functions_len + index;
+                    let needs_fun =
+                        !env.is_empty() || m.functions.get(function as usize)?.self_slot.is_some();
+                    Some(FastCall::Code {
+                        module: *mod_index,
+                        function,
+                        closure: needs_fun.then(|| fv.clone()),
+                    })
+                }
+                Fun::Local {
+                    mod_index,
+                    function,
+                    arity,
+                    ..
+                } if *arity as usize == nargs => Some(FastCall::Code {
+                    module: *mod_index,
+                    function: *function,
+                    closure: None,
+                }),
+                Fun::Export {
+                    module,
+                    name,
+                    arity,
+                } if *arity as usize == nargs => match code.resolve(*module, *name, *arity) {
+                    Target::Code { module, function } => Some(FastCall::Code {
+                        module,
+                        function,
+                        closure: None,
+                    }),
+                    // Context BIFs applied as funs keep the general path (no call site).
+                    t => from_target(t),
+                },
+                _ => None,
+            }
+        }
     }
 }

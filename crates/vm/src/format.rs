@@ -13,14 +13,24 @@ pub fn write_term(t: &Term) -> String {
     s
 }
 
-fn write_into(t: &Term, out: &mut String) {
+pub fn write_into(t: &Term, out: &mut String) {
+    use std::fmt::Write as _;
+    // Writing to a String cannot fail.
     match t {
-        Term::Int(i) => out.push_str(&i.to_string()),
-        Term::Big(b) => out.push_str(&b.to_string()),
+        Term::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Term::Big(b) => {
+            let _ = write!(out, "{b}");
+        }
         Term::Float(f) => out.push_str(&format_float(*f)),
-        Term::Atom(a) => out.push_str(&atom_text(*a)),
-        Term::Ref(r) => out.push_str(&format!("#Ref<0.0.0.{r}>")),
-        Term::Pid(p) => out.push_str(&format!("<0.{}.0>", p.0 + 80)),
+        Term::Atom(a) => write_atom(*a, out),
+        Term::Ref(r) => {
+            let _ = write!(out, "#Ref<0.0.0.{r}>");
+        }
+        Term::Pid(p) => {
+            let _ = write!(out, "<0.{}.0>", p.0 + 80);
+        }
         Term::Fun(f) => out.push_str(&fun_text(f)),
         Term::Tuple(items) => {
             out.push('{');
@@ -125,16 +135,21 @@ const RESERVED: &[&str] = &[
 
 /// An atom as `io_lib:write_atom/1` prints it (quoted when needed).
 pub fn atom_text(a: Atom) -> String {
+    let mut s = String::new();
+    write_atom(a, &mut s);
+    s
+}
+
+fn write_atom(a: Atom, out: &mut String) {
     let name = a.name();
     if atom_needs_quotes(name) {
-        let mut s = String::from("'");
+        out.push('\'');
         for c in name.chars() {
-            push_escaped(c, '\'', &mut s);
+            push_escaped(c, '\'', out);
         }
-        s.push('\'');
-        s
+        out.push('\'');
     } else {
-        name.to_string()
+        out.push_str(name);
     }
 }
 

@@ -15,7 +15,6 @@ use crate::atom::Atom;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Pid(pub u32);
 
-#[derive(Clone)]
 pub enum Term {
     Int(i64),
     Big(Arc<BigInt>),
@@ -31,6 +30,39 @@ pub enum Term {
     Bin(Arc<Bitstr>),
 }
 
+impl Clone for Term {
+    // Immediates are copied inline; only shared parts take a reference count.
+    #[inline(always)]
+    fn clone(&self) -> Term {
+        match self {
+            Term::Int(i) => Term::Int(*i),
+            Term::Atom(a) => Term::Atom(*a),
+            Term::Nil => Term::Nil,
+            _ => self.clone_shared(),
+        }
+    }
+}
+
+impl Term {
+    #[inline(never)]
+    fn clone_shared(&self) -> Term {
+        match self {
+            Term::Int(i) => Term::Int(*i),
+            Term::Big(b) => Term::Big(b.clone()),
+            Term::Float(f) => Term::Float(*f),
+            Term::Atom(a) => Term::Atom(*a),
+            Term::Ref(r) => Term::Ref(*r),
+            Term::Fun(f) => Term::Fun(f.clone()),
+            Term::Pid(p) => Term::Pid(*p),
+            Term::Tuple(t) => Term::Tuple(t.clone()),
+            Term::Map(m) => Term::Map(m.clone()),
+            Term::Nil => Term::Nil,
+            Term::Cons(c) => Term::Cons(c.clone()),
+            Term::Bin(b) => Term::Bin(b.clone()),
+        }
+    }
+}
+
 pub type TermMap = imbl::OrdMap<MapKey, Term>;
 
 pub struct Cons {
@@ -43,6 +75,10 @@ impl Drop for Cons {
     // otherwise be dropped recursively and overflow the Rust stack. Only a
     // nested head costs an allocation.
     fn drop(&mut self) {
+        // Nothing here can recurse: the fields drop as they are.
+        if !is_deep(&self.head) && !is_deep(&self.tail) {
+            return;
+        }
         let mut pending: Vec<Term> = Vec::new();
         let head = std::mem::replace(&mut self.head, Term::Nil);
         if is_deep(&head) {
@@ -51,13 +87,15 @@ impl Drop for Cons {
         let mut cur = std::mem::replace(&mut self.tail, Term::Nil);
         loop {
             match cur {
-                Term::Cons(arc) => {
-                    if let Ok(mut cell) = Arc::try_unwrap(arc) {
-                        let h = std::mem::replace(&mut cell.head, Term::Nil);
-                        if is_deep(&h) {
-                            pending.push(h);
+                Term::Cons(mut arc) => {
+                    // Unlink a cell owned here in place; it is then freed
+                    // with a shallow head and an empty tail.
+                    if let Some(cell) = Arc::get_mut(&mut arc) {
+                        if is_deep(&cell.head) {
+                            pending.push(std::mem::replace(&mut cell.head, Term::Nil));
                         }
                         cur = std::mem::replace(&mut cell.tail, Term::Nil);
+                        drop(arc);
                         continue;
                     }
                 }
@@ -380,6 +418,23 @@ impl Term {
             _ => None,
         }
     }
+    /// A term with nothing to drop (no shared heap part).
+    #[inline(always)]
+    pub fn is_immediate(&self) -> bool {
+        matches!(
+            self,
+            Term::Int(_) | Term::Atom(_) | Term::Nil | Term::Float(_) | Term::Pid(_) | Term::Ref(_)
+        )
+    }
+    /// Store `v` in `slot`; overwriting an immediate calls no drop code.
+    #[inline(always)]
+    pub fn put(slot: &mut Term, v: Term) {
+        if slot.is_immediate() {
+            std::mem::forget(std::mem::replace(slot, v));
+        } else {
+            *slot = v;
+        }
+    }
     pub fn is_truthy(&self) -> bool {
         self.is_atom(Atom::TRUE)
     }
@@ -417,10 +472,18 @@ impl<'a> Iterator for ListIter<'a> {
 }
 
 /// `=:=`
+#[inline]
 pub fn exact_eq(a: &Term, b: &Term) -> bool {
     match (a, b) {
         (Term::Int(x), Term::Int(y)) => x == y,
         (Term::Atom(x), Term::Atom(y)) => x == y,
+        _ => exact_eq_slow(a, b),
+    }
+}
+
+#[inline(never)]
+fn exact_eq_slow(a: &Term, b: &Term) -> bool {
+    match (a, b) {
         (Term::Float(x), Term::Float(y)) => x == y,
         (Term::Int(_) | Term::Big(_) | Term::Float(_), _) if a.type_rank() == 0 => {
             matches!((a, b), (Term::Big(x), Term::Big(y)) if x == y)

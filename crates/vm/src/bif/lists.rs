@@ -385,15 +385,43 @@ fn seq(from: &Term, to: &Term, step: &Term) -> R {
     if (s > 0 && t < f - s) || (s < 0 && t > f - s) {
         return Err(fc());
     }
-    let mut v = Vec::new();
     if s == 0 {
-        v.push(Term::Int(f));
-    } else {
-        let mut x = f;
-        while (s > 0 && x <= t) || (s < 0 && x >= t) {
-            v.push(Term::Int(x));
-            x += s;
-        }
+        return Ok(Term::cons(Term::Int(f), Term::Nil));
     }
-    Ok(Term::list(v))
+    // Built from the last element back: no intermediate vector.
+    let (f128, t128, s128) = (i128::from(f), i128::from(t), i128::from(s));
+    let steps = if s > 0 {
+        (t128 - f128).div_euclid(s128)
+    } else {
+        (f128 - t128).div_euclid(-s128)
+    };
+    let count = steps + 1;
+    let mut acc = Term::Nil;
+    for k in (0..count.max(0)).rev() {
+        let x = f128 + k * s128;
+        acc = Term::cons(Term::Int(x as i64), acc);
+    }
+    Ok(acc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(from: i64, to: i64, step: i64, expect: &str) {
+        let got = seq(&Term::Int(from), &Term::Int(to), &Term::Int(step)).expect("valid seq");
+        assert_eq!(crate::format::write_term(&got), expect);
+    }
+
+    #[test]
+    fn seq_matches_erl() {
+        // Expected values printed by erl (OTP 25).
+        check(5, 4, 2, "[]");
+        check(1, 10, 3, "[1,4,7,10]");
+        check(10, 1, -3, "[10,7,4,1]");
+        check(1, 0, 1, "[]");
+        check(3, 3, 0, "[3]");
+        check(1, 2, -1, "[]");
+        check(1, 6, 2, "[1,3,5]");
+    }
 }
