@@ -11,6 +11,10 @@
 //! - confirmation: full exploration of `programs/ets_race.erl` vs. Concuerror,
 //!   and time to first witness for every corpus race.
 
+/// The allocator the `racewit` binary uses, so the figures are its figures.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod confirm;
 mod frontend;
 mod measure;
