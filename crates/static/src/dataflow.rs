@@ -72,6 +72,18 @@ struct FnFacts {
     fields: Vec<(FieldKey, Val)>,
     creations: Vec<(CallSiteId, bool, Val, Val)>,
     sends: Vec<Val>,
+    /// What [`merge`] derives from the facts in the function's context as
+    /// it stood when the round began (computed in parallel; used unless the
+    /// context grew earlier in the same round).
+    resolved: Option<Resolved>,
+}
+
+/// The context-dependent part of merging one function's facts.
+struct Resolved {
+    creations: Vec<Creation>,
+    sent: Vec<Val>,
+    /// Arguments fed to each callee, in site and invocation order.
+    feed: Vec<(FnId, Vec<Val>)>,
 }
 
 /// The result of the value analysis.
@@ -208,6 +220,7 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
         field_readers: FxHashMap::default(),
         creations: vec![Vec::new(); n],
         sent: vec![Vec::new(); n],
+        grew: vec![false; n],
     };
     let mut evaluations = 0usize;
     for round in 0..MAX_ROUNDS {
@@ -221,11 +234,17 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
         flow.rounds = round + 1;
         let facts: Vec<FnFacts> = work
             .par_iter()
-            .map(|&i| eval_function(units, &flow, FnId(i as u32)))
+            .map(|&i| {
+                let fid = FnId(i as u32);
+                let mut f = eval_function(units, &flow, fid);
+                f.resolved = Some(resolve_facts(units, &flow, fid, &f, &flow.ctx[i]));
+                f
+            })
             .collect();
         for &i in &work {
             state.dirty[i] = false;
         }
+        state.grew.iter_mut().for_each(|g| *g = false);
         for (i, f) in work.into_iter().zip(facts) {
             merge(units, &mut flow, &mut state, FnId(i as u32), f);
         }
@@ -259,6 +278,8 @@ struct Worklist {
     field_readers: FxHashMap<FieldKey, Vec<FnId>>,
     creations: Vec<Vec<Creation>>,
     sent: Vec<Vec<Val>>,
+    /// Functions whose parameter context grew during the current round.
+    grew: Vec<bool>,
 }
 
 impl Worklist {
@@ -304,10 +325,15 @@ fn servers(units: &Units<'_>, flow: &Flow) -> FxHashMap<Name, Vec<Name>> {
         .collect()
 }
 
-fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, f: FnFacts) {
+fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mut f: FnFacts) {
     let limit = flow.limit;
     let i = fid.index();
     let mi = units.fns[i].0;
+    let resolved = match f.resolved.take() {
+        Some(r) if !state.grew[i] => r,
+        // The context changed since the round began: resolve in the new one.
+        _ => resolve_facts(units, flow, fid, &f, &flow.ctx[i]),
+    };
     for u in f.ret_reads {
         let readers = &mut state.ret_readers[u.index()];
         if !readers.contains(&fid) {
@@ -337,30 +363,55 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, f:
             }
         }
     }
-    let caller_ctx = std::mem::take(&mut flow.ctx[i]);
-    state.creations[i] = f
+    state.creations[i] = resolved.creations;
+    state.sent[i] = resolved.sent;
+    for (site, sv) in f.sites {
+        flow.sites[mi as usize][site.index()] = Some(sv);
+    }
+    for (g, args) in resolved.feed {
+        for (k, a) in args.iter().enumerate() {
+            if flow.ctx[g.index()][k].join_in(a, limit) {
+                state.grew[g.index()] = true;
+                state.mark(g);
+            }
+            flow.internal_ctx[g.index()][k].join_in(a, limit);
+        }
+    }
+}
+
+/// Creations, sends and argument feeds of one function's facts, resolved in
+/// its parameter context `caller_ctx`.
+fn resolve_facts(
+    units: &Units<'_>,
+    flow: &Flow,
+    fid: FnId,
+    f: &FnFacts,
+    caller_ctx: &[Val],
+) -> Resolved {
+    let limit = flow.limit;
+    let mi = units.fns[fid.index()].0;
+    let creations = f
         .creations
-        .into_iter()
+        .iter()
         .map(|(site, mnesia, name, opts)| Creation {
-            origin: Origin { module: mi, site },
+            origin: Origin { module: mi, site: *site },
             owner: fid,
-            mnesia,
-            name: resolve(&name, &caller_ctx, limit),
-            opts: resolve(&opts, &caller_ctx, limit),
+            mnesia: *mnesia,
+            name: resolve(name, caller_ctx, limit),
+            opts: resolve(opts, caller_ctx, limit),
         })
         .collect();
-    state.sent[i] = f
+    let sent = f
         .sends
         .iter()
-        .map(|v| resolve(v, &caller_ctx, limit))
+        .map(|v| resolve(v, caller_ctx, limit))
         .collect();
-    let mut arg_feed: Vec<(FnId, Vec<Val>)> = Vec::new();
-    for (site, sv) in f.sites {
-        if !may_run_program_code(units, &sv) {
-            flow.sites[mi as usize][site.index()] = Some(sv);
+    let mut feed: Vec<(FnId, Vec<Val>)> = Vec::new();
+    for (_, sv) in &f.sites {
+        if !may_run_program_code(units, sv) {
             continue;
         }
-        for inv in invocations(units, flow, mi, &sv, &caller_ctx) {
+        for inv in invocations(units, flow, mi, sv, caller_ctx) {
             let g = match inv.callee {
                 Callee::Fn(g) => g,
                 _ => continue,
@@ -368,7 +419,7 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, f:
             let arity = units.function(g).arity as usize;
             let args: Vec<Val> = match &inv.args {
                 Some(a) if a.len() == arity => {
-                    a.iter().map(|v| resolve(v, &caller_ctx, limit)).collect()
+                    a.iter().map(|v| resolve(v, caller_ctx, limit)).collect()
                 }
                 _ => (0..arity as u32)
                     .map(|k| {
@@ -379,18 +430,13 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, f:
                     })
                     .collect(),
             };
-            arg_feed.push((g, args));
+            feed.push((g, args));
         }
-        flow.sites[mi as usize][site.index()] = Some(sv);
     }
-    flow.ctx[i] = caller_ctx;
-    for (g, args) in arg_feed {
-        for (k, a) in args.iter().enumerate() {
-            if flow.ctx[g.index()][k].join_in(a, limit) {
-                state.mark(g);
-            }
-            flow.internal_ctx[g.index()][k].join_in(a, limit);
-        }
+    Resolved {
+        creations,
+        sent,
+        feed,
     }
 }
 
