@@ -394,7 +394,10 @@ fn resolve_facts(
         .creations
         .iter()
         .map(|(site, mnesia, name, opts)| Creation {
-            origin: Origin { module: mi, site: *site },
+            origin: Origin {
+                module: mi,
+                site: *site,
+            },
             owner: fid,
             mnesia: *mnesia,
             name: resolve(name, caller_ctx, limit),

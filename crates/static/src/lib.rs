@@ -233,7 +233,14 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
                         .iter()
                         .any(|inv| cg.node_mask(&reach, &inv.callee, &units) != 0)
             };
-            cfg::build(&func.body, unit.clauses(func), &keep)
+            let mut c = cfg::build(&func.body, unit.clauses(func), &keep);
+            c.set_ahead(&|site| {
+                let (_, w) = site_ops[module as usize][site.index()];
+                cg.invokes(module, site).iter().fold(w, |m, inv| {
+                    m | cg.node_mask(&write_reach, &inv.callee, &units)
+                })
+            });
+            c
         })
         .collect();
 

@@ -405,7 +405,11 @@ impl Val {
                     return false;
                 }
                 let u = a.union(b);
-                *self = if u.len() > limit { Val::Any } else { Val::Set(u) };
+                *self = if u.len() > limit {
+                    Val::Any
+                } else {
+                    Val::Set(u)
+                };
                 true
             }
         }
