@@ -258,6 +258,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         writes: Vec::new(),
         write_index: Default::default(),
         summaries: Default::default(),
+        deps: Default::default(),
     };
     let mut world = world;
     world.writes = writes_of(&world);

@@ -401,8 +401,16 @@ impl Val {
                 true
             }
             (Val::Set(a), Val::Set(b)) => {
-                if a.includes(b) {
+                if Arc::ptr_eq(&a.0, &b.0) || a.includes(b) {
                     return false;
+                }
+                if a.is_empty() {
+                    *self = if b.len() > limit {
+                        Val::Any
+                    } else {
+                        Val::Set(b.clone())
+                    };
+                    return true;
                 }
                 let u = a.union(b);
                 *self = if u.len() > limit {

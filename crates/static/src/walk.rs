@@ -75,6 +75,8 @@ pub struct World<'a, 'p> {
     pub write_index: FxHashMap<Origin, Vec<usize>>,
     /// Writes reachable from a unit, by (unit, category bit), shared by all searches.
     pub summaries: Mutex<SummaryCache>,
+    /// Dependence on a call's result within a unit, shared by all searches.
+    pub deps: Mutex<FxHashMap<(UnitId, CallSiteId), Arc<DepInfo>>>,
 }
 
 /// A read to search from.
@@ -295,6 +297,25 @@ impl World<'_, '_> {
         }
     }
 
+    /// What depends on `src`'s result in `unit`, computed once and shared.
+    fn dep(&self, unit: UnitId, src: CallSiteId) -> Arc<DepInfo> {
+        if let Ok(cache) = self.deps.lock()
+            && let Some(d) = cache.get(&(unit, src))
+        {
+            return d.clone();
+        }
+        let func = self.units.unit_function(unit);
+        let d = Arc::new(dependent(
+            &func.body,
+            self.units.unit(unit).clauses(func),
+            src,
+        ));
+        if let Ok(mut cache) = self.deps.lock() {
+            cache.insert((unit, src), d.clone());
+        }
+        d
+    }
+
     pub fn search(&self, read: &Read) -> Outcome {
         Search::new(self, read).run()
     }
@@ -309,7 +330,7 @@ struct Search<'w, 'a, 'p> {
     states: Vec<State>,
     entries: Vec<EntryRec>,
     entry_index: FxHashMap<(UnitId, u32, bool, Mode, u32), u32>,
-    deps: FxHashMap<(UnitId, CallSiteId), DepInfo>,
+    deps: FxHashMap<(UnitId, CallSiteId), Arc<DepInfo>>,
     ctxs: Vec<Arc<Vec<Val>>>,
     ctx_index: FxHashMap<Arc<Vec<Val>>, u32>,
     /// The interned global context of each unit met so far.
@@ -451,8 +472,8 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
 
     fn push_succs(&mut self, entry: u32, node: u32, parent: u32, via: Via) {
         let unit = self.entries[entry as usize].unit;
-        let succs = self.w.cfgs[unit.index()].nodes[node as usize].succs.clone();
-        for s in succs {
+        let w = self.w;
+        for &s in &w.cfgs[unit.index()].nodes[node as usize].succs {
             self.push(entry, s, parent, via);
         }
     }
@@ -701,10 +722,9 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
 
     fn dep(&mut self, unit: UnitId, src: CallSiteId) -> &DepInfo {
         let w = self.w;
-        self.deps.entry((unit, src)).or_insert_with(|| {
-            let func = w.units.unit_function(unit);
-            dependent(&func.body, w.units.unit(unit).clauses(func), src)
-        })
+        self.deps
+            .entry((unit, src))
+            .or_insert_with(|| w.dep(unit, src))
     }
 
     fn exit(&mut self, s: u32, entry: u32, unit: UnitId) {
