@@ -314,11 +314,41 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
             .or_default() += 1;
     }
     lap("report");
+    drop(assembler);
+    let World { cfgs, .. } = world;
+    release(flow, cfgs);
+    lap("free");
     Analysis {
         suspects,
         stats,
         timings,
     }
+}
+
+/// Free the pass's largest tables on all threads: one thread alone spends
+/// a noticeable part of the run on it.
+fn release(flow: dataflow::Flow, cfgs: Vec<cfg::Cfg>) {
+    let dataflow::Flow {
+        sites,
+        ctx,
+        internal_ctx,
+        ret,
+        ..
+    } = flow;
+    rayon::join(
+        || sites.into_par_iter().for_each(drop),
+        || {
+            rayon::join(
+                || cfgs.into_par_iter().for_each(drop),
+                || {
+                    drop(ret);
+                    ctx.into_par_iter()
+                        .chain(internal_ctx.into_par_iter())
+                        .for_each(drop)
+                },
+            )
+        },
+    );
 }
 
 #[cfg(test)]
