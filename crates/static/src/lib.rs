@@ -48,7 +48,12 @@
 //!   ([`cfg`]), entering callees with their call-site context, returning to
 //!   callers when the read's function returns a dependent value, following
 //!   `spawn`/`gen_server` starts into the new process's code and
-//!   `gen_server:call` into `handle_call/3`.
+//!   `gen_server:call` into `handle_call/3`. Each CFG node knows which
+//!   categories may be written at or after it ([`cfg::Cfg::ahead`]), so a
+//!   frame above the read is not walked when nothing after its call writes
+//!   and it cannot climb further; calls deeper than [`walk::MAX_ENTER`] are
+//!   answered from shared summaries, checked once per frame against only
+//!   the writes that may alias the read.
 //! - Filters ([`assemble`]): ETS tables that are not public (unless the path
 //!   crosses a server request), `spawn`+`register` whose new process blocks
 //!   in a `receive` before it can end.
