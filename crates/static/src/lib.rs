@@ -49,7 +49,7 @@
 //!   callers when the read's function returns a dependent value, following
 //!   `spawn`/`gen_server` starts into the new process's code and
 //!   `gen_server:call` into `handle_call/3`. Each CFG node knows which
-//!   categories may be written at or after it ([`cfg::Cfg::ahead`]), so a
+//!   categories may be written at or after it (`Cfg::ahead`), so a
 //!   frame above the read is not walked when nothing after its call writes
 //!   and it cannot climb further; calls deeper than [`walk::MAX_ENTER`] are
 //!   answered from shared summaries, checked once per frame against only
