@@ -5,6 +5,22 @@ use racewit_syntax::{LoadOptions, load_paths};
 
 use crate::measure::{otp_lib, peak_rss_mb, timed};
 
+/// CPU time (user + system, all threads) this process has used so far, in
+/// seconds: steadier than wall time when other work shares the machine.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the parenthesised command name; utime and stime are the
+    // 12th and 13th of them, in clock ticks (100 per second on Linux).
+    let Some((_, rest)) = stat.rsplit_once(')') else {
+        return 0.0;
+    };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) / 100.0
+}
+
 pub fn run() {
     println!("\n== static pass: the OTP library tree");
     let Some(lib) = otp_lib() else {
@@ -13,7 +29,9 @@ pub fn run() {
     };
     let (load_s, program) =
         timed(|| load_paths(std::slice::from_ref(&lib), &LoadOptions::default()));
+    let cpu0 = cpu_seconds();
     let (static_s, analysis) = timed(|| find_suspects(&program, &StaticOptions::default()));
+    let static_cpu = cpu_seconds() - cpu0;
     let ct_master = analysis.suspects.iter().any(|s| {
         s.read.module == "ct_master"
             && s.read.call == "erlang:whereis/1"
@@ -24,6 +42,22 @@ pub fn run() {
         load_s + static_s,
         peak_rss_mb(),
         analysis.suspects.len()
+    );
+    let phases: Vec<String> = analysis
+        .timings
+        .iter()
+        .map(|(p, ms)| format!("{p} {:.2} s", *ms as f64 / 1000.0))
+        .collect();
+    println!(
+        "  static pass CPU {static_cpu:.2} s (all threads); phases (wall): {}",
+        phases.join(", ")
+    );
+    println!(
+        "  reads {}, writes {}, truncated searches {}, filtered {}",
+        analysis.stats.reads,
+        analysis.stats.writes,
+        analysis.stats.truncated_searches,
+        analysis.stats.filtered
     );
     for (cat, n) in &analysis.stats.per_category {
         println!("  {cat:<16} {n}");

@@ -1,5 +1,6 @@
 //! Print the suspects of some Erlang files as JSON:
-//! `cargo run -p racewit-static --example static_dump FILE_OR_DIR...`.
+//! `cargo run -p racewit-static --example static_dump FILE_OR_DIR...`
+//! (wall time per pass on stderr).
 
 use std::path::PathBuf;
 
@@ -10,6 +11,12 @@ fn main() {
     let paths: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     let program = load_paths(&paths, &LoadOptions::default());
     let analysis = find_suspects(&program, &StaticOptions::default());
+    let phases: Vec<String> = analysis
+        .timings
+        .iter()
+        .map(|(p, ms)| format!("{p} {ms} ms"))
+        .collect();
+    eprintln!("phases: {}", phases.join(", "));
     match serde_json::to_string_pretty(&analysis) {
         Ok(s) => println!("{s}"),
         Err(e) => eprintln!("cannot serialize: {e}"),

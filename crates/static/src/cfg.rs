@@ -24,11 +24,49 @@ pub struct Node {
 pub struct Cfg {
     pub nodes: Vec<Node>,
     pub by_site: FxHashMap<CallSiteId, u32>,
+    /// Per node: categories (bits) written at the node itself or by what it
+    /// runs, and by any node after it ([`Cfg::set_ahead`]; empty until then).
+    pub ahead: Vec<u8>,
 }
 
 impl Cfg {
     pub fn node_of(&self, site: CallSiteId) -> Option<u32> {
         self.by_site.get(&site).copied()
+    }
+
+    /// Fill [`Cfg::ahead`] from the categories each site may write
+    /// (directly or through what it runs): a node's mask holds its own and
+    /// those of every node reachable from it.
+    pub fn set_ahead(&mut self, writes: &dyn Fn(CallSiteId) -> u8) {
+        let own: Vec<u8> = self
+            .nodes
+            .iter()
+            .map(|n| n.site.map_or(0, writes))
+            .collect();
+        let mut ahead = own.clone();
+        // Few nodes and few loops: iterate to the fixpoint, latest nodes first.
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in (0..self.nodes.len()).rev() {
+                let m = self.nodes[i]
+                    .succs
+                    .iter()
+                    .fold(own[i], |m, &s| m | ahead[s as usize]);
+                if m != ahead[i] {
+                    ahead[i] = m;
+                    changed = true;
+                }
+            }
+        }
+        self.ahead = ahead;
+    }
+
+    /// Categories that may be written after `node` (not at it).
+    pub fn after(&self, node: u32) -> u8 {
+        self.nodes[node as usize].succs.iter().fold(0, |m, &s| {
+            m | self.ahead.get(s as usize).copied().unwrap_or(0xff)
+        })
     }
 }
 
@@ -46,6 +84,7 @@ pub fn build(body: &Body, clauses: &[ClauseId], keep: &dyn Fn(CallSiteId) -> boo
         cfg: Cfg {
             nodes: vec![Node::default(), Node::default()],
             by_site: FxHashMap::default(),
+            ahead: Vec::new(),
         },
     };
     let exits = b.clauses(clauses, vec![ENTRY]);

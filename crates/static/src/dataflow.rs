@@ -18,7 +18,7 @@ use racewit_syntax::ir::{
     Qualifier,
 };
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::callgraph::{Callee, invocations};
 use crate::units::{FnId, Units};
@@ -72,6 +72,21 @@ struct FnFacts {
     fields: Vec<(FieldKey, Val)>,
     creations: Vec<(CallSiteId, bool, Val, Val)>,
     sends: Vec<Val>,
+    /// What [`merge`] derives from the facts in the function's context as
+    /// it stood when the round began (computed in parallel; used unless the
+    /// context grew earlier in the same round).
+    resolved: Option<Resolved>,
+}
+
+/// The context-dependent part of merging one function's facts.
+struct Resolved {
+    /// The context it was resolved in.
+    ctx: Vec<Val>,
+    creations: Vec<Creation>,
+    sent: Vec<Val>,
+    /// Per site (in the order of the facts' sites): arguments fed to each
+    /// callee, in invocation order.
+    feed: Vec<Vec<(FnId, Vec<Val>)>>,
 }
 
 /// The result of the value analysis.
@@ -204,10 +219,11 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
     let n = units.fns.len();
     let mut state = Worklist {
         dirty: vec![true; n],
-        ret_readers: vec![Vec::new(); units.units.len()],
+        ret_readers: vec![FxHashSet::default(); units.units.len()],
         field_readers: FxHashMap::default(),
         creations: vec![Vec::new(); n],
         sent: vec![Vec::new(); n],
+        grew: vec![false; n],
     };
     let mut evaluations = 0usize;
     for round in 0..MAX_ROUNDS {
@@ -221,11 +237,17 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
         flow.rounds = round + 1;
         let facts: Vec<FnFacts> = work
             .par_iter()
-            .map(|&i| eval_function(units, &flow, FnId(i as u32)))
+            .map(|&i| {
+                let fid = FnId(i as u32);
+                let mut f = eval_function(units, &flow, fid);
+                f.resolved = Some(resolve_facts(units, &flow, fid, &f, &flow.ctx[i]));
+                f
+            })
             .collect();
         for &i in &work {
             state.dirty[i] = false;
         }
+        state.grew.iter_mut().for_each(|g| *g = false);
         for (i, f) in work.into_iter().zip(facts) {
             merge(units, &mut flow, &mut state, FnId(i as u32), f);
         }
@@ -254,11 +276,13 @@ fn may_run_program_code(units: &Units<'_>, sv: &SiteVals) -> bool {
 struct Worklist {
     dirty: Vec<bool>,
     /// Functions that used each unit's result.
-    ret_readers: Vec<Vec<FnId>>,
+    ret_readers: Vec<FxHashSet<FnId>>,
     /// Functions that read each record field.
-    field_readers: FxHashMap<FieldKey, Vec<FnId>>,
+    field_readers: FxHashMap<FieldKey, FxHashSet<FnId>>,
     creations: Vec<Vec<Creation>>,
     sent: Vec<Vec<Val>>,
+    /// Functions whose parameter context grew during the current round.
+    grew: Vec<bool>,
 }
 
 impl Worklist {
@@ -304,26 +328,28 @@ fn servers(units: &Units<'_>, flow: &Flow) -> FxHashMap<Name, Vec<Name>> {
         .collect()
 }
 
-fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, f: FnFacts) {
+fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mut f: FnFacts) {
     let limit = flow.limit;
     let i = fid.index();
     let mi = units.fns[i].0;
+    let resolved = match f.resolved.take() {
+        Some(r) if !state.grew[i] => r,
+        // The context changed since the round began: resolve again what
+        // reads the parameters that changed.
+        Some(r) => resolve_again(units, flow, fid, &f, r),
+        None => resolve_facts(units, flow, fid, &f, &flow.ctx[i]),
+    };
     for u in f.ret_reads {
-        let readers = &mut state.ret_readers[u.index()];
-        if !readers.contains(&fid) {
-            readers.push(fid);
-        }
+        state.ret_readers[u.index()].insert(fid);
     }
     for k in f.field_reads {
-        let readers = state.field_readers.entry(k).or_default();
-        if !readers.contains(&fid) {
-            readers.push(fid);
-        }
+        state.field_readers.entry(k).or_default().insert(fid);
     }
+    // Marking only sets flags: the order readers are visited in does not matter.
     for (u, v) in f.returns {
         if flow.ret[u.index()].join_in(&v, limit) {
-            for r in state.ret_readers[u.index()].clone() {
-                state.mark(r);
+            for r in &state.ret_readers[u.index()] {
+                state.dirty[r.index()] = true;
             }
         }
     }
@@ -332,35 +358,153 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, f:
         if slot.join_in(&v, limit)
             && let Some(readers) = state.field_readers.get(&k)
         {
-            for r in readers.clone() {
-                state.mark(r);
+            for r in readers {
+                state.dirty[r.index()] = true;
             }
         }
     }
-    let caller_ctx = std::mem::take(&mut flow.ctx[i]);
-    state.creations[i] = f
+    state.creations[i] = resolved.creations;
+    state.sent[i] = resolved.sent;
+    for (site, sv) in f.sites {
+        flow.sites[mi as usize][site.index()] = Some(sv);
+    }
+    for (g, args) in resolved.feed.into_iter().flatten() {
+        for (k, a) in args.iter().enumerate() {
+            if flow.ctx[g.index()][k].join_in(a, limit) {
+                state.grew[g.index()] = true;
+                state.mark(g);
+            }
+            flow.internal_ctx[g.index()][k].join_in(a, limit);
+        }
+    }
+}
+
+/// Creations, sends and argument feeds of one function's facts, resolved in
+/// its parameter context `caller_ctx`.
+fn resolve_facts(
+    units: &Units<'_>,
+    flow: &Flow,
+    fid: FnId,
+    f: &FnFacts,
+    caller_ctx: &[Val],
+) -> Resolved {
+    let mi = units.fns[fid.index()].0;
+    let (creations, sent) = resolve_effects(units, flow, fid, f, caller_ctx);
+    let feed = f
+        .sites
+        .iter()
+        .map(|(_, sv)| site_feed(units, flow, mi, sv, caller_ctx))
+        .collect();
+    Resolved {
+        ctx: caller_ctx.to_vec(),
+        creations,
+        sent,
+        feed,
+    }
+}
+
+/// Table creations and sent values of one function's facts, resolved in `caller_ctx`.
+fn resolve_effects(
+    units: &Units<'_>,
+    flow: &Flow,
+    fid: FnId,
+    f: &FnFacts,
+    caller_ctx: &[Val],
+) -> (Vec<Creation>, Vec<Val>) {
+    let limit = flow.limit;
+    let mi = units.fns[fid.index()].0;
+    let creations = f
         .creations
-        .into_iter()
+        .iter()
         .map(|(site, mnesia, name, opts)| Creation {
-            origin: Origin { module: mi, site },
+            origin: Origin {
+                module: mi,
+                site: *site,
+            },
             owner: fid,
-            mnesia,
-            name: resolve(&name, &caller_ctx, limit),
-            opts: resolve(&opts, &caller_ctx, limit),
+            mnesia: *mnesia,
+            name: resolve(name, caller_ctx, limit),
+            opts: resolve(opts, caller_ctx, limit),
         })
         .collect();
-    state.sent[i] = f
+    let sent = f
         .sends
         .iter()
-        .map(|v| resolve(v, &caller_ctx, limit))
+        .map(|v| resolve(v, caller_ctx, limit))
         .collect();
-    let mut arg_feed: Vec<(FnId, Vec<Val>)> = Vec::new();
-    for (site, sv) in f.sites {
-        if !may_run_program_code(units, &sv) {
-            flow.sites[mi as usize][site.index()] = Some(sv);
-            continue;
+    (creations, sent)
+}
+
+/// [`resolve_facts`] in the function's current context, reusing the feeds
+/// of sites whose values read no parameter that changed since `old`.
+fn resolve_again(
+    units: &Units<'_>,
+    flow: &Flow,
+    fid: FnId,
+    f: &FnFacts,
+    old: Resolved,
+) -> Resolved {
+    let ctx = &flow.ctx[fid.index()];
+    let changed: Vec<bool> = ctx
+        .iter()
+        .enumerate()
+        .map(|(k, v)| old.ctx.get(k) != Some(v))
+        .collect();
+    let mi = units.fns[fid.index()].0;
+    let (creations, sent) = resolve_effects(units, flow, fid, f, ctx);
+    let feed = f
+        .sites
+        .iter()
+        .zip(old.feed)
+        .map(|((_, sv), feed)| {
+            if site_reads_params(sv, &changed) {
+                site_feed(units, flow, mi, sv, ctx)
+            } else {
+                feed
+            }
+        })
+        .collect();
+    Resolved {
+        ctx: ctx.clone(),
+        creations,
+        sent,
+        feed,
+    }
+}
+
+/// Some value of the site (target or argument) reads a parameter marked in `changed`.
+fn site_reads_params(sv: &SiteVals, changed: &[bool]) -> bool {
+    fn term(t: &Term, changed: &[bool]) -> bool {
+        match t {
+            Term::Param(k) | Term::Derived(k) | Term::ParamElem(k, _) => {
+                changed.get(*k as usize).copied().unwrap_or(true)
+            }
+            Term::List(ts) | Term::Tuple(ts) => ts.iter().any(|x| term(x, changed)),
+            _ => false,
         }
-        for inv in invocations(units, flow, mi, &sv, &caller_ctx) {
+    }
+    let val = |v: &Val| v.iter().any(|t| term(t, changed));
+    let target = match &sv.target {
+        SiteTarget::Static(_) => false,
+        SiteTarget::Dynamic { module, function } => val(module) || val(function),
+        SiteTarget::Apply(v) => val(v),
+    };
+    target || sv.args.iter().any(val)
+}
+
+/// The arguments a call site feeds to each function it may call, resolved
+/// in `caller_ctx`, in invocation order.
+fn site_feed(
+    units: &Units<'_>,
+    flow: &Flow,
+    mi: u32,
+    sv: &SiteVals,
+    caller_ctx: &[Val],
+) -> Vec<(FnId, Vec<Val>)> {
+    let limit = flow.limit;
+    let mut feed = Vec::new();
+    if may_run_program_code(units, sv) {
+        for inv in invocations(units, flow, mi, sv, caller_ctx) {
             let g = match inv.callee {
                 Callee::Fn(g) => g,
                 _ => continue,
@@ -368,7 +512,7 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, f:
             let arity = units.function(g).arity as usize;
             let args: Vec<Val> = match &inv.args {
                 Some(a) if a.len() == arity => {
-                    a.iter().map(|v| resolve(v, &caller_ctx, limit)).collect()
+                    a.iter().map(|v| resolve(v, caller_ctx, limit)).collect()
                 }
                 _ => (0..arity as u32)
                     .map(|k| {
@@ -379,19 +523,10 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, f:
                     })
                     .collect(),
             };
-            arg_feed.push((g, args));
-        }
-        flow.sites[mi as usize][site.index()] = Some(sv);
-    }
-    flow.ctx[i] = caller_ctx;
-    for (g, args) in arg_feed {
-        for (k, a) in args.iter().enumerate() {
-            if flow.ctx[g.index()][k].join_in(a, limit) {
-                state.mark(g);
-            }
-            flow.internal_ctx[g.index()][k].join_in(a, limit);
+            feed.push((g, args));
         }
     }
+    feed
 }
 
 struct Eval<'a, 'p> {

@@ -48,7 +48,12 @@
 //!   ([`cfg`]), entering callees with their call-site context, returning to
 //!   callers when the read's function returns a dependent value, following
 //!   `spawn`/`gen_server` starts into the new process's code and
-//!   `gen_server:call` into `handle_call/3`.
+//!   `gen_server:call` into `handle_call/3`. Each CFG node knows which
+//!   categories may be written at or after it (`Cfg::ahead`), so a
+//!   frame above the read is not walked when nothing after its call writes
+//!   and it cannot climb further; calls deeper than [`walk::MAX_ENTER`] are
+//!   answered from shared summaries, checked once per frame against only
+//!   the writes that may alias the read.
 //! - Filters ([`assemble`]): ETS tables that are not public (unless the path
 //!   crosses a server request), `spawn`+`register` whose new process blocks
 //!   in a `receive` before it can end.
@@ -233,7 +238,14 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
                         .iter()
                         .any(|inv| cg.node_mask(&reach, &inv.callee, &units) != 0)
             };
-            cfg::build(&func.body, unit.clauses(func), &keep)
+            let mut c = cfg::build(&func.body, unit.clauses(func), &keep);
+            c.set_ahead(&|site| {
+                let (_, w) = site_ops[module as usize][site.index()];
+                cg.invokes(module, site).iter().fold(w, |m, inv| {
+                    m | cg.node_mask(&write_reach, &inv.callee, &units)
+                })
+            });
+            c
         })
         .collect();
 
@@ -251,6 +263,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         writes: Vec::new(),
         write_index: Default::default(),
         summaries: Default::default(),
+        deps: Default::default(),
     };
     let mut world = world;
     world.writes = writes_of(&world);
@@ -306,11 +319,41 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
             .or_default() += 1;
     }
     lap("report");
+    drop(assembler);
+    let World { cfgs, .. } = world;
+    release(flow, cfgs);
+    lap("free");
     Analysis {
         suspects,
         stats,
         timings,
     }
+}
+
+/// Free the pass's largest tables on all threads: one thread alone spends
+/// a noticeable part of the run on it.
+fn release(flow: dataflow::Flow, cfgs: Vec<cfg::Cfg>) {
+    let dataflow::Flow {
+        sites,
+        ctx,
+        internal_ctx,
+        ret,
+        ..
+    } = flow;
+    rayon::join(
+        || sites.into_par_iter().for_each(drop),
+        || {
+            rayon::join(
+                || cfgs.into_par_iter().for_each(drop),
+                || {
+                    drop(ret);
+                    ctx.into_par_iter()
+                        .chain(internal_ctx.into_par_iter())
+                        .for_each(drop)
+                },
+            )
+        },
+    );
 }
 
 #[cfg(test)]

@@ -6,9 +6,8 @@
 //! parameter of the function the value was computed in; [`resolve`] replaces
 //! it with a context's values.
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use racewit_syntax::ir::{CallSiteId, MFA, Name};
 
@@ -181,6 +180,9 @@ impl Term {
     }
 }
 
+/// The single term of [`Val::Any`] when iterated.
+static ANY_TERM: Term = Term::Any;
+
 /// Quote an atom the way Erlang prints it.
 pub fn quote_atom(a: &str) -> String {
     let mut chars = a.chars();
@@ -250,12 +252,80 @@ fn meet_term(a: &Term, b: &Term) -> Term {
     }
 }
 
+/// A set of terms: sorted, without duplicates, shared (cloning is cheap).
+/// Sets stay small (at most the atom limit), so one flat slice beats a tree.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TermSet(Arc<[Term]>);
+
+/// The empty set, allocated once.
+static EMPTY: LazyLock<TermSet> = LazyLock::new(|| TermSet(Arc::from(Vec::new())));
+
+impl TermSet {
+    pub fn empty() -> TermSet {
+        EMPTY.clone()
+    }
+
+    /// The set of `terms` (sorted and deduplicated here).
+    pub fn from_vec(mut terms: Vec<Term>) -> TermSet {
+        if terms.is_empty() {
+            return TermSet::empty();
+        }
+        terms.sort_unstable();
+        terms.dedup();
+        TermSet(Arc::from(terms))
+    }
+
+    pub fn contains(&self, t: &Term) -> bool {
+        self.0.binary_search(t).is_ok()
+    }
+
+    /// Every term of `other` is in `self`.
+    pub fn includes(&self, other: &TermSet) -> bool {
+        other.len() <= self.len() && other.iter().all(|t| self.contains(t))
+    }
+
+    /// The union of two sets.
+    pub fn union(&self, other: &TermSet) -> TermSet {
+        let (a, b) = (&self.0, &other.0);
+        let mut out = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => {
+                    out.push(a[i].clone());
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    out.push(b[j].clone());
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    out.push(a[i].clone());
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        out.extend(a[i..].iter().cloned());
+        out.extend(b[j..].iter().cloned());
+        TermSet(Arc::from(out))
+    }
+}
+
+impl std::ops::Deref for TermSet {
+    type Target = [Term];
+
+    fn deref(&self) -> &[Term] {
+        &self.0
+    }
+}
+
 /// An abstract value.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Val {
     Any,
     /// Shared: cloning a value is cheap.
-    Set(Arc<BTreeSet<Term>>),
+    Set(TermSet),
 }
 
 impl Default for Val {
@@ -266,14 +336,14 @@ impl Default for Val {
 
 impl Val {
     pub fn bottom() -> Val {
-        Val::Set(Arc::new(BTreeSet::new()))
+        Val::Set(TermSet::empty())
     }
 
     pub fn one(t: Term) -> Val {
         if t == Term::Any {
             return Val::Any;
         }
-        Val::Set(Arc::new(BTreeSet::from([t.truncate(0)])))
+        Val::Set(TermSet(Arc::from([t.truncate(0)])))
     }
 
     pub fn atom(a: &str) -> Val {
@@ -292,29 +362,34 @@ impl Val {
     pub fn terms(&self) -> Vec<Term> {
         match self {
             Val::Any => vec![Term::Any],
-            Val::Set(s) => s.iter().cloned().collect(),
+            Val::Set(s) => s.to_vec(),
         }
     }
 
-    pub fn iter(&self) -> Box<dyn Iterator<Item = &Term> + '_> {
+    pub fn iter(&self) -> std::slice::Iter<'_, Term> {
         match self {
-            Val::Any => Box::new(std::iter::once(&Term::Any)),
-            Val::Set(s) => Box::new(s.iter()),
+            Val::Any => std::slice::from_ref(&ANY_TERM).iter(),
+            Val::Set(s) => s.0.iter(),
         }
     }
 
     pub fn from_terms(terms: impl IntoIterator<Item = Term>, limit: usize) -> Val {
-        let mut set = BTreeSet::new();
+        let mut set = Vec::new();
         for t in terms {
             if t == Term::Any {
                 return Val::Any;
             }
-            set.insert(t.truncate(0));
+            set.push(t.truncate(0));
             if set.len() > limit {
-                return Val::Any;
+                // Duplicates may hide below the limit: count distinct terms.
+                set.sort_unstable();
+                set.dedup();
+                if set.len() > limit {
+                    return Val::Any;
+                }
             }
         }
-        Val::Set(Arc::new(set))
+        Val::Set(TermSet::from_vec(set))
     }
 
     /// Least upper bound; returns whether `self` grew.
@@ -326,16 +401,23 @@ impl Val {
                 true
             }
             (Val::Set(a), Val::Set(b)) => {
-                if b.iter().all(|t| a.contains(t)) {
+                if Arc::ptr_eq(&a.0, &b.0) || a.includes(b) {
                     return false;
                 }
-                let a = Arc::make_mut(a);
-                for t in b.iter() {
-                    a.insert(t.clone());
+                if a.is_empty() {
+                    *self = if b.len() > limit {
+                        Val::Any
+                    } else {
+                        Val::Set(b.clone())
+                    };
+                    return true;
                 }
-                if a.len() > limit {
-                    *self = Val::Any;
-                }
+                let u = a.union(b);
+                *self = if u.len() > limit {
+                    Val::Any
+                } else {
+                    Val::Set(u)
+                };
                 true
             }
         }
@@ -396,11 +478,11 @@ impl Val {
         if let Some(i) = self.iter().find_map(param) {
             return Val::one(Term::Derived(i));
         }
-        let mut out = BTreeSet::new();
+        let mut out = Vec::new();
         for t in self.iter() {
             match t {
                 Term::Opaque(o) => {
-                    out.insert(Term::Opaque(Opaque {
+                    out.push(Term::Opaque(Opaque {
                         id: o.id,
                         derived: true,
                         elem: o.elem,
@@ -408,14 +490,14 @@ impl Val {
                 }
                 Term::Any | Term::Wild => return Val::Any,
                 c => {
-                    out.insert(Term::Conv(Box::new(c.clone())));
+                    out.push(Term::Conv(Box::new(c.clone())));
                 }
             }
         }
         if out.is_empty() {
             Val::Any
         } else {
-            Val::Set(Arc::new(out))
+            Val::Set(TermSet::from_vec(out))
         }
     }
 

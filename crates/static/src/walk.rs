@@ -35,7 +35,16 @@ pub const MAX_ENTER: u8 = 2;
 const SUMMARY_UNITS: usize = 400;
 
 /// Summaries by (unit, category bit).
-pub type SummaryCache = FxHashMap<(UnitId, u8), Arc<Vec<SummaryWrite>>>;
+pub type SummaryCache = FxHashMap<(UnitId, u8), Arc<Summary>>;
+
+/// The writes of one category reachable from a unit.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// In breadth-first order (nearest first).
+    pub writes: Vec<SummaryWrite>,
+    /// Position of each write site in `writes`.
+    pub at: FxHashMap<Origin, u32>,
+}
 
 /// A write reachable from a unit, with the calls leading to it.
 #[derive(Clone, Debug)]
@@ -66,6 +75,8 @@ pub struct World<'a, 'p> {
     pub write_index: FxHashMap<Origin, Vec<usize>>,
     /// Writes reachable from a unit, by (unit, category bit), shared by all searches.
     pub summaries: Mutex<SummaryCache>,
+    /// Dependence on a call's result within a unit, shared by all searches.
+    pub deps: Mutex<FxHashMap<(UnitId, CallSiteId), Arc<DepInfo>>>,
 }
 
 /// A read to search from.
@@ -205,7 +216,7 @@ impl World<'_, '_> {
     /// Writes of category `bit` reachable from `t` through calls and
     /// process starts, each with the chain of calls to it (breadth first,
     /// at most [`SUMMARY_UNITS`] units), computed once and shared.
-    fn summary(&self, t: UnitId, bit: u8) -> Arc<Vec<SummaryWrite>> {
+    fn summary(&self, t: UnitId, bit: u8) -> Arc<Summary> {
         if let Ok(cache) = self.summaries.lock()
             && let Some(r) = cache.get(&(t, bit))
         {
@@ -254,7 +265,12 @@ impl World<'_, '_> {
                 }
             }
         }
-        let r = Arc::new(out);
+        let at = out
+            .iter()
+            .enumerate()
+            .map(|(i, sw)| (sw.write, i as u32))
+            .collect();
+        let r = Arc::new(Summary { writes: out, at });
         if let Ok(mut cache) = self.summaries.lock() {
             cache.insert((t, bit), r.clone());
         }
@@ -281,6 +297,25 @@ impl World<'_, '_> {
         }
     }
 
+    /// What depends on `src`'s result in `unit`, computed once and shared.
+    fn dep(&self, unit: UnitId, src: CallSiteId) -> Arc<DepInfo> {
+        if let Ok(cache) = self.deps.lock()
+            && let Some(d) = cache.get(&(unit, src))
+        {
+            return d.clone();
+        }
+        let func = self.units.unit_function(unit);
+        let d = Arc::new(dependent(
+            &func.body,
+            self.units.unit(unit).clauses(func),
+            src,
+        ));
+        if let Ok(mut cache) = self.deps.lock() {
+            cache.insert((unit, src), d.clone());
+        }
+        d
+    }
+
     pub fn search(&self, read: &Read) -> Outcome {
         Search::new(self, read).run()
     }
@@ -295,13 +330,20 @@ struct Search<'w, 'a, 'p> {
     states: Vec<State>,
     entries: Vec<EntryRec>,
     entry_index: FxHashMap<(UnitId, u32, bool, Mode, u32), u32>,
-    deps: FxHashMap<(UnitId, CallSiteId), DepInfo>,
+    deps: FxHashMap<(UnitId, CallSiteId), Arc<DepInfo>>,
     ctxs: Vec<Arc<Vec<Val>>>,
-    ctx_index: FxHashMap<Vec<Val>, u32>,
+    ctx_index: FxHashMap<Arc<Vec<Val>>, u32>,
+    /// The interned global context of each unit met so far.
+    global_ids: FxHashMap<UnitId, u32>,
     visited: FxHashSet<(u32, u32)>,
     queue: VecDeque<u32>,
     hits: Vec<Hit>,
     hit_sites: FxHashSet<Origin>,
+    /// Summaries already checked, by (callee unit, frame whose view of the
+    /// read applies): checking one again would find only writes already hit.
+    summarized: FxHashSet<(UnitId, u32)>,
+    /// [`Search::aliasing`] by frame.
+    aliasing: FxHashMap<u32, Arc<Vec<usize>>>,
 }
 
 impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
@@ -322,33 +364,47 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             deps: FxHashMap::default(),
             ctxs: Vec::new(),
             ctx_index: FxHashMap::default(),
+            global_ids: FxHashMap::default(),
             visited: FxHashSet::default(),
             queue: VecDeque::new(),
             hits: Vec::new(),
             hit_sites: FxHashSet::default(),
+            summarized: FxHashSet::default(),
+            aliasing: FxHashMap::default(),
         }
     }
 
     fn intern(&mut self, ctx: Vec<Val>) -> u32 {
-        if let Some(&i) = self.ctx_index.get(&ctx) {
-            return i;
+        let next = self.ctxs.len() as u32;
+        match self.ctx_index.entry(Arc::new(ctx)) {
+            std::collections::hash_map::Entry::Occupied(o) => *o.get(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                self.ctxs.push(v.key().clone());
+                v.insert(next);
+                next
+            }
         }
-        let i = self.ctxs.len() as u32;
-        self.ctxs.push(Arc::new(ctx.clone()));
-        self.ctx_index.insert(ctx, i);
-        i
+    }
+
+    /// The interned global context of `u`.
+    fn global(&mut self, u: UnitId) -> u32 {
+        if let Some(&c) = self.global_ids.get(&u) {
+            return c;
+        }
+        let c = self.intern(self.w.global_ctx(u));
+        self.global_ids.insert(u, c);
+        c
     }
 
     /// Returns the entry and whether it is new.
     fn entry(
         &mut self,
         unit: UnitId,
-        ctx: Vec<Val>,
+        c: u32,
         ascend: Option<u8>,
         mode: Mode,
         base: Option<u32>,
     ) -> (u32, bool) {
-        let c = self.intern(ctx);
         let key = (unit, c, ascend.is_some(), mode, base.unwrap_or(u32::MAX));
         if let Some(&e) = self.entry_index.get(&key) {
             return (e, false);
@@ -372,7 +428,36 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         (e, true)
     }
 
+    /// Whether reaching `node` of `entry` can lead to a write: something
+    /// at or after it may write, or its exit leads on (a callee returns to
+    /// its caller; a frame above the read may climb further).
+    fn leads_on(&mut self, entry: u32, node: u32) -> bool {
+        let rec = &self.entries[entry as usize];
+        let (unit, ascend, mode) = (rec.unit, rec.ascend, rec.mode);
+        let Some(depth) = ascend else {
+            return true;
+        };
+        let ahead = self.w.cfgs[unit.index()].ahead.get(node as usize);
+        if ahead.is_none_or(|m| m & self.bit != 0) {
+            return true;
+        }
+        self.climbs(depth, unit, mode)
+    }
+
+    /// A frame above (or at) the read at `depth` returns something that
+    /// depends on the read to callers it may climb to.
+    fn climbs(&mut self, depth: u8, unit: UnitId, mode: Mode) -> bool {
+        depth < MAX_ASCEND
+            && match mode {
+                Mode::Source(src) => self.dep(unit, src).ret,
+                Mode::All => true,
+            }
+    }
+
     fn push(&mut self, entry: u32, node: u32, parent: u32, via: Via) {
+        if !self.leads_on(entry, node) {
+            return;
+        }
         if self.visited.insert((entry, node)) {
             let i = self.states.len() as u32;
             self.states.push(State {
@@ -387,8 +472,8 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
 
     fn push_succs(&mut self, entry: u32, node: u32, parent: u32, via: Via) {
         let unit = self.entries[entry as usize].unit;
-        let succs = self.w.cfgs[unit.index()].nodes[node as usize].succs.clone();
-        for s in succs {
+        let w = self.w;
+        for &s in &w.cfgs[unit.index()].nodes[node as usize].succs {
             self.push(entry, s, parent, via);
         }
     }
@@ -402,7 +487,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                 truncated: false,
             };
         };
-        let ctx = w.global_ctx(ru);
+        let ctx = self.global(ru);
         let (root, _) = self.entry(ru, ctx, Some(0), Mode::Source(self.read.origin.site), None);
         let sym = w
             .flow
@@ -480,7 +565,10 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                 continue;
             }
             for t in targets {
-                let tctx = self.callee_ctx(unit, &ctx, t, &inv.callee, inv.args.as_deref());
+                let tctx = match self.callee_ctx(unit, &ctx, t, &inv.callee, inv.args.as_deref()) {
+                    Some(c) => self.intern(c),
+                    None => self.global(t),
+                };
                 let base = self.entries[entry as usize].base;
                 let (e, new) = self.entry(t, tctx, None, Mode::All, Some(base));
                 let d = &mut self.entries[e as usize].depth;
@@ -514,12 +602,17 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         target: UnitId,
         callee: &Callee,
         args: Option<&[Val]>,
-    ) -> Vec<Val> {
+    ) -> Option<Vec<Val>> {
         let w = self.w;
         let tu = w.units.unit(target);
         match callee {
             Callee::Closure(_) => {
-                let mut c = if tu.owner == w.units.unit(caller).owner {
+                let same_owner = tu.owner == w.units.unit(caller).owner;
+                let args = args.filter(|a| a.len() == tu.arity as usize);
+                if !same_owner && args.is_none() {
+                    return None;
+                }
+                let mut c = if same_owner {
                     ctx.to_vec()
                 } else {
                     w.global_ctx(target)
@@ -535,7 +628,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                         c[base + i] = resolve(v, ctx, w.limit);
                     }
                 }
-                c
+                Some(c)
             }
             Callee::Fn(_) => match args {
                 Some(a) if a.len() == tu.arity as usize => {
@@ -543,11 +636,11 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                     // The callee's funs keep their own parameters.
                     let full = w.global_ctx(target);
                     c.extend(full.into_iter().skip(a.len()));
-                    c
+                    Some(c)
                 }
-                _ => w.global_ctx(target),
+                _ => None,
             },
-            Callee::UnknownApply(_) => w.global_ctx(target),
+            Callee::UnknownApply(_) => None,
         }
     }
 
@@ -629,10 +722,9 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
 
     fn dep(&mut self, unit: UnitId, src: CallSiteId) -> &DepInfo {
         let w = self.w;
-        self.deps.entry((unit, src)).or_insert_with(|| {
-            let func = w.units.unit_function(unit);
-            dependent(&func.body, w.units.unit(unit).clauses(func), src)
-        })
+        self.deps
+            .entry((unit, src))
+            .or_insert_with(|| w.dep(unit, src))
     }
 
     fn exit(&mut self, s: u32, entry: u32, unit: UnitId) {
@@ -657,14 +749,16 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                 let Some(cnode) = w.cfgs[cunit.index()].node_of(csite) else {
                     continue;
                 };
-                let ctx = w.global_ctx(cunit);
-                let (ce, new) = self.entry(
-                    cunit,
-                    ctx.clone(),
-                    Some(depth + 1),
-                    Mode::Source(csite),
-                    None,
-                );
+                if w.cfgs[cunit.index()].after(cnode) & self.bit == 0
+                    && !self.climbs(depth + 1, cunit, Mode::Source(csite))
+                {
+                    // Nothing after the call writes, and the caller's own
+                    // caller cannot be reached: the caller leads nowhere.
+                    continue;
+                }
+                let cid = self.global(cunit);
+                let ctx = self.ctxs[cid as usize].clone();
+                let (ce, new) = self.entry(cunit, cid, Some(depth + 1), Mode::Source(csite), None);
                 if new {
                     let view = view
                         .as_ref()
@@ -687,20 +781,24 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
     /// global context instead of walking into `t`.
     fn summarized(&mut self, s: u32, unit: UnitId, origin: Origin, kind: EdgeKind, t: UnitId) {
         let w = self.w;
+        let base = self.entries[self.states[s as usize].entry as usize].base;
+        if !self.summarized.insert((t, base)) {
+            return;
+        }
         let (read_args, read_item) = self.view(s);
         let summary = w.summary(t, self.bit);
-        for sw in summary.iter() {
-            let Some(found) = w.write_index.get(&sw.write).and_then(|ix| {
-                ix.iter()
-                    .map(|&i| &w.writes[i])
-                    .find(|(cat, ..)| *cat == self.read.category)
-            }) else {
-                continue;
-            };
-            let (_, wo, wu, item, args) = found;
-            if self.hit_sites.contains(wo) || !may_alias(&read_item, item) {
-                continue;
-            }
+        // The writes this frame's view of the read may alias, in the
+        // summary's order (few: most writes touch other items).
+        let aliasing = self.aliasing(base, &read_item);
+        let mut found: Vec<(u32, usize)> = aliasing
+            .iter()
+            .filter(|&&i| !self.hit_sites.contains(&w.writes[i].1))
+            .filter_map(|&i| summary.at.get(&w.writes[i].1).map(|&p| (p, i)))
+            .collect();
+        found.sort_unstable();
+        for (p, i) in found {
+            let sw = &summary.writes[p as usize];
+            let (_, wo, wu, item, args) = &w.writes[i];
             let chain = &sw.chain;
             self.hit_sites.insert(*wo);
             let (mut hops, base_unit) = self.path(s, unit, origin);
@@ -742,6 +840,22 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                 base_unit,
             });
         }
+    }
+
+    /// Indices in `World::writes` of the writes of the read's category
+    /// whose item may alias the read as frame `base` sees it.
+    fn aliasing(&mut self, base: u32, read_item: &Item) -> Arc<Vec<usize>> {
+        if let Some(a) = self.aliasing.get(&base) {
+            return a.clone();
+        }
+        let cat = self.read.category;
+        let list: Vec<usize> = (self.w.writes.iter().enumerate())
+            .filter(|(_, (c, _, _, item, _))| *c == cat && may_alias(read_item, item))
+            .map(|(i, _)| i)
+            .collect();
+        let list = Arc::new(list);
+        self.aliasing.insert(base, list.clone());
+        list
     }
 
     fn check_write(&mut self, s: u32, unit: UnitId, origin: Origin, ctx: &[Val]) {
