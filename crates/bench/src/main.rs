@@ -13,7 +13,7 @@
 
 /// The allocator the `racewit` binary uses, so the figures are its figures.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 mod confirm;
 mod frontend;
