@@ -39,6 +39,11 @@ const CONCUERROR_SECONDS: u64 = 180;
 
 /// (seconds, summary line) of one Concuerror run.
 fn concuerror_run(entry: &str, keep_going: bool) -> Option<(f64, String)> {
+    concuerror_capped(entry, keep_going, None)
+}
+
+/// [`concuerror_run`], stopping after `cap` interleavings (`-i`).
+fn concuerror_capped(entry: &str, keep_going: bool, cap: Option<u64>) -> Option<(f64, String)> {
     let cq = concuerror()?;
     let file = root().join("crates/bench/programs/ets_race.erl");
     let dir = std::env::temp_dir().join("racewit_bench_cq");
@@ -56,6 +61,9 @@ fn concuerror_run(entry: &str, keep_going: bool) -> Option<(f64, String)> {
     ]);
     if keep_going {
         cmd.arg("-k");
+    }
+    if let Some(cap) = cap {
+        cmd.arg("-i").arg(cap.to_string());
     }
     let (secs, out) = timed(|| cmd.output());
     let out = out.ok()?;
@@ -170,6 +178,22 @@ pub fn run() {
                         rate / cq_rate.max(1e-9),
                         full.stats.interleavings as f64 / cq_n
                     );
+                } else {
+                    println!(
+                        "  same full exploration end to end: racewit at least {:.0}x faster (Concuerror did not finish in {CONCUERROR_SECONDS} s)",
+                        cq_s / secs
+                    );
+                    // Its rate on the same program, from a run capped at a
+                    // number of interleavings it can finish.
+                    if let Some((cap_s, cap_summary)) = concuerror_capped(entry, true, Some(2000))
+                        && let Some(cq_n) = interleavings_in(&cap_summary)
+                    {
+                        let cq_rate = cq_n / cap_s;
+                        println!(
+                            "N={n}, Concuerror -k -i 2000: {cap_summary}; {cap_s:.2} s wall, {cq_rate:.0} interleavings/s (start-up included); racewit's rate is {:.1}x",
+                            rate / cq_rate.max(1e-9)
+                        );
+                    }
                 }
             }
             None => println!(
