@@ -30,7 +30,7 @@ svg_h=$(size height)
 win_w=$(( ${svg_w:-1320} + 80 ))
 win_h=$(( ${svg_h:-1000} + 120 ))
 profile=$(mktemp -d)
-"$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+"$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync \
   --hide-scrollbars --user-data-dir="$profile" --window-size="$win_w,$win_h" \
   --screenshot="$out/witness.png" "file://$out/witness.html" 2>/dev/null
