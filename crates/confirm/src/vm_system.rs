@@ -159,6 +159,15 @@ impl Item for VmItem {
     }
 }
 
+impl From<VmAccess> for Access {
+    fn from(a: VmAccess) -> Access {
+        match a {
+            VmAccess::Read => Access::Read,
+            VmAccess::Write => Access::Write,
+        }
+    }
+}
+
 /// How an item is shown to users.
 fn item_label(vm: &Vm, item: &SharedItem) -> String {
     match item {
@@ -195,13 +204,7 @@ fn observation(vm: &Vm, ev: &Event, mail: Mail) -> Observation<VmItem, Site> {
         };
     }
     let access = match (&ev.item, ev.access) {
-        (Some(item), Some(a)) => Some((
-            VmItem(item.clone(), mail.clone()),
-            match a {
-                VmAccess::Read => Access::Read,
-                VmAccess::Write => Access::Write,
-            },
-        )),
+        (Some(item), Some(a)) => Some((VmItem(item.clone(), mail.clone()), a.into())),
         _ => None,
     };
     // Every other item the step touched (an exit's signals, a transaction's
@@ -211,17 +214,13 @@ fn observation(vm: &Vm, ev: &Event, mail: Mail) -> Observation<VmItem, Site> {
         .accesses
         .iter()
         .map(|(item, a)| {
-            let a = match a {
-                VmAccess::Read => Access::Read,
-                VmAccess::Write => Access::Write,
-            };
             // The step's own mailbox access again: same message.
             let tag = if Some(item) == ev.item.as_ref() {
                 mail.clone()
             } else {
                 Mail::Any
             };
-            (VmItem(item.clone(), tag), a)
+            (VmItem(item.clone(), tag), (*a).into())
         })
         .collect();
     // Every step reads its own process: an exit signal that kills it, or

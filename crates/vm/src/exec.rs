@@ -603,11 +603,7 @@ impl Vm {
                 save_pc!();
                 match self.raise(p, code, $exc) {
                     Raised::Handled => {
-                        let t = reload!();
-                        f = t.0;
-                        base = t.1;
-                        pc = t.2;
-                        module = t.3;
+                        (f, base, pc, module) = reload!();
                         continue;
                     }
                     Raised::Exit(r) => return Ok(Outcome::Exit(r)),
@@ -629,11 +625,7 @@ impl Vm {
                         if let Some(ev) = self.take_event(p) {
                             return Ok(Outcome::Event(ev));
                         }
-                        let t = reload!();
-                        f = t.0;
-                        base = t.1;
-                        pc = t.2;
-                        module = t.3;
+                        (f, base, pc, module) = reload!();
                         continue;
                     }
                     Ok(Some(o)) => {
@@ -898,11 +890,7 @@ impl Vm {
                             match res {
                                 Ok(v) if *tail => match self.do_return(p, v) {
                                     None => {
-                                        let t = reload!();
-                                        f = t.0;
-                                        base = t.1;
-                                        pc = t.2;
-                                        module = t.3;
+                                        (f, base, pc, module) = reload!();
                                     }
                                     Some(o) => return Ok(o),
                                 },
@@ -955,11 +943,7 @@ impl Vm {
                                     if *tail {
                                         match self.do_return(p, v) {
                                             None => {
-                                                let t = reload!();
-                                                f = t.0;
-                                                base = t.1;
-                                                pc = t.2;
-                                                module = t.3;
+                                                (f, base, pc, module) = reload!();
                                                 continue;
                                             }
                                             Some(o) => return Ok(o),
@@ -1025,11 +1009,7 @@ impl Vm {
                     };
                     match self.do_return(p, v) {
                         None => {
-                            let t = reload!();
-                            f = t.0;
-                            base = t.1;
-                            pc = t.2;
-                            module = t.3;
+                            (f, base, pc, module) = reload!();
                         }
                         Some(o) => return Ok(o),
                     }
@@ -1092,11 +1072,7 @@ impl Vm {
                                     if let Some(ev) = self.take_event(p) {
                                         return Ok(Outcome::Event(ev));
                                     }
-                                    let t = reload!();
-                                    f = t.0;
-                                    base = t.1;
-                                    pc = t.2;
-                                    module = t.3;
+                                    (f, base, pc, module) = reload!();
                                     continue;
                                 }
                                 if !remote_form {

@@ -6,7 +6,7 @@ use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::term::{self, Config};
 use racewit_confirm::confirmation::Confirmation;
 use racewit_confirm::verdict::{Consequence, Status, UnconfirmedReason};
-use racewit_static::{HopKind, Suspect};
+use racewit_static::Suspect;
 use racewit_syntax::ir::Program;
 use racewit_syntax::{Severity, SourceDb};
 
@@ -48,14 +48,7 @@ fn path_notes(s: &Suspect) -> Vec<String> {
             .path
             .iter()
             .map(|h| {
-                let what = match h.kind {
-                    HopKind::Read => "read in",
-                    HopKind::Call => "calls",
-                    HopKind::Return => "returns to",
-                    HopKind::Spawn => "spawns",
-                    HopKind::Serve => "served by",
-                    HopKind::Write => "write in",
-                };
+                let what = super::hop_words(h.kind);
                 format!("{what} {} ({}:{})", h.function, h.file, h.line)
             })
             .collect();

@@ -215,17 +215,6 @@ impl Related {
     }
 }
 
-fn hop_words(kind: HopKind) -> &'static str {
-    match kind {
-        HopKind::Read => "read in",
-        HopKind::Call => "calls",
-        HopKind::Return => "returns to",
-        HopKind::Spawn => "spawns",
-        HopKind::Serve => "served by",
-        HopKind::Write => "write in",
-    }
-}
-
 fn result(locator: &Locator<'_>, it: &Item<'_>, fingerprint: String) -> Value {
     let s = it.suspect;
     let access = |a: &racewit_static::Access, what: &str| {
@@ -252,7 +241,7 @@ fn result(locator: &Locator<'_>, it: &Item<'_>, fingerprint: String) -> Value {
         .iter()
         .filter(|h| !matches!(h.kind, HopKind::Read | HopKind::Write))
         .filter_map(|h| {
-            let words = format!("{} {}", hop_words(h.kind), h.function);
+            let words = format!("{} {}", super::hop_words(h.kind), h.function);
             let id = related.add(locator.point(&h.file, h.line, h.column, Some(&words)))?;
             Some(format!("[{}]({id})", link_text(&words)))
         })

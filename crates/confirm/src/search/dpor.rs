@@ -137,6 +137,13 @@ impl<S: System, M> Node<S, M> {
         self.sleep.iter().any(|(s, _)| *s == p)
     }
 
+    /// Plans `p` here unless it is planned or asleep already.
+    fn plan(&mut self, p: S::Proc) {
+        if !self.backtrack.contains(&p) && !self.asleep(p) {
+            self.backtrack.push(p);
+        }
+    }
+
     fn tried(&self, p: S::Proc) -> bool {
         self.done.iter().any(|(s, _)| *s == p)
     }
@@ -289,10 +296,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             .filter(|&q| q != proc && !enabled.contains(&q))
             .collect();
         for q in disabled {
-            let node = &mut self.nodes[i];
-            if !node.backtrack.contains(&q) && !node.asleep(q) {
-                node.backtrack.push(q);
-            }
+            self.nodes[i].plan(q);
         }
         self.nodes.push(Node {
             sys: Some(sys),
