@@ -262,6 +262,14 @@ fn confirm_one(
             StopReason::InterleavingBudget { .. } | StopReason::Found => exhausted = false,
         }
         let why = why_not(&sys, &sites, &outcome, opts);
+        // Runs that stopped at an unsupported call, or were cut, are not
+        // the program's whole behaviour: the space was not exhausted.
+        if matches!(
+            why,
+            UnconfirmedReason::Unsupported { .. } | UnconfirmedReason::RunsCut { .. }
+        ) {
+            exhausted = false;
+        }
         if reason.is_none()
             || matches!(
                 reason,
