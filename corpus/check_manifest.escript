@@ -223,7 +223,16 @@ check_suspect_fields(Dir, Where, S, Exports) ->
              UC -> [io_lib:format("~s: unsupported_call ~p is not m:f/a", [Where, UC])
                     || parse_mfa(UC) =:= error]
          end,
-    E1 ++ E2 ++ E3 ++ E4 ++ E5 ++ E6 ++ E7 ++ E8.
+    Reasons = ["bound_exhausted", "all_exhausted", "handled", "unsupported", "budget",
+               "no_harness", "harness_crashed", "runs_cut"],
+    E9 = case maps:get(reason, S, none) of
+             none -> [];
+             R when Verdict =:= "unconfirmed" ->
+                 [io_lib:format("~s: reason ~p is not one of ~p", [Where, R, Reasons])
+                  || not lists:member(R, Reasons)];
+             _ -> [io_lib:format("~s: reason only goes with unconfirmed", [Where])]
+         end,
+    E1 ++ E2 ++ E3 ++ E4 ++ E5 ++ E6 ++ E7 ++ E8 ++ E9.
 
 %% The call's function name must appear on the line, and the next line must be
 %% the caret annotation for this suspect id and role.

@@ -1,6 +1,7 @@
 //! `racewit corpus DIR`: the whole pipeline on every corpus case, compared
 //! with `DIR/manifest.toml`; a table, then `N passed, M failed`.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -9,9 +10,9 @@ use anyhow::{Context, Result};
 use racewit_confirm::confirmation::{ConfirmOptions, Confirmation, confirm_all};
 use racewit_confirm::explore::{ExploreOptions, explore};
 use racewit_confirm::goal::Failure;
-use racewit_confirm::verdict::Status;
+use racewit_confirm::verdict::{Status, UnconfirmedReason};
 use racewit_confirm::witness::LoadRecord;
-use racewit_static::{StaticOptions, find_suspects};
+use racewit_static::{StaticOptions, Suspect, find_suspects};
 use racewit_syntax::{LoadOptions, load_paths};
 use serde::Deserialize;
 
@@ -28,6 +29,7 @@ pub struct Args {
 }
 
 #[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct Manifest {
     pub version: u32,
     #[serde(default)]
@@ -36,17 +38,40 @@ pub struct Manifest {
     pub explore: Vec<ExpectedExplore>,
 }
 
+/// One expected suspect (corpus/README.md describes every key). Every key
+/// is checked against what racewit reports, except `id` and `teardown`:
+/// corpus/check_manifest.escript checks those against the caret comments
+/// and the module's exports.
 #[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
 pub struct Expected {
     pub file: String,
+    #[serde(rename = "id")]
+    _id: Option<u32>,
     pub category: String,
     pub read_line: u32,
+    pub read_call: Option<String>,
+    /// The write's file when it is not `file`.
+    pub write_file: Option<String>,
     pub write_line: u32,
+    pub write_call: Option<String>,
     pub verdict: String,
     pub consequence: Option<String>,
+    /// For an unconfirmed suspect: the kind of reason expected
+    /// (`bound_exhausted`, `all_exhausted`, `handled`, ...).
+    pub reason: Option<String>,
+    /// For an unconfirmed suspect: the unsupported call that stops it
+    /// (`file:read_file/1`).
+    pub unsupported_call: Option<String>,
     pub bound: Option<u32>,
     /// The function a harness should call; a `mod:fun/0` entry is run as it is.
     pub entry: Option<String>,
+    /// At most this many worker processes are needed to confirm.
+    pub processes: Option<usize>,
+    /// `mod:fun/0` the harness must call first, in its root process.
+    pub setup: Option<String>,
+    #[serde(rename = "teardown")]
+    _teardown: Option<String>,
     pub note: Option<String>,
     /// A known gap: racewit does not give the expected verdict yet, for this
     /// reason. The row passes while the result still differs (and says
@@ -56,6 +81,7 @@ pub struct Expected {
 }
 
 #[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
 pub struct ExpectedExplore {
     pub file: String,
     pub entry: String,
@@ -112,6 +138,19 @@ fn relative(file: &str, dir: &Path) -> String {
     p.strip_prefix(dir).unwrap_or(p).display().to_string()
 }
 
+/// Whether a manifest row names this suspect.
+fn row_matches(e: &Expected, s: &Suspect, dir: &Path) -> bool {
+    relative(&s.read.file, dir) == e.file
+        && relative(&s.write.file, dir) == *e.write_file.as_ref().unwrap_or(&e.file)
+        && s.category.as_str() == e.category
+        && s.read.line == e.read_line
+        && s.write.line == e.write_line
+        && e.read_call.as_ref().is_none_or(|call| *call == s.read.call)
+        && e.write_call
+            .as_ref()
+            .is_none_or(|call| *call == s.write.call)
+}
+
 /// Runs the corpus and compares; the rows in manifest order, then extras.
 pub fn evaluate(dir: &Path) -> Result<Vec<Row>> {
     let manifest = read_manifest(dir)?;
@@ -124,41 +163,54 @@ pub fn evaluate(dir: &Path) -> Result<Vec<Row>> {
         .max()
         .unwrap_or(2)
         .max(2);
-    let mut entries: Vec<(String, String)> = manifest
-        .suspect
-        .iter()
-        .filter_map(|e| e.entry.as_deref())
-        .filter(|e| e.ends_with("/0"))
-        .filter_map(|e| crate::explore::parse_entry(e).ok())
-        .collect();
-    entries.sort();
-    entries.dedup();
-    let opts = ConfirmOptions {
-        max_preemptions: max_bound,
-        entries,
-        ..ConfirmOptions::default()
-    };
     let record = LoadRecord {
         paths: vec![dir.display().to_string()],
         ..LoadRecord::default()
     };
-    let (program, results) = confirm_all(program, &analysis.suspects, &record, &opts);
+    // A row naming a `mod:fun/0` entry has its suspect confirmed by running
+    // that entry; every other suspect gets generated harnesses. Suspects are
+    // grouped by the entry their row names, one confirmation per group.
+    let mut groups: BTreeMap<Option<(String, String)>, Vec<usize>> = BTreeMap::new();
+    for (i, s) in analysis.suspects.iter().enumerate() {
+        let entry = manifest
+            .suspect
+            .iter()
+            .find(|e| row_matches(e, s, dir))
+            .and_then(|e| e.entry.as_deref())
+            .filter(|e| e.ends_with("/0"))
+            .and_then(|e| crate::explore::parse_entry(e).ok());
+        groups.entry(entry).or_default().push(i);
+    }
+    let mut results: Vec<Option<Confirmation>> = vec![None; analysis.suspects.len()];
+    for (entry, members) in groups {
+        let opts = ConfirmOptions {
+            max_preemptions: max_bound,
+            entries: entry.into_iter().collect(),
+            ..ConfirmOptions::default()
+        };
+        let suspects: Vec<_> = members
+            .iter()
+            .map(|&i| analysis.suspects[i].clone())
+            .collect();
+        let group_program = load_paths(&[dir.to_path_buf()], &LoadOptions::default());
+        let (_, confirmed) = confirm_all(group_program, &suspects, &record, &opts);
+        for (i, c) in members.into_iter().zip(confirmed) {
+            results[i] = Some(c);
+        }
+    }
+    let results: Vec<Confirmation> = results.into_iter().flatten().collect();
+    let program = Arc::new(program);
     let mut used = vec![false; results.len()];
     let mut rows = Vec::new();
     for e in &manifest.suspect {
-        let found = results.iter().position(|c| {
-            let s = &c.suspect;
-            relative(&s.read.file, dir) == e.file
-                && s.category.as_str() == e.category
-                && s.read.line == e.read_line
-                && s.write.line == e.write_line
-        });
+        let found = results.iter().position(|c| row_matches(e, &c.suspect, dir));
         let case = format!(
             "{}:{}->{} {}",
             e.file, e.read_line, e.write_line, e.category
         );
-        let expected = match &e.consequence {
-            Some(c) if e.verdict == "confirmed" => format!("confirmed ({c})"),
+        let expected = match (&e.consequence, &e.reason) {
+            (Some(c), _) if e.verdict == "confirmed" => format!("confirmed ({c})"),
+            (_, Some(r)) if e.verdict == "unconfirmed" => format!("unconfirmed ({r})"),
             _ => e.verdict.clone(),
         };
         let (pass, got) = match found {
@@ -166,7 +218,10 @@ pub fn evaluate(dir: &Path) -> Result<Vec<Row>> {
             Some(i) => {
                 used[i] = true;
                 let got = describe(&results[i]);
-                (matches_expected(e, &results[i]), got)
+                match matches_expected(e, &results[i]) {
+                    Ok(()) => (true, got),
+                    Err(more) => (false, got + &more),
+                }
             }
         };
         let row = Row {
@@ -220,7 +275,58 @@ fn describe(c: &Confirmation) -> String {
     }
 }
 
-fn matches_expected(e: &Expected, c: &Confirmation) -> bool {
+/// Whether a result is what the manifest expects; else what differs beyond
+/// the verdict line.
+fn matches_expected(e: &Expected, c: &Confirmation) -> Result<(), String> {
+    let setup_ok = e.setup.as_ref().is_none_or(|mfa| {
+        c.harness
+            .as_ref()
+            .is_some_and(|h| h.setup.iter().any(|call| setup_call_is(call, mfa)))
+    });
+    let processes_ok = c.verdict.status != Status::Confirmed
+        || e.processes.is_none_or(|n| c.verdict.processes <= n);
+    // Unconfirmed: the reason names the call. Confirmed: the witness shows
+    // a process stopping at it.
+    let unsupported_ok = e.unsupported_call.as_ref().is_none_or(|want| {
+        let stop = format!("stopped at unsupported call {want}");
+        matches!(&c.verdict.reason,
+            Some(UnconfirmedReason::Unsupported { call }) if call.starts_with(want.as_str()))
+            || c.witness
+                .as_ref()
+                .is_some_and(|w| w.trace.iter().any(|ev| ev.text.starts_with(&stop)))
+    });
+    if !matches_verdict(e, c) {
+        return Err(String::new());
+    }
+    if !setup_ok {
+        let used = c.harness.as_ref().map(|h| h.setup.join(", "));
+        return Err(format!(
+            "; harness setup is [{}], not {}",
+            used.unwrap_or_default(),
+            e.setup.as_deref().unwrap_or_default()
+        ));
+    }
+    if !processes_ok {
+        return Err(format!("; needed {} processes", c.verdict.processes));
+    }
+    if !unsupported_ok {
+        return Err(format!(
+            "; expected a stop at unsupported call {}",
+            e.unsupported_call.as_deref().unwrap_or_default()
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a harness setup line (`catch m:f()` or `m:f()`) calls `m:f/0`.
+fn setup_call_is(call: &str, mfa: &str) -> bool {
+    let call = call.strip_prefix("catch ").unwrap_or(call);
+    call.strip_suffix("()")
+        .zip(mfa.strip_suffix("/0"))
+        .is_some_and(|(c, m)| c.replace('\'', "") == m)
+}
+
+fn matches_verdict(e: &Expected, c: &Confirmation) -> bool {
     match e.verdict.as_str() {
         "confirmed" => {
             c.verdict.status == Status::Confirmed
@@ -231,7 +337,12 @@ fn matches_expected(e: &Expected, c: &Confirmation) -> bool {
                         .is_some_and(|got| got.kind() == k)
                 })
         }
-        "unconfirmed" => c.verdict.status == Status::Unconfirmed,
+        "unconfirmed" => {
+            c.verdict.status == Status::Unconfirmed
+                && e.reason
+                    .as_deref()
+                    .is_none_or(|k| c.verdict.reason.as_ref().is_some_and(|got| got.kind() == k))
+        }
         _ => false,
     }
 }

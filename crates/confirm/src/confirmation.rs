@@ -18,6 +18,7 @@ use crate::schedule::Schedule;
 use crate::search::bounded::BoundedDfs;
 use crate::search::random::RandomWalk;
 use crate::search::{Found, Outcome, Reduction, StopReason, Strategy, Systematic, TraceStep};
+use crate::serial::serial_runs;
 use crate::system::{Fate, Observation, System};
 use crate::verdict::{Consequence, Status, UnconfirmedReason, Verdict};
 use crate::vm_system::{Site, TimeoutPolicy, VmItem, VmSystem};
@@ -92,7 +93,11 @@ pub fn confirm_all(
             .into_iter()
             .map(Ok)
             .collect();
-        for &n in &opts.processes {
+        // A spawn_register race is between one caller and the process it
+        // spawned: one worker is tried first, for the smallest witness.
+        let one =
+            (s.category == Category::SpawnRegister && !opts.processes.contains(&1)).then_some(1);
+        for n in one.into_iter().chain(opts.processes.iter().copied()) {
             let built = harness::build(&program, s, n, i * 10 + n).map_err(|e| e.to_string());
             if let Ok(h) = &built {
                 let loaded = racewit_syntax::load_source(
@@ -206,13 +211,7 @@ fn confirm_one(
         let outcome = search(&sys, race_goal(&sites), opts);
         interleavings += outcome.stats.interleavings;
         if let Some(found) = outcome.found.first() {
-            let serial_function = if h.serial_function.is_empty() {
-                &h.function
-            } else {
-                &h.serial_function
-            };
-            let serial_start = start(program, &h.module, serial_function, opts);
-            let consequence = consequence(&serial_start, found, h.workers.len(), opts);
+            let consequence = consequence(&sys, found, h.workers.len(), opts);
             let verdict = Verdict {
                 status: Status::Confirmed,
                 consequence: Some(consequence),
@@ -261,21 +260,19 @@ fn confirm_one(
             StopReason::Exhausted | StopReason::ExhaustedAll => {}
             StopReason::InterleavingBudget { .. } | StopReason::Found => exhausted = false,
         }
-        let why = why_not(&sys, &sites, &outcome, opts);
+        let (why, partial) = why_not(&sys, &sites, &outcome, opts);
         // Runs that stopped at an unsupported call, or were cut, are not
         // the program's whole behaviour: the space was not exhausted.
-        if matches!(
-            why,
-            UnconfirmedReason::Unsupported { .. } | UnconfirmedReason::RunsCut { .. }
-        ) {
+        if partial {
             exhausted = false;
         }
-        if reason.is_none()
-            || matches!(
-                reason,
-                Some(UnconfirmedReason::BoundExhausted | UnconfirmedReason::AllExhausted)
-            )
-        {
+        let keep = match &reason {
+            None => false,
+            Some(UnconfirmedReason::Handled { .. }) => true,
+            Some(UnconfirmedReason::BoundExhausted | UnconfirmedReason::AllExhausted) => false,
+            Some(_) => !matches!(why, UnconfirmedReason::Handled { .. }),
+        };
+        if !keep {
             reason = Some(why);
         }
     }
@@ -329,38 +326,6 @@ fn consequence_is_none(c: &Confirmation) -> bool {
     matches!(c.verdict.consequence, Some(Consequence::None))
 }
 
-/// Accepts every run: used to enumerate outcomes.
-#[derive(Clone, Debug, Default)]
-struct EveryRun;
-
-impl<S: System> Monitor<S> for EveryRun {
-    fn observe(&mut self, _: &S, _: S::Proc, _: &Observation<S::Item, S::Site>, _: usize) {}
-    fn hit(&self) -> bool {
-        false
-    }
-    fn finish(&mut self, _: &S) -> bool {
-        true
-    }
-}
-
-/// The runs of the serial harness (the calls one after the other), without
-/// preemption inside (each process runs until it blocks or ends).
-fn serial_runs(sys: &VmSystem, opts: &ConfirmOptions) -> Vec<VmSystem> {
-    BoundedDfs {
-        max_preemptions: 0,
-        max_interleavings: 200,
-        max_run_steps: opts.max_run_steps,
-        sleep_sets: false,
-        stop_at_first: false,
-        steer: false,
-    }
-    .search(sys, EveryRun)
-    .found
-    .into_iter()
-    .map(|f| f.end)
-    .collect()
-}
-
 fn crashes(sys: &VmSystem) -> Vec<(String, String)> {
     sys.procs()
         .into_iter()
@@ -409,13 +374,13 @@ fn state_of(sys: &VmSystem) -> String {
 }
 
 fn consequence(
-    serial_start: &VmSystem,
+    start: &VmSystem,
     found: &Found<VmSystem, RaceGoal<VmSystem>>,
     worker_count: usize,
     opts: &ConfirmOptions,
 ) -> Consequence {
     let end = &found.end;
-    let serial = serial_runs(serial_start, opts);
+    let serial = serial_runs(start, worker_count, opts.max_run_steps, 200);
     // Only crashes from the stale write on are the race's doing.
     let stale = found
         .monitor
@@ -463,14 +428,17 @@ fn consequence(
     Consequence::None
 }
 
-/// Why the search found nothing: looks at one serial run for an unsupported
-/// call or a crash before the read.
+/// Why the search found nothing, and whether its runs were partial (a
+/// process parked at an unsupported call, or runs were cut). Runs where the
+/// race happened but its failed write was handled explain the most; else
+/// one serial run is looked at for an unsupported call or a crash before
+/// the read.
 fn why_not(
     sys: &VmSystem,
     sites: &RaceSites,
     outcome: &Outcome<VmSystem, RaceGoal<VmSystem>>,
     opts: &ConfirmOptions,
-) -> UnconfirmedReason {
+) -> (UnconfirmedReason, bool) {
     let probe = BoundedDfs {
         max_preemptions: 0,
         max_interleavings: 1,
@@ -480,29 +448,43 @@ fn why_not(
         steer: false,
     }
     .search(sys, Probe::new(race_goal(sites)));
-    if let Some(run) = probe.found.first() {
+    let run = probe.found.first();
+    let parked = run.and_then(|run| {
         let end = &run.end;
-        for p in end.procs() {
-            if let Fate::Parked { call } = end.fate(p) {
-                return UnconfirmedReason::Unsupported { call };
-            }
-        }
-        if !run.monitor.read_seen
-            && let Some((process, reason)) = crashes(end).into_iter().next()
-        {
-            return UnconfirmedReason::HarnessCrashed { process, reason };
-        }
+        end.procs().into_iter().find_map(|p| match end.fate(p) {
+            Fate::Parked { call } => Some(call),
+            _ => None,
+        })
+    });
+    let partial = parked.is_some() || outcome.stats.first_error.is_some();
+    if outcome.stats.near_misses > 0 {
+        let runs = outcome.stats.near_misses;
+        let all = outcome.stop == StopReason::ExhaustedAll && !partial;
+        return (UnconfirmedReason::Handled { runs, all }, partial);
+    }
+    if let Some(call) = parked {
+        return (UnconfirmedReason::Unsupported { call }, partial);
+    }
+    if let Some(run) = run
+        && !run.monitor.read_seen
+        && let Some((process, reason)) = crashes(&run.end).into_iter().next()
+    {
+        return (
+            UnconfirmedReason::HarnessCrashed { process, reason },
+            partial,
+        );
     }
     if let Some(why) = &outcome.stats.first_error {
-        return UnconfirmedReason::RunsCut { why: why.clone() };
+        return (UnconfirmedReason::RunsCut { why: why.clone() }, partial);
     }
-    match outcome.stop {
+    let why = match outcome.stop {
         StopReason::InterleavingBudget { limit } => UnconfirmedReason::Budget {
             interleavings: limit,
         },
         StopReason::ExhaustedAll => UnconfirmedReason::AllExhausted,
         StopReason::Exhausted | StopReason::Found => UnconfirmedReason::BoundExhausted,
-    }
+    };
+    (why, partial)
 }
 
 /// Wraps a race goal to note whether the read ever ran; accepts every run.

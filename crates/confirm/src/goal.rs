@@ -24,6 +24,12 @@ pub trait Monitor<S: System>: Clone {
     fn hit(&self) -> bool;
     /// Called when the run ends; returns whether this run is a finding.
     fn finish(&mut self, sys: &S) -> bool;
+    /// After a [`finish`](Monitor::finish) that found nothing: whether the
+    /// run came close, showing what was sought but without its harm (a race
+    /// whose failed write the program handled). Counted in the search stats.
+    fn near_miss(&self) -> bool {
+        false
+    }
 }
 
 /// The race pattern of a suspect: process P reads item X at the read site,
@@ -177,6 +183,10 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
             self.hit = Some(hit);
         }
         self.hit.is_some()
+    }
+
+    fn near_miss(&self) -> bool {
+        self.hit.is_none() && self.failed.is_some()
     }
 }
 

@@ -16,10 +16,6 @@ pub struct Harness {
     pub module: String,
     /// The function the root process runs (`run/0`).
     pub function: String,
-    /// The same calls made one after the other, each in its own process and
-    /// each finished before the next starts (`serial/0`): what the code does
-    /// when the calls do not overlap. Empty for a user's own entry.
-    pub serial_function: String,
     /// Setup calls made first, in the root process (`counter:init()`).
     pub setup: Vec<String>,
     /// One call per worker process (`counter:incr(hits)`).
@@ -69,7 +65,6 @@ pub fn build(
     Ok(Harness {
         module,
         function: "run".into(),
-        serial_function: "serial".into(),
         setup,
         workers,
         source,
@@ -82,7 +77,6 @@ pub fn for_entry(module: &str, function: &str) -> Harness {
     Harness {
         module: module.to_string(),
         function: function.to_string(),
-        serial_function: String::new(),
         setup: Vec::new(),
         workers: Vec::new(),
         source: String::new(),
@@ -429,9 +423,7 @@ fn is_reserved(word: &str) -> bool {
 
 fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String]) -> String {
     let mut s = String::new();
-    s.push_str(&format!(
-        "-module({module}).\n-export([run/0, serial/0]).\n\n"
-    ));
+    s.push_str(&format!("-module({module}).\n-export([run/0]).\n\n"));
     s.push_str(&format!(
         "%% racewit harness for {} ({}: {})\n%% read  {} at {}:{}\n%% write {} at {}:{}\n",
         suspect.id,
@@ -460,19 +452,7 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
         "    [receive {'DOWN', Ref, process, Pid, _} -> ok end || {Pid, Ref} <- Workers],\n",
     );
     s.push_str("    %% Stay alive, so the tables this process owns keep their final state.\n");
-    s.push_str("    receive racewit_harness_stop -> ok end.\n\n");
-    s.push_str("%% The same calls, one after the other: the outcomes without a race.\n");
-    s.push_str("serial() ->\n");
-    for call in setup {
-        s.push_str(&format!("    {call},\n"));
-    }
-    for call in workers {
-        s.push_str(&format!("    one_by_one(fun() -> {call} end),\n"));
-    }
-    s.push_str("    receive racewit_harness_stop -> ok end.\n\n");
-    s.push_str("one_by_one(F) ->\n");
-    s.push_str("    {Pid, Ref} = spawn_monitor(F),\n");
-    s.push_str("    receive {'DOWN', Ref, process, Pid, _} -> ok end.\n");
+    s.push_str("    receive racewit_harness_stop -> ok end.\n");
     s
 }
 

@@ -12,6 +12,8 @@
 //!   both steered by the goal), [`search::random::RandomWalk`] (PCT from a
 //!   seed), and [`search::replay::replay`].
 //! - [`harness::Harness`]: the generated Erlang module that runs a suspect.
+//! - [`serial::OneAtATime`]: the serial reference a witness's outcome is
+//!   compared with (the harness's workers one after the other).
 //! - [`confirmation::confirm_all`] → [`confirmation::Confirmation`]
 //!   ([`verdict::Verdict`] + [`witness::Witness`]).
 //! - [`explore::explore`]: every interleaving of a test entry.
@@ -24,6 +26,7 @@ pub mod goal;
 pub mod harness;
 pub mod schedule;
 pub mod search;
+pub mod serial;
 pub mod system;
 pub mod verdict;
 pub mod vm_system;

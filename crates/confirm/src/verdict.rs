@@ -69,6 +69,35 @@ pub enum UnconfirmedReason {
     HarnessCrashed { process: String, reason: String },
     /// Runs were cut (step budget, VM error).
     RunsCut { why: String },
+    /// The race happened (another process wrote the item between the read
+    /// and the write) in `runs` runs, but the write then failed and the
+    /// program handled the failure: no process crashed. `all`: every
+    /// interleaving was explored.
+    Handled { runs: u64, all: bool },
+}
+
+impl UnconfirmedReason {
+    /// Whether the search behind this reason explored every interleaving.
+    pub fn every_interleaving(&self) -> bool {
+        matches!(
+            self,
+            UnconfirmedReason::AllExhausted | UnconfirmedReason::Handled { all: true, .. }
+        )
+    }
+
+    /// The JSON `kind` of the reason, e.g. `bound_exhausted`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            UnconfirmedReason::BoundExhausted => "bound_exhausted",
+            UnconfirmedReason::AllExhausted => "all_exhausted",
+            UnconfirmedReason::Budget { .. } => "budget",
+            UnconfirmedReason::NoHarness { .. } => "no_harness",
+            UnconfirmedReason::Unsupported { .. } => "unsupported",
+            UnconfirmedReason::HarnessCrashed { .. } => "harness_crashed",
+            UnconfirmedReason::RunsCut { .. } => "runs_cut",
+            UnconfirmedReason::Handled { .. } => "handled",
+        }
+    }
 }
 
 impl std::fmt::Display for UnconfirmedReason {
@@ -100,6 +129,11 @@ impl std::fmt::Display for UnconfirmedReason {
                 )
             }
             UnconfirmedReason::RunsCut { why } => write!(f, "runs were cut: {why}"),
+            UnconfirmedReason::Handled { runs, .. } => write!(
+                f,
+                "the race happens ({runs} {}), but the stale write fails and the program handles the failure: no process crashed",
+                if *runs == 1 { "run" } else { "runs" }
+            ),
         }
     }
 }

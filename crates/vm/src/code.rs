@@ -58,6 +58,16 @@ impl CodeTable {
                     module: mi,
                     function: fi,
                 },
+                // racewit's partial stand-in for an OTP module (global,
+                // mnesia, ...) lacks the function: the real module may well
+                // have it. OTP's complete library modules raise undef.
+                _ if m.prelude && !crate::run::OTP_LIBRARY_MODULES.contains(&module.name()) => {
+                    Target::Unsupported {
+                        module,
+                        name,
+                        arity,
+                    }
+                }
                 _ => Target::Undef {
                     module,
                     name,

@@ -34,6 +34,7 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../prelude/racewit_timer.erl"),
     ),
     ("prelude/mnesia.erl", include_str!("../prelude/mnesia.erl")),
+    ("prelude/global.erl", include_str!("../prelude/global.erl")),
     ("prelude/ets.erl", include_str!("../prelude/ets.erl")),
     ("prelude/string.erl", include_str!("../prelude/string.erl")),
     ("prelude/sys.erl", include_str!("../prelude/sys.erl")),

@@ -70,6 +70,8 @@ pub struct Vm {
     pub(crate) registry: imbl::OrdMap<Atom, Pid>,
     /// `global` names (one node: a second registry, names are any term).
     pub(crate) global_names: imbl::OrdMap<crate::term::MapKey, Pid>,
+    /// `global` locks by resource id (`global:set_lock/1,2,3`, `trans`).
+    pub(crate) global_locks: imbl::OrdMap<crate::term::MapKey, crate::bif::global::GlobalLock>,
     /// `persistent_term` storage.
     pub(crate) persistent_terms: imbl::OrdMap<crate::term::MapKey, Term>,
     pub(crate) ets: EtsStore,
@@ -163,6 +165,7 @@ impl Vm {
             procs: Vec::new(),
             registry: imbl::OrdMap::new(),
             global_names: imbl::OrdMap::new(),
+            global_locks: imbl::OrdMap::new(),
             persistent_terms: imbl::OrdMap::new(),
             ets: EtsStore::default(),
             mnesia: MnesiaStore::default(),

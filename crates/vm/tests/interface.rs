@@ -182,6 +182,37 @@ fn unsupported_calls_park_the_process_only() {
 }
 
 #[test]
+fn a_function_missing_from_a_partial_stand_in_parks() {
+    // racewit's `global` and `mnesia` are partial stand-ins: what they lack
+    // is unsupported, not undef. OTP's complete `lists` still raises undef.
+    for (call, parked) in [
+        (
+            "global:whereis_name(x), global:info()",
+            Some("global:info/0"),
+        ),
+        ("mnesia:start(), mnesia:info()", Some("mnesia:info/0")),
+        ("catch lists:no_such_function()", None),
+    ] {
+        let mut vm = vm(&format!(
+            "-module(t).\n-export([main/0]).\nmain() -> {call}.\n"
+        ));
+        let p = vm.spawn_entry("t", "main", vec![]);
+        let texts = run_all(&mut vm);
+        match (vm.process_status(p), parked) {
+            (ProcStatus::Parked { call, .. }, Some(want)) => assert_eq!(call, want),
+            (ProcStatus::Exited(_), None) => {
+                let result = vm.process_result(p).map(|t| vm.format_term(&t));
+                assert!(
+                    result.as_deref().is_some_and(|r| r.contains("undef")),
+                    "{result:?}"
+                );
+            }
+            (other, _) => panic!("{call}: {other:?} {texts:?}"),
+        }
+    }
+}
+
+#[test]
 fn receive_timeouts_are_choices() {
     let mut vm = vm("-module(t).\n-export([main/0]).\n\
         main() -> receive x -> got after 100 -> timeout end.\n");

@@ -128,6 +128,15 @@ pub fn verdict_line(c: &Confirmation) -> String {
                     v.processes, v.interleavings
                 );
             }
+            if v.reason
+                .as_ref()
+                .is_some_and(UnconfirmedReason::every_interleaving)
+            {
+                return format!(
+                    "UNCONFIRMED with every interleaving explored ({} worker processes, {} interleavings up to equivalence): {why}",
+                    v.processes, v.interleavings
+                );
+            }
             format!(
                 "UNCONFIRMED within bound {} ({} worker processes, {} interleavings{}): {why}",
                 v.bound,

@@ -210,6 +210,8 @@ impl Strategy for BoundedDfs {
                                     stop: StopReason::Found,
                                 };
                             }
+                        } else if end.monitor.near_miss() {
+                            stats.near_misses += 1;
                         }
                         if stats.interleavings >= self.max_interleavings {
                             return Outcome {

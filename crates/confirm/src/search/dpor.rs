@@ -565,6 +565,8 @@ impl Strategy for SourceDpor {
                                 stop: StopReason::Found,
                             };
                         }
+                    } else if end.monitor.near_miss() {
+                        ex.stats.near_misses += 1;
                     }
                     if ex.stats.interleavings >= self.max_interleavings {
                         let stop = if self.stop_at_first && !found.is_empty() {

@@ -71,6 +71,8 @@ pub struct SearchStats {
     pub first_error: Option<String>,
     /// Runs that were findings (only the first few are kept whole).
     pub findings: u64,
+    /// Runs that were not findings but came close ([`Monitor::near_miss`]).
+    pub near_misses: u64,
 }
 
 impl SearchStats {
@@ -82,6 +84,7 @@ impl SearchStats {
         self.steps += earlier.steps;
         self.max_preemptions_used = self.max_preemptions_used.max(earlier.max_preemptions_used);
         self.findings += earlier.findings;
+        self.near_misses += earlier.near_misses;
         if earlier.first_error.is_some() {
             self.first_error.clone_from(&earlier.first_error);
         }

@@ -103,6 +103,7 @@ impl Strategy for RandomWalk {
             stats.max_preemptions_used = stats.max_preemptions_used.max(preemptions);
             let finding = mon.finish(&sys);
             stats.findings += finding as u64;
+            stats.near_misses += (!finding && mon.near_miss()) as u64;
             if finding && found.len() < KEEP_FOUND {
                 found.push(Found {
                     schedule,

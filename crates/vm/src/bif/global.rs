@@ -1,5 +1,9 @@
 //! `global` on one node: a second registry whose names are any term
 //! (`SharedItem::Global(name as ~w)`); names go when their process dies.
+//! Locks (`set_lock`, `del_lock`, `trans`, in prelude/global.erl over the
+//! `racewit:global_lock/2` and `racewit:global_unlock/2` BIFs here): a lock
+//! on a resource id is held by one requester id at a time, possibly from
+//! several processes; a lock whose holders have all died is free.
 //! Also `logger`/`error_logger` calls, accepted without output (the
 //! differential runs use `-kernel logger_level none`).
 
@@ -84,9 +88,8 @@ pub fn register(t: &mut Table) {
         ))
     });
     t.ctx("global", "sync", 0, |_, _| Flow::Value(Term::ok()));
-    // `global:trans/2,3,4` takes a cluster-wide lock around the fun. The
-    // lock is not modelled, so a call parks the process (an unsupported
-    // call) rather than run the fun without the mutual exclusion it relies on.
+    t.ctx("racewit", "global_lock", 2, lock);
+    t.ctx("racewit", "global_unlock", 2, unlock);
 
     // Logging is not modelled (erl runs with logger_level none): accepted, no output.
     for (m, f, n) in [
@@ -145,4 +148,98 @@ fn do_register(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     ctx.vm.global_names.insert(key, p);
     let _ = Atom::OK;
     Flow::Value(Term::atom("yes"))
+}
+
+/// A `global` lock: the requester id holding it, the processes that set it
+/// (a set: setting it again from the same process changes nothing, and one
+/// `del_lock` releases it), and the processes waiting for it.
+#[derive(Clone, Default)]
+pub struct GlobalLock {
+    requester: Option<MapKey>,
+    holders: Vec<crate::term::Pid>,
+    waiters: Vec<crate::term::Pid>,
+}
+
+fn lock_item(resource: &Term) -> SharedItem {
+    SharedItem::Global(format!("lock {}", write_term(resource)))
+}
+
+/// `racewit:global_lock(ResourceId, RequesterId)`: `true` when the lock is
+/// free or already held for this requester (the caller is then one of its
+/// holders), else `{held, Pid}` with a live holder, and the caller is
+/// told `{'$racewit_global_free', ResourceId}` when the lock is released.
+fn lock(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let key = MapKey(a[0].clone());
+    let requester = MapKey(a[1].clone());
+    let me = ctx.pid();
+    let mut entry = ctx.vm.global_locks.get(&key).cloned().unwrap_or_default();
+    entry.holders.retain(|&p| ctx.is_alive(p));
+    let free = entry.holders.is_empty() || entry.requester.as_ref() == Some(&requester);
+    let text = format!(
+        "global:set_lock({{{}, {}}})",
+        write_term(&a[0]),
+        write_term(&a[1])
+    );
+    if free {
+        entry.requester = Some(requester);
+        if !entry.holders.contains(&me) {
+            entry.holders.push(me);
+        }
+        entry.waiters.retain(|&w| w != me);
+        ctx.vm.global_locks.insert(key, entry);
+        ctx.emit_access(EventKind::Registry, text, lock_item(&a[0]), Access::Write);
+        return Flow::Value(Term::atom("true"));
+    }
+    let owner = entry.holders[0];
+    if !entry.waiters.contains(&me) {
+        entry.waiters.push(me);
+    }
+    ctx.vm.global_locks.insert(key, entry);
+    // Joining the waiters changes nothing another process can see but who
+    // is told at the release (a send, ordered there): a read of the lock.
+    let shown = format!("{text} -> held by {}", ctx.name_of(owner));
+    ctx.emit_access(EventKind::Registry, shown, lock_item(&a[0]), Access::Read);
+    Flow::Value(tuple2(Term::atom("held"), Term::Pid(owner)))
+}
+
+/// `racewit:global_unlock(ResourceId, RequesterId)`: the caller no longer
+/// holds the lock; when no live holder is left the waiters are told.
+fn unlock(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let key = MapKey(a[0].clone());
+    let me = ctx.pid();
+    let text = format!(
+        "global:del_lock({{{}, {}}})",
+        write_term(&a[0]),
+        write_term(&a[1])
+    );
+    let Some(mut entry) = ctx.vm.global_locks.get(&key).cloned() else {
+        ctx.emit_access(EventKind::Registry, text, lock_item(&a[0]), Access::Read);
+        return Flow::Value(Term::atom("true"));
+    };
+    if entry.requester.as_ref() != Some(&MapKey(a[1].clone())) {
+        ctx.emit_access(EventKind::Registry, text, lock_item(&a[0]), Access::Read);
+        return Flow::Value(Term::atom("true"));
+    }
+    entry.holders.retain(|&p| p != me && ctx.is_alive(p));
+    let woken = if entry.holders.is_empty() {
+        let woken = std::mem::take(&mut entry.waiters);
+        ctx.vm.global_locks.remove(&key);
+        woken
+    } else {
+        ctx.vm.global_locks.insert(key, entry);
+        Vec::new()
+    };
+    for &w in &woken {
+        ctx.vm
+            .deliver(w, tuple2(Term::atom("$racewit_global_free"), a[0].clone()));
+    }
+    ctx.emit_access(EventKind::Registry, text, lock_item(&a[0]), Access::Write);
+    if let Some(ev) = ctx.event.as_mut() {
+        ev.accesses.extend(
+            woken
+                .into_iter()
+                .map(|w| (SharedItem::Mailbox(w), Access::Write)),
+        );
+    }
+    Flow::Value(Term::atom("true"))
 }

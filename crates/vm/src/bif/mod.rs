@@ -19,7 +19,7 @@ mod binary;
 mod erlang;
 mod etf;
 mod ets;
-mod global;
+pub(crate) mod global;
 pub(crate) mod io;
 mod lists;
 mod maps;

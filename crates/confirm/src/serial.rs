@@ -1,0 +1,169 @@
+//! The serial reference a witness is compared with: the harness's own
+//! `run/0`, with its worker processes' calls kept apart. Worker `k+1` starts
+//! only once worker `k` has ended, or stopped at a call the VM cannot run
+//! (what it did so far stays in the reference, and the next worker still
+//! runs), as the workers of a serial test would one after the other. What
+//! earlier workers started (a server) and the processes outside the workers
+//! run whenever they can. If nothing allowed can step while a worker waits
+//! forever, the next worker goes on (the reference never deadlocks where
+//! the concurrent run would not).
+
+use racewit_vm::Pid;
+
+use crate::goal::Monitor;
+use crate::search::Strategy;
+use crate::search::bounded::BoundedDfs;
+use crate::system::{Fate, Observation, System};
+use crate::vm_system::{Site, VmItem, VmSystem};
+
+/// A [`VmSystem`] whose enabled processes are cut to those outside the
+/// worker groups and those of the groups up to the first unfinished worker.
+#[derive(Clone)]
+pub struct OneAtATime {
+    pub sys: VmSystem,
+    /// Worker processes of the harness: the last `workers` children of the
+    /// root (`P1.i`).
+    pub workers: usize,
+}
+
+impl OneAtATime {
+    /// The root's children `P1.i` by `i`.
+    fn children(&self) -> Vec<(u64, Pid)> {
+        let mut out: Vec<(u64, Pid)> = self
+            .sys
+            .procs()
+            .into_iter()
+            .filter_map(|p| {
+                let name = self.sys.name(p);
+                let i = name.strip_prefix("P1.")?;
+                Some((i.parse().ok()?, p))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The worker group of a process: `i` for a worker `P1.i` and all it
+    /// started (`P1.i.j...`); `None` outside the groups.
+    fn group(&self, proc: Pid, first_worker: u64) -> Option<u64> {
+        let name = self.sys.name(proc);
+        let child: u64 = name.strip_prefix("P1.")?.split('.').next()?.parse().ok()?;
+        (child >= first_worker).then_some(child)
+    }
+}
+
+impl System for OneAtATime {
+    type Proc = Pid;
+    type Item = VmItem;
+    type Site = Site;
+    type Error = <VmSystem as System>::Error;
+
+    fn enabled(&self) -> Vec<Pid> {
+        let all = self.sys.enabled();
+        let children = self.children();
+        let first_worker = children
+            .len()
+            .saturating_sub(self.workers)
+            .try_into()
+            .unwrap_or(u64::MAX)
+            .saturating_add(1);
+        // The first worker still running (not ended, not parked).
+        let current = children
+            .iter()
+            .filter(|(i, _)| *i >= first_worker)
+            .find(|(_, p)| matches!(self.sys.fate(*p), Fate::Running | Fate::Blocked))
+            .map(|(i, _)| *i);
+        let grouped: Vec<(Pid, Option<u64>)> = all
+            .iter()
+            .map(|&p| (p, self.group(p, first_worker)))
+            .collect();
+        let allowed = |limit: Option<u64>| -> Vec<Pid> {
+            grouped
+                .iter()
+                .filter(|(_, g)| match (g, limit) {
+                    (None, _) | (_, None) => true,
+                    (Some(g), Some(limit)) => *g <= limit,
+                })
+                .map(|(p, _)| *p)
+                .collect()
+        };
+        let now = allowed(current);
+        if !now.is_empty() {
+            return now;
+        }
+        // The current worker waits for ever: the next group that can step.
+        let next = grouped.iter().filter_map(|(_, g)| *g).min();
+        allowed(next)
+    }
+
+    fn step(&mut self, proc: Pid) -> Result<Observation<VmItem, Site>, Self::Error> {
+        self.sys.step(proc)
+    }
+
+    fn name(&self, proc: Pid) -> String {
+        self.sys.name(proc)
+    }
+
+    fn by_name(&self, name: &str) -> Option<Pid> {
+        self.sys.by_name(name)
+    }
+
+    fn procs(&self) -> Vec<Pid> {
+        self.sys.procs()
+    }
+
+    fn fate(&self, proc: Pid) -> Fate {
+        self.sys.fate(proc)
+    }
+
+    fn item_value(&self, item: &VmItem) -> String {
+        self.sys.item_value(item)
+    }
+
+    fn actor(&self, proc: Pid) -> Pid {
+        self.sys.actor(proc)
+    }
+}
+
+/// Accepts every run.
+#[derive(Clone, Debug, Default)]
+struct EveryRun;
+
+impl<S: System> Monitor<S> for EveryRun {
+    fn observe(&mut self, _: &S, _: S::Proc, _: &Observation<S::Item, S::Site>, _: usize) {}
+    fn hit(&self) -> bool {
+        false
+    }
+    fn finish(&mut self, _: &S) -> bool {
+        true
+    }
+}
+
+/// The end states of the serial reference of `start` (the harness's
+/// `run/0` with `workers` workers, or a user's entry with none): every run
+/// without preemption (each process runs until it blocks or ends), at most
+/// `max_runs` of them.
+pub fn serial_runs(
+    start: &VmSystem,
+    workers: usize,
+    max_run_steps: usize,
+    max_runs: u64,
+) -> Vec<VmSystem> {
+    let reference = OneAtATime {
+        sys: start.clone(),
+        workers,
+    };
+    BoundedDfs {
+        max_preemptions: 0,
+        max_interleavings: max_runs,
+        max_run_steps,
+        sleep_sets: false,
+        stop_at_first: false,
+        steer: false,
+    }
+    .search(&reference, EveryRun)
+    .found
+    .into_iter()
+    .map(|f| f.end.sys)
+    .collect()
+}
