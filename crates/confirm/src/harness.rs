@@ -53,6 +53,15 @@ pub fn build(
             }
         }
     }
+    // A race inside a gen_server callback is driven by the module's client
+    // API: the exported functions that send the requests it handles.
+    for e in &suspect.entries {
+        for c in client_entries(program, e) {
+            if !candidates.iter().any(|x| x.mfa == c.mfa) {
+                candidates.push(c);
+            }
+        }
+    }
     let entry = pick_entry(program, &candidates).ok_or(HarnessError::NoEntry)?;
     let resource = resource_values(suspect);
     let calls: Vec<String> = (0..processes)
@@ -255,6 +264,87 @@ fn caller_entries(program: &Program, mfa: &str) -> Vec<Entry> {
         }
     }
     out
+}
+
+/// For an entry that is a gen_server callback (`handle_call/3`,
+/// `handle_cast/2`, `handle_info/2`): the exported functions of its module
+/// that make the requests it handles (`gen_server:call/2,3`,
+/// `gen_server:cast/2`, `!`), keeping to the request tags the static pass
+/// saw reach the read when it knows them (`{checkout, _}`).
+fn client_entries(program: &Program, callback: &Entry) -> Vec<Entry> {
+    use racewit_syntax::ir::{Expr, Literal};
+    let Some((m, f, a)) = split_mfa(&callback.mfa) else {
+        return Vec::new();
+    };
+    let requests: &[(&str, &str, u32)] = match (f, a) {
+        ("handle_call", 3) => &[("gen_server", "call", 2), ("gen_server", "call", 3)],
+        ("handle_cast", 2) => &[("gen_server", "cast", 2)],
+        ("handle_info", 2) => &[("erlang", "send", 2)],
+        _ => return Vec::new(),
+    };
+    let Some(module) = program.module(m) else {
+        return Vec::new();
+    };
+    let tags = request_tags(callback.args.first());
+    let tag_ok = |body: &racewit_syntax::ir::Body, msg: racewit_syntax::ir::ExprId| {
+        let Some(tags) = &tags else { return true };
+        let tag = match body.expr(msg) {
+            Expr::Lit(Literal::Atom(x)) => Some(x),
+            Expr::Tuple(items) => items.first().and_then(|&t| match body.expr(t) {
+                Expr::Lit(Literal::Atom(x)) => Some(x),
+                _ => None,
+            }),
+            _ => None,
+        };
+        tag.is_none_or(|t| tags.iter().any(|want| want == t.as_str()))
+    };
+    let mut out = Vec::new();
+    for func in module.functions.iter().filter(|func| func.exported) {
+        if func.name == "test"
+            || func.name.ends_with("_test")
+            || is_callback(program, m, &func.name, func.arity)
+        {
+            continue;
+        }
+        let body = &func.body;
+        let sends = body.exprs.iter().any(|e| {
+            let message = match e {
+                Expr::Send { msg, .. } if f == "handle_info" => Some(*msg),
+                _ => requests.iter().find_map(|&target| {
+                    call_args(body, e, m, target).and_then(|args| args.get(1).copied())
+                }),
+            };
+            message.is_some_and(|msg| tag_ok(body, msg))
+        });
+        if sends {
+            out.push(Entry {
+                mfa: format!("{m}:{}/{}", func.name, func.arity),
+                args: vec![ArgHint::Unknown; func.arity as usize],
+            });
+        }
+    }
+    out
+}
+
+/// The atoms that head the requests a callback's first argument can be
+/// (`{checkout, _}` gives `checkout`); `None` when any request may do.
+fn request_tags(hint: Option<&ArgHint>) -> Option<Vec<String>> {
+    match hint? {
+        ArgHint::Atoms { values } => Some(values.clone()),
+        ArgHint::Terms { values } => values
+            .iter()
+            .map(|v| {
+                let head = v.strip_prefix('{').unwrap_or(v);
+                let tag = head.split([',', '}']).next()?.trim();
+                let plain = tag.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                    && tag
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '@');
+                plain.then(|| tag.to_string())
+            })
+            .collect(),
+        _ => None,
+    }
 }
 
 /// Whether a hint gives a value a harness can write down.

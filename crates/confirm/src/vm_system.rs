@@ -203,8 +203,18 @@ fn observation(vm: &Vm, ev: &Event, mail: Mail) -> Observation<VmItem, Site> {
             item_label: None,
         };
     }
+    // Removing a monitor of another process only decides whether its death
+    // still sends a 'DOWN' here: it is ordered with that death (a write of
+    // the process), not with what the process does, so it reads the process.
+    let demonitor = ev.kind == EventKind::Demonitor;
+    let weaken = |item: &SharedItem, a: VmAccess| -> Access {
+        match item {
+            SharedItem::Process(q) if demonitor && *q != ev.pid => Access::Read,
+            _ => a.into(),
+        }
+    };
     let access = match (&ev.item, ev.access) {
-        (Some(item), Some(a)) => Some((VmItem(item.clone(), mail.clone()), a.into())),
+        (Some(item), Some(a)) => Some((VmItem(item.clone(), mail.clone()), weaken(item, a))),
         _ => None,
     };
     // Every other item the step touched (an exit's signals, a transaction's
@@ -220,7 +230,7 @@ fn observation(vm: &Vm, ev: &Event, mail: Mail) -> Observation<VmItem, Site> {
             } else {
                 Mail::Any
             };
-            (VmItem(item.clone(), tag), (*a).into())
+            (VmItem(item.clone(), tag), weaken(item, *a))
         })
         .collect();
     // Every step reads its own process: an exit signal that kills it, or
@@ -231,7 +241,7 @@ fn observation(vm: &Vm, ev: &Event, mail: Mail) -> Observation<VmItem, Site> {
     // nobody else can run: never commute it.
     // A signal to another process may kill it, and its death touches what
     // it held (names, tables, links): never commute it either.
-    let signals_another = ev.kind != EventKind::Spawn
+    let signals_another = !matches!(ev.kind, EventKind::Spawn | EventKind::Demonitor)
         && ev
             .item
             .iter()

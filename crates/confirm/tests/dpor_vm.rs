@@ -95,6 +95,7 @@ fn dpor_reaches_every_end_state_of_every_schedule() {
         "link_crash",
         "two_register",
         "terms",
+        "demonitor_race",
     ];
     for timeouts in [TimeoutPolicy::WhenStuck, TimeoutPolicy::Always] {
         for entry in entries {

@@ -6,7 +6,7 @@
 -module(dpor_mix).
 -export([mailbox/0, selective/0, register_kill/0, down/0, counter/0,
          same_writes/0, timeouts/0, link_crash/0, two_register/0,
-         terms/0]).
+         terms/0, demonitor_race/0]).
 
 table() ->
     ets:new(seen, [public, named_table, duplicate_bag]).
@@ -55,6 +55,22 @@ down() ->
     spawn(fun() -> ets:insert(seen, {other, ets:lookup(seen, w)}) end),
     receive {'DOWN', Ref, process, _, _} -> ok end,
     ets:insert(seen, {after_down, ets:lookup(seen, w)}),
+    hold().
+
+%% demonitor against the death of the watched process: whether the 'DOWN'
+%% came depends on which ran first; another process monitoring and
+%% demonitoring the same target meanwhile changes nothing here.
+demonitor_race() ->
+    table(),
+    P = self(),
+    T = spawn(fun() -> receive go -> ok end end),
+    spawn(fun() -> R = monitor(process, T), demonitor(R), P ! watched end),
+    Ref = monitor(process, T),
+    T ! go,
+    demonitor(Ref),
+    receive watched -> ok end,
+    Got = receive {'DOWN', Ref, process, _, _} -> down after 0 -> none end,
+    ets:insert(seen, {down, Got}),
     hold().
 
 %% Two lost-update increments.
