@@ -62,6 +62,18 @@ pub fn build(
             }
         }
     }
+    // A read inside a receive loop (a server written by hand) is driven by
+    // the exported functions that send it the message it handles; the
+    // function that starts the loop becomes setup.
+    let clients = loop_clients(program, suspect);
+    if !clients.is_empty() {
+        candidates.retain(|e| !is_setup_like(&e.mfa));
+        for c in clients {
+            if !candidates.iter().any(|x| x.mfa == c.mfa) {
+                candidates.push(c);
+            }
+        }
+    }
     let entry = pick_entry(program, &candidates).ok_or(HarnessError::NoEntry)?;
     let resource = resource_values(suspect);
     let calls: Vec<String> = (0..processes)
@@ -259,6 +271,95 @@ fn caller_entries(program: &Program, mfa: &str) -> Vec<Entry> {
                 out.push(Entry {
                     mfa: format!("{mname}:{}/{}", func.name, func.arity),
                     args: vec![ArgHint::Unknown; func.arity as usize],
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether `m:f/a` has a name an author gives the function that starts a
+/// module's server or creates its tables ([`SETUP_NAMES`]).
+fn is_setup_like(mfa: &str) -> bool {
+    split_mfa(mfa).is_some_and(|(_, f, _)| SETUP_NAMES.contains(&f))
+}
+
+/// When the suspect's read sits right inside a clause of a `receive` whose
+/// pattern is a message tagged with an atom (`{start_child, From, ...}`):
+/// the exported functions (not tests) that send a message with that tag.
+fn loop_clients(program: &Program, suspect: &Suspect) -> Vec<Entry> {
+    use racewit_syntax::ir::{Expr, Literal, Pat};
+    let Some(module) = program.module(&suspect.read.module) else {
+        return Vec::new();
+    };
+    let Some(site) = module.call_sites.get(suspect.read.site.index()) else {
+        return Vec::new();
+    };
+    let Some(func) = module
+        .function_index
+        .get(&site.function)
+        .and_then(|&i| module.functions.get(i))
+    else {
+        return Vec::new();
+    };
+    let body = &func.body;
+    let read = site.span;
+    // The innermost receive clause holding the read.
+    let mut best: Option<(u32, String)> = None;
+    for e in &body.exprs {
+        let Expr::Receive { clauses, .. } = e else {
+            continue;
+        };
+        for &c in clauses {
+            let span = func.source_map.clause(c);
+            let holds = span.file == read.file && span.start <= read.start && read.end <= span.end;
+            let tag = body
+                .clause(c)
+                .pats
+                .first()
+                .and_then(|&p| match body.pat(p) {
+                    Pat::Lit(Literal::Atom(a)) => Some(a.to_string()),
+                    Pat::Tuple(items) => items.first().and_then(|&t| match body.pat(t) {
+                        Pat::Lit(Literal::Atom(a)) => Some(a.to_string()),
+                        _ => None,
+                    }),
+                    _ => None,
+                });
+            if let (true, Some(tag)) = (holds, tag) {
+                let size = span.end - span.start;
+                if best.as_ref().is_none_or(|(s, _)| size < *s) {
+                    best = Some((size, tag));
+                }
+            }
+        }
+    }
+    let Some((_, tag)) = best else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (mname, m) in &program.modules {
+        for f in m.functions.iter().filter(|f| f.exported) {
+            if f.name == "test" || f.name.ends_with("_test") {
+                continue;
+            }
+            let sends = f.body.exprs.iter().any(|e| {
+                let Expr::Send { msg, .. } = e else {
+                    return false;
+                };
+                let head = match f.body.expr(*msg) {
+                    Expr::Lit(Literal::Atom(a)) => Some(a),
+                    Expr::Tuple(items) => items.first().and_then(|&t| match f.body.expr(t) {
+                        Expr::Lit(Literal::Atom(a)) => Some(a),
+                        _ => None,
+                    }),
+                    _ => None,
+                };
+                head.is_some_and(|a| a.as_str() == tag)
+            });
+            if sends {
+                out.push(Entry {
+                    mfa: format!("{mname}:{}/{}", f.name, f.arity),
+                    args: vec![ArgHint::Unknown; f.arity as usize],
                 });
             }
         }
