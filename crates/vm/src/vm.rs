@@ -72,6 +72,8 @@ pub struct Vm {
     pub(crate) global_names: imbl::OrdMap<crate::term::MapKey, Pid>,
     /// `global` locks by resource id (`global:set_lock/1,2,3`, `trans`).
     pub(crate) global_locks: imbl::OrdMap<crate::term::MapKey, crate::bif::global::GlobalLock>,
+    /// The `application` environment by (application, key).
+    pub(crate) app_env: imbl::OrdMap<(crate::term::MapKey, crate::term::MapKey), Term>,
     /// `persistent_term` storage.
     pub(crate) persistent_terms: imbl::OrdMap<crate::term::MapKey, Term>,
     pub(crate) ets: EtsStore,
@@ -166,6 +168,7 @@ impl Vm {
             registry: imbl::OrdMap::new(),
             global_names: imbl::OrdMap::new(),
             global_locks: imbl::OrdMap::new(),
+            app_env: imbl::OrdMap::new(),
             persistent_terms: imbl::OrdMap::new(),
             ets: EtsStore::default(),
             mnesia: MnesiaStore::default(),
@@ -317,7 +320,8 @@ impl Vm {
         self.step_count
     }
 
-    /// Deterministic text of all shared state: registry, ETS tables, mnesia tables.
+    /// Deterministic text of all shared state: registry, global names,
+    /// persistent terms, the application environment, ETS and mnesia tables.
     pub fn shared_state_digest(&self) -> String {
         let mut out = String::new();
         let mut names: Vec<(String, String)> = self
@@ -353,6 +357,18 @@ impl Vm {
                 out.push_str(&format!(
                     " {}={}",
                     crate::format::write_term(&k.0),
+                    crate::format::write_term(v)
+                ));
+            }
+            out.push('\n');
+        }
+        if !self.app_env.is_empty() {
+            out.push_str("application env:");
+            for ((app, key), v) in self.app_env.iter() {
+                out.push_str(&format!(
+                    " {}/{}={}",
+                    crate::format::write_term(&app.0),
+                    crate::format::write_term(&key.0),
                     crate::format::write_term(v)
                 ));
             }

@@ -25,6 +25,7 @@ mod lists;
 mod maps;
 mod math;
 mod mnesia;
+mod node_env;
 mod persistent_term;
 
 pub type PureFn = fn(&[Term]) -> Result<Term, Term>;
@@ -154,6 +155,7 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         global::register(&mut t);
         binary::register(&mut t);
         persistent_term::register(&mut t);
+        node_env::register(&mut t);
         t.0
     })
 }

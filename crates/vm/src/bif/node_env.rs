@@ -1,0 +1,128 @@
+//! What the node tells a process about its setting, modelled so a run
+//! stays deterministic:
+//! - `application` environment: a node-wide store, kept as OTP keeps it (in
+//!   the `ac_tab` table under `{env, App, Key}`), so each key is a shared
+//!   item (`ets ac_tab/{env,App,Key}`). No process belongs to an
+//!   application: `get_env/1,2` of the caller's own application give
+//!   `undefined`. Nothing is preloaded from `.app` files or `sys.config`.
+//! - the OS environment is empty (`os:getenv/1` is `false`), and the
+//!   emulator was started with no arguments (`init:get_argument/1` is
+//!   `error`). `os:putenv/2` is unsupported: the change would be lost.
+
+use crate::bif::{Ctx, Flow, Table, tuple2};
+use crate::event::{Access, EventKind, SharedItem};
+use crate::format::write_term;
+use crate::term::{MapKey, Term};
+
+pub fn register(t: &mut Table) {
+    t.ctx("application", "get_env", 2, |ctx, a| {
+        get_env(ctx, &a[0], &a[1], None)
+    });
+    t.ctx("application", "get_env", 3, |ctx, a| {
+        get_env(ctx, &a[0], &a[1], Some(&a[2]))
+    });
+    t.pure("application", "get_env", 1, |_| Ok(Term::undefined()));
+    t.pure("application", "get_application", 0, |_| {
+        Ok(Term::undefined())
+    });
+    t.pure("application", "get_application", 1, |_| {
+        Ok(Term::undefined())
+    });
+    t.ctx("application", "set_env", 3, |ctx, a| {
+        set_env(ctx, &a[0], &a[1], Some(&a[2]))
+    });
+    t.ctx("application", "set_env", 4, |ctx, a| {
+        set_env(ctx, &a[0], &a[1], Some(&a[2]))
+    });
+    t.ctx("application", "unset_env", 2, |ctx, a| {
+        set_env(ctx, &a[0], &a[1], None)
+    });
+    t.ctx("application", "unset_env", 3, |ctx, a| {
+        set_env(ctx, &a[0], &a[1], None)
+    });
+    t.ctx("application", "get_all_env", 1, get_all_env);
+    t.pure("application", "get_all_env", 0, |_| Ok(Term::Nil));
+
+    t.pure("os", "getenv", 0, |_| Ok(Term::Nil));
+    t.pure("os", "getenv", 1, |a| match a[0] {
+        Term::Nil | Term::Cons(_) => Ok(Term::atom("false")),
+        _ => Err(crate::bif::badarg()),
+    });
+    t.pure("os", "getenv", 2, |a| match a[0] {
+        Term::Nil | Term::Cons(_) => Ok(a[1].clone()),
+        _ => Err(crate::bif::badarg()),
+    });
+    t.pure("init", "get_argument", 1, |_| Ok(Term::atom("error")));
+    t.pure("init", "get_arguments", 0, |_| Ok(Term::Nil));
+    t.pure("init", "get_plain_arguments", 0, |_| Ok(Term::Nil));
+}
+
+fn item(app: &Term, key: Option<&Term>) -> SharedItem {
+    SharedItem::Ets {
+        table: "ac_tab".into(),
+        key: key.map(|k| format!("{{env,{},{}}}", write_term(app), write_term(k))),
+    }
+}
+
+fn get_env(ctx: &mut Ctx<'_>, app: &Term, key: &Term, default: Option<&Term>) -> Flow {
+    let found = ctx
+        .vm
+        .app_env
+        .get(&(MapKey(app.clone()), MapKey(key.clone())))
+        .cloned();
+    let value = match (found, default) {
+        (Some(v), None) => tuple2(Term::ok(), v),
+        (Some(v), Some(_)) => v,
+        (None, Some(d)) => d.clone(),
+        (None, None) => Term::undefined(),
+    };
+    let mut args = vec![write_term(app), write_term(key)];
+    args.extend(default.map(write_term));
+    let text = format!(
+        "application:get_env({}) -> {}",
+        args.join(", "),
+        write_term(&value)
+    );
+    ctx.emit_access(EventKind::Ets, text, item(app, Some(key)), Access::Read);
+    Flow::Value(value)
+}
+
+/// `set_env` (with a value) and `unset_env` (without).
+fn set_env(ctx: &mut Ctx<'_>, app: &Term, key: &Term, value: Option<&Term>) -> Flow {
+    let k = (MapKey(app.clone()), MapKey(key.clone()));
+    let text = match value {
+        Some(v) => {
+            ctx.vm.app_env.insert(k, v.clone());
+            format!(
+                "application:set_env({}, {}, {})",
+                write_term(app),
+                write_term(key),
+                write_term(v)
+            )
+        }
+        None => {
+            ctx.vm.app_env.remove(&k);
+            format!(
+                "application:unset_env({}, {})",
+                write_term(app),
+                write_term(key)
+            )
+        }
+    };
+    ctx.emit_access(EventKind::Ets, text, item(app, Some(key)), Access::Write);
+    Flow::Value(Term::ok())
+}
+
+fn get_all_env(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let app = MapKey(a[0].clone());
+    let all: Vec<Term> = ctx
+        .vm
+        .app_env
+        .iter()
+        .filter(|((x, _), _)| *x == app)
+        .map(|((_, k), v)| tuple2(k.0.clone(), v.clone()))
+        .collect();
+    let text = format!("application:get_all_env({})", write_term(&a[0]));
+    ctx.emit_access(EventKind::Ets, text, item(&a[0], None), Access::Read);
+    Flow::Value(Term::list(all))
+}
