@@ -62,6 +62,24 @@ fn positions_follow_a_file_attribute() {
 }
 
 #[test]
+fn run_prints_the_bytes_erl_prints() {
+    // Latin-1 output (erl -noshell writes standard_io as latin1), and an exit
+    // status of 0 for a clean run.
+    for name in ["fmt_unicode", "string_unicode", "fmt_binaries"] {
+        let program = root().join(format!("tests/diff/programs/{name}.erl"));
+        let expected = std::fs::read(root().join(format!("tests/diff/expected/{name}.out")))
+            .expect("expected output");
+        let out = cmd()
+            .args(["run", &format!("{name}:main/0")])
+            .arg(&program)
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        assert!(out.stdout == expected, "{name}: stdout differs from erl's");
+    }
+}
+
+#[test]
 fn exit_0_when_nothing_is_confirmed() {
     assert_cmd_snapshot!(cmd().args([
         "check",

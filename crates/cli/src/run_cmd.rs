@@ -41,9 +41,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         );
     }
     let outcome = run_entry(Arc::new(program), &module, &function, &RunConfig::default());
+    // As `erl -noshell` writes standard_io: latin1 (OTP 25, whatever the
+    // locale), code points above 255 in UTF-8.
     std::io::stdout()
         .lock()
-        .write_all(outcome.stdout.as_bytes())?;
+        .write_all(&outcome.stdout_bytes())?;
     match &outcome.result {
         RunResult::Value(_) => Ok(Outcome::Clean),
         RunResult::Crashed { .. } => Ok(Outcome::Error),
