@@ -523,49 +523,10 @@ pub fn register(t: &mut Table) {
         ctx.vm.unique += 1;
         Flow::Value(Term::Int(ctx.vm.unique as i64))
     });
-    t.ctx("erlang", "monotonic_time", 0, |ctx, _| {
-        Flow::Value(Term::Int(clock(ctx) as i64 * 1_000_000))
-    });
-    t.ctx("erlang", "monotonic_time", 1, |ctx, a| {
-        Flow::Value(Term::Int(time_in(clock(ctx), &a[0])))
-    });
-    t.ctx("erlang", "system_time", 0, |ctx, _| {
-        Flow::Value(Term::Int(clock(ctx) as i64 * 1_000_000))
-    });
-    t.ctx("erlang", "system_time", 1, |ctx, a| {
-        Flow::Value(Term::Int(time_in(clock(ctx), &a[0])))
-    });
-    t.ctx("os", "system_time", 1, |ctx, a| {
-        Flow::Value(Term::Int(time_in(clock(ctx), &a[0])))
-    });
-    t.ctx("os", "system_time", 0, |ctx, _| {
-        Flow::Value(Term::Int(clock(ctx) as i64 * 1_000_000))
-    });
-    t.ctx("erlang", "timestamp", 0, now);
-    t.ctx("erlang", "now", 0, now);
-    t.ctx("os", "timestamp", 0, now);
-    t.ctx("erlang", "time_offset", 0, |_, _| Flow::Value(Term::Int(0)));
-    t.pure("erlang", "convert_time_unit", 3, |a| {
-        let v = int_arg(&a[0])?;
-        let per = |u: &Term| -> Result<i64, Term> {
-            Ok(match u.as_atom().map(|a| a.name()) {
-                Some("second" | "seconds") => 1,
-                Some("millisecond" | "milli_seconds") => 1000,
-                Some("microsecond" | "micro_seconds") => 1_000_000,
-                Some("nanosecond" | "nano_seconds" | "native") => 1_000_000_000,
-                _ => match u {
-                    Term::Int(n) if *n > 0 => *n,
-                    _ => return Err(badarg()),
-                },
-            })
-        };
-        let (from, to) = (per(&a[1])?, per(&a[2])?);
-        Ok(Term::Int(((v as i128) * to as i128 / from as i128) as i64))
-    });
     t.ctx("erlang", "statistics", 1, |ctx, a| {
         match a[0].as_atom().map(|a| a.name()) {
             Some("runtime" | "wall_clock") => {
-                let c = clock(ctx) as i64;
+                let c = crate::bif::clock::elapsed_ms(ctx);
                 Flow::Value(tuple2(Term::Int(c), Term::Int(0)))
             }
             Some("reductions") => {
@@ -811,32 +772,6 @@ pub(crate) fn output(ctx: &mut Ctx<'_>, text: String) {
     let shown: String = text.chars().take(120).collect();
     ctx.emit(EventKind::Output, format!("output {:?}", shown));
     ctx.vm.push_output(pid, text);
-}
-
-fn clock(ctx: &mut Ctx<'_>) -> u64 {
-    // Deterministic: virtual milliseconds plus a tick per reading.
-    ctx.vm.unique += 1;
-    ctx.vm.vclock * 1000 + ctx.vm.unique
-}
-
-fn time_in(micros_like: u64, unit: &Term) -> i64 {
-    let us = micros_like as i64;
-    match unit.as_atom().map(|a| a.name()) {
-        Some("second" | "seconds") => us / 1_000_000,
-        Some("millisecond" | "milli_seconds") => us / 1000,
-        Some("microsecond" | "micro_seconds") => us,
-        Some("nanosecond" | "nano_seconds" | "native") => us * 1000,
-        _ => us,
-    }
-}
-
-fn now(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
-    let us = clock(ctx);
-    Flow::Value(Term::tuple(vec![
-        Term::Int((us / 1_000_000_000_000) as i64),
-        Term::Int(((us / 1_000_000) % 1_000_000) as i64),
-        Term::Int((us % 1_000_000) as i64),
-    ]))
 }
 
 fn round_with(t: &Term, f: fn(f64) -> f64) -> R {

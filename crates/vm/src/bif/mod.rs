@@ -16,6 +16,7 @@ use crate::term::{Pid, Term};
 use crate::vm::Vm;
 
 mod binary;
+pub(crate) mod clock;
 mod erlang;
 mod etf;
 mod ets;
@@ -156,6 +157,7 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         binary::register(&mut t);
         persistent_term::register(&mut t);
         node_env::register(&mut t);
+        clock::register(&mut t);
         t.0
     })
 }
