@@ -118,14 +118,20 @@ impl std::fmt::Display for UnconfirmedReason {
                     "stopped after {interleavings} interleavings (budget); the space was not exhausted"
                 )
             }
-            UnconfirmedReason::NoHarness { why } => write!(f, "no harness could be built: {why}"),
+            UnconfirmedReason::NoHarness { why } => write!(
+                f,
+                "no harness could be built: {why}; to test it, export a function that \
+                 runs the code concurrently and pass it with --entry mod:fun/0"
+            ),
             UnconfirmedReason::Unsupported { call } => {
                 write!(f, "stopped at unsupported call {call}")
             }
             UnconfirmedReason::HarnessCrashed { process, reason } => {
                 write!(
                     f,
-                    "the harness crashed before the race: {process} exited with {reason}"
+                    "the harness crashed before the race: {process} exited with {reason}; \
+                     to test it, export a function that sets the code up and calls it \
+                     concurrently, and pass it with --entry mod:fun/0"
                 )
             }
             UnconfirmedReason::RunsCut { why } => write!(f, "runs were cut: {why}"),
