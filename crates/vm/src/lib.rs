@@ -38,10 +38,19 @@
 //! transactional operation and released at commit or abort; a transaction
 //! that meets the lock held restarts once it is free (mnesia's restart).
 //! Exit signals, links and monitors take effect immediately (no signal delay).
+//! `global` locks (`set_lock`, `del_lock`, `trans`) are held per resource by
+//! one requester id; a caller that meets a lock held waits for its release
+//! or its holder's death.
 //!
-//! Unsupported calls (a module that is not loaded but exists in OTP, or
-//! ports, files, other nodes) park the calling process
-//! ([`ProcStatus::Parked`]); a call to a function missing from a loaded
+//! The node's setting is fixed ([`bif::clock`], `bif::node_env`): the
+//! clock starts at 2024-01-01T00:00:00Z (UTC) and moves as above; the
+//! application environment starts empty and is shared state (`ac_tab`
+//! items); the OS environment is empty and the emulator has no arguments.
+//!
+//! Unsupported calls (a module that is not loaded but exists in OTP, a
+//! function racewit's partial stand-in of an OTP module lacks, ports, files,
+//! other nodes) park the calling process ([`ProcStatus::Parked`]); a call to
+//! a function missing from a user's module or from a complete OTP library
 //! module, or to a module that exists nowhere, is `undef` as on the BEAM.
 //!
 //! Forking: [`Vm`] clones share code, processes (`Arc`, copied on their next
