@@ -42,7 +42,7 @@
 //! one requester id; a caller that meets a lock held waits for its release
 //! or its holder's death.
 //!
-//! The node's setting is fixed ([`bif::clock`], `bif::node_env`): the
+//! The node's setting is fixed (`bif::clock`, `bif::node_env`): the
 //! clock starts at 2024-01-01T00:00:00Z (UTC) and moves as above; the
 //! application environment starts empty and is shared state (`ac_tab`
 //! items); the OS environment is empty and the emulator has no arguments.
