@@ -30,6 +30,8 @@ use crate::values::{
 const MAX_ROUNDS: usize = 8;
 /// Evaluations per function the fixpoint may spend after its third round.
 const EVAL_BUDGET: usize = 3;
+/// Functions evaluated together while the previous ones' facts are merged.
+const MERGE_CHUNK: usize = 2048;
 
 /// What a call site calls, with abstract (symbolic) values.
 #[derive(Clone, Debug)]
@@ -112,6 +114,23 @@ pub struct Flow {
 impl Flow {
     pub fn site(&self, module: u32, site: CallSiteId) -> Option<&SiteVals> {
         self.sites.get(module as usize)?.get(site.index())?.as_ref()
+    }
+
+    /// What an evaluation reads (contexts, results, fields), shared with
+    /// this flow; sites, creations and sent values are left out.
+    fn snapshot(&self) -> Flow {
+        Flow {
+            limit: self.limit,
+            ctx: self.ctx.clone(),
+            internal_ctx: Vec::new(),
+            ret: self.ret.clone(),
+            fields: self.fields.clone(),
+            sites: Vec::new(),
+            creations: Vec::new(),
+            sent: Vec::new(),
+            servers: self.servers.clone(),
+            rounds: self.rounds,
+        }
     }
 
     /// The context to resolve a unit's values in, absent a better one.
@@ -235,21 +254,41 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
         }
         evaluations += work.len();
         flow.rounds = round + 1;
-        let facts: Vec<FnFacts> = work
-            .par_iter()
-            .map(|&i| {
-                let fid = FnId(i as u32);
-                let mut f = eval_function(units, &flow, fid);
-                f.resolved = Some(resolve_facts(units, &flow, fid, &f, &flow.ctx[i]));
-                f
-            })
-            .collect();
         for &i in &work {
             state.dirty[i] = false;
         }
         state.grew.iter_mut().for_each(|g| *g = false);
-        for (i, f) in work.into_iter().zip(facts) {
-            merge(units, &mut flow, &mut state, FnId(i as u32), f);
+        // Every evaluation of the round reads the values as the round began,
+        // so merging the facts of one chunk (in function order) can run while
+        // the next chunk is evaluated.
+        let snap = flow.snapshot();
+        let chunks: Vec<&[usize]> = work.chunks(MERGE_CHUNK).collect();
+        let mut pending: Option<Vec<FnFacts>> = None;
+        for k in 0..=chunks.len() {
+            let merging = pending.take().map(|facts| (chunks[k - 1], facts));
+            let (next, ()) = rayon::join(
+                || {
+                    chunks.get(k).map(|c| {
+                        c.par_iter()
+                            .map(|&i| {
+                                let fid = FnId(i as u32);
+                                let mut f = eval_function(units, &snap, fid);
+                                f.resolved =
+                                    Some(resolve_facts(units, &snap, fid, &f, &snap.ctx[i]));
+                                f
+                            })
+                            .collect::<Vec<FnFacts>>()
+                    })
+                },
+                || {
+                    if let Some((ids, facts)) = merging {
+                        for (&i, f) in ids.iter().zip(facts) {
+                            merge(units, &mut flow, &mut state, FnId(i as u32), f);
+                        }
+                    }
+                },
+            );
+            pending = next;
         }
     }
     flow.creations = state.creations.into_iter().flatten().collect();

@@ -264,6 +264,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         write_index: Default::default(),
         summaries: Default::default(),
         deps: Default::default(),
+        globals: walk::global_ctxs(&units, &flow),
     };
     let mut world = world;
     world.writes = writes_of(&world);

@@ -645,6 +645,13 @@ pub fn product(elems: &[Val], limit: usize, make: fn(Vec<Term>) -> Term) -> Val 
             continue;
         }
         let terms = e.terms();
+        if let [t] = terms.as_slice() {
+            // One choice: extend every partial tuple in place.
+            for a in &mut acc {
+                a.push(t.clone());
+            }
+            continue;
+        }
         let mut next = Vec::with_capacity(acc.len() * terms.len());
         for a in &acc {
             for t in &terms {
@@ -663,11 +670,39 @@ pub fn resolve(v: &Val, ctx: &[Val], limit: usize) -> Val {
     if !v.has_param() {
         return v.clone();
     }
-    let mut out = Val::bottom();
-    for t in v.iter() {
-        out.join_in(&resolve_term(t, ctx, limit), limit);
+    // The join of the parts, built at once: `Any` if a part is or if the
+    // union outgrows `limit` (as joining them one by one would give).
+    let mut parts = v.iter().map(|t| resolve_term(t, ctx, limit));
+    let first = match parts.next() {
+        None => return Val::bottom(),
+        Some(Val::Any) => return Val::Any,
+        Some(Val::Set(s)) => s,
+    };
+    let mut terms: Vec<Term> = Vec::new();
+    for p in parts {
+        match p {
+            Val::Any => return Val::Any,
+            Val::Set(s) => {
+                if terms.is_empty() {
+                    terms.extend(first.iter().cloned());
+                }
+                terms.extend(s.iter().cloned());
+            }
+        }
     }
-    out
+    if terms.is_empty() {
+        return if first.len() > limit {
+            Val::Any
+        } else {
+            Val::Set(first)
+        };
+    }
+    let set = TermSet::from_vec(terms);
+    if set.len() > limit {
+        Val::Any
+    } else {
+        Val::Set(set)
+    }
 }
 
 fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
