@@ -179,7 +179,7 @@ pub fn invocations(
                 }
                 return out;
             }
-            match units.lookup_mfa(mfa) {
+            match sv.callee {
                 Some(g) => out.push(Invoke {
                     callee: Callee::Fn(g),
                     args: Some(a.clone()),

@@ -20,7 +20,7 @@ use racewit_syntax::ir::{
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::callgraph::{Callee, invocations};
+use crate::callgraph::{Callee, Invoke, invocations};
 use crate::units::{FnId, Units};
 use crate::values::{
     Opaque, OpaqueId, Origin, Term, UnitId, Val, element, list_elements, product, resolve,
@@ -46,6 +46,8 @@ pub enum SiteTarget {
 pub struct SiteVals {
     pub unit: UnitId,
     pub target: SiteTarget,
+    /// The program's function a static target names, looked up once.
+    pub callee: Option<FnId>,
     pub args: Vec<Val>,
 }
 
@@ -70,6 +72,9 @@ struct FnFacts {
     /// Record fields this evaluation read.
     field_reads: Vec<FieldKey>,
     sites: Vec<(CallSiteId, SiteVals)>,
+    /// For each of `sites`: the invocations the evaluation computed in the
+    /// function's context (reused to resolve the feeds in that same context).
+    invokes: Vec<Option<Vec<Invoke>>>,
     returns: Vec<(UnitId, Val)>,
     fields: Vec<(FieldKey, Val)>,
     creations: Vec<(CallSiteId, bool, Val, Val)>,
@@ -274,7 +279,7 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
                                 let fid = FnId(i as u32);
                                 let mut f = eval_function(units, &snap, fid);
                                 f.resolved =
-                                    Some(resolve_facts(units, &snap, fid, &f, &snap.ctx[i]));
+                                    Some(resolve_facts(units, &snap, fid, &f, &snap.ctx[i], true));
                                 f
                             })
                             .collect::<Vec<FnFacts>>()
@@ -299,10 +304,10 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
 
 /// Whether a call site may run a function of the program (a plain call to
 /// code outside it cannot, except through funs, which are not fed here).
-fn may_run_program_code(units: &Units<'_>, sv: &SiteVals) -> bool {
+fn may_run_program_code(sv: &SiteVals) -> bool {
     match &sv.target {
         SiteTarget::Static(mfa) => {
-            units.lookup_mfa(mfa).is_some()
+            sv.callee.is_some()
                 || (mfa.module == "erlang" && mfa.name == "apply")
                 || crate::spawn::start_of(mfa).is_some()
                 || mfa.module == "gen_server"
@@ -376,7 +381,7 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
         // The context changed since the round began: resolve again what
         // reads the parameters that changed.
         Some(r) => resolve_again(units, flow, fid, &f, r),
-        None => resolve_facts(units, flow, fid, &f, &flow.ctx[i]),
+        None => resolve_facts(units, flow, fid, &f, &flow.ctx[i], false),
     };
     for u in f.ret_reads {
         state.ret_readers[u.index()].insert(fid);
@@ -419,20 +424,27 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
 }
 
 /// Creations, sends and argument feeds of one function's facts, resolved in
-/// its parameter context `caller_ctx`.
+/// its parameter context `caller_ctx` (`reuse`: the one it was evaluated in,
+/// so the invocations it found stand).
 fn resolve_facts(
     units: &Units<'_>,
     flow: &Flow,
     fid: FnId,
     f: &FnFacts,
     caller_ctx: &[Val],
+    reuse: bool,
 ) -> Resolved {
     let mi = units.fns[fid.index()].0;
     let (creations, sent) = resolve_effects(units, flow, fid, f, caller_ctx);
     let feed = f
         .sites
         .iter()
-        .map(|(_, sv)| site_feed(units, flow, mi, sv, caller_ctx))
+        .zip(&f.invokes)
+        .map(|((_, sv), invs)| match invs {
+            // Computed by the evaluation in this same context.
+            Some(invs) if reuse => feed_of(units, flow, invs, caller_ctx),
+            _ => site_feed(units, flow, mi, sv, caller_ctx),
+        })
         .collect();
     Resolved {
         ctx: caller_ctx.to_vec(),
@@ -540,30 +552,47 @@ fn site_feed(
     sv: &SiteVals,
     caller_ctx: &[Val],
 ) -> Vec<(FnId, Vec<Val>)> {
+    if may_run_program_code(sv) {
+        feed_of(
+            units,
+            flow,
+            &invocations(units, flow, mi, sv, caller_ctx),
+            caller_ctx,
+        )
+    } else {
+        Vec::new()
+    }
+}
+
+/// The arguments `invs` feed to the functions they call, resolved in `caller_ctx`.
+fn feed_of(
+    units: &Units<'_>,
+    flow: &Flow,
+    invs: &[Invoke],
+    caller_ctx: &[Val],
+) -> Vec<(FnId, Vec<Val>)> {
     let limit = flow.limit;
     let mut feed = Vec::new();
-    if may_run_program_code(units, sv) {
-        for inv in invocations(units, flow, mi, sv, caller_ctx) {
-            let g = match inv.callee {
-                Callee::Fn(g) => g,
-                _ => continue,
-            };
-            let arity = units.function(g).arity as usize;
-            let args: Vec<Val> = match &inv.args {
-                Some(a) if a.len() == arity => {
-                    a.iter().map(|v| resolve(v, caller_ctx, limit)).collect()
-                }
-                _ => (0..arity as u32)
-                    .map(|k| {
-                        Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
-                            function: g.0,
-                            index: k,
-                        })))
-                    })
-                    .collect(),
-            };
-            feed.push((g, args));
-        }
+    for inv in invs {
+        let g = match inv.callee {
+            Callee::Fn(g) => g,
+            _ => continue,
+        };
+        let arity = units.function(g).arity as usize;
+        let args: Vec<Val> = match &inv.args {
+            Some(a) if a.len() == arity => {
+                a.iter().map(|v| resolve(v, caller_ctx, limit)).collect()
+            }
+            _ => (0..arity as u32)
+                .map(|k| {
+                    Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
+                        function: g.0,
+                        index: k,
+                    })))
+                })
+                .collect(),
+        };
+        feed.push((g, args));
     }
     feed
 }
@@ -578,6 +607,8 @@ struct Eval<'a, 'p> {
     /// The unit whose code is being evaluated (the function or a fun in it).
     unit: UnitId,
     facts: FnFacts,
+    /// Invocations computed for the site being evaluated.
+    invoked: Option<Vec<Invoke>>,
 }
 
 fn eval_function(units: &Units<'_>, flow: &Flow, fid: FnId) -> FnFacts {
@@ -591,6 +622,7 @@ fn eval_function(units: &Units<'_>, flow: &Flow, fid: FnId) -> FnFacts {
         env: vec![None; func.body.var_count()],
         unit: units.fn_unit[fid.index()],
         facts: FnFacts::default(),
+        invoked: None,
     };
     let params: Vec<Val> = (0..func.arity).map(|i| Val::one(Term::Param(i))).collect();
     let ret = ev.clauses(&func.clauses, &params);
@@ -943,7 +975,6 @@ impl Eval<'_, '_> {
     }
 
     fn call(&mut self, id: ExprId, site: CallSiteId, target: &CallTarget, args: &[ExprId]) -> Val {
-        let limit = self.limit();
         let m = self.units.module(self.module);
         let st = match target {
             CallTarget::Local { name, arity } => SiteTarget::Static(MFA {
@@ -978,14 +1009,19 @@ impl Eval<'_, '_> {
             CallTarget::Apply { fun } => SiteTarget::Apply(self.expr(*fun)),
         };
         let argv = self.exprs(args);
+        let callee = match &st {
+            SiteTarget::Static(mfa) => self.units.lookup_mfa(mfa),
+            _ => None,
+        };
         let sv = SiteVals {
             unit: self.unit,
             target: st,
+            callee,
             args: argv,
         };
         let result = self.call_result(site, &sv);
         self.facts.sites.push((site, sv));
-        let _ = limit;
+        self.facts.invokes.push(self.invoked.take());
         if result.is_any() {
             self.opaque(id)
         } else {
@@ -1091,13 +1127,22 @@ impl Eval<'_, '_> {
                 };
             }
         }
-        if !may_run_program_code(self.units, sv) {
+        if !may_run_program_code(sv) {
             return Val::Any;
         }
         let ctx = &self.flow.ctx[self.fid.index()];
+        let invs = invocations(self.units, self.flow, self.module, sv, ctx);
+        let out = self.invoked_result(&invs);
+        self.invoked = Some(invs);
+        out
+    }
+
+    /// What the calls a site may make return (`Any` when one is unknown).
+    fn invoked_result(&mut self, invs: &[Invoke]) -> Val {
+        let limit = self.limit();
         let mut out = Val::bottom();
         let mut any_target = false;
-        for inv in invocations(self.units, self.flow, self.module, sv, ctx) {
+        for inv in invs {
             if inv.kind != crate::callgraph::EdgeKind::Call {
                 continue;
             }
@@ -1107,8 +1152,8 @@ impl Eval<'_, '_> {
                     let gu = self.units.fn_unit[g.index()];
                     self.facts.ret_reads.push(gu);
                     let r = &self.flow.ret[gu.index()];
-                    let args = inv.args.unwrap_or_default();
-                    out.join_in(&resolve(r, &args, limit), limit);
+                    let args = inv.args.as_deref().unwrap_or(&[]);
+                    out.join_in(&resolve(r, args, limit), limit);
                 }
                 Callee::Closure(u) => {
                     any_target = true;
