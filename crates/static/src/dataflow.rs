@@ -280,6 +280,8 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
                                 let mut f = eval_function(units, &snap, fid);
                                 f.resolved =
                                     Some(resolve_facts(units, &snap, fid, &f, &snap.ctx[i], true));
+                                // Freed here rather than in the merge.
+                                f.invokes = Vec::new();
                                 f
                             })
                             .collect::<Vec<FnFacts>>()
@@ -439,10 +441,10 @@ fn resolve_facts(
     let feed = f
         .sites
         .iter()
-        .zip(&f.invokes)
-        .map(|((_, sv), invs)| match invs {
+        .enumerate()
+        .map(|(k, (_, sv))| match f.invokes.get(k) {
             // Computed by the evaluation in this same context.
-            Some(invs) if reuse => feed_of(units, flow, invs, caller_ctx),
+            Some(Some(invs)) if reuse => feed_of(units, flow, invs, caller_ctx),
             _ => site_feed(units, flow, mi, sv, caller_ctx),
         })
         .collect();

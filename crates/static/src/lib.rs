@@ -250,6 +250,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         .collect();
 
     lap("cfg");
+    let apply_targets = walk::apply_targets(&cg, &write_reach);
     let world = World {
         units: &units,
         flow: &flow,
@@ -265,6 +266,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         summaries: Default::default(),
         deps: Default::default(),
         globals: walk::global_ctxs(&units, &flow),
+        apply_targets,
     };
     let mut world = world;
     world.writes = writes_of(&world);

@@ -77,6 +77,9 @@ pub struct World<'a, 'p> {
     pub summaries: Mutex<SummaryCache>,
     /// Dependence on a call's result within a unit, shared by all searches.
     pub deps: Mutex<FxHashMap<(UnitId, CallSiteId), Arc<DepInfo>>>,
+    /// Candidates of an unknown fun call by (arity, category bit): those
+    /// that may write that category.
+    pub apply_targets: FxHashMap<(u32, u8), Vec<UnitId>>,
     /// The global context of each named function (see [`World::global_ctx`]),
     /// built once and hashed once for every search to share.
     pub globals: Vec<HashedCtx>,
@@ -114,6 +117,24 @@ impl std::hash::Hash for HashedCtx {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         state.write_u64(self.hash);
     }
+}
+
+/// [`World::apply_targets`]: the candidates of each arity that may write
+/// each category.
+pub fn apply_targets(cg: &CallGraph, write_reach: &[u8]) -> FxHashMap<(u32, u8), Vec<UnitId>> {
+    let mut out = FxHashMap::default();
+    for (&n, cands) in &cg.apply_candidates {
+        for c in Category::ALL {
+            let bit = c.bit();
+            let ts: Vec<UnitId> = cands
+                .iter()
+                .copied()
+                .filter(|u| write_reach[cg.unit_nodes[u.index()].index()] & bit != 0)
+                .collect();
+            out.insert((n, bit), ts);
+        }
+    }
+    out
 }
 
 /// The global context of every named function, in function order.
@@ -308,7 +329,7 @@ impl World<'_, '_> {
                     {
                         continue;
                     }
-                    for u in self.targets(&inv.callee, bit) {
+                    for &u in self.targets(&inv.callee, bit) {
                         if seen.len() < SUMMARY_UNITS && seen.insert(u) {
                             parent.insert(u, (x, o, inv.kind));
                             queue.push_back(u);
@@ -329,23 +350,15 @@ impl World<'_, '_> {
         r
     }
 
-    fn targets(&self, callee: &Callee, bit: u8) -> Vec<UnitId> {
+    fn targets<'s>(&'s self, callee: &'s Callee, bit: u8) -> &'s [UnitId] {
         match callee {
-            Callee::Fn(g) => vec![self.units.fn_unit[g.index()]],
-            Callee::Closure(u) => vec![*u],
+            Callee::Fn(g) => std::slice::from_ref(&self.units.fn_unit[g.index()]),
+            Callee::Closure(u) => std::slice::from_ref(u),
             Callee::UnknownApply(n) => self
-                .cg
-                .apply_candidates
-                .get(n)
-                .map(|c| {
-                    c.iter()
-                        .copied()
-                        .filter(|u| {
-                            self.write_reach[self.cg.unit_nodes[u.index()].index()] & bit != 0
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
+                .apply_targets
+                .get(&(*n, bit))
+                .map(Vec::as_slice)
+                .unwrap_or(&[]),
         }
     }
 
@@ -614,13 +627,13 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             }
             let depth = self.entries[entry as usize].depth + 1;
             if depth > MAX_ENTER {
-                for t in targets {
+                for &t in targets {
                     self.summarized(s, unit, origin, inv.kind, t);
                 }
                 all_entered = false;
                 continue;
             }
-            for t in targets {
+            for &t in targets {
                 let tctx = match self.callee_ctx(unit, &ctx, t, &inv.callee, inv.args.as_deref()) {
                     Some(c) => self.intern(c),
                     None => self.global(t),
