@@ -1011,7 +1011,15 @@ impl Eval<'_, '_> {
             CallTarget::Apply { fun } => SiteTarget::Apply(self.expr(*fun)),
         };
         let argv = self.exprs(args);
+        let ir_static = m
+            .call_sites
+            .get(site.index())
+            .is_some_and(|s| s.target.is_some());
         let callee = match &st {
+            // The site's own static target (a local call's too): looked up already.
+            SiteTarget::Static(_) if ir_static => {
+                self.units.site_fns[self.module as usize][site.index()]
+            }
             SiteTarget::Static(mfa) => self.units.lookup_mfa(mfa),
             _ => None,
         };
