@@ -248,6 +248,7 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
         creations: vec![Vec::new(); n],
         sent: vec![Vec::new(); n],
         grew: vec![false; n],
+        open,
     };
     let mut evaluations = 0usize;
     for round in 0..MAX_ROUNDS {
@@ -298,6 +299,17 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
             pending = next;
         }
     }
+    // A function no outside code can call has been fed by the program's own
+    // sites only: its internal context is its context (the same joins from
+    // the same start); the parameters of its funs are not fed.
+    for (g, internal) in flow.internal_ctx.iter_mut().enumerate() {
+        if !state.open[g] {
+            let arity = units.fns[g].1.arity as usize;
+            for (k, v) in internal.iter_mut().enumerate().take(arity) {
+                *v = flow.ctx[g][k].clone();
+            }
+        }
+    }
     flow.creations = state.creations.into_iter().flatten().collect();
     flow.sent = state.sent.into_iter().flatten().collect();
     flow.servers = servers(units, &flow);
@@ -329,6 +341,9 @@ struct Worklist {
     sent: Vec<Vec<Val>>,
     /// Functions whose parameter context grew during the current round.
     grew: Vec<bool>,
+    /// Functions whose parameters take any value ([`escaping_fns`]): only
+    /// their internal context differs from the full one.
+    open: Vec<bool>,
 }
 
 impl Worklist {
@@ -420,7 +435,9 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
                 state.grew[g.index()] = true;
                 state.mark(g);
             }
-            flow.internal_ctx[g.index()][k].join_in(a, limit);
+            if state.open[g.index()] {
+                flow.internal_ctx[g.index()][k].join_in(a, limit);
+            }
         }
     }
 }

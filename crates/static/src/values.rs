@@ -281,7 +281,26 @@ impl TermSet {
 
     /// Every term of `other` is in `self`.
     pub fn includes(&self, other: &TermSet) -> bool {
-        other.len() <= self.len() && other.iter().all(|t| self.contains(t))
+        if other.len() > self.len() {
+            return false;
+        }
+        let searches = other.len() * (usize::BITS - self.len().leading_zeros()) as usize;
+        if searches <= self.len() + other.len() {
+            return other.iter().all(|t| self.contains(t));
+        }
+        // Both sorted: one pass over `self` costs fewer comparisons.
+        let mut rest = self.iter();
+        'next: for t in other.iter() {
+            for s in rest.by_ref() {
+                match s.cmp(t) {
+                    std::cmp::Ordering::Less => continue,
+                    std::cmp::Ordering::Equal => continue 'next,
+                    std::cmp::Ordering::Greater => return false,
+                }
+            }
+            return false;
+        }
+        true
     }
 
     /// The union of two sets.
