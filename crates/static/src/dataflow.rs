@@ -10,8 +10,14 @@
 //! their callees' parameter contexts, and tuple constructions whose first
 //! element is an atom feed a per-record field table that tuple patterns read
 //! back (how a table id kept in a `gen_server` state record reaches the
-//! callbacks). Rounds repeat until nothing changes (Jacobi iteration, so the
-//! result does not depend on thread count).
+//! callbacks). Rounds repeat until nothing changes or the evaluation budget
+//! is spent.
+//!
+//! Within a round every evaluation reads a snapshot of the values as the
+//! round began (Jacobi iteration), in parallel; the facts are merged in
+//! function order, one chunk while the next is evaluated. A function whose
+//! context grew earlier in the same merge re-resolves the sites that read
+//! the grown parameters. So the result does not depend on thread count.
 
 use racewit_syntax::ir::{
     Body, CallSiteId, CallTarget, Clause, ClauseId, Expr, ExprId, Literal, MFA, Name, Pat, PatId,

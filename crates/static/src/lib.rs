@@ -58,6 +58,10 @@
 //!   crosses a server request), `spawn`+`register` whose new process blocks
 //!   in a `receive` before it can end.
 //!
+//! Searches share what does not depend on the read: each function's global
+//! context (hashed once, [`walk::HashedCtx`]), the unknown-fun candidates
+//! per arity and category, summaries and dependence results.
+//!
 //! Passes: [`units`] → [`dataflow`] → [`escape`] + [`callgraph`] (petgraph) →
 //! relevance masks → [`cfg`] → [`walk`] (parallel, one search per read) →
 //! [`assemble`]. One file per category: [`registry`], [`ets`], [`mnesia`],
