@@ -9,6 +9,7 @@
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use racewit_syntax::ir::{MFA, Name};
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::dataflow::{Flow, SiteTarget, SiteVals};
@@ -179,7 +180,7 @@ pub fn invocations(
                 }
                 return out;
             }
-            match units.lookup_mfa(mfa) {
+            match sv.callee {
                 Some(g) => out.push(Invoke {
                     callee: Callee::Fn(g),
                     args: Some(a.clone()),
@@ -425,18 +426,37 @@ impl CallGraph {
         }
         let mut callers = vec![Vec::new(); units.units.len()];
         let mut unit_sites = vec![Vec::new(); units.units.len()];
+        // What each site may run, computed per module in parallel.
+        let computed: Vec<Vec<Vec<Invoke>>> = (0..units.modules.len())
+            .into_par_iter()
+            .map(|mi| {
+                (0..units.modules[mi].call_sites.len())
+                    .map(|si| {
+                        let site = racewit_syntax::ir::CallSiteId(si as u32);
+                        match flow.site(mi as u32, site) {
+                            Some(sv) => invocations(
+                                units,
+                                flow,
+                                mi as u32,
+                                sv,
+                                flow.unit_ctx(units, sv.unit),
+                            ),
+                            None => Vec::new(),
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
         let mut site_invokes = Vec::with_capacity(units.modules.len());
-        for (mi, m) in units.modules.iter().enumerate() {
-            let mut per_site = Vec::with_capacity(m.call_sites.len());
-            for (si, _) in m.call_sites.iter().enumerate() {
+        for (mi, computed) in computed.into_iter().enumerate() {
+            let mut per_site = Vec::with_capacity(computed.len());
+            for (si, invs) in computed.into_iter().enumerate() {
                 let site = racewit_syntax::ir::CallSiteId(si as u32);
                 let Some(sv) = flow.site(mi as u32, site) else {
-                    per_site.push(Vec::new());
+                    per_site.push(invs);
                     continue;
                 };
-                let ctx = flow.unit_ctx(units, sv.unit);
                 unit_sites[sv.unit.index()].push(site);
-                let invs = invocations(units, flow, mi as u32, sv, ctx);
                 let from = unit_nodes[sv.unit.index()];
                 for inv in &invs {
                     let to = match &inv.callee {

@@ -10,8 +10,14 @@
 //! their callees' parameter contexts, and tuple constructions whose first
 //! element is an atom feed a per-record field table that tuple patterns read
 //! back (how a table id kept in a `gen_server` state record reaches the
-//! callbacks). Rounds repeat until nothing changes (Jacobi iteration, so the
-//! result does not depend on thread count).
+//! callbacks). Rounds repeat until nothing changes or the evaluation budget
+//! is spent.
+//!
+//! Within a round every evaluation reads a snapshot of the values as the
+//! round began (Jacobi iteration), in parallel; the facts are merged in
+//! function order, one chunk while the next is evaluated. A function whose
+//! context grew earlier in the same merge re-resolves the sites that read
+//! the grown parameters. So the result does not depend on thread count.
 
 use racewit_syntax::ir::{
     Body, CallSiteId, CallTarget, Clause, ClauseId, Expr, ExprId, Literal, MFA, Name, Pat, PatId,
@@ -20,7 +26,7 @@ use racewit_syntax::ir::{
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::callgraph::{Callee, invocations};
+use crate::callgraph::{Callee, Invoke, invocations};
 use crate::units::{FnId, Units};
 use crate::values::{
     Opaque, OpaqueId, Origin, Term, UnitId, Val, element, list_elements, product, resolve,
@@ -30,6 +36,8 @@ use crate::values::{
 const MAX_ROUNDS: usize = 8;
 /// Evaluations per function the fixpoint may spend after its third round.
 const EVAL_BUDGET: usize = 3;
+/// Functions evaluated together while the previous ones' facts are merged.
+const MERGE_CHUNK: usize = 2048;
 
 /// What a call site calls, with abstract (symbolic) values.
 #[derive(Clone, Debug)]
@@ -44,6 +52,8 @@ pub enum SiteTarget {
 pub struct SiteVals {
     pub unit: UnitId,
     pub target: SiteTarget,
+    /// The program's function a static target names, looked up once.
+    pub callee: Option<FnId>,
     pub args: Vec<Val>,
 }
 
@@ -68,6 +78,9 @@ struct FnFacts {
     /// Record fields this evaluation read.
     field_reads: Vec<FieldKey>,
     sites: Vec<(CallSiteId, SiteVals)>,
+    /// For each of `sites`: the invocations the evaluation computed in the
+    /// function's context (reused to resolve the feeds in that same context).
+    invokes: Vec<Option<Vec<Invoke>>>,
     returns: Vec<(UnitId, Val)>,
     fields: Vec<(FieldKey, Val)>,
     creations: Vec<(CallSiteId, bool, Val, Val)>,
@@ -112,6 +125,23 @@ pub struct Flow {
 impl Flow {
     pub fn site(&self, module: u32, site: CallSiteId) -> Option<&SiteVals> {
         self.sites.get(module as usize)?.get(site.index())?.as_ref()
+    }
+
+    /// What an evaluation reads (contexts, results, fields), shared with
+    /// this flow; sites, creations and sent values are left out.
+    fn snapshot(&self) -> Flow {
+        Flow {
+            limit: self.limit,
+            ctx: self.ctx.clone(),
+            internal_ctx: Vec::new(),
+            ret: self.ret.clone(),
+            fields: self.fields.clone(),
+            sites: Vec::new(),
+            creations: Vec::new(),
+            sent: Vec::new(),
+            servers: self.servers.clone(),
+            rounds: self.rounds,
+        }
     }
 
     /// The context to resolve a unit's values in, absent a better one.
@@ -161,6 +191,11 @@ fn escaping_fns(units: &Units<'_>) -> Vec<bool> {
 }
 
 pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
+    compute_in_chunks(units, limit, MERGE_CHUNK)
+}
+
+/// [`compute`], merging `chunk` functions' facts while the next are evaluated.
+fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
     let open = escaping_fns(units);
     let ctx: Vec<Vec<Val>> = units
         .fns
@@ -224,6 +259,7 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
         creations: vec![Vec::new(); n],
         sent: vec![Vec::new(); n],
         grew: vec![false; n],
+        open,
     };
     let mut evaluations = 0usize;
     for round in 0..MAX_ROUNDS {
@@ -235,21 +271,54 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
         }
         evaluations += work.len();
         flow.rounds = round + 1;
-        let facts: Vec<FnFacts> = work
-            .par_iter()
-            .map(|&i| {
-                let fid = FnId(i as u32);
-                let mut f = eval_function(units, &flow, fid);
-                f.resolved = Some(resolve_facts(units, &flow, fid, &f, &flow.ctx[i]));
-                f
-            })
-            .collect();
         for &i in &work {
             state.dirty[i] = false;
         }
         state.grew.iter_mut().for_each(|g| *g = false);
-        for (i, f) in work.into_iter().zip(facts) {
-            merge(units, &mut flow, &mut state, FnId(i as u32), f);
+        // Every evaluation of the round reads the values as the round began,
+        // so merging the facts of one chunk (in function order) can run while
+        // the next chunk is evaluated.
+        let snap = flow.snapshot();
+        let chunks: Vec<&[usize]> = work.chunks(chunk.max(1)).collect();
+        let mut pending: Option<Vec<FnFacts>> = None;
+        for k in 0..=chunks.len() {
+            let merging = pending.take().map(|facts| (chunks[k - 1], facts));
+            let (next, ()) = rayon::join(
+                || {
+                    chunks.get(k).map(|c| {
+                        c.par_iter()
+                            .map(|&i| {
+                                let fid = FnId(i as u32);
+                                let mut f = eval_function(units, &snap, fid);
+                                f.resolved =
+                                    Some(resolve_facts(units, &snap, fid, &f, &snap.ctx[i], true));
+                                // Freed here rather than in the merge.
+                                f.invokes = Vec::new();
+                                f
+                            })
+                            .collect::<Vec<FnFacts>>()
+                    })
+                },
+                || {
+                    if let Some((ids, facts)) = merging {
+                        for (&i, f) in ids.iter().zip(facts) {
+                            merge(units, &mut flow, &mut state, FnId(i as u32), f);
+                        }
+                    }
+                },
+            );
+            pending = next;
+        }
+    }
+    // A function no outside code can call has been fed by the program's own
+    // sites only: its internal context is its context (the same joins from
+    // the same start); the parameters of its funs are not fed.
+    for (g, internal) in flow.internal_ctx.iter_mut().enumerate() {
+        if !state.open[g] {
+            let arity = units.fns[g].1.arity as usize;
+            for (k, v) in internal.iter_mut().enumerate().take(arity) {
+                *v = flow.ctx[g][k].clone();
+            }
         }
     }
     flow.creations = state.creations.into_iter().flatten().collect();
@@ -260,10 +329,10 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
 
 /// Whether a call site may run a function of the program (a plain call to
 /// code outside it cannot, except through funs, which are not fed here).
-fn may_run_program_code(units: &Units<'_>, sv: &SiteVals) -> bool {
+fn may_run_program_code(sv: &SiteVals) -> bool {
     match &sv.target {
         SiteTarget::Static(mfa) => {
-            units.lookup_mfa(mfa).is_some()
+            sv.callee.is_some()
                 || (mfa.module == "erlang" && mfa.name == "apply")
                 || crate::spawn::start_of(mfa).is_some()
                 || mfa.module == "gen_server"
@@ -283,6 +352,9 @@ struct Worklist {
     sent: Vec<Vec<Val>>,
     /// Functions whose parameter context grew during the current round.
     grew: Vec<bool>,
+    /// Functions whose parameters take any value ([`escaping_fns`]): only
+    /// their internal context differs from the full one.
+    open: Vec<bool>,
 }
 
 impl Worklist {
@@ -337,7 +409,7 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
         // The context changed since the round began: resolve again what
         // reads the parameters that changed.
         Some(r) => resolve_again(units, flow, fid, &f, r),
-        None => resolve_facts(units, flow, fid, &f, &flow.ctx[i]),
+        None => resolve_facts(units, flow, fid, &f, &flow.ctx[i], false),
     };
     for u in f.ret_reads {
         state.ret_readers[u.index()].insert(fid);
@@ -374,26 +446,35 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
                 state.grew[g.index()] = true;
                 state.mark(g);
             }
-            flow.internal_ctx[g.index()][k].join_in(a, limit);
+            if state.open[g.index()] {
+                flow.internal_ctx[g.index()][k].join_in(a, limit);
+            }
         }
     }
 }
 
 /// Creations, sends and argument feeds of one function's facts, resolved in
-/// its parameter context `caller_ctx`.
+/// its parameter context `caller_ctx` (`reuse`: the one it was evaluated in,
+/// so the invocations it found stand).
 fn resolve_facts(
     units: &Units<'_>,
     flow: &Flow,
     fid: FnId,
     f: &FnFacts,
     caller_ctx: &[Val],
+    reuse: bool,
 ) -> Resolved {
     let mi = units.fns[fid.index()].0;
     let (creations, sent) = resolve_effects(units, flow, fid, f, caller_ctx);
     let feed = f
         .sites
         .iter()
-        .map(|(_, sv)| site_feed(units, flow, mi, sv, caller_ctx))
+        .enumerate()
+        .map(|(k, (_, sv))| match f.invokes.get(k) {
+            // Computed by the evaluation in this same context.
+            Some(Some(invs)) if reuse => feed_of(units, flow, invs, caller_ctx),
+            _ => site_feed(units, flow, mi, sv, caller_ctx),
+        })
         .collect();
     Resolved {
         ctx: caller_ctx.to_vec(),
@@ -501,30 +582,47 @@ fn site_feed(
     sv: &SiteVals,
     caller_ctx: &[Val],
 ) -> Vec<(FnId, Vec<Val>)> {
+    if may_run_program_code(sv) {
+        feed_of(
+            units,
+            flow,
+            &invocations(units, flow, mi, sv, caller_ctx),
+            caller_ctx,
+        )
+    } else {
+        Vec::new()
+    }
+}
+
+/// The arguments `invs` feed to the functions they call, resolved in `caller_ctx`.
+fn feed_of(
+    units: &Units<'_>,
+    flow: &Flow,
+    invs: &[Invoke],
+    caller_ctx: &[Val],
+) -> Vec<(FnId, Vec<Val>)> {
     let limit = flow.limit;
     let mut feed = Vec::new();
-    if may_run_program_code(units, sv) {
-        for inv in invocations(units, flow, mi, sv, caller_ctx) {
-            let g = match inv.callee {
-                Callee::Fn(g) => g,
-                _ => continue,
-            };
-            let arity = units.function(g).arity as usize;
-            let args: Vec<Val> = match &inv.args {
-                Some(a) if a.len() == arity => {
-                    a.iter().map(|v| resolve(v, caller_ctx, limit)).collect()
-                }
-                _ => (0..arity as u32)
-                    .map(|k| {
-                        Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
-                            function: g.0,
-                            index: k,
-                        })))
-                    })
-                    .collect(),
-            };
-            feed.push((g, args));
-        }
+    for inv in invs {
+        let g = match inv.callee {
+            Callee::Fn(g) => g,
+            _ => continue,
+        };
+        let arity = units.function(g).arity as usize;
+        let args: Vec<Val> = match &inv.args {
+            Some(a) if a.len() == arity => {
+                a.iter().map(|v| resolve(v, caller_ctx, limit)).collect()
+            }
+            _ => (0..arity as u32)
+                .map(|k| {
+                    Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
+                        function: g.0,
+                        index: k,
+                    })))
+                })
+                .collect(),
+        };
+        feed.push((g, args));
     }
     feed
 }
@@ -539,6 +637,8 @@ struct Eval<'a, 'p> {
     /// The unit whose code is being evaluated (the function or a fun in it).
     unit: UnitId,
     facts: FnFacts,
+    /// Invocations computed for the site being evaluated.
+    invoked: Option<Vec<Invoke>>,
 }
 
 fn eval_function(units: &Units<'_>, flow: &Flow, fid: FnId) -> FnFacts {
@@ -552,6 +652,7 @@ fn eval_function(units: &Units<'_>, flow: &Flow, fid: FnId) -> FnFacts {
         env: vec![None; func.body.var_count()],
         unit: units.fn_unit[fid.index()],
         facts: FnFacts::default(),
+        invoked: None,
     };
     let params: Vec<Val> = (0..func.arity).map(|i| Val::one(Term::Param(i))).collect();
     let ret = ev.clauses(&func.clauses, &params);
@@ -904,7 +1005,6 @@ impl Eval<'_, '_> {
     }
 
     fn call(&mut self, id: ExprId, site: CallSiteId, target: &CallTarget, args: &[ExprId]) -> Val {
-        let limit = self.limit();
         let m = self.units.module(self.module);
         let st = match target {
             CallTarget::Local { name, arity } => SiteTarget::Static(MFA {
@@ -939,14 +1039,27 @@ impl Eval<'_, '_> {
             CallTarget::Apply { fun } => SiteTarget::Apply(self.expr(*fun)),
         };
         let argv = self.exprs(args);
+        let ir_static = m
+            .call_sites
+            .get(site.index())
+            .is_some_and(|s| s.target.is_some());
+        let callee = match &st {
+            // The site's own static target (a local call's too): looked up already.
+            SiteTarget::Static(_) if ir_static => {
+                self.units.site_fns[self.module as usize][site.index()]
+            }
+            SiteTarget::Static(mfa) => self.units.lookup_mfa(mfa),
+            _ => None,
+        };
         let sv = SiteVals {
             unit: self.unit,
             target: st,
+            callee,
             args: argv,
         };
         let result = self.call_result(site, &sv);
         self.facts.sites.push((site, sv));
-        let _ = limit;
+        self.facts.invokes.push(self.invoked.take());
         if result.is_any() {
             self.opaque(id)
         } else {
@@ -1052,13 +1165,22 @@ impl Eval<'_, '_> {
                 };
             }
         }
-        if !may_run_program_code(self.units, sv) {
+        if !may_run_program_code(sv) {
             return Val::Any;
         }
         let ctx = &self.flow.ctx[self.fid.index()];
+        let invs = invocations(self.units, self.flow, self.module, sv, ctx);
+        let out = self.invoked_result(&invs);
+        self.invoked = Some(invs);
+        out
+    }
+
+    /// What the calls a site may make return (`Any` when one is unknown).
+    fn invoked_result(&mut self, invs: &[Invoke]) -> Val {
+        let limit = self.limit();
         let mut out = Val::bottom();
         let mut any_target = false;
-        for inv in invocations(self.units, self.flow, self.module, sv, ctx) {
+        for inv in invs {
             if inv.kind != crate::callgraph::EdgeKind::Call {
                 continue;
             }
@@ -1068,8 +1190,8 @@ impl Eval<'_, '_> {
                     let gu = self.units.fn_unit[g.index()];
                     self.facts.ret_reads.push(gu);
                     let r = &self.flow.ret[gu.index()];
-                    let args = inv.args.unwrap_or_default();
-                    out.join_in(&resolve(r, &args, limit), limit);
+                    let args = inv.args.as_deref().unwrap_or(&[]);
+                    out.join_in(&resolve(r, args, limit), limit);
                 }
                 Callee::Closure(u) => {
                     any_target = true;
@@ -1089,5 +1211,39 @@ impl Eval<'_, '_> {
             return Val::Any;
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use racewit_syntax::load_source;
+
+    /// The chunk size changes only what runs at the same time, not the result.
+    #[test]
+    fn chunked_merge_gives_the_same_values() {
+        let src = "-module(t).\n-export([go/1]).\n\
+            go(X) -> a(X), b({X, k}), c(X).\n\
+            a(Y) -> b({Y, Y}), ets:insert(tab, {Y, 1}).\n\
+            b({P, Q}) -> c(P), ets:lookup(tab, Q).\n\
+            c(Z) -> d(Z, tab), Z.\n\
+            d(T, N) -> ets:insert(N, {T, 0}), a(T).\n";
+        let program = load_source("t.erl", src);
+        let units = Units::new(&program);
+        let one = compute_in_chunks(&units, 16, 1);
+        let all = compute_in_chunks(&units, 16, MERGE_CHUNK);
+        assert!(one.rounds > 1);
+        assert_eq!(one.rounds, all.rounds);
+        assert_eq!(one.ctx, all.ctx);
+        assert_eq!(one.internal_ctx, all.internal_ctx);
+        assert_eq!(one.ret, all.ret);
+        let sites = |f: &Flow| -> Vec<Option<Vec<Val>>> {
+            f.sites
+                .iter()
+                .flatten()
+                .map(|s| s.as_ref().map(|sv| sv.args.clone()))
+                .collect()
+        };
+        assert_eq!(sites(&one), sites(&all));
     }
 }

@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use petgraph::Direction;
 use petgraph::visit::EdgeRef;
 use racewit_syntax::ir::{Expr, Literal};
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::callgraph::CallGraph;
@@ -52,35 +53,43 @@ fn consumes_funs(mfa: &racewit_syntax::ir::MFA) -> bool {
 /// Candidates for an unknown fun call, by arity (each list sorted).
 pub fn apply_candidates(units: &Units<'_>, flow: &Flow) -> FxHashMap<u32, Vec<UnitId>> {
     let limit = flow.limit;
-    let mut escaping: BTreeSet<UnitId> = BTreeSet::new();
-    for per_site in &flow.sites {
-        for sv in per_site.iter().flatten() {
-            // An internal callee whose parameter takes any value (it is
-            // exported, or named by a fun) lets the fun go anywhere.
-            let open_params: Option<&[Val]> = match &sv.target {
-                SiteTarget::Static(mfa) if !(mfa.module == "erlang" && mfa.name == "apply") => {
-                    units
-                        .lookup_mfa(mfa)
-                        .map(|g| flow.ctx[g.index()].as_slice())
-                }
-                _ => None,
-            };
-            if let SiteTarget::Static(mfa) = &sv.target
-                && open_params.is_none()
-                && consumes_funs(mfa)
-            {
-                continue;
-            }
-            let ctx = flow.unit_ctx(units, sv.unit);
-            for (i, a) in sv.args.iter().enumerate() {
-                if let Some(params) = open_params
-                    && !params.get(i).is_some_and(Val::is_any)
+    // Per module in parallel; the sets are merged, so the order is immaterial.
+    let per_module: Vec<BTreeSet<UnitId>> = flow
+        .sites
+        .par_iter()
+        .map(|per_site| {
+            let mut escaping = BTreeSet::new();
+            for sv in per_site.iter().flatten() {
+                // An internal callee whose parameter takes any value (it is
+                // exported, or named by a fun) lets the fun go anywhere.
+                let open_params: Option<&[Val]> = match &sv.target {
+                    SiteTarget::Static(mfa) if !(mfa.module == "erlang" && mfa.name == "apply") => {
+                        sv.callee.map(|g| flow.ctx[g.index()].as_slice())
+                    }
+                    _ => None,
+                };
+                if let SiteTarget::Static(mfa) = &sv.target
+                    && open_params.is_none()
+                    && consumes_funs(mfa)
                 {
                     continue;
                 }
-                collect_closures(&resolve(a, ctx, limit), &mut escaping);
+                let ctx = flow.unit_ctx(units, sv.unit);
+                for (i, a) in sv.args.iter().enumerate() {
+                    if let Some(params) = open_params
+                        && !params.get(i).is_some_and(Val::is_any)
+                    {
+                        continue;
+                    }
+                    collect_closures(&resolve(a, ctx, limit), &mut escaping);
+                }
             }
-        }
+            escaping
+        })
+        .collect();
+    let mut escaping: BTreeSet<UnitId> = BTreeSet::new();
+    for m in per_module {
+        escaping.extend(m);
     }
     for v in &flow.sent {
         collect_closures(v, &mut escaping);

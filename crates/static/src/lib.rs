@@ -58,6 +58,10 @@
 //!   crosses a server request), `spawn`+`register` whose new process blocks
 //!   in a `receive` before it can end.
 //!
+//! Searches share what does not depend on the read: each function's global
+//! context (hashed once, [`walk::HashedCtx`]), the unknown-fun candidates
+//! per arity and category, summaries and dependence results.
+//!
 //! Passes: [`units`] → [`dataflow`] → [`escape`] + [`callgraph`] (petgraph) →
 //! relevance masks → [`cfg`] → [`walk`] (parallel, one search per read) →
 //! [`assemble`]. One file per category: [`registry`], [`ets`], [`mnesia`],
@@ -250,6 +254,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         .collect();
 
     lap("cfg");
+    let apply_targets = walk::apply_targets(&cg, &write_reach);
     let world = World {
         units: &units,
         flow: &flow,
@@ -264,6 +269,8 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         write_index: Default::default(),
         summaries: Default::default(),
         deps: Default::default(),
+        globals: walk::global_ctxs(&units, &flow),
+        apply_targets,
     };
     let mut world = world;
     world.writes = writes_of(&world);

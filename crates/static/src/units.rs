@@ -56,6 +56,9 @@ pub struct Units<'p> {
     exported: FxHashMap<FunName, Vec<FnId>>,
     /// Record names and tuple sizes defined anywhere in the program.
     pub records: rustc_hash::FxHashSet<(Name, u32)>,
+    /// Per module, per call site: the program's function its static
+    /// target names (looked up once; `None` if dynamic or outside).
+    pub site_fns: Vec<Vec<Option<FnId>>>,
 }
 
 impl<'p> Units<'p> {
@@ -114,7 +117,7 @@ impl<'p> Units<'p> {
             .flat_map(|m| m.records.values())
             .map(|r| (r.name.clone(), r.fields.len() as u32 + 1))
             .collect();
-        Units {
+        let mut units = Units {
             records,
             exported,
             program,
@@ -126,7 +129,23 @@ impl<'p> Units<'p> {
             units,
             by_name,
             by_fun,
-        }
+            site_fns: Vec::new(),
+        };
+        let site_fns = {
+            use rayon::prelude::*;
+            let u = &units;
+            u.modules
+                .par_iter()
+                .map(|m| {
+                    m.call_sites
+                        .iter()
+                        .map(|cs| cs.target.as_ref().and_then(|t| u.lookup_mfa(t)))
+                        .collect()
+                })
+                .collect()
+        };
+        units.site_fns = site_fns;
+        units
     }
 
     pub fn unit(&self, u: UnitId) -> &Unit<'p> {

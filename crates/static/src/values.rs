@@ -281,7 +281,26 @@ impl TermSet {
 
     /// Every term of `other` is in `self`.
     pub fn includes(&self, other: &TermSet) -> bool {
-        other.len() <= self.len() && other.iter().all(|t| self.contains(t))
+        if other.len() > self.len() {
+            return false;
+        }
+        let searches = other.len() * (usize::BITS - self.len().leading_zeros()) as usize;
+        if searches <= self.len() + other.len() {
+            return other.iter().all(|t| self.contains(t));
+        }
+        // Both sorted: one pass over `self` costs fewer comparisons.
+        let mut rest = self.iter();
+        'next: for t in other.iter() {
+            for s in rest.by_ref() {
+                match s.cmp(t) {
+                    std::cmp::Ordering::Less => continue,
+                    std::cmp::Ordering::Equal => continue 'next,
+                    std::cmp::Ordering::Greater => return false,
+                }
+            }
+            return false;
+        }
+        true
     }
 
     /// The union of two sets.
@@ -620,16 +639,51 @@ pub fn list_elements(v: &Val, limit: usize) -> Val {
 /// Build tuple (or list) values from element values: the product of the
 /// element sets while it stays under `limit`, else `Any` in the wide positions.
 pub fn product(elems: &[Val], limit: usize, make: fn(Vec<Term>) -> Term) -> Val {
-    if elems.iter().any(Val::is_bottom) {
+    let choices: Vec<Choices<'_>> = elems.iter().map(Choices::Set).collect();
+    product_of(&choices, limit, make)
+}
+
+/// The values one position of a product may take: a single known term, or a set.
+enum Choices<'a> {
+    One(&'a Term),
+    Set(&'a Val),
+    Owned(Val),
+}
+
+impl Choices<'_> {
+    fn val(&self) -> Option<&Val> {
+        match self {
+            Choices::One(_) => None,
+            Choices::Set(v) => Some(v),
+            Choices::Owned(v) => Some(v),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self.val() {
+            None | Some(Val::Any) => 1,
+            Some(Val::Set(s)) => s.len(),
+        }
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, Term> {
+        match self {
+            Choices::One(t) => std::slice::from_ref(*t).iter(),
+            Choices::Set(v) => v.iter(),
+            Choices::Owned(v) => v.iter(),
+        }
+    }
+}
+
+/// [`product`] over [`Choices`].
+fn product_of(elems: &[Choices<'_>], limit: usize, make: fn(Vec<Term>) -> Term) -> Val {
+    if elems.iter().any(|e| e.val().is_some_and(Val::is_bottom)) {
         return Val::bottom();
     }
     let mut size: usize = 1;
     let mut wide = vec![false; elems.len()];
     for (i, e) in elems.iter().enumerate() {
-        let n = match e {
-            Val::Any => 1,
-            Val::Set(s) => s.len(),
-        };
+        let n = e.len();
         if size.saturating_mul(n) > limit {
             wide[i] = true;
         } else {
@@ -644,10 +698,17 @@ pub fn product(elems: &[Val], limit: usize, make: fn(Vec<Term>) -> Term) -> Val 
             }
             continue;
         }
-        let terms = e.terms();
-        let mut next = Vec::with_capacity(acc.len() * terms.len());
+        if e.len() == 1 {
+            // One choice: extend every partial tuple in place.
+            let t = e.iter().next().cloned().unwrap_or(Term::Any);
+            for a in &mut acc {
+                a.push(t.clone());
+            }
+            continue;
+        }
+        let mut next = Vec::with_capacity(acc.len() * e.len());
         for a in &acc {
-            for t in &terms {
+            for t in e.iter() {
                 let mut b = a.clone();
                 b.push(t.clone());
                 next.push(b);
@@ -663,11 +724,39 @@ pub fn resolve(v: &Val, ctx: &[Val], limit: usize) -> Val {
     if !v.has_param() {
         return v.clone();
     }
-    let mut out = Val::bottom();
-    for t in v.iter() {
-        out.join_in(&resolve_term(t, ctx, limit), limit);
+    // The join of the parts, built at once: `Any` if a part is or if the
+    // union outgrows `limit` (as joining them one by one would give).
+    let mut parts = v.iter().map(|t| resolve_term(t, ctx, limit));
+    let first = match parts.next() {
+        None => return Val::bottom(),
+        Some(Val::Any) => return Val::Any,
+        Some(Val::Set(s)) => s,
+    };
+    let mut terms: Vec<Term> = Vec::new();
+    for p in parts {
+        match p {
+            Val::Any => return Val::Any,
+            Val::Set(s) => {
+                if terms.is_empty() {
+                    terms.extend(first.iter().cloned());
+                }
+                terms.extend(s.iter().cloned());
+            }
+        }
     }
-    out
+    if terms.is_empty() {
+        return if first.len() > limit {
+            Val::Any
+        } else {
+            Val::Set(first)
+        };
+    }
+    let set = TermSet::from_vec(terms);
+    if set.len() > limit {
+        Val::Any
+    } else {
+        Val::Set(set)
+    }
 }
 
 fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
@@ -740,13 +829,24 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
             None => Val::Any,
         },
         Term::Tuple(ts) | Term::List(ts) if t.has_param() => {
-            let elems: Vec<Val> = ts.iter().map(|e| resolve_term(e, ctx, limit)).collect();
+            // Positions without parameters stay as they are (the product
+            // truncates the whole term as resolving each would).
+            let elems: Vec<Choices<'_>> = ts
+                .iter()
+                .map(|e| {
+                    if e.has_param() {
+                        Choices::Owned(resolve_term(e, ctx, limit))
+                    } else {
+                        Choices::One(e)
+                    }
+                })
+                .collect();
             let make: fn(Vec<Term>) -> Term = if matches!(t, Term::Tuple(_)) {
                 Term::Tuple
             } else {
                 Term::List
             };
-            product(&elems, limit, make)
+            product_of(&elems, limit, make)
         }
         t => Val::one(t.clone()),
     }

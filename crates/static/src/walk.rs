@@ -77,6 +77,89 @@ pub struct World<'a, 'p> {
     pub summaries: Mutex<SummaryCache>,
     /// Dependence on a call's result within a unit, shared by all searches.
     pub deps: Mutex<FxHashMap<(UnitId, CallSiteId), Arc<DepInfo>>>,
+    /// Candidates of an unknown fun call by (arity, category bit): those
+    /// that may write that category.
+    pub apply_targets: FxHashMap<(u32, u8), Vec<UnitId>>,
+    /// The global context of each named function (see [`World::global_ctx`]),
+    /// built once and hashed once for every search to share.
+    pub globals: Vec<HashedCtx>,
+}
+
+/// A context with its hash computed once: searches intern contexts by
+/// value, and hashing a long context at every call is what they spent most on.
+#[derive(Clone, Debug)]
+pub struct HashedCtx {
+    pub hash: u64,
+    pub ctx: Arc<Vec<Val>>,
+}
+
+impl HashedCtx {
+    pub fn new(ctx: Vec<Val>) -> Self {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        ctx.hash(&mut h);
+        HashedCtx {
+            hash: h.finish(),
+            ctx: Arc::new(ctx),
+        }
+    }
+}
+
+impl PartialEq for HashedCtx {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash && (Arc::ptr_eq(&self.ctx, &other.ctx) || self.ctx == other.ctx)
+    }
+}
+
+impl Eq for HashedCtx {}
+
+impl std::hash::Hash for HashedCtx {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// [`World::apply_targets`]: the candidates of each arity that may write
+/// each category.
+pub fn apply_targets(cg: &CallGraph, write_reach: &[u8]) -> FxHashMap<(u32, u8), Vec<UnitId>> {
+    let mut out = FxHashMap::default();
+    for (&n, cands) in &cg.apply_candidates {
+        for c in Category::ALL {
+            let bit = c.bit();
+            let ts: Vec<UnitId> = cands
+                .iter()
+                .copied()
+                .filter(|u| write_reach[cg.unit_nodes[u.index()].index()] & bit != 0)
+                .collect();
+            out.insert((n, bit), ts);
+        }
+    }
+    out
+}
+
+/// The global context of every named function, in function order.
+pub fn global_ctxs(units: &Units<'_>, flow: &Flow) -> Vec<HashedCtx> {
+    use rayon::prelude::*;
+    (0..units.fns.len())
+        .into_par_iter()
+        .map(|f| {
+            let ctx = flow.ctx[f]
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    if v.is_bottom() {
+                        Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
+                            function: f as u32,
+                            index: i as u32,
+                        })))
+                    } else {
+                        v.clone()
+                    }
+                })
+                .collect();
+            HashedCtx::new(ctx)
+        })
+        .collect()
 }
 
 /// A read to search from.
@@ -175,22 +258,12 @@ impl World<'_, '_> {
     /// The context of a unit from all its callers; a parameter no known
     /// call feeds is an unknown value of its own.
     pub fn global_ctx(&self, u: UnitId) -> Vec<Val> {
-        let owner = self.units.unit(u).owner;
-        self.flow
-            .unit_ctx(self.units, u)
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                if v.is_bottom() {
-                    Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
-                        function: owner.0,
-                        index: i as u32,
-                    })))
-                } else {
-                    v.clone()
-                }
-            })
-            .collect()
+        self.global_of(u).ctx.to_vec()
+    }
+
+    /// [`World::global_ctx`], shared and hashed.
+    pub fn global_of(&self, u: UnitId) -> &HashedCtx {
+        &self.globals[self.units.unit(u).owner.index()]
     }
 
     fn site_mfa(&self, o: Origin) -> Option<&MFA> {
@@ -256,7 +329,7 @@ impl World<'_, '_> {
                     {
                         continue;
                     }
-                    for u in self.targets(&inv.callee, bit) {
+                    for &u in self.targets(&inv.callee, bit) {
                         if seen.len() < SUMMARY_UNITS && seen.insert(u) {
                             parent.insert(u, (x, o, inv.kind));
                             queue.push_back(u);
@@ -277,23 +350,15 @@ impl World<'_, '_> {
         r
     }
 
-    fn targets(&self, callee: &Callee, bit: u8) -> Vec<UnitId> {
+    fn targets<'s>(&'s self, callee: &'s Callee, bit: u8) -> &'s [UnitId] {
         match callee {
-            Callee::Fn(g) => vec![self.units.fn_unit[g.index()]],
-            Callee::Closure(u) => vec![*u],
+            Callee::Fn(g) => std::slice::from_ref(&self.units.fn_unit[g.index()]),
+            Callee::Closure(u) => std::slice::from_ref(u),
             Callee::UnknownApply(n) => self
-                .cg
-                .apply_candidates
-                .get(n)
-                .map(|c| {
-                    c.iter()
-                        .copied()
-                        .filter(|u| {
-                            self.write_reach[self.cg.unit_nodes[u.index()].index()] & bit != 0
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
+                .apply_targets
+                .get(&(*n, bit))
+                .map(Vec::as_slice)
+                .unwrap_or(&[]),
         }
     }
 
@@ -332,7 +397,7 @@ struct Search<'w, 'a, 'p> {
     entry_index: FxHashMap<(UnitId, u32, bool, Mode, u32), u32>,
     deps: FxHashMap<(UnitId, CallSiteId), Arc<DepInfo>>,
     ctxs: Vec<Arc<Vec<Val>>>,
-    ctx_index: FxHashMap<Arc<Vec<Val>>, u32>,
+    ctx_index: FxHashMap<HashedCtx, u32>,
     /// The interned global context of each unit met so far.
     global_ids: FxHashMap<UnitId, u32>,
     visited: FxHashSet<(u32, u32)>,
@@ -375,11 +440,15 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
     }
 
     fn intern(&mut self, ctx: Vec<Val>) -> u32 {
+        self.intern_hashed(HashedCtx::new(ctx))
+    }
+
+    fn intern_hashed(&mut self, ctx: HashedCtx) -> u32 {
         let next = self.ctxs.len() as u32;
-        match self.ctx_index.entry(Arc::new(ctx)) {
+        match self.ctx_index.entry(ctx) {
             std::collections::hash_map::Entry::Occupied(o) => *o.get(),
             std::collections::hash_map::Entry::Vacant(v) => {
-                self.ctxs.push(v.key().clone());
+                self.ctxs.push(v.key().ctx.clone());
                 v.insert(next);
                 next
             }
@@ -391,7 +460,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         if let Some(&c) = self.global_ids.get(&u) {
             return c;
         }
-        let c = self.intern(self.w.global_ctx(u));
+        let c = self.intern_hashed(self.w.global_of(u).clone());
         self.global_ids.insert(u, c);
         c
     }
@@ -558,13 +627,13 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             }
             let depth = self.entries[entry as usize].depth + 1;
             if depth > MAX_ENTER {
-                for t in targets {
+                for &t in targets {
                     self.summarized(s, unit, origin, inv.kind, t);
                 }
                 all_entered = false;
                 continue;
             }
-            for t in targets {
+            for &t in targets {
                 let tctx = match self.callee_ctx(unit, &ctx, t, &inv.callee, inv.args.as_deref()) {
                     Some(c) => self.intern(c),
                     None => self.global(t),
@@ -634,8 +703,8 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                 Some(a) if a.len() == tu.arity as usize => {
                     let mut c: Vec<Val> = a.iter().map(|v| resolve(v, ctx, w.limit)).collect();
                     // The callee's funs keep their own parameters.
-                    let full = w.global_ctx(target);
-                    c.extend(full.into_iter().skip(a.len()));
+                    let full = &w.global_of(target).ctx;
+                    c.extend(full.iter().skip(a.len()).cloned());
                     Some(c)
                 }
                 _ => None,

@@ -128,3 +128,22 @@ fn corpus_output_is_deterministic() {
     let jb = serde_json::to_string(&b).expect("json");
     assert_eq!(ja, jb);
 }
+
+/// The analysis serialized the same whatever the number of threads (the
+/// value analysis merges in parallel chunks; searches run in parallel).
+#[test]
+fn thread_count_does_not_change_the_analysis() {
+    let dir = corpus_dir();
+    let program = load_paths(std::slice::from_ref(&dir), &LoadOptions::default());
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool");
+        let analysis = pool.install(|| find_suspects(&program, &StaticOptions::default()));
+        serde_json::to_string(&analysis).expect("analysis serializes")
+    };
+    let one = run(1);
+    assert!(one.contains("\"suspects\""));
+    assert_eq!(one, run(3));
+}
