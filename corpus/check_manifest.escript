@@ -178,7 +178,7 @@ check_header(Dir, F) ->
 
 -define(CATEGORIES, #{"registry" => "R001", "ets" => "R002", "mnesia" => "R003",
                       "spawn_register" => "R004", "global" => "R005",
-                      "persistent_term" => "R006"}).
+                      "persistent_term" => "R006", "application_env" => "R007"}).
 
 check_suspect(Dir, S, Exports) ->
     Where = io_lib:format("manifest:~b", [maps:get(line, S)]),

@@ -281,7 +281,7 @@ fn sarif_for_a_confirmed_race() {
     assert_eq!(run["tool"]["driver"]["name"], "racewit");
     assert_eq!(
         run["tool"]["driver"]["rules"].as_array().map(Vec::len),
-        Some(6)
+        Some(7)
     );
     let result = &run["results"][0];
     assert_eq!(result["ruleId"], "R001");
@@ -505,7 +505,10 @@ fn sarif_has_what_github_code_scanning_shows() {
     }
     let rules = driver["rules"].as_array().expect("rules");
     let ids: Vec<&str> = rules.iter().filter_map(|r| r["id"].as_str()).collect();
-    assert_eq!(ids, ["R001", "R002", "R003", "R004", "R005", "R006"]);
+    assert_eq!(
+        ids,
+        ["R001", "R002", "R003", "R004", "R005", "R006", "R007"]
+    );
     for r in rules {
         for key in ["shortDescription", "fullDescription", "help"] {
             let t = r[key]["text"].as_str().unwrap_or_default();

@@ -8,11 +8,13 @@
 
 ensure_cache() ->
     case application:get_env(app_env_init, cache_ready) of
+%%       ^^^^^^^^^^^^^^^^^^^^ R007 #1 read: application app_env_init, key cache_ready
         {ok, true} ->
             ok;
         undefined ->
             ets:new(app_env_cache, [named_table, public, set]),
             ok = application:set_env(app_env_init, cache_ready, true),
+%%               ^^^^^^^^^^^^^^^^^^^^ R007 #1 write: the second initialisation sets it again
             ok
     end.
 

@@ -23,14 +23,16 @@ pub struct Args {
 /// Switching categories off.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct CategoryArgs {
-    /// Turn a category off (repeatable): registry, ets, mnesia, spawn_register, global, persistent_term.
+    /// Turn a category off (repeatable): registry, ets, mnesia, spawn_register, global, persistent_term, application_env.
     #[arg(long = "no", value_name = "CATEGORY", value_parser = parse_category)]
     pub disabled: Vec<Category>,
 }
 
 fn parse_category(s: &str) -> Result<Category, String> {
     Category::parse(s).ok_or_else(|| {
-        format!("unknown category `{s}` (registry, ets, mnesia, spawn_register, global, persistent_term)")
+        format!(
+            "unknown category `{s}` (registry, ets, mnesia, spawn_register, global, persistent_term, application_env)"
+        )
     })
 }
 

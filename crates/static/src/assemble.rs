@@ -146,6 +146,19 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                     table: None,
                 }
             }
+            (Item::TableKey { table: t1, key: k1 }, Item::TableKey { table: t2, key: k2 })
+                if cat == Category::ApplicationEnv =>
+            {
+                let app = t1.meet(t2, limit);
+                let k = k1.meet(k2, limit);
+                Resource {
+                    kind: "application_env",
+                    display: format!("application ∈ {}, key ∈ {}", show(&app), show(&k)),
+                    name: Some(self.value_set(&app)),
+                    table: None,
+                    key: Some(self.value_set(&k)),
+                }
+            }
             (Item::TableKey { table: t1, key: k1 }, Item::TableKey { table: t2, key: k2 }) => {
                 let t = t1.meet(t2, limit);
                 let k = k1.meet(k2, limit);

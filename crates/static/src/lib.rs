@@ -32,7 +32,8 @@
 //!   (functions holding the `ets:new`/`mnesia:create_table` the race needs),
 //!   `message` (Dialyzer style).
 //! - [`Category`]: `registry` R001, `ets` R002, `mnesia` R003,
-//!   `spawn_register` R004, `global` R005, `persistent_term` R006
+//!   `spawn_register` R004, `global` R005, `persistent_term` R006,
+//!   `application_env` R007
 //!   ([`Category::parse`] accepts either form).
 //!
 //! How it decides (see each module for details):
@@ -71,6 +72,7 @@
 //! options, never on thread count or hash order (searches run in parallel
 //! but each is sequential, and results are sorted).
 
+pub mod app_env;
 pub mod assemble;
 pub mod callgraph;
 pub mod cfg;

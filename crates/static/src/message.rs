@@ -36,7 +36,7 @@ pub fn render_call(mfa: &MFA, args: &[Val], origin: &dyn Fn(Origin) -> String) -
 pub fn message(category: Category, write_call: &str, read_call: &str, read_where: &str) -> String {
     let effect = match category {
         Category::Registry | Category::Global | Category::SpawnRegister => "might fail",
-        Category::Ets | Category::Mnesia | Category::PersistentTerm => {
+        Category::Ets | Category::Mnesia | Category::PersistentTerm | Category::ApplicationEnv => {
             "might have an unintended effect"
         }
     };

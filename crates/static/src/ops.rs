@@ -6,7 +6,7 @@ use racewit_syntax::ir::MFA;
 use crate::ets::Tables;
 use crate::suspect::Category;
 use crate::values::{Origin, Val};
-use crate::{ets, global, mnesia, persistent_term, registry, spawn_register};
+use crate::{app_env, ets, global, mnesia, persistent_term, registry, spawn_register};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -19,7 +19,7 @@ pub enum Role {
 pub enum Item {
     /// A name in a registry (local, global) or a persistent_term key.
     Name(Val),
-    /// An ETS object or mnesia record.
+    /// An ETS object, a mnesia record, or an application's environment key.
     TableKey { table: Val, key: Val },
     /// The pid a spawn returned (read side of spawn/register).
     Spawn(Origin),
@@ -42,6 +42,7 @@ pub fn classify(mfa: &MFA) -> (u8, u8) {
     add(Category::SpawnRegister, spawn_register::role(mfa));
     add(Category::Global, global::role(mfa));
     add(Category::PersistentTerm, persistent_term::role(mfa));
+    add(Category::ApplicationEnv, app_env::role(mfa));
     (reads, writes)
 }
 
@@ -64,6 +65,11 @@ pub fn item(
             }
         }
         Category::Ets => ets::item(mfa, args, tables, limit),
+        // The application plays the table, the key the key.
+        Category::ApplicationEnv => Item::TableKey {
+            table: arg(0),
+            key: arg(1),
+        },
         Category::Mnesia => mnesia::item(mfa, args, limit),
         Category::SpawnRegister => match spawn_register::role(mfa) {
             Some(Role::Read) => Item::Spawn(origin),

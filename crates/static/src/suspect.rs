@@ -22,16 +22,19 @@ pub enum Category {
     Global,
     /// `persistent_term:get` → `persistent_term:put/erase` (R006).
     PersistentTerm,
+    /// `application:get_env` → `application:set_env/unset_env` (R007).
+    ApplicationEnv,
 }
 
 impl Category {
-    pub const ALL: [Category; 6] = [
+    pub const ALL: [Category; 7] = [
         Category::Registry,
         Category::Ets,
         Category::Mnesia,
         Category::SpawnRegister,
         Category::Global,
         Category::PersistentTerm,
+        Category::ApplicationEnv,
     ];
 
     pub fn code(self) -> &'static str {
@@ -42,6 +45,7 @@ impl Category {
             Category::SpawnRegister => "R004",
             Category::Global => "R005",
             Category::PersistentTerm => "R006",
+            Category::ApplicationEnv => "R007",
         }
     }
 
@@ -54,6 +58,7 @@ impl Category {
             Category::SpawnRegister => "spawn_register",
             Category::Global => "global",
             Category::PersistentTerm => "persistent_term",
+            Category::ApplicationEnv => "application_env",
         }
     }
 

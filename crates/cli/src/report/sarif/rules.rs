@@ -100,6 +100,19 @@ fn text(c: Category) -> RuleText {
             state_tag: "persistent-term",
             check_then_act: true,
         },
+        Category::ApplicationEnv => RuleText {
+            name: "ApplicationEnvRace",
+            short: "An application environment key is read, then set from what was read.",
+            full: "A process reads an application environment key (application:get_env/2,3) and later \
+                   sets or unsets the same key (application:set_env/3,4, application:unset_env/2,3) \
+                   because of what it saw: a lazy initialisation or a flag. Another process can do the \
+                   same in between, so the work runs twice or an update is lost.",
+            calls: "`application:get_env/2,3`, then `application:set_env/3,4` or `application:unset_env/2,3`",
+            fix: "Initialise once where the application starts (its `start/2` or a supervisor's \
+                  child), or serialize the check and the set through one process.",
+            state_tag: "application-env",
+            check_then_act: true,
+        },
     }
 }
 
