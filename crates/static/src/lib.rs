@@ -197,6 +197,12 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
             let SiteTarget::Static(mfa) = &sv.target else {
                 continue;
             };
+            // A module calling its own API (application's set_env/4 clauses
+            // calling set_env/4) is its implementation, not a use of the
+            // shared state: the caller's own call is the operation.
+            if mfa.module == m.name {
+                continue;
+            }
             let (r, w) = ops::classify(mfa);
             let (r, w) = (r & enabled, w & enabled);
             *slot = (r, w);
@@ -421,6 +427,28 @@ mod tests {
     fn keys_that_never_meet_are_filtered() {
         let src = "-module(t).\n-export([setup/0, go/0]).\nsetup() -> ets:new(tab, [named_table, public]).\ngo() ->\n    case ets:lookup(tab, hits) of\n        [] -> ets:insert(tab, {snapshot, 1});\n        _ -> ok\n    end.\n";
         assert_eq!(check(src), vec![]);
+    }
+
+    #[test]
+    fn a_module_calling_its_own_api_is_not_a_second_write() {
+        // As OTP's application.erl: set_env/4 clauses call set_env/4.
+        let lib = "-module(application).\n-export([get_env/2, set_env/4]).\n\
+                   get_env(_, _) -> undefined.\n\
+                   set_env(A, K, V, T) when is_integer(T) -> set_env(A, K, V, [{timeout, T}]);\n\
+                   set_env(_, _, _, _) -> ok.\n";
+        let user = "-module(t).\n-export([init/0]).\ninit() ->\n\
+                    case application:get_env(app, ready) of\n\
+                    undefined -> application:set_env(app, ready, true, 5000);\n\
+                    _ -> ok\n    end.\n";
+        let mut program = load_source("application.erl", lib);
+        program.absorb(load_source("t.erl", user));
+        let a = find_suspects(&program, &StaticOptions::default());
+        let found: Vec<_> = a
+            .suspects
+            .iter()
+            .map(|s| (s.category.as_str(), s.read.line, s.write.module.to_string()))
+            .collect();
+        assert_eq!(found, vec![("application_env", 4, "t".to_string())]);
     }
 
     #[test]
