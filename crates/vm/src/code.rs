@@ -118,7 +118,7 @@ pub struct FnCode {
     pub line: u32,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub enum Target {
     Code {
         module: u32,
@@ -137,7 +137,7 @@ pub enum Target {
     },
 }
 
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub enum Callee {
     Static(Target),
     Dynamic { module: Slot, name: Slot },
@@ -156,6 +156,7 @@ pub enum FailKind {
     FunctionClause,
 }
 
+#[derive(Debug)]
 pub struct CSeg<T> {
     pub value: T,
     pub size: Option<T>,
@@ -167,6 +168,7 @@ pub struct CSeg<T> {
 
 // An explicit tag: dispatch is one indexed jump, not a niche decode.
 #[repr(u8)]
+#[derive(Debug)]
 pub enum Instr {
     Const {
         dst: Slot,
@@ -347,6 +349,7 @@ pub enum Instr {
     },
 }
 
+#[derive(Debug)]
 pub enum CPat {
     Wild,
     Var(Slot),
@@ -365,6 +368,7 @@ pub enum CPat {
 pub type GClause = (CPat, Vec<Vec<GExpr>>, GExpr);
 
 /// A guard expression (or a binary size / map key in a pattern), evaluated recursively.
+#[derive(Debug)]
 pub enum GExpr {
     Lit(Term),
     Var(Slot),
@@ -646,10 +650,22 @@ impl<'a> FnCompiler<'a> {
             }
         }
         let line = self.line_of(self.func.span);
+        let mut env_slots = env_slots;
+        let mut self_slot = self_slot;
+        let frame_size = crate::layout::compact_slots(
+            crate::layout::SlotUsers {
+                instrs: &mut self.instrs,
+                pats: &mut self.pats,
+                guards: &mut self.guards,
+                env_slots: &mut env_slots,
+                self_slot: self_slot.as_mut(),
+            },
+            arity,
+        );
         FnCode {
             name,
             arity,
-            frame_size: self.max_slot.max(1),
+            frame_size,
             instrs: self.instrs,
             pats: self.pats,
             guards: self.guards,

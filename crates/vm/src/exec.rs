@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use racewit_syntax::ir::{CallSiteId, ComprehensionKind};
+use racewit_syntax::ir::{BinOp, CallSiteId, ComprehensionKind};
 
 use crate::arith;
 use crate::atom::Atom;
@@ -349,8 +349,11 @@ impl Vm {
         if tail && args.iter().enumerate().all(|(j, s)| *s as usize >= j) {
             let nb = Self::place_frame(p, f, module, function, ret, true);
             for (j, s) in args.iter().enumerate() {
-                let v = std::mem::replace(&mut p.regs[base + *s as usize], Term::Nil);
-                Term::put(&mut p.regs[nb + j], v);
+                let src = base + *s as usize;
+                if src != nb + j {
+                    let (lo, hi) = p.regs.split_at_mut(src);
+                    Term::move_into(&mut lo[nb + j], &mut hi[0]);
+                }
             }
             Ok(nb)
         } else if tail {
@@ -369,9 +372,10 @@ impl Vm {
             Ok(nb)
         } else {
             let nb = Self::place_frame(p, f, module, function, ret, false);
+            // The new frame lies above the caller's.
+            let (lo, hi) = p.regs.split_at_mut(nb);
             for (i, s) in args.iter().enumerate() {
-                let v = p.regs[base + *s as usize].clone();
-                Term::put(&mut p.regs[nb + i], v);
+                Term::copy_into(&mut hi[i], &lo[base + *s as usize]);
             }
             Ok(nb)
         }
@@ -405,6 +409,31 @@ impl Vm {
             Flow::Call(t, args) => self.enter(code, p, t, args, ret, tail),
             Flow::Park(call) => Ok(Some(self.park(p, call, None))),
             Flow::Exit(reason) => Ok(Some(Outcome::Exit(reason))),
+        }
+    }
+
+    /// Return the value in slot `src` of the top frame (moved out: the frame dies).
+    #[inline(always)]
+    fn return_slot(&mut self, p: &mut Process, src: usize) -> Option<Outcome> {
+        let Some(top) = p.frames.pop() else {
+            let v = std::mem::replace(&mut p.regs[src], Term::Nil);
+            p.result = Some(v);
+            return Some(Outcome::Exit(Term::Atom(Atom::NORMAL)));
+        };
+        p.top = top.base as usize;
+        match p.frames.last() {
+            Some(caller) => {
+                // The caller's slots lie below the returning frame.
+                let (lo, hi) = p.regs.split_at_mut(top.base as usize);
+                let dst = (caller.base + top.ret) as usize;
+                Term::move_into(&mut lo[dst], &mut hi[src - top.base as usize]);
+                None
+            }
+            None => {
+                let v = std::mem::replace(&mut p.regs[src], Term::Nil);
+                p.result = Some(v);
+                Some(Outcome::Exit(Term::Atom(Atom::NORMAL)))
+            }
         }
     }
 
@@ -662,6 +691,74 @@ impl Vm {
                 fc
             }};
         }
+        // Store a small integer or boolean result straight into its slot
+        // (no `Term` assembled on the stack and copied: that stalls).
+        macro_rules! put_int {
+            ($dst:expr, $v:expr) => {{
+                let slot = &mut r!($dst);
+                if slot.is_immediate() {
+                    std::mem::forget(std::mem::replace(slot, Term::Int($v)));
+                } else {
+                    *slot = Term::Int($v);
+                }
+                continue;
+            }};
+        }
+        macro_rules! put_bool {
+            ($dst:expr, $v:expr) => {{
+                let slot = &mut r!($dst);
+                let a = Atom::bool($v);
+                if slot.is_immediate() {
+                    std::mem::forget(std::mem::replace(slot, Term::Atom(a)));
+                } else {
+                    *slot = Term::Atom(a);
+                }
+                continue;
+            }};
+        }
+        // `x op y` on small integers with a small result: stored, and the
+        // loop goes on; otherwise falls through to the general operator.
+        macro_rules! small_op {
+            ($op:expr, $x:expr, $y:expr, $dst:expr) => {
+                match $op {
+                    BinOp::Add => {
+                        if let Some(v) = $x.checked_add($y) {
+                            put_int!($dst, v)
+                        }
+                    }
+                    BinOp::Sub => {
+                        if let Some(v) = $x.checked_sub($y) {
+                            put_int!($dst, v)
+                        }
+                    }
+                    BinOp::Mul => {
+                        if let Some(v) = $x.checked_mul($y) {
+                            put_int!($dst, v)
+                        }
+                    }
+                    BinOp::Div => {
+                        if let Some(v) = $x.checked_div($y) {
+                            put_int!($dst, v)
+                        }
+                    }
+                    BinOp::Rem => {
+                        if let Some(v) = $x.checked_rem($y) {
+                            put_int!($dst, v)
+                        }
+                    }
+                    BinOp::Band => put_int!($dst, $x & $y),
+                    BinOp::Bor => put_int!($dst, $x | $y),
+                    BinOp::Bxor => put_int!($dst, $x ^ $y),
+                    BinOp::Less => put_bool!($dst, $x < $y),
+                    BinOp::LessEq => put_bool!($dst, $x <= $y),
+                    BinOp::Greater => put_bool!($dst, $x > $y),
+                    BinOp::GreaterEq => put_bool!($dst, $x >= $y),
+                    BinOp::Eq | BinOp::ExactEq => put_bool!($dst, $x == $y),
+                    BinOp::NotEq | BinOp::ExactNotEq => put_bool!($dst, $x != $y),
+                    _ => {}
+                }
+            };
+        }
         loop {
             let Some(ins) = f.instrs.get(pc) else {
                 error!(Term::Atom(Atom::new("racewit_bad_pc")));
@@ -670,8 +767,14 @@ impl Vm {
             match ins {
                 Instr::Const { dst, value } => Term::put(&mut r!(*dst), value.clone()),
                 Instr::Move { dst, src } => {
-                    let v = r!(*src).clone();
-                    Term::put(&mut r!(*dst), v);
+                    let (d, s) = (base + *dst as usize, base + *src as usize);
+                    if d < s {
+                        let (lo, hi) = p.regs.split_at_mut(s);
+                        Term::copy_into(&mut lo[d], &hi[0]);
+                    } else if d > s {
+                        let (lo, hi) = p.regs.split_at_mut(d);
+                        Term::copy_into(&mut hi[0], &lo[s]);
+                    }
                 }
                 Instr::Cons { dst, head, tail } => {
                     let v = Term::cons(r!(*head).clone(), r!(*tail).clone());
@@ -721,32 +824,24 @@ impl Vm {
                     }
                 }
                 Instr::Op { dst, op, a, b } => {
-                    let v = match (&r!(*a), &r!(*b)) {
-                        (Term::Int(x), Term::Int(y)) => arith::small_binop(*op, *x, *y),
-                        _ => None,
-                    };
-                    let v = match v {
-                        Some(v) => v,
-                        None => match arith::binop(*op, &r!(*a), &r!(*b)) {
-                            Ok(v) => v,
-                            Err(e) => error!(e),
-                        },
-                    };
-                    Term::put(&mut r!(*dst), v);
+                    if let (Term::Int(x), Term::Int(y)) = (&r!(*a), &r!(*b)) {
+                        let (x, y) = (*x, *y);
+                        small_op!(*op, x, y, *dst);
+                    }
+                    match arith::binop(*op, &r!(*a), &r!(*b)) {
+                        Ok(v) => Term::put(&mut r!(*dst), v),
+                        Err(e) => error!(e),
+                    }
                 }
                 Instr::OpImm { dst, op, a, imm } => {
-                    let v = match &r!(*a) {
-                        Term::Int(x) => arith::small_binop(*op, *x, *imm),
-                        _ => None,
-                    };
-                    let v = match v {
-                        Some(v) => v,
-                        None => match arith::binop(*op, &r!(*a), &Term::Int(*imm)) {
-                            Ok(v) => v,
-                            Err(e) => error!(e),
-                        },
-                    };
-                    Term::put(&mut r!(*dst), v);
+                    if let Term::Int(x) = &r!(*a) {
+                        let x = *x;
+                        small_op!(*op, x, *imm, *dst);
+                    }
+                    match arith::binop(*op, &r!(*a), &Term::Int(*imm)) {
+                        Ok(v) => Term::put(&mut r!(*dst), v),
+                        Err(e) => error!(e),
+                    }
                 }
                 Instr::UnOp { dst, op, a } => match arith::unop(*op, &r!(*a)) {
                     Ok(v) => Term::put(&mut r!(*dst), v),
@@ -1000,20 +1095,18 @@ impl Vm {
                     };
                     after_call!(res)
                 }
-                Instr::Return { .. } | Instr::ReturnConst { .. } => {
-                    let v = match ins {
-                        // The frame dies: its value is moved out.
-                        Instr::Return { src } => std::mem::replace(&mut r!(*src), Term::Nil),
-                        Instr::ReturnConst { value } => value.clone(),
-                        _ => Term::Nil,
-                    };
-                    match self.do_return(p, v) {
-                        None => {
-                            (f, base, pc, module) = reload!();
-                        }
-                        Some(o) => return Ok(o),
+                Instr::Return { src } => match self.return_slot(p, base + *src as usize) {
+                    None => {
+                        (f, base, pc, module) = reload!();
                     }
-                }
+                    Some(o) => return Ok(o),
+                },
+                Instr::ReturnConst { value } => match self.do_return(p, value.clone()) {
+                    None => {
+                        (f, base, pc, module) = reload!();
+                    }
+                    Some(o) => return Ok(o),
+                },
                 Instr::Send { dst, to, msg, site } => {
                     let m = r!(*msg).clone();
                     let dest = r!(*to).clone();

@@ -62,6 +62,7 @@ pub mod ets;
 pub mod event;
 mod exec;
 pub mod format;
+pub mod layout;
 pub mod mnesia;
 pub mod pattern;
 pub mod prelude;

@@ -435,6 +435,29 @@ impl Term {
             *slot = v;
         }
     }
+    /// `*dst = src.clone()`. Immediates are copied field by field: loading a
+    /// whole `Term` just written field by field defeats store forwarding
+    /// and stalls, and the loop moves fresh values all the time.
+    #[inline(always)]
+    pub fn copy_into(dst: &mut Term, src: &Term) {
+        match src {
+            Term::Int(i) => Term::put(dst, Term::Int(*i)),
+            Term::Atom(a) => Term::put(dst, Term::Atom(*a)),
+            Term::Nil => Term::put(dst, Term::Nil),
+            other => Term::put(dst, other.clone_shared()),
+        }
+    }
+    /// Move `src` into `dst`, leaving `[]` behind (immediates, which hold
+    /// nothing, are copied as in [`Term::copy_into`]).
+    #[inline(always)]
+    pub fn move_into(dst: &mut Term, src: &mut Term) {
+        match src {
+            Term::Int(i) => Term::put(dst, Term::Int(*i)),
+            Term::Atom(a) => Term::put(dst, Term::Atom(*a)),
+            Term::Nil => Term::put(dst, Term::Nil),
+            other => Term::put(dst, std::mem::replace(other, Term::Nil)),
+        }
+    }
     pub fn is_truthy(&self) -> bool {
         self.is_atom(Atom::TRUE)
     }
