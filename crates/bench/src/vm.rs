@@ -102,7 +102,7 @@ pub fn run() {
         let erl = if std::env::var_os("VM_BENCH_NO_ERL").is_some() {
             None
         } else {
-            erl_time(&dir, name).map(|us| us / 1000.0)
+            erl_time(dir, name).map(|us| us / 1000.0)
         };
         let (erl_s, ratio) = match erl {
             Some(e) => (format!("{e:.1}"), format!("{:.1}x", best / e)),
