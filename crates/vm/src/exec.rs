@@ -13,7 +13,7 @@ use crate::code::{Callee, CodeTable, FailKind, FnCode, Instr, Slot, Target};
 use crate::event::{Access, Class, Event, EventKind, Exception, SharedItem};
 use crate::format;
 use crate::pattern::{self, Env, build_binary};
-use crate::process::{Frame, Handler, ProcStatus, Process, Start};
+use crate::process::{CHUNK_SLOTS, Frame, Handler, ProcStatus, Process, Start};
 use crate::term::{Fun, MapKey, Pid, Term, TermMap};
 use crate::vm::{Deferred, Vm, VmError};
 
@@ -50,6 +50,7 @@ impl Vm {
         if proc.regs.len() > proc.top + 256 {
             proc.regs.truncate(proc.top);
         }
+        proc.spare = Vec::new();
         self.put_back(idx, arc);
         // A visible action that raised and ended the process in the same step
         // (`register` of a taken name → badarg, uncaught) is still the step's
@@ -287,6 +288,9 @@ impl Vm {
                 top.base as usize
             }
             _ => {
+                if Self::needs_chunk(p, f) {
+                    p.push_chunk(f.frame_size as usize);
+                }
                 let base = p.top;
                 p.frames.push(Frame {
                     module,
@@ -294,17 +298,33 @@ impl Vm {
                     pc: 0,
                     base: base as u32,
                     ret,
+                    chunk: p.lower.len() as u32,
                 });
                 base
             }
         };
         p.top = base + f.frame_size as usize;
         if p.regs.len() < p.top {
-            // Grow by doubling, so deep recursion resizes (and copies) rarely.
-            let len = p.top.max(p.regs.len() * 2);
+            // Grow by doubling up to a chunk, so the first chunk resizes
+            // (and copies) rarely; later chunks are allocated whole.
+            let len = p.top.max((p.regs.len() * 2).min(CHUNK_SLOTS));
             p.regs.resize_with(len, || Term::Nil);
         }
         base
+    }
+
+    /// A new frame of `f` goes to a new chunk.
+    #[inline(always)]
+    fn needs_chunk(p: &Process, f: &FnCode) -> bool {
+        p.top + f.frame_size as usize > CHUNK_SLOTS && p.top > 0
+    }
+
+    /// After the top frame is popped: make the chunk of the new top frame current.
+    #[inline(never)]
+    fn back_to_chunk(p: &mut Process, chunk: u32) {
+        while p.lower.len() > chunk as usize {
+            p.pop_chunk();
+        }
     }
 
     /// Call compiled code with argument values.
@@ -370,6 +390,15 @@ impl Vm {
             }
             self.argbuf = buf;
             Ok(nb)
+        } else if Self::needs_chunk(p, f) {
+            let mut buf = std::mem::take(&mut self.argbuf);
+            buf.extend(args.iter().map(|s| p.regs[base + *s as usize].clone()));
+            let nb = Self::place_frame(p, f, module, function, ret, false);
+            for (i, v) in buf.drain(..).enumerate() {
+                Term::put(&mut p.regs[nb + i], v);
+            }
+            self.argbuf = buf;
+            Ok(nb)
         } else {
             let nb = Self::place_frame(p, f, module, function, ret, false);
             // The new frame lies above the caller's.
@@ -422,6 +451,13 @@ impl Vm {
         };
         p.top = top.base as usize;
         match p.frames.last() {
+            Some(caller) if caller.chunk != top.chunk => {
+                let v = std::mem::replace(&mut p.regs[src], Term::Nil);
+                let dst = (caller.base + top.ret) as usize;
+                Self::back_to_chunk(p, caller.chunk);
+                Term::put(&mut p.regs[dst], v);
+                None
+            }
             Some(caller) => {
                 // The caller's slots lie below the returning frame.
                 let (lo, hi) = p.regs.split_at_mut(top.base as usize);
@@ -447,7 +483,11 @@ impl Vm {
         p.top = top.base as usize;
         match p.frames.last() {
             Some(caller) => {
-                Term::put(&mut p.regs[(caller.base + top.ret) as usize], v);
+                let dst = (caller.base + top.ret) as usize;
+                if caller.chunk != top.chunk {
+                    Self::back_to_chunk(p, caller.chunk);
+                }
+                Term::put(&mut p.regs[dst], v);
                 None
             }
             None => {
@@ -543,6 +583,8 @@ impl Vm {
             let base = top.base as usize;
             let size = code.modules[top.module as usize].functions[top.function as usize].frame_size
                 as usize;
+            let chunk = top.chunk;
+            Self::back_to_chunk(p, chunk);
             p.top = base + size;
             let class = match exc.class {
                 Class::Error => Atom::ERROR,

@@ -435,8 +435,7 @@ impl Vm {
         }
         p.status = ProcStatus::Exited(reason.clone());
         p.frames.clear();
-        p.regs = Vec::new();
-        p.top = 0;
+        p.clear_stack();
         p.handlers.clear();
         p.mailbox.clear();
         let links = std::mem::take(&mut p.links);
