@@ -262,6 +262,14 @@ pub enum Instr {
         tail: bool,
         site: u32,
     },
+    /// A call of compiled code known when compiling (the common call).
+    CallCode {
+        dst: Slot,
+        module: u32,
+        function: u32,
+        args: Box<[Slot]>,
+        tail: bool,
+    },
     Return {
         src: Slot,
     },
@@ -1297,13 +1305,22 @@ impl<'a> FnCompiler<'a> {
             }
         }
         let t = self.temp();
-        self.emit(Instr::Call {
-            dst: t,
-            callee,
-            args: slots.into(),
-            tail,
-            site,
-        });
+        match callee {
+            Callee::Static(Target::Code { module, function }) => self.emit(Instr::CallCode {
+                dst: t,
+                module,
+                function,
+                args: slots.into(),
+                tail,
+            }),
+            callee => self.emit(Instr::Call {
+                dst: t,
+                callee,
+                args: slots.into(),
+                tail,
+                site,
+            }),
+        }
         t
     }
 

@@ -263,7 +263,7 @@ impl Vm {
     #[inline(always)]
     fn count_reduction(&mut self) -> Result<(), VmError> {
         self.reductions += 1;
-        if self.reductions > self.config.max_reductions {
+        if self.reductions > self.max_reductions {
             return Err(VmError::BudgetExhausted(self.reductions));
         }
         Ok(())
@@ -289,7 +289,7 @@ impl Vm {
             }
             _ => {
                 if Self::needs_chunk(p, f) {
-                    p.push_chunk(f.frame_size as usize);
+                    Self::new_chunk(p, f);
                 }
                 let base = p.top;
                 p.frames.push(Frame {
@@ -317,6 +317,11 @@ impl Vm {
     #[inline(always)]
     fn needs_chunk(p: &Process, f: &FnCode) -> bool {
         p.top + f.frame_size as usize > CHUNK_SLOTS && p.top > 0
+    }
+
+    #[inline(never)]
+    fn new_chunk(p: &mut Process, f: &FnCode) {
+        p.push_chunk(f.frame_size as usize);
     }
 
     /// After the top frame is popped: make the chunk of the new top frame current.
@@ -657,6 +662,15 @@ impl Vm {
             }};
         }
         let (mut f, mut base, mut pc, mut module) = reload!();
+        // The current frame's registers (slot `s` is `regs[s]`), taken anew
+        // whenever the frame changes or the process was lent out.
+        let mut regs: &mut [Term] = &mut p.regs[base..];
+        macro_rules! resume {
+            () => {{
+                (f, base, pc, module) = reload!();
+                regs = &mut p.regs[base..];
+            }};
+        }
         macro_rules! save_pc {
             () => {
                 if let Some(fr) = p.frames.last_mut() {
@@ -666,15 +680,16 @@ impl Vm {
         }
         macro_rules! r {
             ($s:expr) => {
-                p.regs[base + $s as usize]
+                regs[$s as usize]
             };
         }
         macro_rules! throw {
             ($exc:expr) => {{
+                let exc = $exc;
                 save_pc!();
-                match self.raise(p, code, $exc) {
+                match self.raise(p, code, exc) {
                     Raised::Handled => {
-                        (f, base, pc, module) = reload!();
+                        resume!();
                         continue;
                     }
                     Raised::Exit(r) => return Ok(Outcome::Exit(r)),
@@ -696,7 +711,7 @@ impl Vm {
                         if let Some(ev) = self.take_event(p) {
                             return Ok(Outcome::Event(ev));
                         }
-                        (f, base, pc, module) = reload!();
+                        resume!();
                         continue;
                     }
                     Ok(Some(o)) => {
@@ -727,6 +742,7 @@ impl Vm {
                 let fc = &code.modules[$m as usize].functions[$fi as usize];
                 save_pc!();
                 base = self.open_frame(p, fc, $m, $fi, base, $args, $dst, $tail)?;
+                regs = &mut p.regs[base..];
                 f = fc;
                 pc = 0;
                 module = $m;
@@ -738,7 +754,9 @@ impl Vm {
         macro_rules! put_int {
             ($dst:expr, $v:expr) => {{
                 let slot = &mut r!($dst);
-                if slot.is_immediate() {
+                if let Term::Int(d) = slot {
+                    *d = $v;
+                } else if slot.is_immediate() {
                     std::mem::forget(std::mem::replace(slot, Term::Int($v)));
                 } else {
                     *slot = Term::Int($v);
@@ -809,12 +827,12 @@ impl Vm {
             match ins {
                 Instr::Const { dst, value } => Term::put(&mut r!(*dst), value.clone()),
                 Instr::Move { dst, src } => {
-                    let (d, s) = (base + *dst as usize, base + *src as usize);
+                    let (d, s) = (*dst as usize, *src as usize);
                     if d < s {
-                        let (lo, hi) = p.regs.split_at_mut(s);
+                        let (lo, hi) = regs.split_at_mut(s);
                         Term::copy_into(&mut lo[d], &hi[0]);
                     } else if d > s {
-                        let (lo, hi) = p.regs.split_at_mut(d);
+                        let (lo, hi) = regs.split_at_mut(d);
                         Term::copy_into(&mut hi[0], &lo[s]);
                     }
                 }
@@ -904,22 +922,24 @@ impl Vm {
                     tail,
                     fail,
                 } => {
-                    let parts = match &r!(*src) {
-                        Term::Cons(c) => {
-                            Some((head.map(|_| c.head.clone()), tail.map(|_| c.tail.clone())))
-                        }
-                        _ => None,
-                    };
-                    match parts {
-                        Some((h, t)) => {
-                            if let (Some(s), Some(v)) = (head, h) {
-                                Term::put(&mut r!(*s), v);
+                    if matches!(r!(*src), Term::Cons(_)) {
+                        // The cell is taken out of its slot while its parts
+                        // are copied straight into theirs, then put back.
+                        let cell = std::mem::replace(&mut r!(*src), Term::Nil);
+                        if let Term::Cons(c) = &cell {
+                            if let Some(h) = head {
+                                Term::copy_into(&mut r!(*h), &c.head);
                             }
-                            if let (Some(s), Some(v)) = (tail, t) {
-                                Term::put(&mut r!(*s), v);
+                            if let Some(t) = tail {
+                                Term::copy_into(&mut r!(*t), &c.tail);
                             }
                         }
-                        None => match_failed!(fail, src),
+                        // A part bound to the source slot itself wins.
+                        if Some(*src) != *head && Some(*src) != *tail {
+                            Term::put(&mut r!(*src), cell);
+                        }
+                    } else {
+                        match_failed!(fail, src);
                     }
                 }
                 Instr::MatchAtom { src, atom, fail } => {
@@ -931,7 +951,7 @@ impl Vm {
                     let v = r!(*src).clone();
                     let ok = {
                         let mut env = Env {
-                            regs: &mut p.regs[base..],
+                            regs: &mut *regs,
                             pid: p.pid,
                         };
                         pattern::match_pat(&f.pats[*pat as usize], &v, &mut env)
@@ -943,7 +963,7 @@ impl Vm {
                 Instr::Guard { guard, fail } => {
                     let ok = {
                         let mut env = Env {
-                            regs: &mut p.regs[base..],
+                            regs: &mut *regs,
                             pid: p.pid,
                         };
                         pattern::eval_guard(&f.guards[*guard as usize], &mut env)
@@ -976,16 +996,12 @@ impl Vm {
                     };
                     error!(reason)
                 }
-                Instr::Call {
+                Instr::CallCode {
                     dst,
-                    callee:
-                        Callee::Static(Target::Code {
-                            module: m,
-                            function: fi,
-                        }),
+                    module: m,
+                    function: fi,
                     args,
                     tail,
-                    ..
                 } => {
                     enter_code!(*m, *fi, args, *dst, *tail);
                 }
@@ -996,7 +1012,7 @@ impl Vm {
                     tail,
                     site,
                 } => {
-                    match fast_call(code, callee, &p.regs[base..], args.len()) {
+                    match fast_call(code, callee, regs, args.len()) {
                         Some(FastCall::Code {
                             module: m,
                             function: fi,
@@ -1027,7 +1043,7 @@ impl Vm {
                             match res {
                                 Ok(v) if *tail => match self.do_return(p, v) {
                                     None => {
-                                        (f, base, pc, module) = reload!();
+                                        resume!();
                                     }
                                     Some(o) => return Ok(o),
                                 },
@@ -1067,6 +1083,7 @@ impl Vm {
                                 Ok(()) => {
                                     f = fc;
                                     base = p.frames.last().map(|x| x.base).unwrap_or(0) as usize;
+                                    regs = &mut p.regs[base..];
                                     pc = 0;
                                     module = m;
                                     continue;
@@ -1080,7 +1097,7 @@ impl Vm {
                                     if *tail {
                                         match self.do_return(p, v) {
                                             None => {
-                                                (f, base, pc, module) = reload!();
+                                                resume!();
                                                 continue;
                                             }
                                             Some(o) => return Ok(o),
@@ -1139,13 +1156,13 @@ impl Vm {
                 }
                 Instr::Return { src } => match self.return_slot(p, base + *src as usize) {
                     None => {
-                        (f, base, pc, module) = reload!();
+                        resume!();
                     }
                     Some(o) => return Ok(o),
                 },
                 Instr::ReturnConst { value } => match self.do_return(p, value.clone()) {
                     None => {
-                        (f, base, pc, module) = reload!();
+                        resume!();
                     }
                     Some(o) => return Ok(o),
                 },
@@ -1207,7 +1224,7 @@ impl Vm {
                                     if let Some(ev) = self.take_event(p) {
                                         return Ok(Outcome::Event(ev));
                                     }
-                                    (f, base, pc, module) = reload!();
+                                    resume!();
                                     continue;
                                 }
                                 if !remote_form {
@@ -1219,6 +1236,7 @@ impl Vm {
                     if let Some(ev) = self.take_or_merge(p, ev) {
                         return Ok(Outcome::Event(ev));
                     }
+                    regs = &mut p.regs[base..];
                 }
                 Instr::MakeFun { dst, fun, env } => {
                     let md = &code.modules[module as usize];
@@ -1345,6 +1363,7 @@ impl Vm {
                     if let Some(ev) = self.take_or_merge(p, ev) {
                         return Ok(Outcome::Event(ev));
                     }
+                    regs = &mut p.regs[base..];
                 }
                 Instr::RecvWait {
                     timeout,
@@ -1386,8 +1405,8 @@ impl Vm {
                     let l = std::mem::replace(&mut r!(*list), Term::Nil);
                     match l {
                         Term::Cons(c) => {
-                            r!(*head) = c.head.clone();
-                            r!(*list) = c.tail.clone();
+                            Term::copy_into(&mut r!(*head), &c.head);
+                            Term::copy_into(&mut r!(*list), &c.tail);
                         }
                         Term::Nil => pc = *done as usize,
                         other => error!(Term::tuple(vec![Term::atom("bad_generator"), other])),
@@ -1401,7 +1420,7 @@ impl Vm {
                     let rest = match &f.pats[*pat as usize] {
                         crate::code::CPat::Binary(segs, sizes) => {
                             let mut env = Env {
-                                regs: &mut p.regs[base..],
+                                regs: &mut *regs,
                                 pid: p.pid,
                             };
                             pattern::match_bin_segments(segs, sizes, &b, &mut env)

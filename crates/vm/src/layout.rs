@@ -195,6 +195,16 @@ fn instr(i: &mut Instr, f: &mut dyn FnMut(&mut Slot)) {
             }
             args.iter_mut().for_each(&mut *f);
         }
+        Instr::CallCode {
+            dst,
+            module: _,
+            function: _,
+            args,
+            tail: _,
+        } => {
+            f(dst);
+            args.iter_mut().for_each(&mut *f);
+        }
         Instr::Send {
             dst,
             to,

@@ -81,6 +81,8 @@ pub struct Vm {
     pub(crate) vclock: u64,
     pub(crate) reductions: u64,
     pub(crate) config: Arc<VmConfig>,
+    /// `config.max_reductions`, at hand for the per-call check.
+    pub(crate) max_reductions: u64,
     roots: u32,
     pub(crate) current: Option<Pid>,
     pub(crate) deferred: Vec<Deferred>,
@@ -171,6 +173,7 @@ impl Vm {
             unique: 0,
             vclock: 0,
             reductions: 0,
+            max_reductions: config.max_reductions,
             config: Arc::new(config),
             roots: 0,
             current: None,
