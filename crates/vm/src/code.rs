@@ -14,7 +14,8 @@
 //! Common shapes get their own instructions so the loop does less work:
 //! variable patterns are moves, integer/atom literal and `[H | T]` patterns
 //! are `MatchInt`/`MatchAtom`/`MatchCons`, `X op K` with an integer literal
-//! is `OpImm`, a clause returning a constant ends in `ReturnConst`, and the
+//! is `OpImm`, a clause returning a constant ends in `ReturnConst` (one
+//! returning an operator's result in `ReturnOp`/`ReturnOpImm`), and the
 //! arguments of a tail call come from distinct slots (they are moved).
 
 use racewit_syntax::ir::{
@@ -275,6 +276,18 @@ pub enum Instr {
     },
     ReturnConst {
         value: Term,
+    },
+    /// `Op` whose result is returned at once.
+    ReturnOp {
+        op: BinOp,
+        a: Slot,
+        b: Slot,
+    },
+    /// `OpImm` whose result is returned at once.
+    ReturnOpImm {
+        op: BinOp,
+        a: Slot,
+        imm: i64,
     },
     Send {
         dst: Slot,
@@ -725,7 +738,19 @@ impl<'a> FnCompiler<'a> {
             self.emit(Instr::ReturnConst { value });
             return;
         }
-        self.emit(Instr::Return { src: v });
+        match self.instrs.last() {
+            Some(Instr::Op { dst, .. } | Instr::OpImm { dst, .. })
+                if *dst == v && !self.labels.contains(&here) =>
+            {
+                let fused = match self.instrs.pop() {
+                    Some(Instr::Op { op, a, b, .. }) => Instr::ReturnOp { op, a, b },
+                    Some(Instr::OpImm { op, a, imm, .. }) => Instr::ReturnOpImm { op, a, imm },
+                    _ => Instr::Return { src: v },
+                };
+                self.emit(fused);
+            }
+            _ => self.emit(Instr::Return { src: v }),
+        }
     }
 
     /// Match `src` against pattern `p`; on failure jump to `fail`, or raise

@@ -478,6 +478,36 @@ impl Vm {
         }
     }
 
+    /// Return the small integer `v` from the top frame (stored field by
+    /// field, as `put_int` in the loop does).
+    #[inline(always)]
+    fn return_int(&mut self, p: &mut Process, v: i64) -> Option<Outcome> {
+        let Some(top) = p.frames.pop() else {
+            p.result = Some(Term::Int(v));
+            return Some(Outcome::Exit(Term::Atom(Atom::NORMAL)));
+        };
+        p.top = top.base as usize;
+        match p.frames.last() {
+            Some(caller) => {
+                let dst = (caller.base + top.ret) as usize;
+                if caller.chunk != top.chunk {
+                    Self::back_to_chunk(p, caller.chunk);
+                }
+                let slot = &mut p.regs[dst];
+                if let Term::Int(d) = slot {
+                    *d = v;
+                } else {
+                    Term::put(slot, Term::Int(v));
+                }
+                None
+            }
+            None => {
+                p.result = Some(Term::Int(v));
+                Some(Outcome::Exit(Term::Atom(Atom::NORMAL)))
+            }
+        }
+    }
+
     /// Return `v` from the top frame.
     #[inline(always)]
     fn do_return(&mut self, p: &mut Process, v: Term) -> Option<Outcome> {
@@ -1160,6 +1190,40 @@ impl Vm {
                     }
                     Some(o) => return Ok(o),
                 },
+                Instr::ReturnOp { op, a, b } => {
+                    let small = match (&r!(*a), &r!(*b)) {
+                        (Term::Int(x), Term::Int(y)) => arith::small_int_op(*op, *x, *y),
+                        _ => None,
+                    };
+                    let done = match small {
+                        Some(v) => self.return_int(p, v),
+                        None => match arith::binop(*op, &r!(*a), &r!(*b)) {
+                            Ok(v) => self.do_return(p, v),
+                            Err(e) => error!(e),
+                        },
+                    };
+                    match done {
+                        None => resume!(),
+                        Some(o) => return Ok(o),
+                    }
+                }
+                Instr::ReturnOpImm { op, a, imm } => {
+                    let small = match &r!(*a) {
+                        Term::Int(x) => arith::small_int_op(*op, *x, *imm),
+                        _ => None,
+                    };
+                    let done = match small {
+                        Some(v) => self.return_int(p, v),
+                        None => match arith::binop(*op, &r!(*a), &Term::Int(*imm)) {
+                            Ok(v) => self.do_return(p, v),
+                            Err(e) => error!(e),
+                        },
+                    };
+                    match done {
+                        None => resume!(),
+                        Some(o) => return Ok(o),
+                    }
+                }
                 Instr::ReturnConst { value } => match self.do_return(p, value.clone()) {
                     None => {
                         resume!();

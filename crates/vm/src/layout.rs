@@ -159,6 +159,11 @@ fn instr(i: &mut Instr, f: &mut dyn FnMut(&mut Slot)) {
         | Instr::Filter { src, fail: _ }
         | Instr::Fail { kind: _, src }
         | Instr::Return { src } => f(src),
+        Instr::ReturnOp { op: _, a, b } => {
+            f(a);
+            f(b);
+        }
+        Instr::ReturnOpImm { op: _, a, imm: _ } => f(a),
         Instr::MatchCons {
             src,
             head,
