@@ -179,10 +179,12 @@ pub enum Instr {
         dst: Slot,
         src: Slot,
     },
+    /// `moves`: bit 0 (head) and bit 1 (tail) are last uses, moved in.
     Cons {
         dst: Slot,
         head: Slot,
         tail: Slot,
+        moves: u8,
     },
     Tuple {
         dst: Slot,
@@ -256,12 +258,14 @@ pub enum Instr {
         kind: FailKind,
         src: Slot,
     },
+    /// `moves`: bit `j` set when argument `j` is a last use (moved, not copied).
     Call {
         dst: Slot,
         callee: Callee,
         args: Box<[Slot]>,
         tail: bool,
         site: u32,
+        moves: u32,
     },
     /// A call of compiled code known when compiling (the common call).
     CallCode {
@@ -270,6 +274,7 @@ pub enum Instr {
         function: u32,
         args: Box<[Slot]>,
         tail: bool,
+        moves: u32,
     },
     Return {
         src: Slot,
@@ -683,6 +688,12 @@ impl<'a> FnCompiler<'a> {
             },
             arity,
         );
+        crate::liveness::mark_moves(
+            &mut self.instrs,
+            &mut self.pats,
+            &mut self.guards,
+            frame_size,
+        );
         FnCode {
             name,
             arity,
@@ -978,6 +989,7 @@ impl<'a> FnCompiler<'a> {
                     dst: t,
                     head: hs,
                     tail: ts,
+                    moves: 0,
                 });
                 t
             }
@@ -1337,6 +1349,7 @@ impl<'a> FnCompiler<'a> {
                 function,
                 args: slots.into(),
                 tail,
+                moves: 0,
             }),
             callee => self.emit(Instr::Call {
                 dst: t,
@@ -1344,6 +1357,7 @@ impl<'a> FnCompiler<'a> {
                 args: slots.into(),
                 tail,
                 site,
+                moves: 0,
             }),
         }
         t
@@ -1916,6 +1930,7 @@ impl<'a> FnCompiler<'a> {
                     args: vec![reason].into(),
                     tail: false,
                     site: u32::MAX,
+                    moves: 0,
                 });
             }
             None => self.emit(Instr::Fail {

@@ -367,6 +367,7 @@ impl Vm {
         args: &[Slot],
         ret: u32,
         tail: bool,
+        moves: u32,
     ) -> Result<usize, VmError> {
         self.count_reduction()?;
         // No source slot below its argument's position: moved in order, each
@@ -409,7 +410,12 @@ impl Vm {
             // The new frame lies above the caller's.
             let (lo, hi) = p.regs.split_at_mut(nb);
             for (i, s) in args.iter().enumerate() {
-                Term::copy_into(&mut hi[i], &lo[base + *s as usize]);
+                let src = &mut lo[base + *s as usize];
+                if i < 32 && moves >> i & 1 == 1 {
+                    Term::move_into(&mut hi[i], src);
+                } else {
+                    Term::copy_into(&mut hi[i], src);
+                }
             }
             Ok(nb)
         }
@@ -768,10 +774,10 @@ impl Vm {
         }
         // Call compiled function `fi` of module `m`: the loop goes on in it.
         macro_rules! enter_code {
-            ($m:expr, $fi:expr, $args:expr, $dst:expr, $tail:expr) => {{
+            ($m:expr, $fi:expr, $args:expr, $dst:expr, $tail:expr, $moves:expr) => {{
                 let fc = &code.modules[$m as usize].functions[$fi as usize];
                 save_pc!();
-                base = self.open_frame(p, fc, $m, $fi, base, $args, $dst, $tail)?;
+                base = self.open_frame(p, fc, $m, $fi, base, $args, $dst, $tail, $moves)?;
                 regs = &mut p.regs[base..];
                 f = fc;
                 pc = 0;
@@ -866,9 +872,15 @@ impl Vm {
                         Term::copy_into(&mut hi[0], &lo[s]);
                     }
                 }
-                Instr::Cons { dst, head, tail } => {
-                    let v = Term::cons(r!(*head).clone(), r!(*tail).clone());
-                    Term::put(&mut r!(*dst), v);
+                Instr::Cons {
+                    dst,
+                    head,
+                    tail,
+                    moves,
+                } => {
+                    let h = take_or_clone(&mut r!(*head), moves & 1 != 0);
+                    let t = take_or_clone(&mut r!(*tail), moves & 2 != 0);
+                    Term::put(&mut r!(*dst), Term::cons(h, t));
                 }
                 Instr::Tuple { dst, elems } => {
                     let v: Vec<Term> = elems.iter().map(|s| r!(*s).clone()).collect();
@@ -1032,8 +1044,9 @@ impl Vm {
                     function: fi,
                     args,
                     tail,
+                    moves,
                 } => {
-                    enter_code!(*m, *fi, args, *dst, *tail);
+                    enter_code!(*m, *fi, args, *dst, *tail, *moves);
                 }
                 Instr::Call {
                     dst,
@@ -1041,6 +1054,7 @@ impl Vm {
                     args,
                     tail,
                     site,
+                    moves,
                 } => {
                     match fast_call(code, callee, regs, args.len()) {
                         Some(FastCall::Code {
@@ -1048,7 +1062,7 @@ impl Vm {
                             function: fi,
                             closure,
                         }) => {
-                            let fc = enter_code!(m, fi, args, *dst, *tail);
+                            let fc = enter_code!(m, fi, args, *dst, *tail, *moves);
                             if let Some(fv) = closure {
                                 // A closure's captured values go to their slots.
                                 if let Term::Fun(fa) = &fv
@@ -1670,6 +1684,18 @@ fn reverse_owned(list: Term) -> Term {
             },
             _ => return out,
         }
+    }
+}
+
+/// The value of a slot: moved out on its last use, else copied.
+#[inline(always)]
+fn take_or_clone(slot: &mut Term, last: bool) -> Term {
+    match slot {
+        Term::Int(i) => Term::Int(*i),
+        Term::Atom(a) => Term::Atom(*a),
+        Term::Nil => Term::Nil,
+        other if last => std::mem::replace(other, Term::Nil),
+        other => other.clone(),
     }
 }
 

@@ -92,14 +92,19 @@ fn opt(s: &mut Option<Slot>, f: &mut dyn FnMut(&mut Slot)) {
     }
 }
 
-fn instr(i: &mut Instr, f: &mut dyn FnMut(&mut Slot)) {
+pub(crate) fn instr(i: &mut Instr, f: &mut dyn FnMut(&mut Slot)) {
     match i {
         Instr::Const { dst, value: _ } => f(dst),
         Instr::Move { dst, src } => {
             f(dst);
             f(src);
         }
-        Instr::Cons { dst, head, tail } => {
+        Instr::Cons {
+            dst,
+            head,
+            tail,
+            moves: _,
+        } => {
             f(dst);
             f(head);
             f(tail);
@@ -188,6 +193,7 @@ fn instr(i: &mut Instr, f: &mut dyn FnMut(&mut Slot)) {
             args,
             tail: _,
             site: _,
+            moves: _,
         } => {
             f(dst);
             match callee {
@@ -206,6 +212,7 @@ fn instr(i: &mut Instr, f: &mut dyn FnMut(&mut Slot)) {
             function: _,
             args,
             tail: _,
+            moves: _,
         } => {
             f(dst);
             args.iter_mut().for_each(&mut *f);
@@ -295,7 +302,7 @@ fn instr(i: &mut Instr, f: &mut dyn FnMut(&mut Slot)) {
     }
 }
 
-fn pat(p: &mut CPat, f: &mut dyn FnMut(&mut Slot)) {
+pub(crate) fn pat(p: &mut CPat, f: &mut dyn FnMut(&mut Slot)) {
     match p {
         CPat::Wild | CPat::Lit(_) | CPat::Nil | CPat::Never => {}
         CPat::Var(s) | CPat::Bound(s) => f(s),
@@ -332,7 +339,7 @@ fn seg_pat(s: &mut CSeg<CPat>, f: &mut dyn FnMut(&mut Slot)) {
     }
 }
 
-fn gexpr(g: &mut GExpr, f: &mut dyn FnMut(&mut Slot)) {
+pub(crate) fn gexpr(g: &mut GExpr, f: &mut dyn FnMut(&mut Slot)) {
     match g {
         GExpr::Lit(_) | GExpr::SelfPid | GExpr::Invalid => {}
         GExpr::Var(s) => f(s),

@@ -63,6 +63,7 @@ pub mod event;
 mod exec;
 pub mod format;
 pub mod layout;
+pub mod liveness;
 pub mod mnesia;
 pub mod pattern;
 pub mod prelude;
