@@ -232,11 +232,14 @@ pub enum Instr {
     },
     /// `Match` of `[H | T]` where `H` and `T` are variables (stored in
     /// their slots) or `_` (`None`).
+    /// `take`: the list is not read again after a match, so a cell owned
+    /// here alone gives up its parts and is freed at once.
     MatchCons {
         src: Slot,
         head: Option<Slot>,
         tail: Option<Slot>,
         fail: Option<Label>,
+        take: bool,
     },
     /// `Match` of the atom literal `atom`.
     MatchAtom {
@@ -781,6 +784,7 @@ impl<'a> FnCompiler<'a> {
                     head: cons_part(&h).flatten(),
                     tail: cons_part(&t).flatten(),
                     fail,
+                    take: false,
                 })
             }
             CPat::Lit(Term::Atom(atom)) => self.emit(Instr::MatchAtom { src, atom, fail }),

@@ -962,7 +962,38 @@ impl Vm {
                     src,
                     head,
                     tail,
+                    take: true,
+                    ..
+                } if matches!(&r!(*src), Term::Cons(c) if Arc::strong_count(c) == 1) => {
+                    // The last reference to the cell: its parts move out.
+                    let cell = std::mem::replace(&mut r!(*src), Term::Nil);
+                    if let Term::Cons(c) = cell {
+                        match Arc::try_unwrap(c) {
+                            Ok(mut c) => {
+                                if let Some(h) = head {
+                                    Term::move_into(&mut r!(*h), &mut c.head);
+                                }
+                                if let Some(t) = tail {
+                                    Term::move_into(&mut r!(*t), &mut c.tail);
+                                }
+                            }
+                            Err(c) => {
+                                if let Some(h) = head {
+                                    Term::copy_into(&mut r!(*h), &c.head);
+                                }
+                                if let Some(t) = tail {
+                                    Term::copy_into(&mut r!(*t), &c.tail);
+                                }
+                            }
+                        }
+                    }
+                }
+                Instr::MatchCons {
+                    src,
+                    head,
+                    tail,
                     fail,
+                    ..
                 } => {
                     if matches!(r!(*src), Term::Cons(_)) {
                         // The cell is taken out of its slot while its parts

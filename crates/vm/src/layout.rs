@@ -174,6 +174,7 @@ pub(crate) fn instr(i: &mut Instr, f: &mut dyn FnMut(&mut Slot)) {
             head,
             tail,
             fail: _,
+            take: _,
         } => {
             f(src);
             opt(head, f);

@@ -108,6 +108,19 @@ pub fn mark_moves(
                 };
                 *moves = arg_moves(args, &held, &out);
             }
+            Instr::MatchCons {
+                src,
+                head,
+                tail,
+                take,
+                ..
+            } => {
+                // Dead on the way on (a failed match leaves the slot as it was).
+                let after = live_in.get(i + 1);
+                *take = after.is_some_and(|l| !l.contains(*src))
+                    && Some(*src) != *head
+                    && Some(*src) != *tail;
+            }
             Instr::Cons {
                 head, tail, moves, ..
             } => {
