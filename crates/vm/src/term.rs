@@ -87,16 +87,15 @@ impl Drop for Cons {
         let mut cur = std::mem::replace(&mut self.tail, Term::Nil);
         loop {
             match cur {
-                Term::Cons(arc) => {
-                    // The last reference takes the cell out (a shared one is
-                    // just released): it is freed with a shallow head and an
-                    // empty tail.
-                    if let Some(mut cell) = Arc::into_inner(arc) {
+                Term::Cons(mut arc) => {
+                    // Unlink a cell owned here in place; it is then freed
+                    // with a shallow head and an empty tail.
+                    if let Some(cell) = Arc::get_mut(&mut arc) {
                         if is_deep(&cell.head) {
                             pending.push(std::mem::replace(&mut cell.head, Term::Nil));
                         }
                         cur = std::mem::replace(&mut cell.tail, Term::Nil);
-                        drop(cell);
+                        drop(arc);
                         continue;
                     }
                 }
