@@ -966,10 +966,10 @@ impl Vm {
                     ..
                 } if matches!(&r!(*src), Term::Cons(c) if Arc::strong_count(c) == 1) => {
                     // The last reference to the cell: its parts move out.
-                    let cell = std::mem::replace(&mut r!(*src), Term::Nil);
-                    if let Term::Cons(c) = cell {
-                        match Arc::try_unwrap(c) {
-                            Ok(mut c) => {
+                    let mut cell = std::mem::replace(&mut r!(*src), Term::Nil);
+                    if let Term::Cons(c) = &mut cell {
+                        match Arc::get_mut(c) {
+                            Some(c) => {
                                 if let Some(h) = head {
                                     Term::move_into(&mut r!(*h), &mut c.head);
                                 }
@@ -977,7 +977,7 @@ impl Vm {
                                     Term::move_into(&mut r!(*t), &mut c.tail);
                                 }
                             }
-                            Err(c) => {
+                            None => {
                                 if let Some(h) = head {
                                     Term::copy_into(&mut r!(*h), &c.head);
                                 }
@@ -987,6 +987,8 @@ impl Vm {
                             }
                         }
                     }
+                    // Freed here, with its parts gone.
+                    drop(cell);
                 }
                 Instr::MatchCons {
                     src,
