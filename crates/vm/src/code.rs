@@ -9,11 +9,15 @@
 //! pattern of a clause head lives in that argument's slot instead (no move
 //! on entry). A `fun` inside a function is compiled as its own [`FnCode`]
 //! with the same variable space; captured variables are copied into their
-//! slots when it is called.
+//! slots when it is called. Once compiled, the slots a function uses are
+//! renumbered densely ([`crate::layout`]), and a liveness pass marks last
+//! uses so calls and `Cons` move values instead of copying them
+//! ([`crate::liveness`]).
 //!
 //! Common shapes get their own instructions so the loop does less work:
 //! variable patterns are moves, integer/atom literal and `[H | T]` patterns
-//! are `MatchInt`/`MatchAtom`/`MatchCons`, `X op K` with an integer literal
+//! are `MatchInt`/`MatchAtom`/`MatchCons`, calls of compiled code known when
+//! compiling are `CallCode`, `X op K` with an integer literal
 //! is `OpImm`, a clause returning a constant ends in `ReturnConst` (one
 //! returning an operator's result in `ReturnOp`/`ReturnOpImm`), and the
 //! arguments of a tail call come from distinct slots (they are moved).

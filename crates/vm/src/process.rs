@@ -1,4 +1,4 @@
-//! One Erlang process: its explicit stack of frames over one register vector,
+//! One Erlang process: its explicit stack of frames over register chunks,
 //! exception handlers, mailbox, links, monitors and dictionary.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
