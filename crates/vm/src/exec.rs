@@ -698,12 +698,30 @@ impl Vm {
             }};
         }
         let (mut f, mut base, mut pc, mut module) = reload!();
+        // The current function's index in its module.
+        let mut function = p.frames.last().map_or(0, |fr| fr.function);
         // The current frame's registers (slot `s` is `regs[s]`), taken anew
         // whenever the frame changes or the process was lent out.
         let mut regs: &mut [Term] = &mut p.regs[base..];
+        // Go on in the top frame; its code is looked up unless it is the
+        // function just left (a return within a recursion).
         macro_rules! resume {
             () => {{
-                (f, base, pc, module) = reload!();
+                match p.frames.last() {
+                    Some(fr) => {
+                        let fr = *fr;
+                        if fr.module != module || fr.function != function {
+                            f = &code.modules[fr.module as usize].functions[fr.function as usize];
+                            module = fr.module;
+                            function = fr.function;
+                        }
+                        base = fr.base as usize;
+                        pc = fr.pc as usize;
+                    }
+                    None => {
+                        return Ok(Outcome::Exit(Term::Atom(Atom::NORMAL)));
+                    }
+                }
                 regs = &mut p.regs[base..];
             }};
         }
@@ -775,13 +793,19 @@ impl Vm {
         // Call compiled function `fi` of module `m`: the loop goes on in it.
         macro_rules! enter_code {
             ($m:expr, $fi:expr, $args:expr, $dst:expr, $tail:expr, $moves:expr) => {{
-                let fc = &code.modules[$m as usize].functions[$fi as usize];
+                // A recursive call needs no lookup.
+                let fc = if $m == module && $fi == function {
+                    f
+                } else {
+                    &code.modules[$m as usize].functions[$fi as usize]
+                };
                 save_pc!();
                 base = self.open_frame(p, fc, $m, $fi, base, $args, $dst, $tail, $moves)?;
                 regs = &mut p.regs[base..];
                 f = fc;
                 pc = 0;
                 module = $m;
+                function = $fi;
                 fc
             }};
         }
@@ -1163,6 +1187,7 @@ impl Vm {
                                     regs = &mut p.regs[base..];
                                     pc = 0;
                                     module = m;
+                                    function = fi;
                                     continue;
                                 }
                                 Err(e) => return Err(e),
