@@ -266,11 +266,13 @@ pub enum Instr {
         src: Slot,
     },
     /// `moves`: bit `j` set when argument `j` is a last use (moved, not copied).
+    // Field order is layout order (`repr(u8)`): `tail` sits by the tag so
+    // an instruction stays 64 bytes.
     Call {
+        tail: bool,
         dst: Slot,
         callee: Callee,
         args: Box<[Slot]>,
-        tail: bool,
         site: u32,
         moves: u32,
     },
@@ -2037,3 +2039,5 @@ fn guard_valid(g: &GExpr) -> bool {
 pub fn empty_bits() -> Bitstr {
     Bitstr::from_bytes(Vec::new())
 }
+// One cache line per instruction.
+const _: () = assert!(std::mem::size_of::<Instr>() == 64);
