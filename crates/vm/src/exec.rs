@@ -1113,7 +1113,7 @@ impl Vm {
                     site,
                     moves,
                 } => {
-                    match fast_call(code, callee, regs, args.len()) {
+                    match fast_call(code, callee, regs, args.len(), &mut self.last_export) {
                         Some(FastCall::Code {
                             module: m,
                             function: fi,
@@ -1757,6 +1757,25 @@ fn take_or_clone(slot: &mut Term, last: bool) -> Term {
     }
 }
 
+/// `code.resolve`, remembering the last answer.
+#[inline(always)]
+fn resolve_export(
+    code: &CodeTable,
+    last: &mut Option<(Atom, Atom, u32, Target)>,
+    module: Atom,
+    name: Atom,
+    arity: u32,
+) -> Target {
+    match last {
+        Some((m, n, a, t)) if *m == module && *n == name && *a == arity => *t,
+        _ => {
+            let t = code.resolve(module, name, arity);
+            *last = Some((module, name, arity, t));
+            t
+        }
+    }
+}
+
 /// A call the loop makes without building an argument vector.
 enum FastCall {
     /// Compiled code; `closure` is the applied fun when it captured values.
@@ -1772,7 +1791,13 @@ enum FastCall {
 /// (static, `M:F(...)` with atoms, or a fun of the right arity); `None` for
 /// everything else (context BIFs, errors, unsupported calls).
 #[inline(always)]
-fn fast_call(code: &CodeTable, callee: &Callee, regs: &[Term], nargs: usize) -> Option<FastCall> {
+fn fast_call(
+    code: &CodeTable,
+    callee: &Callee,
+    regs: &[Term],
+    nargs: usize,
+    last_export: &mut Option<(Atom, Atom, u32, Target)>,
+) -> Option<FastCall> {
     let from_target = |t: Target| match t {
         Target::Code { module, function } => Some(FastCall::Code {
             module,
@@ -1828,15 +1853,17 @@ fn fast_call(code: &CodeTable, callee: &Callee, regs: &[Term], nargs: usize) -> 
                     module,
                     name,
                     arity,
-                } if *arity as usize == nargs => match code.resolve(*module, *name, *arity) {
-                    Target::Code { module, function } => Some(FastCall::Code {
-                        module,
-                        function,
-                        closure: None,
-                    }),
-                    // Context BIFs applied as funs keep the general path (no call site).
-                    t => from_target(t),
-                },
+                } if *arity as usize == nargs => {
+                    match resolve_export(code, last_export, *module, *name, *arity) {
+                        Target::Code { module, function } => Some(FastCall::Code {
+                            module,
+                            function,
+                            closure: None,
+                        }),
+                        // Context BIFs applied as funs keep the general path (no call site).
+                        t => from_target(t),
+                    }
+                }
                 _ => None,
             }
         }

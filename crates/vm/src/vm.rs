@@ -94,6 +94,9 @@ pub struct Vm {
     pub(crate) program: Arc<Program>,
     /// Scratch space for tail-call arguments.
     pub(crate) argbuf: Vec<Term>,
+    /// The last `fun M:F/A` applied and what it resolved to (the code never
+    /// changes, so this only saves the lookup of a fun applied in a loop).
+    pub(crate) last_export: Option<(Atom, Atom, u32, Target)>,
     /// `erlang:send_after` timers: ref → timer process.
     pub(crate) timers: imbl::OrdMap<u64, Pid>,
 }
@@ -184,6 +187,7 @@ impl Vm {
             self_exit: None,
             program,
             argbuf: Vec::new(),
+            last_export: None,
             timers: imbl::OrdMap::new(),
         }
     }
