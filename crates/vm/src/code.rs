@@ -234,6 +234,14 @@ pub enum Instr {
         imm: i64,
         fail: Option<Label>,
     },
+    /// `MatchInt` followed by `ReturnConst`: return `value` when `src` is
+    /// `imm`, else go to `fail`.
+    ReturnIfInt {
+        src: Slot,
+        imm: i64,
+        value: Term,
+        fail: Label,
+    },
     /// `Match` of `[H | T]` where `H` and `T` are variables (stored in
     /// their slots) or `_` (`None`).
     /// `take`: the list is not read again after a match, so a cell owned
@@ -668,6 +676,7 @@ impl<'a> FnCompiler<'a> {
             match ins {
                 Instr::Match { fail: Some(l), .. }
                 | Instr::MatchInt { fail: Some(l), .. }
+                | Instr::ReturnIfInt { fail: l, .. }
                 | Instr::MatchAtom { fail: Some(l), .. }
                 | Instr::MatchCons { fail: Some(l), .. }
                 | Instr::Guard { fail: l, .. }
@@ -755,6 +764,23 @@ impl<'a> FnCompiler<'a> {
             && !self.labels.contains(&here)
             && let Some(Instr::Const { value, .. }) = self.instrs.pop()
         {
+            // `N -> K` of a clause head: the integer test returns at once
+            // on a match (the `ReturnConst` stays for any jump to it).
+            let q = self.instrs.len();
+            if let Some(Instr::MatchInt {
+                src,
+                imm,
+                fail: Some(l),
+            }) = self.instrs.last()
+            {
+                let fused = Instr::ReturnIfInt {
+                    src: *src,
+                    imm: *imm,
+                    value: value.clone(),
+                    fail: *l,
+                };
+                self.instrs[q - 1] = fused;
+            }
             self.emit(Instr::ReturnConst { value });
             return;
         }

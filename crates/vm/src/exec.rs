@@ -1041,6 +1041,25 @@ impl Vm {
                         match_failed!(fail, src);
                     }
                 }
+                Instr::ReturnIfInt {
+                    src,
+                    imm,
+                    value,
+                    fail,
+                } => {
+                    let hit = match &r!(*src) {
+                        Term::Int(x) => x == imm,
+                        other => crate::term::exact_eq(other, &Term::Int(*imm)),
+                    };
+                    if hit {
+                        match self.do_return(p, value.clone()) {
+                            None => resume!(),
+                            Some(o) => return Ok(o),
+                        }
+                    } else {
+                        pc = *fail as usize;
+                    }
+                }
                 Instr::MatchAtom { src, atom, fail } => {
                     if !r!(*src).is_atom(*atom) {
                         match_failed!(fail, src);

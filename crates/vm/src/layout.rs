@@ -169,6 +169,12 @@ pub(crate) fn instr(i: &mut Instr, f: &mut dyn FnMut(&mut Slot)) {
             f(b);
         }
         Instr::ReturnOpImm { op: _, a, imm: _ } => f(a),
+        Instr::ReturnIfInt {
+            src,
+            imm: _,
+            value: _,
+            fail: _,
+        } => f(src),
         Instr::MatchCons {
             src,
             head,

@@ -174,7 +174,9 @@ fn successors(ins: &Instr, i: usize, n: usize) -> Vec<usize> {
                 v.push(*l as usize);
             }
         }
-        Instr::Guard { fail, .. } | Instr::Filter { fail, .. } => {
+        Instr::Guard { fail, .. }
+        | Instr::Filter { fail, .. }
+        | Instr::ReturnIfInt { fail, .. } => {
             next(&mut v);
             v.push(*fail as usize);
         }
