@@ -70,11 +70,22 @@ pub fn run() {
         "program", "racewit ms", "erl ms", "ratio"
     );
     let only = std::env::var("VM_BENCH_ONLY").ok();
-    for name in ["bench_fib", "bench_lists", "bench_pingpong"] {
+    // VM_BENCH_FILE=path/to/m.erl times `m:main()` of any file instead.
+    let extra = std::env::var_os("VM_BENCH_FILE").map(PathBuf::from);
+    let files: Vec<PathBuf> = match &extra {
+        Some(f) => vec![f.clone()],
+        None => ["bench_fib", "bench_lists", "bench_pingpong"]
+            .iter()
+            .map(|n| dir.join(format!("{n}.erl")))
+            .collect(),
+    };
+    for path in &files {
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("main");
         if only.as_deref().is_some_and(|o| o != name) {
             continue;
         }
-        let program = load(&dir.join(format!("{name}.erl")));
+        let dir = path.parent().unwrap_or(&dir);
+        let program = load(path);
         // Warm up the prelude and OTP library parse caches.
         let _ = Vm::new(program.clone(), VmConfig::default());
         let mut best = f64::MAX;
@@ -91,7 +102,7 @@ pub fn run() {
         let erl = if std::env::var_os("VM_BENCH_NO_ERL").is_some() {
             None
         } else {
-            erl_time(&dir, name).map(|us| us / 1000.0)
+            erl_time(dir, name).map(|us| us / 1000.0)
         };
         let (erl_s, ratio) = match erl {
             Some(e) => (format!("{e:.1}"), format!("{:.1}x", best / e)),
@@ -105,7 +116,7 @@ pub fn run() {
             );
         }
     }
-    if only.is_none() {
+    if only.is_none() && extra.is_none() {
         clone_bench();
     }
 }

@@ -65,6 +65,23 @@ pub fn small_binop(op: BinOp, x: i64, y: i64) -> Option<Term> {
     })
 }
 
+/// `x op y` for an arithmetic or bit `op` on small integers, when the result
+/// is a small integer; `None` otherwise (a bignum, an error, another `op`).
+#[inline(always)]
+pub fn small_int_op(op: BinOp, x: i64, y: i64) -> Option<i64> {
+    match op {
+        BinOp::Add => x.checked_add(y),
+        BinOp::Sub => x.checked_sub(y),
+        BinOp::Mul => x.checked_mul(y),
+        BinOp::Div => x.checked_div(y),
+        BinOp::Rem => x.checked_rem(y),
+        BinOp::Band => Some(x & y),
+        BinOp::Bor => Some(x | y),
+        BinOp::Bxor => Some(x ^ y),
+        _ => None,
+    }
+}
+
 pub fn binop(op: BinOp, a: &Term, b: &Term) -> Result<Term, Term> {
     if let (Term::Int(x), Term::Int(y)) = (a, b)
         && let Some(v) = small_binop(op, *x, *y)

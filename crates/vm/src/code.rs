@@ -9,12 +9,17 @@
 //! pattern of a clause head lives in that argument's slot instead (no move
 //! on entry). A `fun` inside a function is compiled as its own [`FnCode`]
 //! with the same variable space; captured variables are copied into their
-//! slots when it is called.
+//! slots when it is called. Once compiled, the slots a function uses are
+//! renumbered densely ([`crate::layout`]), and a liveness pass marks last
+//! uses so calls and `Cons` move values instead of copying them
+//! ([`crate::liveness`]).
 //!
 //! Common shapes get their own instructions so the loop does less work:
 //! variable patterns are moves, integer/atom literal and `[H | T]` patterns
-//! are `MatchInt`/`MatchAtom`/`MatchCons`, `X op K` with an integer literal
-//! is `OpImm`, a clause returning a constant ends in `ReturnConst`, and the
+//! are `MatchInt`/`MatchAtom`/`MatchCons`, calls of compiled code known when
+//! compiling are `CallCode`, `X op K` with an integer literal
+//! is `OpImm`, a clause returning a constant ends in `ReturnConst` (one
+//! returning an operator's result in `ReturnOp`/`ReturnOpImm`), and the
 //! arguments of a tail call come from distinct slots (they are moved).
 
 use racewit_syntax::ir::{
@@ -128,7 +133,7 @@ pub struct FnCode {
     pub line: u32,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub enum Target {
     Code {
         module: u32,
@@ -147,7 +152,7 @@ pub enum Target {
     },
 }
 
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub enum Callee {
     Static(Target),
     Dynamic { module: Slot, name: Slot },
@@ -166,6 +171,7 @@ pub enum FailKind {
     FunctionClause,
 }
 
+#[derive(Debug)]
 pub struct CSeg<T> {
     pub value: T,
     pub size: Option<T>,
@@ -177,6 +183,7 @@ pub struct CSeg<T> {
 
 // An explicit tag: dispatch is one indexed jump, not a niche decode.
 #[repr(u8)]
+#[derive(Debug)]
 pub enum Instr {
     Const {
         dst: Slot,
@@ -186,10 +193,12 @@ pub enum Instr {
         dst: Slot,
         src: Slot,
     },
+    /// `moves`: bit 0 (head) and bit 1 (tail) are last uses, moved in.
     Cons {
         dst: Slot,
         head: Slot,
         tail: Slot,
+        moves: u8,
     },
     Tuple {
         dst: Slot,
@@ -235,13 +244,24 @@ pub enum Instr {
         imm: i64,
         fail: Option<Label>,
     },
+    /// `MatchInt` followed by `ReturnConst`: return `value` when `src` is
+    /// `imm`, else go to `fail`.
+    ReturnIfInt {
+        src: Slot,
+        imm: i64,
+        value: Term,
+        fail: Label,
+    },
     /// `Match` of `[H | T]` where `H` and `T` are variables (stored in
     /// their slots) or `_` (`None`).
+    /// `take`: the list is not read again after a match, so a cell owned
+    /// here alone gives up its parts and is freed at once.
     MatchCons {
         src: Slot,
         head: Option<Slot>,
         tail: Option<Slot>,
         fail: Option<Label>,
+        take: bool,
     },
     /// `Match` of the atom literal `atom`.
     MatchAtom {
@@ -263,18 +283,43 @@ pub enum Instr {
         kind: FailKind,
         src: Slot,
     },
+    /// `moves`: bit `j` set when argument `j` is a last use (moved, not copied).
+    // Field order is layout order (`repr(u8)`): `tail` sits by the tag so
+    // an instruction stays 64 bytes.
     Call {
+        tail: bool,
         dst: Slot,
         callee: Callee,
         args: Box<[Slot]>,
-        tail: bool,
         site: u32,
+        moves: u32,
+    },
+    /// A call of compiled code known when compiling (the common call).
+    CallCode {
+        dst: Slot,
+        module: u32,
+        function: u32,
+        args: Box<[Slot]>,
+        tail: bool,
+        moves: u32,
     },
     Return {
         src: Slot,
     },
     ReturnConst {
         value: Term,
+    },
+    /// `Op` whose result is returned at once.
+    ReturnOp {
+        op: BinOp,
+        a: Slot,
+        b: Slot,
+    },
+    /// `OpImm` whose result is returned at once.
+    ReturnOpImm {
+        op: BinOp,
+        a: Slot,
+        imm: i64,
     },
     Send {
         dst: Slot,
@@ -357,6 +402,7 @@ pub enum Instr {
     },
 }
 
+#[derive(Debug)]
 pub enum CPat {
     Wild,
     Var(Slot),
@@ -375,6 +421,7 @@ pub enum CPat {
 pub type GClause = (CPat, Vec<Vec<GExpr>>, GExpr);
 
 /// A guard expression (or a binary size / map key in a pattern), evaluated recursively.
+#[derive(Debug)]
 pub enum GExpr {
     Lit(Term),
     Var(Slot),
@@ -639,6 +686,7 @@ impl<'a> FnCompiler<'a> {
             match ins {
                 Instr::Match { fail: Some(l), .. }
                 | Instr::MatchInt { fail: Some(l), .. }
+                | Instr::ReturnIfInt { fail: l, .. }
                 | Instr::MatchAtom { fail: Some(l), .. }
                 | Instr::MatchCons { fail: Some(l), .. }
                 | Instr::Guard { fail: l, .. }
@@ -656,10 +704,28 @@ impl<'a> FnCompiler<'a> {
             }
         }
         let line = self.line_of(self.func.span);
+        let mut env_slots = env_slots;
+        let mut self_slot = self_slot;
+        let frame_size = crate::layout::compact_slots(
+            crate::layout::SlotUsers {
+                instrs: &mut self.instrs,
+                pats: &mut self.pats,
+                guards: &mut self.guards,
+                env_slots: &mut env_slots,
+                self_slot: self_slot.as_mut(),
+            },
+            arity,
+        );
+        crate::liveness::mark_moves(
+            &mut self.instrs,
+            &mut self.pats,
+            &mut self.guards,
+            frame_size,
+        );
         FnCode {
             name,
             arity,
-            frame_size: self.max_slot.max(1),
+            frame_size,
             instrs: self.instrs,
             pats: self.pats,
             guards: self.guards,
@@ -708,10 +774,39 @@ impl<'a> FnCompiler<'a> {
             && !self.labels.contains(&here)
             && let Some(Instr::Const { value, .. }) = self.instrs.pop()
         {
+            // `N -> K` of a clause head: the integer test returns at once
+            // on a match (the `ReturnConst` stays for any jump to it).
+            let q = self.instrs.len();
+            if let Some(Instr::MatchInt {
+                src,
+                imm,
+                fail: Some(l),
+            }) = self.instrs.last()
+            {
+                let fused = Instr::ReturnIfInt {
+                    src: *src,
+                    imm: *imm,
+                    value: value.clone(),
+                    fail: *l,
+                };
+                self.instrs[q - 1] = fused;
+            }
             self.emit(Instr::ReturnConst { value });
             return;
         }
-        self.emit(Instr::Return { src: v });
+        match self.instrs.last() {
+            Some(Instr::Op { dst, .. } | Instr::OpImm { dst, .. })
+                if *dst == v && !self.labels.contains(&here) =>
+            {
+                let fused = match self.instrs.pop() {
+                    Some(Instr::Op { op, a, b, .. }) => Instr::ReturnOp { op, a, b },
+                    Some(Instr::OpImm { op, a, imm, .. }) => Instr::ReturnOpImm { op, a, imm },
+                    _ => Instr::Return { src: v },
+                };
+                self.emit(fused);
+            }
+            _ => self.emit(Instr::Return { src: v }),
+        }
     }
 
     /// Match `src` against pattern `p`; on failure jump to `fail`, or raise
@@ -731,6 +826,7 @@ impl<'a> FnCompiler<'a> {
                     head: cons_part(&h).flatten(),
                     tail: cons_part(&t).flatten(),
                     fail,
+                    take: false,
                 })
             }
             CPat::Lit(Term::Atom(atom)) => self.emit(Instr::MatchAtom { src, atom, fail }),
@@ -939,6 +1035,7 @@ impl<'a> FnCompiler<'a> {
                     dst: t,
                     head: hs,
                     tail: ts,
+                    moves: 0,
                 });
                 t
             }
@@ -1291,13 +1388,24 @@ impl<'a> FnCompiler<'a> {
             }
         }
         let t = self.temp();
-        self.emit(Instr::Call {
-            dst: t,
-            callee,
-            args: slots.into(),
-            tail,
-            site,
-        });
+        match callee {
+            Callee::Static(Target::Code { module, function }) => self.emit(Instr::CallCode {
+                dst: t,
+                module,
+                function,
+                args: slots.into(),
+                tail,
+                moves: 0,
+            }),
+            callee => self.emit(Instr::Call {
+                dst: t,
+                callee,
+                args: slots.into(),
+                tail,
+                site,
+                moves: 0,
+            }),
+        }
         t
     }
 
@@ -1868,6 +1976,7 @@ impl<'a> FnCompiler<'a> {
                     args: vec![reason].into(),
                     tail: false,
                     site: u32::MAX,
+                    moves: 0,
                 });
             }
             None => self.emit(Instr::Fail {
@@ -1966,3 +2075,5 @@ fn guard_valid(g: &GExpr) -> bool {
 pub fn empty_bits() -> Bitstr {
     Bitstr::from_bytes(Vec::new())
 }
+// One cache line per instruction.
+const _: () = assert!(std::mem::size_of::<Instr>() == 64);

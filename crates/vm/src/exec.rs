@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use racewit_syntax::ir::{CallSiteId, ComprehensionKind};
+use racewit_syntax::ir::{BinOp, CallSiteId, ComprehensionKind};
 
 use crate::arith;
 use crate::atom::Atom;
@@ -13,7 +13,7 @@ use crate::code::{Callee, CodeTable, FailKind, FnCode, Instr, Slot, Target};
 use crate::event::{Access, Class, Event, EventKind, Exception, SharedItem};
 use crate::format;
 use crate::pattern::{self, Env, build_binary};
-use crate::process::{Frame, Handler, ProcStatus, Process, Start};
+use crate::process::{CHUNK_SLOTS, Frame, Handler, ProcStatus, Process, Start};
 use crate::term::{Fun, MapKey, Pid, Term, TermMap};
 use crate::vm::{Deferred, Vm, VmError};
 
@@ -50,6 +50,7 @@ impl Vm {
         if proc.regs.len() > proc.top + 256 {
             proc.regs.truncate(proc.top);
         }
+        proc.spare = Vec::new();
         self.put_back(idx, arc);
         // A visible action that raised and ended the process in the same step
         // (`register` of a taken name → badarg, uncaught) is still the step's
@@ -262,7 +263,7 @@ impl Vm {
     #[inline(always)]
     fn count_reduction(&mut self) -> Result<(), VmError> {
         self.reductions += 1;
-        if self.reductions > self.config.max_reductions {
+        if self.reductions > self.max_reductions {
             return Err(VmError::BudgetExhausted(self.reductions));
         }
         Ok(())
@@ -287,6 +288,9 @@ impl Vm {
                 top.base as usize
             }
             _ => {
+                if Self::needs_chunk(p, f) {
+                    Self::new_chunk(p, f);
+                }
                 let base = p.top;
                 p.frames.push(Frame {
                     module,
@@ -294,17 +298,38 @@ impl Vm {
                     pc: 0,
                     base: base as u32,
                     ret,
+                    chunk: p.lower.len() as u32,
                 });
                 base
             }
         };
         p.top = base + f.frame_size as usize;
         if p.regs.len() < p.top {
-            // Grow by doubling, so deep recursion resizes (and copies) rarely.
-            let len = p.top.max(p.regs.len() * 2);
+            // Grow by doubling up to a chunk, so the first chunk resizes
+            // (and copies) rarely; later chunks are allocated whole.
+            let len = p.top.max((p.regs.len() * 2).min(CHUNK_SLOTS));
             p.regs.resize_with(len, || Term::Nil);
         }
         base
+    }
+
+    /// A new frame of `f` goes to a new chunk.
+    #[inline(always)]
+    fn needs_chunk(p: &Process, f: &FnCode) -> bool {
+        p.top + f.frame_size as usize > CHUNK_SLOTS && p.top > 0
+    }
+
+    #[inline(never)]
+    fn new_chunk(p: &mut Process, f: &FnCode) {
+        p.push_chunk(f.frame_size as usize);
+    }
+
+    /// After the top frame is popped: make the chunk of the new top frame current.
+    #[inline(never)]
+    fn back_to_chunk(p: &mut Process, chunk: u32) {
+        while p.lower.len() > chunk as usize {
+            p.pop_chunk();
+        }
     }
 
     /// Call compiled code with argument values.
@@ -342,6 +367,7 @@ impl Vm {
         args: &[Slot],
         ret: u32,
         tail: bool,
+        moves: u32,
     ) -> Result<usize, VmError> {
         self.count_reduction()?;
         // No source slot below its argument's position: moved in order, each
@@ -349,8 +375,11 @@ impl Vm {
         if tail && args.iter().enumerate().all(|(j, s)| *s as usize >= j) {
             let nb = Self::place_frame(p, f, module, function, ret, true);
             for (j, s) in args.iter().enumerate() {
-                let v = std::mem::replace(&mut p.regs[base + *s as usize], Term::Nil);
-                Term::put(&mut p.regs[nb + j], v);
+                let src = base + *s as usize;
+                if src != nb + j {
+                    let (lo, hi) = p.regs.split_at_mut(src);
+                    Term::move_into(&mut lo[nb + j], &mut hi[0]);
+                }
             }
             Ok(nb)
         } else if tail {
@@ -367,11 +396,26 @@ impl Vm {
             }
             self.argbuf = buf;
             Ok(nb)
+        } else if Self::needs_chunk(p, f) {
+            let mut buf = std::mem::take(&mut self.argbuf);
+            buf.extend(args.iter().map(|s| p.regs[base + *s as usize].clone()));
+            let nb = Self::place_frame(p, f, module, function, ret, false);
+            for (i, v) in buf.drain(..).enumerate() {
+                Term::put(&mut p.regs[nb + i], v);
+            }
+            self.argbuf = buf;
+            Ok(nb)
         } else {
             let nb = Self::place_frame(p, f, module, function, ret, false);
+            // The new frame lies above the caller's.
+            let (lo, hi) = p.regs.split_at_mut(nb);
             for (i, s) in args.iter().enumerate() {
-                let v = p.regs[base + *s as usize].clone();
-                Term::put(&mut p.regs[nb + i], v);
+                let src = &mut lo[base + *s as usize];
+                if i < 32 && moves >> i & 1 == 1 {
+                    Term::move_into(&mut hi[i], src);
+                } else {
+                    Term::copy_into(&mut hi[i], src);
+                }
             }
             Ok(nb)
         }
@@ -408,6 +452,68 @@ impl Vm {
         }
     }
 
+    /// Return the value in slot `src` of the top frame (moved out: the frame dies).
+    #[inline(always)]
+    fn return_slot(&mut self, p: &mut Process, src: usize) -> Option<Outcome> {
+        let Some(top) = p.frames.pop() else {
+            let v = std::mem::replace(&mut p.regs[src], Term::Nil);
+            p.result = Some(v);
+            return Some(Outcome::Exit(Term::Atom(Atom::NORMAL)));
+        };
+        p.top = top.base as usize;
+        match p.frames.last() {
+            Some(caller) if caller.chunk != top.chunk => {
+                let v = std::mem::replace(&mut p.regs[src], Term::Nil);
+                let dst = (caller.base + top.ret) as usize;
+                Self::back_to_chunk(p, caller.chunk);
+                Term::put(&mut p.regs[dst], v);
+                None
+            }
+            Some(caller) => {
+                // The caller's slots lie below the returning frame.
+                let (lo, hi) = p.regs.split_at_mut(top.base as usize);
+                let dst = (caller.base + top.ret) as usize;
+                Term::move_into(&mut lo[dst], &mut hi[src - top.base as usize]);
+                None
+            }
+            None => {
+                let v = std::mem::replace(&mut p.regs[src], Term::Nil);
+                p.result = Some(v);
+                Some(Outcome::Exit(Term::Atom(Atom::NORMAL)))
+            }
+        }
+    }
+
+    /// Return the small integer `v` from the top frame (stored field by
+    /// field, as `put_int` in the loop does).
+    #[inline(always)]
+    fn return_int(&mut self, p: &mut Process, v: i64) -> Option<Outcome> {
+        let Some(top) = p.frames.pop() else {
+            p.result = Some(Term::Int(v));
+            return Some(Outcome::Exit(Term::Atom(Atom::NORMAL)));
+        };
+        p.top = top.base as usize;
+        match p.frames.last() {
+            Some(caller) => {
+                let dst = (caller.base + top.ret) as usize;
+                if caller.chunk != top.chunk {
+                    Self::back_to_chunk(p, caller.chunk);
+                }
+                let slot = &mut p.regs[dst];
+                if let Term::Int(d) = slot {
+                    *d = v;
+                } else {
+                    Term::put(slot, Term::Int(v));
+                }
+                None
+            }
+            None => {
+                p.result = Some(Term::Int(v));
+                Some(Outcome::Exit(Term::Atom(Atom::NORMAL)))
+            }
+        }
+    }
+
     /// Return `v` from the top frame.
     #[inline(always)]
     fn do_return(&mut self, p: &mut Process, v: Term) -> Option<Outcome> {
@@ -418,7 +524,11 @@ impl Vm {
         p.top = top.base as usize;
         match p.frames.last() {
             Some(caller) => {
-                Term::put(&mut p.regs[(caller.base + top.ret) as usize], v);
+                let dst = (caller.base + top.ret) as usize;
+                if caller.chunk != top.chunk {
+                    Self::back_to_chunk(p, caller.chunk);
+                }
+                Term::put(&mut p.regs[dst], v);
                 None
             }
             None => {
@@ -514,6 +624,8 @@ impl Vm {
             let base = top.base as usize;
             let size = code.modules[top.module as usize].functions[top.function as usize].frame_size
                 as usize;
+            let chunk = top.chunk;
+            Self::back_to_chunk(p, chunk);
             p.top = base + size;
             let class = match exc.class {
                 Class::Error => Atom::ERROR,
@@ -586,6 +698,33 @@ impl Vm {
             }};
         }
         let (mut f, mut base, mut pc, mut module) = reload!();
+        // The current function's index in its module.
+        let mut function = p.frames.last().map_or(0, |fr| fr.function);
+        // The current frame's registers (slot `s` is `regs[s]`), taken anew
+        // whenever the frame changes or the process was lent out.
+        let mut regs: &mut [Term] = &mut p.regs[base..];
+        // Go on in the top frame; its code is looked up unless it is the
+        // function just left (a return within a recursion).
+        macro_rules! resume {
+            () => {{
+                match p.frames.last() {
+                    Some(fr) => {
+                        let fr = *fr;
+                        if fr.module != module || fr.function != function {
+                            f = &code.modules[fr.module as usize].functions[fr.function as usize];
+                            module = fr.module;
+                            function = fr.function;
+                        }
+                        base = fr.base as usize;
+                        pc = fr.pc as usize;
+                    }
+                    None => {
+                        return Ok(Outcome::Exit(Term::Atom(Atom::NORMAL)));
+                    }
+                }
+                regs = &mut p.regs[base..];
+            }};
+        }
         macro_rules! save_pc {
             () => {
                 if let Some(fr) = p.frames.last_mut() {
@@ -595,15 +734,16 @@ impl Vm {
         }
         macro_rules! r {
             ($s:expr) => {
-                p.regs[base + $s as usize]
+                regs[$s as usize]
             };
         }
         macro_rules! throw {
             ($exc:expr) => {{
+                let exc = $exc;
                 save_pc!();
-                match self.raise(p, code, $exc) {
+                match self.raise(p, code, exc) {
                     Raised::Handled => {
-                        (f, base, pc, module) = reload!();
+                        resume!();
                         continue;
                     }
                     Raised::Exit(r) => return Ok(Outcome::Exit(r)),
@@ -625,7 +765,7 @@ impl Vm {
                         if let Some(ev) = self.take_event(p) {
                             return Ok(Outcome::Event(ev));
                         }
-                        (f, base, pc, module) = reload!();
+                        resume!();
                         continue;
                     }
                     Ok(Some(o)) => {
@@ -652,15 +792,92 @@ impl Vm {
         }
         // Call compiled function `fi` of module `m`: the loop goes on in it.
         macro_rules! enter_code {
-            ($m:expr, $fi:expr, $args:expr, $dst:expr, $tail:expr) => {{
-                let fc = &code.modules[$m as usize].functions[$fi as usize];
+            ($m:expr, $fi:expr, $args:expr, $dst:expr, $tail:expr, $moves:expr) => {{
+                // A recursive call needs no lookup.
+                let fc = if $m == module && $fi == function {
+                    f
+                } else {
+                    &code.modules[$m as usize].functions[$fi as usize]
+                };
                 save_pc!();
-                base = self.open_frame(p, fc, $m, $fi, base, $args, $dst, $tail)?;
+                base = self.open_frame(p, fc, $m, $fi, base, $args, $dst, $tail, $moves)?;
+                regs = &mut p.regs[base..];
                 f = fc;
                 pc = 0;
                 module = $m;
+                function = $fi;
                 fc
             }};
+        }
+        // Store a small integer or boolean result straight into its slot
+        // (no `Term` assembled on the stack and copied: that stalls).
+        macro_rules! put_int {
+            ($dst:expr, $v:expr) => {{
+                let slot = &mut r!($dst);
+                if let Term::Int(d) = slot {
+                    *d = $v;
+                } else if slot.is_immediate() {
+                    std::mem::forget(std::mem::replace(slot, Term::Int($v)));
+                } else {
+                    *slot = Term::Int($v);
+                }
+                continue;
+            }};
+        }
+        macro_rules! put_bool {
+            ($dst:expr, $v:expr) => {{
+                let slot = &mut r!($dst);
+                let a = Atom::bool($v);
+                if slot.is_immediate() {
+                    std::mem::forget(std::mem::replace(slot, Term::Atom(a)));
+                } else {
+                    *slot = Term::Atom(a);
+                }
+                continue;
+            }};
+        }
+        // `x op y` on small integers with a small result: stored, and the
+        // loop goes on; otherwise falls through to the general operator.
+        macro_rules! small_op {
+            ($op:expr, $x:expr, $y:expr, $dst:expr) => {
+                match $op {
+                    BinOp::Add => {
+                        if let Some(v) = $x.checked_add($y) {
+                            put_int!($dst, v)
+                        }
+                    }
+                    BinOp::Sub => {
+                        if let Some(v) = $x.checked_sub($y) {
+                            put_int!($dst, v)
+                        }
+                    }
+                    BinOp::Mul => {
+                        if let Some(v) = $x.checked_mul($y) {
+                            put_int!($dst, v)
+                        }
+                    }
+                    BinOp::Div => {
+                        if let Some(v) = $x.checked_div($y) {
+                            put_int!($dst, v)
+                        }
+                    }
+                    BinOp::Rem => {
+                        if let Some(v) = $x.checked_rem($y) {
+                            put_int!($dst, v)
+                        }
+                    }
+                    BinOp::Band => put_int!($dst, $x & $y),
+                    BinOp::Bor => put_int!($dst, $x | $y),
+                    BinOp::Bxor => put_int!($dst, $x ^ $y),
+                    BinOp::Less => put_bool!($dst, $x < $y),
+                    BinOp::LessEq => put_bool!($dst, $x <= $y),
+                    BinOp::Greater => put_bool!($dst, $x > $y),
+                    BinOp::GreaterEq => put_bool!($dst, $x >= $y),
+                    BinOp::Eq | BinOp::ExactEq => put_bool!($dst, $x == $y),
+                    BinOp::NotEq | BinOp::ExactNotEq => put_bool!($dst, $x != $y),
+                    _ => {}
+                }
+            };
         }
         loop {
             let Some(ins) = f.instrs.get(pc) else {
@@ -670,12 +887,24 @@ impl Vm {
             match ins {
                 Instr::Const { dst, value } => Term::put(&mut r!(*dst), value.clone()),
                 Instr::Move { dst, src } => {
-                    let v = r!(*src).clone();
-                    Term::put(&mut r!(*dst), v);
+                    let (d, s) = (*dst as usize, *src as usize);
+                    if d < s {
+                        let (lo, hi) = regs.split_at_mut(s);
+                        Term::copy_into(&mut lo[d], &hi[0]);
+                    } else if d > s {
+                        let (lo, hi) = regs.split_at_mut(d);
+                        Term::copy_into(&mut hi[0], &lo[s]);
+                    }
                 }
-                Instr::Cons { dst, head, tail } => {
-                    let v = Term::cons(r!(*head).clone(), r!(*tail).clone());
-                    Term::put(&mut r!(*dst), v);
+                Instr::Cons {
+                    dst,
+                    head,
+                    tail,
+                    moves,
+                } => {
+                    let h = take_or_clone(&mut r!(*head), moves & 1 != 0);
+                    let t = take_or_clone(&mut r!(*tail), moves & 2 != 0);
+                    Term::put(&mut r!(*dst), Term::cons(h, t));
                 }
                 Instr::Tuple { dst, elems } => {
                     let v: Vec<Term> = elems.iter().map(|s| r!(*s).clone()).collect();
@@ -721,32 +950,24 @@ impl Vm {
                     }
                 }
                 Instr::Op { dst, op, a, b } => {
-                    let v = match (&r!(*a), &r!(*b)) {
-                        (Term::Int(x), Term::Int(y)) => arith::small_binop(*op, *x, *y),
-                        _ => None,
-                    };
-                    let v = match v {
-                        Some(v) => v,
-                        None => match arith::binop(*op, &r!(*a), &r!(*b)) {
-                            Ok(v) => v,
-                            Err(e) => error!(e),
-                        },
-                    };
-                    Term::put(&mut r!(*dst), v);
+                    if let (Term::Int(x), Term::Int(y)) = (&r!(*a), &r!(*b)) {
+                        let (x, y) = (*x, *y);
+                        small_op!(*op, x, y, *dst);
+                    }
+                    match arith::binop(*op, &r!(*a), &r!(*b)) {
+                        Ok(v) => Term::put(&mut r!(*dst), v),
+                        Err(e) => error!(e),
+                    }
                 }
                 Instr::OpImm { dst, op, a, imm } => {
-                    let v = match &r!(*a) {
-                        Term::Int(x) => arith::small_binop(*op, *x, *imm),
-                        _ => None,
-                    };
-                    let v = match v {
-                        Some(v) => v,
-                        None => match arith::binop(*op, &r!(*a), &Term::Int(*imm)) {
-                            Ok(v) => v,
-                            Err(e) => error!(e),
-                        },
-                    };
-                    Term::put(&mut r!(*dst), v);
+                    if let Term::Int(x) = &r!(*a) {
+                        let x = *x;
+                        small_op!(*op, x, *imm, *dst);
+                    }
+                    match arith::binop(*op, &r!(*a), &Term::Int(*imm)) {
+                        Ok(v) => Term::put(&mut r!(*dst), v),
+                        Err(e) => error!(e),
+                    }
                 }
                 Instr::UnOp { dst, op, a } => match arith::unop(*op, &r!(*a)) {
                     Ok(v) => Term::put(&mut r!(*dst), v),
@@ -765,24 +986,78 @@ impl Vm {
                     src,
                     head,
                     tail,
+                    take: true,
+                    ..
+                } if matches!(&r!(*src), Term::Cons(c) if Arc::strong_count(c) == 1) => {
+                    // The last reference to the cell: its parts move out.
+                    let mut cell = std::mem::replace(&mut r!(*src), Term::Nil);
+                    if let Term::Cons(c) = &mut cell {
+                        match Arc::get_mut(c) {
+                            Some(c) => {
+                                if let Some(h) = head {
+                                    Term::move_into(&mut r!(*h), &mut c.head);
+                                }
+                                if let Some(t) = tail {
+                                    Term::move_into(&mut r!(*t), &mut c.tail);
+                                }
+                            }
+                            None => {
+                                if let Some(h) = head {
+                                    Term::copy_into(&mut r!(*h), &c.head);
+                                }
+                                if let Some(t) = tail {
+                                    Term::copy_into(&mut r!(*t), &c.tail);
+                                }
+                            }
+                        }
+                    }
+                    // Freed here, with its parts gone.
+                    drop(cell);
+                }
+                Instr::MatchCons {
+                    src,
+                    head,
+                    tail,
+                    fail,
+                    ..
+                } => {
+                    if matches!(r!(*src), Term::Cons(_)) {
+                        // The cell is taken out of its slot while its parts
+                        // are copied straight into theirs, then put back.
+                        let cell = std::mem::replace(&mut r!(*src), Term::Nil);
+                        if let Term::Cons(c) = &cell {
+                            if let Some(h) = head {
+                                Term::copy_into(&mut r!(*h), &c.head);
+                            }
+                            if let Some(t) = tail {
+                                Term::copy_into(&mut r!(*t), &c.tail);
+                            }
+                        }
+                        // A part bound to the source slot itself wins.
+                        if Some(*src) != *head && Some(*src) != *tail {
+                            Term::put(&mut r!(*src), cell);
+                        }
+                    } else {
+                        match_failed!(fail, src);
+                    }
+                }
+                Instr::ReturnIfInt {
+                    src,
+                    imm,
+                    value,
                     fail,
                 } => {
-                    let parts = match &r!(*src) {
-                        Term::Cons(c) => {
-                            Some((head.map(|_| c.head.clone()), tail.map(|_| c.tail.clone())))
-                        }
-                        _ => None,
+                    let hit = match &r!(*src) {
+                        Term::Int(x) => x == imm,
+                        other => crate::term::exact_eq(other, &Term::Int(*imm)),
                     };
-                    match parts {
-                        Some((h, t)) => {
-                            if let (Some(s), Some(v)) = (head, h) {
-                                Term::put(&mut r!(*s), v);
-                            }
-                            if let (Some(s), Some(v)) = (tail, t) {
-                                Term::put(&mut r!(*s), v);
-                            }
+                    if hit {
+                        match self.do_return(p, value.clone()) {
+                            None => resume!(),
+                            Some(o) => return Ok(o),
                         }
-                        None => match_failed!(fail, src),
+                    } else {
+                        pc = *fail as usize;
                     }
                 }
                 Instr::MatchAtom { src, atom, fail } => {
@@ -794,7 +1069,7 @@ impl Vm {
                     let v = r!(*src).clone();
                     let ok = {
                         let mut env = Env {
-                            regs: &mut p.regs[base..],
+                            regs: &mut *regs,
                             pid: p.pid,
                         };
                         pattern::match_pat(&f.pats[*pat as usize], &v, &mut env)
@@ -806,7 +1081,7 @@ impl Vm {
                 Instr::Guard { guard, fail } => {
                     let ok = {
                         let mut env = Env {
-                            regs: &mut p.regs[base..],
+                            regs: &mut *regs,
                             pid: p.pid,
                         };
                         pattern::eval_guard(&f.guards[*guard as usize], &mut env)
@@ -839,18 +1114,15 @@ impl Vm {
                     };
                     error!(reason)
                 }
-                Instr::Call {
+                Instr::CallCode {
                     dst,
-                    callee:
-                        Callee::Static(Target::Code {
-                            module: m,
-                            function: fi,
-                        }),
+                    module: m,
+                    function: fi,
                     args,
                     tail,
-                    ..
+                    moves,
                 } => {
-                    enter_code!(*m, *fi, args, *dst, *tail);
+                    enter_code!(*m, *fi, args, *dst, *tail, *moves);
                 }
                 Instr::Call {
                     dst,
@@ -858,14 +1130,15 @@ impl Vm {
                     args,
                     tail,
                     site,
+                    moves,
                 } => {
-                    match fast_call(code, callee, &p.regs[base..], args.len()) {
+                    match fast_call(code, callee, regs, args.len(), &mut self.last_export) {
                         Some(FastCall::Code {
                             module: m,
                             function: fi,
                             closure,
                         }) => {
-                            let fc = enter_code!(m, fi, args, *dst, *tail);
+                            let fc = enter_code!(m, fi, args, *dst, *tail, *moves);
                             if let Some(fv) = closure {
                                 // A closure's captured values go to their slots.
                                 if let Term::Fun(fa) = &fv
@@ -890,7 +1163,7 @@ impl Vm {
                             match res {
                                 Ok(v) if *tail => match self.do_return(p, v) {
                                     None => {
-                                        (f, base, pc, module) = reload!();
+                                        resume!();
                                     }
                                     Some(o) => return Ok(o),
                                 },
@@ -930,8 +1203,10 @@ impl Vm {
                                 Ok(()) => {
                                     f = fc;
                                     base = p.frames.last().map(|x| x.base).unwrap_or(0) as usize;
+                                    regs = &mut p.regs[base..];
                                     pc = 0;
                                     module = m;
+                                    function = fi;
                                     continue;
                                 }
                                 Err(e) => return Err(e),
@@ -943,7 +1218,7 @@ impl Vm {
                                     if *tail {
                                         match self.do_return(p, v) {
                                             None => {
-                                                (f, base, pc, module) = reload!();
+                                                resume!();
                                                 continue;
                                             }
                                             Some(o) => return Ok(o),
@@ -1000,20 +1275,52 @@ impl Vm {
                     };
                     after_call!(res)
                 }
-                Instr::Return { .. } | Instr::ReturnConst { .. } => {
-                    let v = match ins {
-                        // The frame dies: its value is moved out.
-                        Instr::Return { src } => std::mem::replace(&mut r!(*src), Term::Nil),
-                        Instr::ReturnConst { value } => value.clone(),
-                        _ => Term::Nil,
+                Instr::Return { src } => match self.return_slot(p, base + *src as usize) {
+                    None => {
+                        resume!();
+                    }
+                    Some(o) => return Ok(o),
+                },
+                Instr::ReturnOp { op, a, b } => {
+                    let small = match (&r!(*a), &r!(*b)) {
+                        (Term::Int(x), Term::Int(y)) => arith::small_int_op(*op, *x, *y),
+                        _ => None,
                     };
-                    match self.do_return(p, v) {
-                        None => {
-                            (f, base, pc, module) = reload!();
-                        }
+                    let done = match small {
+                        Some(v) => self.return_int(p, v),
+                        None => match arith::binop(*op, &r!(*a), &r!(*b)) {
+                            Ok(v) => self.do_return(p, v),
+                            Err(e) => error!(e),
+                        },
+                    };
+                    match done {
+                        None => resume!(),
                         Some(o) => return Ok(o),
                     }
                 }
+                Instr::ReturnOpImm { op, a, imm } => {
+                    let small = match &r!(*a) {
+                        Term::Int(x) => arith::small_int_op(*op, *x, *imm),
+                        _ => None,
+                    };
+                    let done = match small {
+                        Some(v) => self.return_int(p, v),
+                        None => match arith::binop(*op, &r!(*a), &Term::Int(*imm)) {
+                            Ok(v) => self.do_return(p, v),
+                            Err(e) => error!(e),
+                        },
+                    };
+                    match done {
+                        None => resume!(),
+                        Some(o) => return Ok(o),
+                    }
+                }
+                Instr::ReturnConst { value } => match self.do_return(p, value.clone()) {
+                    None => {
+                        resume!();
+                    }
+                    Some(o) => return Ok(o),
+                },
                 Instr::Send { dst, to, msg, site } => {
                     let m = r!(*msg).clone();
                     let dest = r!(*to).clone();
@@ -1072,7 +1379,7 @@ impl Vm {
                                     if let Some(ev) = self.take_event(p) {
                                         return Ok(Outcome::Event(ev));
                                     }
-                                    (f, base, pc, module) = reload!();
+                                    resume!();
                                     continue;
                                 }
                                 if !remote_form {
@@ -1084,6 +1391,7 @@ impl Vm {
                     if let Some(ev) = self.take_or_merge(p, ev) {
                         return Ok(Outcome::Event(ev));
                     }
+                    regs = &mut p.regs[base..];
                 }
                 Instr::MakeFun { dst, fun, env } => {
                     let md = &code.modules[module as usize];
@@ -1210,6 +1518,7 @@ impl Vm {
                     if let Some(ev) = self.take_or_merge(p, ev) {
                         return Ok(Outcome::Event(ev));
                     }
+                    regs = &mut p.regs[base..];
                 }
                 Instr::RecvWait {
                     timeout,
@@ -1251,8 +1560,8 @@ impl Vm {
                     let l = std::mem::replace(&mut r!(*list), Term::Nil);
                     match l {
                         Term::Cons(c) => {
-                            r!(*head) = c.head.clone();
-                            r!(*list) = c.tail.clone();
+                            Term::copy_into(&mut r!(*head), &c.head);
+                            Term::copy_into(&mut r!(*list), &c.tail);
                         }
                         Term::Nil => pc = *done as usize,
                         other => error!(Term::tuple(vec![Term::atom("bad_generator"), other])),
@@ -1266,7 +1575,7 @@ impl Vm {
                     let rest = match &f.pats[*pat as usize] {
                         crate::code::CPat::Binary(segs, sizes) => {
                             let mut env = Env {
-                                regs: &mut p.regs[base..],
+                                regs: &mut *regs,
                                 pid: p.pid,
                             };
                             pattern::match_bin_segments(segs, sizes, &b, &mut env)
@@ -1455,6 +1764,37 @@ fn reverse_owned(list: Term) -> Term {
     }
 }
 
+/// The value of a slot: moved out on its last use, else copied.
+#[inline(always)]
+fn take_or_clone(slot: &mut Term, last: bool) -> Term {
+    match slot {
+        Term::Int(i) => Term::Int(*i),
+        Term::Atom(a) => Term::Atom(*a),
+        Term::Nil => Term::Nil,
+        other if last => std::mem::replace(other, Term::Nil),
+        other => other.clone(),
+    }
+}
+
+/// `code.resolve`, remembering the last answer.
+#[inline(always)]
+fn resolve_export(
+    code: &CodeTable,
+    last: &mut Option<(Atom, Atom, u32, Target)>,
+    module: Atom,
+    name: Atom,
+    arity: u32,
+) -> Target {
+    match last {
+        Some((m, n, a, t)) if *m == module && *n == name && *a == arity => *t,
+        _ => {
+            let t = code.resolve(module, name, arity);
+            *last = Some((module, name, arity, t));
+            t
+        }
+    }
+}
+
 /// A call the loop makes without building an argument vector.
 enum FastCall {
     /// Compiled code; `closure` is the applied fun when it captured values.
@@ -1470,7 +1810,13 @@ enum FastCall {
 /// (static, `M:F(...)` with atoms, or a fun of the right arity); `None` for
 /// everything else (context BIFs, errors, unsupported calls).
 #[inline(always)]
-fn fast_call(code: &CodeTable, callee: &Callee, regs: &[Term], nargs: usize) -> Option<FastCall> {
+fn fast_call(
+    code: &CodeTable,
+    callee: &Callee,
+    regs: &[Term],
+    nargs: usize,
+    last_export: &mut Option<(Atom, Atom, u32, Target)>,
+) -> Option<FastCall> {
     let from_target = |t: Target| match t {
         Target::Code { module, function } => Some(FastCall::Code {
             module,
@@ -1526,15 +1872,17 @@ fn fast_call(code: &CodeTable, callee: &Callee, regs: &[Term], nargs: usize) -> 
                     module,
                     name,
                     arity,
-                } if *arity as usize == nargs => match code.resolve(*module, *name, *arity) {
-                    Target::Code { module, function } => Some(FastCall::Code {
-                        module,
-                        function,
-                        closure: None,
-                    }),
-                    // Context BIFs applied as funs keep the general path (no call site).
-                    t => from_target(t),
-                },
+                } if *arity as usize == nargs => {
+                    match resolve_export(code, last_export, *module, *name, *arity) {
+                        Target::Code { module, function } => Some(FastCall::Code {
+                            module,
+                            function,
+                            closure: None,
+                        }),
+                        // Context BIFs applied as funs keep the general path (no call site).
+                        t => from_target(t),
+                    }
+                }
                 _ => None,
             }
         }

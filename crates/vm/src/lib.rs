@@ -17,7 +17,7 @@
 //! Code is compiled from the core IR ([`code`]) into flat instructions over
 //! frame slots, with calls resolved; the prelude and OTP libraries are
 //! compiled once per OS process and shared (`Arc`) by every VM. Each process
-//! keeps an explicit stack of frames over one register vector, so deep
+//! keeps an explicit stack of frames over register chunks, so deep
 //! recursion never uses the Rust stack; a per-run reduction budget stops
 //! livelocks ([`VmError::BudgetExhausted`]).
 //!
@@ -71,6 +71,8 @@ pub mod ets;
 pub mod event;
 mod exec;
 pub mod format;
+pub mod layout;
+pub mod liveness;
 pub mod mnesia;
 pub mod pattern;
 pub mod prelude;

@@ -1,4 +1,4 @@
-//! One Erlang process: its explicit stack of frames over one register vector,
+//! One Erlang process: its explicit stack of frames over register chunks,
 //! exception handlers, mailbox, links, monitors and dictionary.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -36,7 +36,12 @@ pub struct Frame {
     pub base: u32,
     /// Where the caller wants the result (a slot of the caller's frame).
     pub ret: Slot,
+    /// The register chunk holding the frame (see [`Process::regs`]).
+    pub chunk: u32,
 }
+
+/// Slots in a register chunk before a new chunk is started (1 MiB of terms).
+pub const CHUNK_SLOTS: usize = 1 << 16;
 
 #[derive(Clone, Copy)]
 pub struct Handler {
@@ -60,10 +65,18 @@ pub struct Process {
     pub pid: Pid,
     pub name: ProcName,
     pub children: u32,
-    /// Registers of every frame; `regs[..top]` is live, the rest are stale
-    /// values kept to avoid refilling (trimmed between steps).
+    /// Registers of the frames in the top chunk; `regs[..top]` is live, the
+    /// rest are stale values kept to avoid refilling (trimmed between steps).
+    /// A deep stack is a list of chunks of about [`CHUNK_SLOTS`] slots, so it
+    /// grows without copying: `lower` holds the chunks below with their
+    /// `top`, and a frame's `chunk` is its chunk's index (`lower.len()` for
+    /// the top chunk, which always holds the top frame).
     pub regs: Vec<Term>,
     pub top: usize,
+    pub lower: Vec<(Vec<Term>, usize)>,
+    /// An emptied chunk kept for reuse within a step (no refaulting when a
+    /// recursion goes up and down across a chunk boundary).
+    pub spare: Vec<Term>,
     pub frames: Vec<Frame>,
     pub handlers: Vec<Handler>,
     pub start: Option<Start>,
@@ -105,6 +118,8 @@ impl Process {
             children: 0,
             regs: Vec::new(),
             top: 0,
+            lower: Vec::new(),
+            spare: Vec::new(),
             frames: Vec::new(),
             handlers: Vec::new(),
             start: Some(start),
@@ -126,6 +141,38 @@ impl Process {
             mnesia_tx: Vec::new(),
             yield_in_atomic: false,
         }
+    }
+
+    /// Start a new top chunk with room for `size` slots (the next frame).
+    pub fn push_chunk(&mut self, size: usize) {
+        let mut fresh = std::mem::take(&mut self.spare);
+        if fresh.capacity() < size {
+            fresh = Vec::with_capacity(CHUNK_SLOTS.max(size));
+        }
+        let full = std::mem::replace(&mut self.regs, fresh);
+        self.lower.push((full, self.top));
+        self.top = 0;
+    }
+
+    /// Go back to the chunk below (its top frame becomes the top frame):
+    /// the stale values of the chunk left are dropped.
+    pub fn pop_chunk(&mut self) {
+        if let Some((below, top)) = self.lower.pop() {
+            let mut done = std::mem::replace(&mut self.regs, below);
+            done.clear();
+            if self.spare.capacity() == 0 {
+                self.spare = done;
+            }
+            self.top = top;
+        }
+    }
+
+    /// Forget every frame's registers.
+    pub fn clear_stack(&mut self) {
+        self.regs = Vec::new();
+        self.lower = Vec::new();
+        self.spare = Vec::new();
+        self.top = 0;
     }
 
     pub fn is_alive(&self) -> bool {

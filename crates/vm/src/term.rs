@@ -435,6 +435,32 @@ impl Term {
             *slot = v;
         }
     }
+    /// `*dst = src.clone()`. An integer over an integer copies the number
+    /// alone: the loop moves fresh values all the time, and loading a whole
+    /// `Term` just written field by field defeats store forwarding (a stall
+    /// of a dozen cycles), which a whole-term copy would do.
+    #[inline(always)]
+    pub fn copy_into(dst: &mut Term, src: &Term) {
+        match (dst, src) {
+            (Term::Int(d), Term::Int(s)) => *d = *s,
+            (dst, Term::Int(s)) => Term::put(dst, Term::Int(*s)),
+            (dst, Term::Atom(a)) => Term::put(dst, Term::Atom(*a)),
+            (dst, Term::Nil) => Term::put(dst, Term::Nil),
+            (dst, other) => Term::put(dst, other.clone_shared()),
+        }
+    }
+    /// Move `src` into `dst`, leaving `[]` behind (immediates, which hold
+    /// nothing, are copied as in [`Term::copy_into`]).
+    #[inline(always)]
+    pub fn move_into(dst: &mut Term, src: &mut Term) {
+        match (dst, src) {
+            (Term::Int(d), Term::Int(s)) => *d = *s,
+            (dst, Term::Int(s)) => Term::put(dst, Term::Int(*s)),
+            (dst, Term::Atom(a)) => Term::put(dst, Term::Atom(*a)),
+            (dst, Term::Nil) => Term::put(dst, Term::Nil),
+            (dst, other) => Term::put(dst, std::mem::replace(other, Term::Nil)),
+        }
+    }
     pub fn is_truthy(&self) -> bool {
         self.is_atom(Atom::TRUE)
     }

@@ -85,6 +85,8 @@ pub struct Vm {
     pub(crate) vclock: u64,
     pub(crate) reductions: u64,
     pub(crate) config: Arc<VmConfig>,
+    /// `config.max_reductions`, at hand for the per-call check.
+    pub(crate) max_reductions: u64,
     roots: u32,
     pub(crate) current: Option<Pid>,
     pub(crate) deferred: Vec<Deferred>,
@@ -96,6 +98,9 @@ pub struct Vm {
     pub(crate) program: Arc<Program>,
     /// Scratch space for tail-call arguments.
     pub(crate) argbuf: Vec<Term>,
+    /// The last `fun M:F/A` applied and what it resolved to (the code never
+    /// changes, so this only saves the lookup of a fun applied in a loop).
+    pub(crate) last_export: Option<(Atom, Atom, u32, Target)>,
     /// `erlang:send_after` timers: ref → timer process.
     pub(crate) timers: imbl::OrdMap<u64, Pid>,
 }
@@ -177,6 +182,7 @@ impl Vm {
             unique: 0,
             vclock: 0,
             reductions: 0,
+            max_reductions: config.max_reductions,
             config: Arc::new(config),
             roots: 0,
             current: None,
@@ -187,6 +193,7 @@ impl Vm {
             self_exit: None,
             program,
             argbuf: Vec::new(),
+            last_export: None,
             timers: imbl::OrdMap::new(),
         }
     }
@@ -454,8 +461,7 @@ impl Vm {
         }
         p.status = ProcStatus::Exited(reason.clone());
         p.frames.clear();
-        p.regs = Vec::new();
-        p.top = 0;
+        p.clear_stack();
         p.handlers.clear();
         p.mailbox.clear();
         let links = std::mem::take(&mut p.links);

@@ -142,6 +142,27 @@ fn a_fork_is_independent_of_its_parent() {
 }
 
 #[test]
+fn deep_stacks_span_register_chunks() {
+    // 300,000 frames cross many register chunks: values come back down
+    // across chunk boundaries, a throw from the bottom unwinds to catches
+    // in lower chunks, and a fork in the middle runs on independently.
+    let mut vm = vm("-module(t).\n-export([main/0]).\n\
+        main() -> {sum(300000), catch dive(300000), nest(3)}.\n\
+        sum(0) -> 0; sum(N) -> N + sum(N - 1).\n\
+        dive(0) -> throw(bottom); dive(N) -> [N | dive(N - 1)].\n\
+        nest(0) -> 0;\n\
+        nest(K) -> 1 + (try dive(100000) catch throw:bottom -> nest(K - 1) end).\n");
+    let p = vm.spawn_entry("t", "main", vec![]);
+    run_all(&mut vm);
+    let want = Term::tuple(vec![
+        Term::Int(300_000 * 300_001 / 2),
+        Term::atom("bottom"),
+        Term::Int(3),
+    ]);
+    assert_eq!(vm.process_result(p), Some(want));
+}
+
+#[test]
 fn deep_body_recursion_and_budgeted_loops() {
     let mut vm = vm("-module(t).\n-export([main/0, spin/0]).\n\
         main() -> len(lists:seq(1, 1000000)).\n\

@@ -758,8 +758,7 @@ pub fn register(t: &mut Table) {
             (Term::Atom(m), Term::Atom(f), Some(args)) => {
                 ctx.proc.frames.clear();
                 ctx.proc.handlers.clear();
-                ctx.proc.regs.clear();
-                ctx.proc.top = 0;
+                ctx.proc.clear_stack();
                 Flow::Call(ctx.vm.resolve(*m, *f, args.len() as u32), args)
             }
             _ => Flow::badarg(),

@@ -32,13 +32,13 @@ mod persistent_term;
 pub type PureFn = fn(&[Term]) -> Result<Term, Term>;
 pub type CtxFn = fn(&mut Ctx<'_>, &[Term]) -> Flow;
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub enum BifKind {
     Pure(PureFn),
     Ctx(CtxFn),
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub struct Bif {
     pub module: Atom,
     pub name: Atom,
