@@ -20,12 +20,17 @@ pub struct Args {
     pub format: Format,
 }
 
-/// Switching categories off.
+/// Switching categories off, and how far each search from a read goes.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct CategoryArgs {
     /// Turn a category off (repeatable): registry, ets, mnesia, spawn_register, global, persistent_term, application_env.
     #[arg(long = "no", value_name = "CATEGORY", value_parser = parse_category)]
     pub disabled: Vec<Category>,
+    /// States a search from one read may visit before it stops (counted as
+    /// truncated in the stats); more finds pairs joined by longer paths, at
+    /// some cost in time [default: 2500].
+    #[arg(long, value_name = "N")]
+    pub search_budget: Option<usize>,
 }
 
 fn parse_category(s: &str) -> Result<Category, String> {
@@ -39,6 +44,9 @@ fn parse_category(s: &str) -> Result<Category, String> {
 impl CategoryArgs {
     pub fn options(&self) -> StaticOptions {
         let mut opts = StaticOptions::default();
+        if let Some(n) = self.search_budget {
+            opts.search_budget = n;
+        }
         for c in &self.disabled {
             opts.categories.remove(c);
         }
