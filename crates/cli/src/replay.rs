@@ -43,6 +43,8 @@ fn load_options(w: &Witness) -> LoadOptions {
         include_dirs: w.load.include_dirs.iter().map(PathBuf::from).collect(),
         lib_dirs: w.load.lib_dirs.iter().map(PathBuf::from).collect(),
         defines: w.load.defines.clone(),
+        // As `check` loaded them.
+        epp_includes_only: false,
     }
 }
 

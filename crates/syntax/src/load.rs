@@ -28,6 +28,12 @@ pub struct LoadOptions {
     pub lib_dirs: Vec<PathBuf>,
     /// `-D` macros: name and optional value text.
     pub defines: Vec<(String, Option<String>)>,
+    /// Resolve includes exactly as epp does with these options. Off (the
+    /// default), a plain header name that is not on the search path is
+    /// also looked for under the module's application (`src/**`,
+    /// `include/**`) and taken when one file has that name: what a build's
+    /// `-I` options would have found.
+    pub epp_includes_only: bool,
 }
 
 /// Load `.erl` files (directories are walked recursively, skipping `_build`
@@ -116,11 +122,12 @@ struct FileResult {
 }
 
 fn load_inputs(inputs: Vec<Input>, opts: &LoadOptions) -> Program {
-    let env = PpEnv::new(
+    let mut env = PpEnv::new(
         opts.include_dirs.clone(),
         opts.lib_dirs.clone(),
         &opts.defines,
     );
+    env.app_headers = !opts.epp_includes_only;
     let results: Vec<FileResult> = inputs
         .into_par_iter()
         .enumerate()

@@ -207,6 +207,8 @@ fn functions_exports_and_calls_match_the_compiler() {
     let reported = compiler_view(&files, dir.path()).expect("running erl");
     let opts = LoadOptions {
         lib_dirs: vec![PathBuf::from(OTP_LIB)],
+        // Judged against the compiler: include exactly as epp does.
+        epp_includes_only: true,
         ..LoadOptions::default()
     };
     let program = load_paths(&files, &opts);

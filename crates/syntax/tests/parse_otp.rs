@@ -55,6 +55,8 @@ fn otp_sources_load_without_syntax_errors() {
     files.sort();
     let opts = LoadOptions {
         lib_dirs: vec![PathBuf::from(OTP_LIB)],
+        // Judged against epp: include exactly as it does.
+        epp_includes_only: true,
         ..LoadOptions::default()
     };
     let program = load_paths(&files, &opts);

@@ -136,6 +136,7 @@ pub fn otp_libraries() -> Vec<Arc<Program>> {
                 .map(|p| vec![p.to_path_buf()])
                 .unwrap_or_default(),
             defines: Vec::new(),
+            epp_includes_only: false,
         };
         vec![Arc::new(racewit_syntax::load_paths(&paths, &opts))]
     })

@@ -14,6 +14,7 @@
 //! file ids (`HEADER_ID_BASE + n`, in order of first use); the loader renumbers
 //! them deterministically at the end.
 
+use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, OnceLock, RwLock};
 
@@ -41,6 +42,9 @@ pub struct Header {
     pub(crate) forms: OnceLock<Arc<Vec<super::Form>>>,
 }
 
+/// Header file name → the files of that name (sorted).
+type HeadersByName = BTreeMap<String, Vec<PathBuf>>;
+
 /// Headers shared by every module of a load.
 #[derive(Debug, Default)]
 pub struct HeaderCache {
@@ -51,6 +55,9 @@ pub struct HeaderCache {
     lib_roots: RwLock<FxHashMap<PathBuf, Arc<FxHashMap<String, PathBuf>>>>,
     /// Directory → project library roots found above it.
     project_roots: RwLock<FxHashMap<PathBuf, Arc<Vec<PathBuf>>>>,
+    /// Application directory → header file name → the `.hrl` files of that
+    /// name under its `src/` and `include/` (sorted).
+    app_headers: RwLock<FxHashMap<PathBuf, Arc<HeadersByName>>>,
 }
 
 impl HeaderCache {
@@ -146,6 +153,46 @@ impl HeaderCache {
     }
 }
 
+impl HeaderCache {
+    /// The `.hrl` files under `app/src` and `app/include` (a few levels
+    /// deep), by file name.
+    fn headers_of_app(&self, app: &Path) -> Arc<HeadersByName> {
+        if let Some(m) = read_lock(&self.app_headers).get(app) {
+            return m.clone();
+        }
+        let mut found = HeadersByName::new();
+        let mut pending: Vec<(PathBuf, u32)> = ["src", "include"]
+            .iter()
+            .map(|d| (app.join(d), 0))
+            .collect();
+        while let Some((dir, depth)) = pending.pop() {
+            let Ok(rd) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                let path = e.path();
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name.starts_with('.') {
+                    continue;
+                }
+                if path.is_dir() {
+                    if depth < 3 {
+                        pending.push((path, depth + 1));
+                    }
+                } else if name.ends_with(".hrl") {
+                    found.entry(name).or_default().push(path);
+                }
+            }
+        }
+        for paths in found.values_mut() {
+            paths.sort();
+        }
+        let m = Arc::new(found);
+        write_lock(&self.app_headers).insert(app.to_path_buf(), m.clone());
+        m
+    }
+}
+
 fn read_lock<T>(l: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
     l.read().unwrap_or_else(|e| e.into_inner())
 }
@@ -218,6 +265,9 @@ pub struct SearchPath {
     pub lib_roots: Vec<PathBuf>,
     /// The module file's directory (for project roots and enclosing apps).
     pub module_dir: PathBuf,
+    /// Whether a plain header name not found is looked for under the
+    /// module's application ([`PpEnv::app_headers`](super::PpEnv)).
+    pub app_headers: bool,
 }
 
 impl SearchPath {
@@ -235,6 +285,7 @@ impl SearchPath {
             dirs,
             lib_roots: lib_dirs.to_vec(),
             module_dir,
+            app_headers: false,
         }
     }
 
@@ -253,6 +304,28 @@ impl SearchPath {
         std::iter::once(from_dir)
             .chain(self.dirs.iter().map(PathBuf::as_path))
             .find_map(|d| cache.get(&normalize(&d.join(rel))))
+            .or_else(|| self.app_headers.then(|| self.find_in_app(cache, rel))?)
+    }
+
+    /// A plain header name not on the search path: the one file of that
+    /// name under the module's application (`src/**`, `include/**`), as a
+    /// build's `-I` options would have found it (OTP's Makefiles pass
+    /// sibling source directories). Several files of that name: none.
+    fn find_in_app(&self, cache: &HeaderCache, rel: &Path) -> Option<Arc<Header>> {
+        let mut parts = rel.components();
+        let (Some(Component::Normal(name)), None) = (parts.next(), parts.next()) else {
+            return None;
+        };
+        let app = self
+            .module_dir
+            .ancestors()
+            .find(|a| a.file_name().is_some_and(|n| n == "src"))?
+            .parent()?;
+        let headers = cache.headers_of_app(app);
+        match headers.get(&*name.to_string_lossy())?.as_slice() {
+            [only] => cache.get(&normalize(only)),
+            _ => None,
+        }
     }
 
     /// Resolve `-include_lib(name)` from a file in `from_dir`.

@@ -68,6 +68,10 @@ pub struct PpEnv {
     /// `-D` macros, value already lexed (`true` when none was given).
     defines: Vec<(SmolStr, Vec<Token>)>,
     pub headers: HeaderCache,
+    /// Beyond epp: a plain header name not on the search path is looked for
+    /// under the module's application (see `SearchPath::find_include`).
+    /// Off by default, as in epp; loads turn it on.
+    pub app_headers: bool,
 }
 
 impl PpEnv {
@@ -94,6 +98,7 @@ impl PpEnv {
             lib_dirs,
             defines,
             headers: HeaderCache::default(),
+            app_headers: false,
         }
     }
 }
@@ -113,7 +118,8 @@ pub struct PpOutput {
 /// Preprocess one module. `tokens` are the lexed tokens of `file` (whose id
 /// is `file_id`). Never fails: problems become diagnostics.
 pub fn preprocess(file_id: FileId, file: &SourceFile, tokens: Vec<Token>, env: &PpEnv) -> PpOutput {
-    let search = SearchPath::new(&file.path, &env.include_dirs, &env.lib_dirs);
+    let mut search = SearchPath::new(&file.path, &env.include_dirs, &env.lib_dirs);
+    search.app_headers = env.app_headers;
     let mut pp = Preprocessor {
         env,
         search,

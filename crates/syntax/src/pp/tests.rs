@@ -349,6 +349,29 @@ fn include_search_order_and_header_spans() {
 }
 
 #[test]
+fn a_header_elsewhere_in_the_application_is_found_when_unique() {
+    // As OTP's snmp: src/manager/m.erl includes "verbosity.hrl", which sits
+    // in src/misc/ and is found by the Makefile's -I; "twice.hrl" exists in
+    // two directories, so which one is meant is unknown.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(root, "app/src/misc/verbosity.hrl", "-define(V, misc).\n");
+    write(root, "app/src/a/twice.hrl", "-define(T, a).\n");
+    write(root, "app/src/b/twice.hrl", "-define(T, b).\n");
+    let mut env = PpEnv::new(Vec::new(), Vec::new(), &[]);
+    let text = "-include(\"verbosity.hrl\").\nf() -> ?V.\n";
+    // As epp: not found.
+    assert_eq!(
+        run_in(&root.join("app/src/manager/m.erl"), text, &env),
+        "f ( ) -> '?V' . !E020:1 !E021:2"
+    );
+    env.app_headers = true;
+    let text = "-include(\"verbosity.hrl\").\n-include(\"twice.hrl\").\nf() -> ?V.\n";
+    let got = run_in(&root.join("app/src/manager/m.erl"), text, &env);
+    assert_eq!(got, "f ( ) -> misc . !E020:2");
+}
+
+#[test]
 fn include_lib_resolution() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
