@@ -80,6 +80,21 @@ fn run_prints_the_bytes_erl_prints() {
 }
 
 #[test]
+fn exit_1_when_no_erlang_source_is_found() {
+    // A directory with no .erl file is a mistake to report, not "no race".
+    let dir = tempfile::tempdir().expect("temp dir");
+    for sub in ["check", "static"] {
+        let out = cmd().arg(sub).arg(dir.path()).output().expect("run");
+        assert_eq!(out.status.code(), Some(1), "{sub}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("no Erlang source files (.erl)"),
+            "{sub}: {err}"
+        );
+    }
+}
+
+#[test]
 fn exit_0_when_nothing_is_confirmed() {
     assert_cmd_snapshot!(cmd().args([
         "check",

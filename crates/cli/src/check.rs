@@ -177,7 +177,7 @@ pub fn load_record(load: &LoadArgs, opts: &racewit_syntax::LoadOptions) -> LoadR
 pub fn run(args: Args) -> Result<Outcome> {
     let load_opts = args.load.load_options()?;
     let confirm_opts = args.search.options()?;
-    let program = crate::progress::load(&args.load.paths, &load_opts, args.format);
+    let program = crate::progress::load(&args.load.paths, &load_opts, args.format)?;
     let sp = crate::progress::spinner(args.format, "static pass");
     let analysis = find_suspects(&program, &args.categories.options());
     sp.finish_and_clear();

@@ -58,7 +58,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     let (module, function) = parse_entry(&args.entry)?;
     let load_opts = args.load.load_options()?;
     let confirm = args.search.options()?;
-    let program = crate::progress::load(&args.load.paths, &load_opts, crate::report::Format::Human);
+    let program =
+        crate::progress::load(&args.load.paths, &load_opts, crate::report::Format::Human)?;
     if program.function(&module, &function, 0).is_none() {
         bail!("{}: no such function in the loaded code", args.entry);
     }

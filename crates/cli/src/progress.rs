@@ -30,10 +30,18 @@ pub fn spinner(format: Format, message: &str) -> ProgressBar {
     bar
 }
 
-/// Loads with a spinner.
-pub fn load(paths: &[PathBuf], opts: &LoadOptions, format: Format) -> Program {
+/// Loads with a spinner. Finding no Erlang source file at all is an error
+/// (a wrong directory would otherwise read as "no race").
+pub fn load(paths: &[PathBuf], opts: &LoadOptions, format: Format) -> anyhow::Result<Program> {
     let sp = spinner(format, "loading");
     let program = load_paths(paths, opts);
     sp.finish_and_clear();
-    program
+    if program.sources.is_empty() {
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        anyhow::bail!(
+            "no Erlang source files (.erl) in {}: give the files or the directories that hold them (e.g. src/)",
+            shown.join(", ")
+        );
+    }
+    Ok(program)
 }

@@ -23,7 +23,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<Outcome> {
     let (module, function) = crate::explore::parse_entry(&args.entry)?;
     let opts = args.load.load_options()?;
-    let program = crate::progress::load(&args.load.paths, &opts, crate::report::Format::Human);
+    let program = crate::progress::load(&args.load.paths, &opts, crate::report::Format::Human)?;
     if program.function(&module, &function, 0).is_none() {
         bail!("{}: no such function in the loaded code", args.entry);
     }

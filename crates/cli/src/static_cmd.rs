@@ -56,7 +56,7 @@ impl CategoryArgs {
 
 pub fn run(args: Args) -> Result<Outcome> {
     let opts = args.load.load_options()?;
-    let program = crate::progress::load(&args.load.paths, &opts, args.format);
+    let program = crate::progress::load(&args.load.paths, &opts, args.format)?;
     let analysis = find_suspects(&program, &args.categories.options());
     let mut text = String::new();
     match args.format {
