@@ -313,23 +313,25 @@ fn loop_clients(program: &Program, suspect: &Suspect) -> Vec<Entry> {
         for &c in clauses {
             let span = func.source_map.clause(c);
             let holds = span.file == read.file && span.start <= read.start && read.end <= span.end;
+            let size = span.end - span.start;
+            if !holds || best.as_ref().is_some_and(|(s, _)| *s <= size) {
+                continue;
+            }
+            // The clause's message tag: an atom, or a tuple's first atom.
+            let atom = |p| match body.pat(p) {
+                Pat::Lit(Literal::Atom(a)) => Some(a.to_string()),
+                _ => None,
+            };
             let tag = body
                 .clause(c)
                 .pats
                 .first()
                 .and_then(|&p| match body.pat(p) {
-                    Pat::Lit(Literal::Atom(a)) => Some(a.to_string()),
-                    Pat::Tuple(items) => items.first().and_then(|&t| match body.pat(t) {
-                        Pat::Lit(Literal::Atom(a)) => Some(a.to_string()),
-                        _ => None,
-                    }),
-                    _ => None,
+                    Pat::Tuple(items) => atom(*items.first()?),
+                    _ => atom(p),
                 });
-            if let (true, Some(tag)) = (holds, tag) {
-                let size = span.end - span.start;
-                if best.as_ref().is_none_or(|(s, _)| size < *s) {
-                    best = Some((size, tag));
-                }
+            if let Some(tag) = tag {
+                best = Some((size, tag));
             }
         }
     }
@@ -346,15 +348,7 @@ fn loop_clients(program: &Program, suspect: &Suspect) -> Vec<Entry> {
                 let Expr::Send { msg, .. } = e else {
                     return false;
                 };
-                let head = match f.body.expr(*msg) {
-                    Expr::Lit(Literal::Atom(a)) => Some(a),
-                    Expr::Tuple(items) => items.first().and_then(|&t| match f.body.expr(t) {
-                        Expr::Lit(Literal::Atom(a)) => Some(a),
-                        _ => None,
-                    }),
-                    _ => None,
-                };
-                head.is_some_and(|a| a.as_str() == tag)
+                message_tag(&f.body, *msg).is_some_and(|a| a.as_str() == tag)
             });
             if sends {
                 out.push(Entry {
@@ -373,7 +367,7 @@ fn loop_clients(program: &Program, suspect: &Suspect) -> Vec<Entry> {
 /// `gen_server:cast/2`, `!`), keeping to the request tags the static pass
 /// saw reach the read when it knows them (`{checkout, _}`).
 fn client_entries(program: &Program, callback: &Entry) -> Vec<Entry> {
-    use racewit_syntax::ir::{Expr, Literal};
+    use racewit_syntax::ir::Expr;
     let Some((m, f, a)) = split_mfa(&callback.mfa) else {
         return Vec::new();
     };
@@ -389,15 +383,7 @@ fn client_entries(program: &Program, callback: &Entry) -> Vec<Entry> {
     let tags = request_tags(callback.args.first());
     let tag_ok = |body: &racewit_syntax::ir::Body, msg: racewit_syntax::ir::ExprId| {
         let Some(tags) = &tags else { return true };
-        let tag = match body.expr(msg) {
-            Expr::Lit(Literal::Atom(x)) => Some(x),
-            Expr::Tuple(items) => items.first().and_then(|&t| match body.expr(t) {
-                Expr::Lit(Literal::Atom(x)) => Some(x),
-                _ => None,
-            }),
-            _ => None,
-        };
-        tag.is_none_or(|t| tags.iter().any(|want| want == t.as_str()))
+        message_tag(body, msg).is_none_or(|t| tags.iter().any(|want| want == t.as_str()))
     };
     let mut out = Vec::new();
     for func in module.functions.iter().filter(|func| func.exported) {
@@ -425,6 +411,23 @@ fn client_entries(program: &Program, callback: &Entry) -> Vec<Entry> {
         }
     }
     out
+}
+
+/// The atom a message expression is tagged with: the atom itself, or the
+/// first element of a tuple (`{checkout, W}` gives `checkout`).
+fn message_tag(
+    body: &racewit_syntax::ir::Body,
+    msg: racewit_syntax::ir::ExprId,
+) -> Option<&racewit_syntax::ir::Name> {
+    use racewit_syntax::ir::{Expr, Literal};
+    let atom = |e| match body.expr(e) {
+        Expr::Lit(Literal::Atom(a)) => Some(a),
+        _ => None,
+    };
+    match body.expr(msg) {
+        Expr::Tuple(items) => atom(*items.first()?),
+        _ => atom(msg),
+    }
 }
 
 /// The atoms that head the requests a callback's first argument can be

@@ -46,23 +46,9 @@ fn big_op(a: &Term, b: &Term, op: impl Fn(BigInt, BigInt) -> BigInt) -> Result<T
 /// boolean; `None` when it needs a bignum, raises, or `op` is not numeric.
 #[inline(always)]
 pub fn small_binop(op: BinOp, x: i64, y: i64) -> Option<Term> {
-    Some(match op {
-        BinOp::Add => Term::Int(x.checked_add(y)?),
-        BinOp::Sub => Term::Int(x.checked_sub(y)?),
-        BinOp::Mul => Term::Int(x.checked_mul(y)?),
-        BinOp::Div => Term::Int(x.checked_div(y)?),
-        BinOp::Rem => Term::Int(x.checked_rem(y)?),
-        BinOp::Band => Term::Int(x & y),
-        BinOp::Bor => Term::Int(x | y),
-        BinOp::Bxor => Term::Int(x ^ y),
-        BinOp::Less => Term::bool(x < y),
-        BinOp::LessEq => Term::bool(x <= y),
-        BinOp::Greater => Term::bool(x > y),
-        BinOp::GreaterEq => Term::bool(x >= y),
-        BinOp::Eq | BinOp::ExactEq => Term::bool(x == y),
-        BinOp::NotEq | BinOp::ExactNotEq => Term::bool(x != y),
-        _ => return None,
-    })
+    small_int_op(op, x, y)
+        .map(Term::Int)
+        .or_else(|| small_compare(op, x, y).map(Term::bool))
 }
 
 /// `x op y` for an arithmetic or bit `op` on small integers, when the result
@@ -78,6 +64,20 @@ pub fn small_int_op(op: BinOp, x: i64, y: i64) -> Option<i64> {
         BinOp::Band => Some(x & y),
         BinOp::Bor => Some(x | y),
         BinOp::Bxor => Some(x ^ y),
+        _ => None,
+    }
+}
+
+/// `x op y` for a comparison `op` on small integers; `None` for another `op`.
+#[inline(always)]
+pub fn small_compare(op: BinOp, x: i64, y: i64) -> Option<bool> {
+    match op {
+        BinOp::Less => Some(x < y),
+        BinOp::LessEq => Some(x <= y),
+        BinOp::Greater => Some(x > y),
+        BinOp::GreaterEq => Some(x >= y),
+        BinOp::Eq | BinOp::ExactEq => Some(x == y),
+        BinOp::NotEq | BinOp::ExactNotEq => Some(x != y),
         _ => None,
     }
 }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use racewit_syntax::ir::{BinOp, CallSiteId, ComprehensionKind};
+use racewit_syntax::ir::{CallSiteId, ComprehensionKind};
 
 use crate::arith;
 use crate::atom::Atom;
@@ -840,42 +840,11 @@ impl Vm {
         // loop goes on; otherwise falls through to the general operator.
         macro_rules! small_op {
             ($op:expr, $x:expr, $y:expr, $dst:expr) => {
-                match $op {
-                    BinOp::Add => {
-                        if let Some(v) = $x.checked_add($y) {
-                            put_int!($dst, v)
-                        }
-                    }
-                    BinOp::Sub => {
-                        if let Some(v) = $x.checked_sub($y) {
-                            put_int!($dst, v)
-                        }
-                    }
-                    BinOp::Mul => {
-                        if let Some(v) = $x.checked_mul($y) {
-                            put_int!($dst, v)
-                        }
-                    }
-                    BinOp::Div => {
-                        if let Some(v) = $x.checked_div($y) {
-                            put_int!($dst, v)
-                        }
-                    }
-                    BinOp::Rem => {
-                        if let Some(v) = $x.checked_rem($y) {
-                            put_int!($dst, v)
-                        }
-                    }
-                    BinOp::Band => put_int!($dst, $x & $y),
-                    BinOp::Bor => put_int!($dst, $x | $y),
-                    BinOp::Bxor => put_int!($dst, $x ^ $y),
-                    BinOp::Less => put_bool!($dst, $x < $y),
-                    BinOp::LessEq => put_bool!($dst, $x <= $y),
-                    BinOp::Greater => put_bool!($dst, $x > $y),
-                    BinOp::GreaterEq => put_bool!($dst, $x >= $y),
-                    BinOp::Eq | BinOp::ExactEq => put_bool!($dst, $x == $y),
-                    BinOp::NotEq | BinOp::ExactNotEq => put_bool!($dst, $x != $y),
-                    _ => {}
+                if let Some(v) = arith::small_int_op($op, $x, $y) {
+                    put_int!($dst, v)
+                }
+                if let Some(b) = arith::small_compare($op, $x, $y) {
+                    put_bool!($dst, b)
                 }
             };
         }

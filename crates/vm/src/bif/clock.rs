@@ -45,23 +45,15 @@ pub fn register(t: &mut Table) {
         convert(int_arg(&a[0])?, &a[1], &a[2])
     });
     t.ctx("erlang", "universaltime", 0, |ctx, _| {
-        Flow::Value(datetime(system_us(ctx).div_euclid(1_000_000)))
+        let (date, time) = now_utc(ctx);
+        Flow::Value(tuple2(date, time))
     });
     t.ctx("erlang", "localtime", 0, |ctx, _| {
-        Flow::Value(datetime(system_us(ctx).div_euclid(1_000_000)))
+        let (date, time) = now_utc(ctx);
+        Flow::Value(tuple2(date, time))
     });
-    t.ctx("erlang", "date", 0, |ctx, _| {
-        let Term::Tuple(dt) = datetime(system_us(ctx).div_euclid(1_000_000)) else {
-            return Flow::badarg();
-        };
-        Flow::Value(dt[0].clone())
-    });
-    t.ctx("erlang", "time", 0, |ctx, _| {
-        let Term::Tuple(dt) = datetime(system_us(ctx).div_euclid(1_000_000)) else {
-            return Flow::badarg();
-        };
-        Flow::Value(dt[1].clone())
-    });
+    t.ctx("erlang", "date", 0, |ctx, _| Flow::Value(now_utc(ctx).0));
+    t.ctx("erlang", "time", 0, |ctx, _| Flow::Value(now_utc(ctx).1));
     // The time zone is UTC: local time is universal time.
     t.pure("erlang", "universaltime_to_localtime", 1, |a| {
         Ok(a[0].clone())
@@ -128,12 +120,12 @@ fn timestamp(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
     ]))
 }
 
-/// `{{Y, M, D}, {H, Mi, S}}` (UTC) of seconds since the Unix epoch.
-fn datetime(secs: i64) -> Term {
-    let days = secs.div_euclid(86_400);
+/// `({Y, M, D}, {H, Mi, S})` (UTC) of the system time now.
+fn now_utc(ctx: &mut Ctx<'_>) -> (Term, Term) {
+    let secs = system_us(ctx).div_euclid(1_000_000);
+    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
     let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    tuple2(
+    (
         Term::tuple(vec![Term::Int(y), Term::Int(m), Term::Int(d)]),
         Term::tuple(vec![
             Term::Int(rem / 3600),
