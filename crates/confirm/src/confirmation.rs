@@ -469,10 +469,9 @@ fn why_not(
         && !run.monitor.read_seen
         && let Some((process, reason)) = crashes(&run.end).into_iter().next()
     {
-        return (
-            UnconfirmedReason::HarnessCrashed { process, reason },
-            partial,
-        );
+        // Nothing reached the read: what was explored says nothing of the
+        // race, so no space counts as exhausted.
+        return (UnconfirmedReason::HarnessCrashed { process, reason }, true);
     }
     if let Some(why) = &outcome.stats.first_error {
         return (UnconfirmedReason::RunsCut { why: why.clone() }, partial);
