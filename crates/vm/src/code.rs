@@ -131,6 +131,49 @@ pub struct FnCode {
     /// The enclosing function's name and arity (for lambdas) or its own.
     pub display: (Atom, u32),
     pub line: u32,
+    /// The leading clauses of the form `f(..., K, ...) -> C` (an integer
+    /// literal tested against one argument, a constant returned), and
+    /// where the code goes on when none of them matches. A call can answer
+    /// them from its argument values without opening a frame.
+    pub quick: QuickClauses,
+}
+
+/// See [`FnCode::quick`].
+#[derive(Debug, Default)]
+pub struct QuickClauses {
+    /// (argument, integer it must equal, constant returned), in clause order.
+    pub clauses: Box<[(Slot, i64, Term)]>,
+    /// The first instruction after them.
+    pub entry: u32,
+}
+
+impl QuickClauses {
+    /// Read the leading `ReturnIfInt` + `ReturnConst` pairs of `instrs`,
+    /// each failing to the pair right after it, on argument slots.
+    fn of(instrs: &[Instr], arity: u32) -> QuickClauses {
+        let mut clauses = Vec::new();
+        let mut pc = 0usize;
+        while let (
+            Some(Instr::ReturnIfInt {
+                src,
+                imm,
+                value,
+                fail,
+            }),
+            Some(Instr::ReturnConst { .. }),
+        ) = (instrs.get(pc), instrs.get(pc + 1))
+        {
+            if *src >= arity || *fail as usize != pc + 2 {
+                break;
+            }
+            clauses.push((*src, *imm, value.clone()));
+            pc += 2;
+        }
+        QuickClauses {
+            clauses: clauses.into_boxed_slice(),
+            entry: pc as u32,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -546,6 +589,7 @@ pub fn compile_onto(base: &CodeTable, programs: &[(&Program, bool)]) -> CodeTabl
                     self_slot: None,
                     display: (Atom::new("-missing-"), 0),
                     line: 0,
+                    quick: QuickClauses::default(),
                 })
             })
             .collect::<Vec<FnCode>>();
@@ -722,10 +766,12 @@ impl<'a> FnCompiler<'a> {
             &mut self.guards,
             frame_size,
         );
+        let quick = QuickClauses::of(&self.instrs, arity);
         FnCode {
             name,
             arity,
             frame_size,
+            quick,
             instrs: self.instrs,
             pats: self.pats,
             guards: self.guards,

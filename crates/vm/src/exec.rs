@@ -12,6 +12,7 @@ use crate::bif::{BifKind, Ctx, Flow};
 use crate::code::{Callee, CodeTable, FailKind, FnCode, Instr, Slot, Target};
 use crate::event::{Access, Class, Event, EventKind, Exception, SharedItem};
 use crate::format;
+use crate::hot_loop::Cursor;
 use crate::pattern::{self, Env, build_binary};
 use crate::process::{CHUNK_SLOTS, Frame, Handler, ProcStatus, Process, Start};
 use crate::term::{Fun, MapKey, Pid, Term, TermMap};
@@ -701,8 +702,9 @@ impl Vm {
         // The current function's index in its module.
         let mut function = p.frames.last().map_or(0, |fr| fr.function);
         // The current frame's registers (slot `s` is `regs[s]`), taken anew
-        // whenever the frame changes or the process was lent out.
-        let mut regs: &mut [Term] = &mut p.regs[base..];
+        // at each turn of the loop (after the hot loop) and whenever the
+        // frame changes or the process was lent out within an instruction.
+        let mut regs: &mut [Term];
         // Go on in the top frame; its code is looked up unless it is the
         // function just left (a return within a recursion).
         macro_rules! resume {
@@ -722,7 +724,6 @@ impl Vm {
                         return Ok(Outcome::Exit(Term::Atom(Atom::NORMAL)));
                     }
                 }
-                regs = &mut p.regs[base..];
             }};
         }
         macro_rules! save_pc {
@@ -801,7 +802,6 @@ impl Vm {
                 };
                 save_pc!();
                 base = self.open_frame(p, fc, $m, $fi, base, $args, $dst, $tail, $moves)?;
-                regs = &mut p.regs[base..];
                 f = fc;
                 pc = 0;
                 module = $m;
@@ -849,6 +849,18 @@ impl Vm {
             };
         }
         loop {
+            // The common instructions run in the hot loop; it stops at the
+            // first one it leaves to this loop.
+            let mut cur = Cursor {
+                f,
+                module,
+                function,
+                base,
+                pc,
+            };
+            self.hot_loop(code, p, &mut cur);
+            (f, module, function, base, pc) = (cur.f, cur.module, cur.function, cur.base, cur.pc);
+            regs = &mut p.regs[base..];
             let Some(ins) = f.instrs.get(pc) else {
                 error!(Term::Atom(Atom::new("racewit_bad_pc")));
             };
@@ -1109,6 +1121,7 @@ impl Vm {
                         }) => {
                             let fc = enter_code!(m, fi, args, *dst, *tail, *moves);
                             if let Some(fv) = closure {
+                                regs = &mut p.regs[base..];
                                 // A closure's captured values go to their slots.
                                 if let Term::Fun(fa) = &fv
                                     && let Fun::Closure { env, .. } = &**fa
@@ -1172,7 +1185,6 @@ impl Vm {
                                 Ok(()) => {
                                     f = fc;
                                     base = p.frames.last().map(|x| x.base).unwrap_or(0) as usize;
-                                    regs = &mut p.regs[base..];
                                     pc = 0;
                                     module = m;
                                     function = fi;
@@ -1360,7 +1372,6 @@ impl Vm {
                     if let Some(ev) = self.take_or_merge(p, ev) {
                         return Ok(Outcome::Event(ev));
                     }
-                    regs = &mut p.regs[base..];
                 }
                 Instr::MakeFun { dst, fun, env } => {
                     let md = &code.modules[module as usize];
@@ -1487,7 +1498,6 @@ impl Vm {
                     if let Some(ev) = self.take_or_merge(p, ev) {
                         return Ok(Outcome::Event(ev));
                     }
-                    regs = &mut p.regs[base..];
                 }
                 Instr::RecvWait {
                     timeout,
@@ -1735,7 +1745,7 @@ fn reverse_owned(list: Term) -> Term {
 
 /// The value of a slot: moved out on its last use, else copied.
 #[inline(always)]
-fn take_or_clone(slot: &mut Term, last: bool) -> Term {
+pub(crate) fn take_or_clone(slot: &mut Term, last: bool) -> Term {
     match slot {
         Term::Int(i) => Term::Int(*i),
         Term::Atom(a) => Term::Atom(*a),
@@ -1765,7 +1775,7 @@ fn resolve_export(
 }
 
 /// A call the loop makes without building an argument vector.
-enum FastCall {
+pub(crate) enum FastCall {
     /// Compiled code; `closure` is the applied fun when it captured values.
     Code {
         module: u32,
@@ -1779,7 +1789,7 @@ enum FastCall {
 /// (static, `M:F(...)` with atoms, or a fun of the right arity); `None` for
 /// everything else (context BIFs, errors, unsupported calls).
 #[inline(always)]
-fn fast_call(
+pub(crate) fn fast_call(
     code: &CodeTable,
     callee: &Callee,
     regs: &[Term],

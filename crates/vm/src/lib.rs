@@ -71,6 +71,7 @@ pub mod ets;
 pub mod event;
 mod exec;
 pub mod format;
+mod hot_loop;
 pub mod layout;
 pub mod liveness;
 pub mod mnesia;

@@ -534,6 +534,19 @@ impl Vm {
         self.code.resolve(module, name, arity)
     }
 
+    /// The compiled instructions of `module:name/arity`, one per line (for
+    /// tools and tests).
+    pub fn debug_code(&self, module: Atom, name: Atom, arity: u32) -> Option<String> {
+        let (_, m) = self.code.module(module)?;
+        let fi = *m.fn_index.get(&(name, arity))?;
+        let f = &m.functions[fi as usize];
+        let mut out = format!("{}/{} frame {}\n", name.name(), arity, f.frame_size);
+        for (i, ins) in f.instrs.iter().enumerate() {
+            out.push_str(&format!("{i:4} {ins:?}\n"));
+        }
+        Some(out)
+    }
+
     pub(crate) fn resolve(&self, module: Atom, name: Atom, arity: u32) -> Target {
         self.code.resolve(module, name, arity)
     }

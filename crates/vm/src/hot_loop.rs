@@ -1,0 +1,525 @@
+//! The interpreter's hot loop: the instructions most code spends its time
+//! in (moves, small-integer arithmetic and tests, list cells, calls of
+//! compiled code and funs, returns within a register chunk), in a small
+//! function whose state (program counter, current function, frame base,
+//! reduction count) stays in machine registers.
+//!
+//! Anything else stops the loop *before* it has any effect: an instruction
+//! outside that set, or one that would raise, cross into another register
+//! chunk, end the process or go over the reduction budget. The general loop
+//! in `exec` then runs that instruction from scratch, with the same result
+//! it would have had without this loop. So this loop is only ever a faster
+//! way to the same state.
+
+use crate::arith;
+use crate::atom::Atom;
+use crate::code::{CodeTable, FnCode, Instr};
+use crate::exec::{FastCall, fast_call, take_or_clone};
+use crate::process::{CHUNK_SLOTS, Frame, Process};
+use crate::term::{Fun, Term};
+use crate::vm::Vm;
+
+/// Where the interpreter is: the function running in the top frame, and
+/// the frame's base in the register chunk.
+#[derive(Clone, Copy)]
+pub(crate) struct Cursor<'c> {
+    pub f: &'c FnCode,
+    pub module: u32,
+    pub function: u32,
+    pub base: usize,
+    pub pc: usize,
+}
+
+impl Vm {
+    /// Run the top frame of `p` from `cur` while its instructions are
+    /// common ones; `cur` is left at the first one this loop leaves to the
+    /// general interpreter.
+    #[inline(never)]
+    pub(crate) fn hot_loop<'c>(
+        &mut self,
+        code: &'c CodeTable,
+        p: &mut Process,
+        cur: &mut Cursor<'c>,
+    ) {
+        let Cursor {
+            mut f,
+            mut module,
+            mut function,
+            mut base,
+            mut pc,
+        } = *cur;
+        // Calls left before the budget runs out (one register, counted down).
+        let start_left = self.max_reductions.saturating_sub(self.reductions);
+        let mut left = start_left;
+        let mut regs: &mut [Term] = &mut p.regs[base..];
+        // The current function's instructions, kept apart from `f` so the
+        // dispatch needs no load through it.
+        let mut instrs: &'c [Instr] = &f.instrs;
+        macro_rules! r {
+            ($s:expr) => {
+                regs[$s as usize]
+            };
+        }
+        macro_rules! put_int {
+            ($dst:expr, $v:expr) => {{
+                let slot = &mut r!($dst);
+                if let Term::Int(d) = slot {
+                    *d = $v;
+                } else {
+                    Term::put(slot, Term::Int($v));
+                }
+            }};
+        }
+        // A failed test: go to `fail`, or leave the raise to `exec`.
+        macro_rules! fail_to {
+            ($fail:expr) => {
+                match $fail {
+                    Some(l) => pc = *l as usize,
+                    None => break,
+                }
+            };
+        }
+        // Return from the top frame to its caller in the same chunk: `$put`
+        // stores the value, given the register file, the destination slot
+        // and the returning frame's base.
+        macro_rules! ret {
+            ($put:expr) => {{
+                let n = p.frames.len();
+                if n < 2 {
+                    break;
+                }
+                let top = p.frames[n - 1];
+                let caller = p.frames[n - 2];
+                if caller.chunk != top.chunk {
+                    break;
+                }
+                let dst = (caller.base + top.ret) as usize;
+                #[allow(clippy::redundant_closure_call)]
+                ($put)(&mut p.regs[..], dst, top.base as usize);
+                p.frames.pop();
+                p.top = top.base as usize;
+                if caller.module != module || caller.function != function {
+                    module = caller.module;
+                    function = caller.function;
+                    f = &code.modules[module as usize].functions[function as usize];
+                    instrs = &f.instrs;
+                }
+                base = caller.base as usize;
+                pc = caller.pc as usize;
+                regs = &mut p.regs[base..];
+                continue;
+            }};
+        }
+        // Enter compiled function `$fi` of module `$m` with the argument
+        // slots `$args`; stops first when the call cannot be made here.
+        macro_rules! call_code {
+            ($m:expr, $fi:expr, $args:expr, $dst:expr, $tail:expr, $moves:expr) => {{
+                if left == 0 {
+                    break;
+                }
+                let fc = if $m == module && $fi == function {
+                    f
+                } else {
+                    &code.modules[$m as usize].functions[$fi as usize]
+                };
+                let args: &[u32] = $args;
+                // Where the callee starts: past its quick clauses, which
+                // are tested here; a match answers a body call at once.
+                let mut entry = 0;
+                if !fc.quick.clauses.is_empty() {
+                    let mut hit = None;
+                    for (arg, imm, value) in fc.quick.clauses.iter() {
+                        if let Some(s) = args.get(*arg as usize)
+                            && matches!(r!(*s), Term::Int(x) if x == *imm)
+                        {
+                            hit = Some(value);
+                            break;
+                        }
+                    }
+                    match hit {
+                        Some(value) if !$tail => {
+                            left -= 1;
+                            // The moved arguments die here, as in the callee.
+                            for (i, s) in args.iter().enumerate() {
+                                if i < 32 && $moves >> i & 1 == 1 {
+                                    Term::put(&mut r!(*s), Term::Nil);
+                                }
+                            }
+                            Term::put(&mut r!($dst), value.clone());
+                            pc += 1;
+                            continue;
+                        }
+                        Some(_) => {}
+                        None => entry = fc.quick.entry as usize,
+                    }
+                }
+                let nb;
+                if $tail {
+                    // The frame is reused: its arguments are gathered
+                    // first unless each can be moved down in order.
+                    let in_order = args.iter().enumerate().all(|(j, s)| *s as usize >= j);
+                    nb = base;
+                    let need = nb + fc.frame_size as usize;
+                    if need > CHUNK_SLOTS && nb > 0 {
+                        break;
+                    }
+                    if p.regs.len() < need {
+                        grow(p, need);
+                    }
+                    if in_order {
+                        for (j, s) in args.iter().enumerate() {
+                            let src = base + *s as usize;
+                            if src != nb + j {
+                                let (lo, hi) = p.regs.split_at_mut(src);
+                                Term::move_into(&mut lo[nb + j], &mut hi[0]);
+                            }
+                        }
+                    } else {
+                        let mut buf = std::mem::take(&mut self.argbuf);
+                        for s in args {
+                            buf.push(std::mem::replace(
+                                &mut p.regs[base + *s as usize],
+                                Term::Nil,
+                            ));
+                        }
+                        for (i, v) in buf.drain(..).enumerate() {
+                            Term::put(&mut p.regs[nb + i], v);
+                        }
+                        self.argbuf = buf;
+                    }
+                    if let Some(top) = p.frames.last_mut() {
+                        top.module = $m;
+                        top.function = $fi;
+                        top.pc = 0;
+                    }
+                    p.top = need;
+                } else {
+                    nb = p.top;
+                    let need = nb + fc.frame_size as usize;
+                    if need > CHUNK_SLOTS && nb > 0 {
+                        break;
+                    }
+                    let Some(top) = p.frames.last_mut() else {
+                        break;
+                    };
+                    top.pc = pc as u32 + 1;
+                    p.frames.push(Frame {
+                        module: $m,
+                        function: $fi,
+                        pc: 0,
+                        base: nb as u32,
+                        ret: $dst,
+                        chunk: p.lower.len() as u32,
+                    });
+                    p.top = need;
+                    if p.regs.len() < need {
+                        grow(p, need);
+                    }
+                    // The new frame lies above the caller's.
+                    let (lo, hi) = p.regs.split_at_mut(nb);
+                    for (i, s) in args.iter().enumerate() {
+                        let src = &mut lo[base + *s as usize];
+                        if i < 32 && $moves >> i & 1 == 1 {
+                            Term::move_into(&mut hi[i], src);
+                        } else {
+                            Term::copy_into(&mut hi[i], src);
+                        }
+                    }
+                }
+                left -= 1;
+                base = nb;
+                regs = &mut p.regs[base..];
+                f = fc;
+                instrs = &fc.instrs;
+                pc = entry;
+                module = $m;
+                function = $fi;
+                fc
+            }};
+        }
+        loop {
+            let Some(ins) = instrs.get(pc) else {
+                break;
+            };
+            match ins {
+                Instr::Const { dst, value } => {
+                    Term::put(&mut r!(*dst), value.clone());
+                    pc += 1;
+                }
+                Instr::Move { dst, src } => {
+                    let (d, s) = (*dst as usize, *src as usize);
+                    if d < s {
+                        let (lo, hi) = regs.split_at_mut(s);
+                        Term::copy_into(&mut lo[d], &hi[0]);
+                    } else if d > s {
+                        let (lo, hi) = regs.split_at_mut(d);
+                        Term::copy_into(&mut hi[0], &lo[s]);
+                    }
+                    pc += 1;
+                }
+                Instr::Cons {
+                    dst,
+                    head,
+                    tail,
+                    moves,
+                } => {
+                    let h = take_or_clone(&mut r!(*head), moves & 1 != 0);
+                    let t = take_or_clone(&mut r!(*tail), moves & 2 != 0);
+                    Term::put(&mut r!(*dst), Term::cons(h, t));
+                    pc += 1;
+                }
+                Instr::Op { dst, op, a, b } => {
+                    let (Term::Int(x), Term::Int(y)) = (&r!(*a), &r!(*b)) else {
+                        break;
+                    };
+                    let (x, y) = (*x, *y);
+                    if let Some(v) = arith::small_int_op(*op, x, y) {
+                        put_int!(*dst, v);
+                    } else if let Some(v) = arith::small_compare(*op, x, y) {
+                        Term::put(&mut r!(*dst), Term::Atom(Atom::bool(v)));
+                    } else {
+                        break;
+                    }
+                    pc += 1;
+                }
+                Instr::OpImm { dst, op, a, imm } => {
+                    let Term::Int(x) = &r!(*a) else {
+                        break;
+                    };
+                    let x = *x;
+                    if let Some(v) = arith::small_int_op(*op, x, *imm) {
+                        put_int!(*dst, v);
+                    } else if let Some(v) = arith::small_compare(*op, x, *imm) {
+                        Term::put(&mut r!(*dst), Term::Atom(Atom::bool(v)));
+                    } else {
+                        break;
+                    }
+                    pc += 1;
+                    // `f(X - 1)`: the call that usually follows is made
+                    // here, without going back through the dispatch.
+                    if let Some(Instr::CallCode {
+                        dst,
+                        module: m,
+                        function: fi,
+                        args,
+                        tail,
+                        moves,
+                    }) = instrs.get(pc)
+                    {
+                        call_code!(*m, *fi, args, *dst, *tail, *moves);
+                    }
+                }
+                Instr::MatchInt { src, imm, fail } => {
+                    // A bignum or a float is never `=:=` a small integer.
+                    if matches!(&r!(*src), Term::Int(x) if x == imm) {
+                        pc += 1;
+                    } else {
+                        fail_to!(fail);
+                    }
+                }
+                Instr::ReturnIfInt {
+                    src,
+                    imm,
+                    value,
+                    fail,
+                } => {
+                    if matches!(&r!(*src), Term::Int(x) if x == imm) {
+                        ret!(|regs: &mut [Term], dst: usize, _| Term::put(
+                            &mut regs[dst],
+                            value.clone()
+                        ));
+                    }
+                    pc = *fail as usize;
+                }
+                Instr::MatchAtom { src, atom, fail } => {
+                    if r!(*src).is_atom(*atom) {
+                        pc += 1;
+                    } else {
+                        fail_to!(fail);
+                    }
+                }
+                Instr::MatchCons {
+                    src,
+                    head,
+                    tail,
+                    fail,
+                    take,
+                } => {
+                    let Term::Cons(c) = &mut r!(*src) else {
+                        fail_to!(fail);
+                        continue;
+                    };
+                    if *take && let Some(cell) = std::sync::Arc::get_mut(c) {
+                        // The last reference to the cell: its parts move
+                        // out, and it is freed.
+                        let mut h = std::mem::replace(&mut cell.head, Term::Nil);
+                        let mut t = std::mem::replace(&mut cell.tail, Term::Nil);
+                        Term::put(&mut r!(*src), Term::Nil);
+                        if let Some(hs) = head {
+                            Term::move_into(&mut r!(*hs), &mut h);
+                        }
+                        if let Some(ts) = tail {
+                            Term::move_into(&mut r!(*ts), &mut t);
+                        }
+                    } else {
+                        let cell = std::mem::replace(&mut r!(*src), Term::Nil);
+                        if let Term::Cons(c) = &cell {
+                            if let Some(h) = head {
+                                Term::copy_into(&mut r!(*h), &c.head);
+                            }
+                            if let Some(t) = tail {
+                                Term::copy_into(&mut r!(*t), &c.tail);
+                            }
+                        }
+                        // A part bound to the source slot itself wins.
+                        if Some(*src) != *head && Some(*src) != *tail {
+                            Term::put(&mut r!(*src), cell);
+                        }
+                    }
+                    pc += 1;
+                }
+                Instr::Filter { src, fail } => match &r!(*src) {
+                    Term::Atom(Atom::TRUE) => pc += 1,
+                    Term::Atom(Atom::FALSE) => pc = *fail as usize,
+                    _ => break,
+                },
+                Instr::Jump(l) => pc = *l as usize,
+                Instr::ListNext { list, head, done } => match &r!(*list) {
+                    Term::Cons(_) => {
+                        let l = std::mem::replace(&mut r!(*list), Term::Nil);
+                        if let Term::Cons(c) = &l {
+                            Term::copy_into(&mut r!(*head), &c.head);
+                            Term::copy_into(&mut r!(*list), &c.tail);
+                        }
+                        pc += 1;
+                    }
+                    Term::Nil => pc = *done as usize,
+                    _ => break,
+                },
+                Instr::AccPush { acc, value } => {
+                    let v = Term::cons(
+                        r!(*value).clone(),
+                        std::mem::replace(&mut r!(*acc), Term::Nil),
+                    );
+                    r!(*acc) = v;
+                    pc += 1;
+                }
+                Instr::CallCode {
+                    dst,
+                    module: m,
+                    function: fi,
+                    args,
+                    tail,
+                    moves,
+                } => {
+                    call_code!(*m, *fi, args, *dst, *tail, *moves);
+                }
+                Instr::Call {
+                    dst,
+                    callee,
+                    args,
+                    tail,
+                    moves,
+                    ..
+                } => match fast_call(code, callee, regs, args.len(), &mut self.last_export) {
+                    Some(FastCall::Code {
+                        module: m,
+                        function: fi,
+                        closure,
+                    }) => {
+                        let fc = call_code!(m, fi, args, *dst, *tail, *moves);
+                        if let Some(fv) = closure {
+                            // A closure's captured values go to their slots.
+                            if let Term::Fun(fa) = &fv
+                                && let Fun::Closure { env, .. } = &**fa
+                            {
+                                for (slot, v) in fc.env_slots.iter().zip(env.iter()) {
+                                    Term::put(&mut r!(*slot), v.clone());
+                                }
+                            }
+                            if let Some(sl) = fc.self_slot {
+                                Term::put(&mut r!(sl), fv);
+                            }
+                        }
+                    }
+                    Some(FastCall::Pure(func)) => {
+                        // A pure BIF: calling it again in `exec` (after a
+                        // stop here) gives the same answer.
+                        let mut buf = std::mem::take(&mut self.argbuf);
+                        buf.extend(args.iter().map(|s| r!(*s).clone()));
+                        let res = func(&buf);
+                        buf.clear();
+                        self.argbuf = buf;
+                        let Ok(v) = res else {
+                            break;
+                        };
+                        if *tail {
+                            ret!(|regs: &mut [Term], dst: usize, _| Term::put(&mut regs[dst], v));
+                        }
+                        Term::put(&mut r!(*dst), v);
+                        pc += 1;
+                    }
+                    None => break,
+                },
+                Instr::Return { src } => {
+                    let src = *src as usize;
+                    ret!(|regs: &mut [Term], dst: usize, top: usize| {
+                        let (lo, hi) = regs.split_at_mut(top);
+                        Term::move_into(&mut lo[dst], &mut hi[src]);
+                    });
+                }
+                Instr::ReturnConst { value } => {
+                    ret!(|regs: &mut [Term], dst: usize, _| Term::put(
+                        &mut regs[dst],
+                        value.clone()
+                    ));
+                }
+                Instr::ReturnOp { op, a, b } => {
+                    let (Term::Int(x), Term::Int(y)) = (&r!(*a), &r!(*b)) else {
+                        break;
+                    };
+                    let Some(v) = arith::small_int_op(*op, *x, *y) else {
+                        break;
+                    };
+                    ret!(|regs: &mut [Term], dst: usize, _| put_slot_int(&mut regs[dst], v));
+                }
+                Instr::ReturnOpImm { op, a, imm } => {
+                    let Term::Int(x) = &r!(*a) else {
+                        break;
+                    };
+                    let Some(v) = arith::small_int_op(*op, *x, *imm) else {
+                        break;
+                    };
+                    ret!(|regs: &mut [Term], dst: usize, _| put_slot_int(&mut regs[dst], v));
+                }
+                _ => break,
+            }
+        }
+        self.reductions += start_left - left;
+        *cur = Cursor {
+            f,
+            module,
+            function,
+            base,
+            pc,
+        };
+    }
+}
+
+/// Store the small integer `v` in `slot`, field by field when it holds one.
+#[inline(always)]
+fn put_slot_int(slot: &mut Term, v: i64) {
+    if let Term::Int(d) = slot {
+        *d = v;
+    } else {
+        Term::put(slot, Term::Int(v));
+    }
+}
+
+/// Grow the top register chunk to hold `need` slots, by doubling up to a
+/// chunk (as `exec` does).
+#[inline(never)]
+fn grow(p: &mut Process, need: usize) {
+    let len = need.max((p.regs.len() * 2).min(CHUNK_SLOTS));
+    p.regs.resize_with(len, || Term::Nil);
+}
