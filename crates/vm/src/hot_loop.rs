@@ -478,19 +478,33 @@ impl Vm {
                     let (Term::Int(x), Term::Int(y)) = (&r!(*a), &r!(*b)) else {
                         break;
                     };
-                    let Some(v) = arith::small_int_op(*op, *x, *y) else {
+                    let (x, y) = (*x, *y);
+                    if let Some(v) = arith::small_int_op(*op, x, y) {
+                        ret!(|regs: &mut [Term], dst: usize, _| put_slot_int(&mut regs[dst], v));
+                    }
+                    let Some(v) = arith::small_compare(*op, x, y) else {
                         break;
                     };
-                    ret!(|regs: &mut [Term], dst: usize, _| put_slot_int(&mut regs[dst], v));
+                    ret!(|regs: &mut [Term], dst: usize, _| Term::put(
+                        &mut regs[dst],
+                        Term::Atom(Atom::bool(v))
+                    ));
                 }
                 Instr::ReturnOpImm { op, a, imm } => {
                     let Term::Int(x) = &r!(*a) else {
                         break;
                     };
-                    let Some(v) = arith::small_int_op(*op, *x, *imm) else {
+                    let x = *x;
+                    if let Some(v) = arith::small_int_op(*op, x, *imm) {
+                        ret!(|regs: &mut [Term], dst: usize, _| put_slot_int(&mut regs[dst], v));
+                    }
+                    let Some(v) = arith::small_compare(*op, x, *imm) else {
                         break;
                     };
-                    ret!(|regs: &mut [Term], dst: usize, _| put_slot_int(&mut regs[dst], v));
+                    ret!(|regs: &mut [Term], dst: usize, _| Term::put(
+                        &mut regs[dst],
+                        Term::Atom(Atom::bool(v))
+                    ));
                 }
                 _ => break,
             }

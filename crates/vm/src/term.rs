@@ -291,6 +291,7 @@ impl Term {
     pub fn tuple(items: Vec<Term>) -> Term {
         Term::Tuple(Arc::new(items.into_boxed_slice()))
     }
+    #[inline]
     pub fn cons(head: Term, tail: Term) -> Term {
         Term::Cons(Arc::new(Cons { head, tail }))
     }
@@ -530,6 +531,9 @@ pub fn loose_eq(a: &Term, b: &Term) -> bool {
 /// Term order. With `exact`, an integer and a float of equal value differ
 /// (the integer first), as map keys and `=:=` require.
 pub fn compare(a: &Term, b: &Term, exact: bool) -> Ordering {
+    if let (Term::Int(x), Term::Int(y)) = (a, b) {
+        return x.cmp(y);
+    }
     let mut a = a;
     let mut b = b;
     loop {

@@ -534,15 +534,21 @@ impl Vm {
         self.code.resolve(module, name, arity)
     }
 
-    /// The compiled instructions of `module:name/arity`, one per line (for
-    /// tools and tests).
-    pub fn debug_code(&self, module: Atom, name: Atom, arity: u32) -> Option<String> {
+    /// The compiled instructions of every function of `module` (its `fun`s
+    /// after its named functions), one per line (for tools and tests).
+    pub fn debug_code(&self, module: Atom) -> Option<String> {
         let (_, m) = self.code.module(module)?;
-        let fi = *m.fn_index.get(&(name, arity))?;
-        let f = &m.functions[fi as usize];
-        let mut out = format!("{}/{} frame {}\n", name.name(), arity, f.frame_size);
-        for (i, ins) in f.instrs.iter().enumerate() {
-            out.push_str(&format!("{i:4} {ins:?}\n"));
+        let mut out = String::new();
+        for (fi, f) in m.functions.iter().enumerate() {
+            out.push_str(&format!(
+                "#{fi} {}/{} frame {}\n",
+                f.display.0.name(),
+                f.arity,
+                f.frame_size
+            ));
+            for (i, ins) in f.instrs.iter().enumerate() {
+                out.push_str(&format!("{i:4} {ins:?}\n"));
+            }
         }
         Some(out)
     }
