@@ -127,16 +127,7 @@ impl Vm {
                 // are tested here; a match answers a body call at once.
                 let mut entry = 0;
                 if !fc.quick.clauses.is_empty() {
-                    let mut hit = None;
-                    for (arg, imm, value) in fc.quick.clauses.iter() {
-                        if let Some(s) = args.get(*arg as usize)
-                            && matches!(r!(*s), Term::Int(x) if x == *imm)
-                        {
-                            hit = Some(value);
-                            break;
-                        }
-                    }
-                    match hit {
+                    match fc.quick.lookup(args, regs) {
                         Some(value) if !$tail => {
                             left -= 1;
                             // The moved arguments die here, as in the callee.

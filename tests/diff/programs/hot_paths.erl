@@ -10,6 +10,19 @@ kind(X) -> {other, X}.
 
 tail_kind(X) -> kind(X).
 
+code(200) -> ok;
+code(404) -> missing;
+code(_) -> other.
+
+pick(0, _) -> a;
+pick(_, 0) -> b;
+pick(_, _) -> c.
+
+dup(1) -> first;
+dup(1) -> second;
+dup(-2) -> minus;
+dup(_) -> none.
+
 count(0, Acc) -> Acc;
 count(N, Acc) -> count(N - 1, Acc + 1).
 
@@ -32,6 +45,9 @@ main() ->
     io:format("~p~n", [[kind(0), kind(1), kind(0.0), kind(1.0), kind(2), kind(a),
                         kind(1 bsl 70), kind([1]), kind(-1)]]),
     io:format("~p~n", [[tail_kind(0), tail_kind(1.0), tail_kind(b)]]),
+    io:format("~p~n", [[code(200), code(404), code(201), code(200.0),
+                        pick(0, 0), pick(1, 0), pick(1, 1), pick(0.0, 0),
+                        dup(1), dup(-2), dup(0), dup(-1), dup(1 bsl 64)]]),
     io:format("~p~n", [count(100000, 0)]),
     io:format("~p~n", [sum(200000)]),
     io:format("~p~n", [[is_odd(3), is_odd(4), is_odd(-3), less(1, 2), less(2, 1),
