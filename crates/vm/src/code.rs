@@ -21,6 +21,9 @@
 //! is `OpImm`, a clause returning a constant ends in `ReturnConst` (one
 //! returning an operator's result in `ReturnOp`/`ReturnOpImm`), and the
 //! arguments of a tail call come from distinct slots (they are moved).
+//! A function's leading clauses that test one argument against an integer
+//! and return a constant (`fib(0) -> 0`) are also kept as [`QuickClauses`],
+//! which a call consults before opening a frame.
 
 use racewit_syntax::ir::{
     self, BinOp, BinType, CaseKind, ClauseId, ComprehensionKind, Endian, Expr, ExprId,
@@ -149,7 +152,16 @@ pub struct QuickClauses {
     /// within [`DENSE_SPAN`]: that argument, the smallest integer, and the
     /// constant for each integer from there on (`None` where no clause
     /// has it). One range test then replaces the clause-by-clause tests.
-    dense: Option<(Slot, i64, Box<[Option<Term>]>)>,
+    dense: Option<DenseClauses>,
+}
+
+/// See [`QuickClauses::dense`]: the argument, the smallest integer, and the
+/// constant for each integer from there on.
+#[derive(Debug)]
+struct DenseClauses {
+    arg: Slot,
+    lo: i64,
+    table: Box<[Option<Term>]>,
 }
 
 /// The widest range of integers [`QuickClauses`] keeps as a table.
@@ -160,7 +172,7 @@ impl QuickClauses {
     /// its arguments in slots `args` of `regs`, if one matches.
     #[inline(always)]
     pub fn lookup<'a>(&'a self, args: &[Slot], regs: &[Term]) -> Option<&'a Term> {
-        if let Some((arg, lo, table)) = &self.dense {
+        if let Some(DenseClauses { arg, lo, table }) = &self.dense {
             let slot = *args.get(*arg as usize)?;
             let Some(Term::Int(x)) = regs.get(slot as usize) else {
                 return None;
@@ -174,7 +186,7 @@ impl QuickClauses {
         })
     }
 
-    fn dense_table(clauses: &[(Slot, i64, Term)]) -> Option<(Slot, i64, Box<[Option<Term>]>)> {
+    fn dense_table(clauses: &[(Slot, i64, Term)]) -> Option<DenseClauses> {
         let (arg, _, _) = clauses.first()?;
         if clauses.iter().any(|(a, _, _)| a != arg) {
             return None;
@@ -193,7 +205,11 @@ impl QuickClauses {
                 *cell = Some(value.clone());
             }
         }
-        Some((*arg, lo, table.into_boxed_slice()))
+        Some(DenseClauses {
+            arg: *arg,
+            lo,
+            table: table.into_boxed_slice(),
+        })
     }
 
     /// Read the leading `ReturnIfInt` + `ReturnConst` pairs of `instrs`,

@@ -228,10 +228,7 @@ impl Vm {
                 fc
             }};
         }
-        loop {
-            let Some(ins) = instrs.get(pc) else {
-                break;
-            };
+        while let Some(ins) = instrs.get(pc) {
             match ins {
                 Instr::Const { dst, value } => {
                     Term::put(&mut r!(*dst), value.clone());

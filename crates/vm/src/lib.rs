@@ -16,7 +16,9 @@
 //!
 //! Code is compiled from the core IR ([`code`]) into flat instructions over
 //! frame slots, with calls resolved; the prelude and OTP libraries are
-//! compiled once per OS process and shared (`Arc`) by every VM. Each process
+//! compiled once per OS process and shared (`Arc`) by every VM. A hot loop
+//! runs the common instructions with its state in machine registers and
+//! leaves everything else to the general interpreter. Each process
 //! keeps an explicit stack of frames over register chunks, so deep
 //! recursion never uses the Rust stack; a per-run reduction budget stops
 //! livelocks ([`VmError::BudgetExhausted`]).
