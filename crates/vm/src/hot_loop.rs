@@ -13,7 +13,7 @@
 
 use crate::arith;
 use crate::atom::Atom;
-use crate::code::{CodeTable, FnCode, Instr};
+use crate::code::{CodeTable, FnCode, Instr, Slot};
 use crate::exec::{FastCall, fast_call, take_or_clone};
 use crate::process::{CHUNK_SLOTS, Frame, Process};
 use crate::term::{Fun, Term};
@@ -55,6 +55,11 @@ impl Vm {
         // The current function's instructions, kept apart from `f` so the
         // dispatch needs no load through it.
         let mut instrs: &'c [Instr] = &f.instrs;
+        // A function entered here has no frame of its own until it calls
+        // (or this loop stops): most calls of small functions return
+        // without ever needing one. While that is so, this is the slot of
+        // the caller (the top frame) its value goes to.
+        let mut lazy_ret: Slot = NO_FRAME;
         macro_rules! r {
             ($s:expr) => {
                 regs[$s as usize]
@@ -84,6 +89,27 @@ impl Vm {
         // and the returning frame's base.
         macro_rules! ret {
             ($put:expr) => {{
+                if lazy_ret != NO_FRAME {
+                    // The frame was never pushed: the caller is the top one.
+                    let Some(caller) = p.frames.last().copied() else {
+                        break;
+                    };
+                    let dst = (caller.base + lazy_ret) as usize;
+                    #[allow(clippy::redundant_closure_call)]
+                    ($put)(&mut p.regs[..], dst, base);
+                    lazy_ret = NO_FRAME;
+                    p.top = base;
+                    if caller.module != module || caller.function != function {
+                        module = caller.module;
+                        function = caller.function;
+                        f = &code.modules[module as usize].functions[function as usize];
+                        instrs = &f.instrs;
+                    }
+                    base = caller.base as usize;
+                    pc = caller.pc as usize;
+                    regs = &mut p.regs[base..];
+                    continue;
+                }
                 let n = p.frames.len();
                 if n < 2 {
                     break;
@@ -178,7 +204,10 @@ impl Vm {
                         }
                         self.argbuf = buf;
                     }
-                    if let Some(top) = p.frames.last_mut() {
+                    // A frame not pushed yet stays so, for the new function.
+                    if lazy_ret == NO_FRAME
+                        && let Some(top) = p.frames.last_mut()
+                    {
                         top.module = $m;
                         top.function = $fi;
                         top.pc = 0;
@@ -190,18 +219,25 @@ impl Vm {
                     if need > CHUNK_SLOTS && nb > 0 {
                         break;
                     }
-                    let Some(top) = p.frames.last_mut() else {
-                        break;
-                    };
-                    top.pc = pc as u32 + 1;
-                    p.frames.push(Frame {
-                        module: $m,
-                        function: $fi,
-                        pc: 0,
-                        base: nb as u32,
-                        ret: $dst,
-                        chunk: p.lower.len() as u32,
-                    });
+                    if lazy_ret != NO_FRAME {
+                        // The running function calls: its frame is due now,
+                        // with the place the call returns to.
+                        p.frames.push(Frame {
+                            module,
+                            function,
+                            pc: pc as u32 + 1,
+                            base: base as u32,
+                            ret: lazy_ret,
+                            chunk: p.lower.len() as u32,
+                        });
+                    } else {
+                        let Some(top) = p.frames.last_mut() else {
+                            break;
+                        };
+                        top.pc = pc as u32 + 1;
+                    }
+                    // The callee's frame is pushed only if it calls in turn.
+                    lazy_ret = $dst;
                     p.top = need;
                     if p.regs.len() < need {
                         grow(p, need);
@@ -497,6 +533,16 @@ impl Vm {
                 _ => break,
             }
         }
+        if lazy_ret != NO_FRAME {
+            p.frames.push(Frame {
+                module,
+                function,
+                pc: pc as u32,
+                base: base as u32,
+                ret: lazy_ret,
+                chunk: p.lower.len() as u32,
+            });
+        }
         self.reductions += start_left - left;
         *cur = Cursor {
             f,
@@ -507,6 +553,9 @@ impl Vm {
         };
     }
 }
+
+/// `lazy_ret` when the running function has its frame.
+const NO_FRAME: Slot = Slot::MAX;
 
 /// Store the small integer `v` in `slot`, field by field when it holds one.
 #[inline(always)]

@@ -314,3 +314,42 @@ fn deeply_nested_iolists_do_not_use_the_rust_stack() {
     assert_eq!(vm.format_term(&r), "{300000,300000}");
     drop(vm);
 }
+
+/// A function the hot loop entered without pushing its frame (it had made
+/// no call yet) still appears in the stack of an exception it raises, and
+/// the budget counts its call.
+#[test]
+fn frames_not_yet_pushed_appear_in_stacks_and_budgets() {
+    let mut vm = vm("-module(t).\n-export([main/0]).\n\
+        main() -> 1 + outer(a).\n\
+        outer(X) -> 2 * leaf(X).\n\
+        leaf(X) -> X + 1.\n");
+    let p = vm.spawn_entry("t", "main", vec![]);
+    run_all(&mut vm);
+    let crash = vm.process_crash(p).expect("badarith crash");
+    assert_eq!(vm.write_term(&crash.reason), "badarith");
+    assert_eq!(
+        vm.write_term(&crash.stack),
+        "[{t,leaf,1,[]},{t,outer,1,[]},{t,main,0,[]}]"
+    );
+
+    // main, count and 5 leaf calls: the sixth leaf call is over a budget of 6.
+    let program = Arc::new(racewit_syntax::load_source(
+        "t.erl",
+        "-module(t).\n-export([main/0]).\nmain() -> count(10, 0).\n\
+         count(0, A) -> A;\ncount(N, A) -> count(N - 1, A + leaf(N)).\nleaf(X) -> X.\n",
+    ));
+    for (budget, done) in [(6, false), (40, true)] {
+        let config = VmConfig {
+            max_reductions: budget,
+            ..VmConfig::default()
+        };
+        let mut vm = Vm::new(program.clone(), config);
+        let p = vm.spawn_entry("t", "main", vec![]);
+        let out = vm.step(p);
+        assert_eq!(out.is_ok(), done, "budget {budget}: {out:?}");
+        if done {
+            assert_eq!(vm.process_result(p), Some(Term::Int(55)));
+        }
+    }
+}
