@@ -850,16 +850,20 @@ impl Vm {
         }
         loop {
             // The common instructions run in the hot loop; it stops at the
-            // first one it leaves to this loop.
-            let mut cur = Cursor {
-                f,
-                module,
-                function,
-                base,
-                pc,
-            };
-            self.hot_loop(code, p, &mut cur);
-            (f, module, function, base, pc) = (cur.f, cur.module, cur.function, cur.base, cur.pc);
+            // first one it leaves to this loop. An instruction it never
+            // runs does not go there first.
+            if f.instrs.get(pc).is_some_and(crate::hot_loop::may_run) {
+                let mut cur = Cursor {
+                    f,
+                    module,
+                    function,
+                    base,
+                    pc,
+                };
+                self.hot_loop(code, p, &mut cur);
+                (f, module, function, base, pc) =
+                    (cur.f, cur.module, cur.function, cur.base, cur.pc);
+            }
             regs = &mut p.regs[base..];
             let Some(ins) = f.instrs.get(pc) else {
                 error!(Term::Atom(Atom::new("racewit_bad_pc")));

@@ -13,7 +13,8 @@
 
 use crate::arith;
 use crate::atom::Atom;
-use crate::code::{CodeTable, FnCode, Instr, Slot};
+use crate::bif::{Bif, BifKind};
+use crate::code::{Callee, CodeTable, FnCode, Instr, Slot, Target};
 use crate::exec::{FastCall, fast_call, take_or_clone};
 use crate::process::{CHUNK_SLOTS, Frame, Process};
 use crate::term::{Fun, Term};
@@ -551,6 +552,45 @@ impl Vm {
             base,
             pc,
         };
+    }
+}
+
+/// Whether [`Vm::hot_loop`] may run `ins` (it may still leave it to `exec`,
+/// for instance an operator on terms other than small integers): the
+/// general loop does not enter the hot loop for any other instruction.
+#[inline(always)]
+pub(crate) fn may_run(ins: &Instr) -> bool {
+    match ins {
+        Instr::Const { .. }
+        | Instr::Move { .. }
+        | Instr::Cons { .. }
+        | Instr::Op { .. }
+        | Instr::OpImm { .. }
+        | Instr::MatchInt { .. }
+        | Instr::ReturnIfInt { .. }
+        | Instr::MatchAtom { .. }
+        | Instr::MatchCons { .. }
+        | Instr::Filter { .. }
+        | Instr::Jump(_)
+        | Instr::ListNext { .. }
+        | Instr::AccPush { .. }
+        | Instr::CallCode { .. }
+        | Instr::Return { .. }
+        | Instr::ReturnConst { .. }
+        | Instr::ReturnOp { .. }
+        | Instr::ReturnOpImm { .. } => true,
+        // A BIF with effects, or a call that cannot be made, is `exec`'s.
+        Instr::Call { callee, .. } => !matches!(
+            callee,
+            Callee::Static(
+                Target::Bif(Bif {
+                    kind: BifKind::Ctx(_),
+                    ..
+                }) | Target::Undef { .. }
+                    | Target::Unsupported { .. }
+            )
+        ),
+        _ => false,
     }
 }
 
