@@ -139,6 +139,10 @@ pub struct FnCode {
     /// where the code goes on when none of them matches. A call can answer
     /// them from its argument values without opening a frame.
     pub quick: QuickClauses,
+    /// For each instruction, how many instructions from it on (in order,
+    /// up to 255) the hot loop may run: entering the loop for one or two
+    /// costs more than it saves.
+    pub hot_run: Box<[u8]>,
 }
 
 /// See [`FnCode::quick`].
@@ -656,6 +660,7 @@ pub fn compile_onto(base: &CodeTable, programs: &[(&Program, bool)]) -> CodeTabl
                     display: (Atom::new("-missing-"), 0),
                     line: 0,
                     quick: QuickClauses::default(),
+                    hot_run: Box::new([]),
                 })
             })
             .collect::<Vec<FnCode>>();
@@ -833,11 +838,19 @@ impl<'a> FnCompiler<'a> {
             frame_size,
         );
         let quick = QuickClauses::of(&self.instrs, arity);
+        let mut hot_run = vec![0u8; self.instrs.len()];
+        for pc in (0..self.instrs.len()).rev() {
+            if crate::hot_loop::may_run(&self.instrs[pc]) {
+                let next = hot_run.get(pc + 1).copied().unwrap_or(0);
+                hot_run[pc] = next.saturating_add(1);
+            }
+        }
         FnCode {
             name,
             arity,
             frame_size,
             quick,
+            hot_run: hot_run.into_boxed_slice(),
             instrs: self.instrs,
             pats: self.pats,
             guards: self.guards,

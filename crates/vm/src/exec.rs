@@ -18,6 +18,9 @@ use crate::process::{CHUNK_SLOTS, Frame, Handler, ProcStatus, Process, Start};
 use crate::term::{Fun, MapKey, Pid, Term, TermMap};
 use crate::vm::{Deferred, Vm, VmError};
 
+/// The shortest run of instructions worth entering the hot loop for.
+const HOT_RUN_MIN: u8 = 3;
+
 enum Outcome {
     Event(Event),
     Exit(Term),
@@ -850,9 +853,10 @@ impl Vm {
         }
         loop {
             // The common instructions run in the hot loop; it stops at the
-            // first one it leaves to this loop. An instruction it never
-            // runs does not go there first.
-            if f.instrs.get(pc).is_some_and(crate::hot_loop::may_run) {
+            // first one it leaves to this loop. It is entered where a run
+            // of instructions it may run starts (for one or two, entering
+            // costs more than it saves).
+            if f.hot_run.get(pc).is_some_and(|&n| n >= HOT_RUN_MIN) {
                 let mut cur = Cursor {
                     f,
                     module,
