@@ -503,12 +503,7 @@ impl Vm {
                 if caller.chunk != top.chunk {
                     Self::back_to_chunk(p, caller.chunk);
                 }
-                let slot = &mut p.regs[dst];
-                if let Term::Int(d) = slot {
-                    *d = v;
-                } else {
-                    Term::put(slot, Term::Int(v));
-                }
+                Term::put_int(&mut p.regs[dst], v);
                 None
             }
             None => {
@@ -1011,21 +1006,7 @@ impl Vm {
                     ..
                 } => {
                     if matches!(r!(*src), Term::Cons(_)) {
-                        // The cell is taken out of its slot while its parts
-                        // are copied straight into theirs, then put back.
-                        let cell = std::mem::replace(&mut r!(*src), Term::Nil);
-                        if let Term::Cons(c) = &cell {
-                            if let Some(h) = head {
-                                Term::copy_into(&mut r!(*h), &c.head);
-                            }
-                            if let Some(t) = tail {
-                                Term::copy_into(&mut r!(*t), &c.tail);
-                            }
-                        }
-                        // A part bound to the source slot itself wins.
-                        if Some(*src) != *head && Some(*src) != *tail {
-                            Term::put(&mut r!(*src), cell);
-                        }
+                        copy_cons_parts(regs, *src, *head, *tail);
                     } else {
                         match_failed!(fail, src);
                     }
@@ -1129,18 +1110,7 @@ impl Vm {
                         }) => {
                             let fc = enter_code!(m, fi, args, *dst, *tail, *moves);
                             if let Some(fv) = closure {
-                                regs = &mut p.regs[base..];
-                                // A closure's captured values go to their slots.
-                                if let Term::Fun(fa) = &fv
-                                    && let Fun::Closure { env, .. } = &**fa
-                                {
-                                    for (slot, v) in fc.env_slots.iter().zip(env.iter()) {
-                                        Term::put(&mut r!(*slot), v.clone());
-                                    }
-                                }
-                                if let Some(sl) = fc.self_slot {
-                                    Term::put(&mut r!(sl), fv);
-                                }
+                                bind_closure(fc, fv, &mut p.regs[base..]);
                             }
                             continue;
                         }
@@ -1748,6 +1718,46 @@ fn reverse_owned(list: Term) -> Term {
             },
             _ => return out,
         }
+    }
+}
+
+/// `[H | T] = Src` on a cons cell in slot `src`: its parts are copied into
+/// the slots `head` and `tail` (`None`: not bound). The cell is taken out of
+/// its slot meanwhile, then put back, unless a part was bound to that slot.
+pub(crate) fn copy_cons_parts(
+    regs: &mut [Term],
+    src: Slot,
+    head: Option<Slot>,
+    tail: Option<Slot>,
+) {
+    let cell = std::mem::replace(&mut regs[src as usize], Term::Nil);
+    if let Term::Cons(c) = &cell {
+        if let Some(h) = head {
+            Term::copy_into(&mut regs[h as usize], &c.head);
+        }
+        if let Some(t) = tail {
+            Term::copy_into(&mut regs[t as usize], &c.tail);
+        }
+    }
+    // A part bound to the source slot itself wins.
+    if Some(src) != head && Some(src) != tail {
+        Term::put(&mut regs[src as usize], cell);
+    }
+}
+
+/// The captured values of the closure `fv` go to the slots `fc` (its code)
+/// keeps them in, and `fv` itself to its own name's slot, in the frame
+/// `regs` of the call just opened.
+pub(crate) fn bind_closure(fc: &FnCode, fv: Term, regs: &mut [Term]) {
+    if let Term::Fun(fa) = &fv
+        && let Fun::Closure { env, .. } = &**fa
+    {
+        for (slot, v) in fc.env_slots.iter().zip(env.iter()) {
+            Term::put(&mut regs[*slot as usize], v.clone());
+        }
+    }
+    if let Some(sl) = fc.self_slot {
+        Term::put(&mut regs[sl as usize], fv);
     }
 }
 

@@ -15,9 +15,9 @@ use crate::arith;
 use crate::atom::Atom;
 use crate::bif::{Bif, BifKind};
 use crate::code::{Callee, CodeTable, FnCode, Instr, Slot, Target};
-use crate::exec::{FastCall, fast_call, take_or_clone};
+use crate::exec::{FastCall, bind_closure, copy_cons_parts, fast_call, take_or_clone};
 use crate::process::{CHUNK_SLOTS, Frame, Process};
-use crate::term::{Fun, Term};
+use crate::term::Term;
 use crate::vm::Vm;
 
 /// Where the interpreter is: the function running in the top frame, and
@@ -66,16 +66,6 @@ impl Vm {
                 regs[$s as usize]
             };
         }
-        macro_rules! put_int {
-            ($dst:expr, $v:expr) => {{
-                let slot = &mut r!($dst);
-                if let Term::Int(d) = slot {
-                    *d = $v;
-                } else {
-                    Term::put(slot, Term::Int($v));
-                }
-            }};
-        }
         // A failed test: go to `fail`, or leave the raise to `exec`.
         macro_rules! fail_to {
             ($fail:expr) => {
@@ -88,6 +78,22 @@ impl Vm {
         // Return from the top frame to its caller in the same chunk: `$put`
         // stores the value, given the register file, the destination slot
         // and the returning frame's base.
+        // Go on in `$caller` (the frame below the returning one).
+        macro_rules! resume_in {
+            ($caller:expr) => {{
+                let caller = $caller;
+                if caller.module != module || caller.function != function {
+                    module = caller.module;
+                    function = caller.function;
+                    f = &code.modules[module as usize].functions[function as usize];
+                    instrs = &f.instrs;
+                }
+                base = caller.base as usize;
+                pc = caller.pc as usize;
+                regs = &mut p.regs[base..];
+                continue;
+            }};
+        }
         macro_rules! ret {
             ($put:expr) => {{
                 if lazy_ret != NO_FRAME {
@@ -100,16 +106,7 @@ impl Vm {
                     ($put)(&mut p.regs[..], dst, base);
                     lazy_ret = NO_FRAME;
                     p.top = base;
-                    if caller.module != module || caller.function != function {
-                        module = caller.module;
-                        function = caller.function;
-                        f = &code.modules[module as usize].functions[function as usize];
-                        instrs = &f.instrs;
-                    }
-                    base = caller.base as usize;
-                    pc = caller.pc as usize;
-                    regs = &mut p.regs[base..];
-                    continue;
+                    resume_in!(caller);
                 }
                 let n = p.frames.len();
                 if n < 2 {
@@ -125,16 +122,7 @@ impl Vm {
                 ($put)(&mut p.regs[..], dst, top.base as usize);
                 p.frames.pop();
                 p.top = top.base as usize;
-                if caller.module != module || caller.function != function {
-                    module = caller.module;
-                    function = caller.function;
-                    f = &code.modules[module as usize].functions[function as usize];
-                    instrs = &f.instrs;
-                }
-                base = caller.base as usize;
-                pc = caller.pc as usize;
-                regs = &mut p.regs[base..];
-                continue;
+                resume_in!(caller);
             }};
         }
         // Enter compiled function `$fi` of module `$m` with the argument
@@ -299,7 +287,7 @@ impl Vm {
                     };
                     let (x, y) = (*x, *y);
                     if let Some(v) = arith::small_int_op(*op, x, y) {
-                        put_int!(*dst, v);
+                        Term::put_int(&mut r!(*dst), v);
                     } else if let Some(v) = arith::small_compare(*op, x, y) {
                         Term::put(&mut r!(*dst), Term::Atom(Atom::bool(v)));
                     } else {
@@ -313,7 +301,7 @@ impl Vm {
                     };
                     let x = *x;
                     if let Some(v) = arith::small_int_op(*op, x, *imm) {
-                        put_int!(*dst, v);
+                        Term::put_int(&mut r!(*dst), v);
                     } else if let Some(v) = arith::small_compare(*op, x, *imm) {
                         Term::put(&mut r!(*dst), Term::Atom(Atom::bool(v)));
                     } else {
@@ -387,19 +375,7 @@ impl Vm {
                             Term::move_into(&mut r!(*ts), &mut t);
                         }
                     } else {
-                        let cell = std::mem::replace(&mut r!(*src), Term::Nil);
-                        if let Term::Cons(c) = &cell {
-                            if let Some(h) = head {
-                                Term::copy_into(&mut r!(*h), &c.head);
-                            }
-                            if let Some(t) = tail {
-                                Term::copy_into(&mut r!(*t), &c.tail);
-                            }
-                        }
-                        // A part bound to the source slot itself wins.
-                        if Some(*src) != *head && Some(*src) != *tail {
-                            Term::put(&mut r!(*src), cell);
-                        }
+                        copy_cons_parts(regs, *src, *head, *tail);
                     }
                     pc += 1;
                 }
@@ -454,17 +430,7 @@ impl Vm {
                     }) => {
                         let fc = call_code!(m, fi, args, *dst, *tail, *moves);
                         if let Some(fv) = closure {
-                            // A closure's captured values go to their slots.
-                            if let Term::Fun(fa) = &fv
-                                && let Fun::Closure { env, .. } = &**fa
-                            {
-                                for (slot, v) in fc.env_slots.iter().zip(env.iter()) {
-                                    Term::put(&mut r!(*slot), v.clone());
-                                }
-                            }
-                            if let Some(sl) = fc.self_slot {
-                                Term::put(&mut r!(sl), fv);
-                            }
+                            bind_closure(fc, fv, regs);
                         }
                     }
                     Some(FastCall::Pure(func)) => {
@@ -505,7 +471,7 @@ impl Vm {
                     };
                     let (x, y) = (*x, *y);
                     if let Some(v) = arith::small_int_op(*op, x, y) {
-                        ret!(|regs: &mut [Term], dst: usize, _| put_slot_int(&mut regs[dst], v));
+                        ret!(|regs: &mut [Term], dst: usize, _| Term::put_int(&mut regs[dst], v));
                     }
                     let Some(v) = arith::small_compare(*op, x, y) else {
                         break;
@@ -521,7 +487,7 @@ impl Vm {
                     };
                     let x = *x;
                     if let Some(v) = arith::small_int_op(*op, x, *imm) {
-                        ret!(|regs: &mut [Term], dst: usize, _| put_slot_int(&mut regs[dst], v));
+                        ret!(|regs: &mut [Term], dst: usize, _| Term::put_int(&mut regs[dst], v));
                     }
                     let Some(v) = arith::small_compare(*op, x, *imm) else {
                         break;
@@ -596,16 +562,6 @@ pub(crate) fn may_run(ins: &Instr) -> bool {
 
 /// `lazy_ret` when the running function has its frame.
 const NO_FRAME: Slot = Slot::MAX;
-
-/// Store the small integer `v` in `slot`, field by field when it holds one.
-#[inline(always)]
-fn put_slot_int(slot: &mut Term, v: i64) {
-    if let Term::Int(d) = slot {
-        *d = v;
-    } else {
-        Term::put(slot, Term::Int(v));
-    }
-}
 
 /// Grow the top register chunk to hold `need` slots, by doubling up to a
 /// chunk (as `exec` does).

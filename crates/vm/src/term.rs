@@ -436,6 +436,16 @@ impl Term {
             *slot = v;
         }
     }
+    /// Store the small integer `v` in `slot`: the number alone when the slot
+    /// holds an integer already (see [`Term::copy_into`] on why).
+    #[inline(always)]
+    pub fn put_int(slot: &mut Term, v: i64) {
+        if let Term::Int(d) = slot {
+            *d = v;
+        } else {
+            Term::put(slot, Term::Int(v));
+        }
+    }
     /// `*dst = src.clone()`. An integer over an integer copies the number
     /// alone: the loop moves fresh values all the time, and loading a whole
     /// `Term` just written field by field defeats store forwarding (a stall
