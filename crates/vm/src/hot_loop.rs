@@ -14,7 +14,7 @@
 use crate::arith;
 use crate::atom::Atom;
 use crate::bif::{Bif, BifKind};
-use crate::code::{Callee, CodeTable, FnCode, Instr, Slot, Target};
+use crate::code::{Callee, CodeTable, FnCode, Instr, Target};
 use crate::exec::{FastCall, bind_closure, copy_cons_parts, fast_call, take_or_clone};
 use crate::process::{CHUNK_SLOTS, Frame, Process};
 use crate::term::Term;
@@ -56,11 +56,16 @@ impl Vm {
         // The current function's instructions, kept apart from `f` so the
         // dispatch needs no load through it.
         let mut instrs: &'c [Instr] = &f.instrs;
-        // A function entered here has no frame of its own until it calls
-        // (or this loop stops): most calls of small functions return
-        // without ever needing one. While that is so, this is the slot of
-        // the caller (the top frame) its value goes to.
-        let mut lazy_ret: Slot = NO_FRAME;
+        // The running function's frame lives in these locals while the
+        // loop runs (its entry in `p.frames` is taken off, and put back
+        // when the loop stops): a call pushes the caller's frame, a return
+        // pops it. `ret` is where the running function's value goes in
+        // its caller's frame.
+        let Some(top) = p.frames.pop() else {
+            return;
+        };
+        let mut ret = top.ret;
+        let chunk = top.chunk;
         macro_rules! r {
             ($s:expr) => {
                 regs[$s as usize]
@@ -96,32 +101,19 @@ impl Vm {
         }
         macro_rules! ret {
             ($put:expr) => {{
-                if lazy_ret != NO_FRAME {
-                    // The frame was never pushed: the caller is the top one.
-                    let Some(caller) = p.frames.last().copied() else {
-                        break;
-                    };
-                    let dst = (caller.base + lazy_ret) as usize;
-                    #[allow(clippy::redundant_closure_call)]
-                    ($put)(&mut p.regs[..], dst, base);
-                    lazy_ret = NO_FRAME;
-                    p.top = base;
-                    resume_in!(caller);
-                }
-                let n = p.frames.len();
-                if n < 2 {
+                // Only a caller in the same register chunk.
+                let Some(&caller) = p.frames.last() else {
+                    break;
+                };
+                if caller.chunk != chunk {
                     break;
                 }
-                let top = p.frames[n - 1];
-                let caller = p.frames[n - 2];
-                if caller.chunk != top.chunk {
-                    break;
-                }
-                let dst = (caller.base + top.ret) as usize;
-                #[allow(clippy::redundant_closure_call)]
-                ($put)(&mut p.regs[..], dst, top.base as usize);
                 p.frames.pop();
-                p.top = top.base as usize;
+                let dst = (caller.base + ret) as usize;
+                #[allow(clippy::redundant_closure_call)]
+                ($put)(&mut p.regs[..], dst, base);
+                p.top = base;
+                ret = caller.ret;
                 resume_in!(caller);
             }};
         }
@@ -151,7 +143,7 @@ impl Vm {
                                     Term::put(&mut r!(*s), Term::Nil);
                                 }
                             }
-                            Term::put(&mut r!($dst), value.clone());
+                            Term::copy_into(&mut r!($dst), value);
                             pc += 1;
                             continue;
                         }
@@ -193,14 +185,6 @@ impl Vm {
                         }
                         self.argbuf = buf;
                     }
-                    // A frame not pushed yet stays so, for the new function.
-                    if lazy_ret == NO_FRAME
-                        && let Some(top) = p.frames.last_mut()
-                    {
-                        top.module = $m;
-                        top.function = $fi;
-                        top.pc = 0;
-                    }
                     p.top = need;
                 } else {
                     nb = p.top;
@@ -208,25 +192,16 @@ impl Vm {
                     if need > CHUNK_SLOTS && nb > 0 {
                         break;
                     }
-                    if lazy_ret != NO_FRAME {
-                        // The running function calls: its frame is due now,
-                        // with the place the call returns to.
-                        p.frames.push(Frame {
-                            module,
-                            function,
-                            pc: pc as u32 + 1,
-                            base: base as u32,
-                            ret: lazy_ret,
-                            chunk: p.lower.len() as u32,
-                        });
-                    } else {
-                        let Some(top) = p.frames.last_mut() else {
-                            break;
-                        };
-                        top.pc = pc as u32 + 1;
-                    }
-                    // The callee's frame is pushed only if it calls in turn.
-                    lazy_ret = $dst;
+                    // The caller's frame, with the place the call returns to.
+                    p.frames.push(Frame {
+                        module,
+                        function,
+                        pc: pc as u32 + 1,
+                        base: base as u32,
+                        ret,
+                        chunk,
+                    });
+                    ret = $dst;
                     p.top = need;
                     if p.regs.len() < need {
                         grow(p, need);
@@ -500,16 +475,14 @@ impl Vm {
                 _ => break,
             }
         }
-        if lazy_ret != NO_FRAME {
-            p.frames.push(Frame {
-                module,
-                function,
-                pc: pc as u32,
-                base: base as u32,
-                ret: lazy_ret,
-                chunk: p.lower.len() as u32,
-            });
-        }
+        p.frames.push(Frame {
+            module,
+            function,
+            pc: pc as u32,
+            base: base as u32,
+            ret,
+            chunk,
+        });
         self.reductions += start_left - left;
         *cur = Cursor {
             f,
@@ -559,9 +532,6 @@ pub(crate) fn may_run(ins: &Instr) -> bool {
         _ => false,
     }
 }
-
-/// `lazy_ret` when the running function has its frame.
-const NO_FRAME: Slot = Slot::MAX;
 
 /// Grow the top register chunk to hold `need` slots, by doubling up to a
 /// chunk (as `exec` does).
