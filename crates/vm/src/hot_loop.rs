@@ -137,10 +137,16 @@ impl Vm {
                     match fc.quick.lookup(args, regs) {
                         Some(value) if !$tail => {
                             left -= 1;
-                            // The moved arguments die here, as in the callee.
-                            for (i, s) in args.iter().enumerate() {
-                                if i < 32 && $moves >> i & 1 == 1 {
-                                    Term::put(&mut r!(*s), Term::Nil);
+                            // The moved arguments die here, as in the callee
+                            // (the one a clause tests is a small integer,
+                            // which holds nothing: only others need it).
+                            if args.len() > 1 {
+                                let mut mv: u32 = $moves;
+                                for s in args {
+                                    if mv & 1 == 1 {
+                                        Term::put(&mut r!(*s), Term::Nil);
+                                    }
+                                    mv >>= 1;
                                 }
                             }
                             Term::copy_into(&mut r!($dst), value);
@@ -208,13 +214,17 @@ impl Vm {
                     }
                     // The new frame lies above the caller's.
                     let (lo, hi) = p.regs.split_at_mut(nb);
-                    for (i, s) in args.iter().enumerate() {
+                    // Bit i of `moves` (shifted out as it goes): argument i
+                    // is moved, not copied (none past the 32nd).
+                    let mut mv: u32 = $moves;
+                    for (s, d) in args.iter().zip(hi.iter_mut()) {
                         let src = &mut lo[base + *s as usize];
-                        if i < 32 && $moves >> i & 1 == 1 {
-                            Term::move_into(&mut hi[i], src);
+                        if mv & 1 == 1 {
+                            Term::move_into(d, src);
                         } else {
-                            Term::copy_into(&mut hi[i], src);
+                            Term::copy_into(d, src);
                         }
+                        mv >>= 1;
                     }
                 }
                 left -= 1;
