@@ -14,6 +14,7 @@
 use crate::arith;
 use crate::atom::Atom;
 use crate::bif::{Bif, BifKind};
+use racewit_syntax::ir::BinOp;
 use crate::code::{Callee, CodeTable, FnCode, Instr, Target};
 use crate::exec::{FastCall, bind_closure, copy_cons_parts, fast_call, take_or_clone};
 use crate::process::{CHUNK_SLOTS, Frame, Process};
@@ -217,14 +218,24 @@ impl Vm {
                     // Bit i of `moves` (shifted out as it goes): argument i
                     // is moved, not copied (none past the 32nd).
                     let mut mv: u32 = $moves;
-                    for (s, d) in args.iter().zip(hi.iter_mut()) {
-                        let src = &mut lo[base + *s as usize];
+                    if let [s] = args {
+                        // One argument (the most common call): no loop.
+                        let (src, d) = (&mut lo[base + *s as usize], &mut hi[0]);
                         if mv & 1 == 1 {
                             Term::move_into(d, src);
                         } else {
                             Term::copy_into(d, src);
                         }
-                        mv >>= 1;
+                    } else {
+                        for (s, d) in args.iter().zip(hi.iter_mut()) {
+                            let src = &mut lo[base + *s as usize];
+                            if mv & 1 == 1 {
+                                Term::move_into(d, src);
+                            } else {
+                                Term::copy_into(d, src);
+                            }
+                            mv >>= 1;
+                        }
                     }
                 }
                 left -= 1;
@@ -285,7 +296,14 @@ impl Vm {
                         break;
                     };
                     let x = *x;
-                    if let Some(v) = arith::small_int_op(*op, x, *imm) {
+                    // `+` and `-` (counters, recursion on `N - 1`) are
+                    // tested before the general operator table.
+                    let v = match op {
+                        BinOp::Sub => x.checked_sub(*imm),
+                        BinOp::Add => x.checked_add(*imm),
+                        _ => arith::small_int_op(*op, x, *imm),
+                    };
+                    if let Some(v) = v {
                         Term::put_int(&mut r!(*dst), v);
                     } else if let Some(v) = arith::small_compare(*op, x, *imm) {
                         Term::put(&mut r!(*dst), Term::Atom(Atom::bool(v)));
