@@ -45,11 +45,14 @@ impl Vm {
     ) {
         let Cursor {
             mut f,
-            mut module,
-            mut function,
+            module,
+            function,
             mut base,
             mut pc,
         } = *cur;
+        // The running function (module and index), as one number: one
+        // comparison tells a recursive call or a return within it.
+        let mut key = fn_key(module, function);
         // Calls left before the budget runs out (one register, counted down).
         let start_left = self.max_reductions.saturating_sub(self.reductions);
         let mut left = start_left;
@@ -88,10 +91,11 @@ impl Vm {
         macro_rules! resume_in {
             ($caller:expr) => {{
                 let caller = $caller;
-                if caller.module != module || caller.function != function {
-                    module = caller.module;
-                    function = caller.function;
-                    f = &code.modules[module as usize].functions[function as usize];
+                let caller_key = fn_key(caller.module, caller.function);
+                if caller_key != key {
+                    key = caller_key;
+                    f = &code.modules[caller.module as usize].functions
+                        [caller.function as usize];
                     instrs = &f.instrs;
                 }
                 base = caller.base as usize;
@@ -125,7 +129,8 @@ impl Vm {
                 if left == 0 {
                     break;
                 }
-                let fc = if $m == module && $fi == function {
+                let callee_key = fn_key($m, $fi);
+                let fc = if callee_key == key {
                     f
                 } else {
                     &code.modules[$m as usize].functions[$fi as usize]
@@ -201,8 +206,8 @@ impl Vm {
                     }
                     // The caller's frame, with the place the call returns to.
                     p.frames.push(Frame {
-                        module,
-                        function,
+                        module: key as u32,
+                        function: (key >> 32) as u32,
                         pc: pc as u32 + 1,
                         base: base as u32,
                         ret,
@@ -244,8 +249,7 @@ impl Vm {
                 f = fc;
                 instrs = &fc.instrs;
                 pc = entry;
-                module = $m;
-                function = $fi;
+                key = callee_key;
                 fc
             }};
         }
@@ -503,6 +507,7 @@ impl Vm {
                 _ => break,
             }
         }
+        let (module, function) = (key as u32, (key >> 32) as u32);
         p.frames.push(Frame {
             module,
             function,
@@ -559,6 +564,13 @@ pub(crate) fn may_run(ins: &Instr) -> bool {
         ),
         _ => false,
     }
+}
+
+/// A function's module and index as one number (the two `u32`s as they lie
+/// side by side in a [`Frame`], so the compiler may load them as one).
+#[inline(always)]
+fn fn_key(module: u32, function: u32) -> u64 {
+    u64::from(function) << 32 | u64::from(module)
 }
 
 /// Grow the top register chunk to hold `need` slots, by doubling up to a
