@@ -18,7 +18,7 @@
 //! variable patterns are moves, integer/atom literal and `[H | T]` patterns
 //! are `MatchInt`/`MatchAtom`/`MatchCons`, calls of compiled code known when
 //! compiling are `CallCode`, `X op K` with an integer literal
-//! is `OpImm`, a clause returning a constant ends in `ReturnConst` (one
+//! is `OpImm` (`AddImm`/`SubImm` for `+` and `-`), a clause returning a constant ends in `ReturnConst` (one
 //! returning an operator's result in `ReturnOp`/`ReturnOpImm`), and the
 //! arguments of a tail call come from distinct slots (they are moved).
 //! A function's leading clauses that test one argument against an integer
@@ -332,10 +332,24 @@ pub enum Instr {
         a: Slot,
         b: Slot,
     },
-    /// `a op K` with a small integer literal `K`.
+    /// `a op K` with a small integer literal `K` (`+` and `-` have their
+    /// own instructions).
     OpImm {
         dst: Slot,
         op: BinOp,
+        a: Slot,
+        imm: i64,
+    },
+    /// `a + K`: counters and `N + 1`, the commonest arithmetic, dispatched
+    /// with no second test of the operator.
+    AddImm {
+        dst: Slot,
+        a: Slot,
+        imm: i64,
+    },
+    /// `a - K`, as `AddImm` (recursion on `N - 1`).
+    SubImm {
+        dst: Slot,
         a: Slot,
         imm: i64,
     },
@@ -920,12 +934,25 @@ impl<'a> FnCompiler<'a> {
             return;
         }
         match self.instrs.last() {
-            Some(Instr::Op { dst, .. } | Instr::OpImm { dst, .. })
-                if *dst == v && !self.labels.contains(&here) =>
-            {
+            Some(
+                Instr::Op { dst, .. }
+                | Instr::OpImm { dst, .. }
+                | Instr::AddImm { dst, .. }
+                | Instr::SubImm { dst, .. },
+            ) if *dst == v && !self.labels.contains(&here) => {
                 let fused = match self.instrs.pop() {
                     Some(Instr::Op { op, a, b, .. }) => Instr::ReturnOp { op, a, b },
                     Some(Instr::OpImm { op, a, imm, .. }) => Instr::ReturnOpImm { op, a, imm },
+                    Some(Instr::AddImm { a, imm, .. }) => Instr::ReturnOpImm {
+                        op: BinOp::Add,
+                        a,
+                        imm,
+                    },
+                    Some(Instr::SubImm { a, imm, .. }) => Instr::ReturnOpImm {
+                        op: BinOp::Sub,
+                        a,
+                        imm,
+                    },
                     _ => Instr::Return { src: v },
                 };
                 self.emit(fused);
@@ -1253,11 +1280,15 @@ impl<'a> FnCompiler<'a> {
                 };
                 let sa = self.compile_expr(a, false);
                 let t = self.temp();
-                self.emit(Instr::OpImm {
-                    dst: t,
-                    op,
-                    a: sa,
-                    imm,
+                self.emit(match op {
+                    BinOp::Add => Instr::AddImm { dst: t, a: sa, imm },
+                    BinOp::Sub => Instr::SubImm { dst: t, a: sa, imm },
+                    _ => Instr::OpImm {
+                        dst: t,
+                        op,
+                        a: sa,
+                        imm,
+                    },
                 });
                 t
             }

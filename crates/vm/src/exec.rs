@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use racewit_syntax::ir::{CallSiteId, ComprehensionKind};
+use racewit_syntax::ir::{BinOp, CallSiteId, ComprehensionKind};
 
 use crate::arith;
 use crate::atom::Atom;
@@ -846,6 +846,19 @@ impl Vm {
                 }
             };
         }
+        // `a op K`, `K` a small integer.
+        macro_rules! op_imm {
+            ($op:expr, $dst:expr, $a:expr, $imm:expr) => {{
+                if let Term::Int(x) = &r!($a) {
+                    let x = *x;
+                    small_op!($op, x, $imm, $dst);
+                }
+                match arith::binop($op, &r!($a), &Term::Int($imm)) {
+                    Ok(v) => Term::put(&mut r!($dst), v),
+                    Err(e) => error!(e),
+                }
+            }};
+        }
         loop {
             // The common instructions run in the hot loop; it stops at the
             // first one it leaves to this loop. It is entered where a run
@@ -943,16 +956,9 @@ impl Vm {
                         Err(e) => error!(e),
                     }
                 }
-                Instr::OpImm { dst, op, a, imm } => {
-                    if let Term::Int(x) = &r!(*a) {
-                        let x = *x;
-                        small_op!(*op, x, *imm, *dst);
-                    }
-                    match arith::binop(*op, &r!(*a), &Term::Int(*imm)) {
-                        Ok(v) => Term::put(&mut r!(*dst), v),
-                        Err(e) => error!(e),
-                    }
-                }
+                Instr::OpImm { dst, op, a, imm } => op_imm!(*op, *dst, *a, *imm),
+                Instr::AddImm { dst, a, imm } => op_imm!(BinOp::Add, *dst, *a, *imm),
+                Instr::SubImm { dst, a, imm } => op_imm!(BinOp::Sub, *dst, *a, *imm),
                 Instr::UnOp { dst, op, a } => match arith::unop(*op, &r!(*a)) {
                     Ok(v) => Term::put(&mut r!(*dst), v),
                     Err(e) => error!(e),

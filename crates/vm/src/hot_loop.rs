@@ -14,7 +14,6 @@
 use crate::arith;
 use crate::atom::Atom;
 use crate::bif::{Bif, BifKind};
-use racewit_syntax::ir::BinOp;
 use crate::code::{Callee, CodeTable, FnCode, Instr, Target};
 use crate::exec::{FastCall, bind_closure, copy_cons_parts, fast_call, take_or_clone};
 use crate::process::{CHUNK_SLOTS, Frame, Process};
@@ -94,8 +93,7 @@ impl Vm {
                 let caller_key = fn_key(caller.module, caller.function);
                 if caller_key != key {
                     key = caller_key;
-                    f = &code.modules[caller.module as usize].functions
-                        [caller.function as usize];
+                    f = &code.modules[caller.module as usize].functions[caller.function as usize];
                     instrs = &f.instrs;
                 }
                 base = caller.base as usize;
@@ -253,6 +251,32 @@ impl Vm {
                 fc
             }};
         }
+        // `a + K` or `a - K` (`$op` the checked operation) on a small
+        // integer; then the call that often follows (`f(N - 1)`) is made at
+        // once, without going back through the dispatch.
+        macro_rules! add_imm {
+            ($dst:expr, $a:expr, $imm:expr, $op:ident) => {{
+                let Term::Int(x) = &r!($a) else {
+                    break;
+                };
+                let Some(v) = x.$op($imm) else {
+                    break;
+                };
+                Term::put_int(&mut r!($dst), v);
+                pc += 1;
+                if let Some(Instr::CallCode {
+                    dst,
+                    module: m,
+                    function: fi,
+                    args,
+                    tail,
+                    moves,
+                }) = instrs.get(pc)
+                {
+                    call_code!(*m, *fi, args, *dst, *tail, *moves);
+                }
+            }};
+        }
         while let Some(ins) = instrs.get(pc) {
             match ins {
                 Instr::Const { dst, value } => {
@@ -300,14 +324,7 @@ impl Vm {
                         break;
                     };
                     let x = *x;
-                    // `+` and `-` (counters, recursion on `N - 1`) are
-                    // tested before the general operator table.
-                    let v = match op {
-                        BinOp::Sub => x.checked_sub(*imm),
-                        BinOp::Add => x.checked_add(*imm),
-                        _ => arith::small_int_op(*op, x, *imm),
-                    };
-                    if let Some(v) = v {
+                    if let Some(v) = arith::small_int_op(*op, x, *imm) {
                         Term::put_int(&mut r!(*dst), v);
                     } else if let Some(v) = arith::small_compare(*op, x, *imm) {
                         Term::put(&mut r!(*dst), Term::Atom(Atom::bool(v)));
@@ -315,20 +332,9 @@ impl Vm {
                         break;
                     }
                     pc += 1;
-                    // `f(X - 1)`: the call that usually follows is made
-                    // here, without going back through the dispatch.
-                    if let Some(Instr::CallCode {
-                        dst,
-                        module: m,
-                        function: fi,
-                        args,
-                        tail,
-                        moves,
-                    }) = instrs.get(pc)
-                    {
-                        call_code!(*m, *fi, args, *dst, *tail, *moves);
-                    }
                 }
+                Instr::AddImm { dst, a, imm } => add_imm!(*dst, *a, *imm, checked_add),
+                Instr::SubImm { dst, a, imm } => add_imm!(*dst, *a, *imm, checked_sub),
                 Instr::MatchInt { src, imm, fail } => {
                     // A bignum or a float is never `=:=` a small integer.
                     if matches!(&r!(*src), Term::Int(x) if x == imm) {
@@ -538,6 +544,8 @@ pub(crate) fn may_run(ins: &Instr) -> bool {
         | Instr::Cons { .. }
         | Instr::Op { .. }
         | Instr::OpImm { .. }
+        | Instr::AddImm { .. }
+        | Instr::SubImm { .. }
         | Instr::MatchInt { .. }
         | Instr::ReturnIfInt { .. }
         | Instr::MatchAtom { .. }

@@ -138,7 +138,9 @@ pub(crate) fn instr(i: &mut Instr, f: &mut dyn FnMut(&mut Slot)) {
             op: _,
             a,
             imm: _,
-        } => {
+        }
+        | Instr::AddImm { dst, a, imm: _ }
+        | Instr::SubImm { dst, a, imm: _ } => {
             f(dst);
             f(a);
         }

@@ -236,7 +236,10 @@ fn uses_defs(
                 d.push(*dst);
             }
         }
-        Instr::OpImm { dst, a, .. } | Instr::UnOp { dst, a, .. } => {
+        Instr::OpImm { dst, a, .. }
+        | Instr::AddImm { dst, a, .. }
+        | Instr::SubImm { dst, a, .. }
+        | Instr::UnOp { dst, a, .. } => {
             u.insert(*a);
             if dst != a {
                 d.push(*dst);
