@@ -69,6 +69,14 @@ impl Vm {
         };
         let mut ret = top.ret;
         let chunk = top.chunk;
+        // Leave the loop (to `exec`): rare next to the instructions run, so
+        // the compiler lays out and allocates registers for the other way.
+        macro_rules! stop {
+            () => {{
+                std::hint::cold_path();
+                break;
+            }};
+        }
         macro_rules! r {
             ($s:expr) => {
                 regs[$s as usize]
@@ -79,7 +87,7 @@ impl Vm {
             ($fail:expr) => {
                 match $fail {
                     Some(l) => pc = *l as usize,
-                    None => break,
+                    None => stop!(),
                 }
             };
         }
@@ -106,10 +114,10 @@ impl Vm {
             ($put:expr) => {{
                 // Only a caller in the same register chunk.
                 let Some(&caller) = p.frames.last() else {
-                    break;
+                    stop!();
                 };
                 if caller.chunk != chunk {
-                    break;
+                    stop!();
                 }
                 p.frames.pop();
                 let dst = (caller.base + ret) as usize;
@@ -125,7 +133,7 @@ impl Vm {
         macro_rules! call_code {
             ($m:expr, $fi:expr, $args:expr, $dst:expr, $tail:expr, $moves:expr) => {{
                 if left == 0 {
-                    break;
+                    stop!();
                 }
                 let callee_key = fn_key($m, $fi);
                 let fc = if callee_key == key {
@@ -169,7 +177,7 @@ impl Vm {
                     nb = base;
                     let need = nb + fc.frame_size as usize;
                     if need > CHUNK_SLOTS && nb > 0 {
-                        break;
+                        stop!();
                     }
                     if p.regs.len() < need {
                         grow(p, need);
@@ -200,7 +208,7 @@ impl Vm {
                     nb = p.top;
                     let need = nb + fc.frame_size as usize;
                     if need > CHUNK_SLOTS && nb > 0 {
-                        break;
+                        stop!();
                     }
                     // The caller's frame, with the place the call returns to.
                     p.frames.push(Frame {
@@ -257,10 +265,10 @@ impl Vm {
         macro_rules! add_imm {
             ($dst:expr, $a:expr, $imm:expr, $op:ident) => {{
                 let Term::Int(x) = &r!($a) else {
-                    break;
+                    stop!();
                 };
                 let Some(v) = x.$op($imm) else {
-                    break;
+                    stop!();
                 };
                 Term::put_int(&mut r!($dst), v);
                 pc += 1;
@@ -307,7 +315,7 @@ impl Vm {
                 }
                 Instr::Op { dst, op, a, b } => {
                     let (Term::Int(x), Term::Int(y)) = (&r!(*a), &r!(*b)) else {
-                        break;
+                        stop!();
                     };
                     let (x, y) = (*x, *y);
                     if let Some(v) = arith::small_int_op(*op, x, y) {
@@ -315,13 +323,13 @@ impl Vm {
                     } else if let Some(v) = arith::small_compare(*op, x, y) {
                         Term::put(&mut r!(*dst), Term::Atom(Atom::bool(v)));
                     } else {
-                        break;
+                        stop!();
                     }
                     pc += 1;
                 }
                 Instr::OpImm { dst, op, a, imm } => {
                     let Term::Int(x) = &r!(*a) else {
-                        break;
+                        stop!();
                     };
                     let x = *x;
                     if let Some(v) = arith::small_int_op(*op, x, *imm) {
@@ -329,7 +337,7 @@ impl Vm {
                     } else if let Some(v) = arith::small_compare(*op, x, *imm) {
                         Term::put(&mut r!(*dst), Term::Atom(Atom::bool(v)));
                     } else {
-                        break;
+                        stop!();
                     }
                     pc += 1;
                 }
@@ -395,7 +403,7 @@ impl Vm {
                 Instr::Filter { src, fail } => match &r!(*src) {
                     Term::Atom(Atom::TRUE) => pc += 1,
                     Term::Atom(Atom::FALSE) => pc = *fail as usize,
-                    _ => break,
+                    _ => stop!(),
                 },
                 Instr::Jump(l) => pc = *l as usize,
                 Instr::ListNext { list, head, done } => match &r!(*list) {
@@ -408,7 +416,7 @@ impl Vm {
                         pc += 1;
                     }
                     Term::Nil => pc = *done as usize,
-                    _ => break,
+                    _ => stop!(),
                 },
                 Instr::AccPush { acc, value } => {
                     let v = Term::cons(
@@ -455,7 +463,7 @@ impl Vm {
                         buf.clear();
                         self.argbuf = buf;
                         let Ok(v) = res else {
-                            break;
+                            stop!();
                         };
                         if *tail {
                             ret!(|regs: &mut [Term], dst: usize, _| Term::put(&mut regs[dst], v));
@@ -463,7 +471,7 @@ impl Vm {
                         Term::put(&mut r!(*dst), v);
                         pc += 1;
                     }
-                    None => break,
+                    None => stop!(),
                 },
                 Instr::Return { src } => {
                     let src = *src as usize;
@@ -480,14 +488,14 @@ impl Vm {
                 }
                 Instr::ReturnOp { op, a, b } => {
                     let (Term::Int(x), Term::Int(y)) = (&r!(*a), &r!(*b)) else {
-                        break;
+                        stop!();
                     };
                     let (x, y) = (*x, *y);
                     if let Some(v) = arith::small_int_op(*op, x, y) {
                         ret!(|regs: &mut [Term], dst: usize, _| Term::put_int(&mut regs[dst], v));
                     }
                     let Some(v) = arith::small_compare(*op, x, y) else {
-                        break;
+                        stop!();
                     };
                     ret!(|regs: &mut [Term], dst: usize, _| Term::put(
                         &mut regs[dst],
@@ -496,21 +504,21 @@ impl Vm {
                 }
                 Instr::ReturnOpImm { op, a, imm } => {
                     let Term::Int(x) = &r!(*a) else {
-                        break;
+                        stop!();
                     };
                     let x = *x;
                     if let Some(v) = arith::small_int_op(*op, x, *imm) {
                         ret!(|regs: &mut [Term], dst: usize, _| Term::put_int(&mut regs[dst], v));
                     }
                     let Some(v) = arith::small_compare(*op, x, *imm) else {
-                        break;
+                        stop!();
                     };
                     ret!(|regs: &mut [Term], dst: usize, _| Term::put(
                         &mut regs[dst],
                         Term::Atom(Atom::bool(v))
                     ));
                 }
-                _ => break,
+                _ => stop!(),
             }
         }
         let (module, function) = (key as u32, (key >> 32) as u32);
