@@ -190,6 +190,19 @@ impl QuickClauses {
         })
     }
 
+    /// [`QuickClauses::lookup`] for a one-argument function called with
+    /// the small integer `x`.
+    #[inline(always)]
+    pub fn lookup_int(&self, x: i64) -> Option<&Term> {
+        if let Some(DenseClauses { lo, table, .. }) = &self.dense {
+            let k = x.wrapping_sub(*lo) as u64;
+            return usize::try_from(k).ok().and_then(|k| table.get(k))?.as_ref();
+        }
+        self.clauses
+            .iter()
+            .find_map(|(_, imm, value)| (*imm == x).then_some(value))
+    }
+
     fn dense_table(clauses: &[(Slot, i64, Term)]) -> Option<DenseClauses> {
         let (arg, _, _) = clauses.first()?;
         if clauses.iter().any(|(a, _, _)| a != arg) {

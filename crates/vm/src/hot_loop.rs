@@ -259,6 +259,67 @@ impl Vm {
                 fc
             }};
         }
+        // Call compiled function `$fi` of module `$m` with one argument, the
+        // small integer `$v` just computed for slot `$slot` (its last use):
+        // the value goes straight to the callee's quick clauses and frame.
+        // A stop first stores it in `$slot`, where `exec` expects it.
+        macro_rules! call_int {
+            ($m:expr, $fi:expr, $dst:expr, $tail:expr, $slot:expr, $v:expr) => {{
+                macro_rules! stop_int {
+                    () => {{
+                        Term::put_int(&mut r!($slot), $v);
+                        stop!();
+                    }};
+                }
+                if left == 0 {
+                    stop_int!();
+                }
+                let callee_key = fn_key($m, $fi);
+                let fc = if callee_key == key {
+                    f
+                } else {
+                    &code.modules[$m as usize].functions[$fi as usize]
+                };
+                let entry = match fc.quick.lookup_int($v) {
+                    Some(value) if !$tail => {
+                        left -= 1;
+                        Term::copy_into(&mut r!($dst), value);
+                        pc += 1;
+                        continue;
+                    }
+                    Some(_) => 0,
+                    None => fc.quick.entry as usize,
+                };
+                let nb = if $tail { base } else { p.top };
+                let need = nb + fc.frame_size as usize;
+                if need > CHUNK_SLOTS && nb > 0 {
+                    stop_int!();
+                }
+                if !$tail {
+                    p.frames.push(Frame {
+                        module: key as u32,
+                        function: (key >> 32) as u32,
+                        pc: pc as u32 + 1,
+                        base: base as u32,
+                        ret,
+                        chunk,
+                    });
+                    ret = $dst;
+                }
+                p.top = need;
+                if p.regs.len() < need {
+                    grow(p, need);
+                }
+                Term::put_int(&mut p.regs[nb], $v);
+                left -= 1;
+                base = nb;
+                regs = &mut p.regs[base..];
+                f = fc;
+                instrs = &fc.instrs;
+                pc = entry;
+                key = callee_key;
+            }};
+        }
         // `a + K` or `a - K` (`$op` the checked operation) on a small
         // integer; then the call that often follows (`f(N - 1)`) is made at
         // once, without going back through the dispatch.
@@ -270,18 +331,30 @@ impl Vm {
                 let Some(v) = x.$op($imm) else {
                     stop!();
                 };
-                Term::put_int(&mut r!($dst), v);
                 pc += 1;
-                if let Some(Instr::CallCode {
-                    dst,
-                    module: m,
-                    function: fi,
-                    args,
-                    tail,
-                    moves,
-                }) = instrs.get(pc)
-                {
-                    call_code!(*m, *fi, args, *dst, *tail, *moves);
+                match instrs.get(pc) {
+                    Some(Instr::CallCode {
+                        dst,
+                        module: m,
+                        function: fi,
+                        args,
+                        tail,
+                        moves,
+                    }) if **args == [$dst] && moves & 1 == 1 => {
+                        call_int!(*m, *fi, *dst, *tail, $dst, v);
+                    }
+                    Some(Instr::CallCode {
+                        dst,
+                        module: m,
+                        function: fi,
+                        args,
+                        tail,
+                        moves,
+                    }) => {
+                        Term::put_int(&mut r!($dst), v);
+                        call_code!(*m, *fi, args, *dst, *tail, *moves);
+                    }
+                    _ => Term::put_int(&mut r!($dst), v),
                 }
             }};
         }

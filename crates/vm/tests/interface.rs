@@ -353,3 +353,38 @@ fn frames_not_yet_pushed_appear_in_stacks_and_budgets() {
         }
     }
 }
+
+/// A call whose one argument is `N - 1` just computed gets the integer
+/// straight from the hot loop; every call still counts against the budget,
+/// and a run stopped by it there is the same as one stopped anywhere else.
+#[test]
+fn integer_argument_calls_count_against_the_budget() {
+    // main, depth(10) .. depth(1), and depth(0) answered by its clause: 12
+    // calls; down(10) .. down(0) in a tail loop: 11 more.
+    let program = Arc::new(racewit_syntax::load_source(
+        "t.erl",
+        "-module(t).\n-export([main/0]).\nmain() -> down(depth(10)).\n\
+         depth(0) -> 0;\ndepth(N) -> 1 + depth(N - 1).\n\
+         down(0) -> done;\ndown(N) -> down(N - 1).\n",
+    ));
+    let mut least = None;
+    for budget in 1..40 {
+        let config = VmConfig {
+            max_reductions: budget,
+            ..VmConfig::default()
+        };
+        let mut vm = Vm::new(program.clone(), config);
+        let p = vm.spawn_entry("t", "main", vec![]);
+        let out = vm.step(p);
+        match (&out, least) {
+            (Ok(_), None) => {
+                assert_eq!(vm.process_result(p), Some(Term::atom("done")));
+                least = Some(budget);
+            }
+            (Ok(_), Some(_)) => {}
+            (Err(e), None) => assert!(format!("{e:?}").contains("udget"), "{e:?}"),
+            (Err(e), Some(l)) => panic!("budget {budget} failed after {l} passed: {e:?}"),
+        }
+    }
+    assert_eq!(least, Some(23));
+}
