@@ -319,6 +319,13 @@ pub enum Instr {
         dst: Slot,
         src: Slot,
     },
+    /// A `Move` whose source is not read again (set by
+    /// [`crate::liveness`]): the value moves, `[]` is left behind, so a
+    /// list bound to a variable (`L = lists:seq(1, N)`) stays unshared.
+    MoveLast {
+        dst: Slot,
+        src: Slot,
+    },
     /// `moves`: bit 0 (head) and bit 1 (tail) are last uses, moved in.
     Cons {
         dst: Slot,

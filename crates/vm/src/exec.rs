@@ -893,6 +893,7 @@ impl Vm {
                         Term::copy_into(&mut hi[0], &lo[s]);
                     }
                 }
+                Instr::MoveLast { dst, src } => move_slot(regs, *dst, *src),
                 Instr::Cons {
                     dst,
                     head,
@@ -1724,6 +1725,19 @@ fn reverse_owned(list: Term) -> Term {
             },
             _ => return out,
         }
+    }
+}
+
+/// `MoveLast`: the value in slot `src` moves to slot `dst`, leaving `[]`.
+#[inline(always)]
+pub(crate) fn move_slot(regs: &mut [Term], dst: Slot, src: Slot) {
+    let (d, s) = (dst as usize, src as usize);
+    if d < s {
+        let (lo, hi) = regs.split_at_mut(s);
+        Term::move_into(&mut lo[d], &mut hi[0]);
+    } else if d > s {
+        let (lo, hi) = regs.split_at_mut(d);
+        Term::move_into(&mut hi[0], &mut lo[s]);
     }
 }
 

@@ -15,7 +15,7 @@ use crate::arith;
 use crate::atom::Atom;
 use crate::bif::{Bif, BifKind};
 use crate::code::{Callee, CodeTable, FnCode, Instr, Target};
-use crate::exec::{FastCall, bind_closure, copy_cons_parts, fast_call, take_or_clone};
+use crate::exec::{FastCall, bind_closure, copy_cons_parts, fast_call, move_slot, take_or_clone};
 use crate::process::{CHUNK_SLOTS, Frame, Process};
 use crate::term::Term;
 use crate::vm::Vm;
@@ -375,6 +375,10 @@ impl Vm {
                     }
                     pc += 1;
                 }
+                Instr::MoveLast { dst, src } => {
+                    move_slot(regs, *dst, *src);
+                    pc += 1;
+                }
                 Instr::Cons {
                     dst,
                     head,
@@ -622,6 +626,7 @@ pub(crate) fn may_run(ins: &Instr) -> bool {
     match ins {
         Instr::Const { .. }
         | Instr::Move { .. }
+        | Instr::MoveLast { .. }
         | Instr::Cons { .. }
         | Instr::Op { .. }
         | Instr::OpImm { .. }

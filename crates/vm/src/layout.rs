@@ -95,7 +95,7 @@ fn opt(s: &mut Option<Slot>, f: &mut dyn FnMut(&mut Slot)) {
 pub(crate) fn instr(i: &mut Instr, f: &mut dyn FnMut(&mut Slot)) {
     match i {
         Instr::Const { dst, value: _ } => f(dst),
-        Instr::Move { dst, src } => {
+        Instr::Move { dst, src } | Instr::MoveLast { dst, src } => {
             f(dst);
             f(src);
         }

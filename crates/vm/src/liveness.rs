@@ -1,6 +1,6 @@
 //! Last uses: a backward liveness pass over a compiled function marks the
-//! arguments of non-tail calls and the operands of `Cons` that are dead
-//! afterwards, so the loop moves them instead of copying (no reference-count
+//! arguments of non-tail calls, the operands of `Cons` and the sources of
+//! `Move` that are dead afterwards, so the loop moves them instead of copying (no reference-count
 //! traffic, and values are freed as soon as they are consumed).
 //!
 //! Reads are over-approximated and writes under-approximated wherever an
@@ -121,6 +121,12 @@ pub fn mark_moves(
                     && Some(*src) != *head
                     && Some(*src) != *tail;
             }
+            Instr::Move { dst, src } if dst != src && !out.contains(*src) => {
+                instrs[i] = Instr::MoveLast {
+                    dst: *dst,
+                    src: *src,
+                };
+            }
             Instr::Cons {
                 head, tail, moves, ..
             } => {
@@ -214,7 +220,7 @@ fn uses_defs(
     let mut d = Vec::new();
     match ins {
         Instr::Const { dst, .. } => d.push(*dst),
-        Instr::Move { dst, src } => {
+        Instr::Move { dst, src } | Instr::MoveLast { dst, src } => {
             u.insert(*src);
             if dst != src {
                 d.push(*dst);
