@@ -140,10 +140,13 @@ pub struct FnCode {
     /// them from its argument values without opening a frame.
     pub quick: QuickClauses,
     /// For each instruction, how many instructions from it on (in order,
-    /// up to 255) the hot loop may run: entering the loop for one or two
-    /// costs more than it saves.
+    /// up to 255; a return counts for two) the hot loop may run: entering
+    /// the loop for one or two costs more than it saves.
     pub hot_run: Box<[u8]>,
 }
+
+/// [`FnCode::hot_run`] of a return instruction (see where it is set).
+const RETURN_RUN: u8 = 2;
 
 /// See [`FnCode::quick`].
 #[derive(Debug, Default)]
@@ -874,7 +877,19 @@ impl<'a> FnCompiler<'a> {
         let quick = QuickClauses::of(&self.instrs, arity);
         let mut hot_run = vec![0u8; self.instrs.len()];
         for pc in (0..self.instrs.len()).rev() {
-            if crate::hot_loop::may_run(&self.instrs[pc]) {
+            let ins = &self.instrs[pc];
+            if matches!(
+                ins,
+                Instr::Return { .. }
+                    | Instr::ReturnConst { .. }
+                    | Instr::ReturnOp { .. }
+                    | Instr::ReturnOpImm { .. }
+            ) {
+                // A return goes on in the caller, usually with more of
+                // the same (`[F(H) | map(F, T)]` unwinding): it counts
+                // for two.
+                hot_run[pc] = RETURN_RUN;
+            } else if crate::hot_loop::may_run(ins) {
                 let next = hot_run.get(pc + 1).copied().unwrap_or(0);
                 hot_run[pc] = next.saturating_add(1);
             }
