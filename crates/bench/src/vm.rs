@@ -3,7 +3,7 @@
 //! Prints: run time of the bench programs (tests/diff/bench: naive fib(27), a
 //! lists map/filter/foldl pipeline over 1,000,000 elements, 100,000 ping-pong
 //! round trips) here and under erl (`timer:tc`, excluding VM start-up; the
-//! two take turns over `VM_BENCH_ROUNDS` rounds, default 4, and each keeps
+//! two take turns over `VM_BENCH_ROUNDS` rounds, default 6, and each keeps
 //! its best time), scheduler steps per second on ping-pong, the cost of cloning a VM with 10
 //! processes and a 10,000-entry ETS table, and fork-by-clone vs replay.
 
@@ -96,7 +96,7 @@ pub fn run() {
         let rounds: usize = std::env::var("VM_BENCH_ROUNDS")
             .ok()
             .and_then(|r| r.parse().ok())
-            .unwrap_or(4);
+            .unwrap_or(6);
         let mut best = f64::MAX;
         let mut steps = 0;
         let mut erl: Option<f64> = None;
