@@ -2,7 +2,14 @@
 //! in (moves, small-integer arithmetic and tests, list cells, calls of
 //! compiled code and funs, returns within a register chunk), in a small
 //! function whose state (program counter, current function, frame base,
-//! reduction count) stays in machine registers.
+//! return slot, reduction count) stays in machine registers: the running
+//! function's `Frame` is taken off the stack on entry and put back when the
+//! loop stops, and a call pushes only the caller's.
+//!
+//! `f(N - 1)` (an `AddImm`/`SubImm` whose result is the one, moved,
+//! argument of the `CallCode` after it) never stores the integer in the
+//! caller's frame: the callee's quick clauses are tested on it and it is
+//! written into the callee's first slot.
 //!
 //! Anything else stops the loop *before* it has any effect: an instruction
 //! outside that set, or one that would raise, cross into another register
@@ -534,11 +541,21 @@ impl Vm {
                     Some(FastCall::Pure(func)) => {
                         // A pure BIF: calling it again in `exec` (after a
                         // stop here) gives the same answer.
-                        let mut buf = std::mem::take(&mut self.argbuf);
-                        buf.extend(args.iter().map(|s| r!(*s).clone()));
-                        let res = func(&buf);
-                        buf.clear();
-                        self.argbuf = buf;
+                        // Up to three arguments (`erlang:max/2` in a fold)
+                        // are passed in an array, not the shared buffer.
+                        let res = match **args {
+                            [a] => func(&[r!(a).clone()]),
+                            [a, b] => func(&[r!(a).clone(), r!(b).clone()]),
+                            [a, b, c] => func(&[r!(a).clone(), r!(b).clone(), r!(c).clone()]),
+                            _ => {
+                                let mut buf = std::mem::take(&mut self.argbuf);
+                                buf.extend(args.iter().map(|s| r!(*s).clone()));
+                                let res = func(&buf);
+                                buf.clear();
+                                self.argbuf = buf;
+                                res
+                            }
+                        };
                         let Ok(v) = res else {
                             stop!();
                         };
