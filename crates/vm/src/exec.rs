@@ -492,32 +492,26 @@ impl Vm {
     /// field, as `put_int` in the loop does).
     #[inline(always)]
     fn return_int(&mut self, p: &mut Process, v: i64) -> Option<Outcome> {
-        let Some(top) = p.frames.pop() else {
-            p.result = Some(Term::Int(v));
-            return Some(Outcome::Exit(Term::Atom(Atom::NORMAL)));
-        };
-        p.top = top.base as usize;
-        match p.frames.last() {
-            Some(caller) => {
-                let dst = (caller.base + top.ret) as usize;
-                if caller.chunk != top.chunk {
-                    Self::back_to_chunk(p, caller.chunk);
-                }
-                Term::put_int(&mut p.regs[dst], v);
-                None
-            }
-            None => {
-                p.result = Some(Term::Int(v));
-                Some(Outcome::Exit(Term::Atom(Atom::NORMAL)))
-            }
-        }
+        Self::return_value(p, v, Term::put_int, Term::Int)
     }
 
     /// Return `v` from the top frame.
     #[inline(always)]
     fn do_return(&mut self, p: &mut Process, v: Term) -> Option<Outcome> {
+        Self::return_value(p, v, Term::put, |t| t)
+    }
+
+    /// Return `v` from the top frame: `store` puts it in the caller's slot;
+    /// `term` makes it the process's result when no caller is left.
+    #[inline(always)]
+    fn return_value<V>(
+        p: &mut Process,
+        v: V,
+        store: fn(&mut Term, V),
+        term: fn(V) -> Term,
+    ) -> Option<Outcome> {
         let Some(top) = p.frames.pop() else {
-            p.result = Some(v);
+            p.result = Some(term(v));
             return Some(Outcome::Exit(Term::Atom(Atom::NORMAL)));
         };
         p.top = top.base as usize;
@@ -527,11 +521,11 @@ impl Vm {
                 if caller.chunk != top.chunk {
                     Self::back_to_chunk(p, caller.chunk);
                 }
-                Term::put(&mut p.regs[dst], v);
+                store(&mut p.regs[dst], v);
                 None
             }
             None => {
-                p.result = Some(v);
+                p.result = Some(term(v));
                 Some(Outcome::Exit(Term::Atom(Atom::NORMAL)))
             }
         }
