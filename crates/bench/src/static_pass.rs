@@ -3,23 +3,7 @@
 use racewit_static::{StaticOptions, find_suspects};
 use racewit_syntax::{LoadOptions, load_paths};
 
-use crate::measure::{otp_lib, peak_rss_mb, timed};
-
-/// CPU time (user + system, all threads) this process has used so far, in
-/// seconds: steadier than wall time when other work shares the machine.
-fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    // Fields after the parenthesised command name; utime and stime are the
-    // 12th and 13th of them, in clock ticks (100 per second on Linux).
-    let Some((_, rest)) = stat.rsplit_once(')') else {
-        return 0.0;
-    };
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    (tick(11) + tick(12)) / 100.0
-}
+use crate::measure::{cpu_seconds, otp_lib, peak_rss_mb, timed};
 
 pub fn run() {
     println!("\n== static pass: the OTP library tree");
