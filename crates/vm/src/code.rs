@@ -171,6 +171,18 @@ struct DenseClauses {
     table: Box<[Option<Term>]>,
 }
 
+impl DenseClauses {
+    /// The constant for the integer `x`, if a clause has it.
+    #[inline(always)]
+    fn get(&self, x: i64) -> Option<&Term> {
+        let k = x.wrapping_sub(self.lo) as u64;
+        usize::try_from(k)
+            .ok()
+            .and_then(|k| self.table.get(k))?
+            .as_ref()
+    }
+}
+
 /// The widest range of integers [`QuickClauses`] keeps as a table.
 const DENSE_SPAN: i64 = 16;
 
@@ -179,13 +191,12 @@ impl QuickClauses {
     /// its arguments in slots `args` of `regs`, if one matches.
     #[inline(always)]
     pub fn lookup<'a>(&'a self, args: &[Slot], regs: &[Term]) -> Option<&'a Term> {
-        if let Some(DenseClauses { arg, lo, table }) = &self.dense {
-            let slot = *args.get(*arg as usize)?;
+        if let Some(d) = &self.dense {
+            let slot = *args.get(d.arg as usize)?;
             let Some(Term::Int(x)) = regs.get(slot as usize) else {
                 return None;
             };
-            let k = x.wrapping_sub(*lo) as u64;
-            return usize::try_from(k).ok().and_then(|k| table.get(k))?.as_ref();
+            return d.get(*x);
         }
         self.clauses.iter().find_map(|(arg, imm, value)| {
             let slot = *args.get(*arg as usize)?;
@@ -197,9 +208,8 @@ impl QuickClauses {
     /// the small integer `x`.
     #[inline(always)]
     pub fn lookup_int(&self, x: i64) -> Option<&Term> {
-        if let Some(DenseClauses { lo, table, .. }) = &self.dense {
-            let k = x.wrapping_sub(*lo) as u64;
-            return usize::try_from(k).ok().and_then(|k| table.get(k))?.as_ref();
+        if let Some(d) = &self.dense {
+            return d.get(x);
         }
         self.clauses
             .iter()
@@ -552,6 +562,20 @@ pub enum Instr {
     },
 }
 
+impl Instr {
+    /// A return from the function (of a slot, a constant or an operator's
+    /// result).
+    pub fn is_return(&self) -> bool {
+        matches!(
+            self,
+            Instr::Return { .. }
+                | Instr::ReturnConst { .. }
+                | Instr::ReturnOp { .. }
+                | Instr::ReturnOpImm { .. }
+        )
+    }
+}
+
 #[derive(Debug)]
 pub enum CPat {
     Wild,
@@ -878,13 +902,7 @@ impl<'a> FnCompiler<'a> {
         let mut hot_run = vec![0u8; self.instrs.len()];
         for pc in (0..self.instrs.len()).rev() {
             let ins = &self.instrs[pc];
-            if matches!(
-                ins,
-                Instr::Return { .. }
-                    | Instr::ReturnConst { .. }
-                    | Instr::ReturnOp { .. }
-                    | Instr::ReturnOpImm { .. }
-            ) {
+            if ins.is_return() {
                 // A return goes on in the caller, usually with more of
                 // the same (`[F(H) | map(F, T)]` unwinding): it counts
                 // for two.

@@ -135,6 +135,47 @@ impl Vm {
                 resume_in!(caller);
             }};
         }
+        // The code of function `$fi` of module `$m`, and its key: a
+        // recursive call needs no lookup.
+        macro_rules! callee {
+            ($m:expr, $fi:expr) => {{
+                let callee_key = fn_key($m, $fi);
+                let fc = if callee_key == key {
+                    f
+                } else {
+                    &code.modules[$m as usize].functions[$fi as usize]
+                };
+                (callee_key, fc)
+            }};
+        }
+        // A body call: the caller's frame is pushed, with the place the
+        // call returns to, and the callee's value goes to slot `$dst`.
+        macro_rules! push_caller {
+            ($dst:expr) => {{
+                p.frames.push(Frame {
+                    module: key as u32,
+                    function: (key >> 32) as u32,
+                    pc: pc as u32 + 1,
+                    base: base as u32,
+                    ret,
+                    chunk,
+                });
+                ret = $dst;
+            }};
+        }
+        // Go on in `$fc` (key `$key`) at `$entry`, in its frame at `$nb`;
+        // the call is counted.
+        macro_rules! enter {
+            ($fc:expr, $key:expr, $nb:expr, $entry:expr) => {{
+                left -= 1;
+                base = $nb;
+                regs = &mut p.regs[base..];
+                f = $fc;
+                instrs = &$fc.instrs;
+                pc = $entry;
+                key = $key;
+            }};
+        }
         // Enter compiled function `$fi` of module `$m` with the argument
         // slots `$args`; stops first when the call cannot be made here.
         macro_rules! call_code {
@@ -142,12 +183,7 @@ impl Vm {
                 if left == 0 {
                     stop!();
                 }
-                let callee_key = fn_key($m, $fi);
-                let fc = if callee_key == key {
-                    f
-                } else {
-                    &code.modules[$m as usize].functions[$fi as usize]
-                };
+                let (callee_key, fc) = callee!($m, $fi);
                 let args: &[u32] = $args;
                 // Where the callee starts: past its quick clauses, which
                 // are tested here; a match answers a body call at once.
@@ -217,16 +253,7 @@ impl Vm {
                     if need > CHUNK_SLOTS && nb > 0 {
                         stop!();
                     }
-                    // The caller's frame, with the place the call returns to.
-                    p.frames.push(Frame {
-                        module: key as u32,
-                        function: (key >> 32) as u32,
-                        pc: pc as u32 + 1,
-                        base: base as u32,
-                        ret,
-                        chunk,
-                    });
-                    ret = $dst;
+                    push_caller!($dst);
                     p.top = need;
                     if p.regs.len() < need {
                         grow(p, need);
@@ -238,31 +265,16 @@ impl Vm {
                     let mut mv: u32 = $moves;
                     if let [s] = args {
                         // One argument (the most common call): no loop.
-                        let (src, d) = (&mut lo[base + *s as usize], &mut hi[0]);
-                        if mv & 1 == 1 {
-                            Term::move_into(d, src);
-                        } else {
-                            Term::copy_into(d, src);
-                        }
+                        let src = &mut lo[base + *s as usize];
+                        pass_arg(&mut hi[0], src, mv & 1 == 1);
                     } else {
                         for (s, d) in args.iter().zip(hi.iter_mut()) {
-                            let src = &mut lo[base + *s as usize];
-                            if mv & 1 == 1 {
-                                Term::move_into(d, src);
-                            } else {
-                                Term::copy_into(d, src);
-                            }
+                            pass_arg(d, &mut lo[base + *s as usize], mv & 1 == 1);
                             mv >>= 1;
                         }
                     }
                 }
-                left -= 1;
-                base = nb;
-                regs = &mut p.regs[base..];
-                f = fc;
-                instrs = &fc.instrs;
-                pc = entry;
-                key = callee_key;
+                enter!(fc, callee_key, nb, entry);
                 fc
             }};
         }
@@ -281,12 +293,7 @@ impl Vm {
                 if left == 0 {
                     stop_int!();
                 }
-                let callee_key = fn_key($m, $fi);
-                let fc = if callee_key == key {
-                    f
-                } else {
-                    &code.modules[$m as usize].functions[$fi as usize]
-                };
+                let (callee_key, fc) = callee!($m, $fi);
                 let entry = match fc.quick.lookup_int($v) {
                     Some(value) if !$tail => {
                         left -= 1;
@@ -303,28 +310,14 @@ impl Vm {
                     stop_int!();
                 }
                 if !$tail {
-                    p.frames.push(Frame {
-                        module: key as u32,
-                        function: (key >> 32) as u32,
-                        pc: pc as u32 + 1,
-                        base: base as u32,
-                        ret,
-                        chunk,
-                    });
-                    ret = $dst;
+                    push_caller!($dst);
                 }
                 p.top = need;
                 if p.regs.len() < need {
                     grow(p, need);
                 }
                 Term::put_int(&mut p.regs[nb], $v);
-                left -= 1;
-                base = nb;
-                regs = &mut p.regs[base..];
-                f = fc;
-                instrs = &fc.instrs;
-                pc = entry;
-                key = callee_key;
+                enter!(fc, callee_key, nb, entry);
             }};
         }
         // `a + K` or `a - K` (`$op` the checked operation) on a small
@@ -347,19 +340,13 @@ impl Vm {
                         args,
                         tail,
                         moves,
-                    }) if **args == [$dst] && moves & 1 == 1 => {
-                        call_int!(*m, *fi, *dst, *tail, $dst, v);
-                    }
-                    Some(Instr::CallCode {
-                        dst,
-                        module: m,
-                        function: fi,
-                        args,
-                        tail,
-                        moves,
                     }) => {
-                        Term::put_int(&mut r!($dst), v);
-                        call_code!(*m, *fi, args, *dst, *tail, *moves);
+                        if **args == [$dst] && moves & 1 == 1 {
+                            call_int!(*m, *fi, *dst, *tail, $dst, v);
+                        } else {
+                            Term::put_int(&mut r!($dst), v);
+                            call_code!(*m, *fi, args, *dst, *tail, *moves);
+                        }
                     }
                     _ => Term::put_int(&mut r!($dst), v),
                 }
@@ -674,6 +661,16 @@ pub(crate) fn may_run(ins: &Instr) -> bool {
             )
         ),
         _ => false,
+    }
+}
+
+/// Pass an argument into a new frame: moved on its last use, else copied.
+#[inline(always)]
+fn pass_arg(dst: &mut Term, src: &mut Term, moved: bool) {
+    if moved {
+        Term::move_into(dst, src);
+    } else {
+        Term::copy_into(dst, src);
     }
 }
 

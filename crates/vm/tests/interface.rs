@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use racewit_vm::{Access, EventKind, ProcStatus, SharedItem, Term, Vm, VmConfig, VmError};
+use racewit_vm::{
+    Access, Event, EventKind, Pid, ProcStatus, SharedItem, Term, Vm, VmConfig, VmError,
+};
 
 fn vm(src: &str) -> Vm {
     let program = racewit_syntax::load_source("t.erl", src);
@@ -340,13 +342,7 @@ fn frames_not_yet_pushed_appear_in_stacks_and_budgets() {
          count(0, A) -> A;\ncount(N, A) -> count(N - 1, A + leaf(N)).\nleaf(X) -> X.\n",
     ));
     for (budget, done) in [(6, false), (40, true)] {
-        let config = VmConfig {
-            max_reductions: budget,
-            ..VmConfig::default()
-        };
-        let mut vm = Vm::new(program.clone(), config);
-        let p = vm.spawn_entry("t", "main", vec![]);
-        let out = vm.step(p);
+        let (vm, p, out) = step_main_with_budget(&program, budget);
         assert_eq!(out.is_ok(), done, "budget {budget}: {out:?}");
         if done {
             assert_eq!(vm.process_result(p), Some(Term::Int(55)));
@@ -369,13 +365,7 @@ fn integer_argument_calls_count_against_the_budget() {
     ));
     let mut least = None;
     for budget in 1..40 {
-        let config = VmConfig {
-            max_reductions: budget,
-            ..VmConfig::default()
-        };
-        let mut vm = Vm::new(program.clone(), config);
-        let p = vm.spawn_entry("t", "main", vec![]);
-        let out = vm.step(p);
+        let (vm, p, out) = step_main_with_budget(&program, budget);
         match (&out, least) {
             (Ok(_), None) => {
                 assert_eq!(vm.process_result(p), Some(Term::atom("done")));
@@ -387,4 +377,19 @@ fn integer_argument_calls_count_against_the_budget() {
         }
     }
     assert_eq!(least, Some(23));
+}
+
+/// One step of `t:main/0` in a fresh VM whose runs have `budget` reductions.
+fn step_main_with_budget(
+    program: &Arc<racewit_syntax::ir::Program>,
+    budget: u64,
+) -> (Vm, Pid, Result<Event, VmError>) {
+    let config = VmConfig {
+        max_reductions: budget,
+        ..VmConfig::default()
+    };
+    let mut vm = Vm::new(program.clone(), config);
+    let p = vm.spawn_entry("t", "main", vec![]);
+    let out = vm.step(p);
+    (vm, p, out)
 }
