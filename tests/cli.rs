@@ -879,3 +879,28 @@ fn svg_picture_prints_a_multiline_consequence() {
         "width {width} < {longest} characters"
     );
 }
+
+#[test]
+fn explore_never_claims_runs_that_did_not_run_whole() {
+    // A test that never ends, one whose awaited process stops at an
+    // unsupported call, and one that stops at such a call after its
+    // checks: none is "every interleaving explored", none is a deadlock,
+    // and each exits 1 (nothing may be read from what was explored).
+    let out = tempfile::tempdir().expect("tempdir");
+    let mut report = String::new();
+    for entry in ["never_ends", "parked_sender", "parked_after"] {
+        let o = cmd()
+            .args(["explore", &format!("partial:{entry}/0")])
+            .arg("tests/data/explore_partial/partial.erl")
+            .args(["--max-run-steps", "2000", "--out"])
+            .arg(out.path())
+            .output()
+            .expect("run");
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{entry}: {text}");
+        assert!(!text.contains("every interleaving explored"), "{text}");
+        assert!(!text.contains("deadlock"), "{text}");
+        report.push_str(&text);
+    }
+    insta::assert_snapshot!(report);
+}

@@ -101,6 +101,7 @@ fn each_case_report_and_witness_replay() {
             code == 0 || code == 2,
             "check {case:?} exited {code}: {stderr}"
         );
+        assert_claims_were_reached(&case_out, &case);
         let report = stdout.replace(&case_out, "[OUT]");
         insta::with_settings!({snapshot_suffix => name.clone(), prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!("report", report);
@@ -123,6 +124,33 @@ fn each_case_report_and_witness_replay() {
             insta::with_settings!({snapshot_suffix => format!("{name}__{wname}"), prepend_module_to_snapshot => false}, {
                 insta::assert_snapshot!("replay", rout);
             });
+        }
+    }
+}
+
+/// The invariant behind every "explored" or "within bound" verdict: some
+/// completed run executed the suspect's read and then its write. A claim over
+/// runs that never got there would tell a user a race cannot happen when
+/// the harness never ran the code.
+fn assert_claims_were_reached(out_dir: &str, case: &[String]) {
+    let text = std::fs::read_to_string(format!("{out_dir}/report.json")).expect("report.json");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("report json");
+    for w in report["warnings"].as_array().expect("warnings") {
+        let kind = w["reason"]["kind"].as_str().unwrap_or("");
+        let claims = w["exhausted"] == true
+            || matches!(
+                kind,
+                "all_exhausted" | "bound_exhausted" | "budget" | "handled"
+            );
+        if claims {
+            assert!(
+                w["reached"]["write"].as_u64().unwrap_or(0) > 0,
+                "{case:?} {}: claims {kind} but no run executed the write",
+                w["id"]
+            );
+        }
+        if kind == "not_reached" {
+            assert_eq!(w["exhausted"], false, "{case:?} {}", w["id"]);
         }
     }
 }

@@ -82,6 +82,10 @@ pub struct SearchArgs {
     /// Most interleavings explored per harness.
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub max_interleavings: u64,
+    /// Most steps one run may take before it is cut (a run cut this way
+    /// never counts towards an "explored" claim).
+    #[arg(long, value_name = "N", default_value_t = 50_000)]
+    pub max_run_steps: usize,
     /// Random (PCT) search with N runs instead of bounded search.
     #[arg(long, value_name = "N")]
     pub random: Option<u64>,
@@ -124,6 +128,7 @@ impl SearchArgs {
             max_preemptions: self.bound,
             processes: self.processes.clone(),
             max_interleavings: self.max_interleavings,
+            max_run_steps: self.max_run_steps,
             reduction: self.reduction.into(),
             random: self.random.map(|runs| (runs, self.seed)),
             ..ConfirmOptions::default()

@@ -88,9 +88,13 @@ pub fn run(args: Args) -> Result<Outcome> {
         writeln!(out, "replay: racewit replay {}", path.display())?;
     }
     let s = &result.stats;
+    let whole = s.runs_whole();
     let how = match result.stop {
-        StopReason::Exhausted => "space within the bound exhausted".to_string(),
-        StopReason::ExhaustedAll => "every interleaving explored".to_string(),
+        StopReason::Exhausted if whole => "space within the bound exhausted".to_string(),
+        StopReason::ExhaustedAll if whole => "every interleaving explored".to_string(),
+        StopReason::Exhausted | StopReason::ExhaustedAll => {
+            "NOT explored whole: some runs did not run to their end".to_string()
+        }
         StopReason::Found => "stopped at the first failure".to_string(),
         StopReason::InterleavingBudget { limit } => format!("stopped at the budget of {limit}"),
     };
@@ -104,9 +108,39 @@ pub fn run(args: Args) -> Result<Outcome> {
         s.sleep_blocked,
         args.search.bound
     )?;
-    Ok(if result.failures.is_empty() {
-        Outcome::Clean
-    } else {
+    for line in partial_runs(s) {
+        writeln!(out, "{}: {line}", args.entry)?;
+    }
+    Ok(if !result.failures.is_empty() {
         Outcome::RacesFound
+    } else if !whole {
+        // What was explored is not the program's whole behaviour: no
+        // "nothing found" may be read from it.
+        Outcome::Error
+    } else {
+        Outcome::Clean
     })
+}
+
+/// Lines naming the runs that did not run whole: cut at the step limit or
+/// by the VM, or with a process stopped at an unsupported call.
+pub fn partial_runs(s: &racewit_confirm::search::SearchStats) -> Vec<String> {
+    let mut lines = Vec::new();
+    if s.parked_runs > 0 {
+        lines.push(format!(
+            "{} of {} runs stopped at unsupported call {}",
+            s.parked_runs,
+            s.interleavings,
+            s.first_parked.as_deref().unwrap_or("?")
+        ));
+    }
+    if s.cut_runs > 0 {
+        lines.push(format!(
+            "{} of {} runs were cut: {}",
+            s.cut_runs,
+            s.interleavings + s.cut_runs,
+            s.first_error.as_deref().unwrap_or("?")
+        ));
+    }
+    lines
 }

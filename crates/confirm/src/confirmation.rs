@@ -20,7 +20,7 @@ use crate::search::random::RandomWalk;
 use crate::search::{Found, Outcome, Reduction, StopReason, Strategy, Systematic, TraceStep};
 use crate::serial::serial_runs;
 use crate::system::{Fate, Observation, System};
-use crate::verdict::{Consequence, Status, UnconfirmedReason, Verdict};
+use crate::verdict::{Consequence, Milestone, Reached, Status, UnconfirmedReason, Verdict};
 use crate::vm_system::{Site, TimeoutPolicy, VmItem, VmSystem};
 use crate::witness::{
     HarnessRecord, LoadRecord, RaceSites, WITNESS_VERSION, Witness, WitnessEvent, WitnessKind,
@@ -190,8 +190,9 @@ fn confirm_one(
 ) -> Confirmation {
     let sites = race_sites(suspect);
     let mut interleavings = 0u64;
-    let mut exhausted = true;
-    let mut reason = None;
+    let mut reached = Reached::default();
+    let mut reason: Option<UnconfirmedReason> = None;
+    let mut tried: Vec<String> = Vec::new();
     let mut last_harness = None;
     let mut last_processes = 0;
     // A race confirmed with no visible harm may do harm with one more process.
@@ -200,16 +201,21 @@ fn confirm_one(
         let h = match built {
             Ok(h) => h,
             Err(why) => {
-                reason.get_or_insert(UnconfirmedReason::NoHarness { why: why.clone() });
-                exhausted = false;
+                reason = Some(combine(
+                    reason.take(),
+                    UnconfirmedReason::NoHarness { why: why.clone() },
+                ));
                 continue;
             }
         };
         last_harness = Some(h.clone());
         last_processes = h.workers.len();
+        tried.push(h.describe());
         let sys = start(program, &h.module, &h.function, opts);
         let outcome = search(&sys, race_goal(&sites), opts);
         interleavings += outcome.stats.interleavings;
+        reached.read += outcome.stats.runs_reached[0];
+        reached.write += outcome.stats.runs_reached[1];
         if let Some(found) = outcome.found.first() {
             let consequence = consequence(&sys, found, h.workers.len(), opts);
             let verdict = Verdict {
@@ -222,6 +228,7 @@ fn confirm_one(
                 preemptions: Some(found.preemptions),
                 witness_steps: Some(found.schedule.len()),
                 reason: None,
+                reached,
             };
             let witness = Witness {
                 version: WITNESS_VERSION,
@@ -256,29 +263,16 @@ fn confirm_one(
         if harmless.is_some() {
             continue;
         }
-        match outcome.stop {
-            StopReason::Exhausted | StopReason::ExhaustedAll => {}
-            StopReason::InterleavingBudget { .. } | StopReason::Found => exhausted = false,
-        }
-        let (why, partial) = why_not(&sys, &sites, &outcome, opts);
-        // Runs that stopped at an unsupported call, or were cut, are not
-        // the program's whole behaviour: the space was not exhausted.
-        if partial {
-            exhausted = false;
-        }
-        let keep = match &reason {
-            None => false,
-            Some(UnconfirmedReason::Handled { .. }) => true,
-            Some(UnconfirmedReason::BoundExhausted | UnconfirmedReason::AllExhausted) => false,
-            Some(_) => !matches!(why, UnconfirmedReason::Handled { .. }),
-        };
-        if !keep {
-            reason = Some(why);
-        }
+        let why = why_not(suspect, &sys, &sites, &outcome, opts);
+        reason = Some(combine(reason.take(), why));
     }
     if let Some(c) = harmless {
         return c;
     }
+    if let Some(UnconfirmedReason::HarnessCrashed { tried: t, .. }) = &mut reason {
+        *t = tried;
+    }
+    let exhausted = reason.as_ref().is_some_and(UnconfirmedReason::explored);
     Confirmation {
         suspect: suspect.clone(),
         verdict: Verdict {
@@ -291,9 +285,58 @@ fn confirm_one(
             preemptions: None,
             witness_steps: None,
             reason,
+            reached,
         },
         harness: last_harness,
         witness: None,
+    }
+}
+
+/// The reason for a suspect searched with several harnesses (2 workers,
+/// then 3): a claim that a space was explored holds only if it holds for
+/// every harness (the weaker claim wins); a race seen handled is the most
+/// telling; otherwise the first reason that is not a claim stays.
+fn combine(earlier: Option<UnconfirmedReason>, new: UnconfirmedReason) -> UnconfirmedReason {
+    use UnconfirmedReason as R;
+    let Some(earlier) = earlier else {
+        return new;
+    };
+    match (earlier, new) {
+        (R::Handled { runs: a, all: x }, R::Handled { runs: b, all: y }) => R::Handled {
+            runs: a + b,
+            all: x && y,
+        },
+        (h @ R::Handled { .. }, _) => h,
+        (e, R::Handled { runs, all }) => R::Handled {
+            runs,
+            all: all && e.every_interleaving(),
+        },
+        (
+            R::NotReached {
+                milestone: a,
+                at,
+                call,
+                runs: x,
+                detail,
+            },
+            R::NotReached {
+                milestone: b,
+                runs: y,
+                ..
+            },
+        ) if a == b => R::NotReached {
+            milestone: a,
+            at,
+            call,
+            runs: x + y,
+            detail,
+        },
+        (R::AllExhausted, R::AllExhausted) => R::AllExhausted,
+        (R::AllExhausted | R::BoundExhausted, R::AllExhausted | R::BoundExhausted) => {
+            R::BoundExhausted
+        }
+        (R::AllExhausted | R::BoundExhausted, n) => n,
+        (e, _) => e,
     }
 }
 
@@ -428,17 +471,45 @@ fn consequence(
     Consequence::None
 }
 
-/// Why the search found nothing, and whether its runs were partial (a
-/// process parked at an unsupported call, or runs were cut). Runs where the
-/// race happened but its failed write was handled explain the most; else
-/// one serial run is looked at for an unsupported call or a crash before
-/// the read.
+/// Why the search found nothing. A space is called explored only when the
+/// runs ran whole (none cut, none stopped at an unsupported call) and reached
+/// the suspect's read and then its write; otherwise the reason says what
+/// stopped them. One serial run (no preemption) is looked at to tell what
+/// the processes did instead.
 fn why_not(
+    suspect: &Suspect,
     sys: &VmSystem,
     sites: &RaceSites,
     outcome: &Outcome<VmSystem, RaceGoal<VmSystem>>,
     opts: &ConfirmOptions,
-) -> (UnconfirmedReason, bool) {
+) -> UnconfirmedReason {
+    let stats = &outcome.stats;
+    let complete = stats.interleavings;
+    if stats.near_misses > 0 {
+        let all = outcome.stop == StopReason::ExhaustedAll
+            && stats.runs_whole()
+            && stats.runs_reached[1] > 0;
+        return UnconfirmedReason::Handled {
+            runs: stats.near_misses,
+            all,
+        };
+    }
+    if let Some(call) = &stats.first_parked {
+        return UnconfirmedReason::Unsupported {
+            call: call.clone(),
+            runs: stats.parked_runs,
+            of: complete,
+        };
+    }
+    if complete == 0
+        && let Some(why) = &stats.first_error
+    {
+        return UnconfirmedReason::RunsCut {
+            why: why.clone(),
+            runs: stats.cut_runs,
+            of: stats.cut_runs,
+        };
+    }
     let probe = BoundedDfs {
         max_preemptions: 0,
         max_interleavings: 1,
@@ -449,41 +520,118 @@ fn why_not(
     }
     .search(sys, Probe::new(race_goal(sites)));
     let run = probe.found.first();
-    let parked = run.and_then(|run| {
-        let end = &run.end;
-        end.procs().into_iter().find_map(|p| match end.fate(p) {
-            Fate::Parked { call } => Some(call),
-            _ => None,
-        })
-    });
-    let partial = parked.is_some() || outcome.stats.first_error.is_some();
-    if outcome.stats.near_misses > 0 {
-        let runs = outcome.stats.near_misses;
-        let all = outcome.stop == StopReason::ExhaustedAll && !partial;
-        return (UnconfirmedReason::Handled { runs, all }, partial);
+    if let Some(run) = run {
+        let parked = run
+            .end
+            .procs()
+            .into_iter()
+            .find_map(|p| match run.end.fate(p) {
+                Fate::Parked { call } => Some(call),
+                _ => None,
+            });
+        if let Some(call) = parked {
+            return UnconfirmedReason::Unsupported {
+                call,
+                runs: 0,
+                of: 0,
+            };
+        }
     }
-    if let Some(call) = parked {
-        return (UnconfirmedReason::Unsupported { call }, partial);
+    if stats.runs_reached[0] == 0 {
+        if let Some(run) = run
+            && let Some((process, reason)) = crashes(&run.end).into_iter().next()
+        {
+            return UnconfirmedReason::HarnessCrashed {
+                process,
+                reason,
+                tried: Vec::new(),
+            };
+        }
+        return not_reached(suspect, Milestone::Read, complete, run);
     }
-    if let Some(run) = run
-        && !run.monitor.read_seen
-        && let Some((process, reason)) = crashes(&run.end).into_iter().next()
-    {
-        // Nothing reached the read: what was explored says nothing of the
-        // race, so no space counts as exhausted.
-        return (UnconfirmedReason::HarnessCrashed { process, reason }, true);
+    if stats.runs_reached[1] == 0 {
+        return not_reached(suspect, Milestone::Write, complete, run);
     }
-    if let Some(why) = &outcome.stats.first_error {
-        return (UnconfirmedReason::RunsCut { why: why.clone() }, partial);
+    if let Some(why) = &stats.first_error {
+        return UnconfirmedReason::RunsCut {
+            why: why.clone(),
+            runs: stats.cut_runs,
+            of: complete + stats.cut_runs,
+        };
     }
-    let why = match outcome.stop {
+    match outcome.stop {
         StopReason::InterleavingBudget { limit } => UnconfirmedReason::Budget {
             interleavings: limit,
         },
         StopReason::ExhaustedAll => UnconfirmedReason::AllExhausted,
         StopReason::Exhausted | StopReason::Found => UnconfirmedReason::BoundExhausted,
+    }
+}
+
+/// The `not_reached` reason for a milestone no run reached, with what the
+/// processes of one serial run did instead: what each read returned and how
+/// each ended.
+fn not_reached(
+    suspect: &Suspect,
+    milestone: Milestone,
+    runs: u64,
+    run: Option<&Found<VmSystem, Probe>>,
+) -> UnconfirmedReason {
+    let access = match milestone {
+        Milestone::Read => &suspect.read,
+        Milestone::Write => &suspect.write,
     };
-    (why, partial)
+    let file = std::path::Path::new(&access.file)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| access.file.clone());
+    let detail = match run {
+        Some(run) => describe_run(suspect, run),
+        None => "no run completed".to_string(),
+    };
+    UnconfirmedReason::NotReached {
+        milestone,
+        at: format!("{file}:{}", access.line),
+        call: access.call.clone(),
+        runs,
+        detail,
+    }
+}
+
+/// What each process of a run did with the suspect's read, and how it
+/// ended: `in the first run, P1.1 read ets:lookup(t, k) -> [] and exited
+/// normally; P1.2 ...`.
+fn describe_run(suspect: &Suspect, run: &Found<VmSystem, Probe>) -> String {
+    let read_site = (suspect.read.module.clone(), suspect.read.site);
+    let end = &run.end;
+    let mut parts = Vec::new();
+    for p in end.procs() {
+        let name = end.name(p);
+        if name == "P1" {
+            continue;
+        }
+        let read = run
+            .trace
+            .iter()
+            .filter(|t| t.process == name && t.site.as_ref() == Some(&read_site))
+            .map(|t| t.text.as_str())
+            .next_back();
+        let fate = match end.fate(p) {
+            Fate::Normal => "exited normally".to_string(),
+            Fate::Crashed { reason } => format!("crashed with {reason}"),
+            Fate::Blocked => "blocked in receive".to_string(),
+            Fate::Parked { call } => format!("stopped at {call}"),
+            Fate::Running => "was still running".to_string(),
+        };
+        parts.push(match read {
+            Some(text) => format!("{name} read `{text}`, then {fate}"),
+            None => format!("{name} {fate} without reading"),
+        });
+    }
+    if parts.is_empty() {
+        return "in the first run no worker process ran".to_string();
+    }
+    format!("in the first run, {}", parts.join("; "))
 }
 
 /// Wraps a race goal to note whether the read ever ran; accepts every run.

@@ -10,7 +10,7 @@ use crate::goal::{Failure, FailureGoal};
 use crate::schedule::Schedule;
 use crate::search::random::RandomWalk;
 use crate::search::{SearchStats, StopReason, Strategy, Systematic};
-use crate::verdict::{Status, Verdict};
+use crate::verdict::{Reached, Status, Verdict};
 use crate::vm_system::TimeoutPolicy;
 use crate::witness::{
     HarnessRecord, LoadRecord, WITNESS_VERSION, Witness, WitnessKind, hash_sources,
@@ -80,6 +80,7 @@ pub fn explore(
                 preemptions: Some(f.preemptions),
                 witness_steps: Some(f.schedule.len()),
                 reason: None,
+                reached: Reached::default(),
             };
             let witness = Witness {
                 version: WITNESS_VERSION,

@@ -92,6 +92,20 @@ pub fn build(
     })
 }
 
+impl Harness {
+    /// What the harness runs, for reports: `test m:t/0`, or `API: 2
+    /// concurrent calls of m:f(a)`.
+    pub fn describe(&self) -> String {
+        match self.workers.as_slice() {
+            [] => format!("entry {}:{}/0 as it is", self.module, self.function),
+            [first, rest @ ..] if rest.iter().all(|w| w == first) => {
+                format!("API: {} concurrent calls of {first}", self.workers.len())
+            }
+            calls => format!("API: concurrent calls of {}", calls.join(", ")),
+        }
+    }
+}
+
 /// A harness for an entry the user named (`mod:fun/0`): the root process
 /// just calls it, so `P1` is the entry's own process.
 pub fn for_entry(module: &str, function: &str) -> Harness {

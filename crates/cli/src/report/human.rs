@@ -137,6 +137,14 @@ pub fn verdict_line(c: &Confirmation) -> String {
                     v.processes, v.interleavings
                 );
             }
+            if !v.reason.as_ref().is_some_and(UnconfirmedReason::searched) {
+                // The search could not say anything of the race: no claim
+                // about a bound or a space.
+                return format!(
+                    "UNCONFIRMED ({} worker processes, {} interleavings ran): {why}",
+                    v.processes, v.interleavings
+                );
+            }
             format!(
                 "UNCONFIRMED within bound {} ({} worker processes, {} interleavings{}): {why}",
                 v.bound,

@@ -63,6 +63,8 @@ pub struct Warning<'a> {
     pub preemptions: Option<u32>,
     pub witness_steps: Option<usize>,
     pub reason: Option<&'a UnconfirmedReason>,
+    /// Completed runs that executed the read, and then the write.
+    pub reached: racewit_confirm::verdict::Reached,
     /// Why unconfirmed, in words.
     pub reason_text: Option<String>,
     pub witness: Option<String>,
@@ -102,6 +104,7 @@ pub fn warning<'a>(c: &'a Confirmation, witness: Option<String>) -> Warning<'a> 
         preemptions: v.preemptions,
         witness_steps: v.witness_steps,
         reason: v.reason.as_ref(),
+        reached: v.reached,
         reason_text: v.reason.as_ref().map(|r| r.to_string()),
         witness,
         harness: c.harness.as_ref().map(|h| h.source.as_str()),

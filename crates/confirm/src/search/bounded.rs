@@ -131,10 +131,7 @@ impl BoundedDfs {
                 return Advance::End(p);
             }
             if trace.len() >= self.max_run_steps {
-                return Advance::Cut(format!(
-                    "a run exceeded {} steps (livelock or very long run)",
-                    self.max_run_steps
-                ));
+                return Advance::Cut(crate::search::step_limit_text(self.max_run_steps));
             }
             let cands = self.candidates(&p, &enabled);
             match cands.len() {
@@ -189,7 +186,7 @@ impl Strategy for BoundedDfs {
                 match self.advance(p, &mut trace, &mut schedule, &mut stats) {
                     Advance::Choice(frame) => stack.push(frame),
                     Advance::End(mut end) => {
-                        stats.interleavings += 1;
+                        stats.note_complete(&end.sys, &end.monitor);
                         stats.max_preemptions_used =
                             stats.max_preemptions_used.max(end.preemptions);
                         if end.monitor.finish(&end.sys) {
@@ -224,12 +221,7 @@ impl Strategy for BoundedDfs {
                         }
                     }
                     Advance::SleepBlocked => stats.sleep_blocked += 1,
-                    Advance::Cut(why) => {
-                        stats.cut_runs += 1;
-                        if stats.first_error.is_none() {
-                            stats.first_error = Some(why);
-                        }
-                    }
+                    Advance::Cut(why) => stats.note_cut(why),
                 }
                 if pending.is_none() && stack.is_empty() {
                     return Outcome {
@@ -280,12 +272,7 @@ impl Strategy for BoundedDfs {
                         sleep,
                     });
                 }
-                Err(e) => {
-                    stats.cut_runs += 1;
-                    if stats.first_error.is_none() {
-                        stats.first_error = Some(e.to_string());
-                    }
-                }
+                Err(e) => stats.note_cut(e.to_string()),
             }
         }
     }

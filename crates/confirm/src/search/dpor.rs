@@ -361,10 +361,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                 return RunEnd::Complete;
             }
             if self.events.len() >= self.opts.max_run_steps {
-                return RunEnd::Cut(format!(
-                    "a run exceeded {} steps (livelock or very long run)",
-                    self.opts.max_run_steps
-                ));
+                return RunEnd::Cut(crate::search::step_limit_text(self.opts.max_run_steps));
             }
             let Some(p) = self.first_choice() else {
                 return RunEnd::SleepBlocked;
@@ -483,10 +480,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
     }
 
     fn note_cut(&mut self, why: String) {
-        self.stats.cut_runs += 1;
-        if self.stats.first_error.is_none() {
-            self.stats.first_error = Some(why);
-        }
+        self.stats.note_cut(why);
     }
 }
 
@@ -534,10 +528,13 @@ impl Strategy for SourceDpor {
         loop {
             match ex.run_to_end() {
                 RunEnd::Complete => {
-                    ex.stats.interleavings += 1;
                     let Some(end) = ex.nodes.last_mut() else {
                         break;
                     };
+                    match &end.sys {
+                        Some(sys) => ex.stats.note_complete(sys, &end.monitor),
+                        None => ex.stats.interleavings += 1,
+                    }
                     ex.stats.max_preemptions_used =
                         ex.stats.max_preemptions_used.max(end.preemptions);
                     let finding = match &end.sys {

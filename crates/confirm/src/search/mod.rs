@@ -14,7 +14,7 @@ pub mod replay;
 use serde::{Deserialize, Serialize};
 
 use crate::goal::Monitor;
-use crate::system::{Observation, System};
+use crate::system::{Fate, Observation, System};
 
 /// One step of a recorded run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -73,6 +73,14 @@ pub struct SearchStats {
     pub findings: u64,
     /// Runs that were not findings but came close ([`Monitor::near_miss`]).
     pub near_misses: u64,
+    /// Completed runs in which some process stopped at a call the system
+    /// cannot run: they show only part of the program's behaviour.
+    pub parked_runs: u64,
+    /// The first such call met (with its location).
+    pub first_parked: Option<String>,
+    /// Completed runs that reached the goal's first milestone (a race's
+    /// read), and its second (the same actor's write after that read).
+    pub runs_reached: [u64; 2],
 }
 
 impl SearchStats {
@@ -87,6 +95,47 @@ impl SearchStats {
         self.near_misses += earlier.near_misses;
         if earlier.first_error.is_some() {
             self.first_error.clone_from(&earlier.first_error);
+        }
+        self.parked_runs += earlier.parked_runs;
+        if earlier.first_parked.is_some() {
+            self.first_parked.clone_from(&earlier.first_parked);
+        }
+        self.runs_reached[0] += earlier.runs_reached[0];
+        self.runs_reached[1] += earlier.runs_reached[1];
+    }
+
+    /// Whether every run the search began ran to its end with every process
+    /// able to go on: none was cut (step budget, VM error) and in none did a
+    /// process stop at an unsupported call. Only then can the runs stand for
+    /// the program's whole behaviour, and a space be called explored.
+    pub fn runs_whole(&self) -> bool {
+        self.cut_runs == 0 && self.parked_runs == 0
+    }
+
+    /// Counts a run cut short.
+    pub(crate) fn note_cut(&mut self, why: String) {
+        self.cut_runs += 1;
+        if self.first_error.is_none() {
+            self.first_error = Some(why);
+        }
+    }
+
+    /// Counts a run that ran to its end: what it reached, and whether a
+    /// process in it stopped at an unsupported call.
+    pub(crate) fn note_complete<S: System, M: Monitor<S>>(&mut self, sys: &S, monitor: &M) {
+        self.interleavings += 1;
+        let reached = monitor.reached();
+        self.runs_reached[0] += reached[0] as u64;
+        self.runs_reached[1] += reached[1] as u64;
+        let parked = sys.procs().into_iter().find_map(|p| match sys.fate(p) {
+            Fate::Parked { call } => Some(call),
+            _ => None,
+        });
+        if let Some(call) = parked {
+            self.parked_runs += 1;
+            if self.first_parked.is_none() {
+                self.first_parked = Some(call);
+            }
         }
     }
 }
@@ -198,6 +247,14 @@ impl Strategy for Systematic {
         }
     }
 }
+/// Why a run was cut at the per-run step limit.
+pub(crate) fn step_limit_text(limit: usize) -> String {
+    format!(
+        "a run did not end within {limit} steps (the program may not terminate; \
+         --max-run-steps raises the limit)"
+    )
+}
+
 /// Runs one step and records it; shared by every strategy.
 pub(crate) fn take_step<S: System, M: Monitor<S>>(
     sys: &mut S,

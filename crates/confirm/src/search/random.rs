@@ -61,7 +61,7 @@ impl Strategy for RandomWalk {
                     break;
                 }
                 if trace.len() >= self.max_run_steps {
-                    cut = Some(format!("a run exceeded {} steps", self.max_run_steps));
+                    cut = Some(crate::search::step_limit_text(self.max_run_steps));
                     break;
                 }
                 for &p in &enabled {
@@ -95,11 +95,10 @@ impl Strategy for RandomWalk {
             }
             expected_len = expected_len.max(trace.len() as u64);
             if let Some(why) = cut {
-                stats.cut_runs += 1;
-                stats.first_error.get_or_insert(why);
+                stats.note_cut(why);
                 continue;
             }
-            stats.interleavings += 1;
+            stats.note_complete(&sys, &mon);
             stats.max_preemptions_used = stats.max_preemptions_used.max(preemptions);
             let finding = mon.finish(&sys);
             stats.findings += finding as u64;
