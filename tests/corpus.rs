@@ -109,7 +109,11 @@ fn each_case_report_and_witness_replay() {
         let mut witnesses: Vec<PathBuf> = std::fs::read_dir(&case_out)
             .map(|rd| rd.map(|e| e.expect("entry").path()).collect())
             .unwrap_or_default();
-        witnesses.retain(|p| p.file_name().is_some_and(|n| n != "report.json"));
+        witnesses.retain(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| !n.starts_with('.') && !n.starts_with("report."))
+        });
         witnesses.sort();
         assert_eq!(
             code == 2,

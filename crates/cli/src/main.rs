@@ -14,6 +14,7 @@ static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 mod check;
 mod corpus;
 mod explore;
+mod outdir;
 mod parse_cmd;
 mod picture;
 mod progress;

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use racewit_static::{Category, Suspect};
 use racewit_syntax::ir::{CallSiteId, Name, Program};
-use racewit_vm::{Vm, VmConfig};
+use racewit_vm::{Image, Vm, VmConfig};
 
 use crate::goal::{Monitor, RaceGoal};
 use crate::harness::{self, Harness};
@@ -78,45 +78,195 @@ pub struct Confirmation {
     pub witness: Option<Witness>,
 }
 
+/// Stack of each confirmation worker thread: the interpreter keeps Erlang
+/// frames on its own stacks, but deep term printing and comparison recurse.
+const WORKER_STACK: usize = 64 << 20;
+
+/// Everything confirmation needs, built once for a list of suspects: the
+/// harnesses of each (loaded beside the user's code) and the compiled image
+/// every search runs on. Suspects are then confirmed one by one, in any
+/// order and on any thread, with [`Plan::confirm`].
+pub struct Plan<'a> {
+    image: Image,
+    suspects: &'a [Suspect],
+    harnesses: Vec<Vec<Result<Harness, String>>>,
+    sources: Vec<crate::witness::SourceHash>,
+    load: LoadRecord,
+    opts: ConfirmOptions,
+}
+
+impl<'a> Plan<'a> {
+    /// Builds every harness and loads them beside the user's code.
+    pub fn new(
+        mut program: Program,
+        suspects: &'a [Suspect],
+        load: &LoadRecord,
+        opts: &ConfirmOptions,
+    ) -> Plan<'a> {
+        let sources = hash_sources(&program);
+        let mut harnesses: Vec<Vec<Result<Harness, String>>> = Vec::with_capacity(suspects.len());
+        for (i, s) in suspects.iter().enumerate() {
+            let mut sizes: Vec<Result<Harness, String>> = user_entries(&program, s, opts)
+                .into_iter()
+                .map(Ok)
+                .collect();
+            // A spawn_register race is between one caller and the process it
+            // spawned: one worker is tried first, for the smallest witness.
+            let one = (s.category == Category::SpawnRegister && !opts.processes.contains(&1))
+                .then_some(1);
+            for n in one.into_iter().chain(opts.processes.iter().copied()) {
+                let built = harness::build(&program, s, n, i * 10 + n).map_err(|e| e.to_string());
+                if let Ok(h) = &built {
+                    let loaded = racewit_syntax::load_source(
+                        &format!("{HARNESS_DIR}/{}.erl", h.module),
+                        &h.source,
+                    );
+                    program.absorb(loaded);
+                }
+                sizes.push(built);
+            }
+            harnesses.push(sizes);
+        }
+        let image = Image::new(Arc::new(program), &opts.vm);
+        Plan {
+            image,
+            suspects,
+            harnesses,
+            sources,
+            load: load.clone(),
+            opts: opts.clone(),
+        }
+    }
+
+    /// The user's code with the harnesses (for rendering).
+    pub fn program(&self) -> &Arc<Program> {
+        self.image.program()
+    }
+
+    /// The suspects, in order.
+    pub fn suspects(&self) -> &'a [Suspect] {
+        self.suspects
+    }
+
+    /// Hashes of the user's source files (the harnesses left out).
+    pub fn sources(&self) -> &[crate::witness::SourceHash] {
+        &self.sources
+    }
+
+    /// Confirms suspect `i`. The result depends on nothing but the suspect,
+    /// the code and the options: the same whatever the order or thread.
+    pub fn confirm(&self, i: usize) -> Confirmation {
+        confirm_one(
+            &self.image,
+            &self.suspects[i],
+            &self.harnesses[i],
+            &self.load,
+            &self.sources,
+            &self.opts,
+        )
+    }
+
+    /// Confirms the suspects whose index `todo` accepts, in parallel. Each
+    /// result goes to `arrived` as soon as it is reached (in any order), then
+    /// to `emit` in suspect order as soon as every earlier one is done (so
+    /// what `emit` writes is the same whatever the number of threads). Suspects `todo` rejects are skipped and not
+    /// emitted. `emit` returning false stops the run: no suspect is started
+    /// after that (those running finish, and are not emitted).
+    pub fn confirm_in_order(
+        &self,
+        todo: &(dyn Fn(usize) -> bool + Sync),
+        arrived: &(dyn Fn(usize, &Confirmation) + Sync),
+        emit: &mut (dyn FnMut(usize, Confirmation) -> bool + Send),
+    ) {
+        use std::collections::BTreeMap;
+        use std::sync::Mutex;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        struct Order<'e> {
+            next: usize,
+            ready: BTreeMap<usize, Confirmation>,
+            emit: &'e mut (dyn FnMut(usize, Confirmation) -> bool + Send),
+        }
+        let n = self.suspects.len();
+        let skip_done = |mut next: usize| {
+            while next < n && !todo(next) {
+                next += 1;
+            }
+            next
+        };
+        let order = Mutex::new(Order {
+            next: skip_done(0),
+            ready: BTreeMap::new(),
+            emit,
+        });
+        let stopped = AtomicBool::new(false);
+        // Workers take suspects in order from a shared counter, so results
+        // arrive close to the order they are emitted in and few wait.
+        let taken = std::sync::atomic::AtomicUsize::new(0);
+        let work = || {
+            loop {
+                if stopped.load(Ordering::Relaxed) {
+                    return;
+                }
+                let i = taken.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    return;
+                }
+                if !todo(i) {
+                    continue;
+                }
+                let c = self.confirm(i);
+                let mut o = order.lock().unwrap_or_else(|e| e.into_inner());
+                if stopped.load(Ordering::Relaxed) {
+                    return;
+                }
+                arrived(i, &c);
+                o.ready.insert(i, c);
+                loop {
+                    let next = o.next;
+                    let Some(c) = o.ready.remove(&next) else {
+                        break;
+                    };
+                    if !(o.emit)(next, c) {
+                        stopped.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    o.next = skip_done(next + 1);
+                }
+            }
+        };
+        let threads = rayon::current_num_threads().clamp(1, n.max(1));
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|k| {
+                    std::thread::Builder::new()
+                        .name(format!("confirm-{k}"))
+                        .stack_size(WORKER_STACK)
+                        .spawn_scoped(scope, work)
+                })
+                .collect();
+            // A worker that could not start leaves its share to the others;
+            // with none started, the calling thread does the work.
+            if workers.iter().all(Result::is_err) {
+                work();
+            }
+        });
+    }
+}
+
 /// Builds every harness, loads them beside the user's code, and confirms
 /// each suspect. Returns the program with the harnesses (for rendering).
 pub fn confirm_all(
-    mut program: Program,
+    program: Program,
     suspects: &[Suspect],
     load: &LoadRecord,
     opts: &ConfirmOptions,
 ) -> (Arc<Program>, Vec<Confirmation>) {
-    let sources = hash_sources(&program);
-    let mut harnesses: Vec<Vec<Result<Harness, String>>> = Vec::with_capacity(suspects.len());
-    for (i, s) in suspects.iter().enumerate() {
-        let mut sizes: Vec<Result<Harness, String>> = user_entries(&program, s, opts)
-            .into_iter()
-            .map(Ok)
-            .collect();
-        // A spawn_register race is between one caller and the process it
-        // spawned: one worker is tried first, for the smallest witness.
-        let one =
-            (s.category == Category::SpawnRegister && !opts.processes.contains(&1)).then_some(1);
-        for n in one.into_iter().chain(opts.processes.iter().copied()) {
-            let built = harness::build(&program, s, n, i * 10 + n).map_err(|e| e.to_string());
-            if let Ok(h) = &built {
-                let loaded = racewit_syntax::load_source(
-                    &format!("{HARNESS_DIR}/{}.erl", h.module),
-                    &h.source,
-                );
-                program.absorb(loaded);
-            }
-            sizes.push(built);
-        }
-        harnesses.push(sizes);
-    }
-    let program = Arc::new(program);
-    let results = suspects
-        .par_iter()
-        .zip(harnesses.par_iter())
-        .map(|(s, hs)| confirm_one(&program, s, hs, load, &sources, opts))
+    let plan = Plan::new(program, suspects, load, opts);
+    let results = (0..suspects.len())
+        .into_par_iter()
+        .map(|i| plan.confirm(i))
         .collect();
-    (program, results)
+    (plan.program().clone(), results)
 }
 
 /// The user's entries for a suspect's modules, then the EUnit-style
@@ -169,19 +319,14 @@ pub fn race_goal(sites: &RaceSites) -> RaceGoal<VmSystem> {
 }
 
 /// A fresh system running `module:function()` as `P1`.
-pub fn start(
-    program: &Arc<Program>,
-    module: &str,
-    function: &str,
-    opts: &ConfirmOptions,
-) -> VmSystem {
-    let mut vm = Vm::new(program.clone(), opts.vm.clone());
+pub fn start(image: &Image, module: &str, function: &str, opts: &ConfirmOptions) -> VmSystem {
+    let mut vm = Vm::from_image(image, opts.vm.clone());
     vm.spawn_entry(module, function, Vec::new());
     VmSystem::new(vm, opts.timeouts)
 }
 
 fn confirm_one(
-    program: &Arc<Program>,
+    image: &Image,
     suspect: &Suspect,
     harnesses: &[Result<Harness, String>],
     load: &LoadRecord,
@@ -211,7 +356,7 @@ fn confirm_one(
         last_harness = Some(h.clone());
         last_processes = h.workers.len();
         tried.push(h.describe());
-        let sys = start(program, &h.module, &h.function, opts);
+        let sys = start(image, &h.module, &h.function, opts);
         let outcome = search(&sys, race_goal(&sites), opts);
         interleavings += outcome.stats.interleavings;
         reached.read += outcome.stats.runs_reached[0];
@@ -246,7 +391,7 @@ fn confirm_one(
                 schedule: Schedule::new(found.schedule.clone(), opts.random.map(|(_, seed)| seed)),
                 verdict: verdict.clone(),
                 failure: None,
-                trace: trace_events(program, &found.trace, found.monitor.race()),
+                trace: trace_events(image.program(), &found.trace, found.monitor.race()),
             };
             let confirmation = Confirmation {
                 suspect: suspect.clone(),

@@ -43,7 +43,8 @@ pub fn explore(
 ) -> Exploration {
     let mut copts = opts.confirm.clone();
     copts.timeouts = TimeoutPolicy::Always;
-    let sys = start(program, module, function, &copts);
+    let image = racewit_vm::Image::new(program.clone(), &copts.vm);
+    let sys = start(&image, module, function, &copts);
     let outcome = match copts.random {
         Some((runs, seed)) => RandomWalk {
             runs,

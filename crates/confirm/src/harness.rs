@@ -10,7 +10,7 @@ use racewit_static::{ArgHint, Entry, Suspect};
 use racewit_syntax::ir::Program;
 
 /// A harness ready to load.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Harness {
     /// Name of the generated module (`racewit_harness_<n>`).
     pub module: String,

@@ -231,7 +231,11 @@ impl std::fmt::Display for UnconfirmedReason {
                 )
             }
             UnconfirmedReason::RunsCut { why, runs, of } => {
-                write!(f, "runs were cut{}: {why}", of_runs(*runs, *of))
+                if *of == 0 {
+                    write!(f, "runs were cut: {why}")
+                } else {
+                    write!(f, "{runs} of {of} runs were cut: {why}")
+                }
             }
             UnconfirmedReason::NotReached {
                 milestone,

@@ -81,8 +81,9 @@ pub fn replay_witness(
     let program = Arc::new(program);
     let mut opts = opts.clone();
     opts.timeouts = witness.timeouts;
+    let image = racewit_vm::Image::new(program.clone(), &opts.vm);
     let sys = start(
-        &program,
+        &image,
         &witness.harness.module,
         &witness.harness.function,
         &opts,

@@ -156,16 +156,11 @@ pub fn verdict_line(c: &Confirmation) -> String {
     }
 }
 
-/// `racewit check`: each suspect with its verdict; for a confirmed race the
+/// `racewit check`: one suspect with its verdict; for a confirmed race the
 /// labels tell the order of events.
-pub fn confirmations(
-    program: &Program,
-    results: &[Confirmation],
-    witness_paths: &[Option<String>],
-    out: &mut String,
-) {
+pub fn confirmation(program: &Program, c: &Confirmation, wpath: Option<&str>, out: &mut String) {
     let files = SourceFiles(&program.sources);
-    for (c, wpath) in results.iter().zip(witness_paths) {
+    {
         let s = &c.suspect;
         let mut diag = suspect_diagnostic(s);
         if let Some(w) = &c.witness {

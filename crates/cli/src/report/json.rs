@@ -86,6 +86,8 @@ pub struct CheckStats {
 #[derive(Serialize)]
 pub struct CheckReport<'a> {
     pub version: u32,
+    /// False when the run was interrupted before every suspect was decided.
+    pub complete: bool,
     pub warnings: Vec<Warning<'a>>,
     pub diagnostics: Vec<DiagnosticJson>,
     pub stats: CheckStats,
