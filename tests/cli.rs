@@ -1050,3 +1050,76 @@ fn explore_never_claims_runs_that_did_not_run_whole() {
     }
     insta::assert_snapshot!(report);
 }
+
+#[test]
+fn caps_on_time_and_memory_stop_a_search_and_say_so() {
+    // The search of busy_counter finds no race and has a very large space;
+    // each caller holds a large list. A cap that is hit ends the search
+    // with its own reason and no claim about the space.
+    for (flag, value, kind) in [
+        ("--timeout", "1", "time_budget"),
+        ("--max-memory", "100M", "memory_budget"),
+    ] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let o = cmd()
+            .args([
+                "check",
+                "tests/data/caps/busy_counter.erl",
+                "--format",
+                "json",
+            ])
+            .args([flag, value, "--out"])
+            .arg(out.path())
+            .output()
+            .expect("run");
+        assert_eq!(o.status.code(), Some(0), "{flag}");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        let w = &v["warnings"][0];
+        assert_eq!(w["reason"]["kind"], kind, "{flag}: {w}");
+        assert_eq!(w["exhausted"], false, "{flag}");
+        let text = w["reason_text"].as_str().unwrap_or("");
+        assert!(text.contains(flag), "{flag}: {text}");
+    }
+}
+
+#[test]
+fn numeric_flags_are_range_checked() {
+    for args in [
+        &["--max-interleavings", "18446744073709551615"][..],
+        &["--max-interleavings", "0"][..],
+        &["--bound", "100000"][..],
+        &["--max-run-steps", "0"][..],
+        &["--timeout", "0"][..],
+        &["--max-memory", "1K"][..],
+        &["--max-memory", "lots"][..],
+        &["--jobs", "0"][..],
+    ] {
+        let o = cmd()
+            .args([
+                "check",
+                "corpus/registry/name_server.erl",
+                "--out",
+                "target/cli-test-range",
+            ])
+            .args(args)
+            .output()
+            .expect("run");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(args[0]), "{args:?}: {err}");
+    }
+    // More jobs than cores: a warning, and the run goes on with the cores.
+    let o = cmd()
+        .args([
+            "check",
+            "corpus/registry/name_server.erl",
+            "--jobs",
+            "100000",
+        ])
+        .args(["--out", "target/cli-test-range"])
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--jobs 100000: this machine has"), "{err}");
+}

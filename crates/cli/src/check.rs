@@ -15,6 +15,7 @@ use racewit_confirm::witness::LoadRecord;
 use racewit_static::find_suspects;
 
 use crate::Outcome;
+use crate::caps::{self, Caps, Watcher};
 use crate::outdir::{self, Journal, OutDir, Record};
 use crate::project::LoadArgs;
 use crate::report::{self, Format};
@@ -110,6 +111,15 @@ pub struct SearchArgs {
     /// harnesses, for the suspects of its module (repeatable).
     #[arg(long = "entry", value_name = "MOD:FUN/0")]
     pub entries: Vec<String>,
+    /// Memory racewit may hold (e.g. 4G); a search that would go past it is
+    /// stopped with the reason `memory_budget` (default: 60% of the
+    /// machine's memory or of `ulimit -v`, whichever is less).
+    #[arg(long, value_name = "SIZE")]
+    pub max_memory: Option<String>,
+    /// Seconds one suspect may take; a search past it is stopped with the
+    /// reason `time_budget` (a cap that is not hit changes nothing).
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    pub timeout: u64,
 }
 
 impl SearchArgs {
@@ -117,16 +127,33 @@ impl SearchArgs {
         if let Some(n) = self.processes.iter().find(|&&n| !(1..=4).contains(&n)) {
             bail!("--processes {n}: a harness runs 1 to 4 worker processes");
         }
+        in_range("--bound", self.bound.into(), 0, MAX_BOUND)?;
+        in_range("--max-interleavings", self.max_interleavings, 1, MAX_COUNT)?;
+        in_range("--max-run-steps", self.max_run_steps as u64, 1, MAX_COUNT)?;
+        in_range("--timeout", self.timeout, 1, 7 * 24 * 3600)?;
+        if let Some(runs) = self.random {
+            in_range("--random", runs, 1, MAX_COUNT)?;
+        }
         if let Some(j) = self.jobs {
             if j == 0 {
                 bail!("--jobs 0: give at least one thread");
             }
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let j = if j > cores {
+                eprintln!(
+                    "racewit: warning: --jobs {j}: this machine has {cores} core(s); using {cores}"
+                );
+                cores
+            } else {
+                j
+            };
             // A second call fails only when the pool is already built; the
             // first setting stays, which is fine within one process.
             let _ = rayon::ThreadPoolBuilder::new()
                 .num_threads(j)
                 .build_global();
         }
+        self.caps()?;
         let entries = self
             .entries
             .iter()
@@ -145,7 +172,39 @@ impl SearchArgs {
     }
 }
 
+/// The largest preemption bound accepted (a bound beyond a few is already
+/// "every interleaving" for any harness racewit builds).
+const MAX_BOUND: u64 = 1000;
+/// The largest count accepted for budgets of runs and steps.
+const MAX_COUNT: u64 = 1_000_000_000;
+
+fn in_range(flag: &str, v: u64, lo: u64, hi: u64) -> Result<()> {
+    if v < lo || v > hi {
+        bail!("{flag} {v}: give a value from {lo} to {hi}");
+    }
+    Ok(())
+}
+
 impl SearchArgs {
+    /// The caps on memory and time, checked.
+    pub fn caps(&self) -> Result<Caps> {
+        let max_memory = match &self.max_memory {
+            Some(text) => {
+                let bytes =
+                    caps::parse_size(text).map_err(|e| anyhow::anyhow!("--max-memory {e}"))?;
+                if bytes < 64 << 20 {
+                    bail!("--max-memory {text}: give at least 64M");
+                }
+                bytes
+            }
+            None => caps::default_max_memory(),
+        };
+        Ok(Caps {
+            max_memory,
+            timeout: Some(std::time::Duration::from_secs(self.timeout)),
+        })
+    }
+
     /// The options that shape verdicts, as text (for the journal's
     /// fingerprint); `--jobs` is not one of them.
     pub fn fingerprint(&self) -> String {
@@ -195,6 +254,7 @@ pub fn load_record(load: &LoadArgs, opts: &racewit_syntax::LoadOptions) -> LoadR
 pub fn run(args: Args) -> Result<Outcome> {
     let load_opts = args.load.load_options()?;
     let confirm_opts = args.search.options()?;
+    let caps = args.search.caps()?;
     let program = crate::progress::load(&args.load.paths, &load_opts, args.format)?;
     let sp = crate::progress::spinner(args.format, "static pass");
     let analysis = find_suspects(&program, &args.categories.options());
@@ -265,12 +325,14 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     std::thread::scope(|scope| -> Result<()> {
         scope.spawn(|| {
+            let mut watcher = Watcher::new(caps);
             while !finished.load(Ordering::Relaxed) {
                 if interrupted.load(Ordering::Relaxed) {
                     let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
                     let code = s.finish(&totals, false);
                     std::process::exit(code);
                 }
+                watcher.poll(&plan.running());
                 std::thread::sleep(std::time::Duration::from_millis(50));
             }
         });

@@ -11,6 +11,7 @@
 #[global_allocator]
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+mod caps;
 mod check;
 mod corpus;
 mod explore;

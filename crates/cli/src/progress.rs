@@ -61,19 +61,12 @@ pub fn counter(format: Format, total: u64, prefix: &str) -> ProgressBar {
     bar
 }
 
-/// The memory this process holds now (resident set), for progress lines:
-/// `1.2 GB in use`; empty where the system does not tell.
+/// The memory this process holds now (live allocations), for progress
+/// lines: `1.2 GB in use`; empty where the allocator does not tell.
 pub fn memory_in_use() -> String {
-    match resident_bytes() {
+    match crate::caps::allocated_bytes() {
         Some(b) if b >= 1 << 30 => format!("{:.1} GB in use", b as f64 / (1u64 << 30) as f64),
         Some(b) => format!("{} MB in use", b >> 20),
         None => String::new(),
     }
-}
-
-/// Resident set size, from `/proc/self/statm` (Linux).
-pub fn resident_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
 }

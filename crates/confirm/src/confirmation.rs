@@ -17,7 +17,9 @@ use crate::harness::{self, Harness};
 use crate::schedule::Schedule;
 use crate::search::bounded::BoundedDfs;
 use crate::search::random::RandomWalk;
-use crate::search::{Found, Outcome, Reduction, StopReason, Strategy, Systematic, TraceStep};
+use crate::search::{
+    Cancel, CancelReason, Found, Outcome, Reduction, StopReason, Strategy, Systematic, TraceStep,
+};
 use crate::serial::serial_runs;
 use crate::system::{Fate, Observation, System};
 use crate::verdict::{Consequence, Milestone, Reached, Status, UnconfirmedReason, Verdict};
@@ -47,6 +49,9 @@ pub struct ConfirmOptions {
     pub entries: Vec<(String, String)>,
     pub timeouts: TimeoutPolicy,
     pub vm: VmConfig,
+    /// A stop requested from outside for the suspect being confirmed (set
+    /// per suspect by [`Plan::confirm`]).
+    pub cancel: Option<Arc<Cancel>>,
 }
 
 impl Default for ConfirmOptions {
@@ -64,6 +69,7 @@ impl Default for ConfirmOptions {
                 max_reductions: 5_000_000,
                 ..VmConfig::default()
             },
+            cancel: None,
         }
     }
 }
@@ -87,6 +93,8 @@ const WORKER_STACK: usize = 64 << 20;
 /// every search runs on. Suspects are then confirmed one by one, in any
 /// order and on any thread, with [`Plan::confirm`].
 pub struct Plan<'a> {
+    /// Suspects being confirmed now, with the token that stops each.
+    running: std::sync::Mutex<std::collections::BTreeMap<usize, Arc<Cancel>>>,
     image: Image,
     suspects: &'a [Suspect],
     harnesses: Vec<Vec<Result<Harness, String>>>,
@@ -129,6 +137,7 @@ impl<'a> Plan<'a> {
         }
         let image = Image::new(Arc::new(program), &opts.vm);
         Plan {
+            running: Default::default(),
             image,
             suspects,
             harnesses,
@@ -156,14 +165,37 @@ impl<'a> Plan<'a> {
     /// Confirms suspect `i`. The result depends on nothing but the suspect,
     /// the code and the options: the same whatever the order or thread.
     pub fn confirm(&self, i: usize) -> Confirmation {
-        confirm_one(
+        let cancel = Arc::new(Cancel::default());
+        let mut opts = self.opts.clone();
+        opts.cancel = Some(cancel.clone());
+        self.running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(i, cancel);
+        let c = confirm_one(
             &self.image,
             &self.suspects[i],
             &self.harnesses[i],
             &self.load,
             &self.sources,
-            &self.opts,
-        )
+            &opts,
+        );
+        self.running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&i);
+        c
+    }
+
+    /// The suspects being confirmed now, with the token that stops each
+    /// (for a caller that watches time or memory).
+    pub fn running(&self) -> Vec<(usize, Arc<Cancel>)> {
+        self.running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|(i, c)| (*i, c.clone()))
+            .collect()
     }
 
     /// Confirms the suspects whose index `todo` accepts, in parallel. Each
@@ -495,6 +527,7 @@ fn search<M: Monitor<VmSystem>>(
             runs,
             seed,
             max_run_steps: opts.max_run_steps,
+            cancel: opts.cancel.clone(),
             ..RandomWalk::default()
         }
         .search(sys, goal),
@@ -505,6 +538,7 @@ fn search<M: Monitor<VmSystem>>(
             max_run_steps: opts.max_run_steps,
             stop_at_first: true,
             steer: true,
+            cancel: opts.cancel.clone(),
         }
         .search(sys, goal),
     }
@@ -630,6 +664,18 @@ fn why_not(
 ) -> UnconfirmedReason {
     let stats = &outcome.stats;
     let complete = stats.interleavings;
+    if let StopReason::Cancelled { why } = &outcome.stop {
+        return match why {
+            CancelReason::Memory { limit_bytes } => UnconfirmedReason::MemoryBudget {
+                limit_bytes: *limit_bytes,
+                interleavings: complete,
+            },
+            CancelReason::Time { seconds } => UnconfirmedReason::TimeBudget {
+                seconds: *seconds,
+                interleavings: complete,
+            },
+        };
+    }
     if stats.near_misses > 0 {
         let all = outcome.stop == StopReason::ExhaustedAll
             && stats.runs_whole()
@@ -662,6 +708,7 @@ fn why_not(
         sleep_sets: false,
         stop_at_first: true,
         steer: false,
+        cancel: opts.cancel.clone(),
     }
     .search(sys, Probe::new(race_goal(sites)));
     let run = probe.found.first();
@@ -710,6 +757,10 @@ fn why_not(
         },
         StopReason::ExhaustedAll => UnconfirmedReason::AllExhausted,
         StopReason::Exhausted | StopReason::Found => UnconfirmedReason::BoundExhausted,
+        // Answered first, above.
+        StopReason::Cancelled { .. } => UnconfirmedReason::Budget {
+            interleavings: complete,
+        },
     }
 }
 

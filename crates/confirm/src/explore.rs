@@ -51,6 +51,7 @@ pub fn explore(
             seed,
             max_run_steps: copts.max_run_steps,
             stop_at_first: !opts.all,
+            cancel: copts.cancel.clone(),
             ..RandomWalk::default()
         }
         .search(&sys, FailureGoal::default()),
@@ -61,6 +62,7 @@ pub fn explore(
             max_run_steps: copts.max_run_steps,
             stop_at_first: !opts.all,
             steer: false,
+            cancel: copts.cancel.clone(),
         }
         .search(&sys, FailureGoal::default()),
     };

@@ -184,6 +184,7 @@ mod tests {
                     max_run_steps: 50,
                     stop_at_first: true,
                     steer: true,
+                    cancel: None,
                 };
                 (name, s)
             })
@@ -406,6 +407,7 @@ mod tests {
             max_run_steps: 1_000,
             stop_at_first: false,
             steer: false,
+            cancel: None,
         }
     }
 

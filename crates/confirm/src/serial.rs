@@ -160,6 +160,7 @@ pub fn serial_runs(
         sleep_sets: false,
         stop_at_first: false,
         steer: false,
+        cancel: None,
     }
     .search(&reference, EveryRun)
     .found

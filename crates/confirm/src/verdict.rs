@@ -115,6 +115,15 @@ pub enum UnconfirmedReason {
     /// program handled the failure: no process crashed. `all`: every
     /// interleaving was explored.
     Handled { runs: u64, all: bool },
+    /// The search was stopped because racewit held more memory than allowed
+    /// (`--max-memory`).
+    MemoryBudget {
+        limit_bytes: u64,
+        interleavings: u64,
+    },
+    /// The search was stopped because the suspect took longer than allowed
+    /// (`--timeout`).
+    TimeBudget { seconds: u64, interleavings: u64 },
 }
 
 /// A point on the suspect's path that explored runs must reach before a
@@ -166,6 +175,8 @@ impl UnconfirmedReason {
             UnconfirmedReason::RunsCut { .. } => "runs_cut",
             UnconfirmedReason::NotReached { .. } => "not_reached",
             UnconfirmedReason::Handled { .. } => "handled",
+            UnconfirmedReason::MemoryBudget { .. } => "memory_budget",
+            UnconfirmedReason::TimeBudget { .. } => "time_budget",
         }
     }
 }
@@ -263,6 +274,23 @@ impl std::fmt::Display for UnconfirmedReason {
                 f,
                 "the race happens ({runs} {}), but the stale write fails and the program handles the failure: no process crashed",
                 if *runs == 1 { "run" } else { "runs" }
+            ),
+            UnconfirmedReason::MemoryBudget {
+                limit_bytes,
+                interleavings,
+            } => write!(
+                f,
+                "stopped after {interleavings} interleavings: racewit held more than its memory \
+                 budget of {} MB (--max-memory); the space was not exhausted",
+                limit_bytes >> 20
+            ),
+            UnconfirmedReason::TimeBudget {
+                seconds,
+                interleavings,
+            } => write!(
+                f,
+                "stopped after {interleavings} interleavings: the suspect took longer than \
+                 {seconds} s (--timeout); the space was not exhausted"
             ),
         }
     }

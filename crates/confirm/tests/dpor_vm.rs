@@ -66,6 +66,7 @@ fn end_states(
         max_run_steps: 10_000,
         stop_at_first: false,
         steer: false,
+        cancel: None,
     }
     .search(&sys, seen.clone());
     assert!(

@@ -52,6 +52,44 @@ pub enum StopReason {
     ExhaustedAll,
     /// The interleaving budget ran out.
     InterleavingBudget { limit: u64 },
+    /// Stopped from outside (a time or memory cap): see [`Cancel`].
+    Cancelled { why: CancelReason },
+}
+
+/// Why a search was stopped from outside.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "cap")]
+pub enum CancelReason {
+    /// The process held more memory than allowed (`--max-memory`).
+    Memory { limit_bytes: u64 },
+    /// The suspect took longer than allowed (`--timeout`).
+    Time { seconds: u64 },
+}
+
+/// A request from outside a search to stop at once: a time or memory cap
+/// that the caller watches (the search itself reads no clock). Checked at
+/// every step; a search that sees it stops with
+/// [`StopReason::Cancelled`], and claims nothing about what it did not see.
+#[derive(Debug, Default)]
+pub struct Cancel {
+    why: std::sync::OnceLock<CancelReason>,
+}
+
+impl Cancel {
+    /// Asks the search to stop (the first reason given stays).
+    pub fn cancel(&self, why: CancelReason) {
+        let _ = self.why.set(why);
+    }
+
+    /// Why the search must stop, if it must.
+    pub fn reason(&self) -> Option<&CancelReason> {
+        self.why.get()
+    }
+}
+
+/// The reason to stop now, if the optional token says so.
+pub(crate) fn cancelled(cancel: &Option<std::sync::Arc<Cancel>>) -> Option<CancelReason> {
+    cancel.as_ref().and_then(|c| c.reason().cloned())
 }
 
 /// Counters of a search; all deterministic.
@@ -180,6 +218,7 @@ pub struct Systematic {
     pub max_run_steps: usize,
     pub stop_at_first: bool,
     pub steer: bool,
+    pub cancel: Option<std::sync::Arc<Cancel>>,
 }
 
 impl Strategy for Systematic {
@@ -198,6 +237,7 @@ impl Strategy for Systematic {
                 sleep_sets,
                 stop_at_first: self.stop_at_first,
                 steer: self.steer,
+                cancel: self.cancel.clone(),
             }
             .search(initial, monitor)
         };
@@ -217,8 +257,12 @@ impl Strategy for Systematic {
                     stop_at_first: self.stop_at_first,
                     steer: self.steer,
                     preferred_preemptions: self.max_preemptions,
+                    cancel: self.cancel.clone(),
                 }
                 .search(initial, monitor.clone());
+                if matches!(all.stop, StopReason::Cancelled { .. }) {
+                    return all;
+                }
                 let exhausted = all.stop == StopReason::ExhaustedAll;
                 let found_within = self.stop_at_first
                     && all

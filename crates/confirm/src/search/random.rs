@@ -22,6 +22,8 @@ pub struct RandomWalk {
     pub depth: u32,
     pub max_run_steps: usize,
     pub stop_at_first: bool,
+    /// A stop requested from outside (time or memory cap).
+    pub cancel: Option<std::sync::Arc<crate::search::Cancel>>,
 }
 
 impl Default for RandomWalk {
@@ -32,6 +34,7 @@ impl Default for RandomWalk {
             depth: 3,
             max_run_steps: 100_000,
             stop_at_first: true,
+            cancel: None,
         }
     }
 }
@@ -63,6 +66,13 @@ impl Strategy for RandomWalk {
                 if trace.len() >= self.max_run_steps {
                     cut = Some(crate::search::step_limit_text(self.max_run_steps));
                     break;
+                }
+                if let Some(why) = crate::search::cancelled(&self.cancel) {
+                    return Outcome {
+                        found,
+                        stats,
+                        stop: StopReason::Cancelled { why },
+                    };
                 }
                 for &p in &enabled {
                     priority
