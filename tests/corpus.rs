@@ -117,8 +117,13 @@ fn each_case_report_and_witness_replay() {
         witnesses.sort();
         assert_eq!(
             code == 2,
-            !witnesses.is_empty(),
-            "{case:?}: exit code and witnesses disagree"
+            harmful_confirmations(&case_out) > 0,
+            "{case:?}: the exit code is 2 exactly when a race that does harm is confirmed"
+        );
+        assert_eq!(
+            witnesses.len(),
+            confirmations(&case_out),
+            "{case:?}: one witness per confirmed race"
         );
         for w in witnesses {
             let wpath = w.display().to_string();
@@ -157,4 +162,25 @@ fn assert_claims_were_reached(out_dir: &str, case: &[String]) {
             assert_eq!(w["exhausted"], false, "{case:?} {}", w["id"]);
         }
     }
+}
+
+fn report_warnings(out_dir: &str) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(format!("{out_dir}/report.json")).expect("report.json");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("report json");
+    report["warnings"].as_array().cloned().unwrap_or_default()
+}
+
+fn confirmations(out_dir: &str) -> usize {
+    report_warnings(out_dir)
+        .iter()
+        .filter(|w| w["verdict"] == "confirmed")
+        .count()
+}
+
+/// Confirmed races with a consequence other than `none`.
+fn harmful_confirmations(out_dir: &str) -> usize {
+    report_warnings(out_dir)
+        .iter()
+        .filter(|w| w["verdict"] == "confirmed" && w["consequence"]["kind"] != "none")
+        .count()
 }

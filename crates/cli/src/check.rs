@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::{Result, bail};
 use racewit_confirm::confirmation::{ConfirmOptions, Confirmation, Plan};
 use racewit_confirm::search::Reduction;
-use racewit_confirm::verdict::Status;
+use racewit_confirm::verdict::{Consequence, Status};
 use racewit_confirm::witness::LoadRecord;
 use racewit_static::find_suspects;
 
@@ -56,7 +56,9 @@ pub struct Args {
     /// Check only part K of N of the suspects (split across CI machines), as `K/N`.
     #[arg(long, value_name = "K/N", value_parser = parse_partition)]
     pub partition: Option<(usize, usize)>,
-    /// What makes the exit code 2: confirmed races (default), or unconfirmed warnings too.
+    /// What makes the exit code 2: confirmed races that do harm (default:
+    /// a crash, a lost update, processes stuck), confirmed races whose
+    /// consequence is `none` too, or unconfirmed warnings too.
     #[arg(long, value_enum, default_value_t = FailOn::Confirmed)]
     pub fail_on: FailOn,
     /// Go on from the run that last wrote to --out (interrupted or killed):
@@ -68,7 +70,11 @@ pub struct Args {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FailOn {
+    /// Confirmed races with a consequence other than `none`.
     Confirmed,
+    /// Every confirmed race, harmless ones (`none`) included.
+    None,
+    /// Every warning.
     Unconfirmed,
 }
 
@@ -565,7 +571,14 @@ impl Sink<'_> {
             );
         }
         let failing = match totals.fail_on {
-            FailOn::Confirmed => confirmed,
+            FailOn::Confirmed => results
+                .iter()
+                .filter(|c| {
+                    c.verdict.status == Status::Confirmed
+                        && !matches!(c.verdict.consequence, Some(Consequence::None))
+                })
+                .count(),
+            FailOn::None => confirmed,
             FailOn::Unconfirmed => results.len(),
         };
         if failing > 0 {

@@ -558,6 +558,49 @@ fn crashes(sys: &VmSystem) -> Vec<(String, String)> {
         .collect()
 }
 
+/// What kind of crash an exit reason is: an error's reason without its
+/// stack (`{badarg,[{m,f,1,[]}]}` is `badarg`), else the whole reason.
+fn crash_kind(reason: &str) -> &str {
+    let Some(inner) = reason.strip_prefix('{').and_then(|r| r.strip_suffix('}')) else {
+        return reason;
+    };
+    // Split the tuple's elements at top-level commas.
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut commas = Vec::new();
+    for (i, c) in inner.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' => depth -= 1,
+            ',' if depth == 0 => commas.push(i),
+            _ => {}
+        }
+    }
+    match commas.as_slice() {
+        [at] => {
+            let (first, rest) = (&inner[..*at], inner[*at + 1..].trim_start());
+            if rest == "[]" || rest.starts_with("[{") {
+                first.trim()
+            } else {
+                reason
+            }
+        }
+        _ => reason,
+    }
+}
+
 /// The worker processes of a harness: the last `n` children of the root.
 fn workers(sys: &VmSystem, n: usize) -> Vec<racewit_vm::Pid> {
     let mut children: Vec<(u64, racewit_vm::Pid)> = sys
@@ -619,9 +662,24 @@ fn consequence(
                 .is_none_or(|last| last >= stale)
         })
         .collect();
-    if let Some((process, reason)) = witness_crashes.first()
-        && serial.iter().any(|s| crashes(s).is_empty())
-    {
+    // A crash is the race's doing when some serial run has no crash at all,
+    // or when no serial run crashes that way (the second `init` of a
+    // singleton exits `aborted` by design when run serially, but crashes
+    // with `badarg` in the race).
+    let serial_kinds: BTreeSet<String> = serial
+        .iter()
+        .flat_map(crashes)
+        .map(|(_, reason)| crash_kind(&reason).to_string())
+        .collect();
+    let new_crash = witness_crashes
+        .iter()
+        .find(|(_, reason)| !serial_kinds.contains(crash_kind(reason)));
+    let crash = if serial.iter().any(|s| crashes(s).is_empty()) {
+        witness_crashes.first()
+    } else {
+        new_crash
+    };
+    if let Some((process, reason)) = crash {
         return Consequence::Crash {
             process: process.clone(),
             reason: reason.clone(),
@@ -864,6 +922,30 @@ impl Monitor<VmSystem> for Probe {
     }
     fn finish(&mut self, _: &VmSystem) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::crash_kind;
+
+    #[test]
+    fn crash_kinds_leave_the_stack_out() {
+        assert_eq!(
+            crash_kind("{badarg,[{ct_master,init_master,7,[]}]}"),
+            "badarg"
+        );
+        assert_eq!(
+            crash_kind("{{badmatch,false},[{job_ids,enqueue,1,[]}]}"),
+            "{badmatch,false}"
+        );
+        assert_eq!(crash_kind("aborted"), "aborted");
+        assert_eq!(crash_kind("{shutdown,normal}"), "{shutdown,normal}");
+        assert_eq!(crash_kind("{\"a,b\",[]}"), "\"a,b\"");
+        assert_eq!(
+            crash_kind("{already_started,svc_probe}"),
+            "{already_started,svc_probe}"
+        );
     }
 }
 
