@@ -925,30 +925,6 @@ impl Monitor<VmSystem> for Probe {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::crash_kind;
-
-    #[test]
-    fn crash_kinds_leave_the_stack_out() {
-        assert_eq!(
-            crash_kind("{badarg,[{ct_master,init_master,7,[]}]}"),
-            "badarg"
-        );
-        assert_eq!(
-            crash_kind("{{badmatch,false},[{job_ids,enqueue,1,[]}]}"),
-            "{badmatch,false}"
-        );
-        assert_eq!(crash_kind("aborted"), "aborted");
-        assert_eq!(crash_kind("{shutdown,normal}"), "{shutdown,normal}");
-        assert_eq!(crash_kind("{\"a,b\",[]}"), "\"a,b\"");
-        assert_eq!(
-            crash_kind("{already_started,svc_probe}"),
-            "{already_started,svc_probe}"
-        );
-    }
-}
-
 /// Witness events with locations and the race's roles marked.
 pub fn trace_events(
     program: &Program,
@@ -990,4 +966,28 @@ pub fn trace_events(
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::crash_kind;
+
+    #[test]
+    fn crash_kinds_leave_the_stack_out() {
+        assert_eq!(
+            crash_kind("{badarg,[{ct_master,init_master,7,[]}]}"),
+            "badarg"
+        );
+        assert_eq!(
+            crash_kind("{{badmatch,false},[{job_ids,enqueue,1,[]}]}"),
+            "{badmatch,false}"
+        );
+        assert_eq!(crash_kind("aborted"), "aborted");
+        assert_eq!(crash_kind("{shutdown,normal}"), "{shutdown,normal}");
+        assert_eq!(crash_kind("{\"a,b\",[]}"), "\"a,b\"");
+        assert_eq!(
+            crash_kind("{already_started,svc_probe}"),
+            "{already_started,svc_probe}"
+        );
+    }
 }
