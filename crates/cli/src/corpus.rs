@@ -63,6 +63,9 @@ pub struct Expected {
     /// For an unconfirmed suspect: the unsupported call that stops it
     /// (`file:read_file/1`).
     pub unsupported_call: Option<String>,
+    /// The context the verdict must come from: `api`, `entry`, `test`,
+    /// `amplified_test`.
+    pub context: Option<String>,
     pub bound: Option<u32>,
     /// The function a harness should call; a `mod:fun/0` entry is run as it is.
     pub entry: Option<String>,
@@ -297,6 +300,15 @@ fn matches_expected(e: &Expected, c: &Confirmation) -> Result<(), String> {
     });
     if !matches_verdict(e, c) {
         return Err(String::new());
+    }
+    if let Some(want) = &e.context
+        && c.verdict.context.kind() != want
+    {
+        return Err(format!(
+            "; context is {} ({}), not {want}",
+            c.verdict.context.kind(),
+            c.verdict.context
+        ));
     }
     if !setup_ok {
         let used = c.harness.as_ref().map(|h| h.setup.join(", "));

@@ -1,6 +1,8 @@
 //! `racewit triage [REPORT.json]`: the warnings of a `check` report ranked:
 //! confirmed first, then by consequence (crash > non_serializable > stuck >
-//! none), fewest preemptions, shortest witness; unconfirmed ones by reason
+//! none), then by context (the project's own tests and entries before
+//! amplified tests before generated API calls), fewest preemptions, shortest
+//! witness; unconfirmed ones by reason
 //! (handled, then those nothing could be said of, then bounded searches, then
 //! spaces explored whole). Each row says why it ranks there.
 
@@ -26,6 +28,8 @@ pub struct Args {
 struct Rank {
     unconfirmed: bool,
     consequence: u8,
+    /// How close to the program's real runs the context was.
+    context: u8,
     preemptions: u64,
     steps: u64,
     id: String,
@@ -62,9 +66,16 @@ fn rank(w: &Value) -> Rank {
     } else {
         consequence_rank(w["consequence"]["kind"].as_str().unwrap_or(""))
     };
+    let context = match w["context"]["kind"].as_str().unwrap_or("") {
+        "entry" | "test" => 0,
+        "amplified_test" => 1,
+        "api" => 2,
+        _ => 3,
+    };
     Rank {
         unconfirmed,
         consequence,
+        context,
         preemptions: w["preemptions"].as_u64().unwrap_or(u64::MAX),
         steps: w["witness_steps"].as_u64().unwrap_or(u64::MAX),
         id: w["id"].as_str().unwrap_or("").to_string(),

@@ -12,6 +12,7 @@ use racewit_static::{Category, Suspect};
 use racewit_syntax::ir::{CallSiteId, Name, Program};
 use racewit_vm::{Image, Vm, VmConfig};
 
+use crate::amplify;
 use crate::goal::{Monitor, RaceGoal};
 use crate::harness::{self, Harness};
 use crate::schedule::Schedule;
@@ -112,12 +113,24 @@ impl<'a> Plan<'a> {
         opts: &ConfirmOptions,
     ) -> Plan<'a> {
         let sources = hash_sources(&program);
+        add_support(&mut program);
         let mut harnesses: Vec<Vec<Result<Harness, String>>> = Vec::with_capacity(suspects.len());
         for (i, s) in suspects.iter().enumerate() {
             let mut sizes: Vec<Result<Harness, String>> = user_entries(&program, s, opts)
                 .into_iter()
                 .map(Ok)
                 .collect();
+            let tests = test_contexts(&mut program, s, i, opts, &sizes);
+            for h in tests {
+                if !h.source.is_empty() {
+                    let loaded = racewit_syntax::load_source(
+                        &format!("{HARNESS_DIR}/{}.erl", h.module),
+                        &h.source,
+                    );
+                    program.absorb(loaded);
+                }
+                sizes.push(Ok(h));
+            }
             // A spawn_register race is between one caller and the process it
             // spawned: one worker is tried first, for the smallest witness.
             let one = (s.category == Category::SpawnRegister && !opts.processes.contains(&1))
@@ -301,28 +314,65 @@ pub fn confirm_all(
     (plan.program().clone(), results)
 }
 
-/// The user's entries for a suspect's modules, then the EUnit-style
-/// `*_test/0` functions those modules export, as harnesses run as they are.
+/// The Erlang modules harnesses may call (the EUnit runner), loaded beside
+/// the user's code unless the user has a module of that name.
+pub fn add_support(program: &mut Program) {
+    const EUNIT: &str = include_str!("../harness/racewit_eunit.erl");
+    if program.module("racewit_eunit").is_none() {
+        let loaded =
+            racewit_syntax::load_source(&format!("{HARNESS_DIR}/racewit_eunit.erl"), EUNIT);
+        program.absorb(loaded);
+    }
+}
+
+/// The user's entries (`--entry`) for a suspect's modules, run as they are.
 fn user_entries(program: &Program, s: &Suspect, opts: &ConfirmOptions) -> Vec<Harness> {
     let modules = [s.read.module.as_str(), s.write.module.as_str()];
-    let mut out: Vec<Harness> = opts
-        .entries
+    opts.entries
         .iter()
         .filter(|(m, f)| modules.contains(&m.as_str()) && program.function(m, f, 0).is_some())
         .map(|(m, f)| harness::for_entry(m, f))
+        .collect()
+}
+
+/// The project's tests that reach the suspect, as contexts: each as it is,
+/// then each amplified (its first call of an entry made from several
+/// processes at once); the amplified copies are added to `program`.
+fn test_contexts(
+    program: &mut Program,
+    s: &Suspect,
+    suspect_index: usize,
+    opts: &ConfirmOptions,
+    taken: &[Result<Harness, String>],
+) -> Vec<Harness> {
+    let tests = amplify::tests_reaching(program, s);
+    let mut out = Vec::new();
+    for (k, t) in tests.iter().enumerate() {
+        let already = taken
+            .iter()
+            .flatten()
+            .any(|h| h.module == t.module && h.function == t.function);
+        if !already {
+            let name = format!("racewit_test_{suspect_index}_{k}");
+            out.push(harness::for_test(t, None, &name));
+        }
+    }
+    let targets: Vec<String> = amplify::targets(s)
+        .into_iter()
+        .map(|(m, f, a)| format!("{m}:{f}/{a}"))
         .collect();
-    for m in modules {
-        let Some(module) = program.module(m) else {
-            continue;
+    let copies = opts.processes.first().copied().unwrap_or(2).max(2);
+    for (k, t) in tests.iter().enumerate() {
+        let a = amplify::Amplification {
+            test: t.clone(),
+            targets: targets.clone(),
+            copies,
+            copy_module: format!("racewit_amp_{suspect_index}_{k}"),
+            amplifier_module: format!("racewit_ampx_{suspect_index}_{k}"),
         };
-        for f in &module.functions {
-            if f.arity == 0
-                && f.exported
-                && f.name.ends_with("_test")
-                && !out.iter().any(|h| h.module == m && h.function == f.name)
-            {
-                out.push(harness::for_entry(m, &f.name));
-            }
+        if amplify::add_amplified(program, &a) {
+            let name = format!("racewit_testamp_{suspect_index}_{k}");
+            out.push(harness::for_test(t, Some(&a), &name));
         }
     }
     out
@@ -406,6 +456,7 @@ fn confirm_one(
                 witness_steps: Some(found.schedule.len()),
                 reason: None,
                 reached,
+                context: h.context.clone(),
             };
             let witness = Witness {
                 version: WITNESS_VERSION,
@@ -417,6 +468,7 @@ fn confirm_one(
                     module: h.module.clone(),
                     function: h.function.clone(),
                     source: h.source.clone(),
+                    amplification: h.amplification.clone(),
                 },
                 timeouts: opts.timeouts,
                 sites: Some(sites.clone()),
@@ -463,6 +515,10 @@ fn confirm_one(
             witness_steps: None,
             reason,
             reached,
+            context: last_harness
+                .as_ref()
+                .map(|h| h.context.clone())
+                .unwrap_or_default(),
         },
         harness: last_harness,
         witness: None,
@@ -558,6 +614,28 @@ fn crashes(sys: &VmSystem) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The reads the root process `P1` made after the last step of any worker:
+/// each step's text (`ets:lookup(t, k) -> [{k,1}]`).
+fn reads_after_workers(trace: &[TraceStep<Site>], workers: &[String]) -> Vec<String> {
+    if workers.is_empty() {
+        return Vec::new();
+    }
+    let Some(last) = trace.iter().rposition(|t| workers.contains(&t.process)) else {
+        return Vec::new();
+    };
+    trace[last + 1..]
+        .iter()
+        .filter(|t| {
+            t.process == "P1"
+                && t.access == Some(crate::system::Access::Read)
+                // Shared state, not the root's own mailbox (whose messages
+                // name pids and refs that differ from run to run).
+                && t.item.as_deref().is_some_and(|i| !i.starts_with("mailbox"))
+        })
+        .map(|t| t.text.clone())
+        .collect()
+}
+
 /// What kind of crash an exit reason is: an error's reason without its
 /// stack (`{badarg,[{m,f,1,[]}]}` is `badarg`), else the whole reason.
 fn crash_kind(reason: &str) -> &str {
@@ -645,7 +723,8 @@ fn consequence(
     opts: &ConfirmOptions,
 ) -> Consequence {
     let end = &found.end;
-    let serial = serial_runs(start, worker_count, opts.max_run_steps, 200);
+    let serial_full = serial_runs(start, worker_count, opts.max_run_steps, 200);
+    let serial: Vec<VmSystem> = serial_full.iter().map(|(s, _)| s.clone()).collect();
     // Only crashes from the stale write on are the race's doing.
     let stale = found
         .monitor
@@ -684,6 +763,28 @@ fn consequence(
             process: process.clone(),
             reason: reason.clone(),
         };
+    }
+    // What the root process (a test, an entry) read once its workers were
+    // done: the program's own view of the outcome (a test reading the
+    // count after the calls it made), when it reads anything.
+    let workers_of = |sys: &VmSystem| -> Vec<String> {
+        workers(sys, worker_count)
+            .into_iter()
+            .map(|p| sys.name(p))
+            .collect()
+    };
+    let seen = reads_after_workers(&found.trace, &workers_of(end));
+    if !seen.is_empty() {
+        let serial_seen: BTreeSet<Vec<String>> = serial_full
+            .iter()
+            .map(|(s, trace)| reads_after_workers(trace, &workers_of(s)))
+            .collect();
+        if !serial_seen.contains(&seen) {
+            return Consequence::NonSerializable {
+                observed: format!("P1 then read {}", seen.join("; ")),
+                serial_outcomes: serial_seen.len(),
+            };
+        }
     }
     let observed = state_of(end);
     let serial_values: BTreeSet<String> = serial.iter().map(state_of).collect();

@@ -84,6 +84,7 @@ pub fn explore(
                 witness_steps: Some(f.schedule.len()),
                 reason: None,
                 reached: Reached::default(),
+                context: crate::harness::Context::Entry { mfa: entry.clone() },
             };
             let witness = Witness {
                 version: WITNESS_VERSION,
@@ -95,6 +96,7 @@ pub fn explore(
                     module: module.to_string(),
                     function: function.to_string(),
                     source: String::new(),
+                    amplification: None,
                 },
                 timeouts: TimeoutPolicy::Always,
                 sites: None,

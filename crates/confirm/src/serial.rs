@@ -148,7 +148,7 @@ pub fn serial_runs(
     workers: usize,
     max_run_steps: usize,
     max_runs: u64,
-) -> Vec<VmSystem> {
+) -> Vec<(VmSystem, Vec<crate::search::TraceStep<Site>>)> {
     let reference = OneAtATime {
         sys: start.clone(),
         workers,
@@ -165,6 +165,6 @@ pub fn serial_runs(
     .search(&reference, EveryRun)
     .found
     .into_iter()
-    .map(|f| f.end.sys)
+    .map(|f| (f.end.sys, f.trace))
     .collect()
 }

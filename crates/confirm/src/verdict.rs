@@ -320,6 +320,10 @@ pub struct Verdict {
     /// explored only when the second is not zero.
     #[serde(default)]
     pub reached: Reached,
+    /// What ran to reach the verdict: a test (as it is or amplified), an
+    /// entry, or the API from generated worker processes.
+    #[serde(default)]
+    pub context: crate::harness::Context,
 }
 
 /// How many completed runs reached the suspect's read and its write.

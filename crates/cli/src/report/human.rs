@@ -5,6 +5,7 @@
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::term::{self, Config};
 use racewit_confirm::confirmation::Confirmation;
+use racewit_confirm::harness::Context;
 use racewit_confirm::verdict::{Consequence, Status, UnconfirmedReason};
 use racewit_static::Suspect;
 use racewit_syntax::ir::Program;
@@ -89,6 +90,11 @@ pub fn suspects(sources: &SourceDb, suspects: &[Suspect], out: &mut String) {
     }
 }
 
+/// What ran to reach the verdict.
+fn context_line(c: &Confirmation) -> String {
+    format!("context: {}", c.verdict.context)
+}
+
 /// One line saying what a verdict is.
 pub fn verdict_line(c: &Confirmation) -> String {
     let v = &c.verdict;
@@ -97,6 +103,11 @@ pub fn verdict_line(c: &Confirmation) -> String {
             let what = match &v.consequence {
                 Some(Consequence::Crash { process, reason }) => {
                     format!("crash: {process} exited with {reason}")
+                }
+                Some(Consequence::NonSerializable { observed, .. })
+                    if observed.starts_with("P1 then read") =>
+                {
+                    format!("non_serializable: {observed}, which no serial schedule gives")
                 }
                 Some(Consequence::NonSerializable { .. }) => {
                     "non_serializable: the final state is one no serial schedule produces"
@@ -189,7 +200,7 @@ pub fn confirmation(program: &Program, c: &Confirmation, wpath: Option<&str>, ou
                 .with_code(s.code)
                 .with_message(&s.message)
                 .with_labels(labels);
-            let mut notes = vec![verdict_line(c)];
+            let mut notes = vec![verdict_line(c), context_line(c)];
             notes.extend(order);
             notes.extend(path_notes(s));
             if let Some(p) = wpath {
@@ -198,6 +209,9 @@ pub fn confirmation(program: &Program, c: &Confirmation, wpath: Option<&str>, ou
             diag = diag.with_notes(notes);
         } else {
             let mut notes = vec![verdict_line(c)];
+            if !matches!(c.verdict.context, Context::None) {
+                notes.push(context_line(c));
+            }
             notes.extend(path_notes(s));
             diag = diag.with_notes(notes);
         }

@@ -65,6 +65,8 @@ pub struct Warning<'a> {
     pub reason: Option<&'a UnconfirmedReason>,
     /// Completed runs that executed the read, and then the write.
     pub reached: racewit_confirm::verdict::Reached,
+    /// What ran to reach the verdict.
+    pub context: &'a racewit_confirm::harness::Context,
     /// Why unconfirmed, in words.
     pub reason_text: Option<String>,
     pub witness: Option<String>,
@@ -107,6 +109,7 @@ pub fn warning<'a>(c: &'a Confirmation, witness: Option<String>) -> Warning<'a> 
         witness_steps: v.witness_steps,
         reason: v.reason.as_ref(),
         reached: v.reached,
+        context: &v.context,
         reason_text: v.reason.as_ref().map(|r| r.to_string()),
         witness,
         harness: c.harness.as_ref().map(|h| h.source.as_str()),
