@@ -1061,7 +1061,8 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     let truth_files = if args.truth.is_empty() {
-        vec![crate::measure::root().join("tests/data/truth/otp25.toml")]
+        let p = crate::measure::root().join("tests/data/truth/otp25.toml");
+        vec![p.canonicalize().unwrap_or(p)]
     } else {
         args.truth.clone()
     };
@@ -1095,7 +1096,7 @@ fn score_file(path: &Path, args: &Args) -> Result<(), String> {
         println!("sources: {src}");
     }
     let changed = truth.site.iter().filter(|s| !s.history.is_empty()).count();
-    println!("labels changed after labelling (with a history note): {changed}");
+    println!("sites changed after labelling (with a history note): {changed}");
     let otp_root = args
         .root
         .clone()
@@ -1154,7 +1155,9 @@ fn score_file(path: &Path, args: &Args) -> Result<(), String> {
                 }
             }
             let cfg = RunConfig {
-                racewit: racewit.clone(),
+                // Runs happen in the source root: the binary's path must not
+                // depend on the current directory.
+                racewit: std::path::absolute(racewit).unwrap_or_else(|_| racewit.clone()),
                 out_dir: args
                     .out_dir
                     .clone()
