@@ -914,14 +914,16 @@ fn run_racewit(cfg: &RunConfig, args: &[String], cwd: &Path, out: &Path) -> RunO
     }
 }
 
-/// Runs static and check on `targets` (paths relative to `cwd`, or
-/// absolute) and collects the reports; prints one line per run.
-fn run_group(cfg: &RunConfig, label: &str, cwd: &Path, targets: &[Vec<String>]) -> Reports {
+/// Runs static on `whole` and check on each of `targets` (absolute paths)
+/// and collects the reports; prints one line per run. racewit runs in
+/// `<out>/<label>/`, so its witnesses (`_racewit/`) land there, never in the
+/// sources.
+fn run_group(cfg: &RunConfig, label: &str, whole: &str, targets: &[Vec<String>]) -> Reports {
     let mut reports = Reports::default();
-    let _ = std::fs::create_dir_all(&cfg.out_dir);
-    let all: Vec<String> = targets.iter().flatten().cloned().collect();
-    let mut args = vec!["static".to_string()];
-    args.extend(all.iter().cloned());
+    let cwd = cfg.out_dir.join(label);
+    let cwd = cwd.as_path();
+    let _ = std::fs::create_dir_all(cwd);
+    let mut args = vec!["static".to_string(), whole.to_string()];
     args.extend(["--format".to_string(), "json".to_string()]);
     let out = cfg.out_dir.join(format!("{label}.static.json"));
     let r = run_racewit(cfg, &args, cwd, &out);
@@ -1171,8 +1173,8 @@ fn score_file(path: &Path, args: &Args) -> Result<(), String> {
             };
             let label = if g.is_empty() { "otp" } else { g.as_str() };
             let targets = run_targets(&sites, root, cfg.per_dir, g.is_empty());
-            let abs_root = std::path::absolute(root).unwrap_or_else(|_| root.clone());
-            run_group(&cfg, label, &abs_root, &targets)
+            let whole = std::path::absolute(root).unwrap_or_else(|_| root.clone());
+            run_group(&cfg, label, &whole.display().to_string(), &targets)
         } else {
             let pick = |list: &[(Option<String>, PathBuf)],
                         want: ReportKind|
