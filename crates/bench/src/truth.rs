@@ -1251,11 +1251,12 @@ fn score_file(path: &Path, args: &Args) -> Result<(), String> {
                 "warnings in the check report(s): {n}, of which {} match no labelled site",
                 unmatched.len()
             );
-            let confirmed: Vec<&str> = unmatched
+            let confirmed: BTreeSet<&str> = unmatched
                 .iter()
                 .filter(|e| matches!(e.verdict, Verdict::Confirmed(_)))
                 .map(|e| e.id.as_str())
                 .collect();
+            let confirmed: Vec<&str> = confirmed.into_iter().collect();
             if !confirmed.is_empty() {
                 println!(
                     "CONFIRMED warnings at no labelled site ({}): {}",
@@ -1272,7 +1273,11 @@ fn score_file(path: &Path, args: &Args) -> Result<(), String> {
             "\n== all projects ({scored_groups} of {} scored)",
             groups.len()
         );
-        print!("{}", total.render());
+        if scored_groups == 0 {
+            println!("nothing scored");
+        } else {
+            print!("{}", total.render());
+        }
     }
     Ok(())
 }
