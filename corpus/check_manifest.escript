@@ -224,7 +224,7 @@ check_suspect_fields(Dir, Where, S, Exports) ->
                     || parse_mfa(UC) =:= error]
          end,
     Reasons = ["bound_exhausted", "all_exhausted", "handled", "unsupported", "budget",
-               "no_harness", "harness_crashed", "runs_cut", "not_reached"],
+               "no_harness", "harness_crashed", "runs_cut", "not_reached", "serialised"],
     E9 = case maps:get(reason, S, none) of
              none -> [];
              R when Verdict =:= "unconfirmed" ->

@@ -52,9 +52,9 @@ fn reason_rank(kind: &str) -> u8 {
     match kind {
         "handled" => 0,
         "not_reached" | "harness_crashed" | "unsupported" | "runs_cut" | "no_harness" => 1,
-        "budget" => 2,
+        "budget" | "time_budget" | "memory_budget" => 2,
         "bound_exhausted" => 3,
-        "all_exhausted" => 4,
+        "all_exhausted" | "serialised" => 4,
         _ => 5,
     }
 }

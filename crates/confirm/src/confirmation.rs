@@ -98,7 +98,7 @@ pub struct Plan<'a> {
     running: std::sync::Mutex<std::collections::BTreeMap<usize, Arc<Cancel>>>,
     image: Image,
     suspects: &'a [Suspect],
-    harnesses: Vec<Vec<Result<Harness, String>>>,
+    harnesses: Vec<Vec<Result<Harness, harness::HarnessError>>>,
     sources: Vec<crate::witness::SourceHash>,
     load: LoadRecord,
     opts: ConfirmOptions,
@@ -114,12 +114,15 @@ impl<'a> Plan<'a> {
     ) -> Plan<'a> {
         let sources = hash_sources(&program);
         add_support(&mut program);
-        let mut harnesses: Vec<Vec<Result<Harness, String>>> = Vec::with_capacity(suspects.len());
+        let callers = crate::callers::Callers::new(&program);
+        let mut harnesses: Vec<Vec<Result<Harness, harness::HarnessError>>> =
+            Vec::with_capacity(suspects.len());
         for (i, s) in suspects.iter().enumerate() {
-            let mut sizes: Vec<Result<Harness, String>> = user_entries(&program, s, opts)
-                .into_iter()
-                .map(Ok)
-                .collect();
+            let mut sizes: Vec<Result<Harness, harness::HarnessError>> =
+                user_entries(&program, s, opts)
+                    .into_iter()
+                    .map(Ok)
+                    .collect();
             let tests = test_contexts(&mut program, s, i, opts, &sizes);
             for h in tests {
                 if !h.source.is_empty() {
@@ -136,7 +139,7 @@ impl<'a> Plan<'a> {
             let one = (s.category == Category::SpawnRegister && !opts.processes.contains(&1))
                 .then_some(1);
             for n in one.into_iter().chain(opts.processes.iter().copied()) {
-                let built = harness::build(&program, s, n, i * 10 + n).map_err(|e| e.to_string());
+                let built = harness::build(&program, &callers, s, n, i * 10 + n);
                 if let Ok(h) = &built {
                     let loaded = racewit_syntax::load_source(
                         &format!("{HARNESS_DIR}/{}.erl", h.module),
@@ -343,7 +346,7 @@ fn test_contexts(
     s: &Suspect,
     suspect_index: usize,
     opts: &ConfirmOptions,
-    taken: &[Result<Harness, String>],
+    taken: &[Result<Harness, harness::HarnessError>],
 ) -> Vec<Harness> {
     let tests = amplify::tests_reaching(program, s);
     let mut out = Vec::new();
@@ -410,7 +413,7 @@ pub fn start(image: &Image, module: &str, function: &str, opts: &ConfirmOptions)
 fn confirm_one(
     image: &Image,
     suspect: &Suspect,
-    harnesses: &[Result<Harness, String>],
+    harnesses: &[Result<Harness, harness::HarnessError>],
     load: &LoadRecord,
     sources: &[crate::witness::SourceHash],
     opts: &ConfirmOptions,
@@ -428,10 +431,18 @@ fn confirm_one(
         let h = match built {
             Ok(h) => h,
             Err(why) => {
-                reason = Some(combine(
-                    reason.take(),
-                    UnconfirmedReason::NoHarness { why: why.clone() },
-                ));
+                let why = match why {
+                    harness::HarnessError::Serialised { mfa, why } => {
+                        UnconfirmedReason::Serialised {
+                            entry: mfa.clone(),
+                            why: why.clone(),
+                        }
+                    }
+                    other => UnconfirmedReason::NoHarness {
+                        why: other.to_string(),
+                    },
+                };
+                reason = Some(combine(reason.take(), why));
                 continue;
             }
         };

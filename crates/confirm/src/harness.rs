@@ -38,12 +38,18 @@ pub enum HarnessError {
     NoEntry,
     #[error("entry {mfa} is not a loaded function")]
     UnknownEntry { mfa: String },
+    #[error(
+        "the program never runs {mfa} twice at once: it is only called {why}; \
+         calling it from several processes would invent a race the program cannot have"
+    )]
+    Serialised { mfa: String, why: String },
 }
 
 /// Builds the harness for `suspect` with `processes` workers, named
 /// `racewit_harness_<index>`.
 pub fn build(
     program: &Program,
+    callers: &crate::callers::Callers,
     suspect: &Suspect,
     processes: usize,
     index: usize,
@@ -81,7 +87,28 @@ pub fn build(
             }
         }
     }
-    let entry = pick_entry(program, &candidates).ok_or(HarnessError::NoEntry)?;
+    // Entries the program only ever calls from one process at a time are
+    // not called concurrently (their callers, when exported, are).
+    let mut serialised: Option<HarnessError> = None;
+    candidates.retain(|e| {
+        let Some((m, f, a)) = split_mfa(&e.mfa) else {
+            return true;
+        };
+        match callers.serialised(&(m.to_string(), f.to_string(), a)) {
+            Some(why) => {
+                serialised.get_or_insert(HarnessError::Serialised {
+                    mfa: e.mfa.clone(),
+                    why,
+                });
+                false
+            }
+            None => true,
+        }
+    });
+    let entry = match pick_entry(program, &candidates) {
+        Some(e) => e,
+        None => return Err(serialised.unwrap_or(HarnessError::NoEntry)),
+    };
     let resource = resource_values(suspect);
     let calls: Vec<String> = (0..processes)
         .map(|worker| call_text(program, entry, &resource, worker))

@@ -21,6 +21,7 @@
 //! - [`schedule::Schedule`]: a schedule is data (process names per step).
 
 pub mod amplify;
+pub mod callers;
 pub mod confirmation;
 pub mod explore;
 pub mod goal;

@@ -70,6 +70,10 @@ pub enum UnconfirmedReason {
     Budget { interleavings: u64 },
     /// The harness could not be built.
     NoHarness { why: String },
+    /// The only harness that could be built would call `entry` from several
+    /// processes at once, but the program only ever calls it from one
+    /// serialising context (`why`): that concurrency would be invented.
+    Serialised { entry: String, why: String },
     /// A process stopped at a call the VM cannot run, in `runs` of the `of`
     /// runs explored (0 of 0: seen in the probe run only).
     Unsupported {
@@ -170,6 +174,7 @@ impl UnconfirmedReason {
             UnconfirmedReason::AllExhausted => "all_exhausted",
             UnconfirmedReason::Budget { .. } => "budget",
             UnconfirmedReason::NoHarness { .. } => "no_harness",
+            UnconfirmedReason::Serialised { .. } => "serialised",
             UnconfirmedReason::Unsupported { .. } => "unsupported",
             UnconfirmedReason::HarnessCrashed { .. } => "harness_crashed",
             UnconfirmedReason::RunsCut { .. } => "runs_cut",
@@ -214,6 +219,13 @@ impl std::fmt::Display for UnconfirmedReason {
                 f,
                 "no harness could be built: {why}; to test it, export a function that \
                  runs the code concurrently and pass it with --entry mod:fun/0"
+            ),
+            UnconfirmedReason::Serialised { entry, why } => write!(
+                f,
+                "serialised: the program only calls {entry} {why}, so two calls never \
+                 overlap; a harness calling it from several processes would invent the \
+                 race (drive it through a test or an --entry that starts the program \
+                 as it really runs)"
             ),
             UnconfirmedReason::Unsupported { call, runs, of } => {
                 write!(
