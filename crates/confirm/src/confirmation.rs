@@ -625,6 +625,35 @@ fn crashes(sys: &VmSystem) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Whether the program itself handled the death of `process`: a process
+/// running the user's own code received its `'DOWN'` or `'EXIT'` message
+/// (it monitors the helper, or links to it trapping exits) and did not
+/// crash. Such a death is the program's business (a retry, an `{error, _}`
+/// returned), not a crash it suffers. The harness's own waiting does not
+/// count as handling. (A supervisor that receives a child's exit and
+/// restarts it counts as handling too: receives carry no code location to
+/// tell it apart.)
+fn death_handled(end: &VmSystem, trace: &[TraceStep<Site>], process: &str) -> bool {
+    let Some(pid) = end.by_name(process) else {
+        return false;
+    };
+    let printed = end.vm.format_term(&racewit_vm::Term::Pid(pid));
+    trace.iter().any(|t| {
+        let is_notice =
+            t.text.starts_with("receive {'DOWN',") || t.text.starts_with("receive {'EXIT',");
+        // The root process is the harness (or the test, whose waiting on
+        // its workers is the amplifier's): its receives are not the
+        // program handling anything.
+        is_notice
+            && t.process != "P1"
+            && t.process != process
+            && t.text.contains(&printed)
+            && end
+                .by_name(&t.process)
+                .is_some_and(|q| !matches!(end.fate(q), Fate::Crashed { .. }))
+    })
+}
+
 /// The reads the root process `P1` made after the last step of any worker:
 /// each step's text (`ets:lookup(t, k) -> [{k,1}]`).
 fn reads_after_workers(trace: &[TraceStep<Site>], workers: &[String]) -> Vec<String> {
@@ -751,6 +780,7 @@ fn consequence(
                 .rposition(|t| &t.process == process)
                 .is_none_or(|last| last >= stale)
         })
+        .filter(|(process, _)| !death_handled(end, &found.trace, process))
         .collect();
     // A crash is the race's doing when some serial run has no crash at all,
     // or when no serial run crashes that way (the second `init` of a

@@ -205,6 +205,11 @@ impl Vm {
         Vm::from_image(&image, config)
     }
 
+    /// The user's program the VM runs (without the prelude).
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
     /// A fresh VM running `image`'s code (shared, not copied). `config`'s
     /// code settings (`prelude`, `otp_modules`) are the image's; its limits
     /// are this VM's.
