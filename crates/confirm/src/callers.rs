@@ -28,10 +28,10 @@ struct CallIn {
 /// The program's static calls, by callee.
 pub struct Callers {
     calls: BTreeMap<Mfa, Vec<CallIn>>,
-    /// Behaviour modules started under a registered name
-    /// (`gen_server:start_link({local, N}, M, ...)`).
+    /// Modules started as a behaviour under a registered name
+    /// (`gen_server:start_link({local, N}, M, ...)`, declared behaviour or
+    /// not): one process runs their callbacks.
     registered_servers: BTreeSet<String>,
-    behaviour_modules: BTreeSet<String>,
 }
 
 /// Callbacks an OTP behaviour calls from its own process.
@@ -161,7 +161,6 @@ impl Callers {
         Callers {
             calls,
             registered_servers,
-            behaviour_modules,
         }
     }
 
@@ -189,8 +188,7 @@ impl Callers {
             let (m, f, a) = &c.caller;
             let why = if c.after_register {
                 format!("after {m}:{f}/{a} registers its process's name")
-            } else if self.behaviour_modules.contains(m)
-                && self.registered_servers.contains(m)
+            } else if self.registered_servers.contains(m)
                 && CALLBACKS.iter().any(|(n, k)| n == f && k == a)
             {
                 format!("in {f}/{a} of the registered server {m}")

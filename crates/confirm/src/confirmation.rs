@@ -454,8 +454,44 @@ fn confirm_one(
         interleavings += outcome.stats.interleavings;
         reached.read += outcome.stats.runs_reached[0];
         reached.write += outcome.stats.runs_reached[1];
-        if let Some(found) = outcome.found.first() {
-            let consequence = consequence(&sys, found, h.workers.len(), opts);
+        let mut first = outcome.found.first().map(|found| {
+            let c = consequence(&sys, found, h.workers.len(), opts);
+            (found.clone(), c)
+        });
+        // The first interleaving that shows the race did no visible harm:
+        // search the same harness for one where it does (the second caller
+        // still alive when the first registers, say) before calling it
+        // harmless.
+        if let Some((_, Consequence::None)) = &first {
+            let serial = serial_runs(&sys, h.workers.len(), opts.max_run_steps, 200);
+            let summary = Arc::new(SerialSummary::new(
+                &serial.into_iter().map(|(s, _)| s).collect::<Vec<_>>(),
+            ));
+            let again = search(
+                &sys,
+                HarmfulRace {
+                    goal: race_goal(&sites),
+                    serial: summary,
+                },
+                opts,
+            );
+            interleavings += again.stats.interleavings;
+            if let Some(found) = again.found.into_iter().next() {
+                let found = Found {
+                    schedule: found.schedule,
+                    trace: found.trace,
+                    preemptions: found.preemptions,
+                    monitor: found.monitor.goal,
+                    end: found.end,
+                };
+                let c = consequence(&sys, &found, h.workers.len(), opts);
+                if c != Consequence::None {
+                    first = Some((found, c));
+                }
+            }
+        }
+        if let Some((found, consequence)) = &first {
+            let consequence = consequence.clone();
             let verdict = Verdict {
                 status: Status::Confirmed,
                 consequence: Some(consequence),
@@ -623,6 +659,79 @@ fn crashes(sys: &VmSystem) -> Vec<(String, String)> {
             _ => None,
         })
         .collect()
+}
+
+/// The serial reference of a harness, summed up for a cheap look at a run's
+/// end: how serial runs crash, whether one does not, what state they leave.
+struct SerialSummary {
+    crash_kinds: BTreeSet<String>,
+    clean_exists: bool,
+    states: BTreeSet<String>,
+}
+
+impl SerialSummary {
+    fn new(serial: &[VmSystem]) -> SerialSummary {
+        SerialSummary {
+            crash_kinds: serial
+                .iter()
+                .flat_map(crashes)
+                .map(|(_, reason)| crash_kind(&reason).to_string())
+                .collect(),
+            clean_exists: serial.iter().any(|s| crashes(s).is_empty()),
+            states: serial.iter().map(state_of).collect(),
+        }
+    }
+
+    /// Whether a run's end looks harmful against the serial reference: a
+    /// crash where a serial run has none, or of a kind none has, or a state
+    /// no serial run leaves. (The witness's consequence is then judged in
+    /// full, with its trace.)
+    fn looks_harmful(&self, end: &VmSystem) -> bool {
+        let crashed = crashes(end);
+        if !crashed.is_empty()
+            && (self.clean_exists
+                || crashed
+                    .iter()
+                    .any(|(_, r)| !self.crash_kinds.contains(crash_kind(r))))
+        {
+            return true;
+        }
+        !self.states.is_empty() && !self.states.contains(&state_of(end))
+    }
+}
+
+/// The race goal, accepting only runs whose end looks harmful.
+#[derive(Clone)]
+struct HarmfulRace {
+    goal: RaceGoal<VmSystem>,
+    serial: Arc<SerialSummary>,
+}
+
+impl Monitor<VmSystem> for HarmfulRace {
+    fn observe(
+        &mut self,
+        sys: &VmSystem,
+        proc: racewit_vm::Pid,
+        obs: &Observation<VmItem, Site>,
+        index: usize,
+    ) {
+        self.goal.observe(sys, proc, obs, index);
+    }
+    fn hold(&self) -> Option<racewit_vm::Pid> {
+        self.goal.hold()
+    }
+    fn hit(&self) -> bool {
+        self.goal.hit()
+    }
+    fn finish(&mut self, sys: &VmSystem) -> bool {
+        self.goal.finish(sys) && self.serial.looks_harmful(sys)
+    }
+    fn near_miss(&self) -> bool {
+        self.goal.near_miss()
+    }
+    fn reached(&self) -> [bool; 2] {
+        self.goal.reached()
+    }
 }
 
 /// Whether the program itself handled the death of `process`: a process
