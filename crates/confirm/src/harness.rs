@@ -125,6 +125,7 @@ pub fn build(
         workers,
         context: Context::Api {
             calls: calls_for_context,
+            invented: invented_args(program, entry),
         },
         source,
         amplification: None,
@@ -136,7 +137,13 @@ pub fn build(
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Context {
     /// A generated harness calling the program's API from worker processes.
-    Api { calls: Vec<String> },
+    Api {
+        calls: Vec<String>,
+        /// Arguments (positions from 1) nothing in the program gave a value
+        /// for: the harness made them up.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        invented: Vec<u32>,
+    },
     /// A function the user named (`--entry`), run as it is.
     Entry { mfa: String },
     /// One of the project's tests, run as it is or amplified.
@@ -183,13 +190,25 @@ impl Context {
 impl std::fmt::Display for Context {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Context::Api { calls } => match calls.as_slice() {
-                [] => write!(f, "API"),
-                [first, rest @ ..] if rest.iter().all(|w| w == first) => {
-                    write!(f, "API: {} concurrent calls of {first}", calls.len())
+            Context::Api { calls, invented } => {
+                match calls.as_slice() {
+                    [] => write!(f, "API")?,
+                    [first, rest @ ..] if rest.iter().all(|w| w == first) => {
+                        write!(f, "API: {} concurrent calls of {first}", calls.len())?
+                    }
+                    _ => write!(f, "API: concurrent calls of {}", calls.join(", "))?,
                 }
-                _ => write!(f, "API: concurrent calls of {}", calls.join(", ")),
-            },
+                if !invented.is_empty() {
+                    let list: Vec<String> = invented.iter().map(|i| i.to_string()).collect();
+                    write!(
+                        f,
+                        " (argument{} {} made up: no call site or clause gives a value)",
+                        if invented.len() == 1 { "" } else { "s" },
+                        list.join(", ")
+                    )?;
+                }
+                Ok(())
+            }
             Context::Entry { mfa } => write!(f, "entry {mfa} as it is"),
             Context::Test {
                 mfa, copies: None, ..
@@ -704,6 +723,28 @@ fn call_text(
         })
         .collect();
     Ok(format!("{}:{}({})", atom(m), atom(f), args.join(", ")))
+}
+
+/// The positions (from 1) of the entry's arguments no call site, pattern or
+/// known value gives, which the harness fills with a made-up `1`.
+fn invented_args(program: &Program, entry: &Entry) -> Vec<u32> {
+    arg_values(program, entry)
+        .into_iter()
+        .zip(&entry.args)
+        .enumerate()
+        .filter(|(_, (v, hint))| v.is_none() && !has_value(hint))
+        .map(|(i, _)| i as u32 + 1)
+        .collect()
+}
+
+/// Whether a hint names a value the harness can pass.
+fn has_value(hint: &ArgHint) -> bool {
+    match hint {
+        ArgHint::Atoms { values } => !values.is_empty(),
+        ArgHint::Integers { values } => !values.is_empty(),
+        ArgHint::Terms { values } => values.iter().any(|v| concrete(v).is_some()),
+        ArgHint::Unknown => false,
+    }
 }
 
 /// The `worker`-th of several known values, when none of them names the shared item.
