@@ -78,6 +78,7 @@ impl System for Model {
         self.pc[p] += 1;
         let quiet = |text: &str| Observation {
             access: None,
+            waits_on: None,
             also: Vec::new(),
             site: None,
             global: false,
@@ -116,6 +117,7 @@ impl System for Model {
         };
         Ok(Observation {
             access: Some((Cell(cell), access)),
+            waits_on: None,
             also: Vec::new(),
             site: Some(site),
             global: false,

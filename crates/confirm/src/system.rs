@@ -31,6 +31,12 @@ pub struct Observation<I, S> {
     pub text: String,
     /// The item touched, as shown to users (`ets counters/hits`, `registry ct_master`, `mailbox P1.2`).
     pub item_label: Option<String>,
+    /// The step blocked its process waiting on this item (a `receive` with
+    /// no message yet): it changes nothing anyone sees, so it commutes with
+    /// every step within a run, but a write to the item makes the process's
+    /// next step another one, so a process asleep on this step must wake
+    /// (sleep sets compare with [`independent`]).
+    pub waits_on: Option<I>,
 }
 
 /// A shared item: how two items can conflict.
@@ -108,6 +114,20 @@ pub fn commute_in_run<I: Item, S>(a: &Observation<I, S>, b: &Observation<I, S>) 
 fn commute<I: Item, S>(a: &Observation<I, S>, b: &Observation<I, S>, same_run: bool) -> bool {
     if a.global || b.global {
         return false;
+    }
+    if !same_run {
+        let wakes = |blocked: &Observation<I, S>, other: &Observation<I, S>| {
+            blocked.waits_on.as_ref().is_some_and(|w| {
+                other
+                    .access
+                    .iter()
+                    .chain(other.also.iter())
+                    .any(|(i, acc)| *acc == Access::Write && i.overlaps(w))
+            })
+        };
+        if wakes(a, b) || wakes(b, a) {
+            return false;
+        }
     }
     let same_write = match (&a.access, &b.access) {
         (Some((ia, Access::Write)), Some((ib, Access::Write))) if same_run && a.text == b.text => {

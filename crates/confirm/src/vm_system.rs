@@ -123,9 +123,12 @@ impl VmItem {
 impl Item for VmItem {
     fn overlaps(&self, other: &Self) -> bool {
         match (&self.1, &other.1) {
-            // Two sends of the same message to one mailbox: swapping them
-            // leaves the mailbox as it was.
-            (Mail::Sent { text: a, .. }, Mail::Sent { text: b, .. }) if a == b => return false,
+            // Two sends to one mailbox never commute, even of equal messages
+            // (from different senders: one process's sends are ordered by
+            // the process anyway). Swapping them leaves the same mailbox,
+            // but not the same events: a receive then takes the other
+            // sender's message, so a receive that happened between the two
+            // in one order has no equivalent in the other.
             // A receive takes the first matching message, which was there
             // before it: a send of another message, before or after, changes
             // neither what it takes nor what is left. Only the send of the
@@ -191,11 +194,19 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
 
 fn observation(vm: &Vm, ev: &Event, mail: Mail) -> Observation<VmItem, Site> {
     // Blocking in `receive` changes nothing anyone can see: the process
-    // only finds no message yet. It commutes with every other step (the
-    // send that later wakes it is ordered with the receive that follows).
+    // only finds no message yet, so within a run it commutes with every
+    // step. But a send to its mailbox makes its next step another one (a
+    // receive that takes the message): a process asleep on its blocking
+    // step must wake then (`waits_on`). Without that, DPOR missed
+    // interleavings where a receive takes one sender's message before
+    // another sends.
     if ev.kind == EventKind::Blocked {
         return Observation {
-            access: None,
+            // Ordered with sends to its mailbox within a run too: DPOR then
+            // plans the receive before another sender's send (the
+            // dependency tests show interleavings lost otherwise).
+            access: Some((VmItem::new(SharedItem::Mailbox(ev.pid)), Access::Read)),
+            waits_on: Some(VmItem::new(SharedItem::Mailbox(ev.pid))),
             also: Vec::new(),
             site: ev.site.clone(),
             global: false,
@@ -257,6 +268,7 @@ fn observation(vm: &Vm, ev: &Event, mail: Mail) -> Observation<VmItem, Site> {
         );
     Observation {
         access,
+        waits_on: None,
         also,
         site: ev.site.clone(),
         global,

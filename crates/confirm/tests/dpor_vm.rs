@@ -98,6 +98,7 @@ fn dpor_reaches_every_end_state_of_every_schedule() {
         "two_register",
         "terms",
         "demonitor_race",
+        "equal_sends",
     ];
     for timeouts in [TimeoutPolicy::WhenStuck, TimeoutPolicy::Always] {
         for entry in entries {

@@ -6,7 +6,7 @@
 -module(dpor_mix).
 -export([mailbox/0, selective/0, register_kill/0, down/0, counter/0,
          same_writes/0, timeouts/0, link_crash/0, two_register/0,
-         terms/0, demonitor_race/0]).
+         terms/0, demonitor_race/0, equal_sends/0]).
 
 table() ->
     ets:new(seen, [public, named_table, duplicate_bag]).
@@ -135,3 +135,14 @@ terms() ->
 
 hold() ->
     receive never_sent -> ok end.
+
+%% Two processes send the same message: which one the first receive takes
+%% decides whether `late` can come before the second `done`.
+equal_sends() ->
+    P = self(),
+    spawn(fun() -> P ! done end),
+    B = spawn(fun() -> P ! done, receive go -> P ! late end end),
+    receive done -> ok end,
+    B ! go,
+    receive X -> done = X end,
+    receive Y -> Y end.
