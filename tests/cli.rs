@@ -1123,3 +1123,97 @@ fn numeric_flags_are_range_checked() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("--jobs 100000: this machine has"), "{err}");
 }
+
+#[test]
+fn accepted_findings_are_not_reported_and_are_counted() {
+    // -racewit({nowarn, ...}) and -dialyzer({nowarn_function, ...}) in the
+    // code, [suppress] functions in racewit.toml: one warning is left.
+    let out = tempfile::tempdir().expect("tempdir");
+    let o = cmd()
+        .args(["check", "tests/data/accept", "--out"])
+        .arg(out.path())
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains(
+            "1 suspect(s): 1 confirmed, 0 unconfirmed; 3 accepted (2 suppressed in code, 1 suppressed in racewit.toml)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("R001:in_code:21:22"), "{text}");
+    // The settings and where each comes from.
+    let o = cmd()
+        .args([
+            "check",
+            "tests/data/accept",
+            "--print-config",
+            "--bound",
+            "3",
+        ])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("bound = 3    # command line"), "{text}");
+    assert!(text.contains("processes = [2, 3]    # default"), "{text}");
+    assert!(
+        text.contains("functions [\"config_ok:ensure/0\"]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_baseline_survives_an_unrelated_edit_and_catches_a_new_warning() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("name_server.erl");
+    let original =
+        std::fs::read_to_string(root().join("corpus/registry/name_server.erl")).expect("read");
+    std::fs::write(&src, &original).expect("write");
+    let baseline = dir.path().join("racewit.baseline");
+    let out = dir.path().join("out");
+    let o = cmd()
+        .arg("check")
+        .arg(&src)
+        .arg("--write-baseline")
+        .arg(&baseline)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("run");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // An edit above the warning moves its lines: still in the baseline.
+    let edited = original.replacen("-export(", "%% a comment\n%% another\n-export(", 1);
+    std::fs::write(&src, &edited).expect("write");
+    let check = |file: &std::path::Path| {
+        cmd()
+            .arg("check")
+            .arg(file)
+            .arg("--baseline")
+            .arg(&baseline)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("run")
+    };
+    let o = check(&src);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.contains("1 accepted (1 in the baseline)"), "{text}");
+    // A new race in another function is reported.
+    let grown = format!(
+        "{edited}\nsecond() ->\n    case whereis(other_name) of\n        undefined -> register(other_name, spawn(fun() -> receive stop -> ok end end));\n        _ -> ok\n    end.\n"
+    )
+    .replacen("-export([", "-export([second/0, ", 1);
+    std::fs::write(&src, &grown).expect("write");
+    let o = check(&src);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(2), "{text}");
+    assert!(text.contains("other_name"), "{text}");
+    assert!(text.contains("1 accepted (1 in the baseline)"), "{text}");
+}

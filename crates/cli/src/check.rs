@@ -15,7 +15,9 @@ use racewit_confirm::witness::LoadRecord;
 use racewit_static::find_suspects;
 
 use crate::Outcome;
+use crate::accept;
 use crate::caps::{self, Caps, Watcher};
+use crate::config;
 use crate::outdir::{self, Journal, OutDir, Record};
 use crate::project::LoadArgs;
 use crate::report::{self, Format};
@@ -66,6 +68,18 @@ pub struct Args {
     /// suspects and the options are the same.
     #[arg(long)]
     pub resume: bool,
+    /// Report and fail only on warnings not in this baseline (written by
+    /// --write-baseline).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's warnings (after suppressions) as the baseline in FILE,
+    /// and exit 0 without confirming.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Print the settings used (flags, racewit.toml, defaults) and where
+    /// each comes from, then exit.
+    #[arg(long)]
+    pub print_config: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -257,7 +271,137 @@ pub fn load_record(load: &LoadArgs, opts: &racewit_syntax::LoadOptions) -> LoadR
     }
 }
 
-pub fn run(args: Args) -> Result<Outcome> {
+/// Takes the settings of `racewit.toml` the command line did not give.
+/// Returns each setting with where it came from, for `--print-config`.
+fn apply_config(
+    args: &mut Args,
+    loaded: &config::Loaded,
+    given: &dyn Fn(&str) -> bool,
+) -> Vec<(String, String, String)> {
+    let c = &loaded.config.check;
+    let file = loaded
+        .path
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| config::FILE.to_string());
+    let mut shown = Vec::new();
+    let mut take = |id: &str, from_file: bool, value: String| {
+        let source = if given(id) {
+            "command line".to_string()
+        } else if from_file {
+            file.clone()
+        } else {
+            "default".to_string()
+        };
+        shown.push((id.to_string(), value, source));
+    };
+    let s = &mut args.search;
+    if let Some(v) = c.bound
+        && !given("bound")
+    {
+        s.bound = v;
+    }
+    take("bound", c.bound.is_some(), s.bound.to_string());
+    if let Some(v) = &c.processes
+        && !given("processes")
+    {
+        s.processes = v.clone();
+    }
+    take(
+        "processes",
+        c.processes.is_some(),
+        format!("{:?}", s.processes),
+    );
+    if let Some(v) = c.max_interleavings
+        && !given("max_interleavings")
+    {
+        s.max_interleavings = v;
+    }
+    take(
+        "max_interleavings",
+        c.max_interleavings.is_some(),
+        s.max_interleavings.to_string(),
+    );
+    if let Some(v) = c.max_run_steps
+        && !given("max_run_steps")
+    {
+        s.max_run_steps = v;
+    }
+    take(
+        "max_run_steps",
+        c.max_run_steps.is_some(),
+        s.max_run_steps.to_string(),
+    );
+    if let Some(v) = c.timeout
+        && !given("timeout")
+    {
+        s.timeout = v;
+    }
+    take("timeout", c.timeout.is_some(), s.timeout.to_string());
+    if let Some(v) = &c.max_memory
+        && !given("max_memory")
+    {
+        s.max_memory = Some(v.clone());
+    }
+    take(
+        "max_memory",
+        c.max_memory.is_some(),
+        s.max_memory
+            .clone()
+            .unwrap_or_else(|| "(60% of memory)".into()),
+    );
+    for e in &c.entries {
+        if !s.entries.contains(e) {
+            s.entries.push(e.clone());
+        }
+    }
+    take("entries", !c.entries.is_empty(), format!("{:?}", s.entries));
+    shown.push((
+        "exclude".into(),
+        format!("{:?}", c.exclude),
+        if c.exclude.is_empty() {
+            "default".into()
+        } else {
+            file.clone()
+        },
+    ));
+    let sup = &loaded.config.suppress;
+    shown.push((
+        "suppress".into(),
+        format!("ids {:?}, functions {:?}", sup.ids, sup.functions),
+        if sup.ids.is_empty() && sup.functions.is_empty() {
+            "default".into()
+        } else {
+            file
+        },
+    ));
+    shown
+}
+
+pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
+    let loaded = config::load(&args.load.paths)?;
+    let settings = apply_config(&mut args, &loaded, given);
+    if args.print_config {
+        let mut out = std::io::stdout().lock();
+        match &loaded.path {
+            Some(p) => writeln!(out, "config file: {}", p.display())?,
+            None => writeln!(
+                out,
+                "config file: none ({} not found in {})",
+                config::FILE,
+                config::project_root(&args.load.paths).display()
+            )?,
+        }
+        for (key, value, source) in settings {
+            writeln!(out, "{key} = {value}    # {source}")?;
+        }
+        return Ok(Outcome::Clean);
+    }
+    let baseline = args
+        .baseline
+        .as_deref()
+        .map(accept::Baseline::read)
+        .transpose()?;
     let load_opts = args.load.load_options()?;
     let confirm_opts = args.search.options()?;
     let caps = args.search.caps()?;
@@ -265,15 +409,31 @@ pub fn run(args: Args) -> Result<Outcome> {
     let sp = crate::progress::spinner(args.format, "static pass");
     let analysis = find_suspects(&program, &args.categories.options());
     sp.finish_and_clear();
+    let (suspects, accepted) = accept::filter(
+        &program,
+        analysis.suspects.clone(),
+        &loaded.config,
+        baseline.as_ref(),
+    );
+    if let Some(path) = &args.write_baseline {
+        let b = accept::Baseline::of(&suspects);
+        let text = serde_json::to_string_pretty(&b)? + "\n";
+        outdir::write_atomic(path, text.as_bytes())?;
+        eprintln!(
+            "racewit: wrote {} warning(s) to the baseline {}",
+            b.fingerprints.len(),
+            path.display()
+        );
+        return Ok(Outcome::Clean);
+    }
     let suspects: Vec<_> = match args.partition {
-        Some((k, n)) => analysis
-            .suspects
-            .iter()
+        Some((k, n)) => suspects
+            .into_iter()
             .enumerate()
             .filter(|(i, _)| i % n == k - 1)
-            .map(|(_, s)| s.clone())
+            .map(|(_, s)| s)
             .collect(),
-        None => analysis.suspects.clone(),
+        None => suspects,
     };
     let record = load_record(&args.load, &load_opts);
     let files = program.sources.len();
@@ -323,6 +483,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let finished = AtomicBool::new(false);
     let totals = Totals {
+        accepted,
         files,
         modules: program.modules.len(),
         static_stats: &analysis.stats,
@@ -371,6 +532,7 @@ pub fn run(args: Args) -> Result<Outcome> {
 
 /// What the final report needs besides the verdicts.
 struct Totals<'a> {
+    accepted: accept::Accepted,
     files: usize,
     modules: usize,
     static_stats: &'a racewit_static::Stats,
@@ -504,6 +666,7 @@ impl Sink<'_> {
             confirmed,
             unconfirmed,
             interleavings: results.iter().map(|c| c.verdict.interleavings).sum(),
+            accepted: totals.accepted,
             static_stats: Some(totals.static_stats.clone()),
         };
         let json_report = report::json::CheckReport {
@@ -531,8 +694,9 @@ impl Sink<'_> {
         }
         let text = match totals.format {
             Format::Human => format!(
-                "{} suspect(s): {confirmed} confirmed, {unconfirmed} unconfirmed{}\n",
+                "{} suspect(s): {confirmed} confirmed, {unconfirmed} unconfirmed{}{}\n",
                 self.suspects.len(),
+                totals.accepted.summary(),
                 if complete {
                     String::new()
                 } else {

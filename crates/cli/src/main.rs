@@ -11,8 +11,10 @@
 #[global_allocator]
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+mod accept;
 mod caps;
 mod check;
+mod config;
 mod corpus;
 mod explore;
 mod outdir;
@@ -90,8 +92,12 @@ impl From<Outcome> for ExitCode {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    use clap::{CommandFactory, FromArgMatches};
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let (cli, matches) = match parsed {
+        Ok(both) => both,
         Err(e) => {
             let code = if e.use_stderr() { 1 } else { 0 };
             let _ = e.print();
@@ -99,7 +105,14 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Check(args) => check::run(args),
+        Command::Check(args) => {
+            let given = |id: &str| {
+                matches.subcommand_matches("check").is_some_and(|m| {
+                    m.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
+                })
+            };
+            check::run(args, &given)
+        }
         Command::Static(args) => static_cmd::run(args),
         Command::Explore(args) => explore::run(args),
         Command::Replay(args) => replay::run(args),

@@ -81,6 +81,9 @@ pub struct CheckStats {
     pub confirmed: usize,
     pub unconfirmed: usize,
     pub interleavings: u64,
+    /// Suspects not checked because they were accepted (suppressed, in
+    /// excluded files, in the baseline).
+    pub accepted: crate::accept::Accepted,
     #[serde(rename = "static")]
     pub static_stats: Option<racewit_static::Stats>,
 }

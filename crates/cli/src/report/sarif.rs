@@ -18,7 +18,6 @@ mod location;
 mod rules;
 
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use racewit_confirm::confirmation::Confirmation;
 use racewit_confirm::verdict::Status;
@@ -157,32 +156,11 @@ fn diagnostics(locator: &Locator<'_>, program: &Program) -> Vec<Value> {
         .collect()
 }
 
-/// A fingerprint per result that does not move with line numbers: the
-/// category, both calls, the functions holding them and the shared item,
-/// plus how many earlier results had the same (two writes of one read in
-/// one function differ by that count).
+/// A fingerprint per result that does not move with line numbers (the same
+/// as a baseline's, see [`crate::accept::fingerprints`]).
 fn fingerprints(items: &[Item<'_>]) -> Vec<String> {
-    let mut seen: Vec<String> = Vec::new();
-    items
-        .iter()
-        .map(|it| {
-            let s = it.suspect;
-            let key = [
-                s.code,
-                &s.read.function,
-                &s.read.call,
-                &s.write.function,
-                &s.write.call,
-                &s.resource.display,
-            ]
-            .join("\u{0}");
-            let occurrence = seen.iter().filter(|k| **k == key).count();
-            seen.push(key.clone());
-            let digest = Sha256::digest(format!("{key}\u{0}{occurrence}").as_bytes());
-            let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
-            format!("{hex}:{occurrence}")
-        })
-        .collect()
+    let suspects: Vec<&racewit_static::Suspect> = items.iter().map(|it| it.suspect).collect();
+    crate::accept::fingerprints(&suspects)
 }
 
 /// Square brackets and backslashes in the text of an embedded link are escaped (SARIF §3.11.6).
