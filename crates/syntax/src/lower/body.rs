@@ -24,11 +24,7 @@ use crate::ir::{
 use crate::source::Span;
 use crate::token::IntLit;
 
-pub(crate) fn lower_function(
-    ctx: &mut ModuleCtx<'_>,
-    f: &ast::Function,
-    exported: bool,
-) -> Function {
+pub(crate) fn lower_function(ctx: &mut ModuleCtx, f: &ast::Function, exported: bool) -> Function {
     let mut lw = BodyLowerer {
         m: ctx,
         fun: FunName {
@@ -72,8 +68,8 @@ struct FunScope {
     free: BTreeSet<VarId>,
 }
 
-struct BodyLowerer<'m, 'a> {
-    m: &'m mut ModuleCtx<'a>,
+struct BodyLowerer<'m> {
+    m: &'m mut ModuleCtx,
     fun: FunName,
     body: Body,
     sm: BodySourceMap,
@@ -112,7 +108,7 @@ fn source_order(keys: &[Span], file: crate::source::FileId) -> Vec<usize> {
     new_index
 }
 
-impl BodyLowerer<'_, '_> {
+impl BodyLowerer<'_> {
     /// Call sites and funs are numbered as lowering meets them, which is not
     /// always source order (a comprehension's body comes before its
     /// qualifiers in the text but is lowered after them): renumber this
@@ -842,10 +838,11 @@ impl BodyLowerer<'_, '_> {
             } else {
                 None
             };
+            let provisional = module.is_some();
             let module = module.map(|m| self.lit(Literal::Atom(m), name.span));
             let name = self.lit(Literal::Atom(n.clone()), name.span);
             let arity = self.lit(Literal::Int(*a), arity.span);
-            return self.alloc(
+            let id = self.alloc(
                 Expr::FunRef {
                     module,
                     name,
@@ -853,6 +850,11 @@ impl BodyLowerer<'_, '_> {
                 },
                 span,
             );
+            if provisional {
+                let f = self.m.current_function;
+                self.m.provisional.push((f, id));
+            }
+            return id;
         }
         let module = module.map(|m| self.expr(m));
         let name = self.expr(name);
@@ -911,8 +913,14 @@ impl BodyLowerer<'_, '_> {
                         arity,
                     },
                 };
+                let provisional = matches!(target, CallTarget::Remote { .. });
                 let args = args.iter().map(|a| self.expr(a)).collect();
-                self.alloc(Expr::Call { site, target, args }, span)
+                let id = self.alloc(Expr::Call { site, target, args }, span);
+                if provisional {
+                    let f = self.m.current_function;
+                    self.m.provisional.push((f, id));
+                }
+                id
             }
             K::Remote { module, function } => {
                 let target = match (&module.kind, &function.kind) {
@@ -1072,14 +1080,14 @@ impl BodyLowerer<'_, '_> {
             }
         }
         let rest = fields.iter().find(|f| f.name == "_");
-        let defaults: Vec<Option<&ast::Expr>> = self.m.records[name].defaults.clone();
+        let defaults = self.m.records[name].defaults.clone();
         let mut elems = vec![self.lit(Literal::Atom(name.clone()), span)];
         for (i, fname) in defs.iter().enumerate() {
             let id = if let Some(&id) = given.get(fname.as_str()) {
                 id
             } else if let Some(r) = rest {
                 self.expr(&r.value)
-            } else if let Some(d) = defaults[i] {
+            } else if let Some(Some(d)) = defaults.get(i) {
                 self.expr(d)
             } else {
                 self.lit(atom("undefined"), span)
