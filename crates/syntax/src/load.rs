@@ -1,7 +1,9 @@
 //! Loading files and directories into a [`Program`], in parallel, deterministically.
 //!
 //! Each `.erl` file goes through lex → preprocess → parse → lower on the rayon
-//! pool; headers are read and lexed once per load (shared cache). File ids do
+//! pool, one form at a time (only the module's IR grows with its size; a
+//! form's tokens and syntax tree are freed once it is lowered); headers are
+//! read and lexed once per load (shared cache). File ids do
 //! not depend on the thread count: module files get `0..n` in sorted path
 //! order, then headers `n..` in sorted path order (headers get provisional ids
 //! while loading; every span is renumbered in a final pass).
@@ -14,9 +16,8 @@ use rustc_hash::FxHashMap;
 
 use crate::diagnostic::{Diagnostic, DiagnosticCode};
 use crate::ir::{Module, Program};
-use crate::lex::tokenize;
 use crate::pp::include::{HEADER_ID_BASE, decode_text};
-use crate::pp::{PpEnv, preprocess};
+use crate::pp::{PpEnv, PpStream};
 use crate::source::{FileId, LineDirective, SourceDb, SourceFile, Span};
 
 /// Where includes and include_libs are searched, and predefined macros.
@@ -160,16 +161,26 @@ fn load_one(id: FileId, input: Input, env: &PpEnv) -> FileResult {
         },
     };
     let mut source = SourceFile::new(path, text);
-    let (tokens, mut diagnostics) = tokenize(id, &source.text);
-    let pp = preprocess(id, &source, tokens, env);
-    diagnostics.extend(pp.diagnostics);
+    // Form by form: only the current form's tokens and syntax tree are
+    // held, so memory follows the module's IR, not its token count.
+    let mut parse_diags = Vec::new();
+    let mut lowerer = crate::lower::ModuleLowerer::new(id);
+    let mut stream = PpStream::new(id, &source, env);
+    while let Some(tokens) = stream.next_form() {
+        let (ast, diags) = crate::parse::parse_file(tokens);
+        stream.release_form();
+        parse_diags.extend(diags);
+        for form in &ast.forms {
+            lowerer.add_form(form);
+        }
+    }
+    let pp = stream.finish();
+    let mut diagnostics = pp.diagnostics;
+    diagnostics.append(&mut parse_diags);
     let (own, header_directives): (Vec<_>, Vec<_>) =
         pp.line_directives.into_iter().partition(|(f, _)| *f == id);
     source.set_line_directives(own.into_iter().map(|(_, d)| d).collect());
-    let (ast, parse_diags) = crate::parse::parse_file(&pp.tokens);
-    drop(pp.tokens);
-    diagnostics.extend(parse_diags);
-    let (module, lower_diags) = crate::lower::lower_file(&ast, id);
+    let (module, lower_diags) = lowerer.finish();
     diagnostics.extend(lower_diags);
     FileResult {
         source,

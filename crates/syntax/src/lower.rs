@@ -1,13 +1,15 @@
 //! Lowering: [`crate::ast`] to the core [`crate::ir`].
 //!
-//! Entry point:
+//! Entry points: [`ModuleLowerer`] (form by form, as loading does) and
 //! `pub fn lower_file(file: &ast::File, module_file: FileId) -> (Option<ir::Module>, Vec<Diagnostic>)`
-//! (`module_file` is the `.erl` file the module comes from). It returns `None`
-//! only when the file has no `-module(Name)` attribute.
+//! (`module_file` is the `.erl` file the module comes from). The module is
+//! `None` only when the file has no `-module(Name)` attribute.
 //!
 //! Module-level work happens here (attributes, exports, imports, records,
-//! `-compile` options); function bodies are lowered by the `body` module. The IR
-//! pretty printer is [`pretty::pretty_module`].
+//! `-compile` options, and EUnit's parse transforms `eunit_autoexport` and
+//! `eunit_striptests`, which `eunit.hrl` names); function bodies are
+//! lowered by the `body` module. The IR pretty printer is
+//! [`pretty::pretty_module`].
 
 mod bifs;
 mod body;

@@ -51,6 +51,16 @@ pub(crate) fn lower_function(ctx: &mut ModuleCtx, f: &ast::Function, exported: b
         clauses.push(lw.clause(Clause { pats, guard, body }, c.span));
     }
     lw.renumber_in_source_order(first_site, first_fun);
+    // The arenas stay for the whole run: no spare capacity.
+    let (body, sm) = (&mut lw.body, &mut lw.sm);
+    body.exprs.shrink_to_fit();
+    body.pats.shrink_to_fit();
+    body.clauses.shrink_to_fit();
+    body.vars.shrink_to_fit();
+    sm.exprs.shrink_to_fit();
+    sm.pats.shrink_to_fit();
+    sm.clauses.shrink_to_fit();
+    sm.vars.shrink_to_fit();
     Function {
         name: f.name.clone(),
         arity: f.arity,
