@@ -22,6 +22,7 @@ pub mod lower;
 mod merge;
 pub mod parse;
 pub mod pp;
+pub mod read;
 pub mod source;
 pub mod token;
 

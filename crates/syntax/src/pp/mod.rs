@@ -1169,14 +1169,23 @@ impl<'e> Preprocessor<'e> {
         } else {
             self.search.find_include(cache, &dir, &name.0)
         };
-        let Some(h) = found else {
-            let msg = if lib {
-                format!("can't find include lib \"{}\"", name.0)
-            } else {
-                format!("can't find include file \"{}\"", name.0)
-            };
-            self.error(DiagnosticCode::E020MissingInclude, name.1, msg);
-            return;
+        let h = match found {
+            Ok(h) => h,
+            Err(refused) => {
+                let what = if lib { "include lib" } else { "include file" };
+                let msg = match refused {
+                    Some((path, why)) => {
+                        format!(
+                            "can't read {what} \"{}\": {} is {why}",
+                            name.0,
+                            path.display()
+                        )
+                    }
+                    None => format!("can't find {what} \"{}\"", name.0),
+                };
+                self.error(DiagnosticCode::E020MissingInclude, name.1, msg);
+                return;
+            }
         };
         self.included.push(h.id);
         self.headers.insert(h.id, h.clone());
