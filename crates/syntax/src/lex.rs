@@ -95,6 +95,10 @@ impl<'a> FormLexer<'a> {
         if !self.maybe_on && feature_enable_index(&tokens[first..]).is_some() {
             self.maybe_on = true;
         }
+        // A huge form is held until it is parsed: no spare capacity.
+        if first == 0 {
+            crate::growth::trim(&mut tokens);
+        }
         *out = tokens;
         got
     }
@@ -224,7 +228,7 @@ impl Lexer<'_> {
 
     fn push(&mut self, kind: TokenKind, start: usize) {
         let span = self.span(start, self.pos);
-        self.tokens.push(Token { kind, span });
+        crate::growth::push(&mut self.tokens, Token { kind, span });
     }
 
     fn error(&mut self, code: DiagnosticCode, start: usize, end: usize, msg: impl Into<String>) {

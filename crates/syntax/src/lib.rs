@@ -15,6 +15,7 @@
 
 pub mod ast;
 pub mod diagnostic;
+mod growth;
 pub mod ir;
 pub mod lex;
 pub mod load;

@@ -19,6 +19,7 @@ use crate::ast::{
     Form, Function, GeneratorKind, MapField, Qualifier, RecordDecl, RecordField, RecordFieldDecl,
 };
 use crate::diagnostic::{Diagnostic, DiagnosticCode};
+use crate::growth;
 use crate::ir::{BinOp, UnOp};
 use crate::source::{FileId, Span};
 use crate::token::{IntLit, Keyword, Punct, Token, TokenKind};
@@ -40,6 +41,13 @@ pub fn parse_file(tokens: &[Token]) -> (File, Vec<Diagnostic>) {
         }
     }
     (File { forms }, p.diags)
+}
+
+/// `v` without its spare capacity when that is large (a literal of
+/// millions of elements is held until it is lowered).
+fn trimmed<T>(mut v: Vec<T>) -> Vec<T> {
+    growth::trim(&mut v);
+    v
 }
 
 /// A syntax error was reported; the caller recovers.
@@ -430,7 +438,7 @@ impl<'t> Parser<'t> {
             Some(arity) => Form::Function(Function {
                 name,
                 arity,
-                clauses,
+                clauses: trimmed(clauses),
                 span,
             }),
             None => Form::Error { span },
@@ -448,9 +456,9 @@ impl<'t> Parser<'t> {
         match *arity {
             None => {
                 *arity = Some(n);
-                clauses.push(c);
+                growth::push(clauses, c);
             }
-            Some(a) if a == n => clauses.push(c),
+            Some(a) if a == n => growth::push(clauses, c),
             Some(a) => {
                 self.error_at(
                     c.span,
@@ -930,7 +938,7 @@ impl<'t> Parser<'t> {
                 let mut elems = Vec::new();
                 if !self.eat(Punct::RBrace) {
                     loop {
-                        elems.push(self.parse_expr()?);
+                        growth::push(&mut elems, self.parse_expr()?);
                         if self.eat(Punct::Comma) {
                             continue;
                         }
@@ -940,7 +948,7 @@ impl<'t> Parser<'t> {
                         return Err(self.error_expected("',' or '}'"));
                     }
                 }
-                ExprKind::Tuple(elems)
+                ExprKind::Tuple(trimmed(elems))
             }
             TokenKind::Punct(Punct::LBracket) => {
                 self.bump();
@@ -1082,7 +1090,7 @@ impl<'t> Parser<'t> {
         let mut tail = None;
         loop {
             if self.eat(Punct::Comma) {
-                elems.push(self.parse_expr()?);
+                growth::push(&mut elems, self.parse_expr()?);
                 continue;
             }
             if self.eat(Punct::Pipe) {
@@ -1096,7 +1104,10 @@ impl<'t> Parser<'t> {
             return Err(self.error_expected("',', '|' or ']'"));
         }
         Ok(Expr::new(
-            ExprKind::List { elems, tail },
+            ExprKind::List {
+                elems: trimmed(elems),
+                tail,
+            },
             start.cover(self.prev_span()),
         ))
     }

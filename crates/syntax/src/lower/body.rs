@@ -15,6 +15,7 @@ use smol_str::SmolStr;
 use super::ModuleCtx;
 use crate::ast::{self, ExprKind as K};
 use crate::diagnostic::DiagnosticCode;
+use crate::growth;
 use crate::ir::{
     After, BinOp, BinSeg, BinType, Body, BodySourceMap, CallSite, CallSiteId, CallTarget, CaseKind,
     Clause, ClauseId, Comprehension, ComprehensionKind, Endian, Expr, ExprId, FunExpr, FunId,
@@ -175,20 +176,20 @@ impl BodyLowerer<'_> {
     // ---- arenas -------------------------------------------------------
 
     fn alloc(&mut self, e: Expr, span: Span) -> ExprId {
-        self.body.exprs.push(e);
-        self.sm.exprs.push(span);
+        growth::push(&mut self.body.exprs, e);
+        growth::push(&mut self.sm.exprs, span);
         ExprId(self.body.exprs.len() as u32 - 1)
     }
 
     fn alloc_pat(&mut self, p: Pat, span: Span) -> PatId {
-        self.body.pats.push(p);
-        self.sm.pats.push(span);
+        growth::push(&mut self.body.pats, p);
+        growth::push(&mut self.sm.pats, span);
         PatId(self.body.pats.len() as u32 - 1)
     }
 
     fn clause(&mut self, c: Clause, span: Span) -> ClauseId {
-        self.body.clauses.push(c);
-        self.sm.clauses.push(span);
+        growth::push(&mut self.body.clauses, c);
+        growth::push(&mut self.sm.clauses, span);
         ClauseId(self.body.clauses.len() as u32 - 1)
     }
 
