@@ -41,6 +41,9 @@ pub enum DiagnosticCode {
     W001WarningDirective,
     /// A directory that is a symlink back to one being walked.
     W002SymlinkLoop,
+    /// A build configuration setting racewit does not use
+    /// (`rebar.config.script`, a macro value it cannot write as Erlang).
+    W003ConfigNotUsed,
 }
 
 impl DiagnosticCode {
@@ -62,6 +65,7 @@ impl DiagnosticCode {
             DiagnosticCode::E033DuplicateModule => "E033",
             DiagnosticCode::W001WarningDirective => "W001",
             DiagnosticCode::W002SymlinkLoop => "W002",
+            DiagnosticCode::W003ConfigNotUsed => "W003",
         }
     }
 }

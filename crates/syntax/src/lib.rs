@@ -14,6 +14,7 @@
 //! explicit `Missing` node.
 
 pub mod ast;
+pub mod consult;
 pub mod diagnostic;
 mod growth;
 pub mod ir;

@@ -43,6 +43,33 @@ pub fn parse_file(tokens: &[Token]) -> (File, Vec<Diagnostic>) {
     (File { forms }, p.diags)
 }
 
+/// Parse a file of terms, each ending with `.` (what `file:consult/1`
+/// reads, such as `rebar.config`): the terms as expressions, and syntax
+/// errors (after one, reading resumes at the next `.`).
+pub fn parse_terms(tokens: &[Token]) -> (Vec<Expr>, Vec<Diagnostic>) {
+    let mut p = Parser::new(tokens);
+    let mut terms = Vec::new();
+    while !p.at_eof() {
+        let before = p.pos;
+        p.depth = 0;
+        let term = p.parse_expr().and_then(|e| {
+            if p.eat(Punct::Dot) {
+                Ok(e)
+            } else {
+                Err(p.error_expected("'.'"))
+            }
+        });
+        match term {
+            Ok(e) => terms.push(e),
+            Err(Fail) => p.skip_past_dot(),
+        }
+        if p.pos == before {
+            p.pos += 1;
+        }
+    }
+    (terms, p.diags)
+}
+
 /// `v` without its spare capacity when that is large (a literal of
 /// millions of elements is held until it is lowered).
 fn trimmed<T>(mut v: Vec<T>) -> Vec<T> {

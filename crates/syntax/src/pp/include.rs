@@ -386,7 +386,13 @@ impl SearchPath {
     /// path: what a directory is called does not depend on how the module's
     /// path was written.
     fn spelled_ancestors(&self) -> Vec<(PathBuf, PathBuf)> {
-        let absolute = std::path::absolute(&self.module_dir)
+        // A module named without a directory (`m.erl`) is in `.`.
+        let dir = if self.module_dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            self.module_dir.as_path()
+        };
+        let absolute = std::path::absolute(dir)
             .map(|p| normalize(&p))
             .unwrap_or_else(|_| self.module_dir.clone());
         let mut spelled = self.module_dir.clone();
