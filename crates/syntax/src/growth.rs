@@ -1,21 +1,19 @@
-//! How the front end's buffers grow when one form is huge (a literal of
-//! millions of elements, a function of 100,000 clauses).
-//!
-//! A `Vec` doubles when full; with the `racewit` binary's allocator
-//! settings (freed pages are kept, not handed back) every earlier buffer
-//! of the chain stays in the process's RSS: up to twice the final size on
-//! top of it. Past [`BIG`] elements a buffer instead reserves eight times
-//! what it holds: address space that is never touched costs no memory, and
-//! the earlier buffers add at most 1.14 times the final size. The spare
-//! capacity is trimmed once the buffer is complete ([`trim`]).
+//! Big buffers of one huge form (a literal of millions of elements, a
+//! function of 100,000 clauses): held until the form is parsed or lowered,
+//! so their spare capacity (up to as much again as they hold, after a
+//! `Vec` doubles) is given back once they are complete.
 
-/// Below this many elements a buffer grows as a `Vec` does.
+/// Below this many elements a buffer keeps its spare capacity.
 pub(crate) const BIG: usize = 1 << 16;
 
-/// Pushes `x`, reserving ahead as described above.
-pub(crate) fn push<T>(v: &mut Vec<T>, x: T) {
-    if v.len() == v.capacity() && v.capacity() >= BIG {
-        v.reserve_exact(v.capacity() * 7);
+/// Pushes `x`; when a big buffer is full, first makes room for `bound`
+/// elements in all (an upper bound, or a good estimate, known from the
+/// input) instead of doubling: with the `racewit` binary's allocator
+/// settings (freed pages are kept) every buffer of a doubling chain
+/// would stay in the process's memory.
+pub(crate) fn push_bounded<T>(v: &mut Vec<T>, x: T, bound: usize) {
+    if v.len() == v.capacity() && v.capacity() >= BIG && bound > v.len() {
+        v.reserve_exact(bound - v.len());
     }
     v.push(x);
 }

@@ -228,7 +228,10 @@ impl Lexer<'_> {
 
     fn push(&mut self, kind: TokenKind, start: usize) {
         let span = self.span(start, self.pos);
-        crate::growth::push(&mut self.tokens, Token { kind, span });
+        // About one token per four bytes of text (a huge form reserves
+        // its room once; past the estimate, the buffer doubles).
+        let estimate = self.tokens.len() + (self.bytes.len() - self.pos) / 4;
+        crate::growth::push_bounded(&mut self.tokens, Token { kind, span }, estimate);
     }
 
     fn error(&mut self, code: DiagnosticCode, start: usize, end: usize, msg: impl Into<String>) {

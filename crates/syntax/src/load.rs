@@ -334,11 +334,12 @@ fn load_one(id: FileId, input: Input, env: &PpEnv) -> FileResult {
     let mut lowerer = crate::lower::ModuleLowerer::new(id);
     let mut stream = PpStream::new(id, &source, env);
     while let Some(tokens) = stream.next_form() {
+        let n = tokens.len();
         let (ast, diags) = crate::parse::parse_file(tokens);
         stream.release_form();
         parse_diags.extend(diags);
         for form in &ast.forms {
-            lowerer.add_form(form);
+            lowerer.add_form_of(form, n);
         }
     }
     let pp = stream.finish();

@@ -59,6 +59,9 @@ pub(crate) struct ModuleCtx {
     pub provisional: Vec<(u32, ir::ExprId)>,
     /// Index of the function being lowered.
     pub current_function: u32,
+    /// Tokens of the form being lowered, when known (sizes the arenas of
+    /// a huge function at once).
+    pub form_tokens: usize,
 }
 
 impl ModuleCtx {
@@ -161,11 +164,21 @@ impl ModuleLowerer {
                 file: module_file,
                 provisional: Vec::new(),
                 current_function: 0,
+                form_tokens: 0,
             },
             functions: Vec::new(),
             first_form: None,
             function_before_module: false,
         }
+    }
+
+    /// Take the next form of the file, which was `tokens` tokens long
+    /// once preprocessed (a size hint: a huge function's arenas are
+    /// reserved at once).
+    pub fn add_form_of(&mut self, form: &ast::Form, tokens: usize) {
+        self.ctx.form_tokens = tokens;
+        self.add_form(form);
+        self.ctx.form_tokens = 0;
     }
 
     /// Take the next form of the file.
@@ -409,6 +422,9 @@ impl ModuleLowerer {
             .into_iter()
             .map(|(k, v)| (k, v.def))
             .collect();
+        // The module stays for the whole run: no spare capacity.
+        self.functions.shrink_to_fit();
+        self.ctx.call_sites.shrink_to_fit();
         let module = ir::Module {
             name,
             file: module_file,

@@ -16,7 +16,9 @@ use smol_str::SmolStr;
 
 use crate::ast::{
     AfterClause, Attribute, BinElem, CatchClause, Clause, ComprehensionKind, Expr, ExprKind, File,
-    Form, Function, GeneratorKind, MapField, Qualifier, RecordDecl, RecordField, RecordFieldDecl,
+    Form, FunExpr, Function, GeneratorKind, MapField, MaybeExpr, Qualifier, ReceiveExpr,
+    RecordAccessExpr, RecordDecl, RecordExpr, RecordField, RecordFieldDecl, RecordIndexExpr,
+    TryExpr,
 };
 use crate::diagnostic::{Diagnostic, DiagnosticCode};
 use crate::growth;
@@ -151,6 +153,11 @@ impl<'t> Parser<'t> {
             Some(t) => t.span,
             None => self.span(),
         }
+    }
+
+    /// Tokens not read yet.
+    fn tokens_left(&self) -> usize {
+        self.toks.len().saturating_sub(self.pos)
     }
 
     fn at_eof(&self) -> bool {
@@ -483,9 +490,9 @@ impl<'t> Parser<'t> {
         match *arity {
             None => {
                 *arity = Some(n);
-                growth::push(clauses, c);
+                clauses.push(c);
             }
-            Some(a) if a == n => growth::push(clauses, c),
+            Some(a) if a == n => clauses.push(c),
             Some(a) => {
                 self.error_at(
                     c.span,
@@ -799,14 +806,17 @@ impl<'t> Parser<'t> {
             let span = start.cover(fspan);
             return Ok(match base {
                 Some(b) => Expr::new(
-                    ExprKind::RecordAccess {
+                    ExprKind::RecordAccess(Box::new(RecordAccessExpr {
                         base: Box::new(b),
                         name,
                         field,
-                    },
+                    })),
                     span,
                 ),
-                None => Expr::new(ExprKind::RecordIndex { name, field }, span),
+                None => Expr::new(
+                    ExprKind::RecordIndex(Box::new(RecordIndexExpr { name, field })),
+                    span,
+                ),
             });
         }
         if !self.eat(Punct::LBrace) {
@@ -840,11 +850,11 @@ impl<'t> Parser<'t> {
         }
         let span = start.cover(self.prev_span());
         Ok(Expr::new(
-            ExprKind::Record {
+            ExprKind::Record(Box::new(RecordExpr {
                 base: base.map(Box::new),
                 name,
                 fields,
-            },
+            })),
             span,
         ))
     }
@@ -965,7 +975,9 @@ impl<'t> Parser<'t> {
                 let mut elems = Vec::new();
                 if !self.eat(Punct::RBrace) {
                     loop {
-                        growth::push(&mut elems, self.parse_expr()?);
+                        // Each further element takes two tokens at least.
+                        let bound = elems.len() + self.tokens_left() / 2 + 1;
+                        growth::push_bounded(&mut elems, self.parse_expr()?, bound);
                         if self.eat(Punct::Comma) {
                             continue;
                         }
@@ -1046,7 +1058,7 @@ impl<'t> Parser<'t> {
                     None
                 };
                 self.expect_kw(Keyword::End)?;
-                ExprKind::Receive { clauses, after }
+                ExprKind::Receive(Box::new(ReceiveExpr { clauses, after }))
             }
             TokenKind::Keyword(Keyword::Try) => {
                 self.bump();
@@ -1086,7 +1098,7 @@ impl<'t> Parser<'t> {
             None
         };
         self.expect_kw(Keyword::End)?;
-        Ok(ExprKind::Maybe { body, else_clauses })
+        Ok(ExprKind::Maybe(Box::new(MaybeExpr { body, else_clauses })))
     }
 
     /// After `[`.
@@ -1117,7 +1129,9 @@ impl<'t> Parser<'t> {
         let mut tail = None;
         loop {
             if self.eat(Punct::Comma) {
-                growth::push(&mut elems, self.parse_expr()?);
+                // Each further element takes two tokens at least.
+                let bound = elems.len() + self.tokens_left() / 2 + 1;
+                growth::push_bounded(&mut elems, self.parse_expr()?, bound);
                 continue;
             }
             if self.eat(Punct::Pipe) {
@@ -1355,12 +1369,12 @@ impl<'t> Parser<'t> {
         }
         self.expect_kw(Keyword::End)?;
         Ok(Expr::new(
-            ExprKind::Try {
+            ExprKind::Try(Box::new(TryExpr {
                 body,
                 of_clauses,
                 catch_clauses,
                 after,
-            },
+            })),
             start.cover(self.prev_span()),
         ))
     }
@@ -1415,10 +1429,10 @@ impl<'t> Parser<'t> {
                 return Err(self.error_expected("';' or 'end'"));
             }
             return Ok(Expr::new(
-                ExprKind::Fun {
+                ExprKind::Fun(Box::new(FunExpr {
                     name: named,
                     clauses,
-                },
+                })),
                 start.cover(self.prev_span()),
             ));
         }

@@ -15,7 +15,6 @@ use smol_str::SmolStr;
 use super::ModuleCtx;
 use crate::ast::{self, ExprKind as K};
 use crate::diagnostic::DiagnosticCode;
-use crate::growth;
 use crate::ir::{
     After, BinOp, BinSeg, BinType, Body, BodySourceMap, CallSite, CallSiteId, CallTarget, CaseKind,
     Clause, ClauseId, Comprehension, ComprehensionKind, Endian, Expr, ExprId, FunExpr, FunId,
@@ -39,6 +38,13 @@ pub(crate) fn lower_function(ctx: &mut ModuleCtx, f: &ast::Function, exported: b
         fun_scopes: Vec::new(),
         fresh: None,
     };
+    // A huge function's arenas are sized once from its tokens (about one
+    // expression per token; trimmed below), not grown by doubling.
+    let tokens = lw.m.form_tokens;
+    if tokens >= crate::growth::BIG {
+        lw.body.exprs.reserve_exact(tokens);
+        lw.sm.exprs.reserve_exact(tokens);
+    }
     let first_site = lw.m.call_sites.len();
     let first_fun = lw.m.fun_count;
     let mut clauses = Vec::with_capacity(f.clauses.len());
@@ -176,20 +182,20 @@ impl BodyLowerer<'_> {
     // ---- arenas -------------------------------------------------------
 
     fn alloc(&mut self, e: Expr, span: Span) -> ExprId {
-        growth::push(&mut self.body.exprs, e);
-        growth::push(&mut self.sm.exprs, span);
+        self.body.exprs.push(e);
+        self.sm.exprs.push(span);
         ExprId(self.body.exprs.len() as u32 - 1)
     }
 
     fn alloc_pat(&mut self, p: Pat, span: Span) -> PatId {
-        growth::push(&mut self.body.pats, p);
-        growth::push(&mut self.sm.pats, span);
+        self.body.pats.push(p);
+        self.sm.pats.push(span);
         PatId(self.body.pats.len() as u32 - 1)
     }
 
     fn clause(&mut self, c: Clause, span: Span) -> ClauseId {
-        growth::push(&mut self.body.clauses, c);
-        growth::push(&mut self.sm.clauses, span);
+        self.body.clauses.push(c);
+        self.sm.clauses.push(span);
         ClauseId(self.body.clauses.len() as u32 - 1)
     }
 
@@ -379,12 +385,12 @@ impl BodyLowerer<'_> {
                     .collect();
                 self.alloc(Expr::Map { base, fields }, span)
             }
-            K::Record { base, name, fields } => match base {
-                None => self.record_new(name, fields, span),
-                Some(b) => self.record_update(b, name, fields, span),
+            K::Record(r) => match &r.base {
+                None => self.record_new(&r.name, &r.fields, span),
+                Some(b) => self.record_update(b, &r.name, &r.fields, span),
             },
-            K::RecordAccess { base, name, field } => self.record_access(base, name, field, span),
-            K::RecordIndex { name, field } => match self.field_index(name, field, span) {
+            K::RecordAccess(r) => self.record_access(&r.base, &r.name, &r.field, span),
+            K::RecordIndex(r) => match self.field_index(&r.name, &r.field, span) {
                 Some(i) => self.lit(Literal::Int(i as i64 + 2), span),
                 None => self.alloc(Expr::Missing, span),
             },
@@ -507,7 +513,8 @@ impl BodyLowerer<'_> {
                     span,
                 )
             }
-            K::Receive { clauses, after } => {
+            K::Receive(r) => {
+                let ast::ReceiveExpr { clauses, after } = &**r;
                 let n = clauses.len() + usize::from(after.is_some());
                 let mut after_out = None;
                 let mut ids = Vec::new();
@@ -535,19 +542,21 @@ impl BodyLowerer<'_> {
                     span,
                 )
             }
-            K::Try {
-                body,
-                of_clauses,
-                catch_clauses,
-                after,
-            } => self.try_expr(body, of_clauses, catch_clauses, after.as_deref(), span),
-            K::Fun { name, clauses } => self.fun(name.as_ref(), clauses, span),
+            K::Try(t) => self.try_expr(
+                &t.body,
+                &t.of_clauses,
+                &t.catch_clauses,
+                t.after.as_deref(),
+                span,
+            ),
+            K::Fun(f) => self.fun(f.name.as_ref(), &f.clauses, span),
             K::FunRef {
                 module,
                 name,
                 arity,
             } => self.fun_ref(module.as_deref(), name, arity, span),
-            K::Maybe { body, else_clauses } => {
+            K::Maybe(m) => {
+                let ast::MaybeExpr { body, else_clauses } = &**m;
                 let saved = self.visible.clone();
                 let items = body.iter().map(|e| self.expr(e)).collect();
                 self.visible = saved;
@@ -1343,13 +1352,11 @@ impl BodyLowerer<'_> {
                     })
                     .collect(),
             ),
-            K::Record {
-                base: None,
-                name,
-                fields,
-            } => match self.checked_fields(name, fields, span) {
+            K::Record(r) if r.base.is_none() => match self.checked_fields(&r.name, &r.fields, span)
+            {
                 None => Pat::Missing,
                 Some(defs) => {
+                    let (name, fields) = (&r.name, &r.fields);
                     let tag = self.alloc_pat(Pat::Lit(Literal::Atom(name.clone())), span);
                     let mut elems = vec![tag];
                     let mut given: FxHashMap<&str, PatId> = FxHashMap::default();
@@ -1371,7 +1378,7 @@ impl BodyLowerer<'_> {
                     Pat::Tuple(elems)
                 }
             },
-            K::RecordIndex { name, field } => match self.field_index(name, field, span) {
+            K::RecordIndex(r) => match self.field_index(&r.name, &r.field, span) {
                 Some(i) => Pat::Lit(Literal::Int(i as i64 + 2)),
                 None => Pat::Missing,
             },
