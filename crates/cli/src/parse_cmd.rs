@@ -1,5 +1,7 @@
-//! `racewit parse PATH...`: load the code and print each error as
-//! `file:line:col: message`, then `files: N, lines: L, errors: E, seconds: S`.
+//! `racewit parse [PATH...]`: load the code and print each error as
+//! `file:line:col: CODE message` (the build configuration's first, then
+//! the sources'), then `files: N, lines: L, errors: E, seconds: S`. When a
+//! project's root was loaded, a first line names it.
 
 use std::io::Write;
 use std::time::Instant;
@@ -20,13 +22,24 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
-    let opts = args.load.load_options()?;
+    let opts = args.load.options()?;
     let started = Instant::now();
     let program = load_paths(&args.load.paths, &opts);
     let seconds = started.elapsed().as_secs_f64();
 
     let mut out = std::io::stdout().lock();
+    for project in args.load.projects.iter().filter(|p| p.whole) {
+        writeln!(out, "{}", project.summary())?;
+    }
     let mut errors = 0usize;
+    for d in args.load.config_diagnostics() {
+        if d.severity == Severity::Error {
+            errors += 1;
+        } else if !args.warnings {
+            continue;
+        }
+        writeln!(out, "{d}")?;
+    }
     for d in &program.diagnostics {
         let is_error = d.severity == Severity::Error;
         if is_error {

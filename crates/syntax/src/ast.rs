@@ -145,22 +145,11 @@ pub enum ExprKind {
         fields: Vec<MapField>,
     },
     /// `#r{f = V}` or `Base#r{f = V}` (update).
-    Record {
-        base: Option<Box<Expr>>,
-        name: SmolStr,
-        fields: Vec<RecordField>,
-    },
+    Record(Box<RecordExpr>),
     /// `Base#r.f`
-    RecordAccess {
-        base: Box<Expr>,
-        name: SmolStr,
-        field: SmolStr,
-    },
+    RecordAccess(Box<RecordAccessExpr>),
     /// `#r.f`
-    RecordIndex {
-        name: SmolStr,
-        field: SmolStr,
-    },
+    RecordIndex(Box<RecordIndexExpr>),
     Call {
         callee: Box<Expr>,
         args: Vec<Expr>,
@@ -187,31 +176,66 @@ pub enum ExprKind {
     },
     /// `if`: each clause has no pattern, only a guard.
     If(Vec<Clause>),
-    Receive {
-        clauses: Vec<Clause>,
-        after: Option<AfterClause>,
-    },
-    Try {
-        body: Vec<Expr>,
-        of_clauses: Vec<Clause>,
-        catch_clauses: Vec<CatchClause>,
-        after: Option<Vec<Expr>>,
-    },
+    Receive(Box<ReceiveExpr>),
+    Try(Box<TryExpr>),
     /// `fun (...) -> ... end` or `fun Name(...) -> ... end`.
-    Fun {
-        name: Option<SmolStr>,
-        clauses: Vec<Clause>,
-    },
+    Fun(Box<FunExpr>),
     /// `fun f/A` (module `None`) or `fun M:F/A`.
     FunRef {
         module: Option<Box<Expr>>,
         name: Box<Expr>,
         arity: Box<Expr>,
     },
-    Maybe {
-        body: Vec<Expr>,
-        else_clauses: Option<Vec<Clause>>,
-    },
+    Maybe(Box<MaybeExpr>),
+}
+
+// The larger kinds of expression are boxed, so that an `Expr` is 56
+// bytes: a huge literal's syntax tree is held whole until it is lowered.
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordExpr {
+    pub base: Option<Box<Expr>>,
+    pub name: SmolStr,
+    pub fields: Vec<RecordField>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordAccessExpr {
+    pub base: Box<Expr>,
+    pub name: SmolStr,
+    pub field: SmolStr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordIndexExpr {
+    pub name: SmolStr,
+    pub field: SmolStr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReceiveExpr {
+    pub clauses: Vec<Clause>,
+    pub after: Option<AfterClause>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TryExpr {
+    pub body: Vec<Expr>,
+    pub of_clauses: Vec<Clause>,
+    pub catch_clauses: Vec<CatchClause>,
+    pub after: Option<Vec<Expr>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunExpr {
+    pub name: Option<SmolStr>,
+    pub clauses: Vec<Clause>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaybeExpr {
+    pub body: Vec<Expr>,
+    pub else_clauses: Option<Vec<Clause>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -276,4 +300,14 @@ pub struct BinElem {
     /// Type specifiers in order: `("binary", None)`, `("unit", Some(8))`.
     pub specs: Vec<(SmolStr, Option<u32>)>,
     pub span: Span,
+}
+
+#[cfg(test)]
+mod tests {
+    /// The tree of a huge literal is held whole until it is lowered: keep
+    /// a node at 56 bytes (it was 112).
+    #[test]
+    fn an_expression_node_is_56_bytes() {
+        assert_eq!(std::mem::size_of::<super::Expr>(), 56);
+    }
 }

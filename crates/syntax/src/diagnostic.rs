@@ -8,7 +8,8 @@ use crate::source::Span;
 /// Stable codes. `E0xx` are load/syntax errors, `W0xx` warnings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum DiagnosticCode {
-    /// A file could not be read.
+    /// A file or directory could not be read (missing, unreadable, not a
+    /// regular file, too large).
     E001UnreadableFile,
     /// The lexer met a character or literal it cannot read.
     E002BadToken,
@@ -38,6 +39,11 @@ pub enum DiagnosticCode {
     E033DuplicateModule,
     /// `-warning(...)` reached.
     W001WarningDirective,
+    /// A directory that is a symlink back to one being walked.
+    W002SymlinkLoop,
+    /// A build configuration setting racewit does not use
+    /// (`rebar.config.script`, a macro value it cannot write as Erlang).
+    W003ConfigNotUsed,
 }
 
 impl DiagnosticCode {
@@ -58,6 +64,8 @@ impl DiagnosticCode {
             DiagnosticCode::E032Unsupported => "E032",
             DiagnosticCode::E033DuplicateModule => "E033",
             DiagnosticCode::W001WarningDirective => "W001",
+            DiagnosticCode::W002SymlinkLoop => "W002",
+            DiagnosticCode::W003ConfigNotUsed => "W003",
         }
     }
 }

@@ -28,26 +28,90 @@ use crate::token::{IntLit, Keyword, Punct, Token, TokenKind};
 /// Lex a whole file. Never panics; bad input gives `E002`/`E003` diagnostics
 /// and lexing resumes after the offending character or literal.
 pub fn tokenize(file: FileId, text: &str) -> (Vec<Token>, Vec<Diagnostic>) {
-    let mut lx = Lexer {
-        file,
-        src: text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        tokens: Vec::with_capacity(text.len() / 5 + 16),
-        diags: Vec::new(),
-        soft_keywords: Vec::new(),
-    };
-    lx.run();
-    let Lexer {
-        mut tokens,
-        diags,
-        soft_keywords,
-        ..
-    } = lx;
-    if !soft_keywords.is_empty() {
-        enable_maybe_keywords(&mut tokens, &soft_keywords);
+    let mut lx = FormLexer::new(file, text);
+    let mut tokens = Vec::with_capacity(text.len() / 5 + 16);
+    while lx.next_form(&mut tokens) {}
+    (tokens, lx.into_diagnostics())
+}
+
+/// A lexer that hands out one form at a time (the tokens up to and
+/// including a form-ending `.`, or to the end of the text), so a file's
+/// tokens never have to be held whole. The same tokens as [`tokenize`].
+pub struct FormLexer<'a> {
+    lx: Lexer<'a>,
+    /// `-feature(maybe_expr, enable).` was met: `maybe`/`else` are keywords.
+    maybe_on: bool,
+}
+
+impl<'a> FormLexer<'a> {
+    pub fn new(file: FileId, text: &'a str) -> Self {
+        FormLexer {
+            lx: Lexer {
+                file,
+                src: text,
+                bytes: text.as_bytes(),
+                pos: 0,
+                tokens: Vec::new(),
+                diags: Vec::new(),
+                soft_keywords: Vec::new(),
+            },
+            maybe_on: false,
+        }
     }
-    (tokens, diags)
+
+    /// Appends the next form's tokens to `out`; `false` (nothing appended)
+    /// at the end of the text.
+    pub fn next_form(&mut self, out: &mut Vec<Token>) -> bool {
+        let lx = &mut self.lx;
+        lx.tokens = std::mem::take(out);
+        let first = lx.tokens.len();
+        lx.soft_keywords.clear();
+        while lx.pos < lx.bytes.len() {
+            let b = lx.bytes[lx.pos];
+            let before = lx.tokens.len();
+            if b.is_ascii() {
+                lx.ascii(b);
+            } else {
+                lx.non_ascii();
+            }
+            if lx.tokens.len() > before
+                && lx.tokens.last().map(|t| &t.kind) == Some(&TokenKind::Punct(Punct::Dot))
+            {
+                break;
+            }
+        }
+        let mut tokens = std::mem::take(&mut lx.tokens);
+        let got = tokens.len() > first;
+        if !lx.soft_keywords.is_empty() {
+            let from = if self.maybe_on {
+                Some(first)
+            } else {
+                feature_enable_index(&tokens[first..]).map(|i| first + i)
+            };
+            if let Some(from) = from {
+                make_maybe_keywords(&mut tokens, &lx.soft_keywords, from);
+            }
+        }
+        if !self.maybe_on && feature_enable_index(&tokens[first..]).is_some() {
+            self.maybe_on = true;
+        }
+        // A huge form is held until it is parsed: no spare capacity.
+        if first == 0 {
+            crate::growth::trim(&mut tokens);
+        }
+        *out = tokens;
+        got
+    }
+
+    /// The diagnostics of everything lexed so far.
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        self.lx.diags
+    }
+
+    /// Takes the diagnostics met so far.
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.lx.diags)
+    }
 }
 
 /// The reserved word spelled `s`, if any (`maybe` and `else` included: the
@@ -106,17 +170,18 @@ fn is_name_char(c: char) -> bool {
     matches!(c, 'a'..='z' | 'A'..='Z' | '0'..='9' | '_' | '@' | 'À'..='Ö' | 'Ø'..='ö' | 'ø'..='ÿ')
 }
 
-/// Turn the unquoted `maybe`/`else` atoms (indices in `soft`) that follow a
-/// `-feature(maybe_expr, enable).` into keywords.
-fn enable_maybe_keywords(tokens: &mut [Token], soft: &[usize]) {
-    let Some(from) = feature_enable_index(tokens) else {
-        return;
-    };
+/// Turn the unquoted `maybe`/`else` atoms (indices in `soft`) at or after
+/// `from` into keywords.
+fn make_maybe_keywords(tokens: &mut [Token], soft: &[usize], from: usize) {
     for &i in soft {
         if i < from {
             continue;
         }
-        if let TokenKind::Atom(a) = &tokens[i].kind {
+        if let Some(Token {
+            kind: TokenKind::Atom(a),
+            ..
+        }) = tokens.get(i)
+        {
             let k = if a == "maybe" {
                 Keyword::Maybe
             } else {
@@ -163,7 +228,10 @@ impl Lexer<'_> {
 
     fn push(&mut self, kind: TokenKind, start: usize) {
         let span = self.span(start, self.pos);
-        self.tokens.push(Token { kind, span });
+        // About one token per four bytes of text (a huge form reserves
+        // its room once; past the estimate, the buffer doubles).
+        let estimate = self.tokens.len() + (self.bytes.len() - self.pos) / 4;
+        crate::growth::push_bounded(&mut self.tokens, Token { kind, span }, estimate);
     }
 
     fn error(&mut self, code: DiagnosticCode, start: usize, end: usize, msg: impl Into<String>) {
@@ -182,17 +250,6 @@ impl Lexer<'_> {
     /// The char at byte offset `at` (`None` at the end).
     fn char_at(&self, at: usize) -> Option<char> {
         self.src.get(at..).and_then(|s| s.chars().next())
-    }
-
-    fn run(&mut self) {
-        while self.pos < self.bytes.len() {
-            let b = self.bytes[self.pos];
-            if b.is_ascii() {
-                self.ascii(b);
-            } else {
-                self.non_ascii();
-            }
-        }
     }
 
     fn non_ascii(&mut self) {

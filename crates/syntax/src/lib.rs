@@ -14,7 +14,9 @@
 //! explicit `Missing` node.
 
 pub mod ast;
+pub mod consult;
 pub mod diagnostic;
+mod growth;
 pub mod ir;
 pub mod lex;
 pub mod load;
@@ -22,6 +24,7 @@ pub mod lower;
 mod merge;
 pub mod parse;
 pub mod pp;
+pub mod read;
 pub mod source;
 pub mod token;
 

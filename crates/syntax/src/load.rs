@@ -1,7 +1,9 @@
 //! Loading files and directories into a [`Program`], in parallel, deterministically.
 //!
 //! Each `.erl` file goes through lex → preprocess → parse → lower on the rayon
-//! pool; headers are read and lexed once per load (shared cache). File ids do
+//! pool, one form at a time (only the module's IR grows with its size; a
+//! form's tokens and syntax tree are freed once it is lowered); headers are
+//! read and lexed once per load (shared cache). File ids do
 //! not depend on the thread count: module files get `0..n` in sorted path
 //! order, then headers `n..` in sorted path order (headers get provisional ids
 //! while loading; every span is renumbered in a final pass).
@@ -14,9 +16,9 @@ use rustc_hash::FxHashMap;
 
 use crate::diagnostic::{Diagnostic, DiagnosticCode};
 use crate::ir::{Module, Program};
-use crate::lex::tokenize;
 use crate::pp::include::{HEADER_ID_BASE, decode_text};
-use crate::pp::{PpEnv, preprocess};
+use crate::pp::{PpEnv, PpStream};
+use crate::read::{MAX_MODULE_BYTES, read_regular_file};
 use crate::source::{FileId, LineDirective, SourceDb, SourceFile, Span};
 
 /// Where includes and include_libs are searched, and predefined macros.
@@ -38,9 +40,13 @@ pub struct LoadOptions {
 
 /// Load `.erl` files (directories are walked recursively, skipping `_build`
 /// and `.git`; a file named explicitly is loaded whatever its extension).
+/// Directories that could not be read and symlink loops met on the way are
+/// diagnostics of the program (on the directory's path).
 pub fn load_paths(paths: &[PathBuf], opts: &LoadOptions) -> Program {
-    let files = collect_files(paths);
-    let inputs: Vec<Input> = files.into_iter().map(Input::Path).collect();
+    let walk = walk_paths(paths);
+    let mut inputs: Vec<Input> = walk.files.into_iter().map(Input::Path).collect();
+    inputs.extend(walk.problems.into_iter().map(|(p, w)| Input::Problem(p, w)));
+    inputs.sort_by(|a, b| a.path().cmp(b.path()));
     load_inputs(inputs, opts)
 }
 
@@ -61,40 +67,181 @@ pub fn load_sources(files: &[(&str, &str)], opts: &LoadOptions) -> Program {
     load_inputs(inputs, opts)
 }
 
-/// The `.erl` files under `paths`, sorted and deduplicated.
+/// The `.erl` files under `paths`, sorted, each file once.
 pub fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            walk(p, &mut out);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
+    walk_paths(paths).files
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = rd.flatten().collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let path = e.path();
-        let name = e.file_name();
-        let Ok(ft) = e.file_type() else { continue };
-        // Follow symlinks to directories, as a shell glob would.
-        let is_dir = ft.is_dir() || (ft.is_symlink() && path.is_dir());
-        if is_dir {
-            if name == "_build" || name == ".git" {
-                continue;
+/// What walking the paths found.
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// Files to load, sorted, each once: a file reached under two names
+    /// (a relative and an absolute path, a symlink) is kept under the
+    /// first name met.
+    pub files: Vec<PathBuf>,
+    /// Directories not walked, and why.
+    pub problems: Vec<(PathBuf, WalkProblem)>,
+}
+
+/// Why a directory was not walked.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum WalkProblem {
+    /// It could not be listed (the error).
+    Unreadable(String),
+    /// A symlink back to a directory being walked (that directory).
+    Loop(PathBuf),
+}
+
+/// Walk `paths`: directories recursively, following symlinks, each
+/// directory once. Files and directories are named by their real path when
+/// they have one inside the walk: every directory reachable without a
+/// symlink is walked first, then the symlinks met on the way, in order (a
+/// symlink to a directory already walked, or to one of its own ancestors,
+/// is not walked again; the latter is a [`WalkProblem::Loop`]). Other paths
+/// are taken as given.
+pub fn walk_paths(paths: &[PathBuf]) -> Walk {
+    let mut w = Walker::default();
+    for p in paths {
+        match std::fs::metadata(p) {
+            Ok(meta) if meta.is_dir() => {
+                let key = file_key(&meta, p);
+                if w.dirs_seen.insert(key.clone()) {
+                    w.walk(p, &mut vec![(key, p.clone())]);
+                }
             }
-            walk(&path, out);
-        } else if path.extension().is_some_and(|x| x == "erl") {
-            out.push(path);
+            Ok(meta) => w.file(p.clone(), Some(file_key(&meta, p))),
+            // Reported when it is read.
+            Err(_) => w.file(p.clone(), None),
+        }
+    }
+    let mut next = 0;
+    while next < w.links.len() {
+        let (path, mut stack) = w.links[next].clone();
+        next += 1;
+        w.entry(path, &mut stack, true);
+    }
+    let mut files = w.files;
+    files.sort();
+    let mut problems = w.problems;
+    problems.sort();
+    Walk { files, problems }
+}
+
+/// What identifies a file or directory whatever it is called.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum FileKey {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg_attr(unix, allow(dead_code))]
+    Path(PathBuf),
+}
+
+fn file_key(meta: &std::fs::Metadata, path: &Path) -> FileKey {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let _ = path;
+        FileKey::Inode(meta.dev(), meta.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        FileKey::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
+}
+
+/// The directories being walked, from a root down, by identity and path.
+type Stack = Vec<(FileKey, PathBuf)>;
+
+#[derive(Default)]
+struct Walker {
+    files: Vec<PathBuf>,
+    problems: Vec<(PathBuf, WalkProblem)>,
+    files_seen: rustc_hash::FxHashSet<FileKey>,
+    dirs_seen: rustc_hash::FxHashSet<FileKey>,
+    /// Symlinks met, to follow once every real directory is walked: the
+    /// link and the directories above it.
+    links: Vec<(PathBuf, Stack)>,
+}
+
+impl Walker {
+    fn file(&mut self, path: PathBuf, key: Option<FileKey>) {
+        let key = key.unwrap_or_else(|| FileKey::Path(path.clone()));
+        if self.files_seen.insert(key) {
+            self.files.push(path);
+        }
+    }
+
+    /// `stack`: the directories being walked, from a root down to `dir`.
+    fn walk(&mut self, dir: &Path, stack: &mut Stack) {
+        let rd = match std::fs::read_dir(dir) {
+            Ok(rd) => rd,
+            Err(e) => {
+                self.problems
+                    .push((dir.to_path_buf(), WalkProblem::Unreadable(e.to_string())));
+                return;
+            }
+        };
+        let mut entries = Vec::new();
+        for e in rd {
+            match e {
+                Ok(e) => entries.push(e),
+                Err(e) => {
+                    self.problems
+                        .push((dir.to_path_buf(), WalkProblem::Unreadable(e.to_string())));
+                    return;
+                }
+            }
+        }
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let path = e.path();
+            if e.file_type().is_ok_and(|t| t.is_symlink()) {
+                self.links.push((path, stack.clone()));
+            } else {
+                self.entry(path, stack, false);
+            }
+        }
+    }
+
+    /// One entry of a directory being walked (`linked`: reached through a
+    /// symlink, which is followed).
+    fn entry(&mut self, path: PathBuf, stack: &mut Stack, linked: bool) {
+        let is_erl = path.extension().is_some_and(|x| x == "erl");
+        let meta = match std::fs::metadata(&path) {
+            Ok(m) => m,
+            // A dangling link, or no permission to look: a module is
+            // reported when it is read; anything else is not ours.
+            Err(_) => {
+                if is_erl {
+                    self.file(path, None);
+                }
+                return;
+            }
+        };
+        if meta.is_dir() {
+            if path
+                .file_name()
+                .is_some_and(|n| n == "_build" || n == ".git")
+            {
+                return;
+            }
+            let key = file_key(&meta, &path);
+            if linked && let Some((_, ancestor)) = stack.iter().find(|(k, _)| *k == key) {
+                self.problems
+                    .push((path, WalkProblem::Loop(ancestor.clone())));
+                return;
+            }
+            // Walked already, under its real name or another link.
+            if !self.dirs_seen.insert(key.clone()) {
+                return;
+            }
+            stack.push((key, path.clone()));
+            self.walk(&path, stack);
+            stack.pop();
+        } else if is_erl {
+            let key = file_key(&meta, &path);
+            self.file(path, Some(key));
         }
     }
 }
@@ -102,12 +249,14 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 enum Input {
     Path(PathBuf),
     Text(PathBuf, Arc<str>),
+    /// A directory that was not walked.
+    Problem(PathBuf, WalkProblem),
 }
 
 impl Input {
     fn path(&self) -> &Path {
         match self {
-            Input::Path(p) | Input::Text(p, _) => p,
+            Input::Path(p) | Input::Text(p, _) | Input::Problem(p, _) => p,
         }
     }
 }
@@ -137,39 +286,69 @@ fn load_inputs(inputs: Vec<Input>, opts: &LoadOptions) -> Program {
 }
 
 fn load_one(id: FileId, input: Input, env: &PpEnv) -> FileResult {
+    let unread = |p: PathBuf, d: Diagnostic| FileResult {
+        source: SourceFile::new(p, Arc::from("")),
+        module: None,
+        diagnostics: vec![d],
+        header_directives: Vec::new(),
+    };
+    let at = Span::new(id, 0, 0);
     let (path, text) = match input {
         Input::Text(p, t) => (p, t),
-        Input::Path(p) => match std::fs::read(&p) {
-            Ok(bytes) => {
-                let t = decode_text(bytes);
-                (p, t)
-            }
+        Input::Path(p) => match read_regular_file(&p, MAX_MODULE_BYTES) {
+            Ok(bytes) => (p, decode_text(bytes)),
             Err(e) => {
                 let d = Diagnostic::error(
                     DiagnosticCode::E001UnreadableFile,
-                    Span::new(id, 0, 0),
+                    at,
                     format!("cannot read {}: {e}", p.display()),
                 );
-                return FileResult {
-                    source: SourceFile::new(p, Arc::from("")),
-                    module: None,
-                    diagnostics: vec![d],
-                    header_directives: Vec::new(),
-                };
+                return unread(p, d);
             }
         },
+        Input::Problem(p, WalkProblem::Unreadable(e)) => {
+            let d = Diagnostic::error(
+                DiagnosticCode::E001UnreadableFile,
+                at,
+                format!("cannot read directory {}: {e}", p.display()),
+            );
+            return unread(p, d);
+        }
+        Input::Problem(p, WalkProblem::Loop(ancestor)) => {
+            let d = Diagnostic::warning(
+                DiagnosticCode::W002SymlinkLoop,
+                at,
+                format!(
+                    "{} leads back to {} (a symlink loop): not walked again",
+                    p.display(),
+                    ancestor.display()
+                ),
+            );
+            return unread(p, d);
+        }
     };
     let mut source = SourceFile::new(path, text);
-    let (tokens, mut diagnostics) = tokenize(id, &source.text);
-    let pp = preprocess(id, &source, tokens, env);
-    diagnostics.extend(pp.diagnostics);
+    // Form by form: only the current form's tokens and syntax tree are
+    // held, so memory follows the module's IR, not its token count.
+    let mut parse_diags = Vec::new();
+    let mut lowerer = crate::lower::ModuleLowerer::new(id);
+    let mut stream = PpStream::new(id, &source, env);
+    while let Some(tokens) = stream.next_form() {
+        let n = tokens.len();
+        let (ast, diags) = crate::parse::parse_file(tokens);
+        stream.release_form();
+        parse_diags.extend(diags);
+        for form in &ast.forms {
+            lowerer.add_form_of(form, n);
+        }
+    }
+    let pp = stream.finish();
+    let mut diagnostics = pp.diagnostics;
+    diagnostics.append(&mut parse_diags);
     let (own, header_directives): (Vec<_>, Vec<_>) =
         pp.line_directives.into_iter().partition(|(f, _)| *f == id);
     source.set_line_directives(own.into_iter().map(|(_, d)| d).collect());
-    let (ast, parse_diags) = crate::parse::parse_file(&pp.tokens);
-    drop(pp.tokens);
-    diagnostics.extend(parse_diags);
-    let (module, lower_diags) = crate::lower::lower_file(&ast, id);
+    let (module, lower_diags) = lowerer.finish();
     diagnostics.extend(lower_diags);
     FileResult {
         source,
@@ -403,6 +582,115 @@ mod tests {
         assert!(prog.modules.is_empty());
         assert_eq!(prog.diagnostics.len(), 1);
         assert_eq!(prog.diagnostics[0].code, DiagnosticCode::E001UnreadableFile);
+    }
+
+    /// A symlink back to an ancestor is a warning, walked once; a tree
+    /// reachable under several links is walked once (two loops used to make
+    /// the walk exponential); no module is loaded twice.
+    #[cfg(unix)]
+    #[test]
+    fn symlink_loops_are_detected_and_each_directory_walked_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        write(root, "app/src/a.erl", "-module(a).\n");
+        write(root, "app/src/deep/b.erl", "-module(b).\n");
+        std::os::unix::fs::symlink(root.join("app"), root.join("app/src/up")).unwrap();
+        std::os::unix::fs::symlink(root.join("app/src"), root.join("app/src/deep/back")).unwrap();
+        std::os::unix::fs::symlink(root.join("app/src/deep"), root.join("app/again")).unwrap();
+        let prog = load_paths(&[root.to_path_buf()], &LoadOptions::default());
+        let rel = |id: FileId| {
+            let p = prog.sources.path(id);
+            p.strip_prefix(root).unwrap_or(p).display().to_string()
+        };
+        let mods: Vec<String> = prog.modules.values().map(|m| rel(m.file)).collect();
+        assert_eq!(mods, ["app/src/a.erl", "app/src/deep/b.erl"]);
+        let diags: Vec<String> = prog
+            .diagnostics
+            .iter()
+            .map(|d| format!("{} {} {}", rel(d.span.file), d.code.as_str(), d.message))
+            .collect();
+        let root_s = root.display();
+        assert_eq!(
+            diags,
+            [
+                format!(
+                    "app/src/deep/back W002 {root_s}/app/src/deep/back leads back to {root_s}/app/src (a symlink loop): not walked again"
+                ),
+                format!(
+                    "app/src/up W002 {root_s}/app/src/up leads back to {root_s}/app (a symlink loop): not walked again"
+                ),
+            ]
+        );
+    }
+
+    /// The same file given by a relative and an absolute path, or through a
+    /// symlink, is loaded once (no E033).
+    #[cfg(unix)]
+    #[test]
+    fn a_file_named_twice_is_loaded_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let a = write(root, "src/a.erl", "-module(a).\n");
+        std::os::unix::fs::symlink(&a, root.join("src/alias.erl")).unwrap();
+        let dotted = root.join("src/../src/a.erl");
+        let prog = load_paths(
+            &[root.join("src"), a.clone(), dotted, root.to_path_buf()],
+            &LoadOptions::default(),
+        );
+        assert_eq!(prog.modules.len(), 1);
+        assert_eq!(
+            prog.sources.len(),
+            1,
+            "{:?}",
+            prog.sources
+                .iter()
+                .map(|(_, f)| &f.path)
+                .collect::<Vec<_>>()
+        );
+        assert!(prog.diagnostics.is_empty(), "{:?}", prog.diagnostics);
+    }
+
+    /// FIFOs and devices are never read: a module that is a FIFO or an
+    /// include of `/dev/zero` gets a diagnostic at once.
+    #[cfg(unix)]
+    #[test]
+    fn fifos_and_devices_are_not_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        write(
+            root,
+            "src/m.erl",
+            "-module(m).\n-include(\"/dev/zero\").\n-include(\"dev.hrl\").\n",
+        );
+        std::os::unix::fs::symlink("/dev/zero", root.join("src/dev.hrl")).unwrap();
+        let fifo = root.join("src/fifo.erl");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let prog = load_paths(&[root.to_path_buf()], &LoadOptions::default());
+        let diags: Vec<String> = prog
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let at = prog.sources.location(d.span).to_string();
+                let at = at
+                    .strip_prefix(&format!("{}/", root.display()))
+                    .unwrap_or(&at)
+                    .to_string();
+                format!(
+                    "{at} {} {}",
+                    d.code.as_str(),
+                    d.message.replace(&root.display().to_string(), "ROOT")
+                )
+            })
+            .collect();
+        assert_eq!(
+            diags,
+            [
+                "src/fifo.erl:1:1 E001 cannot read ROOT/src/fifo.erl: not a regular file (a FIFO)",
+                "src/m.erl:2:10 E020 can't read include file \"/dev/zero\": /dev/zero is not a regular file (a character device)",
+                "src/m.erl:3:10 E020 can't read include file \"dev.hrl\": ROOT/src/dev.hrl is not a regular file (a character device)",
+            ]
+        );
     }
 
     #[test]

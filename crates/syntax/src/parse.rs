@@ -16,9 +16,12 @@ use smol_str::SmolStr;
 
 use crate::ast::{
     AfterClause, Attribute, BinElem, CatchClause, Clause, ComprehensionKind, Expr, ExprKind, File,
-    Form, Function, GeneratorKind, MapField, Qualifier, RecordDecl, RecordField, RecordFieldDecl,
+    Form, FunExpr, Function, GeneratorKind, MapField, MaybeExpr, Qualifier, ReceiveExpr,
+    RecordAccessExpr, RecordDecl, RecordExpr, RecordField, RecordFieldDecl, RecordIndexExpr,
+    TryExpr,
 };
 use crate::diagnostic::{Diagnostic, DiagnosticCode};
+use crate::growth;
 use crate::ir::{BinOp, UnOp};
 use crate::source::{FileId, Span};
 use crate::token::{IntLit, Keyword, Punct, Token, TokenKind};
@@ -40,6 +43,40 @@ pub fn parse_file(tokens: &[Token]) -> (File, Vec<Diagnostic>) {
         }
     }
     (File { forms }, p.diags)
+}
+
+/// Parse a file of terms, each ending with `.` (what `file:consult/1`
+/// reads, such as `rebar.config`): the terms as expressions, and syntax
+/// errors (after one, reading resumes at the next `.`).
+pub fn parse_terms(tokens: &[Token]) -> (Vec<Expr>, Vec<Diagnostic>) {
+    let mut p = Parser::new(tokens);
+    let mut terms = Vec::new();
+    while !p.at_eof() {
+        let before = p.pos;
+        p.depth = 0;
+        let term = p.parse_expr().and_then(|e| {
+            if p.eat(Punct::Dot) {
+                Ok(e)
+            } else {
+                Err(p.error_expected("'.'"))
+            }
+        });
+        match term {
+            Ok(e) => terms.push(e),
+            Err(Fail) => p.skip_past_dot(),
+        }
+        if p.pos == before {
+            p.pos += 1;
+        }
+    }
+    (terms, p.diags)
+}
+
+/// `v` without its spare capacity when that is large (a literal of
+/// millions of elements is held until it is lowered).
+fn trimmed<T>(mut v: Vec<T>) -> Vec<T> {
+    growth::trim(&mut v);
+    v
 }
 
 /// A syntax error was reported; the caller recovers.
@@ -116,6 +153,11 @@ impl<'t> Parser<'t> {
             Some(t) => t.span,
             None => self.span(),
         }
+    }
+
+    /// Tokens not read yet.
+    fn tokens_left(&self) -> usize {
+        self.toks.len().saturating_sub(self.pos)
     }
 
     fn at_eof(&self) -> bool {
@@ -430,7 +472,7 @@ impl<'t> Parser<'t> {
             Some(arity) => Form::Function(Function {
                 name,
                 arity,
-                clauses,
+                clauses: trimmed(clauses),
                 span,
             }),
             None => Form::Error { span },
@@ -764,14 +806,17 @@ impl<'t> Parser<'t> {
             let span = start.cover(fspan);
             return Ok(match base {
                 Some(b) => Expr::new(
-                    ExprKind::RecordAccess {
+                    ExprKind::RecordAccess(Box::new(RecordAccessExpr {
                         base: Box::new(b),
                         name,
                         field,
-                    },
+                    })),
                     span,
                 ),
-                None => Expr::new(ExprKind::RecordIndex { name, field }, span),
+                None => Expr::new(
+                    ExprKind::RecordIndex(Box::new(RecordIndexExpr { name, field })),
+                    span,
+                ),
             });
         }
         if !self.eat(Punct::LBrace) {
@@ -805,11 +850,11 @@ impl<'t> Parser<'t> {
         }
         let span = start.cover(self.prev_span());
         Ok(Expr::new(
-            ExprKind::Record {
+            ExprKind::Record(Box::new(RecordExpr {
                 base: base.map(Box::new),
                 name,
                 fields,
-            },
+            })),
             span,
         ))
     }
@@ -930,7 +975,9 @@ impl<'t> Parser<'t> {
                 let mut elems = Vec::new();
                 if !self.eat(Punct::RBrace) {
                     loop {
-                        elems.push(self.parse_expr()?);
+                        // Each further element takes two tokens at least.
+                        let bound = elems.len() + self.tokens_left() / 2 + 1;
+                        growth::push_bounded(&mut elems, self.parse_expr()?, bound);
                         if self.eat(Punct::Comma) {
                             continue;
                         }
@@ -940,7 +987,7 @@ impl<'t> Parser<'t> {
                         return Err(self.error_expected("',' or '}'"));
                     }
                 }
-                ExprKind::Tuple(elems)
+                ExprKind::Tuple(trimmed(elems))
             }
             TokenKind::Punct(Punct::LBracket) => {
                 self.bump();
@@ -1011,7 +1058,7 @@ impl<'t> Parser<'t> {
                     None
                 };
                 self.expect_kw(Keyword::End)?;
-                ExprKind::Receive { clauses, after }
+                ExprKind::Receive(Box::new(ReceiveExpr { clauses, after }))
             }
             TokenKind::Keyword(Keyword::Try) => {
                 self.bump();
@@ -1051,7 +1098,7 @@ impl<'t> Parser<'t> {
             None
         };
         self.expect_kw(Keyword::End)?;
-        Ok(ExprKind::Maybe { body, else_clauses })
+        Ok(ExprKind::Maybe(Box::new(MaybeExpr { body, else_clauses })))
     }
 
     /// After `[`.
@@ -1082,7 +1129,9 @@ impl<'t> Parser<'t> {
         let mut tail = None;
         loop {
             if self.eat(Punct::Comma) {
-                elems.push(self.parse_expr()?);
+                // Each further element takes two tokens at least.
+                let bound = elems.len() + self.tokens_left() / 2 + 1;
+                growth::push_bounded(&mut elems, self.parse_expr()?, bound);
                 continue;
             }
             if self.eat(Punct::Pipe) {
@@ -1096,7 +1145,10 @@ impl<'t> Parser<'t> {
             return Err(self.error_expected("',', '|' or ']'"));
         }
         Ok(Expr::new(
-            ExprKind::List { elems, tail },
+            ExprKind::List {
+                elems: trimmed(elems),
+                tail,
+            },
             start.cover(self.prev_span()),
         ))
     }
@@ -1317,12 +1369,12 @@ impl<'t> Parser<'t> {
         }
         self.expect_kw(Keyword::End)?;
         Ok(Expr::new(
-            ExprKind::Try {
+            ExprKind::Try(Box::new(TryExpr {
                 body,
                 of_clauses,
                 catch_clauses,
                 after,
-            },
+            })),
             start.cover(self.prev_span()),
         ))
     }
@@ -1377,10 +1429,10 @@ impl<'t> Parser<'t> {
                 return Err(self.error_expected("';' or 'end'"));
             }
             return Ok(Expr::new(
-                ExprKind::Fun {
+                ExprKind::Fun(Box::new(FunExpr {
                     name: named,
                     clauses,
-                },
+                })),
                 start.cover(self.prev_span()),
             ));
         }

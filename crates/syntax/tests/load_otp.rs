@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use racewit_syntax::ir::Program;
 use racewit_syntax::lex::tokenize;
-use racewit_syntax::pp::{PpEnv, preprocess};
+use racewit_syntax::pp::{PpEnv, PpStream, preprocess};
 use racewit_syntax::source::FileId;
 use racewit_syntax::{DiagnosticCode, LoadOptions, load_paths};
 
@@ -73,18 +73,35 @@ fn otp_tree_loads_cleanly_and_in_order() {
     );
     // Modules whose preprocessing fails (in their own text or in a header),
     // found by preprocessing each file alone.
+    // Each is also preprocessed form by form from its text, as loading
+    // does: the same tokens and diagnostics.
     let env = PpEnv::default();
+    let mut stream_mismatches = Vec::new();
     let with_pp_error: BTreeSet<FileId> = prog
         .sources
         .iter()
         .take(n_modules)
         .filter(|(id, f)| {
-            let (toks, _) = tokenize(*id, &f.text);
+            let (toks, mut lex_diags) = tokenize(*id, &f.text);
             let out = preprocess(*id, f, toks, &env);
+            let mut stream = PpStream::new(*id, f, &env);
+            let mut streamed = Vec::new();
+            while let Some(form) = stream.next_form() {
+                streamed.extend_from_slice(form);
+                stream.release_form();
+            }
+            lex_diags.extend(out.diagnostics.iter().cloned());
+            if streamed != out.tokens || stream.finish().diagnostics != lex_diags {
+                stream_mismatches.push(f.path.display().to_string());
+            }
             out.diagnostics.iter().any(|d| is_pp_error(d.code))
         })
         .map(|(id, _)| id)
         .collect();
+    assert!(
+        stream_mismatches.is_empty(),
+        "streamed preprocessing differs: {stream_mismatches:?}"
+    );
     let mut unclean = Vec::new();
     for m in prog.modules.values() {
         if with_pp_error.contains(&m.file) {

@@ -138,10 +138,28 @@ fn mentions_parse_transform(c: &Const) -> bool {
     }
 }
 
+/// EUnit's parse transforms, which racewit models (the calls they leave
+/// are compared like any others).
+fn modelled_transform(c: &Const) -> bool {
+    matches!(c, Const::Tuple(v) if matches!(v.as_slice(),
+        [Const::Atom(p), Const::Atom(m)]
+            if p == "parse_transform" && (m == "eunit_autoexport" || m == "eunit_striptests")))
+}
+
+fn strip_modelled(c: &Const) -> Const {
+    match c {
+        Const::Cons(h, t) if modelled_transform(h) => strip_modelled(t),
+        Const::Cons(h, t) => Const::Cons(h.clone(), Box::new(strip_modelled(t))),
+        c if modelled_transform(c) => Const::Nil,
+        c => c.clone(),
+    }
+}
+
+/// Does the module name a parse transform that racewit does not model?
 fn uses_parse_transform(m: &Module) -> bool {
     m.attributes
         .iter()
-        .any(|a| a.name == "compile" && mentions_parse_transform(&a.value))
+        .any(|a| a.name == "compile" && mentions_parse_transform(&strip_modelled(&a.value)))
 }
 
 /// The same facts, from racewit's IR.
@@ -192,6 +210,43 @@ fn facts_of(m: &Module) -> Facts {
     f
 }
 
+/// Compares racewit's view of `program` with the compiler's for every
+/// module the compiler reported; the mismatches.
+fn compare_with(
+    program: &racewit_syntax::ir::Program,
+    reported: &Reported,
+) -> (usize, Vec<String>) {
+    let mut compared = 0;
+    let mut mismatches = Vec::new();
+    for (name, theirs) in reported {
+        let Some(m) = program.module(name) else {
+            mismatches.push(format!("{name}: not loaded by racewit"));
+            continue;
+        };
+        compared += 1;
+        let ours = facts_of(m);
+        let mut compare = |what: &str, a: &BTreeSet<String>, b: &BTreeSet<String>| {
+            if a != b {
+                mismatches.push(format!(
+                    "{name}: {what} differ: only racewit {:?}, only the compiler {:?}",
+                    a.difference(b).collect::<Vec<_>>(),
+                    b.difference(a).collect::<Vec<_>>()
+                ));
+            }
+        };
+        compare("functions", &ours.functions, &theirs.functions);
+        compare("exports", &ours.exports, &theirs.exports);
+        // A parse transform (`ets:fun2ms`, `merl`) rewrites calls before the
+        // compiler sees them; racewit does not run parse transforms other
+        // than EUnit's.
+        if !uses_parse_transform(m) {
+            compare("remote calls", &ours.remote_calls, &theirs.remote_calls);
+            compare("local calls", &ours.local_calls, &theirs.local_calls);
+        }
+    }
+    (compared, mismatches)
+}
+
 #[test]
 fn functions_exports_and_calls_match_the_compiler() {
     if Command::new("erl").arg("-version").output().is_err() {
@@ -212,33 +267,7 @@ fn functions_exports_and_calls_match_the_compiler() {
         ..LoadOptions::default()
     };
     let program = load_paths(&files, &opts);
-    let mut compared = 0;
-    let mut mismatches = Vec::new();
-    for (name, theirs) in &reported {
-        let Some(m) = program.module(name) else {
-            mismatches.push(format!("{name}: not loaded by racewit"));
-            continue;
-        };
-        compared += 1;
-        let ours = facts_of(m);
-        let mut compare = |what: &str, a: &BTreeSet<String>, b: &BTreeSet<String>| {
-            if a != b {
-                mismatches.push(format!(
-                    "{name}: {what} differ: only racewit {:?}, only the compiler {:?}",
-                    a.difference(b).collect::<Vec<_>>(),
-                    b.difference(a).collect::<Vec<_>>()
-                ));
-            }
-        };
-        compare("functions", &ours.functions, &theirs.functions);
-        compare("exports", &ours.exports, &theirs.exports);
-        // A parse transform (`ets:fun2ms`, `merl`) rewrites calls before the
-        // compiler sees them; racewit does not run parse transforms.
-        if !uses_parse_transform(m) {
-            compare("remote calls", &ours.remote_calls, &theirs.remote_calls);
-            compare("local calls", &ours.local_calls, &theirs.local_calls);
-        }
-    }
+    let (compared, mismatches) = compare_with(&program, &reported);
     eprintln!(
         "compared {compared} OTP modules with the compiler ({} sampled), {} mismatches",
         files.len(),
@@ -249,4 +278,107 @@ fn functions_exports_and_calls_match_the_compiler() {
         compared >= 100,
         "only {compared} modules compiled with erlc"
     );
+}
+
+/// Modules written for this test: what EUnit's header and parse transforms
+/// do to exports and functions (auto-export, the generated `test/0`,
+/// `NOTEST` stripping, `TEST` overriding `NOTEST`, `EUNIT_NOAUTO`), and
+/// `export_all`, and a local function defined after calls that would
+/// otherwise reach an auto-imported BIF.
+const EUNIT_CASES: &[(&str, &str)] = &[
+    (
+        "eu_auto",
+        "-module(eu_auto).\n-include_lib(\"eunit/include/eunit.hrl\").\n\
+         a_test() -> ?assertEqual(2, 1 + 1).\nb_test_() -> [?_assert(true)].\n\
+         c_exported_() -> ok.\nd_test(X) -> X.\neunit_wrapper_(F) -> F().\n\
+         helper() -> lists:reverse([1]).\ne_test() -> helper(), d_test(1).\n",
+    ),
+    (
+        "eu_own_test",
+        "-module(eu_own_test).\n-include_lib(\"eunit/include/eunit.hrl\").\n\
+         -export([run/0]).\ntest() -> ok.\nrun() -> test().\nf_test() -> ok.\n",
+    ),
+    (
+        "eu_notest",
+        "-module(eu_notest).\n-define(NOTEST, true).\n\
+         -include_lib(\"eunit/include/eunit.hrl\").\n-export([kept_test/0, run/0]).\n\
+         kept_test() -> ok.\ngone_test() -> F = fun(X) -> erlang:display(X) end, F(1).\n\
+         gone_test_() -> [fun() -> lists:sort([b, a]) end].\neunit_wrapper_(F) -> F().\n\
+         run() -> G = fun(Y) -> lists:max(Y) end, G([1]), ets:new(t, []).\n",
+    ),
+    (
+        "eu_test_wins",
+        "-module(eu_test_wins).\n-define(TEST, true).\n-define(NOTEST, true).\n\
+         -include_lib(\"eunit/include/eunit.hrl\").\nx_test() -> ok.\n",
+    ),
+    (
+        "eu_noauto",
+        "-module(eu_noauto).\n-define(EUNIT_NOAUTO, true).\n\
+         -include_lib(\"eunit/include/eunit.hrl\").\n-export([y_test/0]).\n\
+         y_test() -> ok.\nz_test() -> y_test().\n",
+    ),
+    (
+        "eu_export_all",
+        "-module(eu_export_all).\n-compile([export_all, nowarn_export_all]).\n\
+         -include_lib(\"eunit/include/eunit.hrl\").\nq() -> ok.\nr_test() -> q().\n",
+    ),
+    (
+        "eu_late_strip",
+        "-module(eu_late_strip).\n-export([run/0]).\n\
+         early_test() -> fun() -> lists:reverse([1]) end.\n\
+         -compile({parse_transform, eunit_striptests}).\n\
+         run() -> F = fun() -> lists:sort([2, 1]) end, F().\nlate_test_() -> ok.\n",
+    ),
+    (
+        "late_local",
+        "-module(late_local).\n-export([g/1, h/0]).\n\
+         g(X) -> ceil(X) + floor(X).\nh() -> fun ceil/1.\nceil(_) -> 0.\n",
+    ),
+];
+
+#[test]
+fn eunit_transforms_and_export_all_match_the_compiler() {
+    if Command::new("erl").arg("-version").output().is_err() {
+        eprintln!("notice: erl is not installed, differential test skipped");
+        return;
+    }
+    let has_eunit = std::fs::read_dir(OTP_LIB).is_ok_and(|rd| {
+        rd.flatten()
+            .any(|e| e.path().join("include/eunit.hrl").is_file())
+    });
+    if !has_eunit {
+        eprintln!("notice: EUnit is not installed, EUnit differential test skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files: Vec<PathBuf> = EUNIT_CASES
+        .iter()
+        .map(|(name, text)| {
+            let p = dir.path().join(format!("{name}.erl"));
+            std::fs::write(&p, text).expect("write a case");
+            p
+        })
+        .collect();
+    let reported = compiler_view(&files, dir.path()).expect("running erl");
+    assert_eq!(
+        reported.len(),
+        EUNIT_CASES.len(),
+        "every case compiles with erlc: {:?}",
+        reported.keys().collect::<Vec<_>>()
+    );
+    let opts = LoadOptions {
+        lib_dirs: vec![PathBuf::from(OTP_LIB)],
+        epp_includes_only: true,
+        ..LoadOptions::default()
+    };
+    let program = load_paths(&files, &opts);
+    let errors: Vec<String> = program
+        .diagnostics
+        .iter()
+        .map(|d| format!("{} {}", program.sources.location(d.span), d.message))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let (compared, mismatches) = compare_with(&program, &reported);
+    assert_eq!(compared, EUNIT_CASES.len());
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }

@@ -24,11 +24,7 @@ use crate::ir::{
 use crate::source::Span;
 use crate::token::IntLit;
 
-pub(crate) fn lower_function(
-    ctx: &mut ModuleCtx<'_>,
-    f: &ast::Function,
-    exported: bool,
-) -> Function {
+pub(crate) fn lower_function(ctx: &mut ModuleCtx, f: &ast::Function, exported: bool) -> Function {
     let mut lw = BodyLowerer {
         m: ctx,
         fun: FunName {
@@ -42,6 +38,13 @@ pub(crate) fn lower_function(
         fun_scopes: Vec::new(),
         fresh: None,
     };
+    // A huge function's arenas are sized once from its tokens (about one
+    // expression per token; trimmed below), not grown by doubling.
+    let tokens = lw.m.form_tokens;
+    if tokens >= crate::growth::BIG {
+        lw.body.exprs.reserve_exact(tokens);
+        lw.sm.exprs.reserve_exact(tokens);
+    }
     let first_site = lw.m.call_sites.len();
     let first_fun = lw.m.fun_count;
     let mut clauses = Vec::with_capacity(f.clauses.len());
@@ -55,6 +58,16 @@ pub(crate) fn lower_function(
         clauses.push(lw.clause(Clause { pats, guard, body }, c.span));
     }
     lw.renumber_in_source_order(first_site, first_fun);
+    // The arenas stay for the whole run: no spare capacity.
+    let (body, sm) = (&mut lw.body, &mut lw.sm);
+    body.exprs.shrink_to_fit();
+    body.pats.shrink_to_fit();
+    body.clauses.shrink_to_fit();
+    body.vars.shrink_to_fit();
+    sm.exprs.shrink_to_fit();
+    sm.pats.shrink_to_fit();
+    sm.clauses.shrink_to_fit();
+    sm.vars.shrink_to_fit();
     Function {
         name: f.name.clone(),
         arity: f.arity,
@@ -72,8 +85,8 @@ struct FunScope {
     free: BTreeSet<VarId>,
 }
 
-struct BodyLowerer<'m, 'a> {
-    m: &'m mut ModuleCtx<'a>,
+struct BodyLowerer<'m> {
+    m: &'m mut ModuleCtx,
     fun: FunName,
     body: Body,
     sm: BodySourceMap,
@@ -112,7 +125,7 @@ fn source_order(keys: &[Span], file: crate::source::FileId) -> Vec<usize> {
     new_index
 }
 
-impl BodyLowerer<'_, '_> {
+impl BodyLowerer<'_> {
     /// Call sites and funs are numbered as lowering meets them, which is not
     /// always source order (a comprehension's body comes before its
     /// qualifiers in the text but is lowered after them): renumber this
@@ -372,12 +385,12 @@ impl BodyLowerer<'_, '_> {
                     .collect();
                 self.alloc(Expr::Map { base, fields }, span)
             }
-            K::Record { base, name, fields } => match base {
-                None => self.record_new(name, fields, span),
-                Some(b) => self.record_update(b, name, fields, span),
+            K::Record(r) => match &r.base {
+                None => self.record_new(&r.name, &r.fields, span),
+                Some(b) => self.record_update(b, &r.name, &r.fields, span),
             },
-            K::RecordAccess { base, name, field } => self.record_access(base, name, field, span),
-            K::RecordIndex { name, field } => match self.field_index(name, field, span) {
+            K::RecordAccess(r) => self.record_access(&r.base, &r.name, &r.field, span),
+            K::RecordIndex(r) => match self.field_index(&r.name, &r.field, span) {
                 Some(i) => self.lit(Literal::Int(i as i64 + 2), span),
                 None => self.alloc(Expr::Missing, span),
             },
@@ -500,7 +513,8 @@ impl BodyLowerer<'_, '_> {
                     span,
                 )
             }
-            K::Receive { clauses, after } => {
+            K::Receive(r) => {
+                let ast::ReceiveExpr { clauses, after } = &**r;
                 let n = clauses.len() + usize::from(after.is_some());
                 let mut after_out = None;
                 let mut ids = Vec::new();
@@ -528,19 +542,21 @@ impl BodyLowerer<'_, '_> {
                     span,
                 )
             }
-            K::Try {
-                body,
-                of_clauses,
-                catch_clauses,
-                after,
-            } => self.try_expr(body, of_clauses, catch_clauses, after.as_deref(), span),
-            K::Fun { name, clauses } => self.fun(name.as_ref(), clauses, span),
+            K::Try(t) => self.try_expr(
+                &t.body,
+                &t.of_clauses,
+                &t.catch_clauses,
+                t.after.as_deref(),
+                span,
+            ),
+            K::Fun(f) => self.fun(f.name.as_ref(), &f.clauses, span),
             K::FunRef {
                 module,
                 name,
                 arity,
             } => self.fun_ref(module.as_deref(), name, arity, span),
-            K::Maybe { body, else_clauses } => {
+            K::Maybe(m) => {
+                let ast::MaybeExpr { body, else_clauses } = &**m;
                 let saved = self.visible.clone();
                 let items = body.iter().map(|e| self.expr(e)).collect();
                 self.visible = saved;
@@ -842,10 +858,11 @@ impl BodyLowerer<'_, '_> {
             } else {
                 None
             };
+            let provisional = module.is_some();
             let module = module.map(|m| self.lit(Literal::Atom(m), name.span));
             let name = self.lit(Literal::Atom(n.clone()), name.span);
             let arity = self.lit(Literal::Int(*a), arity.span);
-            return self.alloc(
+            let id = self.alloc(
                 Expr::FunRef {
                     module,
                     name,
@@ -853,6 +870,11 @@ impl BodyLowerer<'_, '_> {
                 },
                 span,
             );
+            if provisional {
+                let f = self.m.current_function;
+                self.m.provisional.push((f, id));
+            }
+            return id;
         }
         let module = module.map(|m| self.expr(m));
         let name = self.expr(name);
@@ -911,8 +933,14 @@ impl BodyLowerer<'_, '_> {
                         arity,
                     },
                 };
+                let provisional = matches!(target, CallTarget::Remote { .. });
                 let args = args.iter().map(|a| self.expr(a)).collect();
-                self.alloc(Expr::Call { site, target, args }, span)
+                let id = self.alloc(Expr::Call { site, target, args }, span);
+                if provisional {
+                    let f = self.m.current_function;
+                    self.m.provisional.push((f, id));
+                }
+                id
             }
             K::Remote { module, function } => {
                 let target = match (&module.kind, &function.kind) {
@@ -1072,14 +1100,14 @@ impl BodyLowerer<'_, '_> {
             }
         }
         let rest = fields.iter().find(|f| f.name == "_");
-        let defaults: Vec<Option<&ast::Expr>> = self.m.records[name].defaults.clone();
+        let defaults = self.m.records[name].defaults.clone();
         let mut elems = vec![self.lit(Literal::Atom(name.clone()), span)];
         for (i, fname) in defs.iter().enumerate() {
             let id = if let Some(&id) = given.get(fname.as_str()) {
                 id
             } else if let Some(r) = rest {
                 self.expr(&r.value)
-            } else if let Some(d) = defaults[i] {
+            } else if let Some(Some(d)) = defaults.get(i) {
                 self.expr(d)
             } else {
                 self.lit(atom("undefined"), span)
@@ -1324,13 +1352,11 @@ impl BodyLowerer<'_, '_> {
                     })
                     .collect(),
             ),
-            K::Record {
-                base: None,
-                name,
-                fields,
-            } => match self.checked_fields(name, fields, span) {
+            K::Record(r) if r.base.is_none() => match self.checked_fields(&r.name, &r.fields, span)
+            {
                 None => Pat::Missing,
                 Some(defs) => {
+                    let (name, fields) = (&r.name, &r.fields);
                     let tag = self.alloc_pat(Pat::Lit(Literal::Atom(name.clone())), span);
                     let mut elems = vec![tag];
                     let mut given: FxHashMap<&str, PatId> = FxHashMap::default();
@@ -1352,7 +1378,7 @@ impl BodyLowerer<'_, '_> {
                     Pat::Tuple(elems)
                 }
             },
-            K::RecordIndex { name, field } => match self.field_index(name, field, span) {
+            K::RecordIndex(r) => match self.field_index(&r.name, &r.field, span) {
                 Some(i) => Pat::Lit(Literal::Int(i as i64 + 2)),
                 None => Pat::Missing,
             },

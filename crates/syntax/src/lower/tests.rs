@@ -219,3 +219,113 @@ f() ->
 "#,
     );
 }
+
+/// `eunit_autoexport` (what `eunit.hrl` names when testing is on) exports
+/// the test functions and adds `test/0`; a record must be defined before
+/// its use, and an export of an undefined function is reported even under
+/// `export_all`.
+#[test]
+fn eunit_autoexport_adds_test_and_exports_tests() {
+    check(
+        "-module(m).\n-compile({parse_transform, eunit_autoexport}).\n\
+         a_test() -> ok.\nb_test_() -> [].\nc_test(X) -> X.\nhelper() -> ok.\n",
+        r#"
+-module(m).
+-export([test/0, a_test/0, b_test_/0]).
+-compile({parse_transform, eunit_autoexport}).
+
+%% exported
+a_test() ->
+    ok.
+
+%% exported
+b_test_() ->
+    [].
+
+c_test(X@0) ->
+    X@0.
+
+helper() ->
+    ok.
+
+%% exported
+test() ->
+    #0 eunit:test(m).
+
+%% call sites
+%% #0 in test/0: eunit:test/1
+%% funs: 0
+"#,
+    );
+    let d = diags(
+        "-module(m).\n-compile([export_all]).\n-export([nope/0]).\n\
+         f() -> #r{}.\n-record(r, {a}).\ng() -> #r{}.\n",
+    );
+    assert_eq!(
+        d,
+        [
+            "3:1: E032 function nope/0 is exported but not defined",
+            "4:8: E030 record r undefined"
+        ]
+    );
+}
+
+/// `eunit_striptests` (testing off) removes the unexported test functions,
+/// wherever the transform is named; the call sites and funs left are
+/// numbered densely.
+#[test]
+fn eunit_striptests_removes_unexported_tests() {
+    check(
+        "-module(m).\n-export([kept_test/0, run/0]).\n\
+         gone_test() -> fun() -> lists:reverse([]) end.\n\
+         -compile({parse_transform, eunit_striptests}).\n\
+         kept_test() -> ok.\nrun() -> F = fun() -> lists:sort([]) end, F().\n",
+        r#"
+-module(m).
+-export([kept_test/0, run/0]).
+-compile({parse_transform, eunit_striptests}).
+
+%% exported
+kept_test() ->
+    ok.
+
+%% exported
+run() ->
+    F@0 = fun<0 /0 captures []>
+        () ->
+            #0 lists:sort([])
+    end,
+    #1 apply F@0().
+
+%% call sites
+%% #0 in run/0: lists:sort/1
+%% #1 in run/0: dynamic
+%% funs: 1
+"#,
+    );
+}
+
+/// A call that reads as an auto-imported BIF before a local function of
+/// that name is defined further down calls the local function (the
+/// compiler warns, and calls the local one).
+#[test]
+fn a_later_local_function_overrides_an_auto_imported_bif() {
+    check(
+        "-module(m).\n-export([g/1]).\ng(X) -> {ceil(X), fun ceil/1}.\nceil(_) -> 0.\n",
+        r#"
+-module(m).
+-export([g/1]).
+
+%% exported
+g(X@0) ->
+    {#0 ceil/1(X@0), fun ceil/1}.
+
+ceil(_) ->
+    0.
+
+%% call sites
+%% #0 in g/1: m:ceil/1
+%% funs: 0
+"#,
+    );
+}

@@ -29,9 +29,9 @@ fn sexp(e: &Expr) -> String {
         K::Orelse(a, b) => format!("(orelse {} {})", sexp(a), sexp(b)),
         K::Match(a, b) => format!("(= {} {})", sexp(a), sexp(b)),
         K::MaybeMatch(a, b) => format!("(?= {} {})", sexp(a), sexp(b)),
-        K::Maybe { body, else_clauses } => {
-            let mut out = format!("(maybe {}", list(body));
-            for c in else_clauses.iter().flatten() {
+        K::Maybe(m) => {
+            let mut out = format!("(maybe {}", list(&m.body));
+            for c in m.else_clauses.iter().flatten() {
                 out.push_str(&format!(" (else {} -> {})", list(&c.pats), list(&c.body)));
             }
             out.push(')');
@@ -41,9 +41,10 @@ fn sexp(e: &Expr) -> String {
         K::Catch(a) => format!("(catch {})", sexp(a)),
         K::Call { callee, args } => format!("(call {} {})", sexp(callee), list(args)),
         K::Remote { module, function } => format!("{}:{}", sexp(module), sexp(function)),
-        K::RecordAccess { base, name, field } => format!("(#{name}.{field} {})", sexp(base)),
-        K::RecordIndex { name, field } => format!("#{name}.{field}"),
-        K::Record { base, name, fields } => {
+        K::RecordAccess(r) => format!("(#{}.{} {})", r.name, r.field, sexp(&r.base)),
+        K::RecordIndex(r) => format!("#{}.{}", r.name, r.field),
+        K::Record(r) => {
+            let (base, name, fields) = (&r.base, &r.name, &r.fields);
             let f: Vec<String> = fields
                 .iter()
                 .map(|f| format!("{}={}", f.name, sexp(&f.value)))

@@ -22,6 +22,7 @@ use rustc_hash::FxHashMap;
 
 use crate::diagnostic::Diagnostic;
 use crate::lex::tokenize;
+use crate::read::{MAX_HEADER_BYTES, ReadError, read_regular_file};
 use crate::source::{FileId, SourceFile};
 use crate::token::Token;
 
@@ -48,8 +49,8 @@ type HeadersByName = BTreeMap<String, Vec<PathBuf>>;
 /// Headers shared by every module of a load.
 #[derive(Debug, Default)]
 pub struct HeaderCache {
-    /// Path → header; `None` remembers a path that is not a readable file.
-    by_path: RwLock<FxHashMap<PathBuf, Option<Arc<Header>>>>,
+    /// Path → header, or why there is none there.
+    by_path: RwLock<FxHashMap<PathBuf, Probe>>,
     all: RwLock<Vec<Arc<Header>>>,
     /// Library root → app name → app directory.
     lib_roots: RwLock<FxHashMap<PathBuf, Arc<FxHashMap<String, PathBuf>>>>,
@@ -60,21 +61,45 @@ pub struct HeaderCache {
     app_headers: RwLock<FxHashMap<PathBuf, Arc<HeadersByName>>>,
 }
 
+/// What is at a path where a header is looked for.
+#[derive(Debug, Clone)]
+pub enum Probe {
+    Found(Arc<Header>),
+    /// Nothing (or a directory, which the search passes over as `epp` does).
+    Missing,
+    /// A file that is not read: a FIFO, device or socket, or too large.
+    Refused(Arc<str>),
+}
+
+/// An include that found no header: the first candidate that exists but
+/// was refused, with the reason, if any.
+pub type NotFound = Option<(PathBuf, Arc<str>)>;
+
 impl HeaderCache {
     /// The header at `path` (already normalized), read and lexed on first use.
-    /// `None` when it is not a readable file.
-    pub fn get(&self, path: &Path) -> Option<Arc<Header>> {
+    pub fn probe(&self, path: &Path) -> Probe {
         if let Some(h) = read_lock(&self.by_path).get(path) {
             return h.clone();
         }
-        let Ok(bytes) = std::fs::read(path) else {
-            write_lock(&self.by_path).insert(path.to_path_buf(), None);
-            return None;
+        let bytes = match read_regular_file(path, MAX_HEADER_BYTES) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                let probe = match e {
+                    ReadError::NotRegular("a directory") => Probe::Missing,
+                    ReadError::NotRegular(_) | ReadError::TooLarge { .. } => {
+                        Probe::Refused(Arc::from(e.to_string()))
+                    }
+                    ReadError::Io(_) if e.is_not_found() => Probe::Missing,
+                    ReadError::Io(_) => Probe::Refused(Arc::from(e.to_string())),
+                };
+                write_lock(&self.by_path).insert(path.to_path_buf(), probe.clone());
+                return probe;
+            }
         };
         let text = decode_text(bytes);
         let mut by_path = write_lock(&self.by_path);
-        if let Some(Some(h)) = by_path.get(path) {
-            return Some(h.clone());
+        if let Some(p @ Probe::Found(_)) = by_path.get(path) {
+            return p.clone();
         }
         let mut all = write_lock(&self.all);
         let id = FileId(HEADER_ID_BASE + all.len() as u32);
@@ -87,8 +112,16 @@ impl HeaderCache {
             forms: OnceLock::new(),
         });
         all.push(header.clone());
-        by_path.insert(path.to_path_buf(), Some(header.clone()));
-        Some(header)
+        by_path.insert(path.to_path_buf(), Probe::Found(header.clone()));
+        Probe::Found(header)
+    }
+
+    /// The header at `path`, if one is there and readable.
+    pub fn get(&self, path: &Path) -> Option<Arc<Header>> {
+        match self.probe(path) {
+            Probe::Found(h) => Some(h),
+            _ => None,
+        }
     }
 
     /// Every header read so far, in provisional id order.
@@ -133,13 +166,14 @@ impl HeaderCache {
         m
     }
 
-    /// rebar3/mix library roots above `dir` (nearest first).
-    fn project_roots(&self, dir: &Path) -> Arc<Vec<PathBuf>> {
+    /// rebar3/mix library roots in `dir` and above it (nearest first);
+    /// `ancestors` are `dir`'s (see `SearchPath::spelled_ancestors`).
+    fn project_roots(&self, dir: &Path, ancestors: &[(PathBuf, PathBuf)]) -> Arc<Vec<PathBuf>> {
         if let Some(v) = read_lock(&self.project_roots).get(dir) {
             return v.clone();
         }
         let mut roots = Vec::new();
-        for anc in dir.ancestors().take(6) {
+        for (anc, _) in ancestors.iter().take(6) {
             for sub in ["_build/default/lib", "_checkouts", "deps", "apps"] {
                 let p = anc.join(sub);
                 if p.is_dir() {
@@ -295,37 +329,79 @@ impl SearchPath {
         cache: &HeaderCache,
         from_dir: &Path,
         name: &str,
+    ) -> Result<Arc<Header>, NotFound> {
+        let mut probes = Probes::new(cache);
+        match self.include_in(&mut probes, from_dir, name) {
+            Some(h) => Ok(h),
+            None => Err(probes.refused),
+        }
+    }
+
+    fn include_in(
+        &self,
+        probes: &mut Probes<'_>,
+        from_dir: &Path,
+        name: &str,
     ) -> Option<Arc<Header>> {
         let name = expand_var(name);
         let rel = Path::new(&name);
         if rel.is_absolute() {
-            return cache.get(&normalize(rel));
+            return probes.at(&normalize(rel));
         }
-        std::iter::once(from_dir)
+        if let Some(h) = std::iter::once(from_dir)
             .chain(self.dirs.iter().map(PathBuf::as_path))
-            .find_map(|d| cache.get(&normalize(&d.join(rel))))
-            .or_else(|| self.app_headers.then(|| self.find_in_app(cache, rel))?)
+            .find_map(|d| probes.at(&normalize(&d.join(rel))))
+        {
+            return Some(h);
+        }
+        if self.app_headers {
+            return self.find_in_app(probes, rel);
+        }
+        None
     }
 
     /// A plain header name not on the search path: the one file of that
     /// name under the module's application (`src/**`, `include/**`), as a
     /// build's `-I` options would have found it (OTP's Makefiles pass
     /// sibling source directories). Several files of that name: none.
-    fn find_in_app(&self, cache: &HeaderCache, rel: &Path) -> Option<Arc<Header>> {
+    fn find_in_app(&self, probes: &mut Probes<'_>, rel: &Path) -> Option<Arc<Header>> {
         let mut parts = rel.components();
         let (Some(Component::Normal(name)), None) = (parts.next(), parts.next()) else {
             return None;
         };
         let app = self
-            .module_dir
-            .ancestors()
-            .find(|a| a.file_name().is_some_and(|n| n == "src"))?
-            .parent()?;
-        let headers = cache.headers_of_app(app);
+            .spelled_ancestors()
+            .into_iter()
+            .find(|(_, abs)| abs.file_name().is_some_and(|n| n == "src"))
+            .map(|(spelled, _)| normalize(&spelled.join("..")))?;
+        let headers = probes.cache.headers_of_app(&app);
         match headers.get(&*name.to_string_lossy())?.as_slice() {
-            [only] => cache.get(&normalize(only)),
+            [only] => probes.at(&normalize(only)),
             _ => None,
         }
+    }
+
+    /// The module's directory and the ones above it, each as spelled from
+    /// the module's path (`src/..` is ``, then `..`) and as an absolute
+    /// path: what a directory is called does not depend on how the module's
+    /// path was written.
+    fn spelled_ancestors(&self) -> Vec<(PathBuf, PathBuf)> {
+        // A module named without a directory (`m.erl`) is in `.`.
+        let dir = if self.module_dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            self.module_dir.as_path()
+        };
+        let absolute = std::path::absolute(dir)
+            .map(|p| normalize(&p))
+            .unwrap_or_else(|_| self.module_dir.clone());
+        let mut spelled = self.module_dir.clone();
+        let mut out = Vec::new();
+        for anc in absolute.ancestors() {
+            out.push((spelled.clone(), anc.to_path_buf()));
+            spelled = normalize(&spelled.join(".."));
+        }
+        out
     }
 
     /// Resolve `-include_lib(name)` from a file in `from_dir`.
@@ -334,8 +410,21 @@ impl SearchPath {
         cache: &HeaderCache,
         from_dir: &Path,
         name: &str,
+    ) -> Result<Arc<Header>, NotFound> {
+        let mut probes = Probes::new(cache);
+        match self.include_lib_in(&mut probes, from_dir, name) {
+            Some(h) => Ok(h),
+            None => Err(probes.refused),
+        }
+    }
+
+    fn include_lib_in(
+        &self,
+        probes: &mut Probes<'_>,
+        from_dir: &Path,
+        name: &str,
     ) -> Option<Arc<Header>> {
-        if let Some(h) = self.find_include(cache, from_dir, name) {
+        if let Some(h) = self.include_in(probes, from_dir, name) {
             return Some(h);
         }
         let name = expand_var(name);
@@ -345,39 +434,68 @@ impl SearchPath {
         };
         let app = app.to_string_lossy().into_owned();
         let rest = parts.as_path();
-        let try_dir = |dir: &Path| cache.get(&normalize(&dir.join(rest)));
+        let cache = probes.cache;
         for root in &self.lib_roots {
             if let Some(dir) = cache.apps_in(root).get(&app)
-                && let Some(h) = try_dir(dir)
+                && let Some(h) = probes.at(&normalize(&dir.join(rest)))
             {
                 return Some(h);
             }
         }
-        for root in cache.project_roots(&self.module_dir).iter() {
+        let ancestors = self.spelled_ancestors();
+        for root in cache.project_roots(&self.module_dir, &ancestors).iter() {
             if let Some(dir) = cache.apps_in(root).get(&app)
-                && let Some(h) = try_dir(dir)
+                && let Some(h) = probes.at(&normalize(&dir.join(rest)))
             {
                 return Some(h);
             }
         }
-        for anc in self.module_dir.ancestors() {
-            let Some(n) = anc.file_name() else { continue };
+        for (spelled, abs) in &ancestors {
+            let Some(n) = abs.file_name() else { continue };
             let n = n.to_string_lossy();
             let base = n.split_once('-').map_or(&*n, |(a, _)| a);
             if base == app
-                && let Some(h) = try_dir(anc)
+                && let Some(h) = probes.at(&normalize(&spelled.join(rest)))
             {
                 return Some(h);
             }
         }
         for root in otp_lib_dirs() {
             if let Some(dir) = cache.apps_in(root).get(&app)
-                && let Some(h) = try_dir(dir)
+                && let Some(h) = probes.at(&normalize(&dir.join(rest)))
             {
                 return Some(h);
             }
         }
         None
+    }
+}
+
+/// The paths tried by one search, remembering the first one refused.
+struct Probes<'c> {
+    cache: &'c HeaderCache,
+    refused: NotFound,
+}
+
+impl<'c> Probes<'c> {
+    fn new(cache: &'c HeaderCache) -> Self {
+        Probes {
+            cache,
+            refused: None,
+        }
+    }
+
+    fn at(&mut self, path: &Path) -> Option<Arc<Header>> {
+        match self.cache.probe(path) {
+            Probe::Found(h) => Some(h),
+            Probe::Missing => None,
+            Probe::Refused(why) => {
+                if self.refused.is_none() {
+                    self.refused = Some((path.to_path_buf(), why));
+                }
+                None
+            }
+        }
     }
 }
 

@@ -11,8 +11,16 @@
 //! - `-error`/`-warning` (E024/W001), `-feature(maybe_expr, enable)` (dropped
 //!   from the output, as `epp` does).
 //!
-//! Entry point: [`preprocess`] (one module, with a shared [`PpEnv`]); the
-//! output ends with [`TokenKind::Eof`].
+//! Entry points: [`PpStream`] (one module straight from its text, one form
+//! of output at a time: what loading uses) and [`preprocess`] (one module's
+//! whole token list at once); both share a [`PpEnv`] and give the same
+//! tokens, ending with [`TokenKind::Eof`].
+//!
+//! Limits: macro expansion is bounded by what it produces, per form
+//! ([`MAX_EXPANDED_TOKENS_PER_FORM`], or 16 tokens per token of the form)
+//! and per module ([`MAX_EXPANDED_TOKENS_PER_FILE`] plus 16 per byte of
+//! text); going over is an `E022` at the macro use, never an abort. Uses
+//! nest at most 100 deep and a form has at most 200,000 of them.
 //!
 //! Spans: tokens of a macro body take the span of the macro use (`?NAME` up to
 //! the closing `)` of its arguments; after an argument, the part of it from
@@ -41,7 +49,7 @@ use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
 use crate::diagnostic::{Diagnostic, DiagnosticCode};
-use crate::lex::{token_text, tokenize};
+use crate::lex::{FormLexer, token_text, tokenize};
 use crate::source::{FileId, LineDirective, SourceFile, Span, renumbered};
 use crate::token::{IntLit, Keyword, Punct, Token, TokenKind};
 
@@ -56,6 +64,21 @@ const MAX_INCLUDE_DEPTH: usize = 8;
 const MAX_EXPANSION_DEPTH: u16 = 100;
 /// At most this many macro expansions in one form.
 const MAX_EXPANSIONS_PER_FORM: u32 = 200_000;
+/// Tokens that macro expansion may produce for one form: this many, or
+/// [`EXPANSION_FACTOR`] times the form's own tokens when that is more.
+/// What expansion produces is what the rest of the pipeline holds, so
+/// this bounds memory and time on macros that double their arguments
+/// level after level.
+pub const MAX_EXPANDED_TOKENS_PER_FORM: usize = 2_000_000;
+/// Tokens that macro expansion may produce for one module (its headers
+/// included): this many plus [`EXPANSION_FACTOR`] per byte of the module's
+/// text.
+pub const MAX_EXPANDED_TOKENS_PER_FILE: usize = 8_000_000;
+/// See [`MAX_EXPANDED_TOKENS_PER_FORM`] and [`MAX_EXPANDED_TOKENS_PER_FILE`].
+pub const EXPANSION_FACTOR: usize = 16;
+/// A form buffer of at most this many tokens is reused for the next form;
+/// a bigger one is freed.
+const KEPT_BUFFER: usize = 1 << 16;
 
 /// What the preprocessor needs besides the module's tokens: search paths,
 /// `-D` macros, and the header cache shared by every module of a load.
@@ -118,53 +141,75 @@ pub struct PpOutput {
 /// Preprocess one module. `tokens` are the lexed tokens of `file` (whose id
 /// is `file_id`). Never fails: problems become diagnostics.
 pub fn preprocess(file_id: FileId, file: &SourceFile, tokens: Vec<Token>, env: &PpEnv) -> PpOutput {
-    let mut search = SearchPath::new(&file.path, &env.include_dirs, &env.lib_dirs);
-    search.app_headers = env.app_headers;
-    let mut pp = Preprocessor {
-        env,
-        search,
-        main_id: file_id,
-        main_file: file,
-        macros: FxHashMap::with_capacity_and_hasher(64, Default::default()),
-        out: Vec::with_capacity(tokens.len() + tokens.len() / 4 + 1),
-        diags: Vec::new(),
-        included: Vec::new(),
-        headers: FxHashMap::default(),
-        stack: Vec::new(),
-        fname: None,
-        maybe_enabled: false,
-        expansions: 0,
-        line_directives: Vec::new(),
-    };
-    pp.init_macros();
-    let eof_at = file.text.len() as u32;
     let forms = Arc::new(split_forms(&tokens));
-    pp.stack.push(FileCtx {
+    let source = Forms::Whole {
         tokens: Arc::new(tokens),
         forms,
         pos: 0,
-        dir: file
-            .path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default(),
-        path: SmolStr::new(file.path.to_string_lossy()),
-        conds: Vec::new(),
-        skip: Vec::new(),
-    });
-    pp.run();
-    let mut included = pp.included;
-    included.sort();
-    included.dedup();
-    pp.out.push(Token {
-        kind: TokenKind::Eof,
-        span: Span::new(file_id, eof_at, eof_at),
-    });
-    PpOutput {
-        tokens: pp.out,
-        diagnostics: pp.diags,
-        included,
-        line_directives: pp.line_directives,
+    };
+    let mut pp = Preprocessor::new(file_id, file, env, source);
+    while pp.step() {}
+    pp.finish_output()
+}
+
+/// A module preprocessed one form at a time, straight from its text: the
+/// module's tokens are lexed form by form and only the current form's
+/// output is held (see [`PpStream::next_form`]). The same output, form by
+/// form, as [`preprocess`] of the module's whole token list.
+pub struct PpStream<'e> {
+    pp: Preprocessor<'e>,
+    ended: bool,
+}
+
+impl<'e> PpStream<'e> {
+    pub fn new(file_id: FileId, file: &'e SourceFile, env: &'e PpEnv) -> Self {
+        let source = Forms::Streamed {
+            lexer: Box::new(FormLexer::new(file_id, &file.text)),
+            buf: Vec::new(),
+        };
+        PpStream {
+            pp: Preprocessor::new(file_id, file, env, source),
+            ended: false,
+        }
+    }
+
+    /// The tokens of the next form of output; the last form ends with
+    /// [`TokenKind::Eof`]. `None` after that.
+    pub fn next_form(&mut self) -> Option<&[Token]> {
+        if self.ended {
+            return None;
+        }
+        self.pp.out.clear();
+        loop {
+            if !self.pp.step() {
+                self.pp.push_eof();
+                self.ended = true;
+                return Some(&self.pp.out);
+            }
+            if !self.pp.out.is_empty() {
+                return Some(&self.pp.out);
+            }
+        }
+    }
+
+    /// Frees the last form's tokens when they were many (call once they
+    /// have been parsed): a huge form's buffer is not kept for the next.
+    pub fn release_form(&mut self) {
+        if self.pp.out.capacity() > KEPT_BUFFER {
+            self.pp.out = Vec::new();
+        } else {
+            self.pp.out.clear();
+        }
+    }
+
+    /// Everything but the tokens: diagnostics (the lexer's included),
+    /// headers included and `-file` attributes. Call after the last form.
+    pub fn finish(mut self) -> PpOutput {
+        self.pp.out = Vec::new();
+        while self.pp.step() {}
+        let mut out = self.pp.finish_output();
+        out.tokens = Vec::new();
+        out
     }
 }
 
@@ -228,12 +273,25 @@ enum Cond {
     Elif,
 }
 
+/// Where a file's forms come from.
+enum Forms<'e> {
+    /// Lexed and cut into forms beforehand (headers, and a module given as tokens).
+    Whole {
+        tokens: Arc<Vec<Token>>,
+        forms: Arc<Vec<Form>>,
+        /// Index of the next form.
+        pos: usize,
+    },
+    /// A module lexed one form at a time; `buf` holds the current form.
+    Streamed {
+        lexer: Box<FormLexer<'e>>,
+        buf: Vec<Token>,
+    },
+}
+
 /// A file being read (the module, or an included header).
-struct FileCtx {
-    tokens: Arc<Vec<Token>>,
-    forms: Arc<Vec<Form>>,
-    /// Index of the next form.
-    pos: usize,
+struct FileCtx<'e> {
+    forms: Forms<'e>,
     dir: PathBuf,
     /// `?FILE`.
     path: SmolStr,
@@ -253,12 +311,19 @@ struct Preprocessor<'e> {
     diags: Vec<Diagnostic>,
     included: Vec<FileId>,
     headers: FxHashMap<FileId, Arc<Header>>,
-    stack: Vec<FileCtx>,
+    stack: Vec<FileCtx<'e>>,
     /// `?FUNCTION_NAME`/`?FUNCTION_ARITY` of the current form, once computed.
     fname: Option<Option<(SmolStr, u32)>>,
     maybe_enabled: bool,
     /// Expansions in the current form.
     expansions: u32,
+    /// Tokens produced by expansion in the current form, and its budget.
+    expanded: usize,
+    form_budget: usize,
+    /// Tokens produced by expansion in the whole module, and its budget
+    /// (once spent, every further macro use is left unexpanded).
+    file_expanded: usize,
+    file_budget: usize,
     /// `-file` attributes met so far (file id, directive).
     line_directives: Vec<(FileId, LineDirective)>,
 }
@@ -374,6 +439,144 @@ fn coalesce_strings(toks: &[Token]) -> Vec<Token> {
 }
 
 impl<'e> Preprocessor<'e> {
+    fn new(file_id: FileId, file: &'e SourceFile, env: &'e PpEnv, source: Forms<'e>) -> Self {
+        let mut search = SearchPath::new(&file.path, &env.include_dirs, &env.lib_dirs);
+        search.app_headers = env.app_headers;
+        let mut pp = Preprocessor {
+            env,
+            search,
+            main_id: file_id,
+            main_file: file,
+            macros: FxHashMap::with_capacity_and_hasher(64, Default::default()),
+            out: Vec::new(),
+            diags: Vec::new(),
+            included: Vec::new(),
+            headers: FxHashMap::default(),
+            stack: Vec::new(),
+            fname: None,
+            maybe_enabled: false,
+            expansions: 0,
+            expanded: 0,
+            form_budget: MAX_EXPANDED_TOKENS_PER_FORM,
+            file_expanded: 0,
+            file_budget: MAX_EXPANDED_TOKENS_PER_FILE
+                .saturating_add(file.text.len().saturating_mul(EXPANSION_FACTOR)),
+            line_directives: Vec::new(),
+        };
+        if let Forms::Whole { tokens, .. } = &source {
+            pp.out.reserve(tokens.len() + tokens.len() / 4 + 1);
+        }
+        pp.init_macros();
+        pp.stack.push(FileCtx {
+            forms: source,
+            dir: file
+                .path
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default(),
+            path: SmolStr::new(file.path.to_string_lossy()),
+            conds: Vec::new(),
+            skip: Vec::new(),
+        });
+        pp
+    }
+
+    /// A new form: its expansion counters start at zero.
+    fn start_form_budget(&mut self, form: &[Token]) {
+        self.expansions = 0;
+        self.expanded = 0;
+        self.form_budget =
+            MAX_EXPANDED_TOKENS_PER_FORM.max(form.len().saturating_mul(EXPANSION_FACTOR));
+    }
+
+    fn push_eof(&mut self) {
+        let eof_at = self.main_file.text.len() as u32;
+        self.out.push(Token {
+            kind: TokenKind::Eof,
+            span: Span::new(self.main_id, eof_at, eof_at),
+        });
+    }
+
+    /// Ends with `Eof` (for [`preprocess`]).
+    fn finish_output(mut self) -> PpOutput {
+        let mut included = std::mem::take(&mut self.included);
+        included.sort();
+        included.dedup();
+        self.push_eof();
+        PpOutput {
+            tokens: self.out,
+            diagnostics: self.diags,
+            included,
+            line_directives: self.line_directives,
+        }
+    }
+
+    /// Handle the next form of the file on top of the stack (or leave a
+    /// file that has no form left). `false` once every file is done.
+    fn step(&mut self) -> bool {
+        let Some(depth) = self.stack.len().checked_sub(1) else {
+            return false;
+        };
+        let ctx = &mut self.stack[depth];
+        let skipping = !ctx.skip.is_empty();
+        match &mut ctx.forms {
+            Forms::Whole { tokens, forms, pos } => {
+                if *pos >= forms.len() {
+                    self.leave_file();
+                    return true;
+                }
+                *pos += 1;
+                let i = *pos - 1;
+                // The tokens are taken out while the form is handled (an
+                // include pushes a new file above this one) and put back
+                // after. A module's own tokens are not shared: plain forms
+                // move out of them.
+                let mut toks = std::mem::take(tokens);
+                let forms = forms.clone();
+                let f = &forms[i];
+                if skipping {
+                    self.skip_form(&toks[f.start..f.end]);
+                } else if let Some(d) = &f.define {
+                    self.define(d);
+                } else if let Some(owned) = Arc::get_mut(&mut toks) {
+                    self.scan_form_owned(&mut owned[f.start..f.end]);
+                } else {
+                    self.scan_form(&toks[f.start..f.end]);
+                }
+                if let Forms::Whole { tokens, .. } = &mut self.stack[depth].forms {
+                    *tokens = toks;
+                }
+            }
+            Forms::Streamed { lexer, buf } => {
+                let mut form = std::mem::take(buf);
+                form.clear();
+                if !lexer.next_form(&mut form) {
+                    self.leave_file();
+                    return true;
+                }
+                if skipping {
+                    self.skip_form(&form);
+                } else if directive(&form) == Some("define") {
+                    let d = parse_define(&form);
+                    self.define(&d);
+                } else if self.out.is_empty() && directive(&form).is_none() && !has_macro(&form) {
+                    // A plain form is its own output: hand the buffer over.
+                    self.fname = None;
+                    std::mem::swap(&mut self.out, &mut form);
+                    self.scan_module(0);
+                } else {
+                    self.scan_form_owned(&mut form);
+                }
+                if let Forms::Streamed { buf, .. } = &mut self.stack[depth].forms
+                    && form.capacity() <= KEPT_BUFFER
+                {
+                    *buf = form;
+                }
+            }
+        }
+        true
+    }
+
     fn init_macros(&mut self) {
         let span = Span::new(self.main_id, 0, 0);
         let def = |toks: Vec<TokenKind>| {
@@ -447,37 +650,15 @@ impl<'e> Preprocessor<'e> {
         self.diags.push(Diagnostic::error(code, span, msg));
     }
 
-    fn run(&mut self) {
-        while let Some(ctx) = self.stack.last_mut() {
-            if ctx.pos >= ctx.forms.len() {
-                self.leave_file();
-                continue;
-            }
-            ctx.pos += 1;
-            let depth = self.stack.len() - 1;
-            let ctx = &mut self.stack[depth];
-            // The tokens are taken out while the form is handled (an include
-            // pushes a new file above this one) and put back after. The
-            // module's own tokens are not shared: plain forms move out of them.
-            let mut toks = std::mem::take(&mut ctx.tokens);
-            let forms = ctx.forms.clone();
-            let skipping = !ctx.skip.is_empty();
-            let f = &forms[ctx.pos - 1];
-            if skipping {
-                self.skip_form(&toks[f.start..f.end]);
-            } else if let Some(d) = &f.define {
-                self.define(d);
-            } else if let Some(owned) = Arc::get_mut(&mut toks) {
-                self.scan_form_owned(&mut owned[f.start..f.end]);
-            } else {
-                self.scan_form(&toks[f.start..f.end]);
-            }
-            self.stack[depth].tokens = toks;
-        }
-    }
-
     fn leave_file(&mut self) {
         let Some(ctx) = self.stack.pop() else { return };
+        if let Forms::Streamed { lexer, .. } = ctx.forms {
+            // The lexer's diagnostics come first, as when the whole file
+            // is lexed before preprocessing.
+            let mut diags = lexer.into_diagnostics();
+            diags.append(&mut self.diags);
+            self.diags = diags;
+        }
         for (c, span) in ctx.conds.iter().chain(ctx.skip.iter()) {
             self.diags.push(Diagnostic::error(
                 DiagnosticCode::E023BadConditional,
@@ -490,7 +671,7 @@ impl<'e> Preprocessor<'e> {
         }
     }
 
-    fn cur(&mut self) -> &mut FileCtx {
+    fn cur(&mut self) -> &mut FileCtx<'e> {
         let n = self.stack.len();
         &mut self.stack[n - 1]
     }
@@ -555,7 +736,7 @@ impl<'e> Preprocessor<'e> {
 
     fn scan_form(&mut self, form: &[Token]) {
         self.fname = None;
-        self.expansions = 0;
+        self.start_form_budget(form);
         match directive(form) {
             Some("undef") => self.undef(form),
             Some("include") => self.include(form, false),
@@ -867,7 +1048,7 @@ impl<'e> Preprocessor<'e> {
             );
             return None;
         }
-        self.expansions = 0;
+        self.start_form_budget(form);
         let mut toks = Vec::new();
         self.expand(&form[2..], &mut toks, Mode::Normal);
         let r = eval_condition(&toks, &|m| self.macros.contains_key(m));
@@ -988,14 +1169,23 @@ impl<'e> Preprocessor<'e> {
         } else {
             self.search.find_include(cache, &dir, &name.0)
         };
-        let Some(h) = found else {
-            let msg = if lib {
-                format!("can't find include lib \"{}\"", name.0)
-            } else {
-                format!("can't find include file \"{}\"", name.0)
-            };
-            self.error(DiagnosticCode::E020MissingInclude, name.1, msg);
-            return;
+        let h = match found {
+            Ok(h) => h,
+            Err(refused) => {
+                let what = if lib { "include lib" } else { "include file" };
+                let msg = match refused {
+                    Some((path, why)) => {
+                        format!(
+                            "can't read {what} \"{}\": {} is {why}",
+                            name.0,
+                            path.display()
+                        )
+                    }
+                    None => format!("can't find {what} \"{}\"", name.0),
+                };
+                self.error(DiagnosticCode::E020MissingInclude, name.1, msg);
+                return;
+            }
         };
         self.included.push(h.id);
         self.headers.insert(h.id, h.clone());
@@ -1004,9 +1194,11 @@ impl<'e> Preprocessor<'e> {
             .get_or_init(|| Arc::new(split_forms(&h.tokens)))
             .clone();
         self.stack.push(FileCtx {
-            tokens: h.tokens.clone(),
-            forms,
-            pos: 0,
+            forms: Forms::Whole {
+                tokens: h.tokens.clone(),
+                forms,
+                pos: 0,
+            },
             dir: h
                 .file
                 .path
@@ -1230,7 +1422,16 @@ impl<'e> Preprocessor<'e> {
                 return;
             }
         };
+        if self.file_expanded > self.file_budget {
+            // The module's budget is spent (reported once): uses stay unexpanded.
+            input.skip(1);
+            out.push(placeholder(use_span));
+            return;
+        }
         self.expansions += 1;
+        let size = expansion_len(&def, args.as_ref().map(|a| a.tokens.as_slice()));
+        self.expanded = self.expanded.saturating_add(size);
+        self.file_expanded = self.file_expanded.saturating_add(size);
         let runaway = if depth >= MAX_EXPANSION_DEPTH {
             Some(format!(
                 "circular macro '{name}' (expansions nest more than {MAX_EXPANSION_DEPTH} deep)"
@@ -1238,6 +1439,17 @@ impl<'e> Preprocessor<'e> {
         } else if self.expansions > MAX_EXPANSIONS_PER_FORM {
             Some(format!(
                 "macro '{name}' expands to more than {MAX_EXPANSIONS_PER_FORM} macro uses (circular macro?)"
+            ))
+        } else if self.expanded > self.form_budget {
+            Some(format!(
+                "macro '{name}': the macros of this form expand to more than {} tokens",
+                self.form_budget
+            ))
+        } else if self.file_expanded > self.file_budget {
+            Some(format!(
+                "macro '{name}': the macros of this module expand to more than {} tokens; \
+                 the macros after this one are not expanded",
+                self.file_budget
             ))
         } else {
             None
@@ -1278,8 +1490,12 @@ impl<'e> Preprocessor<'e> {
     /// Name and arity of the function whose clause is the current form.
     fn function_name(&mut self, form: &[Token]) -> Option<(SmolStr, u32)> {
         let saved = self.diags.len();
+        let counters = (self.expansions, self.expanded, self.file_expanded);
         let mut toks = Vec::new();
+        self.expansions = 0;
+        self.expanded = 0;
         self.expand(form, &mut toks, Mode::NoFunctionMacros);
+        (self.expansions, self.expanded, self.file_expanded) = counters;
         self.diags.truncate(saved);
         let TokenKind::Atom(name) = &toks.first()?.kind else {
             return None;
@@ -1543,6 +1759,41 @@ fn opener(t: &Token, next: Option<&Token>) -> Option<Closer> {
         },
         _ => None,
     }
+}
+
+/// How many tokens [`substitute`] gives for `def` and `args` (computed
+/// without building them).
+fn expansion_len(def: &MacroDef, args: Option<&[Vec<Token>]>) -> usize {
+    let params = def.params.as_deref().unwrap_or(&[]);
+    let body = &def.body;
+    let mut n = 0usize;
+    let mut i = 0;
+    while i < body.len() {
+        let stringify_at = match &body[i].kind {
+            TokenKind::Punct(Punct::DoubleQuestion) => Some(i + 1),
+            TokenKind::Punct(Punct::Question) if is_punct(body.get(i + 1), Punct::Question) => {
+                Some(i + 2)
+            }
+            _ => None,
+        };
+        if let Some(j) = stringify_at
+            && matches!(body.get(j).map(|t| &t.kind), Some(TokenKind::Var(_)))
+        {
+            n += 1;
+            i = j + 1;
+            continue;
+        }
+        let arg = match &body[i].kind {
+            TokenKind::Var(v) => params
+                .iter()
+                .position(|p| p == v)
+                .and_then(|k| args?.get(k)),
+            _ => None,
+        };
+        n = n.saturating_add(arg.map_or(1, Vec::len));
+        i += 1;
+    }
+    n
 }
 
 /// The body of `def` with parameters replaced by `args`; every other token

@@ -429,8 +429,120 @@ fn garbage_never_panics() {
         }
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let file = SourceFile::new("m.erl".into(), Arc::from(text.as_str()));
-        let (toks, _) = tokenize(FileId(0), &text);
+        let (toks, lex_diags) = tokenize(FileId(0), &text);
         let out = preprocess(FileId(0), &file, toks, &PpEnv::default());
         assert_eq!(out.tokens.last().map(|t| &t.kind), Some(&TokenKind::Eof));
+        let mut whole = lex_diags;
+        whole.extend(out.diagnostics.iter().cloned());
+        let (tokens, diags) = streamed(&file, &PpEnv::default());
+        assert_eq!(tokens, out.tokens, "input:\n{text}");
+        assert_eq!(diags, whole, "input:\n{text}");
     }
+}
+
+/// A module preprocessed form by form from its text ([`PpStream`]): the
+/// forms' tokens concatenated, and the diagnostics.
+pub(crate) fn streamed(file: &SourceFile, env: &PpEnv) -> (Vec<Token>, Vec<Diagnostic>) {
+    let mut stream = PpStream::new(FileId(0), file, env);
+    let mut tokens = Vec::new();
+    while let Some(form) = stream.next_form() {
+        tokens.extend_from_slice(form);
+        stream.release_form();
+    }
+    (tokens, stream.finish().diagnostics)
+}
+
+/// Streaming gives what preprocessing the whole token list gives, with
+/// `maybe` turned on midway, `-file`, includes, conditionals and errors.
+#[test]
+fn streaming_gives_the_same_tokens_and_diagnostics() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("h.hrl"),
+        "-define(H(X), {h, X}).\n-ifdef(NOPE).\nbad(.\n-endif.\nh() -> ?H(1).\n",
+    )
+    .unwrap();
+    let text = "-module(m).\nmaybe() -> else.\n-feature(maybe_expr, enable).\n\
+                -include(\"h.hrl\").\n-define(D(X), [X, X]).\n\
+                f() -> maybe ok ?= ?D(?H(2)) else _ -> ?LINE end.\n\
+                -file(\"gen.erl\", 10).\ng() -> ?FILE ?NOPE.\n-if(?UNDEFINED).\n\
+                x() -> 1.\n-else.\ny() -> ?FUNCTION_NAME.\n-endif.\nlast() -> 'unterminated";
+    let file = SourceFile::new(dir.path().join("m.erl"), Arc::from(text));
+    let env = PpEnv::default();
+    let (toks, lex_diags) = tokenize(FileId(0), text);
+    let out = preprocess(FileId(0), &file, toks, &env);
+    let mut whole = lex_diags;
+    whole.extend(out.diagnostics);
+    let (tokens, diags) = streamed(&file, &env);
+    assert_eq!(tokens, out.tokens);
+    assert_eq!(diags, whole);
+    assert!(
+        tokens
+            .iter()
+            .any(|t| t.kind == TokenKind::Keyword(crate::token::Keyword::Maybe))
+    );
+    assert!(diags.len() >= 3, "{diags:?}");
+}
+
+/// `-define(E0(X), {X, X}).` and `-define(En(X), ?En-1({X, X})).`: each
+/// level doubles its argument twice over.
+fn doubling_macros(levels: usize) -> String {
+    let mut text = String::from("-module(m).\n-define(E0(X), {X,X}).\n");
+    for i in 1..=levels {
+        text.push_str(&format!("-define(E{i}(X), ?E{}({{X,X}})).\n", i - 1));
+    }
+    text
+}
+
+/// Macros that double their arguments level after level stop at the
+/// form's output budget with a diagnostic at the use, the rest of the form
+/// dropped; the next form is preprocessed as usual.
+#[test]
+fn expansion_is_bounded_by_output_size() {
+    let mut text = doubling_macros(22);
+    text.push_str("f() -> ?E22(a).\ng() -> ok.\n");
+    let file = SourceFile::new("m.erl".into(), Arc::from(text.as_str()));
+    let (tokens, diags) = streamed(&file, &PpEnv::default());
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let d = &diags[0];
+    assert_eq!(d.code, DiagnosticCode::E022BadMacroCall);
+    assert!(
+        d.message
+            .contains("expand to more than 2000000 tokens; the rest of the form is dropped"),
+        "{}",
+        d.message
+    );
+    assert_eq!(file.location(d.span.start).to_string(), "m.erl:25:8");
+    assert!(tokens.len() < 40, "{} tokens", tokens.len());
+    let rendered: Vec<String> = tokens.iter().map(|t| token_text(&t.kind)).collect();
+    assert_eq!(
+        rendered[rendered.len() - 12..],
+        ["f", "(", ")", "->", ".", "g", "(", ")", "->", "ok", ".", ""]
+    );
+}
+
+/// Each form may stay under its budget while the module as a whole goes
+/// over its own: reported once, and the macros after it stay unexpanded.
+#[test]
+fn expansion_is_bounded_per_module() {
+    let mut text = doubling_macros(15);
+    for i in 0..20 {
+        text.push_str(&format!("f{i}() -> ?E15(a).\n"));
+    }
+    text.push_str("g() -> ?E0(b).\n");
+    let file = SourceFile::new("m.erl".into(), Arc::from(text.as_str()));
+    let (tokens, diags) = streamed(&file, &PpEnv::default());
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(
+        diags[0]
+            .message
+            .contains("the macros of this module expand to more than"),
+        "{}",
+        diags[0].message
+    );
+    let tail: Vec<String> = tokens[tokens.len() - 10..]
+        .iter()
+        .map(|t| token_text(&t.kind))
+        .collect();
+    assert_eq!(tail, ["g", "(", ")", "->", "'?E0'", "(", "b", ")", ".", ""]);
 }

@@ -1,0 +1,4 @@
+-module(m).
+-export([f/0]).
+
+f() -> {?GOOD, ?ALSO_GOOD}.

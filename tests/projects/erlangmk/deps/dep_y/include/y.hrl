@@ -1,0 +1,1 @@
+-record(y_entry, {key, hits = 0}).

@@ -1,0 +1,1 @@
+-define(TABLE, emk_cache).

@@ -1,0 +1,1 @@
+-define(LOG(X), io:format("~p~n", [X])).

@@ -1,0 +1,1 @@
+-define(NAME, selfref_registry).

@@ -1,0 +1,1 @@
+-define(VERSION, "1.0.0").

@@ -1,0 +1,1 @@
+-define(DEP, dep_x).

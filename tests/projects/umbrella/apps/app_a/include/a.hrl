@@ -1,0 +1,1 @@
+-record(a_state, {retries = ?RETRIES, server = ?SERVER}).

@@ -1,0 +1,1 @@
+-define(TIMEOUT, 5000).

@@ -1,0 +1,4 @@
+-module(gen_names).
+-export([names/0]).
+
+names() -> [?SERVER].
