@@ -128,11 +128,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         match (&hit.read_item, &hit.write_item) {
             (Item::Name(a), Item::Name(b)) => {
                 let n = a.meet(b, limit);
-                let kind = match cat {
-                    Category::Global => "global_name",
-                    Category::PersistentTerm => "persistent_term",
-                    _ => "registered_name",
-                };
+                let kind = cat.info().resource;
                 let label = if cat == Category::PersistentTerm {
                     "key"
                 } else {
@@ -152,7 +148,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 let app = t1.meet(t2, limit);
                 let k = k1.meet(k2, limit);
                 Resource {
-                    kind: "application_env",
+                    kind: cat.info().resource,
                     display: format!("application ∈ {}, key ∈ {}", show(&app), show(&k)),
                     name: Some(self.value_set(&app)),
                     table: None,
@@ -163,11 +159,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 let t = t1.meet(t2, limit);
                 let k = k1.meet(k2, limit);
                 Resource {
-                    kind: if cat == Category::Mnesia {
-                        "mnesia_record"
-                    } else {
-                        "ets_object"
-                    },
+                    kind: cat.info().resource,
                     display: format!("table ∈ {}, key ∈ {}", show(&t), show(&k)),
                     name: None,
                     table: Some(self.value_set(&t)),
@@ -175,14 +167,14 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 }
             }
             (Item::Spawn(o), Item::Pid(_)) => Resource {
-                kind: "spawned_pid",
+                kind: cat.info().resource,
                 display: format!("pid ∈ {{spawned at {}}}", self.origin_text(*o)),
                 name: None,
                 table: None,
                 key: None,
             },
             _ => Resource {
-                kind: "unknown",
+                kind: cat.info().resource,
                 display: "any".to_string(),
                 name: None,
                 table: None,

@@ -12,6 +12,7 @@ use racewit_syntax::ir::{MFA, Name};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
+use crate::catalog::CatSet;
 use crate::dataflow::{Flow, SiteTarget, SiteVals};
 use crate::spawn::{StartShape, start_of};
 use crate::units::{FnId, Units};
@@ -516,15 +517,15 @@ impl CallGraph {
 
     /// Per unit, the union of `seed` masks of every unit it may reach over
     /// edges accepted by `follow`.
-    pub fn propagate(&self, seed: &[u8], follow: fn(EdgeKind) -> bool) -> Vec<u8> {
+    pub fn propagate(&self, seed: &[CatSet], follow: fn(EdgeKind) -> bool) -> Vec<CatSet> {
         let n = self.graph.node_count();
-        let mut mask = vec![0u8; n];
+        let mut mask = vec![CatSet::EMPTY; n];
         for (i, &s) in seed.iter().enumerate() {
             mask[self.unit_nodes[i].index()] = s;
         }
         let mut work: Vec<NodeIndex> = (0..n)
             .map(NodeIndex::new)
-            .filter(|x| mask[x.index()] != 0)
+            .filter(|x| !mask[x.index()].is_empty())
             .collect();
         while let Some(x) = work.pop() {
             let mx = mask[x.index()];
@@ -543,11 +544,14 @@ impl CallGraph {
         mask
     }
 
-    pub fn node_mask(&self, mask: &[u8], callee: &Callee, units: &Units<'_>) -> u8 {
+    pub fn node_mask(&self, mask: &[CatSet], callee: &Callee, units: &Units<'_>) -> CatSet {
         match callee {
             Callee::Fn(g) => mask[self.unit_nodes[units.fn_unit[g.index()].index()].index()],
             Callee::Closure(u) => mask[self.unit_nodes[u.index()].index()],
-            Callee::UnknownApply(n) => self.apply_nodes.get(n).map_or(0, |x| mask[x.index()]),
+            Callee::UnknownApply(n) => self
+                .apply_nodes
+                .get(n)
+                .map_or(CatSet::EMPTY, |x| mask[x.index()]),
         }
     }
 }

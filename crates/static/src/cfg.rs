@@ -10,6 +10,8 @@
 use racewit_syntax::ir::{Body, CallSiteId, ClauseId, Expr, ExprId, Qualifier};
 use rustc_hash::FxHashMap;
 
+use crate::catalog::CatSet;
+
 pub const ENTRY: u32 = 0;
 pub const EXIT: u32 = 1;
 
@@ -26,7 +28,7 @@ pub struct Cfg {
     pub by_site: FxHashMap<CallSiteId, u32>,
     /// Per node: categories (bits) written at the node itself or by what it
     /// runs, and by any node after it ([`Cfg::set_ahead`]; empty until then).
-    pub ahead: Vec<u8>,
+    pub ahead: Vec<CatSet>,
 }
 
 impl Cfg {
@@ -37,11 +39,11 @@ impl Cfg {
     /// Fill [`Cfg::ahead`] from the categories each site may write
     /// (directly or through what it runs): a node's mask holds its own and
     /// those of every node reachable from it.
-    pub fn set_ahead(&mut self, writes: &dyn Fn(CallSiteId) -> u8) {
-        let own: Vec<u8> = self
+    pub fn set_ahead(&mut self, writes: &dyn Fn(CallSiteId) -> CatSet) {
+        let own: Vec<CatSet> = self
             .nodes
             .iter()
-            .map(|n| n.site.map_or(0, writes))
+            .map(|n| n.site.map_or(CatSet::EMPTY, writes))
             .collect();
         let mut ahead = own.clone();
         // Few nodes and few loops: iterate to the fixpoint, latest nodes first.
@@ -63,10 +65,13 @@ impl Cfg {
     }
 
     /// Categories that may be written after `node` (not at it).
-    pub fn after(&self, node: u32) -> u8 {
-        self.nodes[node as usize].succs.iter().fold(0, |m, &s| {
-            m | self.ahead.get(s as usize).copied().unwrap_or(0xff)
-        })
+    pub fn after(&self, node: u32) -> CatSet {
+        self.nodes[node as usize]
+            .succs
+            .iter()
+            .fold(CatSet::EMPTY, |m, &s| {
+                m | self.ahead.get(s as usize).copied().unwrap_or(CatSet::ALL)
+            })
     }
 }
 

@@ -27,6 +27,8 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::callgraph::{Callee, Invoke, invocations};
+pub use crate::ets::Creation;
+use crate::ets::Tables;
 use crate::units::{FnId, Units};
 use crate::values::{
     Opaque, OpaqueId, Origin, Term, UnitId, Val, element, list_elements, product, resolve,
@@ -60,23 +62,14 @@ pub struct SiteVals {
 /// A record field: record name, tuple size, 0-based position.
 pub type FieldKey = (Name, u32, u32);
 
-/// `ets:new` or `mnesia:create_table` found in the program.
-#[derive(Clone, Debug)]
-pub struct Creation {
-    pub origin: Origin,
-    pub owner: FnId,
-    pub mnesia: bool,
-    /// Resolved name and options.
-    pub name: Val,
-    pub opts: Val,
-}
-
 #[derive(Default)]
 struct FnFacts {
     /// Units whose results this evaluation used.
     ret_reads: Vec<UnitId>,
     /// Record fields this evaluation read.
     field_reads: Vec<FieldKey>,
+    /// The evaluation used the key positions of tables.
+    keypos_read: bool,
     sites: Vec<(CallSiteId, SiteVals)>,
     /// For each of `sites`: the invocations the evaluation computed in the
     /// function's context (reused to resolve the feeds in that same context).
@@ -119,6 +112,9 @@ pub struct Flow {
     pub sent: Vec<Val>,
     /// Locally registered server names and the callback modules started under them.
     pub servers: FxHashMap<Name, Vec<Name>>,
+    /// The ETS tables created so far (as the round began), for the key
+    /// position of the objects a lookup returns.
+    pub tables: Tables,
     pub rounds: usize,
 }
 
@@ -140,6 +136,7 @@ impl Flow {
             creations: Vec::new(),
             sent: Vec::new(),
             servers: self.servers.clone(),
+            tables: self.tables.clone(),
             rounds: self.rounds,
         }
     }
@@ -249,6 +246,7 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
         creations: Vec::new(),
         sent: Vec::new(),
         servers: FxHashMap::default(),
+        tables: Tables::default(),
         rounds: 0,
     };
     let n = units.fns.len();
@@ -256,6 +254,7 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
         dirty: vec![true; n],
         ret_readers: vec![FxHashSet::default(); units.units.len()],
         field_readers: FxHashMap::default(),
+        keypos_readers: FxHashSet::default(),
         creations: vec![Vec::new(); n],
         sent: vec![Vec::new(); n],
         grew: vec![false; n],
@@ -309,6 +308,16 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
             );
             pending = next;
         }
+        // Lookups return objects keyed at their table's key position: the
+        // functions that read one see the tables created so far.
+        let created: Vec<Creation> = state.creations.iter().flatten().cloned().collect();
+        let tables = Tables::new(&created);
+        if tables.keypos_differ(&flow.tables) {
+            for f in &state.keypos_readers {
+                state.dirty[f.index()] = true;
+            }
+        }
+        flow.tables = tables;
     }
     // A function no outside code can call has been fed by the program's own
     // sites only: its internal context is its context (the same joins from
@@ -348,6 +357,8 @@ struct Worklist {
     ret_readers: Vec<FxHashSet<FnId>>,
     /// Functions that read each record field.
     field_readers: FxHashMap<FieldKey, FxHashSet<FnId>>,
+    /// Functions that read the key position of a table.
+    keypos_readers: FxHashSet<FnId>,
     creations: Vec<Vec<Creation>>,
     sent: Vec<Vec<Val>>,
     /// Functions whose parameter context grew during the current round.
@@ -413,6 +424,9 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
     };
     for u in f.ret_reads {
         state.ret_readers[u.index()].insert(fid);
+    }
+    if f.keypos_read {
+        state.keypos_readers.insert(fid);
     }
     for k in f.field_reads {
         state.field_readers.entry(k).or_default().insert(fid);
@@ -1146,6 +1160,28 @@ impl Eval<'_, '_> {
                     }
                     let refs: Vec<&Val> = a.iter().collect();
                     return Val::derive_all(&refs, limit);
+                }
+                // The objects of the key: `[]` or `[Obj]`, `Obj` holding the
+                // key at the table's key position (1, the default, when the
+                // table is not known).
+                ("ets", "lookup" | "take", 2) => {
+                    self.facts.keypos_read = true;
+                    let ctx = &self.flow.ctx[self.fid.index()];
+                    let table = resolve(&a[0], ctx, limit);
+                    let mut keypos = self.flow.tables.keypos(&table);
+                    if keypos.is_empty() {
+                        keypos.insert(1);
+                    }
+                    if a[1].is_any() {
+                        return Val::Any;
+                    }
+                    let mut objs = vec![Term::List(Vec::new())];
+                    for p in keypos {
+                        for k in a[1].iter() {
+                            objs.push(Term::List(vec![Term::Keyed(p, Box::new(k.clone()))]));
+                        }
+                    }
+                    return Val::from_terms(objs, limit);
                 }
                 ("mnesia", "create_table", 2) => {
                     self.facts

@@ -1,28 +1,33 @@
-//! R002: ETS. `ets:lookup/2`, `ets:lookup_element/3` or `ets:member/2`, then
-//! `ets:insert/2`, `ets:insert_new/2` or `ets:delete/2` on a table and key
-//! that may be the same. Only a `public` table can be written by another
-//! process in between, so tables whose every creation (`ets:new`, traced by
-//! name for named tables and by value otherwise) is `protected` or
-//! `private` are filtered. The key of an object is its `keypos` element.
+//! R002: ETS tables and keys. The operations are rows of
+//! [`crate::catalog::OPS`]; this module says which objects each touches:
+//! the key of an object is its `keypos` element (any element when the
+//! table's `keypos` is not known), a match pattern or a match
+//! specification's heads match the keys written in them (`'_'` and `'$1'`
+//! match every key), and a whole-table operation (`tab2list/1`,
+//! `first/1`) every key.
+//!
+//! Only a `public` table can be written by another process than its owner,
+//! so tables whose every creation (`ets:new`, traced by name for named
+//! tables and by value otherwise) is `protected` or `private` are filtered
+//! (see [`Tables`]).
 
 use std::collections::BTreeSet;
 
-use racewit_syntax::ir::{MFA, Name};
+use racewit_syntax::ir::Name;
 use rustc_hash::FxHashMap;
 
-use crate::dataflow::Creation;
-use crate::ops::{Item, Role};
+use crate::units::FnId;
 use crate::values::{Origin, Term, Val, element};
 
-pub fn role(mfa: &MFA) -> Option<Role> {
-    if mfa.module != "ets" {
-        return None;
-    }
-    match (mfa.name.as_str(), mfa.arity) {
-        ("lookup", 2) | ("lookup_element", 3) | ("member", 2) => Some(Role::Read),
-        ("insert", 2) | ("insert_new", 2) | ("delete", 2) => Some(Role::Write),
-        _ => None,
-    }
+/// `ets:new` or `mnesia:create_table` found in the program.
+#[derive(Clone, Debug)]
+pub struct Creation {
+    pub origin: Origin,
+    pub owner: FnId,
+    pub mnesia: bool,
+    /// Resolved name and options.
+    pub name: Val,
+    pub opts: Val,
 }
 
 /// Whether an options term says `named_table` (`None`: cannot tell).
@@ -99,7 +104,7 @@ fn info_of(opts: &Term) -> (TableAccess, BTreeSet<u32>, Option<bool>) {
 }
 
 /// Every table creation of the program, by name and by origin.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Tables {
     pub named: FxHashMap<Name, Vec<TableInfo>>,
     pub by_origin: FxHashMap<Origin, Vec<TableInfo>>,
@@ -131,6 +136,26 @@ impl Tables {
             }
         }
         t
+    }
+
+    /// Some table's key positions differ between the two.
+    pub fn keypos_differ(&self, other: &Tables) -> bool {
+        fn keys<K: Ord + Clone>(m: &FxHashMap<K, Vec<TableInfo>>) -> Vec<(K, Vec<Vec<u32>>)> {
+            let mut v: Vec<(K, Vec<Vec<u32>>)> = m
+                .iter()
+                .map(|(k, infos)| {
+                    let mut ps: Vec<Vec<u32>> = infos
+                        .iter()
+                        .map(|i| i.keypos.iter().copied().collect())
+                        .collect();
+                    ps.sort();
+                    (k.clone(), ps)
+                })
+                .collect();
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            v
+        }
+        keys(&self.named) != keys(&other.named) || keys(&self.by_origin) != keys(&other.by_origin)
     }
 
     /// Creations a table value may come from; `None` when some part is unknown.
@@ -188,35 +213,114 @@ impl Tables {
     }
 }
 
-/// The key of each object in `objs` (a tuple, or a list of tuples).
-fn object_keys(objs: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
-    if keypos.is_empty() {
-        return Val::Any;
-    }
-    let mut out = Val::bottom();
-    for t in objs.iter() {
-        let tuples: Vec<Term> = match t {
-            Term::List(items) => items.clone(),
-            other => vec![other.clone()],
-        };
-        for tu in tuples {
-            let one = Val::one(tu);
-            for &k in keypos {
-                out.join_in(&element(&one, k as usize - 1, limit), limit);
-            }
+/// The terms of `v` that are tuples, taking a list's elements apart.
+fn tuples_of(v: &Val) -> Vec<Term> {
+    let mut out = Vec::new();
+    for t in v.iter() {
+        match t {
+            Term::List(items) => out.extend(items.iter().cloned()),
+            other => out.push(other.clone()),
         }
     }
     out
 }
 
-pub fn item(mfa: &MFA, args: &[Val], tables: &Tables, limit: usize) -> Item {
-    let arg = |i: usize| args.get(i).cloned().unwrap_or(Val::Any);
-    let table = arg(0);
-    let key = match mfa.name.as_str() {
-        "insert" | "insert_new" => object_keys(&arg(1), &tables.keypos(&table), limit),
-        _ => arg(1),
-    };
-    Item::TableKey { table, key }
+/// The key of tuple `t` at each of `keypos`; every element when the key
+/// position is not known (the key is one of them).
+fn keys_of(t: Term, keypos: &BTreeSet<u32>, limit: usize, out: &mut Val) {
+    let one = Val::one(t.clone());
+    if keypos.is_empty() {
+        match &t {
+            Term::Tuple(items) => {
+                for i in 0..items.len() {
+                    out.join_in(&element(&one, i, limit), limit);
+                }
+            }
+            Term::Keyed(_, k) => {
+                out.join_in(&Val::one((**k).clone()), limit);
+            }
+            _ => {
+                out.join_in(&Val::Any, limit);
+            }
+        }
+        return;
+    }
+    for &k in keypos {
+        out.join_in(&element(&one, k as usize - 1, limit), limit);
+    }
+}
+
+/// The key of each object in `objs` (a tuple, or a list of tuples).
+pub fn object_keys(objs: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
+    let mut out = Val::bottom();
+    for t in tuples_of(objs) {
+        keys_of(t, keypos, limit, &mut out);
+    }
+    out
+}
+
+/// A match pattern's variables (`'_'`, `'$1'`) match any term.
+fn unvar(t: &Term) -> Term {
+    match t {
+        Term::Atom(a)
+            if a == "_"
+                || (a.len() > 1
+                    && a.starts_with('$')
+                    && a[1..].chars().all(|c| c.is_ascii_digit())) =>
+        {
+            Term::Wild
+        }
+        Term::Tuple(ts) => Term::Tuple(ts.iter().map(unvar).collect()),
+        Term::List(ts) => Term::List(ts.iter().map(unvar).collect()),
+        // Not known: it may be a variable.
+        Term::Any | Term::Opaque(_) | Term::Param(_) | Term::ParamElem(..) | Term::Derived(_) => {
+            Term::Wild
+        }
+        t => t.clone(),
+    }
+}
+
+/// The keys a match pattern (`{Key, '_'}`) may match: `Wild` for a variable.
+pub fn pattern_keys(pat: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
+    if pat.is_any() {
+        return Val::one(Term::Wild);
+    }
+    let mut out = Val::bottom();
+    for t in pat.iter() {
+        match unvar(t) {
+            Term::Wild => return Val::one(Term::Wild),
+            u => keys_of(u, keypos, limit, &mut out),
+        }
+    }
+    wild_if_unknown(out)
+}
+
+/// The keys a match specification (`[{Pattern, Guards, Body}]`) may match.
+pub fn spec_keys(spec: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
+    if spec.is_any() {
+        return Val::one(Term::Wild);
+    }
+    let mut out = Val::bottom();
+    for t in spec.iter() {
+        let Term::List(clauses) = t else {
+            return Val::one(Term::Wild);
+        };
+        for c in clauses {
+            match c {
+                Term::Tuple(parts) if parts.len() == 3 => {
+                    let head = Val::one(parts[0].clone());
+                    out.join_in(&pattern_keys(&head, keypos, limit), limit);
+                }
+                _ => return Val::one(Term::Wild),
+            }
+        }
+    }
+    wild_if_unknown(out)
+}
+
+/// A pattern key that is not known matches any key.
+fn wild_if_unknown(v: Val) -> Val {
+    if v.is_any() { Val::one(Term::Wild) } else { v }
 }
 
 #[cfg(test)]

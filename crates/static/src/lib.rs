@@ -72,20 +72,16 @@
 //! options, never on thread count or hash order (searches run in parallel
 //! but each is sequential, and results are sorted).
 
-pub mod app_env;
 pub mod assemble;
 pub mod callgraph;
+pub mod catalog;
 pub mod cfg;
 pub mod dataflow;
 pub mod depend;
 pub mod escape;
 pub mod ets;
-pub mod global;
 pub mod message;
-pub mod mnesia;
 pub mod ops;
-pub mod persistent_term;
-pub mod registry;
 pub mod spawn;
 pub mod spawn_register;
 pub mod suspect;
@@ -100,8 +96,11 @@ use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 pub use suspect::{
-    Access, Analysis, ArgHint, Category, Entry, Hop, HopKind, Resource, Stats, Suspect, ValueSet,
+    Access, Analysis, ArgHint, Category, Entry, Hop, HopKind, Resource, ResourceKind, Stats,
+    Suspect, ValueSet,
 };
+
+use crate::catalog::CatSet;
 
 use crate::callgraph::{CallGraph, EdgeKind};
 use crate::dataflow::SiteTarget;
@@ -140,7 +139,7 @@ fn writes_of(
     let mut out = Vec::new();
     for (mi, per) in world.site_ops.iter().enumerate() {
         for (si, &(_, w)) in per.iter().enumerate() {
-            if w == 0 {
+            if w.is_empty() {
                 continue;
             }
             let o = Origin {
@@ -151,10 +150,8 @@ fn writes_of(
                 continue;
             };
             let ctx = world.global_ctx(sv.unit);
-            for c in Category::ALL {
-                if w & c.bit() != 0
-                    && let Some((args, item)) = world.item_at(c, o, &ctx)
-                {
+            for c in w.iter() {
+                if let Some((args, item)) = world.item_at(c, o, &ctx) {
                     out.push((c, o, sv.unit, item, args));
                 }
             }
@@ -173,7 +170,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         clock = now;
     };
     let limit = opts.atom_limit.max(1);
-    let enabled: u8 = opts.categories.iter().fold(0, |m, c| m | c.bit());
+    let enabled: CatSet = opts.categories.iter().copied().collect();
     let units = Units::new(program);
     let flow = dataflow::compute(&units, limit);
     lap("dataflow");
@@ -182,13 +179,13 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     lap("callgraph");
 
     // Reads and writes per site, and per unit.
-    let mut reads_seed = vec![0u8; units.units.len()];
-    let mut writes_seed = vec![0u8; units.units.len()];
-    let mut site_ops: Vec<Vec<(u8, u8)>> = Vec::with_capacity(units.modules.len());
+    let mut reads_seed = vec![CatSet::EMPTY; units.units.len()];
+    let mut writes_seed = vec![CatSet::EMPTY; units.units.len()];
+    let mut site_ops: Vec<Vec<(CatSet, CatSet)>> = Vec::with_capacity(units.modules.len());
     let mut reads: Vec<Read> = Vec::new();
     let mut write_count = 0usize;
     for (mi, m) in units.modules.iter().enumerate() {
-        let mut per = vec![(0u8, 0u8); m.call_sites.len()];
+        let mut per = vec![(CatSet::EMPTY, CatSet::EMPTY); m.call_sites.len()];
         for (si, slot) in per.iter_mut().enumerate() {
             let site = CallSiteId(si as u32);
             let Some(sv) = flow.site(mi as u32, site) else {
@@ -203,35 +200,33 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
             if mfa.module == m.name {
                 continue;
             }
-            let (r, w) = ops::classify(mfa);
+            let (r, w) = catalog::classify(mfa);
             let (r, w) = (r & enabled, w & enabled);
             *slot = (r, w);
             reads_seed[sv.unit.index()] |= r;
             writes_seed[sv.unit.index()] |= w;
-            if w != 0 {
+            if !w.is_empty() {
                 write_count += 1;
             }
-            for c in Category::ALL {
-                if r & c.bit() != 0 {
-                    reads.push(Read {
-                        unit: sv.unit,
-                        origin: Origin {
-                            module: mi as u32,
-                            site,
-                        },
-                        category: c,
-                    });
-                }
+            for c in r.iter() {
+                reads.push(Read {
+                    unit: sv.unit,
+                    origin: Origin {
+                        module: mi as u32,
+                        site,
+                    },
+                    category: c,
+                });
             }
         }
         site_ops.push(per);
     }
     let write_reach = cg.propagate(&writes_seed, |k| k != EdgeKind::Creates);
     let read_reach = cg.propagate(&reads_seed, EdgeKind::returns);
-    let reach: Vec<u8> = write_reach
+    let reach: Vec<CatSet> = write_reach
         .iter()
         .zip(&read_reach)
-        .map(|(a, b)| a | b)
+        .map(|(&a, &b)| a | b)
         .collect();
 
     // Pruned CFGs.
@@ -244,11 +239,11 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
             let module = unit.module;
             let keep = |site: CallSiteId| {
                 let (r, w) = site_ops[module as usize][site.index()];
-                r | w != 0
+                !(r | w).is_empty()
                     || cg
                         .invokes(module, site)
                         .iter()
-                        .any(|inv| cg.node_mask(&reach, &inv.callee, &units) != 0)
+                        .any(|inv| !cg.node_mask(&reach, &inv.callee, &units).is_empty())
             };
             let mut c = cfg::build(&func.body, unit.clauses(func), &keep);
             c.set_ahead(&|site| {
@@ -310,6 +305,11 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         }
         for hit in &outcome.hits {
             if !seen.insert((read.category, read.origin, hit.write)) {
+                continue;
+            }
+            // An atomic read-and-write (`ets:update_counter/3`) against
+            // itself: no other process can come between its two halves.
+            if hit.write == read.origin && world.atomic_at(read.category, read.origin) {
                 continue;
             }
             if assembler.filtered(read, hit) {
@@ -449,6 +449,75 @@ mod tests {
             .map(|s| (s.category.as_str(), s.read.line, s.write.module.to_string()))
             .collect();
         assert_eq!(found, vec![("application_env", 4, "t".to_string())]);
+    }
+
+    /// `bump(Tab, Key)` with `Tab` a public table from `ets:new/2` in another function.
+    fn bump_with(read: &str, write: &str) -> Vec<(&'static str, u32, u32)> {
+        let src = format!(
+            "-module(t).\n-export([setup/0, bump/2]).\nsetup() -> ets:new(t, [public]).\n\
+             bump(Tab, Key) ->\n    {read},\n    {write}.\n"
+        );
+        check(&src)
+    }
+
+    #[test]
+    fn every_ets_read_pairs_with_every_ets_write() {
+        let reads = [
+            "[{Key, N}] = ets:lookup(Tab, Key)",
+            "N = ets:lookup_element(Tab, Key, 2)",
+            "true = ets:member(Tab, Key), N = 0",
+            "[[N]] = ets:match(Tab, {Key, '$1'})",
+            "[{_, N}] = ets:match_object(Tab, {Key, '_'})",
+            "[N] = ets:select(Tab, [{{Key, '$1'}, [], ['$1']}])",
+            "N = ets:first(Tab)",
+            "N = ets:tab2list(Tab)",
+            "N = ets:info(Tab, size)",
+            "[{_, N}] = ets:take(Tab, Key)",
+            "N = ets:update_counter(Tab, Key, 1)",
+        ];
+        let writes = [
+            "ets:insert(Tab, {Key, N + 1})",
+            "ets:insert_new(Tab, {Key, N})",
+            "ets:update_element(Tab, Key, {2, N + 1})",
+            "ets:update_counter(Tab, Key, N)",
+            "ets:update_counter(Tab, Key, N, {Key, 0})",
+            "N =/= 0 andalso ets:delete(Tab, Key)",
+            "ets:delete_object(Tab, {Key, N})",
+            "N =/= 0 andalso ets:take(Tab, Key) == N",
+            "ets:select_delete(Tab, [{{Key, N}, [], [true]}])",
+            "ets:select_replace(Tab, [{{Key, N}, [], [{{Key, N + 1}}]}])",
+            "ets:match_delete(Tab, {Key, N})",
+            "N =/= 0 andalso ets:delete_all_objects(Tab)",
+        ];
+        for r in reads {
+            for w in writes {
+                assert_eq!(bump_with(r, w), vec![("ets", 5, 6)], "{r} -> {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn settings_of_a_table_are_no_read_of_its_objects() {
+        assert_eq!(
+            bump_with("N = ets:info(Tab, owner)", "ets:insert(Tab, {Key, N})"),
+            vec![]
+        );
+    }
+
+    #[test]
+    fn an_atomic_update_is_no_pair_with_itself() {
+        let src = "-module(t).\n-export([setup/0, hit/1]).\nsetup() -> ets:new(t, [named_table, public]).\n\
+                   hit(K) -> ets:update_counter(t, K, 1, {K, 0}).\n";
+        assert_eq!(check(src), vec![]);
+    }
+
+    #[test]
+    fn a_record_update_of_a_looked_up_object_writes_its_key() {
+        let src = "-module(t).\n-export([setup/0, hit/1]).\n-record(session, {id, hits = 0}).\n\
+                   setup() -> ets:new(sessions, [named_table, public, {keypos, #session.id}]).\n\
+                   hit(Id) ->\n    [S] = ets:lookup(sessions, Id),\n\
+                   ets:insert(sessions, S#session{hits = S#session.hits + 1}).\n";
+        assert_eq!(check(src), vec![("ets", 6, 7)]);
     }
 
     #[test]

@@ -6,72 +6,7 @@ use racewit_syntax::ir::{CallSiteId, Name};
 use racewit_syntax::source::Span;
 use serde::Serialize;
 
-/// Kinds of shared state, each with a stable code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Category {
-    /// `whereis/registered` → `register/unregister` (R001).
-    Registry,
-    /// `ets:lookup/lookup_element/member` → `ets:insert/insert_new/delete` (R002).
-    Ets,
-    /// `mnesia:dirty_read/dirty_match_object` → `mnesia:dirty_write/dirty_delete` (R003).
-    Mnesia,
-    /// `spawn` → `register` of the new pid, which may already have exited (R004).
-    SpawnRegister,
-    /// `global:whereis_name` → `global:register_name` (R005).
-    Global,
-    /// `persistent_term:get` → `persistent_term:put/erase` (R006).
-    PersistentTerm,
-    /// `application:get_env` → `application:set_env/unset_env` (R007).
-    ApplicationEnv,
-}
-
-impl Category {
-    pub const ALL: [Category; 7] = [
-        Category::Registry,
-        Category::Ets,
-        Category::Mnesia,
-        Category::SpawnRegister,
-        Category::Global,
-        Category::PersistentTerm,
-        Category::ApplicationEnv,
-    ];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Category::Registry => "R001",
-            Category::Ets => "R002",
-            Category::Mnesia => "R003",
-            Category::SpawnRegister => "R004",
-            Category::Global => "R005",
-            Category::PersistentTerm => "R006",
-            Category::ApplicationEnv => "R007",
-        }
-    }
-
-    /// The snake_case name used in JSON and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Registry => "registry",
-            Category::Ets => "ets",
-            Category::Mnesia => "mnesia",
-            Category::SpawnRegister => "spawn_register",
-            Category::Global => "global",
-            Category::PersistentTerm => "persistent_term",
-            Category::ApplicationEnv => "application_env",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Category> {
-        Category::ALL
-            .into_iter()
-            .find(|c| c.as_str() == s || c.code().eq_ignore_ascii_case(s))
-    }
-
-    pub(crate) fn bit(self) -> u8 {
-        1 << (self as u8)
-    }
-}
+pub use crate::catalog::{Category, ResourceKind};
 
 /// One end of a race: a read or write call.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -104,8 +39,9 @@ pub struct ValueSet {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Resource {
     /// `registered_name`, `ets_object`, `mnesia_record`, `spawned_pid`,
-    /// `global_name`, `persistent_term`.
-    pub kind: &'static str,
+    /// `global_name`, `persistent_term`, `application_env` (the category's
+    /// [`crate::catalog::CategoryInfo::resource`]).
+    pub kind: ResourceKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<ValueSet>,
     #[serde(skip_serializing_if = "Option::is_none")]

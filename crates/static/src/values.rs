@@ -95,6 +95,10 @@ pub enum Term {
     ParamElem(u32, u32),
     /// The table id returned by the `ets:new` at this site (an unnamed table).
     Table(Origin),
+    /// An object read from a table whose key, at 1-based position `.0`,
+    /// is `.1` (what `ets:lookup(T, K)` returns the elements of): its size
+    /// and other elements are not known.
+    Keyed(u32, Box<Term>),
     /// The pid returned by the spawn at this site.
     Spawned(Origin),
     /// `self()`: each process sees its own, so two processes never share it.
@@ -116,6 +120,7 @@ impl Term {
         match self {
             Term::Param(_) | Term::Derived(_) | Term::ParamElem(..) => true,
             Term::List(ts) | Term::Tuple(ts) => ts.iter().any(Term::has_param),
+            Term::Keyed(_, k) => k.has_param(),
             _ => false,
         }
     }
@@ -131,6 +136,10 @@ impl Term {
             Term::List(ts) if ts.len() > MAX_LIST => Term::Any,
             Term::List(ts) => Term::List(ts.into_iter().map(|t| t.truncate(depth + 1)).collect()),
             Term::Tuple(ts) => Term::Tuple(ts.into_iter().map(|t| t.truncate(depth + 1)).collect()),
+            Term::Keyed(p, k) => match k.truncate(depth + 1) {
+                Term::Any => Term::Any,
+                k => Term::Keyed(p, Box::new(k)),
+            },
             t => t,
         }
     }
@@ -144,6 +153,7 @@ impl Term {
             | Term::Derived(_)
             | Term::Wild
             | Term::Conv(_)
+            | Term::Keyed(..)
             | Term::Opaque(_) => out.push('_'),
             Term::Atom(a) => out.push_str(&quote_atom(a)),
             Term::Int(i) => {
@@ -228,6 +238,12 @@ pub fn unify(a: &Term, b: &Term) -> bool {
         (Term::Tuple(x), Term::Tuple(y)) | (Term::List(x), Term::List(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| unify(p, q))
         }
+        (Term::Keyed(p, k), Term::Keyed(q, j)) => p != q || unify(k, j),
+        (Term::Keyed(p, k), Term::Tuple(ts)) | (Term::Tuple(ts), Term::Keyed(p, k)) => (*p
+            as usize)
+            .checked_sub(1)
+            .and_then(|i| ts.get(i))
+            .is_some_and(|e| unify(e, k)),
         (Term::Str(s), Term::List(l)) | (Term::List(l), Term::Str(s)) => {
             s.chars().count() == l.len()
         }
@@ -248,6 +264,7 @@ fn meet_term(a: &Term, b: &Term) -> Term {
         (Term::List(x), Term::List(y)) => {
             Term::List(x.iter().zip(y).map(|(p, q)| meet_term(p, q)).collect())
         }
+        (Term::Keyed(..), t @ Term::Tuple(_)) => t.clone(),
         _ => a.clone(),
     }
 }
@@ -614,9 +631,12 @@ pub fn element(v: &Val, i: usize, limit: usize) -> Val {
                 }
             }
             Term::Param(p) => out.push(Term::ParamElem(*p, i as u32)),
-            Term::Any | Term::ParamElem(..) | Term::Derived(_) | Term::Opaque(_) => {
-                out.push(Term::Any)
-            }
+            Term::Keyed(p, k) if *p as usize == i + 1 => out.push((**k).clone()),
+            Term::Any
+            | Term::ParamElem(..)
+            | Term::Derived(_)
+            | Term::Opaque(_)
+            | Term::Keyed(..) => out.push(Term::Any),
             _ => {}
         }
     }
@@ -828,6 +848,19 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
             }
             None => Val::Any,
         },
+        Term::Keyed(p, k) if k.has_param() => {
+            let ks = resolve_term(k, ctx, limit);
+            match ks {
+                Val::Any => Val::Any,
+                Val::Set(s) => Val::from_terms(
+                    s.iter().map(|k| match k {
+                        Term::Any => Term::Any,
+                        k => Term::Keyed(*p, Box::new(k.clone())),
+                    }),
+                    limit,
+                ),
+            }
+        }
         Term::Tuple(ts) | Term::List(ts) if t.has_param() => {
             // Positions without parameters stay as they are (the product
             // truncates the whole term as resolving each would).

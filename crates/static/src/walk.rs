@@ -17,6 +17,7 @@ use racewit_syntax::ir::{CallSiteId, MFA};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::callgraph::{CallGraph, Callee, EdgeKind};
+use crate::catalog::{CatSet, op_of};
 use crate::cfg::{Cfg, ENTRY, EXIT};
 use crate::dataflow::{Flow, SiteTarget};
 use crate::depend::{DepInfo, dependent};
@@ -35,7 +36,7 @@ pub const MAX_ENTER: u8 = 2;
 const SUMMARY_UNITS: usize = 400;
 
 /// Summaries by (unit, category bit).
-pub type SummaryCache = FxHashMap<(UnitId, u8), Arc<Summary>>;
+pub type SummaryCache = FxHashMap<(UnitId, CatSet), Arc<Summary>>;
 
 /// The writes of one category reachable from a unit.
 #[derive(Clone, Debug, Default)]
@@ -63,9 +64,9 @@ pub struct World<'a, 'p> {
     pub cfgs: Vec<Cfg>,
     pub tables: Tables,
     /// Per module, per site: (categories read, categories written).
-    pub site_ops: Vec<Vec<(u8, u8)>>,
+    pub site_ops: Vec<Vec<(CatSet, CatSet)>>,
     /// Per call-graph node: categories written by it or anything it runs.
-    pub write_reach: Vec<u8>,
+    pub write_reach: Vec<CatSet>,
     pub limit: usize,
     /// States one search may visit.
     pub budget: usize,
@@ -79,7 +80,7 @@ pub struct World<'a, 'p> {
     pub deps: Mutex<FxHashMap<(UnitId, CallSiteId), Arc<DepInfo>>>,
     /// Candidates of an unknown fun call by (arity, category bit): those
     /// that may write that category.
-    pub apply_targets: FxHashMap<(u32, u8), Vec<UnitId>>,
+    pub apply_targets: FxHashMap<(u32, CatSet), Vec<UnitId>>,
     /// The global context of each named function (see [`World::global_ctx`]),
     /// built once and hashed once for every search to share.
     pub globals: Vec<HashedCtx>,
@@ -121,15 +122,18 @@ impl std::hash::Hash for HashedCtx {
 
 /// [`World::apply_targets`]: the candidates of each arity that may write
 /// each category.
-pub fn apply_targets(cg: &CallGraph, write_reach: &[u8]) -> FxHashMap<(u32, u8), Vec<UnitId>> {
+pub fn apply_targets(
+    cg: &CallGraph,
+    write_reach: &[CatSet],
+) -> FxHashMap<(u32, CatSet), Vec<UnitId>> {
     let mut out = FxHashMap::default();
     for (&n, cands) in &cg.apply_candidates {
         for c in Category::ALL {
-            let bit = c.bit();
+            let bit = c.set();
             let ts: Vec<UnitId> = cands
                 .iter()
                 .copied()
-                .filter(|u| write_reach[cg.unit_nodes[u.index()].index()] & bit != 0)
+                .filter(|u| write_reach[cg.unit_nodes[u.index()].index()].meets(bit))
                 .collect();
             out.insert((n, bit), ts);
         }
@@ -245,15 +249,6 @@ pub struct Outcome {
 /// parameters, the same resolved in its context, and the item.
 type ReadView = (Vec<Val>, Vec<Val>, Item);
 
-/// An item that says nothing about what it touches.
-fn item_unknown(item: &Item) -> bool {
-    match item {
-        Item::Name(v) | Item::Pid(v) => v.is_any(),
-        Item::TableKey { table, key } => table.is_any() || key.is_any(),
-        Item::Spawn(_) => false,
-    }
-}
-
 impl World<'_, '_> {
     /// The context of a unit from all its callers; a parameter no known
     /// call feeds is an unknown value of its own.
@@ -273,6 +268,13 @@ impl World<'_, '_> {
         }
     }
 
+    /// The operation of category `cat` at `o` reads and writes atomically.
+    pub fn atomic_at(&self, cat: Category, o: Origin) -> bool {
+        self.site_mfa(o)
+            .and_then(|m| op_of(m, cat))
+            .is_some_and(|op| op.atomic)
+    }
+
     /// The resolved arguments and the item of the operation at `o`, in context `ctx`.
     pub fn item_at(&self, cat: Category, o: Origin, ctx: &[Val]) -> Option<(Vec<Val>, Item)> {
         let sv = self.flow.site(o.module, o.site)?;
@@ -282,14 +284,15 @@ impl World<'_, '_> {
             .iter()
             .map(|a| resolve(a, ctx, self.limit))
             .collect();
-        let it = item(cat, mfa, &args, o, &self.tables, self.limit);
+        let op = op_of(mfa, cat)?;
+        let it = item(op, &args, o, &self.tables, self.limit);
         Some((args, it))
     }
 
     /// Writes of category `bit` reachable from `t` through calls and
     /// process starts, each with the chain of calls to it (breadth first,
     /// at most [`SUMMARY_UNITS`] units), computed once and shared.
-    fn summary(&self, t: UnitId, bit: u8) -> Arc<Summary> {
+    fn summary(&self, t: UnitId, bit: CatSet) -> Arc<Summary> {
         if let Ok(cache) = self.summaries.lock()
             && let Some(r) = cache.get(&(t, bit))
         {
@@ -303,7 +306,7 @@ impl World<'_, '_> {
             let module = self.units.unit(x).module;
             for &site in &self.cg.unit_sites[x.index()] {
                 let o = Origin { module, site };
-                if self.site_ops[module as usize][site.index()].1 & bit != 0 {
+                if self.site_ops[module as usize][site.index()].1.meets(bit) {
                     let mut chain = Vec::new();
                     let mut cur = x;
                     while let Some(&(p, po, k)) = parent.get(&cur) {
@@ -321,11 +324,10 @@ impl World<'_, '_> {
                     continue;
                 }
                 for inv in self.cg.invokes(module, site) {
-                    if self
+                    if !self
                         .cg
                         .node_mask(&self.write_reach, &inv.callee, self.units)
-                        & bit
-                        == 0
+                        .meets(bit)
                     {
                         continue;
                     }
@@ -350,7 +352,7 @@ impl World<'_, '_> {
         r
     }
 
-    fn targets<'s>(&'s self, callee: &'s Callee, bit: u8) -> &'s [UnitId] {
+    fn targets<'s>(&'s self, callee: &'s Callee, bit: CatSet) -> &'s [UnitId] {
         match callee {
             Callee::Fn(g) => std::slice::from_ref(&self.units.fn_unit[g.index()]),
             Callee::Closure(u) => std::slice::from_ref(u),
@@ -389,7 +391,7 @@ impl World<'_, '_> {
 struct Search<'w, 'a, 'p> {
     w: &'w World<'a, 'p>,
     read: &'w Read,
-    bit: u8,
+    bit: CatSet,
     read_args: Vec<Val>,
     read_item: Item,
     states: Vec<State>,
@@ -420,7 +422,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         Search {
             w,
             read,
-            bit: read.category.bit(),
+            bit: read.category.set(),
             read_args,
             read_item,
             states: Vec::new(),
@@ -507,7 +509,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             return true;
         };
         let ahead = self.w.cfgs[unit.index()].ahead.get(node as usize);
-        if ahead.is_none_or(|m| m & self.bit != 0) {
+        if ahead.is_none_or(|m| m.meets(self.bit)) {
             return true;
         }
         self.climbs(depth, unit, mode)
@@ -615,7 +617,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         for inv in w.cg.invokes(module, site) {
             let mask = w.cg.node_mask(&w.write_reach, &inv.callee, w.units);
             let returns = inv.kind.returns();
-            if mask & self.bit == 0 {
+            if !mask.meets(self.bit) {
                 if returns {
                     all_entered = false;
                 }
@@ -759,19 +761,15 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             .map(|v| resolve(v, &params, w.limit))
             .collect();
         let args: Vec<Val> = sym.iter().map(|v| resolve(v, cctx, w.limit)).collect();
-        let item = match w.site_mfa(self.read.origin) {
-            Some(mfa) => item(
-                self.read.category,
-                mfa,
-                &args,
-                self.read.origin,
-                &w.tables,
-                w.limit,
-            ),
+        let item = match w
+            .site_mfa(self.read.origin)
+            .and_then(|m| op_of(m, self.read.category))
+        {
+            Some(op) => item(op, &args, self.read.origin, &w.tables, w.limit),
             None => view.2.clone(),
         };
         // Keep what the read's own context knew when the lift lost it.
-        let item = if item_unknown(&item) {
+        let item = if crate::ops::unknown(&item) {
             view.2.clone()
         } else {
             item
@@ -818,7 +816,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                 let Some(cnode) = w.cfgs[cunit.index()].node_of(csite) else {
                     continue;
                 };
-                if w.cfgs[cunit.index()].after(cnode) & self.bit == 0
+                if !w.cfgs[cunit.index()].after(cnode).meets(self.bit)
                     && !self.climbs(depth + 1, cunit, Mode::Source(csite))
                 {
                     // Nothing after the call writes, and the caller's own
@@ -930,7 +928,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
     fn check_write(&mut self, s: u32, unit: UnitId, origin: Origin, ctx: &[Val]) {
         let w = self.w;
         let (_, writes) = w.site_ops[origin.module as usize][origin.site.index()];
-        if writes & self.bit == 0 || self.hit_sites.contains(&origin) {
+        if !writes.meets(self.bit) || self.hit_sites.contains(&origin) {
             return;
         }
         let Some((write_args, write_item)) = w.item_at(self.read.category, origin, ctx) else {
