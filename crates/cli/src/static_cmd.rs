@@ -57,7 +57,8 @@ impl CategoryArgs {
 pub fn run(args: Args) -> Result<Outcome> {
     let opts = args.load.load_options()?;
     let program = crate::progress::load(&args.load.paths, &opts, args.format)?;
-    let analysis = find_suspects(&program, &args.categories.options());
+    let static_opts = args.categories.options();
+    let analysis = find_suspects(&program, &static_opts);
     let mut text = String::new();
     match args.format {
         Format::Human => {
@@ -68,6 +69,12 @@ pub fn run(args: Args) -> Result<Outcome> {
                 analysis.suspects.len(),
                 program.modules.len()
             ));
+            if let Some(note) =
+                report::human::limits_note(&analysis.stats, static_opts.search_budget)
+            {
+                text.push_str(&note);
+                text.push('\n');
+            }
         }
         Format::Json => {
             let r = report::json::StaticReport {

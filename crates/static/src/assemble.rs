@@ -343,6 +343,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             read: read_acc,
             write: write_acc,
             path,
+            limits: Default::default(),
         }
     }
 }

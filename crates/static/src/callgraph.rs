@@ -388,6 +388,34 @@ fn fns_named(
     out
 }
 
+/// A call site whose targets are not all known: a path through it ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unresolved {
+    /// A fun no value names (`F(X)` with `F` unknown).
+    UnknownFun,
+    /// `M:F(...)` or `apply(M, F, A)` naming nothing that can be followed.
+    Vague,
+}
+
+/// What a site with these invocations leaves unresolved.
+fn unresolved_of(sv: &SiteVals, invs: &[Invoke]) -> Option<Unresolved> {
+    if invs
+        .iter()
+        .any(|i| matches!(i.callee, Callee::UnknownApply(_)))
+    {
+        return Some(Unresolved::UnknownFun);
+    }
+    let dynamic = match &sv.target {
+        SiteTarget::Dynamic { .. } => true,
+        SiteTarget::Apply(_) => return invs.is_empty().then_some(Unresolved::UnknownFun),
+        SiteTarget::Static(mfa) => {
+            (mfa.module == "erlang" && mfa.name == "apply")
+                || start_of(mfa).is_some_and(|s| !matches!(s.shape, StartShape::Init { .. }))
+        }
+    };
+    (dynamic && invs.is_empty()).then_some(Unresolved::Vague)
+}
+
 /// The whole-program call graph with resolved targets per call site.
 pub struct CallGraph {
     pub graph: DiGraph<u32, EdgeKind>,
@@ -403,6 +431,8 @@ pub struct CallGraph {
     pub callers: Vec<Vec<(u32, racewit_syntax::ir::CallSiteId, UnitId)>>,
     /// Per unit, its own call sites in source order.
     pub unit_sites: Vec<Vec<racewit_syntax::ir::CallSiteId>>,
+    /// Sites whose targets are not all known.
+    pub unresolved: FxHashMap<(u32, racewit_syntax::ir::CallSiteId), Unresolved>,
 }
 
 impl CallGraph {
@@ -449,6 +479,7 @@ impl CallGraph {
             })
             .collect();
         let mut site_invokes = Vec::with_capacity(units.modules.len());
+        let mut unresolved = FxHashMap::default();
         for (mi, computed) in computed.into_iter().enumerate() {
             let mut per_site = Vec::with_capacity(computed.len());
             for (si, invs) in computed.into_iter().enumerate() {
@@ -457,6 +488,9 @@ impl CallGraph {
                     per_site.push(invs);
                     continue;
                 };
+                if let Some(u) = unresolved_of(sv, &invs) {
+                    unresolved.insert((mi as u32, site), u);
+                }
                 unit_sites[sv.unit.index()].push(site);
                 let from = unit_nodes[sv.unit.index()];
                 for inv in &invs {
@@ -504,6 +538,7 @@ impl CallGraph {
             site_invokes,
             callers,
             unit_sites,
+            unresolved,
         }
     }
 

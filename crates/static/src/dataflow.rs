@@ -31,7 +31,8 @@ pub use crate::ets::Creation;
 use crate::ets::Tables;
 use crate::units::{FnId, Units};
 use crate::values::{
-    Opaque, OpaqueId, Origin, Term, UnitId, Val, element, list_elements, product, resolve,
+    Opaque, OpaqueId, Origin, Term, UnitId, Val, constant_like, element, list_elements, product,
+    resolve,
 };
 
 /// The most rounds of the fixpoint before giving up on further precision.
@@ -102,6 +103,9 @@ pub struct Flow {
     pub ctx: Vec<Vec<Val>>,
     /// Parameter values from the program's own call sites only.
     pub internal_ctx: Vec<Vec<Val>>,
+    /// Per parameter of each named function: some call passes it a
+    /// constant (so a widened parameter may be any constant).
+    pub fed_constant: Vec<Vec<bool>>,
     /// Result of each unit, in terms of its owner's parameters.
     pub ret: Vec<Val>,
     pub fields: FxHashMap<FieldKey, Val>,
@@ -130,6 +134,7 @@ impl Flow {
             limit: self.limit,
             ctx: self.ctx.clone(),
             internal_ctx: Vec::new(),
+            fed_constant: Vec::new(),
             ret: self.ret.clone(),
             fields: self.fields.clone(),
             sites: Vec::new(),
@@ -203,23 +208,15 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
             (0..units.fn_params[fi])
                 .map(|i| {
                     if i >= f.arity {
-                        Val::one(Term::Opaque(Opaque {
-                            id: OpaqueId::FunParam {
-                                function: fi as u32,
-                                index: i,
-                            },
-                            derived: false,
-                            elem: 0,
-                        }))
+                        Val::one(Term::Opaque(Opaque::new(OpaqueId::FunParam {
+                            function: fi as u32,
+                            index: i,
+                        })))
                     } else if o {
-                        Val::one(Term::Opaque(Opaque {
-                            id: OpaqueId::Param {
-                                function: fi as u32,
-                                index: i,
-                            },
-                            derived: false,
-                            elem: 0,
-                        }))
+                        Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
+                            function: fi as u32,
+                            index: i,
+                        })))
                     } else {
                         Val::bottom()
                     }
@@ -232,10 +229,16 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
         .iter()
         .map(|&n| vec![Val::bottom(); n as usize])
         .collect();
+    let fed_constant = units
+        .fn_params
+        .iter()
+        .map(|&n| vec![false; n as usize])
+        .collect();
     let mut flow = Flow {
         limit,
         ctx,
         internal_ctx,
+        fed_constant,
         ret: vec![Val::bottom(); units.units.len()],
         fields: FxHashMap::default(),
         sites: units
@@ -456,6 +459,9 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
     }
     for (g, args) in resolved.feed.into_iter().flatten() {
         for (k, a) in args.iter().enumerate() {
+            if !flow.fed_constant[g.index()][k] && a.iter().any(constant_like) {
+                flow.fed_constant[g.index()][k] = true;
+            }
             if flow.ctx[g.index()][k].join_in(a, limit) {
                 state.grew[g.index()] = true;
                 state.mark(g);
@@ -681,14 +687,10 @@ impl Eval<'_, '_> {
 
     /// An unknown value identified by the expression that produced it.
     fn opaque(&self, e: ExprId) -> Val {
-        Val::one(Term::Opaque(Opaque {
-            id: OpaqueId::Expr {
-                function: self.fid.0,
-                expr: e.0,
-            },
-            derived: false,
-            elem: 0,
-        }))
+        Val::one(Term::Opaque(Opaque::new(OpaqueId::Expr {
+            function: self.fid.0,
+            expr: e.0,
+        })))
     }
 
     fn clauses(&mut self, clauses: &[ClauseId], args: &[Val]) -> Val {
@@ -717,14 +719,10 @@ impl Eval<'_, '_> {
                 // An unknown value gets the variable as its identity.
                 let opaque;
                 let v = if v.is_any() {
-                    opaque = Val::one(Term::Opaque(Opaque {
-                        id: OpaqueId::Var {
-                            function: self.fid.0,
-                            var: var.0,
-                        },
-                        derived: false,
-                        elem: 0,
-                    }));
+                    opaque = Val::one(Term::Opaque(Opaque::new(OpaqueId::Var {
+                        function: self.fid.0,
+                        var: var.0,
+                    })));
                     &opaque
                 } else {
                     v

@@ -300,8 +300,15 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     let mut suspects = Vec::new();
     let mut seen: FxHashSet<(Category, Origin, Origin)> = FxHashSet::default();
     for (read, outcome) in reads.iter().zip(&outcomes) {
-        if outcome.truncated {
-            stats.truncated_searches += 1;
+        if !outcome.limits.is_zero() {
+            stats.truncated_searches += outcome.limits.budget;
+            stats.searches_cut += 1;
+            stats.limits.add(&outcome.limits);
+            stats
+                .limits_per_function
+                .entry(units.mfa_of_fn(units.unit(read.unit).owner))
+                .or_default()
+                .add(&outcome.limits);
         }
         for hit in &outcome.hits {
             if !seen.insert((read.category, read.origin, hit.write)) {
@@ -316,7 +323,9 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
                 stats.filtered += 1;
                 continue;
             }
-            suspects.push(assembler.suspect(read, hit));
+            let mut s = assembler.suspect(read, hit);
+            s.limits = outcome.limits;
+            suspects.push(s);
         }
     }
     let suspects = assemble::finish(suspects);
@@ -518,6 +527,45 @@ mod tests {
                    hit(Id) ->\n    [S] = ets:lookup(sessions, Id),\n\
                    ets:insert(sessions, S#session{hits = S#session.hits + 1}).\n";
         assert_eq!(check(src), vec![("ets", 6, 7)]);
+    }
+
+    /// A module whose `bump/1` reads key `K` and writes it back, whose
+    /// `reset_if/1` reads `K` then writes key `a` elsewhere, each called
+    /// from `callers` functions with keys `k1`, `k2`, ... and one with `a`.
+    fn with_callers(callers: usize) -> String {
+        let mut src = String::from(
+            "-module(t).\n-export([setup/0]).\nsetup() -> ets:new(t, [named_table, public]).\n\
+             bump(K) -> [{K, N}] = ets:lookup(t, K), ets:insert(t, {K, N + 1}).\n\
+             reset_if(K) -> case ets:member(t, K) of true -> reset(); false -> ok end.\n\
+             reset() -> ets:insert(t, {a, 0}).\n\
+             ca() -> bump(a), reset_if(a).\n",
+        );
+        for i in 0..callers {
+            src.push_str(&format!("c{i}() -> bump(k{i}), reset_if(k{i}).\n"));
+        }
+        src
+    }
+
+    #[test]
+    fn a_function_with_thirty_callers_keeps_its_suspects() {
+        let one = check(&with_callers(1));
+        assert_eq!(one, vec![("ets", 4, 4), ("ets", 5, 6)]);
+        for n in [2, 15, 16, 17, 30] {
+            assert_eq!(check(&with_callers(n)), one, "{n} callers");
+        }
+    }
+
+    #[test]
+    fn a_search_cut_by_its_budget_is_counted() {
+        let program = load_source("t.erl", &with_callers(30));
+        let opts = StaticOptions {
+            search_budget: 2,
+            ..StaticOptions::default()
+        };
+        let a = find_suspects(&program, &opts);
+        assert!(a.stats.truncated_searches > 0);
+        assert_eq!(a.stats.limits.budget, a.stats.truncated_searches);
+        assert!(a.stats.limits_per_function.contains_key("t:bump/1"));
     }
 
     #[test]

@@ -96,7 +96,7 @@ pub fn may_alias(read: &Item, write: &Item) -> bool {
     match (read, write) {
         (Item::Name(a), Item::Name(b)) => a.may_equal(b),
         (Item::TableKey { table: t1, key: k1 }, Item::TableKey { table: t2, key: k2 }) => {
-            t1.may_equal(t2) && k1.may_equal(k2)
+            t1.may_equal_narrow(t2) && k1.may_equal(k2)
         }
         (Item::Spawn(o), Item::Pid(v)) => crate::spawn_register::holds(v, *o),
         _ => false,

@@ -105,6 +105,38 @@ pub struct Entry {
     pub args: Vec<ArgHint>,
 }
 
+/// What cut a search short or ended one of its paths, each counted. A
+/// search that hit none of them explored every path the pass models.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Limits {
+    /// The search stopped at its state budget (`--search-budget`).
+    pub budget: usize,
+    /// Callers not climbed to: the read's value reached a function more
+    /// levels above the read than a search climbs.
+    pub depth: usize,
+    /// Calls of a fun that no value in the program names: the path ends.
+    pub unknown_funs: usize,
+    /// Calls too vague to follow (`M:F(...)` with nothing known of `M`, or
+    /// naming more functions than are followed): the path ends.
+    pub vague_calls: usize,
+    /// Deep calls whose summary of the writes they reach stopped at its size.
+    pub summary: usize,
+}
+
+impl Limits {
+    pub fn is_zero(&self) -> bool {
+        *self == Limits::default()
+    }
+
+    pub fn add(&mut self, o: &Limits) {
+        self.budget += o.budget;
+        self.depth += o.depth;
+        self.unknown_funs += o.unknown_funs;
+        self.vague_calls += o.vague_calls;
+        self.summary += o.summary;
+    }
+}
+
 /// A read→write pair on the same shared item, joined by a control-flow path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Suspect {
@@ -121,6 +153,10 @@ pub struct Suspect {
     /// Functions that create what the race needs (`ets:new`, `mnesia:create_table`).
     pub setup: Vec<String>,
     pub message: String,
+    /// The limits the search from the read met (it may have missed other
+    /// writes); absent when it met none.
+    #[serde(skip_serializing_if = "Limits::is_zero")]
+    pub limits: Limits,
 }
 
 /// Counts of one run.
@@ -138,6 +174,13 @@ pub struct Stats {
     pub writes: usize,
     /// Forward searches cut short by the state budget.
     pub truncated_searches: usize,
+    /// Searches that met some limit ([`Limits`]): each may have missed writes.
+    pub searches_cut: usize,
+    /// Every limit met, summed over the searches.
+    pub limits: Limits,
+    /// The same per function holding the read (`mod:f/a`), for the
+    /// functions whose searches met some limit.
+    pub limits_per_function: BTreeMap<String, Limits>,
     /// Read→write pairs found but dropped by a filter (names/keys never equal,
     /// table not public, spawned process cannot exit first).
     pub filtered: usize,

@@ -57,6 +57,10 @@ pub struct Opaque {
     pub derived: bool,
     /// A projection of it: element positions, 1-based, in base 16 (0: itself).
     pub elem: u16,
+    /// A parameter whose callers pass more values than are kept (widened):
+    /// besides its identity it may be any constant they pass, so it may
+    /// equal every constant (adding a caller never makes it say less).
+    pub wide: bool,
 }
 
 impl Opaque {
@@ -65,6 +69,15 @@ impl Opaque {
             id,
             derived: false,
             elem: 0,
+            wide: false,
+        }
+    }
+
+    /// The identity of a widened parameter.
+    pub fn wide(id: OpaqueId) -> Self {
+        Opaque {
+            wide: true,
+            ..Opaque::new(id)
         }
     }
 }
@@ -225,6 +238,16 @@ pub fn quote_atom(a: &str) -> String {
 
 /// Two terms may denote the same value.
 pub fn unify(a: &Term, b: &Term) -> bool {
+    unify_in(a, b, true)
+}
+
+/// [`unify`], taking a widened parameter for its identity only (for
+/// tables: a table parameter fed many names is not every table).
+pub fn unify_narrow(a: &Term, b: &Term) -> bool {
+    unify_in(a, b, false)
+}
+
+fn unify_in(a: &Term, b: &Term, wide: bool) -> bool {
     match (a, b) {
         (Term::Wild, _) | (_, Term::Wild) => true,
         // Values unique to a process never equal those of another process.
@@ -232,18 +255,20 @@ pub fn unify(a: &Term, b: &Term) -> bool {
         (Term::Any | Term::Param(_) | Term::ParamElem(..) | Term::Derived(_), _)
         | (_, Term::Any | Term::Param(_) | Term::ParamElem(..) | Term::Derived(_)) => true,
         (Term::Opaque(x), Term::Opaque(y)) => x == y,
+        // A widened parameter may be any constant its callers pass.
+        (Term::Opaque(w), t) | (t, Term::Opaque(w)) if wide && w.wide => constant_like(t),
         (Term::Conv(x), Term::Conv(y)) => x == y,
         (Term::Conv(_), _) | (_, Term::Conv(_)) => false,
         (Term::Opaque(_), _) | (_, Term::Opaque(_)) => false,
         (Term::Tuple(x), Term::Tuple(y)) | (Term::List(x), Term::List(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| unify(p, q))
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| unify_in(p, q, wide))
         }
-        (Term::Keyed(p, k), Term::Keyed(q, j)) => p != q || unify(k, j),
+        (Term::Keyed(p, k), Term::Keyed(q, j)) => p != q || unify_in(k, j, wide),
         (Term::Keyed(p, k), Term::Tuple(ts)) | (Term::Tuple(ts), Term::Keyed(p, k)) => (*p
             as usize)
             .checked_sub(1)
             .and_then(|i| ts.get(i))
-            .is_some_and(|e| unify(e, k)),
+            .is_some_and(|e| unify_in(e, k, wide)),
         (Term::Str(s), Term::List(l)) | (Term::List(l), Term::Str(s)) => {
             s.chars().count() == l.len()
         }
@@ -251,6 +276,12 @@ pub fn unify(a: &Term, b: &Term) -> bool {
         (Term::SelfPid, Term::Spawned(_)) | (Term::Spawned(_), Term::SelfPid) => true,
         _ => a == b,
     }
+}
+
+/// A term a caller may pass as a constant (not an unknown value of another
+/// identity, nor one unique to a process).
+pub fn constant_like(t: &Term) -> bool {
+    !matches!(t, Term::Opaque(_) | Term::SelfPid | Term::Unique)
 }
 
 /// The more specific of two unifiable terms (used to print a shared item).
@@ -469,6 +500,15 @@ impl Val {
     /// nothing but [`Term::Wild`] (as in Dialyzer, which needs the same
     /// constant or the same variable on both sides).
     pub fn may_equal(&self, other: &Val) -> bool {
+        self.may_equal_by(other, unify)
+    }
+
+    /// [`Val::may_equal`] with [`unify_narrow`].
+    pub fn may_equal_narrow(&self, other: &Val) -> bool {
+        self.may_equal_by(other, unify_narrow)
+    }
+
+    fn may_equal_by(&self, other: &Val, unify: fn(&Term, &Term) -> bool) -> bool {
         match (self, other) {
             (Val::Any, Val::Set(s)) | (Val::Set(s), Val::Any) => s.contains(&Term::Wild),
             (Val::Any, Val::Any) => false,
@@ -519,9 +559,8 @@ impl Val {
             match t {
                 Term::Opaque(o) => {
                     out.push(Term::Opaque(Opaque {
-                        id: o.id,
                         derived: true,
-                        elem: o.elem,
+                        ..*o
                     }));
                 }
                 Term::Any | Term::Wild => return Val::Any,
@@ -793,9 +832,8 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
                     {
                         out = out.join(
                             &Val::one(Term::Opaque(Opaque {
-                                id: o.id,
-                                derived: o.derived,
                                 elem: o.elem * 16 + *i as u16 + 1,
+                                ..*o
                             })),
                             limit,
                         );
@@ -810,9 +848,8 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
                     for t in v.iter() {
                         match t {
                             Term::Opaque(o) => keep.push(Term::Opaque(Opaque {
-                                id: o.id,
-                                derived: o.derived,
                                 elem: o.elem.wrapping_mul(16).wrapping_add(*i as u16 + 1),
+                                ..*o
                             })),
                             Term::Tuple(ts) => {
                                 if let Some(e) = ts.get(*i as usize) {
@@ -835,9 +872,8 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
                 for t in v.iter() {
                     match t {
                         Term::Opaque(o) => out.push(Term::Opaque(Opaque {
-                            id: o.id,
                             derived: true,
-                            elem: o.elem,
+                            ..*o
                         })),
                         Term::Param(j) | Term::Derived(j) => out.push(Term::Derived(*j)),
                         Term::Any | Term::ParamElem(..) => return Val::Any,

@@ -16,14 +16,14 @@ use std::sync::{Arc, Mutex};
 use racewit_syntax::ir::{CallSiteId, MFA};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::callgraph::{CallGraph, Callee, EdgeKind};
+use crate::callgraph::{CallGraph, Callee, EdgeKind, Unresolved};
 use crate::catalog::{CatSet, op_of};
 use crate::cfg::{Cfg, ENTRY, EXIT};
 use crate::dataflow::{Flow, SiteTarget};
 use crate::depend::{DepInfo, dependent};
 use crate::ets::Tables;
 use crate::ops::{Item, item, may_alias};
-use crate::suspect::{Category, HopKind};
+use crate::suspect::{Category, HopKind, Limits};
 use crate::units::Units;
 use crate::values::{Opaque, OpaqueId, Origin, Term, UnitId, Val, resolve};
 
@@ -43,6 +43,8 @@ pub type SummaryCache = FxHashMap<(UnitId, CatSet), Arc<Summary>>;
 pub struct Summary {
     /// In breadth-first order (nearest first).
     pub writes: Vec<SummaryWrite>,
+    /// It stopped at [`SUMMARY_UNITS`] units: writes further away are missing.
+    pub cut: bool,
     /// Position of each write site in `writes`.
     pub at: FxHashMap<Origin, u32>,
 }
@@ -141,7 +143,10 @@ pub fn apply_targets(
     out
 }
 
-/// The global context of every named function, in function order.
+/// The global context of every named function, in function order: the
+/// values of each parameter from every call, where a parameter no call
+/// feeds is an unknown value of its own, and one fed more values than are
+/// kept is that same unknown value, marked wide.
 pub fn global_ctxs(units: &Units<'_>, flow: &Flow) -> Vec<HashedCtx> {
     use rayon::prelude::*;
     (0..units.fns.len())
@@ -151,11 +156,17 @@ pub fn global_ctxs(units: &Units<'_>, flow: &Flow) -> Vec<HashedCtx> {
                 .iter()
                 .enumerate()
                 .map(|(i, v)| {
+                    let id = OpaqueId::Param {
+                        function: f as u32,
+                        index: i as u32,
+                    };
                     if v.is_bottom() {
-                        Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
-                            function: f as u32,
-                            index: i as u32,
-                        })))
+                        Val::one(Term::Opaque(Opaque::new(id)))
+                    } else if v.is_any() && flow.fed_constant[f][i] {
+                        // Widened: the callers pass more values than are
+                        // kept. The identity keeps two uses of the parameter
+                        // the same value; `wide` keeps every constant.
+                        Val::one(Term::Opaque(Opaque::wide(id)))
                     } else {
                         v.clone()
                     }
@@ -242,7 +253,8 @@ pub struct Hit {
 
 pub struct Outcome {
     pub hits: Vec<Hit>,
-    pub truncated: bool,
+    /// What cut the search short or ended some of its paths.
+    pub limits: Limits,
 }
 
 /// The read as one frame sees it: arguments in terms of the frame's
@@ -302,6 +314,7 @@ impl World<'_, '_> {
         let mut parent: FxHashMap<UnitId, (UnitId, Origin, EdgeKind)> = FxHashMap::default();
         let mut queue = VecDeque::from([t]);
         let mut seen: FxHashSet<UnitId> = FxHashSet::from_iter([t]);
+        let mut cut = false;
         while let Some(x) = queue.pop_front() {
             let module = self.units.unit(x).module;
             for &site in &self.cg.unit_sites[x.index()] {
@@ -321,6 +334,7 @@ impl World<'_, '_> {
                     });
                 }
                 if seen.len() >= SUMMARY_UNITS {
+                    cut = true;
                     continue;
                 }
                 for inv in self.cg.invokes(module, site) {
@@ -332,10 +346,16 @@ impl World<'_, '_> {
                         continue;
                     }
                     for &u in self.targets(&inv.callee, bit) {
-                        if seen.len() < SUMMARY_UNITS && seen.insert(u) {
-                            parent.insert(u, (x, o, inv.kind));
-                            queue.push_back(u);
+                        if seen.contains(&u) {
+                            continue;
                         }
+                        if seen.len() >= SUMMARY_UNITS {
+                            cut = true;
+                            continue;
+                        }
+                        seen.insert(u);
+                        parent.insert(u, (x, o, inv.kind));
+                        queue.push_back(u);
                     }
                 }
             }
@@ -345,7 +365,11 @@ impl World<'_, '_> {
             .enumerate()
             .map(|(i, sw)| (sw.write, i as u32))
             .collect();
-        let r = Arc::new(Summary { writes: out, at });
+        let r = Arc::new(Summary {
+            writes: out,
+            cut,
+            at,
+        });
         if let Ok(mut cache) = self.summaries.lock() {
             cache.insert((t, bit), r.clone());
         }
@@ -404,6 +428,14 @@ struct Search<'w, 'a, 'p> {
     global_ids: FxHashMap<UnitId, u32>,
     visited: FxHashSet<(u32, u32)>,
     queue: VecDeque<u32>,
+    /// Returns to a caller above the read, walked once everything below is
+    /// (so what a function's own code reaches never depends on its callers).
+    deferred: VecDeque<(u32, u32, u32, Via)>,
+    limits: Limits,
+    /// Unresolved sites already counted.
+    unresolved_seen: FxHashSet<Origin>,
+    /// Units whose cut summary was counted.
+    cut_summaries: FxHashSet<UnitId>,
     hits: Vec<Hit>,
     hit_sites: FxHashSet<Origin>,
     /// Summaries already checked, by (callee unit, frame whose view of the
@@ -434,6 +466,10 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             global_ids: FxHashMap::default(),
             visited: FxHashSet::default(),
             queue: VecDeque::new(),
+            deferred: VecDeque::new(),
+            limits: Limits::default(),
+            unresolved_seen: FxHashSet::default(),
+            cut_summaries: FxHashSet::default(),
             hits: Vec::new(),
             hit_sites: FxHashSet::default(),
             summarized: FxHashSet::default(),
@@ -555,7 +591,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         let Some(start) = w.cfgs[ru.index()].node_of(self.read.origin.site) else {
             return Outcome {
                 hits: Vec::new(),
-                truncated: false,
+                limits: Limits::default(),
             };
         };
         let ctx = self.global(ru);
@@ -571,17 +607,26 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             self.read_item.clone(),
         )));
         self.push(root, start, u32::MAX, Via::Start);
-        let mut truncated = false;
-        while let Some(s) = self.queue.pop_front() {
-            if self.states.len() > w.budget {
-                truncated = true;
+        'levels: loop {
+            while let Some(s) = self.queue.pop_front() {
+                if self.states.len() > w.budget {
+                    self.limits.budget = 1;
+                    break 'levels;
+                }
+                self.step(s);
+            }
+            // One level further up, once everything below it is walked.
+            let level = std::mem::take(&mut self.deferred);
+            if level.is_empty() {
                 break;
             }
-            self.step(s);
+            for (entry, node, parent, via) in level {
+                self.push_succs(entry, node, parent, via);
+            }
         }
         Outcome {
             hits: self.hits,
-            truncated,
+            limits: self.limits,
         }
     }
 
@@ -611,6 +656,14 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         }
         let ctx = self.ctxs[self.entries[entry as usize].ctx as usize].clone();
         self.check_write(s, unit, origin, &ctx);
+        if let Some(u) = w.cg.unresolved.get(&(module, site))
+            && self.unresolved_seen.insert(origin)
+        {
+            match u {
+                Unresolved::UnknownFun => self.limits.unknown_funs += 1,
+                Unresolved::Vague => self.limits.vague_calls += 1,
+            }
+        }
         let mut direct = true;
         let mut entered_any = false;
         let mut all_entered = true;
@@ -802,13 +855,13 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         }
         let (ascend, mode) = (rec.ascend, rec.mode);
         if let Some(depth) = ascend {
-            if depth >= MAX_ASCEND {
-                return;
-            }
             if let Mode::Source(src) = mode
                 && !self.dep(unit, src).ret
             {
                 // The caller gets nothing that depends on the read.
+                return;
+            }
+            if depth >= MAX_ASCEND {
                 return;
             }
             let view = self.entries[entry as usize].read.clone();
@@ -831,8 +884,12 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                         .as_ref()
                         .map(|v| self.lift(v, unit, cm, csite, cunit, &ctx));
                     self.entries[ce as usize].read = view;
+                    if depth + 1 >= MAX_ASCEND && self.dep(cunit, csite).ret {
+                        // The value goes further up than the search climbs.
+                        self.limits.depth += w.cg.callers[cunit.index()].len();
+                    }
                 }
-                self.push_succs(ce, cnode, s, Via::Ascend(csite));
+                self.deferred.push_back((ce, cnode, s, Via::Ascend(csite)));
             }
         } else {
             let returns = self.entries[entry as usize].returns.clone();
@@ -854,6 +911,9 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         }
         let (read_args, read_item) = self.view(s);
         let summary = w.summary(t, self.bit);
+        if summary.cut && self.cut_summaries.insert(t) {
+            self.limits.summary += 1;
+        }
         // The writes this frame's view of the read may alias, in the
         // summary's order (few: most writes touch other items).
         let aliasing = self.aliasing(base, &read_item);

@@ -89,6 +89,39 @@ pub fn suspects(sources: &SourceDb, suspects: &[Suspect], out: &mut String) {
     }
 }
 
+/// What cut the static pass's searches short, as one line (`None` when
+/// nothing did): `12 searches cut: 3 at the state budget
+/// (--search-budget 10000 explores further), ...`. `budget` is the budget
+/// the run used.
+pub fn limits_note(stats: &racewit_static::Stats, budget: usize) -> Option<String> {
+    if stats.searches_cut == 0 {
+        return None;
+    }
+    let l = &stats.limits;
+    let mut parts = Vec::new();
+    if l.budget > 0 {
+        parts.push(format!(
+            "{} at the state budget (--search-budget {} explores further)",
+            l.budget,
+            budget.saturating_mul(4).max(1)
+        ));
+    }
+    let mut count = |n: usize, what: &str| {
+        if n > 0 {
+            parts.push(format!("{n} {what}"));
+        }
+    };
+    count(l.depth, "paths above the callers a search climbs");
+    count(l.unknown_funs, "calls of funs no value names");
+    count(l.vague_calls, "calls naming no function to follow");
+    count(l.summary, "deep calls with their write summary cut");
+    Some(format!(
+        "{} search(es) cut short: {}",
+        stats.searches_cut,
+        parts.join(", ")
+    ))
+}
+
 /// One line saying what a verdict is.
 pub fn verdict_line(c: &Confirmation) -> String {
     let v = &c.verdict;
