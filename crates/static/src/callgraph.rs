@@ -3,9 +3,11 @@
 //!
 //! Targets come from the static target of a site, from abstract values of
 //! dynamic module/function names and of funs (`F(X)` with `F` known), from
-//! `apply/2,3`, and from process starts ([`crate::spawn`]). A fun call whose
-//! fun is unknown may run any fun that escapes, or any function named by a
-//! `fun f/a`, of the right arity: those go through one virtual node per arity.
+//! `apply/2,3`, and from process starts ([`crate::spawn`]). A fun call runs
+//! only the funs whose values can flow to it (the value analysis names
+//! them); a part of its value that names no fun (a fun from outside the
+//! program, out of a message or a table) is [`Callee::UnknownApply`]: no
+//! edge, and a search reaching it counts the path it cannot follow.
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use racewit_syntax::ir::{MFA, Name};
@@ -46,7 +48,8 @@ impl EdgeKind {
 pub enum Callee {
     Fn(FnId),
     Closure(UnitId),
-    /// A fun of unknown value applied to this many arguments.
+    /// A fun no value names, applied to this many arguments: nothing is
+    /// followed (the path ends there, and is counted).
     UnknownApply(u32),
 }
 
@@ -421,10 +424,6 @@ pub struct CallGraph {
     pub graph: DiGraph<u32, EdgeKind>,
     /// Node of each unit (same index as units).
     pub unit_nodes: Vec<NodeIndex>,
-    /// Virtual node for unknown fun calls of each arity.
-    pub apply_nodes: FxHashMap<u32, NodeIndex>,
-    /// Candidates for an unknown fun call of each arity (sorted).
-    pub apply_candidates: FxHashMap<u32, Vec<UnitId>>,
     /// Per module, per call site: what it may run (global context).
     pub site_invokes: Vec<Vec<Vec<Invoke>>>,
     /// Per unit, the call sites (module, site, caller unit) that may call it and return.
@@ -436,25 +435,11 @@ pub struct CallGraph {
 }
 
 impl CallGraph {
-    pub fn build(
-        units: &Units<'_>,
-        flow: &Flow,
-        apply_candidates: FxHashMap<u32, Vec<UnitId>>,
-    ) -> Self {
+    pub fn build(units: &Units<'_>, flow: &Flow) -> Self {
         let mut graph = DiGraph::new();
         let unit_nodes: Vec<NodeIndex> = (0..units.units.len())
             .map(|i| graph.add_node(i as u32))
             .collect();
-        let mut apply_nodes = FxHashMap::default();
-        let mut arities: Vec<u32> = apply_candidates.keys().copied().collect();
-        arities.sort_unstable();
-        for n in arities {
-            let node = graph.add_node(u32::MAX);
-            apply_nodes.insert(n, node);
-            for u in &apply_candidates[&n] {
-                graph.add_edge(node, unit_nodes[u.index()], EdgeKind::Call);
-            }
-        }
         let mut callers = vec![Vec::new(); units.units.len()];
         let mut unit_sites = vec![Vec::new(); units.units.len()];
         // What each site may run, computed per module in parallel.
@@ -497,23 +482,16 @@ impl CallGraph {
                     let to = match &inv.callee {
                         Callee::Fn(g) => unit_nodes[units.fn_unit[g.index()].index()],
                         Callee::Closure(u) => unit_nodes[u.index()],
-                        Callee::UnknownApply(n) => match apply_nodes.get(n) {
-                            Some(&node) => node,
-                            None => continue,
-                        },
+                        Callee::UnknownApply(_) => continue,
                     };
                     graph.update_edge(from, to, inv.kind);
                     if inv.kind.returns() {
-                        let targets: Vec<UnitId> = match &inv.callee {
-                            Callee::Fn(g) => vec![units.fn_unit[g.index()]],
-                            Callee::Closure(u) => vec![*u],
-                            Callee::UnknownApply(n) => {
-                                apply_candidates.get(n).cloned().unwrap_or_default()
-                            }
+                        let target = match &inv.callee {
+                            Callee::Fn(g) => units.fn_unit[g.index()],
+                            Callee::Closure(u) => *u,
+                            Callee::UnknownApply(_) => continue,
                         };
-                        for t in targets {
-                            callers[t.index()].push((mi as u32, site, sv.unit));
-                        }
+                        callers[target.index()].push((mi as u32, site, sv.unit));
                     }
                 }
                 per_site.push(invs);
@@ -533,8 +511,6 @@ impl CallGraph {
         CallGraph {
             graph,
             unit_nodes,
-            apply_nodes,
-            apply_candidates,
             site_invokes,
             callers,
             unit_sites,
@@ -583,10 +559,7 @@ impl CallGraph {
         match callee {
             Callee::Fn(g) => mask[self.unit_nodes[units.fn_unit[g.index()].index()].index()],
             Callee::Closure(u) => mask[self.unit_nodes[u.index()].index()],
-            Callee::UnknownApply(n) => self
-                .apply_nodes
-                .get(n)
-                .map_or(CatSet::EMPTY, |x| mask[x.index()]),
+            Callee::UnknownApply(_) => CatSet::EMPTY,
         }
     }
 }

@@ -174,8 +174,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     let units = Units::new(program);
     let flow = dataflow::compute(&units, limit);
     lap("dataflow");
-    let candidates = escape::apply_candidates(&units, &flow);
-    let cg = CallGraph::build(&units, &flow, candidates);
+    let cg = CallGraph::build(&units, &flow);
     lap("callgraph");
 
     // Reads and writes per site, and per unit.
@@ -240,6 +239,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
             let keep = |site: CallSiteId| {
                 let (r, w) = site_ops[module as usize][site.index()];
                 !(r | w).is_empty()
+                    || cg.unresolved.contains_key(&(module, site))
                     || cg
                         .invokes(module, site)
                         .iter()
@@ -257,7 +257,6 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         .collect();
 
     lap("cfg");
-    let apply_targets = walk::apply_targets(&cg, &write_reach);
     let world = World {
         units: &units,
         flow: &flow,
@@ -273,7 +272,6 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         summaries: Default::default(),
         deps: Default::default(),
         globals: walk::global_ctxs(&units, &flow),
-        apply_targets,
     };
     let mut world = world;
     world.writes = writes_of(&world);
@@ -566,6 +564,23 @@ mod tests {
         assert!(a.stats.truncated_searches > 0);
         assert_eq!(a.stats.limits.budget, a.stats.truncated_searches);
         assert!(a.stats.limits_per_function.contains_key("t:bump/1"));
+    }
+
+    #[test]
+    fn a_fun_call_runs_only_the_funs_that_flow_to_it() {
+        let head = "-module(t).\n-export([setup/0, check/1, other/0]).\n\
+                    setup() -> ets:new(t, [named_table, public]).\n\
+                    check(F) -> case ets:lookup(t, k) of [] -> F(); _ -> ok end.\n\
+                    other() -> spawn(fun() -> ets:insert(t, {k, 1}) end).\n";
+        // `F` comes from outside: the path ends there, and is counted.
+        let program = load_source("t.erl", head);
+        let a = find_suspects(&program, &StaticOptions::default());
+        assert!(a.suspects.is_empty());
+        assert_eq!(a.stats.limits.unknown_funs, 1);
+        assert_eq!(a.stats.limits_per_function["t:check/1"].unknown_funs, 1);
+        // A fun the program passes to `check/1` is followed.
+        let src = format!("{head}go() -> check(fun() -> ets:insert(t, {{k, 2}}) end).\n");
+        assert_eq!(check(&src), vec![("ets", 4, 6)]);
     }
 
     #[test]

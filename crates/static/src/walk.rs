@@ -80,9 +80,6 @@ pub struct World<'a, 'p> {
     pub summaries: Mutex<SummaryCache>,
     /// Dependence on a call's result within a unit, shared by all searches.
     pub deps: Mutex<FxHashMap<(UnitId, CallSiteId), Arc<DepInfo>>>,
-    /// Candidates of an unknown fun call by (arity, category bit): those
-    /// that may write that category.
-    pub apply_targets: FxHashMap<(u32, CatSet), Vec<UnitId>>,
     /// The global context of each named function (see [`World::global_ctx`]),
     /// built once and hashed once for every search to share.
     pub globals: Vec<HashedCtx>,
@@ -120,27 +117,6 @@ impl std::hash::Hash for HashedCtx {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         state.write_u64(self.hash);
     }
-}
-
-/// [`World::apply_targets`]: the candidates of each arity that may write
-/// each category.
-pub fn apply_targets(
-    cg: &CallGraph,
-    write_reach: &[CatSet],
-) -> FxHashMap<(u32, CatSet), Vec<UnitId>> {
-    let mut out = FxHashMap::default();
-    for (&n, cands) in &cg.apply_candidates {
-        for c in Category::ALL {
-            let bit = c.set();
-            let ts: Vec<UnitId> = cands
-                .iter()
-                .copied()
-                .filter(|u| write_reach[cg.unit_nodes[u.index()].index()].meets(bit))
-                .collect();
-            out.insert((n, bit), ts);
-        }
-    }
-    out
 }
 
 /// The global context of every named function, in function order: the
@@ -345,7 +321,7 @@ impl World<'_, '_> {
                     {
                         continue;
                     }
-                    for &u in self.targets(&inv.callee, bit) {
+                    for &u in self.targets(&inv.callee) {
                         if seen.contains(&u) {
                             continue;
                         }
@@ -376,15 +352,11 @@ impl World<'_, '_> {
         r
     }
 
-    fn targets<'s>(&'s self, callee: &'s Callee, bit: CatSet) -> &'s [UnitId] {
+    fn targets<'s>(&'s self, callee: &'s Callee) -> &'s [UnitId] {
         match callee {
             Callee::Fn(g) => std::slice::from_ref(&self.units.fn_unit[g.index()]),
             Callee::Closure(u) => std::slice::from_ref(u),
-            Callee::UnknownApply(n) => self
-                .apply_targets
-                .get(&(*n, bit))
-                .map(Vec::as_slice)
-                .unwrap_or(&[]),
+            Callee::UnknownApply(_) => &[],
         }
     }
 
@@ -676,7 +648,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
                 }
                 continue;
             }
-            let targets = w.targets(&inv.callee, self.bit);
+            let targets = w.targets(&inv.callee);
             if inv.kind == EdgeKind::Hof {
                 all_entered = false;
             }
