@@ -129,8 +129,13 @@ pub fn invocations(
                 }
                 mods.sort();
                 mods.dedup();
+                // The request; the caller's pid (`From`) is unknown; the
+                // state is the server's own, fed from its callbacks.
                 let mut args = vec![a[1].clone()];
-                args.resize(n as usize, Val::Any);
+                if n == 3 {
+                    args.push(Val::Any);
+                }
+                args.push(Val::bottom());
                 for m in mods {
                     if let Some(g) = units.lookup(&m, cb, n) {
                         out.push(Invoke {
@@ -237,7 +242,9 @@ fn collect_funs(v: &Val, out: &mut Vec<Term>) {
     fn walk(t: &Term, out: &mut Vec<Term>) {
         match t {
             Term::Fun(_) | Term::FunRef(_) => out.push(t.clone()),
-            Term::List(ts) | Term::Tuple(ts) => ts.iter().for_each(|x| walk(x, out)),
+            Term::List(ts) | Term::Tuple(ts) | Term::Map(ts) => {
+                ts.iter().for_each(|x| walk(x, out))
+            }
             _ => {}
         }
     }

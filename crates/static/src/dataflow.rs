@@ -29,6 +29,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::callgraph::{Callee, Invoke, invocations};
 pub use crate::ets::Creation;
 use crate::ets::Tables;
+use crate::server::Behaviour;
 use crate::units::{FnId, Units};
 use crate::values::{
     Opaque, OpaqueId, Origin, Term, UnitId, Val, constant_like, element, list_elements, product,
@@ -61,7 +62,13 @@ pub struct SiteVals {
 }
 
 /// A record field: record name, tuple size, 0-based position.
-pub type FieldKey = (Name, u32, u32);
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FieldKey {
+    /// A record field: record name, tuple size, 0-based position.
+    Record(Name, u32, u32),
+    /// The value under a constant key of any map (`#{tab => T}`).
+    Map(Term),
+}
 
 #[derive(Default)]
 struct FnFacts {
@@ -199,6 +206,12 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
 /// [`compute`], merging `chunk` functions' facts while the next are evaluated.
 fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
     let open = escaping_fns(units);
+    let server_states = server_states(units);
+    // A server's state is its own: fed from its callbacks only.
+    let state_params: FxHashSet<(usize, u32)> = server_states
+        .iter()
+        .flat_map(|s| s.receivers.iter().map(|&(g, k)| (g.index(), k)))
+        .collect();
     let ctx: Vec<Vec<Val>> = units
         .fns
         .iter()
@@ -212,7 +225,7 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
                             function: fi as u32,
                             index: i,
                         })))
-                    } else if o {
+                    } else if o && !state_params.contains(&(fi, i)) {
                         Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
                             function: fi as u32,
                             index: i,
@@ -258,6 +271,8 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
         ret_readers: vec![FxHashSet::default(); units.units.len()],
         field_readers: FxHashMap::default(),
         keypos_readers: FxHashSet::default(),
+        ret_grew: vec![false; units.units.len()],
+        fields_grew: FxHashSet::default(),
         creations: vec![Vec::new(); n],
         sent: vec![Vec::new(); n],
         grew: vec![false; n],
@@ -277,6 +292,8 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
             state.dirty[i] = false;
         }
         state.grew.iter_mut().for_each(|g| *g = false);
+        state.ret_grew.iter_mut().for_each(|g| *g = false);
+        state.fields_grew.clear();
         // Every evaluation of the round reads the values as the round began,
         // so merging the facts of one chunk (in function order) can run while
         // the next chunk is evaluated.
@@ -321,6 +338,26 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
             }
         }
         flow.tables = tables;
+        // A server's state goes from what `init/1` and its callbacks
+        // return to the callbacks that receive it.
+        for s in &server_states {
+            let mut st = Val::bottom();
+            for &g in &s.returners {
+                let u = units.fn_unit[g.index()];
+                let ret = resolve(&flow.ret[u.index()], &flow.ctx[g.index()], limit);
+                s.behaviour.states_returned(&ret, limit, &mut st);
+            }
+            for &(g, k) in &s.receivers {
+                let (g, k) = (g.index(), k as usize);
+                if flow.ctx[g][k].join_in(&st, limit) {
+                    if st.iter().any(constant_like) {
+                        flow.fed_constant[g][k] = true;
+                    }
+                    state.dirty[g] = true;
+                }
+                flow.internal_ctx[g][k].join_in(&st, limit);
+            }
+        }
     }
     // A function no outside code can call has been fed by the program's own
     // sites only: its internal context is its context (the same joins from
@@ -337,6 +374,47 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
     flow.sent = state.sent.into_iter().flatten().collect();
     flow.servers = servers(units, &flow);
     flow
+}
+
+/// A server callback module: who returns its state, who receives it.
+struct ServerState {
+    behaviour: Behaviour,
+    /// `init/1` and the callbacks returning a new state.
+    returners: Vec<FnId>,
+    /// Callbacks receiving the state, with the parameter holding it.
+    receivers: Vec<(FnId, u32)>,
+}
+
+/// Every server callback module of the program.
+fn server_states(units: &Units<'_>) -> Vec<ServerState> {
+    let mut out = Vec::new();
+    for (mi, m) in units.modules.iter().enumerate() {
+        let Some(b) = Behaviour::of(m) else {
+            continue;
+        };
+        let mut s = ServerState {
+            behaviour: b,
+            returners: Vec::new(),
+            receivers: Vec::new(),
+        };
+        for f in &m.functions {
+            if !f.exported || !b.is_callback(&f.name, f.arity) {
+                continue;
+            }
+            let Some(g) = units.lookup(&m.name, &f.name, f.arity) else {
+                continue;
+            };
+            debug_assert_eq!(units.fns[g.index()].0, mi as u32);
+            if f.name != "terminate" {
+                s.returners.push(g);
+            }
+            if let Some(k) = b.state_param(&f.name, f.arity) {
+                s.receivers.push((g, k));
+            }
+        }
+        out.push(s);
+    }
+    out
 }
 
 /// Whether a call site may run a function of the program (a plain call to
@@ -362,6 +440,9 @@ struct Worklist {
     field_readers: FxHashMap<FieldKey, FxHashSet<FnId>>,
     /// Functions that read the key position of a table.
     keypos_readers: FxHashSet<FnId>,
+    /// Results and fields that grew during the current round's merge.
+    ret_grew: Vec<bool>,
+    fields_grew: FxHashSet<FieldKey>,
     creations: Vec<Vec<Creation>>,
     sent: Vec<Vec<Val>>,
     /// Functions whose parameter context grew during the current round.
@@ -425,18 +506,27 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
         Some(r) => resolve_again(units, flow, fid, &f, r),
         None => resolve_facts(units, flow, fid, &f, &flow.ctx[i], false),
     };
+    // A value that grew earlier in this round's merge was read before it
+    // grew: read it again next round.
     for u in f.ret_reads {
+        if state.ret_grew[u.index()] {
+            state.dirty[i] = true;
+        }
         state.ret_readers[u.index()].insert(fid);
     }
     if f.keypos_read {
         state.keypos_readers.insert(fid);
     }
     for k in f.field_reads {
+        if state.fields_grew.contains(&k) {
+            state.dirty[i] = true;
+        }
         state.field_readers.entry(k).or_default().insert(fid);
     }
     // Marking only sets flags: the order readers are visited in does not matter.
     for (u, v) in f.returns {
         if flow.ret[u.index()].join_in(&v, limit) {
+            state.ret_grew[u.index()] = true;
             for r in &state.ret_readers[u.index()] {
                 state.dirty[r.index()] = true;
             }
@@ -444,9 +534,11 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
     }
     for (k, v) in f.fields {
         let slot = flow.fields.entry(k.clone()).or_insert_with(Val::bottom);
-        if slot.join_in(&v, limit)
-            && let Some(readers) = state.field_readers.get(&k)
-        {
+        if !slot.join_in(&v, limit) {
+            continue;
+        }
+        state.fields_grew.insert(k.clone());
+        if let Some(readers) = state.field_readers.get(&k) {
             for r in readers {
                 state.dirty[r.index()] = true;
             }
@@ -580,7 +672,7 @@ fn site_reads_params(sv: &SiteVals, changed: &[bool]) -> bool {
             Term::Param(k) | Term::Derived(k) | Term::ParamElem(k, _) => {
                 changed.get(*k as usize).copied().unwrap_or(true)
             }
-            Term::List(ts) | Term::Tuple(ts) => ts.iter().any(|x| term(x, changed)),
+            Term::List(ts) | Term::Tuple(ts) | Term::Map(ts) => ts.iter().any(|x| term(x, changed)),
             _ => false,
         }
     }
@@ -750,7 +842,7 @@ impl Eval<'_, '_> {
                     if e.is_any()
                         && let Some(r) = &record
                     {
-                        let key = (r.clone(), ps.len() as u32, i as u32);
+                        let key = FieldKey::Record(r.clone(), ps.len() as u32, i as u32);
                         if let Some(f) = self.flow.fields.get(&key) {
                             e = f.clone();
                         }
@@ -772,8 +864,9 @@ impl Eval<'_, '_> {
             }
             Pat::Map(fields) => {
                 for (k, q) in fields.clone() {
-                    self.expr(k);
-                    self.bind(q, &Val::Any);
+                    let kv = self.expr(k);
+                    let e = self.map_get(&kv, v);
+                    self.bind(q, &e);
                 }
             }
             Pat::Binary(segs) => {
@@ -835,7 +928,9 @@ impl Eval<'_, '_> {
                     let ctx = &self.flow.ctx[self.fid.index()];
                     for (i, v) in vals.iter().enumerate().skip(1) {
                         let rv = resolve(v, ctx, limit);
-                        self.facts.fields.push(((r.clone(), n, i as u32), rv));
+                        self.facts
+                            .fields
+                            .push((FieldKey::Record(r.clone(), n, i as u32), rv));
                     }
                 }
                 product(&vals, limit, Term::Tuple)
@@ -850,14 +945,18 @@ impl Eval<'_, '_> {
                 self.opaque(id)
             }
             Expr::Map { base, fields } => {
-                if let Some(b) = base {
-                    self.expr(*b);
-                }
+                let base = match base {
+                    Some(b) => self.expr(*b),
+                    None => Val::one(Term::Map(Vec::new())),
+                };
+                let mut pairs = Vec::with_capacity(fields.len());
                 for f in fields {
-                    self.expr(f.key);
-                    self.expr(f.value);
+                    let k = self.expr(f.key);
+                    let v = self.expr(f.value);
+                    pairs.push((k, v));
                 }
-                self.opaque(id)
+                let m = self.map_put(&pairs, &base);
+                if m.is_any() { self.opaque(id) } else { m }
             }
             Expr::Block(es) => {
                 let mut last = Val::one(Term::Atom(Name::new("ok")));
@@ -1014,6 +1113,88 @@ impl Eval<'_, '_> {
                 last
             }
         }
+    }
+
+    /// The value under key `k` of the maps `m` may be: the map's own when
+    /// it is known, else what any map holds under that key.
+    fn map_get(&mut self, k: &Val, m: &Val) -> Val {
+        let limit = self.limit();
+        let key = match k.iter().collect::<Vec<_>>().as_slice() {
+            [t] if !matches!(t, Term::Any | Term::Opaque(_)) && !k.has_param() => (*t).clone(),
+            _ => return Val::Any,
+        };
+        let mut out = Val::bottom();
+        let mut fallback = false;
+        for t in m.iter() {
+            match t {
+                Term::Map(ts) => match Term::map_pairs(ts).find(|(mk, _)| **mk == key) {
+                    Some((_, v)) => {
+                        out.join_in(&Val::one(v.clone()), limit);
+                    }
+                    None => fallback = true,
+                },
+                _ => fallback = true,
+            }
+        }
+        if fallback {
+            // Nothing stored under the key yet: nothing known yet if some
+            // map of the program is built with it, else a map from outside.
+            let stored = self.units.map_keys.contains(&key);
+            let fk = FieldKey::Map(key);
+            match self.flow.fields.get(&fk) {
+                Some(f) => out.join_in(f, limit),
+                None if stored => false,
+                None => out.join_in(&Val::Any, limit),
+            };
+            self.facts.field_reads.push(fk);
+        }
+        out
+    }
+
+    /// Maps `base` with the `pairs` put in; what is put under a constant
+    /// key is also recorded for every map (see [`Eval::map_get`]).
+    fn map_put(&mut self, pairs: &[(Val, Val)], base: &Val) -> Val {
+        let limit = self.limit();
+        let ctx = &self.flow.ctx[self.fid.index()];
+        let mut keys = Vec::with_capacity(pairs.len());
+        for (k, v) in pairs {
+            match k.iter().collect::<Vec<_>>().as_slice() {
+                [t] if !matches!(t, Term::Any | Term::Opaque(_)) && !k.has_param() => {
+                    let rv = resolve(v, ctx, limit);
+                    self.facts.fields.push((FieldKey::Map((*t).clone()), rv));
+                    keys.push((*t).clone());
+                }
+                _ => return Val::Any,
+            }
+        }
+        let mut out = Vec::new();
+        for b in base.iter() {
+            let Term::Map(ts) = b else {
+                return Val::Any;
+            };
+            // One map per choice of values (a product over the pairs).
+            let mut maps: Vec<Vec<(Term, Term)>> = vec![
+                Term::map_pairs(ts)
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ];
+            for (key, (_, v)) in keys.iter().zip(pairs) {
+                let mut next = Vec::new();
+                for m in &maps {
+                    for vt in v.iter() {
+                        let mut m2 = m.clone();
+                        m2.push((key.clone(), vt.clone()));
+                        next.push(m2);
+                    }
+                }
+                if next.len() > limit {
+                    return Val::Any;
+                }
+                maps = next;
+            }
+            out.extend(maps.into_iter().map(Term::map));
+        }
+        Val::from_terms(out, limit)
     }
 
     fn call(&mut self, id: ExprId, site: CallSiteId, target: &CallTarget, args: &[ExprId]) -> Val {
@@ -1180,6 +1361,19 @@ impl Eval<'_, '_> {
                         }
                     }
                     return Val::from_terms(objs, limit);
+                }
+                ("maps", "get", 2) => return self.map_get(&a[0], &a[1]),
+                ("maps", "get", 3) => {
+                    let v = self.map_get(&a[0], &a[1]);
+                    return v.join(&a[2], limit);
+                }
+                ("maps", "find", 2) => {
+                    let v = self.map_get(&a[0], &a[1]);
+                    let ok = product(&[Val::atom("ok"), v], limit, Term::Tuple);
+                    return ok.join(&Val::atom("error"), limit);
+                }
+                ("maps", "put" | "update", 3) => {
+                    return self.map_put(&[(a[0].clone(), a[1].clone())], &a[2]);
                 }
                 ("mnesia", "create_table", 2) => {
                     self.facts

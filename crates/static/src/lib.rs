@@ -82,6 +82,7 @@ pub mod escape;
 pub mod ets;
 pub mod message;
 pub mod ops;
+pub mod server;
 pub mod spawn;
 pub mod spawn_register;
 pub mod suspect;
@@ -581,6 +582,75 @@ mod tests {
         // A fun the program passes to `check/1` is followed.
         let src = format!("{head}go() -> check(fun() -> ets:insert(t, {{k, 2}}) end).\n");
         assert_eq!(check(&src), vec![("ets", 4, 6)]);
+    }
+
+    /// `bump/2` on line 3, its table reaching it by `route` (the rest of
+    /// the module, exporting `exports`, where `ACCESS` is the table's access).
+    fn table_route(exports: &str, route: &str, access: &str) -> Vec<(&'static str, u32, u32)> {
+        let src = format!(
+            "-module(t).\n-export([{exports}]).\n\
+             bump(Tab, Key) -> [{{Key, N}}] = ets:lookup(Tab, Key), ets:insert(Tab, {{Key, N + 1}}).\n{}",
+            route.replace("ACCESS", access)
+        );
+        check(&src)
+    }
+
+    #[test]
+    fn a_table_flows_to_its_uses_by_every_route() {
+        let routes = [
+            // An argument.
+            ("go/0", "go() -> T = ets:new(t, [ACCESS]), bump(T, k).\n"),
+            // A helper's result.
+            (
+                "go/0",
+                "mk() -> ets:new(t, [ACCESS, set]).\ngo() -> bump(mk(), k).\n",
+            ),
+            // A record field.
+            (
+                "new/0, go/0",
+                "-record(st, {tab}).\nnew() -> #st{tab = ets:new(t, [ACCESS])}.\ngo() -> use(new()).\nuse(#st{tab = T}) -> bump(T, k).\n",
+            ),
+            // A map value.
+            (
+                "new/0, go/0",
+                "new() -> #{tab => ets:new(t, [ACCESS])}.\ngo() -> M = new(), use2(M), use3(M).\nuse2(#{tab := T}) -> bump(T, k).\nuse3(M) -> bump(maps:get(tab, M), k).\n",
+            ),
+            // A tuple, a list.
+            (
+                "go/0",
+                "go() -> {_, T} = {x, ets:new(t, [ACCESS])}, [bump(X, k) || X <- [T]].\n",
+            ),
+            // A closure.
+            (
+                "go/0",
+                "go() -> T = ets:new(t, [ACCESS]), spawn(fun() -> bump(T, k) end).\n",
+            ),
+            // A server's state, from init/1 to handle_call/3.
+            (
+                "init/1, handle_call/3, handle_cast/2",
+                "init([]) -> {ok, {state, ets:new(t, [ACCESS])}}.\nhandle_call(K, _, {state, T} = S) -> bump(T, K), {reply, ok, S}.\nhandle_cast(_, S) -> {noreply, S}.\n",
+            ),
+            (
+                "init/1, handle_call/3, handle_cast/2",
+                "init([]) -> {ok, #{tab => ets:new(t, [ACCESS])}}.\nhandle_call(K, _, #{tab := T} = S) -> bump(T, K), {reply, ok, S}.\nhandle_cast(_, S) -> {noreply, S}.\n",
+            ),
+        ];
+        for (exports, r) in routes {
+            assert_eq!(
+                table_route(exports, r, "public"),
+                vec![("ets", 3, 3)],
+                "{r}"
+            );
+            assert_eq!(table_route(exports, r, "protected"), vec![], "{r}");
+        }
+        // A spawned process's arguments: `w/1` is exported (spawn/3 needs
+        // it), so other code may pass it any table.
+        let spawned =
+            "go() -> T = ets:new(t, [ACCESS]), spawn(?MODULE, w, [T]).\nw(T) -> bump(T, j).\n";
+        assert_eq!(
+            table_route("go/0, w/1", spawned, "public"),
+            vec![("ets", 3, 3)]
+        );
     }
 
     #[test]

@@ -6,7 +6,19 @@ use racewit_syntax::ir::{
 use racewit_syntax::source::Span;
 use rustc_hash::FxHashMap;
 
-use crate::values::UnitId;
+use crate::values::{Term, UnitId};
+
+/// The term of a literal (what the value analysis gives it).
+pub fn literal_term(l: &racewit_syntax::ir::Literal) -> Term {
+    use racewit_syntax::ir::Literal;
+    match l {
+        Literal::Atom(a) => Term::Atom(a.clone()),
+        Literal::Int(i) => Term::Int(*i),
+        Literal::String(s) if s.is_empty() => Term::List(Vec::new()),
+        Literal::String(s) => Term::Str(s.clone()),
+        Literal::BigInt(_) | Literal::Float(_) => Term::Any,
+    }
+}
 
 /// Index of a named function in the whole program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -56,6 +68,8 @@ pub struct Units<'p> {
     exported: FxHashMap<FunName, Vec<FnId>>,
     /// Record names and tuple sizes defined anywhere in the program.
     pub records: rustc_hash::FxHashSet<(Name, u32)>,
+    /// Literal keys some map expression of the program is built with.
+    pub map_keys: rustc_hash::FxHashSet<Term>,
     /// Per module, per call site: the program's function its static
     /// target names (looked up once; `None` if dynamic or outside).
     pub site_fns: Vec<Vec<Option<FnId>>>,
@@ -117,8 +131,21 @@ impl<'p> Units<'p> {
             .flat_map(|m| m.records.values())
             .map(|r| (r.name.clone(), r.fields.len() as u32 + 1))
             .collect();
+        let mut map_keys = rustc_hash::FxHashSet::default();
+        for (_, f) in &fns {
+            for e in &f.body.exprs {
+                if let Expr::Map { fields, .. } = e {
+                    for fl in fields {
+                        if let Expr::Lit(l) = f.body.expr(fl.key) {
+                            map_keys.insert(literal_term(l));
+                        }
+                    }
+                }
+            }
+        }
         let mut units = Units {
             records,
+            map_keys,
             exported,
             program,
             modules,

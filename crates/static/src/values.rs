@@ -126,13 +126,39 @@ pub enum Term {
     Fun(UnitId),
     /// `fun M:F/A` (or `fun F/A`).
     FunRef(MFA),
+    /// A map of known keys: keys and values alternate, sorted by key
+    /// ([`Term::map`] builds one).
+    Map(Vec<Term>),
 }
 
 impl Term {
+    /// The map of these key-value pairs (a later pair for the same key wins).
+    pub fn map(pairs: Vec<(Term, Term)>) -> Term {
+        let mut pairs = pairs;
+        // Stable: of equal keys, the last one written is kept.
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<Term> = Vec::with_capacity(pairs.len() * 2);
+        for (k, v) in pairs {
+            if out.len() >= 2 && out[out.len() - 2] == k {
+                let n = out.len();
+                out[n - 1] = v;
+            } else {
+                out.push(k);
+                out.push(v);
+            }
+        }
+        Term::Map(out)
+    }
+
+    /// The key-value pairs of a [`Term::Map`].
+    pub fn map_pairs(ts: &[Term]) -> impl Iterator<Item = (&Term, &Term)> {
+        ts.chunks_exact(2).map(|c| (&c[0], &c[1]))
+    }
+
     fn has_param(&self) -> bool {
         match self {
             Term::Param(_) | Term::Derived(_) | Term::ParamElem(..) => true,
-            Term::List(ts) | Term::Tuple(ts) => ts.iter().any(Term::has_param),
+            Term::List(ts) | Term::Tuple(ts) | Term::Map(ts) => ts.iter().any(Term::has_param),
             Term::Keyed(_, k) => k.has_param(),
             _ => false,
         }
@@ -141,7 +167,7 @@ impl Term {
     fn truncate(self, depth: usize) -> Term {
         if depth >= MAX_DEPTH {
             return match self {
-                Term::List(_) | Term::Tuple(_) => Term::Any,
+                Term::List(_) | Term::Tuple(_) | Term::Map(_) => Term::Any,
                 t => t,
             };
         }
@@ -149,6 +175,8 @@ impl Term {
             Term::List(ts) if ts.len() > MAX_LIST => Term::Any,
             Term::List(ts) => Term::List(ts.into_iter().map(|t| t.truncate(depth + 1)).collect()),
             Term::Tuple(ts) => Term::Tuple(ts.into_iter().map(|t| t.truncate(depth + 1)).collect()),
+            Term::Map(ts) if ts.len() > 2 * MAX_LIST => Term::Any,
+            Term::Map(ts) => Term::Map(ts.into_iter().map(|t| t.truncate(depth + 1)).collect()),
             Term::Keyed(p, k) => match k.truncate(depth + 1) {
                 Term::Any => Term::Any,
                 k => Term::Keyed(p, Box::new(k)),
@@ -196,6 +224,18 @@ impl Term {
             Term::Spawned(_) | Term::SelfPid => out.push_str("pid()"),
             Term::Unique => out.push_str("self_derived()"),
             Term::Fun(_) => out.push_str("fun()"),
+            Term::Map(ts) => {
+                out.push_str("#{");
+                for (i, (k, v)) in Term::map_pairs(ts).enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    k.render(out, origin);
+                    out.push_str(" => ");
+                    v.render(out, origin);
+                }
+                out.push('}');
+            }
             Term::FunRef(m) => {
                 let _ = write!(out, "fun {m}");
             }
@@ -260,7 +300,9 @@ fn unify_in(a: &Term, b: &Term, wide: bool) -> bool {
         (Term::Conv(x), Term::Conv(y)) => x == y,
         (Term::Conv(_), _) | (_, Term::Conv(_)) => false,
         (Term::Opaque(_), _) | (_, Term::Opaque(_)) => false,
-        (Term::Tuple(x), Term::Tuple(y)) | (Term::List(x), Term::List(y)) => {
+        (Term::Tuple(x), Term::Tuple(y))
+        | (Term::List(x), Term::List(y))
+        | (Term::Map(x), Term::Map(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| unify_in(p, q, wide))
         }
         (Term::Keyed(p, k), Term::Keyed(q, j)) => p != q || unify_in(k, j, wide),
@@ -547,7 +589,7 @@ impl Val {
         fn param(t: &Term) -> Option<u32> {
             match t {
                 Term::Param(i) | Term::Derived(i) | Term::ParamElem(i, _) => Some(*i),
-                Term::List(ts) | Term::Tuple(ts) => ts.iter().find_map(param),
+                Term::List(ts) | Term::Tuple(ts) | Term::Map(ts) => ts.iter().find_map(param),
                 _ => None,
             }
         }
@@ -602,7 +644,7 @@ impl Val {
         fn walk(t: &Term) -> bool {
             match t {
                 Term::SelfPid | Term::Unique => true,
-                Term::List(ts) | Term::Tuple(ts) => ts.iter().any(walk),
+                Term::List(ts) | Term::Tuple(ts) | Term::Map(ts) => ts.iter().any(walk),
                 _ => false,
             }
         }
@@ -897,7 +939,7 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
                 ),
             }
         }
-        Term::Tuple(ts) | Term::List(ts) if t.has_param() => {
+        Term::Tuple(ts) | Term::List(ts) | Term::Map(ts) if t.has_param() => {
             // Positions without parameters stay as they are (the product
             // truncates the whole term as resolving each would).
             let elems: Vec<Choices<'_>> = ts
@@ -910,10 +952,17 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
                     }
                 })
                 .collect();
-            let make: fn(Vec<Term>) -> Term = if matches!(t, Term::Tuple(_)) {
-                Term::Tuple
-            } else {
-                Term::List
+            let make: fn(Vec<Term>) -> Term = match t {
+                Term::Tuple(_) => Term::Tuple,
+                Term::Map(_) => |ts| {
+                    let mut it = ts.into_iter();
+                    let mut pairs = Vec::new();
+                    while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                        pairs.push((k, v));
+                    }
+                    Term::map(pairs)
+                },
+                _ => Term::List,
             };
             product_of(&elems, limit, make)
         }
