@@ -10,7 +10,7 @@ use crate::callgraph::{Callee, mfa_text};
 use crate::dataflow::SiteTarget;
 use crate::escape;
 use crate::message::{message, render_call};
-use crate::ops::Item;
+use crate::ops::{Item, may_alias};
 use crate::spawn_register::Blocking;
 use crate::suspect::{Access, ArgHint, Category, Entry, Hop, HopKind, Resource, Suspect, ValueSet};
 use crate::units::FnId;
@@ -66,6 +66,9 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     /// request (then the owner itself runs read and write in two requests
     /// that others can come between).
     pub fn filtered(&mut self, read: &Read, hit: &Hit) -> bool {
+        if read.category != Category::SpawnRegister && self.serialised(read, hit) {
+            return true;
+        }
         match (read.category, &hit.read_item, &hit.write_item) {
             (Category::SpawnRegister, _, _) => {
                 let mut children = Vec::new();
@@ -87,6 +90,35 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             }
             _ => false,
         }
+    }
+
+    /// The read, the write and every step between run in one process that
+    /// exists at most once, and so does every write that may touch the
+    /// item: nothing can come between them but that process's own code.
+    fn serialised(&self, read: &Read, hit: &Hit) -> bool {
+        let procs = &self.w.procs;
+        let Some(p) = procs.confined(read.unit) else {
+            return false;
+        };
+        if procs.confined(hit.write_unit) != Some(p)
+            || hit.hops.iter().any(|h| {
+                matches!(h.kind, HopKind::Spawn | HopKind::Serve)
+                    || procs.confined(h.unit) != Some(p)
+                    || h.other.is_some_and(|o| procs.confined(o) != Some(p))
+            })
+        {
+            return false;
+        }
+        let ctx = self.w.global_ctx(read.unit);
+        let Some((_, item)) = self.w.item_at(read.category, read.origin, &ctx) else {
+            return false;
+        };
+        self.w
+            .writes
+            .iter()
+            .filter(|(c, ..)| *c == read.category)
+            .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
+            .all(|(_, _, wu, _, _)| procs.confined(*wu) == Some(p))
     }
 
     fn crosses_requests(&self, hit: &Hit) -> bool {

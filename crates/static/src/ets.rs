@@ -72,6 +72,23 @@ pub struct TableInfo {
     /// Possible keypos values; empty when unknown.
     pub keypos: BTreeSet<u32>,
     pub creation: usize,
+    /// Ownership may pass to another process (an `heir`, or
+    /// `ets:give_away/3`): more than one process may write it in turn.
+    pub transferable: bool,
+}
+
+/// Whether the options name an heir (other than `{heir, none}`).
+fn has_heir(opts: &Term) -> bool {
+    let Term::List(items) = opts else {
+        return true;
+    };
+    items.iter().any(|t| match t {
+        Term::Tuple(kv) => {
+            kv.first() == Some(&Term::Atom(Name::new("heir")))
+                && kv.get(1) != Some(&Term::Atom(Name::new("none")))
+        }
+        _ => false,
+    })
 }
 
 fn info_of(opts: &Term) -> (TableAccess, BTreeSet<u32>, Option<bool>) {
@@ -92,7 +109,12 @@ fn info_of(opts: &Term) -> (TableAccess, BTreeSet<u32>, Option<bool>) {
                     _ => keypos.clear(),
                 }
             }
-            Term::Any | Term::Param(_) => unknown = true,
+            Term::Any
+            | Term::Param(_)
+            | Term::ParamElem(..)
+            | Term::Derived(_)
+            | Term::Opaque(_)
+            | Term::Wild => unknown = true,
             _ => {}
         }
     }
@@ -124,6 +146,7 @@ impl Tables {
                     access,
                     keypos,
                     creation: ci,
+                    transferable: has_heir(opts),
                 };
                 if named != Some(false) {
                     for n in c.name.iter() {
@@ -136,6 +159,46 @@ impl Tables {
             }
         }
         t
+    }
+
+    /// `ets:give_away/3` may hand the tables `table` may be to another
+    /// process (every table, when it is not known).
+    pub fn given_away(&mut self, table: &Val) {
+        let known = self.infos(table).is_some();
+        for infos in self.named.values_mut().chain(self.by_origin.values_mut()) {
+            for i in infos.iter_mut() {
+                if !known {
+                    i.transferable = true;
+                }
+            }
+        }
+        if !known {
+            return;
+        }
+        for t in table.iter() {
+            let infos = match t {
+                Term::Atom(a) => self.named.get_mut(a),
+                Term::Table(o) => self.by_origin.get_mut(o),
+                _ => None,
+            };
+            for i in infos.into_iter().flatten() {
+                i.transferable = true;
+            }
+            // The same creation under its other key.
+            let origins: Vec<Origin> = match t {
+                Term::Atom(a) => self
+                    .named
+                    .get(a)
+                    .map(|v| v.iter().map(|i| i.origin).collect()),
+                _ => None,
+            }
+            .unwrap_or_default();
+            for o in origins {
+                for i in self.by_origin.get_mut(&o).into_iter().flatten() {
+                    i.transferable = true;
+                }
+            }
+        }
     }
 
     /// Some table's key positions differ between the two.
@@ -171,13 +234,14 @@ impl Tables {
         Some(out)
     }
 
-    /// The table may be written by a process other than its owner.
+    /// The table may be written by more than one process: it is public
+    /// (or not known), or its ownership may pass to another process.
     pub fn maybe_public(&self, table: &Val) -> bool {
         match self.infos(table) {
             None => true,
-            Some(infos) => infos
-                .iter()
-                .any(|i| matches!(i.access, TableAccess::Public | TableAccess::Unknown)),
+            Some(infos) => infos.iter().any(|i| {
+                i.transferable || matches!(i.access, TableAccess::Public | TableAccess::Unknown)
+            }),
         }
     }
 

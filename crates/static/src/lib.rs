@@ -82,6 +82,7 @@ pub mod escape;
 pub mod ets;
 pub mod message;
 pub mod ops;
+pub mod process;
 pub mod server;
 pub mod spawn;
 pub mod spawn_register;
@@ -161,6 +162,24 @@ fn writes_of(
     out
 }
 
+/// The program's ETS tables, with those `ets:give_away/3` may hand over.
+fn tables_of(units: &Units<'_>, flow: &dataflow::Flow) -> ets::Tables {
+    let mut tables = ets::Tables::new(&flow.creations);
+    for per_site in &flow.sites {
+        for sv in per_site.iter().flatten() {
+            if let SiteTarget::Static(mfa) = &sv.target
+                && mfa.module == "ets"
+                && mfa.name == "give_away"
+                && mfa.arity == 3
+            {
+                let ctx = flow.unit_ctx(units, sv.unit);
+                tables.given_away(&values::resolve(&sv.args[0], ctx, flow.limit));
+            }
+        }
+    }
+    tables
+}
+
 /// Run the static pass over a loaded program.
 pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     let mut timings = Vec::new();
@@ -176,6 +195,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     let flow = dataflow::compute(&units, limit);
     lap("dataflow");
     let cg = CallGraph::build(&units, &flow);
+    let procs = process::compute(&units, &flow, &cg);
     lap("callgraph");
 
     // Reads and writes per site, and per unit.
@@ -263,7 +283,8 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         flow: &flow,
         cg: &cg,
         cfgs,
-        tables: ets::Tables::new(&flow.creations),
+        tables: tables_of(&units, &flow),
+        procs,
         site_ops,
         write_reach,
         limit,
@@ -650,6 +671,81 @@ mod tests {
         assert_eq!(
             table_route("go/0, w/1", spawned, "public"),
             vec![("ets", 3, 3)]
+        );
+    }
+
+    /// A gen_server whose `handle_call/3` bumps a counter in a public table
+    /// made in `init/1`, started by `START`, plus `EXTRA`.
+    fn counter_server(start: &str, extra: &str) -> Vec<(&'static str, u32, u32)> {
+        let src = format!(
+            "-module(t).\n-behaviour(gen_server).\n\
+             -export([start/0, bump/1, init/1, handle_call/3, handle_cast/2]).\n\
+             start() -> {start}.\n\
+             bump(K) -> gen_server:call(t, {{bump, K}}).\n\
+             init([]) -> ets:new(t, [named_table, public]), {{ok, 0}}.\n\
+             handle_call({{bump, K}}, _, S) ->\n    [{{K, N}}] = ets:lookup(t, K),\n    ets:insert(t, {{K, N + 1}}),\n    {{reply, N, S}}.\n\
+             handle_cast(_, S) -> {{noreply, S}}.\n{extra}"
+        );
+        check(&src)
+    }
+
+    #[test]
+    fn a_pair_serialised_in_one_server_is_filtered() {
+        let named = "gen_server:start_link({local, t}, t, [], [])";
+        assert_eq!(counter_server(named, ""), vec![]);
+        // Several servers of the module may run at once.
+        let unnamed = "gen_server:start_link(t, [], [])";
+        assert_eq!(counter_server(unnamed, ""), vec![("ets", 8, 9)]);
+        // Another process writes the same table.
+        let client = "-export([hits/0, reset/0]).\nhits() -> bump(hits).\nreset() -> ets:insert(t, {hits, 0}).\n";
+        assert_eq!(counter_server(named, client), vec![("ets", 8, 9)]);
+        assert_eq!(
+            counter_server(named, "-export([hits/0]).\nhits() -> bump(hits).\n"),
+            vec![]
+        );
+    }
+
+    #[test]
+    fn a_pair_crossing_two_requests_is_kept() {
+        let src = "-module(t).\n-behaviour(gen_server).\n\
+                   -export([start/0, incr/1, init/1, handle_call/3, handle_cast/2]).\n\
+                   start() -> gen_server:start_link({local, t}, t, [], []).\n\
+                   incr(K) -> N = gen_server:call(t, {get, K}), gen_server:call(t, {set, K, N + 1}).\n\
+                   init([]) -> ets:new(t, [named_table, public]), {ok, 0}.\n\
+                   handle_call({get, K}, _, S) -> [{K, N}] = ets:lookup(t, K), {reply, N, S};\n\
+                   handle_call({set, K, N}, _, S) -> {reply, ets:insert(t, {K, N}), S}.\n\
+                   handle_cast(_, S) -> {noreply, S}.\n";
+        assert_eq!(check(src), vec![("ets", 7, 8)]);
+    }
+
+    #[test]
+    fn a_hand_written_loop_registered_once_serialises_its_pairs() {
+        let src = "-module(t).\n-export([start/0, bump/1]).\n\
+                   start() -> ets:new(t, [named_table, public]), register(ctr, spawn(fun loop/0)).\n\
+                   bump(K) -> ctr ! {bump, K}.\n\
+                   loop() ->\n    receive\n        {bump, K} ->\n            [{K, N}] = ets:lookup(t, K),\n            ets:insert(t, {K, N + 1}),\n            loop()\n    end.\n";
+        assert_eq!(check(src), vec![]);
+        // Spawned without a name: every start/0 makes one more.
+        let many = src.replace("register(ctr, spawn(fun loop/0))", "spawn(fun loop/0)");
+        assert_eq!(check(&many), vec![("ets", 8, 9)]);
+    }
+
+    #[test]
+    fn a_protected_table_given_away_is_not_filtered() {
+        let body = "bump(K) ->\n    N = case ets:lookup(tab, K) of [] -> 0; [{K, V}] -> V end,\n    ets:insert(tab, {K, N + 1}).\n";
+        let make = |opts: &str, extra: &str| {
+            check(&format!(
+                "-module(t).\n-export([setup/0, bump/1]).\nsetup() -> ets:new(tab, [named_table, {opts}]){extra}.\n{body}"
+            ))
+        };
+        assert_eq!(make("protected", ""), vec![]);
+        assert_eq!(
+            make("protected, {heir, whereis(h), x}", ""),
+            vec![("ets", 5, 6)]
+        );
+        assert_eq!(
+            make("protected", ", ets:give_away(tab, whereis(h), x)"),
+            vec![("ets", 5, 6)]
         );
     }
 

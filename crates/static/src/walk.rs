@@ -65,6 +65,8 @@ pub struct World<'a, 'p> {
     pub cg: &'a CallGraph,
     pub cfgs: Vec<Cfg>,
     pub tables: Tables,
+    /// Where each unit runs.
+    pub procs: crate::process::Processes,
     /// Per module, per site: (categories read, categories written).
     pub site_ops: Vec<Vec<(CatSet, CatSet)>>,
     /// Per call-graph node: categories written by it or anything it runs.
