@@ -66,7 +66,9 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     /// request (then the owner itself runs read and write in two requests
     /// that others can come between).
     pub fn filtered(&mut self, read: &Read, hit: &Hit) -> bool {
-        if read.category != Category::SpawnRegister && self.serialised(read, hit) {
+        if read.category != Category::SpawnRegister
+            && (self.serialised(read, hit) || self.locked(read, hit))
+        {
             return true;
         }
         match (read.category, &hit.read_item, &hit.write_item) {
@@ -119,6 +121,54 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             .filter(|(c, ..)| *c == read.category)
             .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
             .all(|(_, _, wu, _, _)| procs.confined(*wu) == Some(p))
+    }
+
+    /// Some lock is held from the read to the write, and by every write
+    /// that may touch the item (Eraser's lockset).
+    fn locked(&self, read: &Read, hit: &Hit) -> bool {
+        let w = self.w;
+        let locks = &w.locks;
+        let held = |u: UnitId, site| locks.held_at(u, &w.cfgs[u.index()], site);
+        let mut common = held(read.unit, read.origin.site);
+        if common.is_empty() || hit.hops.iter().any(|h| h.kind == HopKind::Spawn) {
+            return false;
+        }
+        for h in &hit.hops {
+            let here = held(h.unit, h.origin.site);
+            common.retain(|l| here.contains(l));
+            if common.is_empty() {
+                return false;
+            }
+        }
+        // A lock taken inside a function must not be let go between the
+        // path's steps in that function.
+        let mut by_unit: BTreeMap<UnitId, Vec<racewit_syntax::ir::CallSiteId>> = BTreeMap::new();
+        for h in &hit.hops {
+            by_unit.entry(h.unit).or_default().push(h.origin.site);
+        }
+        common.retain(|l| {
+            by_unit.iter().all(|(&u, sites)| {
+                locks.unit_held[u.index()].contains(l)
+                    || sites
+                        .windows(2)
+                        .all(|p| !locks.released_between(u, &w.cfgs[u.index()], p[0], p[1], l))
+            })
+        });
+        if common.is_empty() {
+            return false;
+        }
+        let ctx = w.global_ctx(read.unit);
+        let Some((_, item)) = w.item_at(read.category, read.origin, &ctx) else {
+            return false;
+        };
+        w.writes
+            .iter()
+            .filter(|(c, ..)| *c == read.category)
+            .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
+            .all(|(_, o, wu, _, _)| {
+                let here = held(*wu, o.site);
+                common.iter().any(|l| here.contains(l))
+            })
     }
 
     fn crosses_requests(&self, hit: &Hit) -> bool {

@@ -80,6 +80,7 @@ pub mod dataflow;
 pub mod depend;
 pub mod escape;
 pub mod ets;
+pub mod locks;
 pub mod message;
 pub mod ops;
 pub mod process;
@@ -196,6 +197,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     lap("dataflow");
     let cg = CallGraph::build(&units, &flow);
     let procs = process::compute(&units, &flow, &cg);
+    let lock_ops = locks::lock_sites(&units, &flow);
     lap("callgraph");
 
     // Reads and writes per site, and per unit.
@@ -261,6 +263,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
                 let (r, w) = site_ops[module as usize][site.index()];
                 !(r | w).is_empty()
                     || cg.unresolved.contains_key(&(module, site))
+                    || lock_ops.contains_key(&(module, site))
                     || cg
                         .invokes(module, site)
                         .iter()
@@ -278,12 +281,16 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         .collect();
 
     lap("cfg");
+    let locks = locks::Locks::compute(&units, &flow, &cg, &cfgs, lock_ops, &|u| {
+        procs.entered_outside[u.index()]
+    });
     let world = World {
         units: &units,
         flow: &flow,
         cg: &cg,
         cfgs,
         tables: tables_of(&units, &flow),
+        locks,
         procs,
         site_ops,
         write_reach,
@@ -747,6 +754,37 @@ mod tests {
             make("protected", ", ets:give_away(tab, whereis(h), x)"),
             vec![("ets", 5, 6)]
         );
+    }
+
+    /// `bump/0` as `body` (on lines 5-7), plus `extra`.
+    fn locked(body: &str, extra: &str) -> Vec<(&'static str, u32, u32)> {
+        check(&format!(
+            "-module(t).\n-export([setup/0, bump/0, reset/0]).\n\
+             setup() -> ets:new(t, [named_table, public]).\n\
+             reset() -> {extra}.\n{body}"
+        ))
+    }
+
+    #[test]
+    fn accesses_under_one_lock_are_no_pair() {
+        let trans = "bump() -> global:trans({ctr, self()}, fun() ->\n\
+                     [{k, N}] = ets:lookup(t, k),\n    ets:insert(t, {k, N + 1}) end).\n";
+        assert_eq!(locked(trans, "ok"), vec![]);
+        // A write of the same key without the lock.
+        assert_eq!(locked(trans, "ets:insert(t, {k, 0})"), vec![("ets", 6, 7)]);
+        // ... or under the same lock.
+        let reset = "global:trans({ctr, self()}, fun() -> ets:insert(t, {k, 0}) end)";
+        assert_eq!(locked(trans, reset), vec![]);
+        // Another lock.
+        let other = "global:trans({other, self()}, fun() -> ets:insert(t, {k, 0}) end)";
+        assert_eq!(locked(trans, other), vec![("ets", 6, 7)]);
+        let set = "bump() -> global:set_lock({ctr, self()}),\n\
+                   [{k, N}] = ets:lookup(t, k),\n    ets:insert(t, {k, N + 1}), global:del_lock({ctr, self()}).\n";
+        assert_eq!(locked(set, "ok"), vec![]);
+        // Let go between the read and the write.
+        let gap = "bump() -> global:set_lock({ctr, self()}),\n\
+                   [{k, N}] = ets:lookup(t, k), global:del_lock({ctr, self()}), global:set_lock({ctr, self()}),\n    ets:insert(t, {k, N + 1}), global:del_lock({ctr, self()}).\n";
+        assert_eq!(locked(gap, "ok"), vec![("ets", 6, 7)]);
     }
 
     #[test]

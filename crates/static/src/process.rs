@@ -79,6 +79,9 @@ impl ProcSet {
 /// Where every unit runs, and the processes that are singletons.
 pub struct Processes {
     pub runs_in: Vec<ProcSet>,
+    /// Units entered from outside any call of the program: callbacks,
+    /// exported functions, funs let out.
+    pub entered_outside: Vec<bool>,
     pub singletons: FxHashSet<Proc>,
 }
 
@@ -149,6 +152,7 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
     }
     let let_out = funs_let_out(units, flow, &ets_objects);
     // Seeds.
+    let mut entered_outside = vec![false; n];
     for (i, u) in units.units.iter().enumerate() {
         let func = units.unit_function(UnitId(i as u32));
         let m = units.module(u.module);
@@ -164,6 +168,7 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
             Some(_) => continue,
         };
         runs_in[i] = seed;
+        entered_outside[i] = true;
     }
     // Spawned code runs in its own process.
     for (mi, per_site) in cg.site_invokes.iter().enumerate() {
@@ -217,6 +222,7 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
     let singletons = singletons(units, flow, cg, &runs_in);
     Processes {
         runs_in,
+        entered_outside,
         singletons,
     }
 }

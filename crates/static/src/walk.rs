@@ -67,6 +67,8 @@ pub struct World<'a, 'p> {
     pub tables: Tables,
     /// Where each unit runs.
     pub procs: crate::process::Processes,
+    /// The locks held at each access.
+    pub locks: crate::locks::Locks,
     /// Per module, per site: (categories read, categories written).
     pub site_ops: Vec<Vec<(CatSet, CatSet)>>,
     /// Per call-graph node: categories written by it or anything it runs.
