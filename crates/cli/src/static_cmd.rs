@@ -31,6 +31,11 @@ pub struct CategoryArgs {
     /// some cost in time [default: 2500].
     #[arg(long, value_name = "N")]
     pub search_budget: Option<usize>,
+    /// Also report pairs whose read or write is in test or example code
+    /// (test/, examples/, eqc/, proper/, *_SUITE, *_tests); such code is
+    /// always analysed as callers of the code under test.
+    #[arg(long)]
+    pub include_tests: bool,
 }
 
 fn parse_category(s: &str) -> Result<Category, String> {
@@ -50,6 +55,7 @@ impl CategoryArgs {
         for c in &self.disabled {
             opts.categories.remove(c);
         }
+        opts.include_tests = self.include_tests;
         opts
     }
 }
@@ -69,9 +75,11 @@ pub fn run(args: Args) -> Result<Outcome> {
                 analysis.suspects.len(),
                 program.modules.len()
             ));
-            if let Some(note) =
-                report::human::limits_note(&analysis.stats, static_opts.search_budget)
-            {
+            let notes = [
+                report::human::limits_note(&analysis.stats, static_opts.search_budget),
+                report::human::test_pairs_note(&analysis.stats),
+            ];
+            for note in notes.into_iter().flatten() {
                 text.push_str(&note);
                 text.push('\n');
             }

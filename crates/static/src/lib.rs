@@ -122,6 +122,10 @@ pub struct StaticOptions {
     pub search_budget: usize,
     /// Entries listed per suspect.
     pub max_entries: usize,
+    /// Report pairs whose read or write is in test or example code
+    /// ([`units::is_test_code`]); such code is always analysed, as callers
+    /// of the code under test and as entries.
+    pub include_tests: bool,
 }
 
 impl Default for StaticOptions {
@@ -131,6 +135,7 @@ impl Default for StaticOptions {
             atom_limit: 16,
             search_budget: 2_500,
             max_entries: 8,
+            include_tests: false,
         }
     }
 }
@@ -344,6 +349,11 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
             // An atomic read-and-write (`ets:update_counter/3`) against
             // itself: no other process can come between its two halves.
             if hit.write == read.origin && world.atomic_at(read.category, read.origin) {
+                continue;
+            }
+            let in_tests = |u: UnitId| units.test_modules[units.unit(u).module as usize];
+            if !opts.include_tests && (in_tests(read.unit) || in_tests(hit.write_unit)) {
+                stats.test_pairs += 1;
                 continue;
             }
             if assembler.filtered(read, hit) {
@@ -785,6 +795,33 @@ mod tests {
         let gap = "bump() -> global:set_lock({ctr, self()}),\n\
                    [{k, N}] = ets:lookup(t, k), global:del_lock({ctr, self()}), global:set_lock({ctr, self()}),\n    ets:insert(t, {k, N + 1}), global:del_lock({ctr, self()}).\n";
         assert_eq!(locked(gap, "ok"), vec![("ets", 6, 7)]);
+    }
+
+    #[test]
+    fn pairs_in_test_code_are_analysed_but_not_reported() {
+        let lib = "-module(ctr).\n-export([setup/0, bump/1]).\n\
+                   setup() -> ets:new(ctr, [named_table, public]).\n\
+                   bump(K) -> [{K, N}] = ets:lookup(ctr, K), ets:insert(ctr, {K, N + 1}).\n";
+        let suite = "-module(ctr_SUITE).\n-export([t/1]).\n\
+                     t(_) -> ctr:bump(k), case ets:lookup(ctr, k) of [] -> ets:insert(ctr, {k, 0}); _ -> ok end.\n";
+        let mut program = load_source("src/ctr.erl", lib);
+        program.absorb(load_source("test/ctr_SUITE.erl", suite));
+        let run = |include_tests| {
+            let opts = StaticOptions {
+                include_tests,
+                ..StaticOptions::default()
+            };
+            let a = find_suspects(&program, &opts);
+            let ids: Vec<String> = a.suspects.iter().map(|s| s.id.clone()).collect();
+            (ids, a.stats.test_pairs)
+        };
+        // The library's own pair, reachable from the suite, is reported.
+        let (ids, test_pairs) = run(false);
+        assert_eq!(ids, vec!["R002:ctr:4:4"]);
+        assert!(test_pairs > 0);
+        let (all, none) = run(true);
+        assert!(all.len() > ids.len() && all.contains(&"R002:ctr:4:4".to_string()));
+        assert_eq!(none, 0);
     }
 
     #[test]

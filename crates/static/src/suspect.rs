@@ -184,6 +184,9 @@ pub struct Stats {
     /// Read→write pairs found but dropped by a filter (names/keys never equal,
     /// table not public, spawned process cannot exit first).
     pub filtered: usize,
+    /// Pairs whose read or write is in test or example code, not reported
+    /// (`--include-tests` reports them).
+    pub test_pairs: usize,
     pub suspects: usize,
     pub per_category: BTreeMap<String, usize>,
     /// Per application (the `app` of `.../app-VSN/src/x.erl`, else the

@@ -97,6 +97,7 @@ pub fn limits_note(stats: &racewit_static::Stats, budget: usize) -> Option<Strin
     if stats.searches_cut == 0 {
         return None;
     }
+    debug_assert!(budget > 0);
     let l = &stats.limits;
     let mut parts = Vec::new();
     if l.budget > 0 {
@@ -120,6 +121,17 @@ pub fn limits_note(stats: &racewit_static::Stats, budget: usize) -> Option<Strin
         stats.searches_cut,
         parts.join(", ")
     ))
+}
+
+/// The pairs left out because they are in test code, as one line (`None`
+/// when there were none).
+pub fn test_pairs_note(stats: &racewit_static::Stats) -> Option<String> {
+    (stats.test_pairs > 0).then(|| {
+        format!(
+            "{} pair(s) in test or example code not reported (--include-tests reports them)",
+            stats.test_pairs
+        )
+    })
 }
 
 /// One line saying what a verdict is.
