@@ -29,6 +29,10 @@ pub struct Cfg {
     /// Per node: categories (bits) written at the node itself or by what it
     /// runs, and by any node after it ([`Cfg::set_ahead`]; empty until then).
     pub ahead: Vec<CatSet>,
+    /// Per clause of the unit, in order: the nodes its body starts at
+    /// (`EXIT` when it reaches no kept call), so a walk that knows the
+    /// arguments can leave out the clauses they cannot match.
+    pub clause_starts: Vec<(ClauseId, Vec<u32>)>,
 }
 
 impl Cfg {
@@ -90,9 +94,20 @@ pub fn build(body: &Body, clauses: &[ClauseId], keep: &dyn Fn(CallSiteId) -> boo
             nodes: vec![Node::default(), Node::default()],
             by_site: FxHashMap::default(),
             ahead: Vec::new(),
+            clause_starts: Vec::with_capacity(clauses.len()),
         },
     };
-    let exits = b.clauses(clauses, vec![ENTRY]);
+    let mut exits = Vec::new();
+    for &c in clauses {
+        let before = b.cfg.nodes[ENTRY as usize].succs.len();
+        let ex = b.expr(body.clause(c).body, vec![ENTRY]);
+        let mut starts: Vec<u32> = b.cfg.nodes[ENTRY as usize].succs[before..].to_vec();
+        if ex.contains(&ENTRY) {
+            starts.push(EXIT);
+        }
+        b.cfg.clause_starts.push((c, starts));
+        exits = Builder::merge(exits, &ex);
+    }
     b.connect(&exits, EXIT);
     b.cfg
 }

@@ -20,8 +20,8 @@
 //! the grown parameters. So the result does not depend on thread count.
 
 use racewit_syntax::ir::{
-    Body, CallSiteId, CallTarget, Clause, ClauseId, Expr, ExprId, Literal, MFA, Name, Pat, PatId,
-    Qualifier,
+    Body, CallSiteId, CallTarget, CaseKind, Clause, ClauseId, Expr, ExprId, Literal, MFA, Name,
+    Pat, PatId, Qualifier,
 };
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -997,6 +997,16 @@ impl Eval<'_, '_> {
                 m
             }
             Expr::Call { site, target, args } => self.call(id, *site, target, args),
+            Expr::Case {
+                kind: CaseKind::Record,
+                arg,
+                clauses,
+            } => {
+                // A record access or update: the second clause raises
+                // `{badrecord, R}` (its body, the record's name, is no value).
+                let v = self.expr(*arg);
+                self.clauses(&clauses[..clauses.len().min(1)], &[v])
+            }
             Expr::Case { arg, clauses, .. } => {
                 let v = self.expr(*arg);
                 self.clauses(clauses, &[v])

@@ -970,6 +970,70 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
     }
 }
 
+/// A value of `v` may match pattern `p` of `body` (guards aside). A value
+/// not known (`Any`, an unknown identity, a parameter, bottom) may match
+/// anything.
+pub fn may_match(body: &racewit_syntax::ir::Body, p: racewit_syntax::ir::PatId, v: &Val) -> bool {
+    match v {
+        Val::Any => true,
+        Val::Set(s) if s.is_empty() => true,
+        Val::Set(s) => s.iter().any(|t| term_may_match(body, p, t)),
+    }
+}
+
+fn term_may_match(body: &racewit_syntax::ir::Body, p: racewit_syntax::ir::PatId, t: &Term) -> bool {
+    use racewit_syntax::ir::{Literal, Pat};
+    let unknown = matches!(
+        t,
+        Term::Any
+            | Term::Wild
+            | Term::Opaque(_)
+            | Term::Param(_)
+            | Term::ParamElem(..)
+            | Term::Derived(_)
+            | Term::Conv(_)
+    );
+    match body.pat(p) {
+        Pat::Missing => false,
+        Pat::Wild | Pat::Var(_) | Pat::Bound(_) | Pat::Binary(_) => true,
+        Pat::Alias(a, b) => term_may_match(body, *a, t) && term_may_match(body, *b, t),
+        _ if unknown => true,
+        Pat::Lit(l) => match (l, t) {
+            (Literal::Atom(a), Term::Atom(b)) => a == b,
+            (Literal::Int(i), Term::Int(j)) => i == j,
+            (Literal::String(s), Term::Str(u)) => s == u,
+            (Literal::String(s), Term::List(l)) => s.chars().count() == l.len(),
+            (Literal::String(s), _) if s.is_empty() => matches!(t, Term::List(l) if l.is_empty()),
+            (Literal::BigInt(_) | Literal::Float(_), _) => true,
+            _ => false,
+        },
+        Pat::Nil => {
+            matches!(t, Term::List(l) if l.is_empty()) || matches!(t, Term::Str(s) if s.is_empty())
+        }
+        Pat::Cons(h, tl) => match t {
+            Term::List(items) => match items.split_first() {
+                Some((first, rest)) => {
+                    term_may_match(body, *h, first)
+                        && term_may_match(body, *tl, &Term::List(rest.to_vec()))
+                }
+                None => false,
+            },
+            Term::Str(s) => !s.is_empty(),
+            _ => false,
+        },
+        Pat::Tuple(ps) => match t {
+            Term::Tuple(ts) => {
+                ts.len() == ps.len() && ps.iter().zip(ts).all(|(&q, e)| term_may_match(body, q, e))
+            }
+            Term::Keyed(k, key) => ps
+                .get(*k as usize - 1)
+                .is_none_or(|&q| term_may_match(body, q, key)),
+            _ => false,
+        },
+        Pat::Map(_) => matches!(t, Term::Map(_)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

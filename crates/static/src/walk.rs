@@ -556,7 +556,28 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
     fn push_succs(&mut self, entry: u32, node: u32, parent: u32, via: Via) {
         let unit = self.entries[entry as usize].unit;
         let w = self.w;
-        for &s in &w.cfgs[unit.index()].nodes[node as usize].succs {
+        let cfg = &w.cfgs[unit.index()];
+        if node == ENTRY {
+            // Only the clauses the arguments may match.
+            let ctx = self.ctxs[self.entries[entry as usize].ctx as usize].clone();
+            let u = w.units.unit(unit);
+            let func = w.units.unit_function(unit);
+            let base = u.param_base as usize;
+            for (c, starts) in &cfg.clause_starts {
+                let pats = &func.body.clause(*c).pats;
+                let matches = pats.iter().enumerate().all(|(i, &p)| {
+                    ctx.get(base + i)
+                        .is_none_or(|v| crate::values::may_match(&func.body, p, v))
+                });
+                if matches {
+                    for &s in starts {
+                        self.push(entry, s, parent, via);
+                    }
+                }
+            }
+            return;
+        }
+        for &s in &cfg.nodes[node as usize].succs {
             self.push(entry, s, parent, via);
         }
     }
@@ -732,9 +753,18 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             }
             Callee::Fn(_) => match args {
                 Some(a) if a.len() == tu.arity as usize => {
-                    let mut c: Vec<Val> = a.iter().map(|v| resolve(v, ctx, w.limit)).collect();
-                    // The callee's funs keep their own parameters.
                     let full = &w.global_of(target).ctx;
+                    // An argument with no value here (a server's state, fed
+                    // by its callbacks) has the callee's own.
+                    let mut c: Vec<Val> = a
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| match resolve(v, ctx, w.limit) {
+                            r if r.is_bottom() => full.get(i).cloned().unwrap_or(r),
+                            r => r,
+                        })
+                        .collect();
+                    // The callee's funs keep their own parameters.
                     c.extend(full.iter().skip(a.len()).cloned());
                     Some(c)
                 }
