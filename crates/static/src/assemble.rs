@@ -11,11 +11,11 @@ use crate::dataflow::SiteTarget;
 use crate::escape;
 use crate::message::{message, render_call};
 use crate::ops::{Item, may_alias};
+use crate::search::{Hit, Read, World};
 use crate::spawn_register::Blocking;
 use crate::suspect::{Access, ArgHint, Category, Entry, Hop, HopKind, Resource, Suspect, ValueSet};
 use crate::units::FnId;
 use crate::values::{Origin, Term, UnitId, Val, quote_atom, render_term};
-use crate::walk::{Hit, Read, World};
 
 pub struct Assembler<'w, 'a, 'p> {
     pub w: &'w World<'a, 'p>,

@@ -80,10 +80,12 @@ pub mod dataflow;
 pub mod depend;
 pub mod escape;
 pub mod ets;
+pub mod feasible;
 pub mod locks;
 pub mod message;
 pub mod ops;
 pub mod process;
+pub mod search;
 pub mod server;
 pub mod spawn;
 pub mod spawn_register;
@@ -107,9 +109,9 @@ use crate::catalog::CatSet;
 
 use crate::callgraph::{CallGraph, EdgeKind};
 use crate::dataflow::SiteTarget;
+use crate::search::{Read, World};
 use crate::units::Units;
 use crate::values::{Origin, UnitId};
-use crate::walk::{Read, World};
 
 /// What to look for and how hard.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -305,7 +307,8 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         write_index: Default::default(),
         summaries: Default::default(),
         deps: Default::default(),
-        globals: walk::global_ctxs(&units, &flow),
+        paths: Default::default(),
+        globals: search::global_ctxs(&units, &flow),
     };
     let mut world = world;
     world.writes = writes_of(&world);
@@ -314,7 +317,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     }
 
     // Only reads that can reach a write of their category, directly or by returning.
-    let outcomes: Vec<walk::Outcome> = reads.par_iter().map(|r| world.search(r)).collect();
+    let outcomes: Vec<search::Outcome> = reads.par_iter().map(|r| world.search(r)).collect();
     lap("search");
 
     let mut assembler = assemble::Assembler::new(&world, opts.max_entries);
