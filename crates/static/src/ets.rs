@@ -323,7 +323,8 @@ pub fn object_keys(objs: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
     out
 }
 
-/// A match pattern's variables (`'_'`, `'$1'`) match any term.
+/// A match pattern's variables (`'_'`, `'$1'`) match any term; a part not
+/// known stays not known.
 fn unvar(t: &Term) -> Term {
     match t {
         Term::Atom(a)
@@ -336,18 +337,26 @@ fn unvar(t: &Term) -> Term {
         }
         Term::Tuple(ts) => Term::Tuple(ts.iter().map(unvar).collect()),
         Term::List(ts) => Term::List(ts.iter().map(unvar).collect()),
-        // Not known: it may be a variable.
-        Term::Any | Term::Opaque(_) | Term::Param(_) | Term::ParamElem(..) | Term::Derived(_) => {
-            Term::Wild
-        }
+        // A part of a written pattern the value analysis did not keep (too
+        // deep): it may be a variable.
+        Term::Any => Term::Wild,
         t => t.clone(),
     }
 }
 
-/// The keys a match pattern (`{Key, '_'}`) may match: `Wild` for a variable.
+/// The keys a match pattern (`{Key, '_'}`) may match: `Wild` for a
+/// pattern variable. A pattern not known at all (computed elsewhere) says
+/// nothing of its keys: as any value not known, it is taken to touch none
+/// of the known ones.
 pub fn pattern_keys(pat: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
-    if pat.is_any() {
-        return Val::one(Term::Wild);
+    let known = |t: &Term| {
+        !matches!(
+            t,
+            Term::Opaque(_) | Term::Param(_) | Term::ParamElem(..) | Term::Derived(_)
+        )
+    };
+    if pat.is_any() || !pat.iter().all(known) {
+        return Val::Any;
     }
     let mut out = Val::bottom();
     for t in pat.iter() {
@@ -356,35 +365,35 @@ pub fn pattern_keys(pat: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
             u => keys_of(u, keypos, limit, &mut out),
         }
     }
-    wild_if_unknown(out)
+    out
 }
 
-/// The keys a match specification (`[{Pattern, Guards, Body}]`) may match.
+/// The keys a match specification (`[{Pattern, Guards, Body}]`) may match
+/// (not known, as [`pattern_keys`], when the specification is not).
 pub fn spec_keys(spec: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
     if spec.is_any() {
-        return Val::one(Term::Wild);
+        return Val::Any;
     }
     let mut out = Val::bottom();
     for t in spec.iter() {
         let Term::List(clauses) = t else {
-            return Val::one(Term::Wild);
+            return Val::Any;
         };
         for c in clauses {
             match c {
+                // A head too deep to be kept: it may match any key.
+                Term::Tuple(parts) if parts.len() == 3 && parts[0] == Term::Any => {
+                    return Val::one(Term::Wild);
+                }
                 Term::Tuple(parts) if parts.len() == 3 => {
                     let head = Val::one(parts[0].clone());
                     out.join_in(&pattern_keys(&head, keypos, limit), limit);
                 }
-                _ => return Val::one(Term::Wild),
+                _ => return Val::Any,
             }
         }
     }
-    wild_if_unknown(out)
-}
-
-/// A pattern key that is not known matches any key.
-fn wild_if_unknown(v: Val) -> Val {
-    if v.is_any() { Val::one(Term::Wild) } else { v }
+    out
 }
 
 #[cfg(test)]
