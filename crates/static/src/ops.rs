@@ -103,6 +103,19 @@ pub fn may_alias(read: &Item, write: &Item) -> bool {
     }
 }
 
+/// [`may_alias`], taking a widened parameter for its identity only: for
+/// writes answered from context-free summaries (deep calls), where a
+/// setter called with many keys would otherwise meet every read.
+pub fn may_alias_narrow(read: &Item, write: &Item) -> bool {
+    match (read, write) {
+        (Item::Name(a), Item::Name(b)) => a.may_equal_narrow(b),
+        (Item::TableKey { table: t1, key: k1 }, Item::TableKey { table: t2, key: k2 }) => {
+            t1.may_equal_narrow(t2) && k1.may_equal_narrow(k2)
+        }
+        _ => may_alias(read, write),
+    }
+}
+
 /// An item that says nothing about what it touches.
 pub fn unknown(item: &Item) -> bool {
     match item {

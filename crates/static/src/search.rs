@@ -22,7 +22,7 @@ use crate::cfg::{Cfg, ENTRY, EXIT};
 use crate::dataflow::{Flow, SiteTarget};
 use crate::depend::{DepInfo, dependent};
 use crate::ets::Tables;
-use crate::ops::{Item, item, may_alias};
+use crate::ops::{Item, item, may_alias, may_alias_narrow};
 use crate::suspect::{Category, HopKind, Limits};
 use crate::units::Units;
 use crate::values::{Opaque, OpaqueId, Origin, Term, UnitId, Val, resolve};
@@ -1055,7 +1055,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         }
         let cat = self.read.category;
         let list: Vec<usize> = (self.w.writes.iter().enumerate())
-            .filter(|(_, (c, _, _, item, _))| *c == cat && may_alias(read_item, item))
+            .filter(|(_, (c, _, _, item, _))| *c == cat && may_alias_narrow(read_item, item))
             .map(|(i, _)| i)
             .collect();
         let list = Arc::new(list);
