@@ -27,6 +27,7 @@ pub fn dependent(body: &Body, clauses: &[ClauseId], source: CallSiteId) -> DepIn
         source,
         tainted: vec![false; body.var_count()],
         ctrl: false,
+        seen: false,
         info: DepInfo::default(),
     };
     for &c in clauses {
@@ -46,6 +47,9 @@ struct Dep<'a> {
     tainted: Vec<bool>,
     /// Evaluation is under control dependence.
     ctrl: bool,
+    /// The source call has been evaluated (a `try` whose body ran it may
+    /// end in a catch clause because of it).
+    seen: bool,
     info: DepInfo,
 }
 
@@ -278,6 +282,7 @@ impl Dep<'_> {
                 };
                 t |= self.exprs(args);
                 if *site == self.source {
+                    self.seen = true;
                     return true;
                 }
                 if t || self.ctrl {
@@ -303,13 +308,18 @@ impl Dep<'_> {
                 catch_clauses,
                 after,
             } => {
+                let seen_before = self.seen;
+                let ctrl_before = self.ctrl;
                 let t = self.expr(*b);
+                // The body may raise because of the read (the read itself,
+                // or a match on what it gave): a catch clause then depends on it.
+                let raised = (self.seen && !seen_before) || (self.ctrl && !ctrl_before);
                 let mut r = if of_clauses.is_empty() {
                     t
                 } else {
                     self.select(of_clauses, t, 1)
                 };
-                r |= self.select(catch_clauses, false, 3);
+                r |= self.select(catch_clauses, raised, 3);
                 if let Some(a) = after {
                     self.expr(*a);
                 }

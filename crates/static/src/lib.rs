@@ -827,6 +827,66 @@ mod tests {
         assert_eq!(none, 0);
     }
 
+    /// `go(K)` on lines 4-6: `read` (binding `V`), then `write`.
+    fn dependence(read: &str, write: &str) -> Vec<(&'static str, u32, u32)> {
+        check(&format!(
+            "-module(t).\n-export([setup/0, go/1]).\n-record(r, {{k, n = 0}}).\n\
+             setup() -> ets:new(t, [named_table, public, {{keypos, 2}}]).\n\
+             go(K) ->\n    {read},\n    {write}.\n"
+        ))
+    }
+
+    #[test]
+    fn a_write_depends_on_the_read_through_every_expression_form() {
+        let read = "[#r{n = V}] = ets:lookup(t, K)";
+        let read_bare = "V = ets:lookup_element(t, K, 3)";
+        let writes = [
+            // Record creation and update.
+            (read_bare, "ets:insert(t, #r{k = K, n = V + 1})"),
+            (
+                "[R] = ets:lookup(t, K), V = R#r.n",
+                "ets:insert(t, R#r{n = V + 1})",
+            ),
+            // Map creation and update.
+            (read_bare, "M = #{n => V}, ets:insert(t, {r, K, M})"),
+            (
+                read_bare,
+                "M = #{n => 0}, ets:insert(t, {r, K, M#{n := V}})",
+            ),
+            // Comprehensions: the generator, a filter.
+            (read_bare, "[ets:insert(t, {r, K, X}) || X <- [V]]"),
+            (read_bare, "[ets:insert(t, {r, K, 1}) || V > 0]"),
+            // try/catch: the body's value, and a catch reached because the read failed.
+            (
+                read_bare,
+                "try V + 1 of N -> ets:insert(t, {r, K, N}) catch _:_ -> ok end",
+            ),
+            (
+                "ok",
+                "try ets:lookup_element(t, K, 3) catch error:badarg -> ets:insert(t, {r, K, 0}) end",
+            ),
+            // maybe.
+            (read_bare, "maybe N ?= V, ets:insert(t, {r, K, N}) end"),
+            // Binaries.
+            (read_bare, "ets:insert(t, {r, K, <<V:8>>})"),
+            // catch.
+            (read_bare, "N = (catch V + 1), ets:insert(t, {r, K, N})"),
+        ];
+        for (r, w) in writes {
+            let found = dependence(r, w);
+            assert!(
+                found.iter().any(|&(c, _, _)| c == "ets"),
+                "{r} -> {w}: {found:?}"
+            );
+        }
+        // The same write not depending on the read.
+        assert_eq!(
+            dependence(read_bare, "ets:insert(t, #r{k = K, n = 0})"),
+            vec![]
+        );
+        let _ = read;
+    }
+
     #[test]
     fn categories_can_be_switched_off() {
         let src = "-module(t).\n-export([start/0]).\nstart() ->\n    case whereis(srv) of\n        undefined -> register(srv, self());\n        _ -> ok\n    end.\n";
