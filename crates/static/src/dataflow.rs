@@ -26,7 +26,8 @@ use racewit_syntax::ir::{
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::callgraph::{Callee, Invoke, invocations};
+pub use crate::invoke::{SiteTarget, SiteVals};
+use crate::invoke::{Callee, Invoke, invocations};
 pub use crate::ets::Creation;
 use crate::ets::Tables;
 use crate::server::Behaviour;
@@ -43,25 +44,7 @@ const EVAL_BUDGET: usize = 3;
 /// Functions evaluated together while the previous ones' facts are merged.
 const MERGE_CHUNK: usize = 2048;
 
-/// What a call site calls, with abstract (symbolic) values.
-#[derive(Clone, Debug)]
-pub enum SiteTarget {
-    Static(MFA),
-    Dynamic { module: Val, function: Val },
-    Apply(Val),
-}
-
-/// A call site's target and argument values, in terms of its function's parameters.
-#[derive(Clone, Debug)]
-pub struct SiteVals {
-    pub unit: UnitId,
-    pub target: SiteTarget,
-    /// The program's function a static target names, looked up once.
-    pub callee: Option<FnId>,
-    pub args: Vec<Val>,
-}
-
-/// A record field: record name, tuple size, 0-based position.
+/// Where a value stored in a data structure is looked up again.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FieldKey {
     /// A record field: record name, tuple size, 0-based position.
@@ -698,7 +681,7 @@ fn site_feed(
         feed_of(
             units,
             flow,
-            &invocations(units, flow, mi, sv, caller_ctx),
+            &invocations(units, &flow.servers, flow.limit, mi, sv, caller_ctx),
             caller_ctx,
         )
     } else {
@@ -1407,7 +1390,14 @@ impl Eval<'_, '_> {
             return Val::Any;
         }
         let ctx = &self.flow.ctx[self.fid.index()];
-        let invs = invocations(self.units, self.flow, self.module, sv, ctx);
+        let invs = invocations(
+            self.units,
+            &self.flow.servers,
+            self.flow.limit,
+            self.module,
+            sv,
+            ctx,
+        );
         let out = self.invoked_result(&invs);
         self.invoked = Some(invs);
         out
@@ -1419,7 +1409,7 @@ impl Eval<'_, '_> {
         let mut out = Val::bottom();
         let mut any_target = false;
         for inv in invs {
-            if inv.kind != crate::callgraph::EdgeKind::Call {
+            if inv.kind != crate::invoke::EdgeKind::Call {
                 continue;
             }
             match inv.callee {

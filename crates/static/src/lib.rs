@@ -81,6 +81,7 @@ pub mod depend;
 pub mod escape;
 pub mod ets;
 pub mod feasible;
+pub mod invoke;
 pub mod locks;
 pub mod message;
 pub mod ops;
