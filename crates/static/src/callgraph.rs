@@ -194,3 +194,73 @@ impl CallGraph {
 pub fn mfa_text(mfa: &MFA) -> String {
     format!("{}:{}/{}", mfa.module, mfa.name, mfa.arity)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use racewit_syntax::load_source;
+
+    /// `(caller, kind, callee)` of every edge leaving `t:go/0`'s sites.
+    fn edges_of_go(src: &str) -> (Vec<(String, EdgeKind, String)>, Vec<Unresolved>) {
+        let program = load_source("t.erl", src);
+        let units = Units::new(&program);
+        let flow = crate::dataflow::compute(&units, 16);
+        let cg = CallGraph::build(&units, &flow);
+        let go = units.fn_unit[units.lookup("t", "go", 0).expect("go/0").index()];
+        let module = units.unit(go).module;
+        let mut out = Vec::new();
+        let mut unresolved = Vec::new();
+        for &site in &cg.unit_sites[go.index()] {
+            for inv in cg.invokes(module, site) {
+                let callee = match &inv.callee {
+                    Callee::Fn(g) => units.mfa_of_fn(*g),
+                    Callee::Closure(u) => units.display(*u),
+                    Callee::UnknownApply(n) => format!("unknown/{n}"),
+                };
+                out.push((units.display(go), inv.kind, callee));
+            }
+            if let Some(u) = cg.unresolved.get(&(module, site)) {
+                unresolved.push(*u);
+            }
+        }
+        out.sort();
+        (out, unresolved)
+    }
+
+    #[test]
+    fn calls_funs_spawns_and_server_requests() {
+        let src = "-module(t).\n-export([go/0, init/1, handle_call/3, handle_cast/2]).\n\
+                   go() -> h(), F = fun() -> h() end, F(), spawn(fun h/0), gen_server:call(t, x).\n\
+                   h() -> ok.\ninit(_) -> {ok, 0}.\nhandle_call(_, _, S) -> {reply, ok, S}.\n\
+                   handle_cast(_, S) -> {noreply, S}.\n";
+        let (edges, unresolved) = edges_of_go(src);
+        let e = |k, c: &str| ("t:go/0".to_string(), k, c.to_string());
+        assert_eq!(
+            edges,
+            vec![
+                e(EdgeKind::Call, "t:'-go/0-fun-0-'/0"),
+                e(EdgeKind::Call, "t:h/0"),
+                e(EdgeKind::Spawn, "t:h/0"),
+                e(EdgeKind::Serve, "t:handle_call/3"),
+            ]
+        );
+        assert!(unresolved.is_empty());
+    }
+
+    #[test]
+    fn a_fun_from_outside_is_no_edge_but_is_unresolved() {
+        let src =
+            "-module(t).\n-export([go/0, run/1]).\ngo() -> run(fun() -> ok end).\nrun(F) -> F().\n";
+        let program = load_source("t.erl", src);
+        let units = Units::new(&program);
+        let flow = crate::dataflow::compute(&units, 16);
+        let cg = CallGraph::build(&units, &flow);
+        let run = units.fn_unit[units.lookup("t", "run", 1).expect("run/1").index()];
+        let site = cg.unit_sites[run.index()][0];
+        let kinds: Vec<&Callee> = cg.invokes(0, site).iter().map(|i| &i.callee).collect();
+        // run/1 is exported: besides go/0's fun, any fun may come.
+        assert!(kinds.iter().any(|c| matches!(c, Callee::Closure(_))));
+        assert!(kinds.iter().any(|c| matches!(c, Callee::UnknownApply(0))));
+        assert_eq!(cg.unresolved.get(&(0, site)), Some(&Unresolved::UnknownFun));
+    }
+}

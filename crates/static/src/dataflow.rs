@@ -26,10 +26,10 @@ use racewit_syntax::ir::{
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-pub use crate::invoke::{SiteTarget, SiteVals};
-use crate::invoke::{Callee, Invoke, invocations};
 pub use crate::ets::Creation;
 use crate::ets::Tables;
+use crate::invoke::{Callee, Invoke, invocations};
+pub use crate::invoke::{SiteTarget, SiteVals};
 use crate::server::Behaviour;
 use crate::units::{FnId, Units};
 use crate::values::{
@@ -918,15 +918,6 @@ impl Eval<'_, '_> {
                 }
                 product(&vals, limit, Term::Tuple)
             }
-            Expr::Binary(segs) => {
-                for s in segs {
-                    self.expr(s.value);
-                    if let Some(sz) = s.size {
-                        self.expr(sz);
-                    }
-                }
-                self.opaque(id)
-            }
             Expr::Map { base, fields } => {
                 let base = match base {
                     Some(b) => self.expr(*b),
@@ -967,10 +958,6 @@ impl Eval<'_, '_> {
                         return d;
                     }
                 }
-                self.opaque(id)
-            }
-            Expr::UnOp(_, a) => {
-                self.expr(*a);
                 self.opaque(id)
             }
             Expr::Send { to, msg, .. } => {
@@ -1104,6 +1091,14 @@ impl Eval<'_, '_> {
                     last = self.opaque(id);
                 }
                 last
+            }
+            // A binary, a unary operator: evaluated for what they hold
+            // (calls), their value not known.
+            _ => {
+                crate::walk::for_each_child(body, id, &mut |c| {
+                    self.expr(c);
+                });
+                self.opaque(id)
             }
         }
     }

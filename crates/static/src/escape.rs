@@ -44,3 +44,27 @@ pub fn entries(units: &Units<'_>, cg: &CallGraph, u: UnitId, cap: usize) -> Vec<
     }
     found.into_iter().take(cap).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use racewit_syntax::load_source;
+
+    #[test]
+    fn entries_are_the_nearest_exported_callers() {
+        let src = "-module(t).\n-export([a/0, b/0, c/0]).\n\
+                   a() -> mid().\nb() -> mid().\nc() -> a().\nmid() -> leaf().\nleaf() -> ok.\n";
+        let program = load_source("t.erl", src);
+        let units = Units::new(&program);
+        let flow = crate::dataflow::compute(&units, 16);
+        let cg = CallGraph::build(&units, &flow);
+        let leaf = units.fn_unit[units.lookup("t", "leaf", 0).expect("leaf").index()];
+        let names: Vec<String> = entries(&units, &cg, leaf, 8)
+            .into_iter()
+            .map(|u| units.display(u))
+            .collect();
+        // c/0 reaches leaf/0 only through a/0, which is nearer.
+        assert_eq!(names, ["t:a/0", "t:b/0"]);
+        assert_eq!(entries(&units, &cg, leaf, 1).len(), 1);
+    }
+}

@@ -416,4 +416,3 @@ fn fns_named(
     }
     out
 }
-
