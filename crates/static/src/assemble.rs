@@ -317,8 +317,13 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                         internal.get(i).map_or(ArgHint::Unknown, |v| self.hint(v))
                     })
                     .collect();
+                let func = w.units.function(owner);
                 Entry {
-                    mfa: w.units.display(u),
+                    mfa: MFA {
+                        module: w.units.module(w.units.unit(u).module).name.clone(),
+                        name: func.name.clone(),
+                        arity: func.arity,
+                    },
                     args,
                 }
             })

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use racewit_syntax::ir::{CallSiteId, Name};
+use racewit_syntax::ir::{CallSiteId, MFA, Name};
 use racewit_syntax::source::Span;
 use serde::Serialize;
 
@@ -101,8 +101,15 @@ pub enum ArgHint {
 /// An exported function the race is reachable from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Entry {
-    pub mfa: String,
+    /// Serialized as `"mod:f/1"`.
+    #[serde(serialize_with = "mfa_text")]
+    pub mfa: MFA,
     pub args: Vec<ArgHint>,
+}
+
+/// An [`MFA`] as the text `mod:f/1`.
+fn mfa_text<S: serde::Serializer>(m: &MFA, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(m)
 }
 
 /// What cut a search short or ended one of its paths, each counted. A

@@ -55,7 +55,7 @@ fn path_notes(s: &Suspect) -> Vec<String> {
         notes.push(format!("path: {}", hops.join(" → ")));
     }
     if !s.entries.is_empty() {
-        let entries: Vec<&str> = s.entries.iter().map(|e| e.mfa.as_str()).collect();
+        let entries: Vec<String> = s.entries.iter().map(|e| e.mfa.to_string()).collect();
         notes.push(format!("reachable from: {}", entries.join(", ")));
     }
     notes
