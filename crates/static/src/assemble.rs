@@ -120,6 +120,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             .iter()
             .filter(|(c, ..)| *c == read.category)
             .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
+            .filter(|(_, o, wu, witem, _)| !self.initialising(*o, *wu, witem))
             .all(|(_, _, wu, _, _)| procs.confined(*wu) == Some(p))
     }
 
@@ -165,10 +166,36 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             .iter()
             .filter(|(c, ..)| *c == read.category)
             .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
+            .filter(|(_, o, wu, witem, _)| !self.initialising(*o, *wu, witem))
             .all(|(_, o, wu, _, _)| {
                 let here = held(*wu, o.site);
                 common.iter().any(|l| here.contains(l))
             })
+    }
+
+    /// A write that only fills a table its own function has just made:
+    /// every path to it goes through the `ets:new` of its table, so no
+    /// other process can hold the table yet (a named table that exists
+    /// already makes `ets:new` raise before the write).
+    fn initialising(&self, o: Origin, unit: UnitId, item: &Item) -> bool {
+        let w = self.w;
+        let Item::TableKey { table, .. } = item else {
+            return false;
+        };
+        let owner = w.units.unit(unit).owner;
+        let cfg = &w.cfgs[unit.index()];
+        let Some(write) = cfg.node_of(o.site) else {
+            return false;
+        };
+        w.flow.creations.iter().any(|c| {
+            !c.mnesia
+                && c.owner == owner
+                && c.origin.module == o.module
+                && creates(c, table)
+                && cfg
+                    .node_of(c.origin.site)
+                    .is_some_and(|new| !cfg.reaches_avoiding(crate::cfg::ENTRY, write, new))
+        })
     }
 
     fn crosses_requests(&self, hit: &Hit) -> bool {
@@ -433,6 +460,16 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             limits: Default::default(),
         }
     }
+}
+
+/// Whether creation `c` makes the table `table` (every table it may be).
+fn creates(c: &crate::ets::Creation, table: &Val) -> bool {
+    !table.is_bottom()
+        && table.iter().all(|t| match t {
+            Term::Table(o) => *o == c.origin,
+            Term::Atom(_) => c.name.iter().all(|n| n == t),
+            _ => false,
+        })
 }
 
 /// Sort suspects and give them unique stable ids.

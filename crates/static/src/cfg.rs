@@ -68,6 +68,28 @@ impl Cfg {
         self.ahead = ahead;
     }
 
+    /// Whether `to` can be reached from `from` without passing `avoid`.
+    pub fn reaches_avoiding(&self, from: u32, to: u32, avoid: u32) -> bool {
+        if from == avoid {
+            return false;
+        }
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![from];
+        seen[from as usize] = true;
+        while let Some(x) = stack.pop() {
+            if x == to {
+                return true;
+            }
+            for &s in &self.nodes[x as usize].succs {
+                if s != avoid && !seen[s as usize] {
+                    seen[s as usize] = true;
+                    stack.push(s);
+                }
+            }
+        }
+        false
+    }
+
     /// Categories that may be written after `node` (not at it).
     pub fn after(&self, node: u32) -> CatSet {
         self.nodes[node as usize]

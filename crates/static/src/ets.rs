@@ -290,35 +290,50 @@ fn tuples_of(v: &Val) -> Vec<Term> {
 }
 
 /// The key of tuple `t` at each of `keypos`; every element when the key
-/// position is not known (the key is one of them).
+/// position is not known (the key is one of them). Of several candidates,
+/// one not known at all is left out when another is known: it could only
+/// meet a wildcard, which the others meet too, and it would hide them.
 fn keys_of(t: Term, keypos: &BTreeSet<u32>, limit: usize, out: &mut Val) {
     let one = Val::one(t.clone());
-    if keypos.is_empty() {
+    let candidates: Vec<Val> = if keypos.is_empty() {
         match &t {
-            Term::Tuple(items) => {
-                for i in 0..items.len() {
-                    out.join_in(&element(&one, i, limit), limit);
-                }
-            }
-            Term::Keyed(_, k) => {
-                out.join_in(&Val::one((**k).clone()), limit);
-            }
-            _ => {
-                out.join_in(&Val::Any, limit);
-            }
+            Term::Tuple(items) => (0..items.len()).map(|i| element(&one, i, limit)).collect(),
+            Term::Keyed(_, k) => vec![Val::one((**k).clone())],
+            _ => vec![Val::Any],
         }
+    } else {
+        keypos
+            .iter()
+            .map(|&k| element(&one, k as usize - 1, limit))
+            .collect()
+    };
+    let known: Vec<&Val> = candidates.iter().filter(|v| !v.is_any()).collect();
+    if known.is_empty() {
+        out.join_in(&Val::Any, limit);
         return;
     }
-    for &k in keypos {
-        out.join_in(&element(&one, k as usize - 1, limit), limit);
+    for v in known {
+        out.join_in(v, limit);
     }
 }
 
 /// The key of each object in `objs` (a tuple, or a list of tuples).
 pub fn object_keys(objs: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
+    // As in [`keys_of`]: an object whose key is not known at all does not
+    // hide the keys known of the others.
     let mut out = Val::bottom();
+    let mut unknown = false;
     for t in tuples_of(objs) {
-        keys_of(t, keypos, limit, &mut out);
+        let mut k = Val::bottom();
+        keys_of(t, keypos, limit, &mut k);
+        if k.is_any() {
+            unknown = true;
+        } else {
+            out.join_in(&k, limit);
+        }
+    }
+    if unknown && out.is_bottom() {
+        return Val::Any;
     }
     out
 }

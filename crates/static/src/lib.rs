@@ -206,6 +206,11 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     let cg = CallGraph::build(&units, &flow);
     let procs = process::compute(&units, &flow, &cg);
     let lock_ops = locks::lock_sites(&units, &flow);
+    let creation_sites: FxHashSet<(u32, CallSiteId)> = flow
+        .creations
+        .iter()
+        .map(|c| (c.origin.module, c.origin.site))
+        .collect();
     lap("callgraph");
 
     // Reads and writes per site, and per unit.
@@ -272,6 +277,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
                 !(r | w).is_empty()
                     || cg.unresolved.contains_key(&(module, site))
                     || lock_ops.contains_key(&(module, site))
+                    || creation_sites.contains(&(module, site))
                     || cg
                         .invokes(module, site)
                         .iter()
