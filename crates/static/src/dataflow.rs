@@ -1103,6 +1103,62 @@ impl Eval<'_, '_> {
         }
     }
 
+    /// The heads of a match specification written in place
+    /// (`[{Head, Guards, Body}, ...]`), each head a whole term, when every
+    /// head is made of literals and variables.
+    fn spec_heads(&self, e: ExprId) -> Option<Val> {
+        let limit = self.limit();
+        let mut heads = Vec::new();
+        let mut cur = e;
+        loop {
+            match self.body.expr(cur) {
+                Expr::Nil => break,
+                Expr::Cons(h, t) => {
+                    let Expr::Tuple(parts) = self.body.expr(*h) else {
+                        return None;
+                    };
+                    let head = parts.first().copied().filter(|_| parts.len() == 3)?;
+                    heads.push(self.pure_term(head)?);
+                    cur = *t;
+                }
+                _ => return None,
+            }
+        }
+        Some(Val::from_terms(heads, limit))
+    }
+
+    /// The term of an expression of literals, variables (one value each),
+    /// tuples and lists, evaluated without effects.
+    fn pure_term(&self, e: ExprId) -> Option<Term> {
+        match self.body.expr(e) {
+            Expr::Lit(l) => match crate::units::literal_term(l) {
+                Term::Any => None,
+                t => Some(t),
+            },
+            Expr::Nil => Some(Term::List(Vec::new())),
+            Expr::Var(v) => match self.env[v.index()].as_ref()?.terms().as_slice() {
+                [t] => Some(t.clone()),
+                _ => Some(Term::Any),
+            },
+            Expr::Tuple(es) => es
+                .iter()
+                .map(|&x| self.pure_term(x))
+                .collect::<Option<Vec<Term>>>()
+                .map(Term::Tuple),
+            Expr::Cons(h, t) => {
+                let h = self.pure_term(*h)?;
+                match self.pure_term(*t)? {
+                    Term::List(mut items) => {
+                        items.insert(0, h);
+                        Some(Term::List(items))
+                    }
+                    _ => Some(Term::Any),
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// The value under key `k` of the maps `m` may be: the map's own when
     /// it is known, else what any map holds under that key.
     fn map_get(&mut self, k: &Val, m: &Val) -> Val {
@@ -1232,6 +1288,17 @@ impl Eval<'_, '_> {
             SiteTarget::Static(mfa) => self.units.lookup_mfa(mfa),
             _ => None,
         };
+        let mut argv = argv;
+        if let SiteTarget::Static(mfa) = &st
+            && let Some(op) = crate::catalog::ops_of(mfa)
+                .into_iter()
+                .find(|o| matches!(o.shape, crate::catalog::Shape::Spec { .. }))
+            && let crate::catalog::Shape::Spec { spec, .. } = op.shape
+            && let Some(&e) = args.get(spec)
+            && let Some(heads) = self.spec_heads(e)
+        {
+            argv.push(heads);
+        }
         let sv = SiteVals {
             unit: self.unit,
             target: st,

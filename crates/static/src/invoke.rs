@@ -36,6 +36,9 @@ pub struct SiteVals {
     pub target: SiteTarget,
     /// The program's function a static target names, looked up once.
     pub callee: Option<FnId>,
+    /// The argument values; for an ETS call taking a match specification
+    /// written in place, one more: the set of its clause heads, each kept
+    /// whole (inside the specification they would be too deep to keep).
     pub args: Vec<Val>,
 }
 

@@ -31,6 +31,7 @@ fn fallback(mfa: &MFA, i: usize) -> &'static str {
 pub fn render_call(mfa: &MFA, args: &[Val], origin: &dyn Fn(Origin) -> String) -> String {
     let rendered: Vec<String> = args
         .iter()
+        .take(mfa.arity as usize)
         .enumerate()
         .map(|(i, v)| v.render_arg(fallback(mfa, i), origin))
         .collect();

@@ -31,7 +31,14 @@ fn unwild(v: Val) -> Val {
 }
 
 /// The item of `op` at `origin` with resolved `args`.
-pub fn item(op: &Op, args: &[Val], origin: Origin, tables: &Tables, limit: usize) -> Item {
+pub fn item(
+    op: &Op,
+    arity: usize,
+    args: &[Val],
+    origin: Origin,
+    tables: &Tables,
+    limit: usize,
+) -> Item {
     let arg = |i: usize| args.get(i).cloned().unwrap_or(Val::Any);
     let mnesia = op.category == Category::Mnesia;
     let table_key = |table: Val, key: Val| {
@@ -60,7 +67,12 @@ pub fn item(op: &Op, args: &[Val], origin: Origin, tables: &Tables, limit: usize
         }
         Shape::Spec { table, spec } => {
             let t = arg(table);
-            let keys = ets::spec_keys(&arg(spec), &tables.keypos(&t), limit);
+            let keypos = tables.keypos(&t);
+            // The heads the value analysis kept whole, after the arguments.
+            let keys = match args.get(arity) {
+                Some(heads) => ets::pattern_keys(heads, &keypos, limit),
+                None => ets::spec_keys(&arg(spec), &keypos, limit),
+            };
             table_key(t, keys)
         }
         Shape::Whole { table } => table_key(arg(table), Val::one(Term::Wild)),

@@ -292,7 +292,7 @@ impl World<'_, '_> {
             .map(|a| resolve(a, ctx, self.limit))
             .collect();
         let op = op_of(mfa, cat)?;
-        let it = item(op, &args, o, &self.tables, self.limit);
+        let it = item(op, mfa.arity as usize, &args, o, &self.tables, self.limit);
         Some((args, it))
     }
 
@@ -872,7 +872,14 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             .site_mfa(self.read.origin)
             .and_then(|m| op_of(m, self.read.category))
         {
-            Some(op) => item(op, &args, self.read.origin, &w.tables, w.limit),
+            Some(op) => item(
+                op,
+                w.site_mfa(self.read.origin).map_or(0, |m| m.arity as usize),
+                &args,
+                self.read.origin,
+                &w.tables,
+                w.limit,
+            ),
             None => view.item.clone(),
         };
         // Keep what the read's own context knew when the lift lost it.
