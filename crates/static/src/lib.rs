@@ -7,10 +7,12 @@
 //! Principal types (all `Serialize`; JSON uses snake_case names):
 //! - [`StaticOptions`]: enabled [`Category`]s (default all), `atom_limit`
 //!   (set size before widening, default 16), `search_budget` (states per
-//!   forward search), `max_entries` (entries listed per suspect).
+//!   forward search), `max_entries` (entries listed per suspect),
+//!   `include_tests` (report pairs in test code too).
 //! - [`Analysis`]: `suspects` (sorted by read file/line/column, then write,
 //!   then category; ids unique), [`Stats`] (deterministic counters, per
-//!   category and per application), and `timings` (wall time per pass, not
+//!   category and per application, and every [`Limits`] a search met, in
+//!   all and per function), and `timings` (wall time per pass, not
 //!   serialized).
 //! - [`Suspect`]: `id` (`R001:ct_master:238:240`: code, read module, read
 //!   line, [write module,] write line; `:cRC:WC` columns appended only when
@@ -19,54 +21,70 @@
 //!   `module`), `function` (`mod:f/2` or `mod:'-f/2-fun-0-'/0`),
 //!   `file`/`line`/`column` from `program.sources.location`; `span` is kept
 //!   for Rust callers but not serialized), `resource` ([`Resource`]: `kind`
-//!   (`registered_name`, `ets_object`, `mnesia_record`, `spawned_pid`,
-//!   `global_name`, `persistent_term`), optional `name`/`table`/`key`
-//!   [`ValueSet`]s (`values` as Erlang terms, `any: true` when not known
-//!   precisely), `display` such as `table ∈ {counters}, key ∈ {hits}`),
-//!   `path` ([`Hop`]s from read to write, each with `kind` `read` | `call`
-//!   (callee entered) | `return` (the read's function returned to this
-//!   caller site) | `spawn` (a new process runs the rest) | `serve` (a
-//!   `gen_server:call/cast` handled by the server) | `write`, `function`,
-//!   optional `call`, position), `entries` ([`Entry`]: exported functions the
-//!   race is reachable from, with an [`ArgHint`] per argument), `setup`
+//!   ([`ResourceKind`]), optional `name`/`table`/`key` [`ValueSet`]s
+//!   (`values` as Erlang terms, `any: true` when not known precisely),
+//!   `display` such as `table ∈ {counters}, key ∈ {hits}`), `path` ([`Hop`]s
+//!   from read to write, each with `kind` `read` | `call` (callee entered) |
+//!   `return` (the read's function returned to this caller site) | `spawn`
+//!   (a new process runs the rest) | `serve` (a `gen_server:call/cast`
+//!   handled by the server) | `write`, `function`, optional `call`,
+//!   position), `entries` ([`Entry`]: exported functions (an MFA) the race
+//!   is reachable from, with an [`ArgHint`] per argument), `setup`
 //!   (functions holding the `ets:new`/`mnesia:create_table` the race needs),
-//!   `message` (Dialyzer style).
+//!   `message` (Dialyzer style), `limits` (what cut the search from the
+//!   read, when something did).
 //! - [`Category`]: `registry` R001, `ets` R002, `mnesia` R003,
 //!   `spawn_register` R004, `global` R005, `persistent_term` R006,
-//!   `application_env` R007
-//!   ([`Category::parse`] accepts either form).
+//!   `application_env` R007 ([`Category::parse`] accepts either form);
+//!   each described once, with its operations, in [`catalog`].
 //!
 //! How it decides (see each module for details):
-//! - Values ([`values`]): small sets of constant-shaped terms; an unknown
-//!   value carries an identity (the parameter, variable or expression it
-//!   came from), so two uses race only if they are the same constant or the
-//!   same identity (an alias), as in Dialyzer. `self()`, `make_ref()` and
-//!   values derived from them are unique to a process and never race.
+//! - Operations ([`catalog`]): one row per call that reads or writes shared
+//!   state, with where its item is among the arguments; [`ops`] computes
+//!   the item, [`ets`] the keys of objects, patterns and specifications.
+//! - Values ([`values`], [`dataflow`]): small sets of constant-shaped terms;
+//!   an unknown value carries an identity (the parameter, variable or
+//!   expression it came from), so two uses race only if they are the same
+//!   constant or the same identity (an alias), as in Dialyzer. A parameter
+//!   fed more values than are kept keeps its identity (and, when callers
+//!   pass constants, may equal any constant): a function's own pairs never
+//!   depend on how many callers it has. Tables are values: they flow
+//!   through arguments, results, records, maps, tuples, lists, closures,
+//!   spawn arguments and a server's state ([`server`]); a lookup returns
+//!   objects keyed by what it looked up. `self()`, `make_ref()` and values
+//!   derived from them are unique to a process and never race.
 //! - Dependence ([`depend`]): a write counts only if it depends on the read's
-//!   value (data, or control: inside a clause the read selects, or after a
-//!   match that fails otherwise). `N = value(K), reset(K)` is no race.
-//! - Search ([`walk`]): forward from every read over pruned CFGs
-//!   ([`cfg`]), entering callees with their call-site context, returning to
-//!   callers when the read's function returns a dependent value, following
-//!   `spawn`/`gen_server` starts into the new process's code and
-//!   `gen_server:call` into `handle_call/3`. Each CFG node knows which
-//!   categories may be written at or after it (`Cfg::ahead`), so a
-//!   frame above the read is not walked when nothing after its call writes
-//!   and it cannot climb further; calls deeper than [`walk::MAX_ENTER`] are
-//!   answered from shared summaries, checked once per frame against only
-//!   the writes that may alias the read.
-//! - Filters ([`assemble`]): ETS tables that are not public (unless the path
-//!   crosses a server request), `spawn`+`register` whose new process blocks
-//!   in a `receive` before it can end.
+//!   value (data, or control: inside a clause the read selects, after a
+//!   match that fails otherwise, in a catch its failure reaches).
+//!   `N = value(K), reset(K)` is no race.
+//! - Search ([`search`]): forward from every read over pruned CFGs
+//!   ([`cfg`](mod@cfg)), entering callees with their call-site context (only the
+//!   clauses their arguments may run, [`feasible`]), returning to callers a
+//!   level at a time once everything below is walked, and only to callers
+//!   whose arguments can reach the read, following process starts into the
+//!   new process's code and `gen_server:call` into `handle_call/3`. Calls
+//!   deeper than [`search::MAX_ENTER`] are answered from shared summaries.
+//!   A fun call runs only the funs that flow to it ([`invoke`]). Every limit
+//!   that ends a path or cuts the search is counted ([`Limits`]).
+//! - Filters ([`assemble`]), each for a reason that holds on every
+//!   execution: a table no other process can write (protected or private,
+//!   never given away; unless the path crosses a server request); a pair
+//!   run only by one process that exists once, which does every write of
+//!   the item ([`process`]: serialised by its mailbox); a pair under a lock
+//!   every write of the item holds ([`locks`]); `spawn`+`register` whose new
+//!   process blocks in a `receive` first. Pairs in test code are counted,
+//!   not reported, unless `include_tests`.
 //!
 //! Searches share what does not depend on the read: each function's global
-//! context (hashed once, [`walk::HashedCtx`]), the unknown-fun candidates
-//! per arity and category, summaries and dependence results.
+//! context (hashed once, [`search::HashedCtx`]), summaries, dependence
+//! results and the ways to sites.
 //!
-//! Passes: [`units`] → [`dataflow`] → [`escape`] + [`callgraph`] (petgraph) →
-//! relevance masks → [`cfg`] → [`walk`] (parallel, one search per read) →
-//! [`assemble`]. One file per category: [`registry`], [`ets`], [`mnesia`],
-//! [`spawn_register`], [`global`], [`persistent_term`].
+//! Passes: [`units`] → [`dataflow`] (with [`invoke`]) → [`callgraph`]
+//! (petgraph) → [`process`] + [`locks`] + relevance masks → [`cfg`](mod@cfg) →
+//! [`search`] (parallel, one search per read) → [`assemble`]. [`walk`] is
+//! the one walk over IR expressions the passes share. Modules import each
+//! other in one direction only: `values`, `walk`, `spawn` at the bottom,
+//! `search` and `assemble` at the top.
 //!
 //! Architecture invariant: output depends only on the input program and the
 //! options, never on thread count or hash order (searches run in parallel
@@ -102,8 +120,8 @@ use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 pub use suspect::{
-    Access, Analysis, ArgHint, Category, Entry, Hop, HopKind, Resource, ResourceKind, Stats,
-    Suspect, ValueSet,
+    Access, Analysis, ArgHint, Category, Entry, Hop, HopKind, Limits, Resource, ResourceKind,
+    Stats, Suspect, ValueSet,
 };
 
 use crate::catalog::CatSet;

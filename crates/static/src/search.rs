@@ -46,7 +46,7 @@ pub type SummaryCache = FxHashMap<(UnitId, CatSet), Arc<Summary>>;
 pub struct Summary {
     /// In breadth-first order (nearest first).
     pub writes: Vec<SummaryWrite>,
-    /// It stopped at [`SUMMARY_UNITS`] units: writes further away are missing.
+    /// It stopped at its size limit: writes further away are missing.
     pub cut: bool,
     /// Position of each write site in `writes`.
     pub at: FxHashMap<Origin, u32>,
