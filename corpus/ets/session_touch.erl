@@ -2,7 +2,7 @@
 %% session and writes back a record *update* of it: the key is not written
 %% in the update, it comes from the object read.
 %% Expected: R002 confirmed, non_serializable (two touches, one hit lost).
--module(session_hits).
+-module(session_touch).
 -export([setup/0, teardown/0, touch/1, hits/1, test/0]).
 
 -record(session, {id, user, hits = 0}).
