@@ -224,7 +224,7 @@ check_suspect_fields(Dir, Where, S, Exports) ->
                     || parse_mfa(UC) =:= error]
          end,
     Reasons = ["bound_exhausted", "all_exhausted", "handled", "unsupported", "budget",
-               "no_harness", "harness_crashed", "runs_cut"],
+               "no_harness", "harness_crashed", "runs_cut", "not_reached", "serialised"],
     E9 = case maps:get(reason, S, none) of
              none -> [];
              R when Verdict =:= "unconfirmed" ->
@@ -232,7 +232,13 @@ check_suspect_fields(Dir, Where, S, Exports) ->
                   || not lists:member(R, Reasons)];
              _ -> [io_lib:format("~s: reason only goes with unconfirmed", [Where])]
          end,
-    E1 ++ E2 ++ E3 ++ E4 ++ E5 ++ E6 ++ E7 ++ E8 ++ E9.
+    Contexts = ["api", "entry", "test", "amplified_test"],
+    E10 = case maps:get(context, S, none) of
+              none -> [];
+              Ctx -> [io_lib:format("~s: context ~p is not one of ~p", [Where, Ctx, Contexts])
+                      || not lists:member(Ctx, Contexts)]
+          end,
+    E1 ++ E2 ++ E3 ++ E4 ++ E5 ++ E6 ++ E7 ++ E8 ++ E9 ++ E10.
 
 %% The call's function name must appear on the line, and the next line must be
 %% the caret annotation for this suspect id and role.

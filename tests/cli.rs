@@ -152,13 +152,15 @@ fn triage_ranks_the_last_report() {
 
 #[test]
 fn same_bytes_whatever_the_thread_count() {
-    let run = |jobs: &str, out: &str| {
+    // The JSON on stdout, the human output (streamed as verdicts are
+    // reached), the journal and the final report.
+    let run = |jobs: &str, out: &str, format: &str| {
         let o = cmd()
             .args([
                 "check",
                 "corpus/registry",
                 "--format",
-                "json",
+                format,
                 "--jobs",
                 jobs,
                 "--out",
@@ -166,12 +168,156 @@ fn same_bytes_whatever_the_thread_count() {
             ])
             .output()
             .expect("run");
-        String::from_utf8_lossy(&o.stdout).replace(out, "[OUT]")
+        let read = |name: &str| {
+            std::fs::read_to_string(root().join(out).join(name))
+                .expect(name)
+                .replace(out, "[OUT]")
+        };
+        (
+            String::from_utf8_lossy(&o.stdout).replace(out, "[OUT]"),
+            read("report.jsonl"),
+            read("report.json"),
+        )
     };
-    assert_eq!(
-        run("1", "target/cli-test-j1"),
-        run("2", "target/cli-test-j2")
-    );
+    for format in ["json", "human"] {
+        assert_eq!(
+            run("1", "target/cli-test-j1", format),
+            run("2", "target/cli-test-j2", format),
+            "{format}"
+        );
+    }
+}
+
+/// Runs `check corpus/` into `out` and stops it with `signal` once the
+/// journal holds `lines` verdicts; returns the exit status and stderr.
+fn check_killed(out: &Path, signal: &str, lines: usize) -> (Option<i32>, String) {
+    let mut child = cmd()
+        .args(["check", "corpus", "--jobs", "2", "--out"])
+        .arg(out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let journal = out.join("report.jsonl");
+    let start = std::time::Instant::now();
+    loop {
+        let n = std::fs::read_to_string(&journal)
+            .map(|t| t.lines().count().saturating_sub(1))
+            .unwrap_or(0);
+        if n >= lines {
+            break;
+        }
+        if let Ok(Some(_)) = child.try_wait() {
+            panic!("check ended before it could be killed");
+        }
+        assert!(start.elapsed().as_secs() < 300, "no verdicts after 300 s");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let killed = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The warnings' ids of a report, in order.
+fn report_ids(path: &Path) -> Vec<String> {
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("report")).expect("json");
+    v["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .map(|w| w["id"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn an_interrupted_check_keeps_its_verdicts_and_resumes_to_the_same_bytes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let whole_dir = dir.path().join("whole");
+    let whole = cmd()
+        .args(["check", "corpus", "--jobs", "2", "--out"])
+        .arg(&whole_dir)
+        .output()
+        .expect("run");
+    assert_eq!(whole.status.code(), Some(2));
+    let whole_stdout =
+        String::from_utf8_lossy(&whole.stdout).replace(&*whole_dir.to_string_lossy(), "[OUT]");
+    let whole_report = std::fs::read_to_string(whole_dir.join("report.json"))
+        .expect("report")
+        .replace(&*whole_dir.to_string_lossy(), "[OUT]");
+    let all = report_ids(&whole_dir.join("report.json"));
+
+    for signal in ["-TERM", "-KILL"] {
+        let out = dir.path().join(signal.trim_start_matches('-'));
+        let (code, stderr) = check_killed(&out, signal, 3);
+        // The journal's verdicts are a prefix of the whole run's.
+        let journal = std::fs::read_to_string(out.join("report.jsonl")).expect("journal");
+        let kept: Vec<String> = journal
+            .lines()
+            .skip(1)
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .map(|v| v["id"].as_str().unwrap_or("").to_string())
+            .collect();
+        assert!(kept.len() >= 3, "{signal}: {kept:?}");
+        assert_eq!(kept, all[..kept.len()], "{signal}");
+        if signal == "-TERM" {
+            // Said, and written: every verdict in the journal is in the
+            // report, which says it is not complete.
+            assert!(stderr.contains("interrupted"), "{stderr}");
+            assert!(matches!(code, Some(1 | 2)), "{code:?}");
+            let report: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(out.join("report.json")).expect("report"),
+            )
+            .expect("json");
+            assert_eq!(report["complete"], false);
+            let reported = report_ids(&out.join("report.json"));
+            for id in &kept {
+                assert!(reported.contains(id), "{id} decided but not in report.json");
+            }
+        }
+        let resumed = cmd()
+            .args(["check", "corpus", "--jobs", "2", "--resume", "--out"])
+            .arg(&out)
+            .output()
+            .expect("resume");
+        assert_eq!(resumed.status.code(), Some(2), "{signal}");
+        let stdout =
+            String::from_utf8_lossy(&resumed.stdout).replace(&*out.to_string_lossy(), "[OUT]");
+        assert_eq!(stdout, whole_stdout, "{signal}: resumed output differs");
+        let report = std::fs::read_to_string(out.join("report.json"))
+            .expect("report")
+            .replace(&*out.to_string_lossy(), "[OUT]");
+        assert_eq!(report, whole_report, "{signal}: resumed report differs");
+        assert!(
+            !String::from_utf8_lossy(&resumed.stderr).contains("checking every suspect"),
+            "{signal}: nothing was resumed"
+        );
+    }
+}
+
+#[test]
+fn two_runs_cannot_share_an_output_directory() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join(".lock"),
+        format!("{}\n", std::process::id()),
+    )
+    .expect("lock");
+    let o = cmd()
+        .args(["check", "corpus/registry/name_server.erl", "--out"])
+        .arg(dir.path())
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("in use by another racewit run"), "{err}");
 }
 
 /// Real code: the `whereis(ct_master)` / `register(ct_master, self())` race
@@ -878,4 +1024,102 @@ fn svg_picture_prints_a_multiline_consequence() {
         width >= 60 + longest * 6,
         "width {width} < {longest} characters"
     );
+}
+
+#[test]
+fn explore_never_claims_runs_that_did_not_run_whole() {
+    // A test that never ends, one whose awaited process stops at an
+    // unsupported call, and one that stops at such a call after its
+    // checks: none is "every interleaving explored", none is a deadlock,
+    // and each exits 1 (nothing may be read from what was explored).
+    let out = tempfile::tempdir().expect("tempdir");
+    let mut report = String::new();
+    for entry in ["never_ends", "parked_sender", "parked_after"] {
+        let o = cmd()
+            .args(["explore", &format!("partial:{entry}/0")])
+            .arg("tests/data/explore_partial/partial.erl")
+            .args(["--max-run-steps", "2000", "--out"])
+            .arg(out.path())
+            .output()
+            .expect("run");
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{entry}: {text}");
+        assert!(!text.contains("every interleaving explored"), "{text}");
+        assert!(!text.contains("deadlock"), "{text}");
+        report.push_str(&text);
+    }
+    insta::assert_snapshot!(report);
+}
+
+#[test]
+fn caps_on_time_and_memory_stop_a_search_and_say_so() {
+    // The search of busy_counter finds no race and has a very large space;
+    // each caller holds a large list. A cap that is hit ends the search
+    // with its own reason and no claim about the space.
+    for (flag, value, kind) in [
+        ("--timeout", "1", "time_budget"),
+        ("--max-memory", "100M", "memory_budget"),
+    ] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let o = cmd()
+            .args([
+                "check",
+                "tests/data/caps/busy_counter.erl",
+                "--format",
+                "json",
+            ])
+            .args([flag, value, "--out"])
+            .arg(out.path())
+            .output()
+            .expect("run");
+        assert_eq!(o.status.code(), Some(0), "{flag}");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        let w = &v["warnings"][0];
+        assert_eq!(w["reason"]["kind"], kind, "{flag}: {w}");
+        assert_eq!(w["exhausted"], false, "{flag}");
+        let text = w["reason_text"].as_str().unwrap_or("");
+        assert!(text.contains(flag), "{flag}: {text}");
+    }
+}
+
+#[test]
+fn numeric_flags_are_range_checked() {
+    for args in [
+        &["--max-interleavings", "18446744073709551615"][..],
+        &["--max-interleavings", "0"][..],
+        &["--bound", "100000"][..],
+        &["--max-run-steps", "0"][..],
+        &["--timeout", "0"][..],
+        &["--max-memory", "1K"][..],
+        &["--max-memory", "lots"][..],
+        &["--jobs", "0"][..],
+    ] {
+        let o = cmd()
+            .args([
+                "check",
+                "corpus/registry/name_server.erl",
+                "--out",
+                "target/cli-test-range",
+            ])
+            .args(args)
+            .output()
+            .expect("run");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(args[0]), "{args:?}: {err}");
+    }
+    // More jobs than cores: a warning, and the run goes on with the cores.
+    let o = cmd()
+        .args([
+            "check",
+            "corpus/registry/name_server.erl",
+            "--jobs",
+            "100000",
+        ])
+        .args(["--out", "target/cli-test-range"])
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--jobs 100000: this machine has"), "{err}");
 }

@@ -101,6 +101,7 @@ fn each_case_report_and_witness_replay() {
             code == 0 || code == 2,
             "check {case:?} exited {code}: {stderr}"
         );
+        assert_claims_were_reached(&case_out, &case);
         let report = stdout.replace(&case_out, "[OUT]");
         insta::with_settings!({snapshot_suffix => name.clone(), prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!("report", report);
@@ -108,12 +109,21 @@ fn each_case_report_and_witness_replay() {
         let mut witnesses: Vec<PathBuf> = std::fs::read_dir(&case_out)
             .map(|rd| rd.map(|e| e.expect("entry").path()).collect())
             .unwrap_or_default();
-        witnesses.retain(|p| p.file_name().is_some_and(|n| n != "report.json"));
+        witnesses.retain(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| !n.starts_with('.') && !n.starts_with("report."))
+        });
         witnesses.sort();
         assert_eq!(
             code == 2,
-            !witnesses.is_empty(),
-            "{case:?}: exit code and witnesses disagree"
+            harmful_confirmations(&case_out) > 0,
+            "{case:?}: the exit code is 2 exactly when a race that does harm is confirmed"
+        );
+        assert_eq!(
+            witnesses.len(),
+            confirmations(&case_out),
+            "{case:?}: one witness per confirmed race"
         );
         for w in witnesses {
             let wpath = w.display().to_string();
@@ -125,4 +135,52 @@ fn each_case_report_and_witness_replay() {
             });
         }
     }
+}
+
+/// The invariant behind every "explored" or "within bound" verdict: some
+/// completed run executed the suspect's read and then its write. A claim over
+/// runs that never got there would tell a user a race cannot happen when
+/// the harness never ran the code.
+fn assert_claims_were_reached(out_dir: &str, case: &[String]) {
+    let text = std::fs::read_to_string(format!("{out_dir}/report.json")).expect("report.json");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("report json");
+    for w in report["warnings"].as_array().expect("warnings") {
+        let kind = w["reason"]["kind"].as_str().unwrap_or("");
+        let claims = w["exhausted"] == true
+            || matches!(
+                kind,
+                "all_exhausted" | "bound_exhausted" | "budget" | "handled"
+            );
+        if claims {
+            assert!(
+                w["reached"]["write"].as_u64().unwrap_or(0) > 0,
+                "{case:?} {}: claims {kind} but no run executed the write",
+                w["id"]
+            );
+        }
+        if kind == "not_reached" {
+            assert_eq!(w["exhausted"], false, "{case:?} {}", w["id"]);
+        }
+    }
+}
+
+fn report_warnings(out_dir: &str) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(format!("{out_dir}/report.json")).expect("report.json");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("report json");
+    report["warnings"].as_array().cloned().unwrap_or_default()
+}
+
+fn confirmations(out_dir: &str) -> usize {
+    report_warnings(out_dir)
+        .iter()
+        .filter(|w| w["verdict"] == "confirmed")
+        .count()
+}
+
+/// Confirmed races with a consequence other than `none`.
+fn harmful_confirmations(out_dir: &str) -> usize {
+    report_warnings(out_dir)
+        .iter()
+        .filter(|w| w["verdict"] == "confirmed" && w["consequence"]["kind"] != "none")
+        .count()
 }

@@ -92,6 +92,7 @@ fn stop_text(stop: &StopReason) -> String {
         StopReason::InterleavingBudget { limit } => {
             format!("stopped at the budget of {limit} (not exhausted)")
         }
+        StopReason::Cancelled { why } => format!("stopped from outside: {why:?}"),
     }
 }
 

@@ -10,6 +10,9 @@
 //! - VM: fib, lists and ping-pong programs beside `erl`, fork (clone) cost;
 //! - confirmation: full exploration of `programs/ets_race.erl` vs. Concuerror,
 //!   and time to first witness for every corpus race.
+//!
+//! `truth` is a command of its own (`racewit-bench truth --help`): it scores
+//! racewit's reports against the labelled truth sets in `tests/data/truth/`.
 
 /// The allocator the `racewit` binary uses, so the figures are its figures.
 #[global_allocator]
@@ -19,10 +22,14 @@ mod confirm;
 mod frontend;
 mod measure;
 mod static_pass;
+mod truth;
 mod vm;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "truth") {
+        std::process::exit(truth::main(&args[1..]));
+    }
     let want = |s: &str| args.is_empty() || args.iter().any(|a| a == s);
     println!("racewit bench — {}", measure::machine());
     if want("frontend") {

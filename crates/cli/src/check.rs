@@ -1,17 +1,22 @@
 //! `racewit check PATH...`: the static pass, then confirmation of every
 //! suspect; witnesses are written to `--out` (default `_racewit/`).
 
+use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
-use anyhow::{Context, Result, bail};
-use racewit_confirm::confirmation::{ConfirmOptions, Confirmation, confirm_all};
+use anyhow::{Result, bail};
+use racewit_confirm::confirmation::{ConfirmOptions, Confirmation, Plan};
 use racewit_confirm::search::Reduction;
-use racewit_confirm::verdict::Status;
+use racewit_confirm::verdict::{Consequence, Status};
 use racewit_confirm::witness::LoadRecord;
 use racewit_static::find_suspects;
 
 use crate::Outcome;
+use crate::caps::{self, Caps, Watcher};
+use crate::outdir::{self, Journal, OutDir, Record};
 use crate::project::LoadArgs;
 use crate::report::{self, Format};
 use crate::static_cmd::CategoryArgs;
@@ -51,14 +56,25 @@ pub struct Args {
     /// Check only part K of N of the suspects (split across CI machines), as `K/N`.
     #[arg(long, value_name = "K/N", value_parser = parse_partition)]
     pub partition: Option<(usize, usize)>,
-    /// What makes the exit code 2: confirmed races (default), or unconfirmed warnings too.
+    /// What makes the exit code 2: confirmed races that do harm (default:
+    /// a crash, a lost update, processes stuck), confirmed races whose
+    /// consequence is `none` too, or unconfirmed warnings too.
     #[arg(long, value_enum, default_value_t = FailOn::Confirmed)]
     pub fail_on: FailOn,
+    /// Go on from the run that last wrote to --out (interrupted or killed):
+    /// suspects it decided are not checked again, if the sources, the
+    /// suspects and the options are the same.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FailOn {
+    /// Confirmed races with a consequence other than `none`.
     Confirmed,
+    /// Every confirmed race, harmless ones (`none`) included.
+    None,
+    /// Every warning.
     Unconfirmed,
 }
 
@@ -82,6 +98,10 @@ pub struct SearchArgs {
     /// Most interleavings explored per harness.
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub max_interleavings: u64,
+    /// Most steps one run may take before it is cut (a run cut this way
+    /// never counts towards an "explored" claim).
+    #[arg(long, value_name = "N", default_value_t = 50_000)]
+    pub max_run_steps: usize,
     /// Random (PCT) search with N runs instead of bounded search.
     #[arg(long, value_name = "N")]
     pub random: Option<u64>,
@@ -97,6 +117,15 @@ pub struct SearchArgs {
     /// harnesses, for the suspects of its module (repeatable).
     #[arg(long = "entry", value_name = "MOD:FUN/0")]
     pub entries: Vec<String>,
+    /// Memory racewit may hold (e.g. 4G); a search that would go past it is
+    /// stopped with the reason `memory_budget` (default: 60% of the
+    /// machine's memory or of `ulimit -v`, whichever is less).
+    #[arg(long, value_name = "SIZE")]
+    pub max_memory: Option<String>,
+    /// Seconds one suspect may take; a search past it is stopped with the
+    /// reason `time_budget` (a cap that is not hit changes nothing).
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    pub timeout: u64,
 }
 
 impl SearchArgs {
@@ -104,16 +133,33 @@ impl SearchArgs {
         if let Some(n) = self.processes.iter().find(|&&n| !(1..=4).contains(&n)) {
             bail!("--processes {n}: a harness runs 1 to 4 worker processes");
         }
+        in_range("--bound", self.bound.into(), 0, MAX_BOUND)?;
+        in_range("--max-interleavings", self.max_interleavings, 1, MAX_COUNT)?;
+        in_range("--max-run-steps", self.max_run_steps as u64, 1, MAX_COUNT)?;
+        in_range("--timeout", self.timeout, 1, 7 * 24 * 3600)?;
+        if let Some(runs) = self.random {
+            in_range("--random", runs, 1, MAX_COUNT)?;
+        }
         if let Some(j) = self.jobs {
             if j == 0 {
                 bail!("--jobs 0: give at least one thread");
             }
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let j = if j > cores {
+                eprintln!(
+                    "racewit: warning: --jobs {j}: this machine has {cores} core(s); using {cores}"
+                );
+                cores
+            } else {
+                j
+            };
             // A second call fails only when the pool is already built; the
             // first setting stays, which is fine within one process.
             let _ = rayon::ThreadPoolBuilder::new()
                 .num_threads(j)
                 .build_global();
         }
+        self.caps()?;
         let entries = self
             .entries
             .iter()
@@ -124,10 +170,62 @@ impl SearchArgs {
             max_preemptions: self.bound,
             processes: self.processes.clone(),
             max_interleavings: self.max_interleavings,
+            max_run_steps: self.max_run_steps,
             reduction: self.reduction.into(),
             random: self.random.map(|runs| (runs, self.seed)),
             ..ConfirmOptions::default()
         })
+    }
+}
+
+/// The largest preemption bound accepted (a bound beyond a few is already
+/// "every interleaving" for any harness racewit builds).
+const MAX_BOUND: u64 = 1000;
+/// The largest count accepted for budgets of runs and steps.
+const MAX_COUNT: u64 = 1_000_000_000;
+
+fn in_range(flag: &str, v: u64, lo: u64, hi: u64) -> Result<()> {
+    if v < lo || v > hi {
+        bail!("{flag} {v}: give a value from {lo} to {hi}");
+    }
+    Ok(())
+}
+
+impl SearchArgs {
+    /// The caps on memory and time, checked.
+    pub fn caps(&self) -> Result<Caps> {
+        let max_memory = match &self.max_memory {
+            Some(text) => {
+                let bytes =
+                    caps::parse_size(text).map_err(|e| anyhow::anyhow!("--max-memory {e}"))?;
+                if bytes < 64 << 20 {
+                    bail!("--max-memory {text}: give at least 64M");
+                }
+                bytes
+            }
+            None => caps::default_max_memory(),
+        };
+        Ok(Caps {
+            max_memory,
+            timeout: Some(std::time::Duration::from_secs(self.timeout)),
+        })
+    }
+
+    /// The options that shape verdicts, as text (for the journal's
+    /// fingerprint); `--jobs` is not one of them.
+    pub fn fingerprint(&self) -> String {
+        format!(
+            "bound={} processes={:?} max_interleavings={} max_run_steps={} random={:?} \
+             seed={} reduction={:?} entries={:?}",
+            self.bound,
+            self.processes,
+            self.max_interleavings,
+            self.max_run_steps,
+            self.random,
+            self.seed,
+            self.reduction,
+            self.entries
+        )
     }
 }
 
@@ -140,21 +238,6 @@ fn parse_partition(s: &str) -> Result<(usize, usize), String> {
         return Err(bad());
     }
     Ok((k, n))
-}
-
-/// File name of a suspect's witness.
-pub fn witness_file(id: &str) -> String {
-    let safe: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    format!("{safe}.json")
 }
 
 pub fn load_record(load: &LoadArgs, opts: &racewit_syntax::LoadOptions) -> LoadRecord {
@@ -177,6 +260,7 @@ pub fn load_record(load: &LoadArgs, opts: &racewit_syntax::LoadOptions) -> LoadR
 pub fn run(args: Args) -> Result<Outcome> {
     let load_opts = args.load.load_options()?;
     let confirm_opts = args.search.options()?;
+    let caps = args.search.caps()?;
     let program = crate::progress::load(&args.load.paths, &load_opts, args.format)?;
     let sp = crate::progress::spinner(args.format, "static pass");
     let analysis = find_suspects(&program, &args.categories.options());
@@ -193,87 +277,316 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     let record = load_record(&args.load, &load_opts);
     let files = program.sources.len();
-    let sp = crate::progress::spinner(
-        args.format,
-        &format!("confirming {} suspect(s)", suspects.len()),
-    );
-    let (program, results) = confirm_all(program, &suspects, &record, &confirm_opts);
-    sp.finish_and_clear();
+    let out = OutDir::open(&args.out)?;
+    let plan = Plan::new(program, &suspects, &record, &confirm_opts);
+    let program = plan.program().clone();
+    let fingerprint = outdir::fingerprint(plan.sources(), &suspects, &args.search.fingerprint());
+    let (journal, resumed) = Journal::start(&out, &fingerprint, suspects.len(), args.resume)?;
+    if let Some(note) = &resumed.note {
+        eprintln!("racewit: --resume: {note}; checking every suspect");
+    }
+    let resumed_count = resumed.records.len();
+    // Fixed for the whole run (the sink's map empties as verdicts are shown).
+    let decided_before: std::collections::BTreeSet<usize> =
+        resumed.records.keys().copied().collect();
 
-    let witness_paths = write_witnesses(&args.out, &results)?;
-    let confirmed = results
-        .iter()
-        .filter(|c| c.verdict.status == Status::Confirmed)
-        .count();
-    let unconfirmed = results.len() - confirmed;
-    let stats = report::json::CheckStats {
-        files,
-        modules: program.modules.len(),
-        suspects: results.len(),
-        confirmed,
-        unconfirmed,
-        interleavings: results.iter().map(|c| c.verdict.interleavings).sum(),
-        static_stats: Some(analysis.stats.clone()),
-    };
-    let json_report = report::json::CheckReport {
-        version: report::json::REPORT_VERSION,
-        warnings: results
-            .iter()
-            .zip(&witness_paths)
-            .map(|(c, w)| report::json::warning(c, w.clone()))
-            .collect(),
-        diagnostics: report::json::diagnostics(&program),
-        stats,
-    };
-    let json_text = serde_json::to_string_pretty(&json_report)? + "\n";
-    let last = args.out.join("report.json");
-    std::fs::write(&last, &json_text).with_context(|| format!("writing {}", last.display()))?;
-
-    let text = match args.format {
-        Format::Human => {
+    let human = args.format == Format::Human;
+    let bar = crate::progress::counter(args.format, suspects.len() as u64, "confirming");
+    bar.inc(resumed_count as u64);
+    let sink = Mutex::new(Sink {
+        out: &out,
+        journal: Some(journal),
+        program: &program,
+        suspects: &suspects,
+        human,
+        stdout_open: true,
+        results: (0..suspects.len()).map(|_| None).collect(),
+        resumed: resumed.records,
+        next_shown: 0,
+        bar: bar.clone(),
+    });
+    {
+        let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
+        if human {
             let mut text = String::new();
             report::human::load_diagnostics(&program, &mut text);
-            report::human::confirmations(&program, &results, &witness_paths, &mut text);
-            text.push_str(&format!(
-                "{} suspect(s): {confirmed} confirmed, {unconfirmed} unconfirmed\n",
-                results.len()
-            ));
-            text
+            s.print(&text);
         }
-        Format::Json => json_text,
-        Format::Sarif => {
-            serde_json::to_string_pretty(&report::sarif::check_log(
-                &program,
-                &results,
-                &witness_paths,
-            ))? + "\n"
-        }
+        // Suspects decided by the earlier run lead, up to the first one left.
+        s.show_resumed_before(usize::MAX);
+    }
+
+    // Ctrl-C or SIGTERM: everything decided is written and said, then exit.
+    let interrupted = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register(signal, interrupted.clone());
+    }
+    let finished = AtomicBool::new(false);
+    let totals = Totals {
+        files,
+        modules: program.modules.len(),
+        static_stats: &analysis.stats,
+        fail_on: args.fail_on,
+        format: args.format,
     };
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    let failing = match args.fail_on {
-        FailOn::Confirmed => confirmed,
-        FailOn::Unconfirmed => results.len(),
-    };
-    Ok(if failing > 0 {
-        Outcome::RacesFound
-    } else {
-        Outcome::Clean
+    std::thread::scope(|scope| -> Result<()> {
+        scope.spawn(|| {
+            let mut watcher = Watcher::new(caps);
+            while !finished.load(Ordering::Relaxed) {
+                if interrupted.load(Ordering::Relaxed) {
+                    let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
+                    let code = s.finish(&totals, false);
+                    std::process::exit(code);
+                }
+                watcher.poll(&plan.running());
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        });
+        let todo = |i: usize| !decided_before.contains(&i);
+        let arrived = |i: usize, c: &Confirmation| {
+            let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
+            s.arrived(i, c);
+        };
+        let mut emit = |i: usize, c: Confirmation| {
+            let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
+            s.emit(i, c);
+            !interrupted.load(Ordering::Relaxed)
+        };
+        plan.confirm_in_order(&todo, &arrived, &mut emit);
+        finished.store(true, Ordering::Relaxed);
+        Ok(())
+    })?;
+    let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
+    if interrupted.load(Ordering::Relaxed) {
+        let code = s.finish(&totals, false);
+        std::process::exit(code);
+    }
+    let code = s.finish(&totals, true);
+    Ok(match code {
+        0 => Outcome::Clean,
+        2 => Outcome::RacesFound,
+        _ => Outcome::Error,
     })
 }
 
-/// Writes each witness as `<out>/<id>.json`; returns the paths, as strings.
-fn write_witnesses(out: &Path, results: &[Confirmation]) -> Result<Vec<Option<String>>> {
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    results
-        .iter()
-        .map(|c| {
-            let Some(w) = &c.witness else {
-                return Ok(None);
+/// What the final report needs besides the verdicts.
+struct Totals<'a> {
+    files: usize,
+    modules: usize,
+    static_stats: &'a racewit_static::Stats,
+    fail_on: FailOn,
+    format: Format,
+}
+
+/// Where verdicts go as they are reached: witness files and the journal at
+/// once, the human output in suspect order, the final reports at the end.
+struct Sink<'a> {
+    out: &'a OutDir,
+    /// Taken when the run is complete and the journal closed.
+    journal: Option<Journal>,
+    program: &'a racewit_syntax::ir::Program,
+    suspects: &'a [racewit_static::Suspect],
+    human: bool,
+    /// Whether stdout still takes output (a closed pipe stops the printing,
+    /// not the run: the reports and the exit code still come).
+    stdout_open: bool,
+    /// Decided suspects, with their witness paths.
+    results: Vec<Option<(Confirmation, Option<String>)>>,
+    /// Suspects decided by an earlier run (`--resume`), not yet shown.
+    resumed: BTreeMap<usize, Record>,
+    /// The next suspect whose verdict is to be shown.
+    next_shown: usize,
+    bar: indicatif::ProgressBar,
+}
+
+impl Sink<'_> {
+    fn print(&mut self, text: &str) {
+        if !self.stdout_open || text.is_empty() {
+            return;
+        }
+        let written = self.bar.suspend(|| {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        });
+        if written.is_err() {
+            self.stdout_open = false;
+        }
+    }
+
+    /// A verdict just reached, in any order: its witness is written and it
+    /// is kept in the journal's pending files until it is its turn.
+    fn arrived(&mut self, i: usize, c: &Confirmation) {
+        let path = c.witness.as_ref().and_then(|w| {
+            let text = serde_json::to_string_pretty(w).ok()? + "\n";
+            let name = outdir::witness_file(&c.suspect.id);
+            match self.out.write_atomic(&name, text.as_bytes()) {
+                Ok(p) => Some(p.display().to_string()),
+                Err(e) => {
+                    eprintln!("racewit: {e:#}");
+                    None
+                }
+            }
+        });
+        if let Some(j) = &self.journal
+            && let Err(e) = j.pend(&Record::new(i, c, path.clone()))
+        {
+            eprintln!("racewit: {e:#}");
+        }
+        self.results[i] = Some((c.clone(), path));
+        self.bar.inc(1);
+        self.bar.set_message(format!(
+            "{} ({})",
+            c.suspect.id,
+            crate::progress::memory_in_use()
+        ));
+    }
+
+    /// The next verdict in suspect order: into the journal and shown.
+    fn emit(&mut self, i: usize, c: Confirmation) {
+        self.show_resumed_before(i);
+        let path = self.results[i].as_ref().and_then(|(_, p)| p.clone());
+        if let Some(j) = &mut self.journal
+            && let Err(e) = j.append(&Record::new(i, &c, path.clone()))
+        {
+            eprintln!("racewit: {e:#}");
+        }
+        self.show(&c, path.as_deref());
+        self.next_shown = i + 1;
+        self.show_resumed_before(usize::MAX);
+    }
+
+    /// Shows the resumed verdicts from `next_shown` up to (not including)
+    /// `end` or the first suspect not decided yet.
+    fn show_resumed_before(&mut self, end: usize) {
+        while self.next_shown < end.min(self.suspects.len()) {
+            let i = self.next_shown;
+            let Some(r) = self.resumed.remove(&i) else {
+                break;
             };
-            let path = out.join(witness_file(&c.suspect.id));
-            let text = serde_json::to_string_pretty(w)? + "\n";
-            std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
-            Ok(Some(path.display().to_string()))
-        })
-        .collect()
+            let c = r.confirmation(&self.suspects[i]);
+            if let Some(j) = &mut self.journal
+                && let Err(e) = j.append(&r)
+            {
+                eprintln!("racewit: {e:#}");
+            }
+            self.show(&c, r.witness_path.as_deref());
+            self.results[i] = Some((c, r.witness_path));
+            self.next_shown = i + 1;
+        }
+    }
+
+    fn show(&mut self, c: &Confirmation, path: Option<&str>) {
+        if self.human {
+            let mut text = String::new();
+            report::human::confirmation(self.program, c, path, &mut text);
+            self.print(&text);
+        }
+    }
+
+    /// Writes the final reports (`report.json`, and the JSON or SARIF on
+    /// stdout) from every verdict reached; `complete` is false for a run
+    /// that was interrupted. Returns the exit code.
+    fn finish(&mut self, totals: &Totals<'_>, complete: bool) -> i32 {
+        self.bar.finish_and_clear();
+        let decided: Vec<(Confirmation, Option<String>)> =
+            self.results.iter().flatten().cloned().collect();
+        let results: Vec<Confirmation> = decided.iter().map(|(c, _)| c.clone()).collect();
+        let witness_paths: Vec<Option<String>> = decided.iter().map(|(_, p)| p.clone()).collect();
+        let confirmed = results
+            .iter()
+            .filter(|c| c.verdict.status == Status::Confirmed)
+            .count();
+        let unconfirmed = results.len() - confirmed;
+        let stats = report::json::CheckStats {
+            files: totals.files,
+            modules: totals.modules,
+            suspects: self.suspects.len(),
+            confirmed,
+            unconfirmed,
+            interleavings: results.iter().map(|c| c.verdict.interleavings).sum(),
+            static_stats: Some(totals.static_stats.clone()),
+        };
+        let json_report = report::json::CheckReport {
+            version: report::json::REPORT_VERSION,
+            complete,
+            warnings: results
+                .iter()
+                .zip(&witness_paths)
+                .map(|(c, w)| report::json::warning(c, w.clone()))
+                .collect(),
+            diagnostics: report::json::diagnostics(self.program),
+            stats,
+        };
+        let mut code = 0;
+        let json_text = match serde_json::to_string_pretty(&json_report) {
+            Ok(t) => t + "\n",
+            Err(e) => {
+                eprintln!("racewit: {e}");
+                return 1;
+            }
+        };
+        if let Err(e) = self.out.write_atomic("report.json", json_text.as_bytes()) {
+            eprintln!("racewit: {e:#}");
+            code = 1;
+        }
+        let text = match totals.format {
+            Format::Human => format!(
+                "{} suspect(s): {confirmed} confirmed, {unconfirmed} unconfirmed{}\n",
+                self.suspects.len(),
+                if complete {
+                    String::new()
+                } else {
+                    format!(
+                        ", {} not checked (interrupted)",
+                        self.suspects.len() - results.len()
+                    )
+                }
+            ),
+            Format::Json => json_text,
+            Format::Sarif => match serde_json::to_string_pretty(&report::sarif::check_log(
+                self.program,
+                &results,
+                &witness_paths,
+            )) {
+                Ok(t) => t + "\n",
+                Err(e) => {
+                    eprintln!("racewit: {e}");
+                    return 1;
+                }
+            },
+        };
+        self.print(&text);
+        if complete {
+            // Nothing is pending any more.
+            if let Some(j) = self.journal.take() {
+                j.close();
+            }
+        } else {
+            eprintln!(
+                "racewit: interrupted: {} of {} suspects decided and written to {}; \
+                 `racewit check --resume` (same paths and options) goes on from there",
+                results.len(),
+                self.suspects.len(),
+                self.out.path().join("report.jsonl").display()
+            );
+        }
+        let failing = match totals.fail_on {
+            FailOn::Confirmed => results
+                .iter()
+                .filter(|c| {
+                    c.verdict.status == Status::Confirmed
+                        && !matches!(c.verdict.consequence, Some(Consequence::None))
+                })
+                .count(),
+            FailOn::None => confirmed,
+            FailOn::Unconfirmed => results.len(),
+        };
+        if failing > 0 {
+            2
+        } else if !complete {
+            1
+        } else {
+            code
+        }
+    }
 }

@@ -63,6 +63,9 @@ pub struct Expected {
     /// For an unconfirmed suspect: the unsupported call that stops it
     /// (`file:read_file/1`).
     pub unsupported_call: Option<String>,
+    /// The context the verdict must come from: `api`, `entry`, `test`,
+    /// `amplified_test`.
+    pub context: Option<String>,
     pub bound: Option<u32>,
     /// The function a harness should call; a `mod:fun/0` entry is run as it is.
     pub entry: Option<String>,
@@ -290,13 +293,22 @@ fn matches_expected(e: &Expected, c: &Confirmation) -> Result<(), String> {
     let unsupported_ok = e.unsupported_call.as_ref().is_none_or(|want| {
         let stop = format!("stopped at unsupported call {want}");
         matches!(&c.verdict.reason,
-            Some(UnconfirmedReason::Unsupported { call }) if call.starts_with(want.as_str()))
+            Some(UnconfirmedReason::Unsupported { call, .. }) if call.starts_with(want.as_str()))
             || c.witness
                 .as_ref()
                 .is_some_and(|w| w.trace.iter().any(|ev| ev.text.starts_with(&stop)))
     });
     if !matches_verdict(e, c) {
         return Err(String::new());
+    }
+    if let Some(want) = &e.context
+        && c.verdict.context.kind() != want
+    {
+        return Err(format!(
+            "; context is {} ({}), not {want}",
+            c.verdict.context.kind(),
+            c.verdict.context
+        ));
     }
     if !setup_ok {
         let used = c.harness.as_ref().map(|h| h.setup.join(", "));

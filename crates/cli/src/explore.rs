@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use racewit_confirm::explore::{ExploreOptions, explore};
 use racewit_confirm::goal::Failure;
-use racewit_confirm::search::StopReason;
+use racewit_confirm::search::{Cancel, CancelReason, StopReason};
 
 use crate::Outcome;
 use crate::check::{SearchArgs, load_record};
@@ -65,16 +65,33 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let record = load_record(&args.load, &load_opts);
     let program = Arc::new(program);
-    let result = explore(
-        &program,
-        &module,
-        &function,
-        &record,
-        &ExploreOptions {
-            confirm,
-            all: args.all,
-        },
-    );
+    let caps = args.search.caps()?;
+    let cancel = Arc::new(Cancel::default());
+    let mut confirm = confirm;
+    confirm.cancel = Some(cancel.clone());
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        // The caps on time and memory, watched from outside the search.
+        scope.spawn(|| {
+            let mut watcher = crate::caps::Watcher::new(caps);
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                watcher.poll(&[(0, cancel.clone())]);
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        });
+        let result = explore(
+            &program,
+            &module,
+            &function,
+            &record,
+            &ExploreOptions {
+                confirm,
+                all: args.all,
+            },
+        );
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
+    });
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let mut out = std::io::stdout().lock();
@@ -88,11 +105,24 @@ pub fn run(args: Args) -> Result<Outcome> {
         writeln!(out, "replay: racewit replay {}", path.display())?;
     }
     let s = &result.stats;
-    let how = match result.stop {
-        StopReason::Exhausted => "space within the bound exhausted".to_string(),
-        StopReason::ExhaustedAll => "every interleaving explored".to_string(),
+    let whole = s.runs_whole();
+    let how = match &result.stop {
+        StopReason::Exhausted if whole => "space within the bound exhausted".to_string(),
+        StopReason::ExhaustedAll if whole => "every interleaving explored".to_string(),
+        StopReason::Exhausted | StopReason::ExhaustedAll => {
+            "NOT explored whole: some runs did not run to their end".to_string()
+        }
         StopReason::Found => "stopped at the first failure".to_string(),
         StopReason::InterleavingBudget { limit } => format!("stopped at the budget of {limit}"),
+        StopReason::Cancelled { why } => match why {
+            CancelReason::Memory { limit_bytes } => format!(
+                "stopped: racewit held more than its memory budget of {} MB (--max-memory)",
+                limit_bytes >> 20
+            ),
+            CancelReason::Time { seconds } => {
+                format!("stopped: the exploration took longer than {seconds} s (--timeout)")
+            }
+        },
     };
     writeln!(
         out,
@@ -104,9 +134,39 @@ pub fn run(args: Args) -> Result<Outcome> {
         s.sleep_blocked,
         args.search.bound
     )?;
-    Ok(if result.failures.is_empty() {
-        Outcome::Clean
-    } else {
+    for line in partial_runs(s) {
+        writeln!(out, "{}: {line}", args.entry)?;
+    }
+    Ok(if !result.failures.is_empty() {
         Outcome::RacesFound
+    } else if !whole || matches!(result.stop, StopReason::Cancelled { .. }) {
+        // What was explored is not the program's whole behaviour: no
+        // "nothing found" may be read from it.
+        Outcome::Error
+    } else {
+        Outcome::Clean
     })
+}
+
+/// Lines naming the runs that did not run whole: cut at the step limit or
+/// by the VM, or with a process stopped at an unsupported call.
+pub fn partial_runs(s: &racewit_confirm::search::SearchStats) -> Vec<String> {
+    let mut lines = Vec::new();
+    if s.parked_runs > 0 {
+        lines.push(format!(
+            "{} of {} runs stopped at unsupported call {}",
+            s.parked_runs,
+            s.interleavings,
+            s.first_parked.as_deref().unwrap_or("?")
+        ));
+    }
+    if s.cut_runs > 0 {
+        lines.push(format!(
+            "{} of {} runs were cut: {}",
+            s.cut_runs,
+            s.interleavings + s.cut_runs,
+            s.first_error.as_deref().unwrap_or("?")
+        ));
+    }
+    lines
 }

@@ -11,9 +11,11 @@
 #[global_allocator]
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+mod caps;
 mod check;
 mod corpus;
 mod explore;
+mod outdir;
 mod parse_cmd;
 mod picture;
 mod progress;

@@ -45,3 +45,28 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions, format: Format) -> anyhow::Re
     }
     Ok(program)
 }
+
+/// A bar counting `total` items, or a hidden bar.
+pub fn counter(format: Format, total: u64, prefix: &str) -> ProgressBar {
+    if !enabled(format) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} {pos}/{len} {wide_msg} ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_prefix(prefix.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(250));
+    bar
+}
+
+/// The memory this process holds now (live allocations), for progress
+/// lines: `1.2 GB in use`; empty where the allocator does not tell.
+pub fn memory_in_use() -> String {
+    match crate::caps::allocated_bytes() {
+        Some(b) if b >= 1 << 30 => format!("{:.1} GB in use", b as f64 / (1u64 << 30) as f64),
+        Some(b) => format!("{} MB in use", b >> 20),
+        None => String::new(),
+    }
+}

@@ -1,6 +1,10 @@
 //! `racewit triage [REPORT.json]`: the warnings of a `check` report ranked:
 //! confirmed first, then by consequence (crash > non_serializable > stuck >
-//! none), fewest preemptions, shortest witness. Each row says why it ranks there.
+//! none), then by context (the project's own tests and entries before
+//! amplified tests before generated API calls), fewest preemptions, shortest
+//! witness; unconfirmed ones by reason
+//! (handled, then those nothing could be said of, then bounded searches, then
+//! spaces explored whole). Each row says why it ranks there.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,6 +28,8 @@ pub struct Args {
 struct Rank {
     unconfirmed: bool,
     consequence: u8,
+    /// How close to the program's real runs the context was.
+    context: u8,
     preemptions: u64,
     steps: u64,
     id: String,
@@ -39,11 +45,37 @@ fn consequence_rank(kind: &str) -> u8 {
     }
 }
 
+/// Among unconfirmed warnings: the race seen but handled first, then those
+/// racewit could say nothing of (a user must look), then searches that
+/// stopped within the bound, then spaces explored whole.
+fn reason_rank(kind: &str) -> u8 {
+    match kind {
+        "handled" => 0,
+        "not_reached" | "harness_crashed" | "unsupported" | "runs_cut" | "no_harness" => 1,
+        "budget" | "time_budget" | "memory_budget" => 2,
+        "bound_exhausted" => 3,
+        "all_exhausted" | "serialised" => 4,
+        _ => 5,
+    }
+}
+
 fn rank(w: &Value) -> Rank {
-    let kind = w["consequence"]["kind"].as_str().unwrap_or("");
+    let unconfirmed = w["verdict"].as_str() != Some("confirmed");
+    let consequence = if unconfirmed {
+        reason_rank(w["reason"]["kind"].as_str().unwrap_or(""))
+    } else {
+        consequence_rank(w["consequence"]["kind"].as_str().unwrap_or(""))
+    };
+    let context = match w["context"]["kind"].as_str().unwrap_or("") {
+        "entry" | "test" => 0,
+        "amplified_test" => 1,
+        "api" => 2,
+        _ => 3,
+    };
     Rank {
-        unconfirmed: w["verdict"].as_str() != Some("confirmed"),
-        consequence: consequence_rank(kind),
+        unconfirmed,
+        consequence,
+        context,
         preemptions: w["preemptions"].as_u64().unwrap_or(u64::MAX),
         steps: w["witness_steps"].as_u64().unwrap_or(u64::MAX),
         id: w["id"].as_str().unwrap_or("").to_string(),

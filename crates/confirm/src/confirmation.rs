@@ -10,17 +10,20 @@ use rayon::prelude::*;
 
 use racewit_static::{Category, Suspect};
 use racewit_syntax::ir::{CallSiteId, Name, Program};
-use racewit_vm::{Vm, VmConfig};
+use racewit_vm::{Image, Vm, VmConfig};
 
+use crate::amplify;
 use crate::goal::{Monitor, RaceGoal};
 use crate::harness::{self, Harness};
 use crate::schedule::Schedule;
 use crate::search::bounded::BoundedDfs;
 use crate::search::random::RandomWalk;
-use crate::search::{Found, Outcome, Reduction, StopReason, Strategy, Systematic, TraceStep};
+use crate::search::{
+    Cancel, CancelReason, Found, Outcome, Reduction, StopReason, Strategy, Systematic, TraceStep,
+};
 use crate::serial::serial_runs;
 use crate::system::{Fate, Observation, System};
-use crate::verdict::{Consequence, Status, UnconfirmedReason, Verdict};
+use crate::verdict::{Consequence, Milestone, Reached, Status, UnconfirmedReason, Verdict};
 use crate::vm_system::{Site, TimeoutPolicy, VmItem, VmSystem};
 use crate::witness::{
     HarnessRecord, LoadRecord, RaceSites, WITNESS_VERSION, Witness, WitnessEvent, WitnessKind,
@@ -47,6 +50,9 @@ pub struct ConfirmOptions {
     pub entries: Vec<(String, String)>,
     pub timeouts: TimeoutPolicy,
     pub vm: VmConfig,
+    /// A stop requested from outside for the suspect being confirmed (set
+    /// per suspect by [`Plan::confirm`]).
+    pub cancel: Option<Arc<Cancel>>,
 }
 
 impl Default for ConfirmOptions {
@@ -64,6 +70,7 @@ impl Default for ConfirmOptions {
                 max_reductions: 5_000_000,
                 ..VmConfig::default()
             },
+            cancel: None,
         }
     }
 }
@@ -78,69 +85,297 @@ pub struct Confirmation {
     pub witness: Option<Witness>,
 }
 
+/// Stack of each confirmation worker thread: the interpreter keeps Erlang
+/// frames on its own stacks, but deep term printing and comparison recurse.
+const WORKER_STACK: usize = 64 << 20;
+
+/// Everything confirmation needs, built once for a list of suspects: the
+/// harnesses of each (loaded beside the user's code) and the compiled image
+/// every search runs on. Suspects are then confirmed one by one, in any
+/// order and on any thread, with [`Plan::confirm`].
+pub struct Plan<'a> {
+    /// Suspects being confirmed now, with the token that stops each.
+    running: std::sync::Mutex<std::collections::BTreeMap<usize, Arc<Cancel>>>,
+    image: Image,
+    suspects: &'a [Suspect],
+    harnesses: Vec<Vec<Result<Harness, harness::HarnessError>>>,
+    sources: Vec<crate::witness::SourceHash>,
+    load: LoadRecord,
+    opts: ConfirmOptions,
+}
+
+impl<'a> Plan<'a> {
+    /// Builds every harness and loads them beside the user's code.
+    pub fn new(
+        mut program: Program,
+        suspects: &'a [Suspect],
+        load: &LoadRecord,
+        opts: &ConfirmOptions,
+    ) -> Plan<'a> {
+        let sources = hash_sources(&program);
+        add_support(&mut program);
+        let callers = crate::callers::Callers::new(&program);
+        let mut harnesses: Vec<Vec<Result<Harness, harness::HarnessError>>> =
+            Vec::with_capacity(suspects.len());
+        for (i, s) in suspects.iter().enumerate() {
+            let mut sizes: Vec<Result<Harness, harness::HarnessError>> =
+                user_entries(&program, s, opts)
+                    .into_iter()
+                    .map(Ok)
+                    .collect();
+            let tests = test_contexts(&mut program, s, i, opts, &sizes);
+            for h in tests {
+                if !h.source.is_empty() {
+                    let loaded = racewit_syntax::load_source(
+                        &format!("{HARNESS_DIR}/{}.erl", h.module),
+                        &h.source,
+                    );
+                    program.absorb(loaded);
+                }
+                sizes.push(Ok(h));
+            }
+            // A spawn_register race is between one caller and the process it
+            // spawned: one worker is tried first, for the smallest witness.
+            let one = (s.category == Category::SpawnRegister && !opts.processes.contains(&1))
+                .then_some(1);
+            for n in one.into_iter().chain(opts.processes.iter().copied()) {
+                let built = harness::build(&program, &callers, s, n, i * 10 + n);
+                if let Ok(h) = &built {
+                    let loaded = racewit_syntax::load_source(
+                        &format!("{HARNESS_DIR}/{}.erl", h.module),
+                        &h.source,
+                    );
+                    program.absorb(loaded);
+                }
+                sizes.push(built);
+            }
+            harnesses.push(sizes);
+        }
+        let image = Image::new(Arc::new(program), &opts.vm);
+        Plan {
+            running: Default::default(),
+            image,
+            suspects,
+            harnesses,
+            sources,
+            load: load.clone(),
+            opts: opts.clone(),
+        }
+    }
+
+    /// The user's code with the harnesses (for rendering).
+    pub fn program(&self) -> &Arc<Program> {
+        self.image.program()
+    }
+
+    /// The suspects, in order.
+    pub fn suspects(&self) -> &'a [Suspect] {
+        self.suspects
+    }
+
+    /// Hashes of the user's source files (the harnesses left out).
+    pub fn sources(&self) -> &[crate::witness::SourceHash] {
+        &self.sources
+    }
+
+    /// Confirms suspect `i`. The result depends on nothing but the suspect,
+    /// the code and the options: the same whatever the order or thread.
+    pub fn confirm(&self, i: usize) -> Confirmation {
+        let cancel = Arc::new(Cancel::default());
+        let mut opts = self.opts.clone();
+        opts.cancel = Some(cancel.clone());
+        self.running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(i, cancel);
+        let c = confirm_one(
+            &self.image,
+            &self.suspects[i],
+            &self.harnesses[i],
+            &self.load,
+            &self.sources,
+            &opts,
+        );
+        self.running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&i);
+        c
+    }
+
+    /// The suspects being confirmed now, with the token that stops each
+    /// (for a caller that watches time or memory).
+    pub fn running(&self) -> Vec<(usize, Arc<Cancel>)> {
+        self.running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|(i, c)| (*i, c.clone()))
+            .collect()
+    }
+
+    /// Confirms the suspects whose index `todo` accepts, in parallel. Each
+    /// result goes to `arrived` as soon as it is reached (in any order), then
+    /// to `emit` in suspect order as soon as every earlier one is done (so
+    /// what `emit` writes is the same whatever the number of threads). Suspects `todo` rejects are skipped and not
+    /// emitted. `emit` returning false stops the run: no suspect is started
+    /// after that (those running finish, and are not emitted).
+    pub fn confirm_in_order(
+        &self,
+        todo: &(dyn Fn(usize) -> bool + Sync),
+        arrived: &(dyn Fn(usize, &Confirmation) + Sync),
+        emit: &mut (dyn FnMut(usize, Confirmation) -> bool + Send),
+    ) {
+        use std::collections::BTreeMap;
+        use std::sync::Mutex;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        struct Order<'e> {
+            next: usize,
+            ready: BTreeMap<usize, Confirmation>,
+            emit: &'e mut (dyn FnMut(usize, Confirmation) -> bool + Send),
+        }
+        let n = self.suspects.len();
+        let skip_done = |mut next: usize| {
+            while next < n && !todo(next) {
+                next += 1;
+            }
+            next
+        };
+        let order = Mutex::new(Order {
+            next: skip_done(0),
+            ready: BTreeMap::new(),
+            emit,
+        });
+        let stopped = AtomicBool::new(false);
+        // Workers take suspects in order from a shared counter, so results
+        // arrive close to the order they are emitted in and few wait.
+        let taken = std::sync::atomic::AtomicUsize::new(0);
+        let work = || {
+            loop {
+                if stopped.load(Ordering::Relaxed) {
+                    return;
+                }
+                let i = taken.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    return;
+                }
+                if !todo(i) {
+                    continue;
+                }
+                let c = self.confirm(i);
+                let mut o = order.lock().unwrap_or_else(|e| e.into_inner());
+                if stopped.load(Ordering::Relaxed) {
+                    return;
+                }
+                arrived(i, &c);
+                o.ready.insert(i, c);
+                loop {
+                    let next = o.next;
+                    let Some(c) = o.ready.remove(&next) else {
+                        break;
+                    };
+                    if !(o.emit)(next, c) {
+                        stopped.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    o.next = skip_done(next + 1);
+                }
+            }
+        };
+        let threads = rayon::current_num_threads().clamp(1, n.max(1));
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|k| {
+                    std::thread::Builder::new()
+                        .name(format!("confirm-{k}"))
+                        .stack_size(WORKER_STACK)
+                        .spawn_scoped(scope, work)
+                })
+                .collect();
+            // A worker that could not start leaves its share to the others;
+            // with none started, the calling thread does the work.
+            if workers.iter().all(Result::is_err) {
+                work();
+            }
+        });
+    }
+}
+
 /// Builds every harness, loads them beside the user's code, and confirms
 /// each suspect. Returns the program with the harnesses (for rendering).
 pub fn confirm_all(
-    mut program: Program,
+    program: Program,
     suspects: &[Suspect],
     load: &LoadRecord,
     opts: &ConfirmOptions,
 ) -> (Arc<Program>, Vec<Confirmation>) {
-    let sources = hash_sources(&program);
-    let mut harnesses: Vec<Vec<Result<Harness, String>>> = Vec::with_capacity(suspects.len());
-    for (i, s) in suspects.iter().enumerate() {
-        let mut sizes: Vec<Result<Harness, String>> = user_entries(&program, s, opts)
-            .into_iter()
-            .map(Ok)
-            .collect();
-        // A spawn_register race is between one caller and the process it
-        // spawned: one worker is tried first, for the smallest witness.
-        let one =
-            (s.category == Category::SpawnRegister && !opts.processes.contains(&1)).then_some(1);
-        for n in one.into_iter().chain(opts.processes.iter().copied()) {
-            let built = harness::build(&program, s, n, i * 10 + n).map_err(|e| e.to_string());
-            if let Ok(h) = &built {
-                let loaded = racewit_syntax::load_source(
-                    &format!("{HARNESS_DIR}/{}.erl", h.module),
-                    &h.source,
-                );
-                program.absorb(loaded);
-            }
-            sizes.push(built);
-        }
-        harnesses.push(sizes);
-    }
-    let program = Arc::new(program);
-    let results = suspects
-        .par_iter()
-        .zip(harnesses.par_iter())
-        .map(|(s, hs)| confirm_one(&program, s, hs, load, &sources, opts))
+    let plan = Plan::new(program, suspects, load, opts);
+    let results = (0..suspects.len())
+        .into_par_iter()
+        .map(|i| plan.confirm(i))
         .collect();
-    (program, results)
+    (plan.program().clone(), results)
 }
 
-/// The user's entries for a suspect's modules, then the EUnit-style
-/// `*_test/0` functions those modules export, as harnesses run as they are.
+/// The Erlang modules harnesses may call (the EUnit runner), loaded beside
+/// the user's code unless the user has a module of that name.
+pub fn add_support(program: &mut Program) {
+    const EUNIT: &str = include_str!("../harness/racewit_eunit.erl");
+    if program.module("racewit_eunit").is_none() {
+        let loaded =
+            racewit_syntax::load_source(&format!("{HARNESS_DIR}/racewit_eunit.erl"), EUNIT);
+        program.absorb(loaded);
+    }
+}
+
+/// The user's entries (`--entry`) for a suspect's modules, run as they are.
 fn user_entries(program: &Program, s: &Suspect, opts: &ConfirmOptions) -> Vec<Harness> {
     let modules = [s.read.module.as_str(), s.write.module.as_str()];
-    let mut out: Vec<Harness> = opts
-        .entries
+    opts.entries
         .iter()
         .filter(|(m, f)| modules.contains(&m.as_str()) && program.function(m, f, 0).is_some())
         .map(|(m, f)| harness::for_entry(m, f))
+        .collect()
+}
+
+/// The project's tests that reach the suspect, as contexts: each as it is,
+/// then each amplified (its first call of an entry made from several
+/// processes at once); the amplified copies are added to `program`.
+fn test_contexts(
+    program: &mut Program,
+    s: &Suspect,
+    suspect_index: usize,
+    opts: &ConfirmOptions,
+    taken: &[Result<Harness, harness::HarnessError>],
+) -> Vec<Harness> {
+    let tests = amplify::tests_reaching(program, s);
+    let mut out = Vec::new();
+    for (k, t) in tests.iter().enumerate() {
+        let already = taken
+            .iter()
+            .flatten()
+            .any(|h| h.module == t.module && h.function == t.function);
+        if !already {
+            let name = format!("racewit_test_{suspect_index}_{k}");
+            out.push(harness::for_test(t, None, &name));
+        }
+    }
+    let targets: Vec<String> = amplify::targets(s)
+        .into_iter()
+        .map(|(m, f, a)| format!("{m}:{f}/{a}"))
         .collect();
-    for m in modules {
-        let Some(module) = program.module(m) else {
-            continue;
+    let copies = opts.processes.first().copied().unwrap_or(2).max(2);
+    for (k, t) in tests.iter().enumerate() {
+        let a = amplify::Amplification {
+            test: t.clone(),
+            targets: targets.clone(),
+            copies,
+            copy_module: format!("racewit_amp_{suspect_index}_{k}"),
+            amplifier_module: format!("racewit_ampx_{suspect_index}_{k}"),
         };
-        for f in &module.functions {
-            if f.arity == 0
-                && f.exported
-                && f.name.ends_with("_test")
-                && !out.iter().any(|h| h.module == m && h.function == f.name)
-            {
-                out.push(harness::for_entry(m, &f.name));
-            }
+        if amplify::add_amplified(program, &a) {
+            let name = format!("racewit_testamp_{suspect_index}_{k}");
+            out.push(harness::for_test(t, Some(&a), &name));
         }
     }
     out
@@ -169,29 +404,25 @@ pub fn race_goal(sites: &RaceSites) -> RaceGoal<VmSystem> {
 }
 
 /// A fresh system running `module:function()` as `P1`.
-pub fn start(
-    program: &Arc<Program>,
-    module: &str,
-    function: &str,
-    opts: &ConfirmOptions,
-) -> VmSystem {
-    let mut vm = Vm::new(program.clone(), opts.vm.clone());
+pub fn start(image: &Image, module: &str, function: &str, opts: &ConfirmOptions) -> VmSystem {
+    let mut vm = Vm::from_image(image, opts.vm.clone());
     vm.spawn_entry(module, function, Vec::new());
     VmSystem::new(vm, opts.timeouts)
 }
 
 fn confirm_one(
-    program: &Arc<Program>,
+    image: &Image,
     suspect: &Suspect,
-    harnesses: &[Result<Harness, String>],
+    harnesses: &[Result<Harness, harness::HarnessError>],
     load: &LoadRecord,
     sources: &[crate::witness::SourceHash],
     opts: &ConfirmOptions,
 ) -> Confirmation {
     let sites = race_sites(suspect);
     let mut interleavings = 0u64;
-    let mut exhausted = true;
-    let mut reason = None;
+    let mut reached = Reached::default();
+    let mut reason: Option<UnconfirmedReason> = None;
+    let mut tried: Vec<String> = Vec::new();
     let mut last_harness = None;
     let mut last_processes = 0;
     // A race confirmed with no visible harm may do harm with one more process.
@@ -200,18 +431,67 @@ fn confirm_one(
         let h = match built {
             Ok(h) => h,
             Err(why) => {
-                reason.get_or_insert(UnconfirmedReason::NoHarness { why: why.clone() });
-                exhausted = false;
+                let why = match why {
+                    harness::HarnessError::Serialised { mfa, why } => {
+                        UnconfirmedReason::Serialised {
+                            entry: mfa.clone(),
+                            why: why.clone(),
+                        }
+                    }
+                    other => UnconfirmedReason::NoHarness {
+                        why: other.to_string(),
+                    },
+                };
+                reason = Some(combine(reason.take(), why));
                 continue;
             }
         };
         last_harness = Some(h.clone());
         last_processes = h.workers.len();
-        let sys = start(program, &h.module, &h.function, opts);
+        tried.push(h.describe());
+        let sys = start(image, &h.module, &h.function, opts);
         let outcome = search(&sys, race_goal(&sites), opts);
         interleavings += outcome.stats.interleavings;
-        if let Some(found) = outcome.found.first() {
-            let consequence = consequence(&sys, found, h.workers.len(), opts);
+        reached.read += outcome.stats.runs_reached[0];
+        reached.write += outcome.stats.runs_reached[1];
+        let mut first = outcome.found.first().map(|found| {
+            let c = consequence(&sys, found, h.workers.len(), opts);
+            (found.clone(), c)
+        });
+        // The first interleaving that shows the race did no visible harm:
+        // search the same harness for one where it does (the second caller
+        // still alive when the first registers, say) before calling it
+        // harmless.
+        if let Some((_, Consequence::None)) = &first {
+            let serial = serial_runs(&sys, h.workers.len(), opts.max_run_steps, 200);
+            let summary = Arc::new(SerialSummary::new(
+                &serial.into_iter().map(|(s, _)| s).collect::<Vec<_>>(),
+            ));
+            let again = search(
+                &sys,
+                HarmfulRace {
+                    goal: race_goal(&sites),
+                    serial: summary,
+                },
+                opts,
+            );
+            interleavings += again.stats.interleavings;
+            if let Some(found) = again.found.into_iter().next() {
+                let found = Found {
+                    schedule: found.schedule,
+                    trace: found.trace,
+                    preemptions: found.preemptions,
+                    monitor: found.monitor.goal,
+                    end: found.end,
+                };
+                let c = consequence(&sys, &found, h.workers.len(), opts);
+                if c != Consequence::None {
+                    first = Some((found, c));
+                }
+            }
+        }
+        if let Some((found, consequence)) = &first {
+            let consequence = consequence.clone();
             let verdict = Verdict {
                 status: Status::Confirmed,
                 consequence: Some(consequence),
@@ -222,6 +502,8 @@ fn confirm_one(
                 preemptions: Some(found.preemptions),
                 witness_steps: Some(found.schedule.len()),
                 reason: None,
+                reached,
+                context: h.context.clone(),
             };
             let witness = Witness {
                 version: WITNESS_VERSION,
@@ -233,13 +515,14 @@ fn confirm_one(
                     module: h.module.clone(),
                     function: h.function.clone(),
                     source: h.source.clone(),
+                    amplification: h.amplification.clone(),
                 },
                 timeouts: opts.timeouts,
                 sites: Some(sites.clone()),
                 schedule: Schedule::new(found.schedule.clone(), opts.random.map(|(_, seed)| seed)),
                 verdict: verdict.clone(),
                 failure: None,
-                trace: trace_events(program, &found.trace, found.monitor.race()),
+                trace: trace_events(image.program(), &found.trace, found.monitor.race()),
             };
             let confirmation = Confirmation {
                 suspect: suspect.clone(),
@@ -256,29 +539,16 @@ fn confirm_one(
         if harmless.is_some() {
             continue;
         }
-        match outcome.stop {
-            StopReason::Exhausted | StopReason::ExhaustedAll => {}
-            StopReason::InterleavingBudget { .. } | StopReason::Found => exhausted = false,
-        }
-        let (why, partial) = why_not(&sys, &sites, &outcome, opts);
-        // Runs that stopped at an unsupported call, or were cut, are not
-        // the program's whole behaviour: the space was not exhausted.
-        if partial {
-            exhausted = false;
-        }
-        let keep = match &reason {
-            None => false,
-            Some(UnconfirmedReason::Handled { .. }) => true,
-            Some(UnconfirmedReason::BoundExhausted | UnconfirmedReason::AllExhausted) => false,
-            Some(_) => !matches!(why, UnconfirmedReason::Handled { .. }),
-        };
-        if !keep {
-            reason = Some(why);
-        }
+        let why = why_not(suspect, &sys, &sites, &outcome, opts);
+        reason = Some(combine(reason.take(), why));
     }
     if let Some(c) = harmless {
         return c;
     }
+    if let Some(UnconfirmedReason::HarnessCrashed { tried: t, .. }) = &mut reason {
+        *t = tried;
+    }
+    let exhausted = reason.as_ref().is_some_and(UnconfirmedReason::explored);
     Confirmation {
         suspect: suspect.clone(),
         verdict: Verdict {
@@ -291,9 +561,62 @@ fn confirm_one(
             preemptions: None,
             witness_steps: None,
             reason,
+            reached,
+            context: last_harness
+                .as_ref()
+                .map(|h| h.context.clone())
+                .unwrap_or_default(),
         },
         harness: last_harness,
         witness: None,
+    }
+}
+
+/// The reason for a suspect searched with several harnesses (2 workers,
+/// then 3): a claim that a space was explored holds only if it holds for
+/// every harness (the weaker claim wins); a race seen handled is the most
+/// telling; otherwise the first reason that is not a claim stays.
+fn combine(earlier: Option<UnconfirmedReason>, new: UnconfirmedReason) -> UnconfirmedReason {
+    use UnconfirmedReason as R;
+    let Some(earlier) = earlier else {
+        return new;
+    };
+    match (earlier, new) {
+        (R::Handled { runs: a, all: x }, R::Handled { runs: b, all: y }) => R::Handled {
+            runs: a + b,
+            all: x && y,
+        },
+        (h @ R::Handled { .. }, _) => h,
+        (e, R::Handled { runs, all }) => R::Handled {
+            runs,
+            all: all && e.every_interleaving(),
+        },
+        (
+            R::NotReached {
+                milestone: a,
+                at,
+                call,
+                runs: x,
+                detail,
+            },
+            R::NotReached {
+                milestone: b,
+                runs: y,
+                ..
+            },
+        ) if a == b => R::NotReached {
+            milestone: a,
+            at,
+            call,
+            runs: x + y,
+            detail,
+        },
+        (R::AllExhausted, R::AllExhausted) => R::AllExhausted,
+        (R::AllExhausted | R::BoundExhausted, R::AllExhausted | R::BoundExhausted) => {
+            R::BoundExhausted
+        }
+        (R::AllExhausted | R::BoundExhausted, n) => n,
+        (e, _) => e,
     }
 }
 
@@ -307,6 +630,7 @@ fn search<M: Monitor<VmSystem>>(
             runs,
             seed,
             max_run_steps: opts.max_run_steps,
+            cancel: opts.cancel.clone(),
             ..RandomWalk::default()
         }
         .search(sys, goal),
@@ -317,6 +641,7 @@ fn search<M: Monitor<VmSystem>>(
             max_run_steps: opts.max_run_steps,
             stop_at_first: true,
             steer: true,
+            cancel: opts.cancel.clone(),
         }
         .search(sys, goal),
     }
@@ -334,6 +659,173 @@ fn crashes(sys: &VmSystem) -> Vec<(String, String)> {
             _ => None,
         })
         .collect()
+}
+
+/// The serial reference of a harness, summed up for a cheap look at a run's
+/// end: how serial runs crash, whether one does not, what state they leave.
+struct SerialSummary {
+    crash_kinds: BTreeSet<String>,
+    clean_exists: bool,
+    states: BTreeSet<String>,
+}
+
+impl SerialSummary {
+    fn new(serial: &[VmSystem]) -> SerialSummary {
+        SerialSummary {
+            crash_kinds: serial
+                .iter()
+                .flat_map(crashes)
+                .map(|(_, reason)| crash_kind(&reason).to_string())
+                .collect(),
+            clean_exists: serial.iter().any(|s| crashes(s).is_empty()),
+            states: serial.iter().map(state_of).collect(),
+        }
+    }
+
+    /// Whether a run's end looks harmful against the serial reference: a
+    /// crash where a serial run has none, or of a kind none has, or a state
+    /// no serial run leaves. (The witness's consequence is then judged in
+    /// full, with its trace.)
+    fn looks_harmful(&self, end: &VmSystem) -> bool {
+        let crashed = crashes(end);
+        if !crashed.is_empty()
+            && (self.clean_exists
+                || crashed
+                    .iter()
+                    .any(|(_, r)| !self.crash_kinds.contains(crash_kind(r))))
+        {
+            return true;
+        }
+        !self.states.is_empty() && !self.states.contains(&state_of(end))
+    }
+}
+
+/// The race goal, accepting only runs whose end looks harmful.
+#[derive(Clone)]
+struct HarmfulRace {
+    goal: RaceGoal<VmSystem>,
+    serial: Arc<SerialSummary>,
+}
+
+impl Monitor<VmSystem> for HarmfulRace {
+    fn observe(
+        &mut self,
+        sys: &VmSystem,
+        proc: racewit_vm::Pid,
+        obs: &Observation<VmItem, Site>,
+        index: usize,
+    ) {
+        self.goal.observe(sys, proc, obs, index);
+    }
+    fn hold(&self) -> Option<racewit_vm::Pid> {
+        self.goal.hold()
+    }
+    fn hit(&self) -> bool {
+        self.goal.hit()
+    }
+    fn finish(&mut self, sys: &VmSystem) -> bool {
+        self.goal.finish(sys) && self.serial.looks_harmful(sys)
+    }
+    fn near_miss(&self) -> bool {
+        self.goal.near_miss()
+    }
+    fn reached(&self) -> [bool; 2] {
+        self.goal.reached()
+    }
+}
+
+/// Whether the program itself handled the death of `process`: a process
+/// running the user's own code received its `'DOWN'` or `'EXIT'` message
+/// (it monitors the helper, or links to it trapping exits) and did not
+/// crash. Such a death is the program's business (a retry, an `{error, _}`
+/// returned), not a crash it suffers. The harness's own waiting does not
+/// count as handling. (A supervisor that receives a child's exit and
+/// restarts it counts as handling too: receives carry no code location to
+/// tell it apart.)
+fn death_handled(end: &VmSystem, trace: &[TraceStep<Site>], process: &str) -> bool {
+    let Some(pid) = end.by_name(process) else {
+        return false;
+    };
+    let printed = end.vm.format_term(&racewit_vm::Term::Pid(pid));
+    trace.iter().any(|t| {
+        let is_notice =
+            t.text.starts_with("receive {'DOWN',") || t.text.starts_with("receive {'EXIT',");
+        // The root process is the harness (or the test, whose waiting on
+        // its workers is the amplifier's): its receives are not the
+        // program handling anything.
+        is_notice
+            && t.process != "P1"
+            && t.process != process
+            && t.text.contains(&printed)
+            && end
+                .by_name(&t.process)
+                .is_some_and(|q| !matches!(end.fate(q), Fate::Crashed { .. }))
+    })
+}
+
+/// The reads the root process `P1` made after the last step of any worker:
+/// each step's text (`ets:lookup(t, k) -> [{k,1}]`).
+fn reads_after_workers(trace: &[TraceStep<Site>], workers: &[String]) -> Vec<String> {
+    if workers.is_empty() {
+        return Vec::new();
+    }
+    let Some(last) = trace.iter().rposition(|t| workers.contains(&t.process)) else {
+        return Vec::new();
+    };
+    trace[last + 1..]
+        .iter()
+        .filter(|t| {
+            t.process == "P1"
+                && t.access == Some(crate::system::Access::Read)
+                // Shared state, not the root's own mailbox (whose messages
+                // name pids and refs that differ from run to run).
+                && t.item.as_deref().is_some_and(|i| !i.starts_with("mailbox"))
+        })
+        .map(|t| t.text.clone())
+        .collect()
+}
+
+/// What kind of crash an exit reason is: an error's reason without its
+/// stack (`{badarg,[{m,f,1,[]}]}` is `badarg`), else the whole reason.
+fn crash_kind(reason: &str) -> &str {
+    let Some(inner) = reason.strip_prefix('{').and_then(|r| r.strip_suffix('}')) else {
+        return reason;
+    };
+    // Split the tuple's elements at top-level commas.
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut commas = Vec::new();
+    for (i, c) in inner.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' => depth -= 1,
+            ',' if depth == 0 => commas.push(i),
+            _ => {}
+        }
+    }
+    match commas.as_slice() {
+        [at] => {
+            let (first, rest) = (&inner[..*at], inner[*at + 1..].trim_start());
+            if rest == "[]" || rest.starts_with("[{") {
+                first.trim()
+            } else {
+                reason
+            }
+        }
+        _ => reason,
+    }
 }
 
 /// The worker processes of a harness: the last `n` children of the root.
@@ -380,7 +872,8 @@ fn consequence(
     opts: &ConfirmOptions,
 ) -> Consequence {
     let end = &found.end;
-    let serial = serial_runs(start, worker_count, opts.max_run_steps, 200);
+    let serial_full = serial_runs(start, worker_count, opts.max_run_steps, 200);
+    let serial: Vec<VmSystem> = serial_full.iter().map(|(s, _)| s.clone()).collect();
     // Only crashes from the stale write on are the race's doing.
     let stale = found
         .monitor
@@ -396,14 +889,52 @@ fn consequence(
                 .rposition(|t| &t.process == process)
                 .is_none_or(|last| last >= stale)
         })
+        .filter(|(process, _)| !death_handled(end, &found.trace, process))
         .collect();
-    if let Some((process, reason)) = witness_crashes.first()
-        && serial.iter().any(|s| crashes(s).is_empty())
-    {
+    // A crash is the race's doing when some serial run has no crash at all,
+    // or when no serial run crashes that way (the second `init` of a
+    // singleton exits `aborted` by design when run serially, but crashes
+    // with `badarg` in the race).
+    let serial_kinds: BTreeSet<String> = serial
+        .iter()
+        .flat_map(crashes)
+        .map(|(_, reason)| crash_kind(&reason).to_string())
+        .collect();
+    let new_crash = witness_crashes
+        .iter()
+        .find(|(_, reason)| !serial_kinds.contains(crash_kind(reason)));
+    let crash = if serial.iter().any(|s| crashes(s).is_empty()) {
+        witness_crashes.first()
+    } else {
+        new_crash
+    };
+    if let Some((process, reason)) = crash {
         return Consequence::Crash {
             process: process.clone(),
             reason: reason.clone(),
         };
+    }
+    // What the root process (a test, an entry) read once its workers were
+    // done: the program's own view of the outcome (a test reading the
+    // count after the calls it made), when it reads anything.
+    let workers_of = |sys: &VmSystem| -> Vec<String> {
+        workers(sys, worker_count)
+            .into_iter()
+            .map(|p| sys.name(p))
+            .collect()
+    };
+    let seen = reads_after_workers(&found.trace, &workers_of(end));
+    if !seen.is_empty() {
+        let serial_seen: BTreeSet<Vec<String>> = serial_full
+            .iter()
+            .map(|(s, trace)| reads_after_workers(trace, &workers_of(s)))
+            .collect();
+        if !serial_seen.contains(&seen) {
+            return Consequence::NonSerializable {
+                observed: format!("P1 then read {}", seen.join("; ")),
+                serial_outcomes: serial_seen.len(),
+            };
+        }
     }
     let observed = state_of(end);
     let serial_values: BTreeSet<String> = serial.iter().map(state_of).collect();
@@ -428,17 +959,57 @@ fn consequence(
     Consequence::None
 }
 
-/// Why the search found nothing, and whether its runs were partial (a
-/// process parked at an unsupported call, or runs were cut). Runs where the
-/// race happened but its failed write was handled explain the most; else
-/// one serial run is looked at for an unsupported call or a crash before
-/// the read.
+/// Why the search found nothing. A space is called explored only when the
+/// runs ran whole (none cut, none stopped at an unsupported call) and reached
+/// the suspect's read and then its write; otherwise the reason says what
+/// stopped them. One serial run (no preemption) is looked at to tell what
+/// the processes did instead.
 fn why_not(
+    suspect: &Suspect,
     sys: &VmSystem,
     sites: &RaceSites,
     outcome: &Outcome<VmSystem, RaceGoal<VmSystem>>,
     opts: &ConfirmOptions,
-) -> (UnconfirmedReason, bool) {
+) -> UnconfirmedReason {
+    let stats = &outcome.stats;
+    let complete = stats.interleavings;
+    if let StopReason::Cancelled { why } = &outcome.stop {
+        return match why {
+            CancelReason::Memory { limit_bytes } => UnconfirmedReason::MemoryBudget {
+                limit_bytes: *limit_bytes,
+                interleavings: complete,
+            },
+            CancelReason::Time { seconds } => UnconfirmedReason::TimeBudget {
+                seconds: *seconds,
+                interleavings: complete,
+            },
+        };
+    }
+    if stats.near_misses > 0 {
+        let all = outcome.stop == StopReason::ExhaustedAll
+            && stats.runs_whole()
+            && stats.runs_reached[1] > 0;
+        return UnconfirmedReason::Handled {
+            runs: stats.near_misses,
+            all,
+        };
+    }
+    if let Some(call) = &stats.first_parked {
+        return UnconfirmedReason::Unsupported {
+            call: call.clone(),
+            runs: stats.parked_runs,
+            of: complete,
+        };
+    }
+    if complete == 0
+        && let Some(why) = &stats.first_error
+    {
+        return UnconfirmedReason::RunsCut {
+            why: why.clone(),
+            runs: stats.cut_runs,
+            of: stats.cut_runs,
+        };
+    }
     let probe = BoundedDfs {
         max_preemptions: 0,
         max_interleavings: 1,
@@ -446,44 +1017,126 @@ fn why_not(
         sleep_sets: false,
         stop_at_first: true,
         steer: false,
+        cancel: opts.cancel.clone(),
     }
     .search(sys, Probe::new(race_goal(sites)));
     let run = probe.found.first();
-    let parked = run.and_then(|run| {
-        let end = &run.end;
-        end.procs().into_iter().find_map(|p| match end.fate(p) {
-            Fate::Parked { call } => Some(call),
-            _ => None,
-        })
-    });
-    let partial = parked.is_some() || outcome.stats.first_error.is_some();
-    if outcome.stats.near_misses > 0 {
-        let runs = outcome.stats.near_misses;
-        let all = outcome.stop == StopReason::ExhaustedAll && !partial;
-        return (UnconfirmedReason::Handled { runs, all }, partial);
+    if let Some(run) = run {
+        let parked = run
+            .end
+            .procs()
+            .into_iter()
+            .find_map(|p| match run.end.fate(p) {
+                Fate::Parked { call } => Some(call),
+                _ => None,
+            });
+        if let Some(call) = parked {
+            return UnconfirmedReason::Unsupported {
+                call,
+                runs: 0,
+                of: 0,
+            };
+        }
     }
-    if let Some(call) = parked {
-        return (UnconfirmedReason::Unsupported { call }, partial);
+    if stats.runs_reached[0] == 0 {
+        if let Some(run) = run
+            && let Some((process, reason)) = crashes(&run.end).into_iter().next()
+        {
+            return UnconfirmedReason::HarnessCrashed {
+                process,
+                reason,
+                tried: Vec::new(),
+            };
+        }
+        return not_reached(suspect, Milestone::Read, complete, run);
     }
-    if let Some(run) = run
-        && !run.monitor.read_seen
-        && let Some((process, reason)) = crashes(&run.end).into_iter().next()
-    {
-        // Nothing reached the read: what was explored says nothing of the
-        // race, so no space counts as exhausted.
-        return (UnconfirmedReason::HarnessCrashed { process, reason }, true);
+    if stats.runs_reached[1] == 0 {
+        return not_reached(suspect, Milestone::Write, complete, run);
     }
-    if let Some(why) = &outcome.stats.first_error {
-        return (UnconfirmedReason::RunsCut { why: why.clone() }, partial);
+    if let Some(why) = &stats.first_error {
+        return UnconfirmedReason::RunsCut {
+            why: why.clone(),
+            runs: stats.cut_runs,
+            of: complete + stats.cut_runs,
+        };
     }
-    let why = match outcome.stop {
+    match outcome.stop {
         StopReason::InterleavingBudget { limit } => UnconfirmedReason::Budget {
             interleavings: limit,
         },
         StopReason::ExhaustedAll => UnconfirmedReason::AllExhausted,
         StopReason::Exhausted | StopReason::Found => UnconfirmedReason::BoundExhausted,
+        // Answered first, above.
+        StopReason::Cancelled { .. } => UnconfirmedReason::Budget {
+            interleavings: complete,
+        },
+    }
+}
+
+/// The `not_reached` reason for a milestone no run reached, with what the
+/// processes of one serial run did instead: what each read returned and how
+/// each ended.
+fn not_reached(
+    suspect: &Suspect,
+    milestone: Milestone,
+    runs: u64,
+    run: Option<&Found<VmSystem, Probe>>,
+) -> UnconfirmedReason {
+    let access = match milestone {
+        Milestone::Read => &suspect.read,
+        Milestone::Write => &suspect.write,
     };
-    (why, partial)
+    let file = std::path::Path::new(&access.file)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| access.file.clone());
+    let detail = match run {
+        Some(run) => describe_run(suspect, run),
+        None => "no run completed".to_string(),
+    };
+    UnconfirmedReason::NotReached {
+        milestone,
+        at: format!("{file}:{}", access.line),
+        call: access.call.clone(),
+        runs,
+        detail,
+    }
+}
+
+/// What each process of a run did with the suspect's read, and how it
+/// ended: `in the first run, P1.1 read ets:lookup(t, k) -> [] and exited
+/// normally; P1.2 ...`.
+fn describe_run(suspect: &Suspect, run: &Found<VmSystem, Probe>) -> String {
+    let read_site = (suspect.read.module.clone(), suspect.read.site);
+    let end = &run.end;
+    let mut parts = Vec::new();
+    for p in end.procs() {
+        let name = end.name(p);
+        if name == "P1" {
+            continue;
+        }
+        let read = run
+            .trace
+            .iter()
+            .filter(|t| t.process == name && t.site.as_ref() == Some(&read_site))
+            .map(|t| t.text.as_str())
+            .next_back();
+        let fate = match end.fate(p) {
+            Fate::Normal => "exited normally".to_string(),
+            Fate::Crashed { reason } => format!("crashed with {reason}"),
+            Fate::Blocked => "blocked in receive".to_string(),
+            Fate::Parked { call } => format!("stopped at {call}"),
+            Fate::Running => "was still running".to_string(),
+        };
+        parts.push(match read {
+            Some(text) => format!("{name} read `{text}`, then {fate}"),
+            None => format!("{name} {fate} without reading"),
+        });
+    }
+    if parts.is_empty() {
+        return "in the first run no worker process ran".to_string();
+    }
+    format!("in the first run, {}", parts.join("; "))
 }
 
 /// Wraps a race goal to note whether the read ever ran; accepts every run.
@@ -564,4 +1217,28 @@ pub fn trace_events(
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::crash_kind;
+
+    #[test]
+    fn crash_kinds_leave_the_stack_out() {
+        assert_eq!(
+            crash_kind("{badarg,[{ct_master,init_master,7,[]}]}"),
+            "badarg"
+        );
+        assert_eq!(
+            crash_kind("{{badmatch,false},[{job_ids,enqueue,1,[]}]}"),
+            "{badmatch,false}"
+        );
+        assert_eq!(crash_kind("aborted"), "aborted");
+        assert_eq!(crash_kind("{shutdown,normal}"), "{shutdown,normal}");
+        assert_eq!(crash_kind("{\"a,b\",[]}"), "\"a,b\"");
+        assert_eq!(
+            crash_kind("{already_started,svc_probe}"),
+            "{already_started,svc_probe}"
+        );
+    }
 }

@@ -10,7 +10,7 @@ use crate::goal::{Failure, FailureGoal};
 use crate::schedule::Schedule;
 use crate::search::random::RandomWalk;
 use crate::search::{SearchStats, StopReason, Strategy, Systematic};
-use crate::verdict::{Status, Verdict};
+use crate::verdict::{Reached, Status, Verdict};
 use crate::vm_system::TimeoutPolicy;
 use crate::witness::{
     HarnessRecord, LoadRecord, WITNESS_VERSION, Witness, WitnessKind, hash_sources,
@@ -43,13 +43,15 @@ pub fn explore(
 ) -> Exploration {
     let mut copts = opts.confirm.clone();
     copts.timeouts = TimeoutPolicy::Always;
-    let sys = start(program, module, function, &copts);
+    let image = racewit_vm::Image::new(program.clone(), &copts.vm);
+    let sys = start(&image, module, function, &copts);
     let outcome = match copts.random {
         Some((runs, seed)) => RandomWalk {
             runs,
             seed,
             max_run_steps: copts.max_run_steps,
             stop_at_first: !opts.all,
+            cancel: copts.cancel.clone(),
             ..RandomWalk::default()
         }
         .search(&sys, FailureGoal::default()),
@@ -60,6 +62,7 @@ pub fn explore(
             max_run_steps: copts.max_run_steps,
             stop_at_first: !opts.all,
             steer: false,
+            cancel: copts.cancel.clone(),
         }
         .search(&sys, FailureGoal::default()),
     };
@@ -80,6 +83,8 @@ pub fn explore(
                 preemptions: Some(f.preemptions),
                 witness_steps: Some(f.schedule.len()),
                 reason: None,
+                reached: Reached::default(),
+                context: crate::harness::Context::Entry { mfa: entry.clone() },
             };
             let witness = Witness {
                 version: WITNESS_VERSION,
@@ -91,6 +96,7 @@ pub fn explore(
                     module: module.to_string(),
                     function: function.to_string(),
                     source: String::new(),
+                    amplification: None,
                 },
                 timeouts: TimeoutPolicy::Always,
                 sites: None,

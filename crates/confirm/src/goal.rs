@@ -30,6 +30,14 @@ pub trait Monitor<S: System>: Clone {
     fn near_miss(&self) -> bool {
         false
     }
+    /// At the end of a run: which of the goal's two milestones it reached
+    /// (a race: its read, then the same actor's write). A search may claim
+    /// a space explored only when its runs reached both: runs that never
+    /// get there say nothing of what is sought. Goals without milestones
+    /// reach both trivially.
+    fn reached(&self) -> [bool; 2] {
+        [true, true]
+    }
 }
 
 /// The race pattern of a suspect: process P reads item X at the read site,
@@ -54,6 +62,11 @@ pub struct RaceGoal<S: System> {
     /// a taken name): it counts only if the process that made it crashes
     /// before the run ends (a failure that is handled changes nothing).
     failed: Option<(S::Proc, RaceHit)>,
+    /// Whether the read ran in this run.
+    read_seen: bool,
+    /// Whether an actor that ran the read then reached the write site (its
+    /// write ran, or failed): the code path of the suspect was executed.
+    write_seen: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -82,6 +95,8 @@ impl<S: System> RaceGoal<S> {
             pending: Vec::new(),
             hit: None,
             failed: None,
+            read_seen: false,
+            write_seen: false,
         }
     }
 
@@ -108,6 +123,9 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
         };
         let at_read = obs.site.as_ref() == Some(&self.read_site);
         let at_write = obs.site.as_ref() == Some(&self.write_site);
+        if at_write && self.pending.iter().any(|p| p.reader == proc) {
+            self.write_seen = true;
+        }
         if at_write && *access == Access::Read && self.failed.is_none() {
             let found = self.pending.iter().find(|p| {
                 p.reader == proc
@@ -151,6 +169,7 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
             }
         }
         if at_read {
+            self.read_seen = true;
             self.pending.retain(|p| p.reader != proc);
             self.pending.push(Pending {
                 reader: proc,
@@ -188,6 +207,11 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
     fn near_miss(&self) -> bool {
         self.hit.is_none() && self.failed.is_some()
     }
+
+    fn reached(&self) -> [bool; 2] {
+        let raced = self.hit.is_some() || self.failed.is_some();
+        [self.read_seen || raced, self.write_seen || raced]
+    }
 }
 
 /// What exploring a test entry looks for: a crashed process, or processes
@@ -220,6 +244,9 @@ impl<S: System> Monitor<S> for FailureGoal {
 
     fn finish(&mut self, sys: &S) -> bool {
         let mut blocked = Vec::new();
+        // A process stopped at an unsupported call may be the one the
+        // blocked ones wait for: no deadlock can be judged in that run.
+        let mut parked = false;
         for p in sys.procs() {
             match sys.fate(p) {
                 Fate::Crashed { reason } => {
@@ -230,10 +257,11 @@ impl<S: System> Monitor<S> for FailureGoal {
                     return true;
                 }
                 Fate::Blocked => blocked.push(sys.name(p)),
-                Fate::Normal | Fate::Parked { .. } | Fate::Running => {}
+                Fate::Parked { .. } => parked = true,
+                Fate::Normal | Fate::Running => {}
             }
         }
-        if !blocked.is_empty() {
+        if !blocked.is_empty() && !parked {
             self.found = Some(Failure::Deadlock { processes: blocked });
             return true;
         }

@@ -10,7 +10,7 @@ use racewit_static::{ArgHint, Entry, Suspect};
 use racewit_syntax::ir::{MFA, Program};
 
 /// A harness ready to load.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Harness {
     /// Name of the generated module (`racewit_harness_<n>`).
     pub module: String,
@@ -20,8 +20,15 @@ pub struct Harness {
     pub setup: Vec<String>,
     /// One call per worker process (`counter:incr(hits)`).
     pub workers: Vec<String>,
-    /// The full Erlang source of the module.
+    /// The full Erlang source of the module (empty when the root process
+    /// runs an existing function, such as a test).
     pub source: String,
+    /// What runs, as a verdict names it.
+    pub context: Context,
+    /// The amplified test this harness runs, if it does (replay rebuilds
+    /// its modules from this).
+    #[serde(default)]
+    pub amplification: Option<crate::amplify::Amplification>,
 }
 
 /// Why no harness could be built for a suspect.
@@ -31,12 +38,18 @@ pub enum HarnessError {
     NoEntry,
     #[error("entry {mfa} is not a loaded function")]
     UnknownEntry { mfa: String },
+    #[error(
+        "the program never runs {mfa} twice at once: it is only called {why}; \
+         calling it from several processes would invent a race the program cannot have"
+    )]
+    Serialised { mfa: String, why: String },
 }
 
 /// Builds the harness for `suspect` with `processes` workers, named
 /// `racewit_harness_<index>`.
 pub fn build(
     program: &Program,
+    callers: &crate::callers::Callers,
     suspect: &Suspect,
     processes: usize,
     index: usize,
@@ -74,12 +87,32 @@ pub fn build(
             }
         }
     }
-    let entry = pick_entry(program, &candidates).ok_or(HarnessError::NoEntry)?;
+    // Entries the program only ever calls from one process at a time are
+    // not called concurrently (their callers, when exported, are).
+    let mut serialised: Option<HarnessError> = None;
+    candidates.retain(|e| {
+        let (m, f, a) = (e.mfa.module.as_str(), e.mfa.name.as_str(), e.mfa.arity);
+        match callers.serialised(&(m.to_string(), f.to_string(), a)) {
+            Some(why) => {
+                serialised.get_or_insert(HarnessError::Serialised {
+                    mfa: e.mfa.to_string(),
+                    why,
+                });
+                false
+            }
+            None => true,
+        }
+    });
+    let entry = match pick_entry(program, &candidates) {
+        Some(e) => e,
+        None => return Err(serialised.unwrap_or(HarnessError::NoEntry)),
+    };
     let resource = resource_values(suspect);
     let calls: Vec<String> = (0..processes)
         .map(|worker| call_text(program, entry, &resource, worker))
         .collect::<Result<_, _>>()?;
     let setup = choose_setup(program, suspect, entry);
+    let calls_for_context = calls.clone();
     let workers = calls;
     let module = format!("racewit_harness_{index}");
     let source = render(&module, suspect, &setup, &workers);
@@ -88,8 +121,96 @@ pub fn build(
         function: "run".into(),
         setup,
         workers,
+        context: Context::Api {
+            calls: calls_for_context,
+        },
         source,
+        amplification: None,
     })
+}
+
+/// The context a suspect was driven in: what ran to reach its verdict.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Context {
+    /// A generated harness calling the program's API from worker processes.
+    Api { calls: Vec<String> },
+    /// A function the user named (`--entry`), run as it is.
+    Entry { mfa: String },
+    /// One of the project's tests, run as it is or amplified.
+    Test {
+        mfa: String,
+        /// Processes each amplified call was made from (none: as it is).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        copies: Option<usize>,
+        /// The calls amplified (`m:f/a`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<String>,
+    },
+    /// Nothing ran (no harness could be built).
+    #[default]
+    None,
+}
+
+impl Context {
+    /// `api`, `entry`, `test`, `amplified_test` or `none`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Context::Api { .. } => "api",
+            Context::Entry { .. } => "entry",
+            Context::Test { copies: None, .. } => "test",
+            Context::Test {
+                copies: Some(_), ..
+            } => "amplified_test",
+            Context::None => "none",
+        }
+    }
+
+    /// How realistic the context is, for triage: lower is closer to how the
+    /// program really runs.
+    pub fn rank(&self) -> u8 {
+        match self {
+            Context::Entry { .. } | Context::Test { copies: None, .. } => 0,
+            Context::Test { .. } => 1,
+            Context::Api { .. } => 2,
+            Context::None => 3,
+        }
+    }
+}
+
+impl std::fmt::Display for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Context::Api { calls } => match calls.as_slice() {
+                [] => write!(f, "API"),
+                [first, rest @ ..] if rest.iter().all(|w| w == first) => {
+                    write!(f, "API: {} concurrent calls of {first}", calls.len())
+                }
+                _ => write!(f, "API: concurrent calls of {}", calls.join(", ")),
+            },
+            Context::Entry { mfa } => write!(f, "entry {mfa} as it is"),
+            Context::Test {
+                mfa, copies: None, ..
+            } => write!(f, "test {mfa} as it is"),
+            Context::Test {
+                mfa,
+                copies: Some(n),
+                targets,
+            } => write!(
+                f,
+                "test {mfa} amplified x{n} (calls of {})",
+                targets.join(", ")
+            ),
+            Context::None => write!(f, "nothing ran"),
+        }
+    }
+}
+
+impl Harness {
+    /// What the harness runs, for reports.
+    pub fn describe(&self) -> String {
+        self.context.to_string()
+    }
 }
 
 /// A harness for an entry the user named (`mod:fun/0`): the root process
@@ -101,6 +222,58 @@ pub fn for_entry(module: &str, function: &str) -> Harness {
         setup: Vec::new(),
         workers: Vec::new(),
         source: String::new(),
+        context: Context::Entry {
+            mfa: format!("{module}:{function}/0"),
+        },
+        amplification: None,
+    }
+}
+
+/// A harness running one of the project's tests: a `*_test/0` function
+/// directly, a generator `*_test_/0` through `racewit_eunit`; as it is, or
+/// amplified (`amplification`, whose modules must be in the program).
+pub fn for_test(
+    test: &crate::amplify::TestFn,
+    amplification: Option<&crate::amplify::Amplification>,
+    name: &str,
+) -> Harness {
+    let module = amplification.map_or(test.module.as_str(), |a| a.copy_module.as_str());
+    let context = Context::Test {
+        mfa: test.mfa(),
+        copies: amplification.map(|a| a.copies),
+        targets: amplification.map(|a| a.targets.clone()).unwrap_or_default(),
+    };
+    let workers = amplification
+        .map(|a| vec![a.targets.join(", "); a.copies])
+        .unwrap_or_default();
+    if test.generator {
+        let name = name.to_string();
+        let source = format!(
+            "-module({name}).\n-export([run/0]).\n\n\
+             %% {}\nrun() ->\n    racewit_eunit:run({}, {}).\n",
+            comment_text(&context.to_string()),
+            atom(module),
+            atom(&test.function)
+        );
+        Harness {
+            module: name,
+            function: "run".into(),
+            setup: Vec::new(),
+            workers,
+            source,
+            context,
+            amplification: amplification.cloned(),
+        }
+    } else {
+        Harness {
+            module: module.to_string(),
+            function: test.function.clone(),
+            setup: Vec::new(),
+            workers,
+            source: String::new(),
+            context,
+            amplification: amplification.cloned(),
+        }
     }
 }
 
@@ -622,21 +795,40 @@ fn is_reserved(word: &str) -> bool {
     )
 }
 
+/// Text safe inside a `%%` comment line: control characters (a newline in
+/// a file name would end the comment and make the rest code) are escaped.
+fn comment_text(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect()
+}
+
 fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String]) -> String {
     let mut s = String::new();
     s.push_str(&format!("-module({module}).\n-export([run/0]).\n\n"));
-    s.push_str(&format!(
-        "%% racewit harness for {} ({}: {})\n%% read  {} at {}:{}\n%% write {} at {}:{}\n",
+    let header = format!(
+        "racewit harness for {} ({}: {})",
         suspect.id,
         suspect.category.as_str(),
-        suspect.resource.display,
-        suspect.read.call,
-        suspect.read.file,
-        suspect.read.line,
-        suspect.write.call,
-        suspect.write.file,
-        suspect.write.line
-    ));
+        suspect.resource.display
+    );
+    let read = format!(
+        "read  {} at {}:{}",
+        suspect.read.call, suspect.read.file, suspect.read.line
+    );
+    let write = format!(
+        "write {} at {}:{}",
+        suspect.write.call, suspect.write.file, suspect.write.line
+    );
+    for line in [header, read, write] {
+        s.push_str(&format!("%% {}\n", comment_text(&line)));
+    }
     s.push_str("run() ->\n");
     for call in setup {
         s.push_str(&format!("    {call},\n"));
@@ -861,6 +1053,14 @@ fn erlang_string(s: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comments_cannot_be_ended_by_a_name() {
+        assert_eq!(
+            comment_text("a\nb.erl\r\u{1b}[31m"),
+            "a\\nb.erl\\r\\u{1b}[31m"
+        );
+    }
 
     #[test]
     fn atoms_are_quoted_when_needed() {

@@ -20,6 +20,8 @@
 //! - [`witness_replay::replay_witness`]: a witness run again, checked.
 //! - [`schedule::Schedule`]: a schedule is data (process names per step).
 
+pub mod amplify;
+pub mod callers;
 pub mod confirmation;
 pub mod explore;
 pub mod goal;

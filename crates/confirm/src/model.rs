@@ -13,6 +13,10 @@ pub enum Op {
     WriteInc(&'static str, i64, u32),
     /// Write a constant; crash if the cell is already non-zero (like `register`).
     Claim(&'static str, u32),
+    /// Stop at a call the system cannot run (the process parks for good).
+    Park,
+    /// A step that leads back to itself: the process never ends.
+    Spin,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -30,6 +34,7 @@ pub struct Model {
     pc: Vec<usize>,
     reg: Vec<i64>,
     crashed: Vec<Option<String>>,
+    parked: Vec<bool>,
     pub cells: BTreeMap<&'static str, i64>,
 }
 
@@ -41,6 +46,7 @@ impl Model {
             pc: vec![0; n],
             reg: vec![0; n],
             crashed: vec![None; n],
+            parked: vec![false; n],
             cells: BTreeMap::new(),
         }
     }
@@ -58,7 +64,9 @@ impl System for Model {
 
     fn enabled(&self) -> Vec<usize> {
         (0..self.programs.len())
-            .filter(|&p| self.crashed[p].is_none() && self.pc[p] < self.programs[p].len())
+            .filter(|&p| {
+                self.crashed[p].is_none() && !self.parked[p] && self.pc[p] < self.programs[p].len()
+            })
             .collect()
     }
 
@@ -68,8 +76,24 @@ impl System for Model {
             .cloned()
             .ok_or(ModelError)?;
         self.pc[p] += 1;
+        let quiet = |text: &str| Observation {
+            access: None,
+            also: Vec::new(),
+            site: None,
+            global: false,
+            text: text.to_string(),
+            item_label: None,
+        };
         // The text says what the step saw or did, as the VM's does.
         let (cell, access, site, text) = match op {
+            Op::Park => {
+                self.parked[p] = true;
+                return Ok(quiet("stopped at unsupported call"));
+            }
+            Op::Spin => {
+                self.pc[p] -= 1;
+                return Ok(quiet("spin"));
+            }
             Op::Read(c, s) => {
                 self.reg[p] = *self.cells.get(c).unwrap_or(&0);
                 (c, Access::Read, s, format!("read {c} -> {}", self.reg[p]))
@@ -116,6 +140,9 @@ impl System for Model {
     fn fate(&self, p: usize) -> Fate {
         match &self.crashed[p] {
             Some(r) => Fate::Crashed { reason: r.clone() },
+            None if self.parked[p] => Fate::Parked {
+                call: "m:unsupported/0".into(),
+            },
             None if self.pc[p] < self.programs[p].len() => Fate::Running,
             None => Fate::Normal,
         }
@@ -138,6 +165,91 @@ mod tests {
 
     fn counter(n: usize) -> Model {
         Model::new(vec![vec![Op::Read("k", 1), Op::WriteInc("k", 1, 2)]; n])
+    }
+
+    /// Every systematic search, plain and reduced, with no bound.
+    fn every_search() -> Vec<(&'static str, Systematic)> {
+        [Reduction::None, Reduction::SleepSets, Reduction::Dpor]
+            .into_iter()
+            .map(|reduction| {
+                let name = match reduction {
+                    Reduction::None => "none",
+                    Reduction::SleepSets => "sleep-sets",
+                    Reduction::Dpor => "dpor",
+                };
+                let s = Systematic {
+                    reduction,
+                    max_preemptions: u32::MAX,
+                    max_interleavings: 10_000,
+                    max_run_steps: 50,
+                    stop_at_first: true,
+                    steer: true,
+                    cancel: None,
+                };
+                (name, s)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn runs_with_a_parked_process_are_never_whole() {
+        // The space is exhausted, but each run has a process stopped at an
+        // unsupported call: the runs show only part of the program.
+        let sys = Model::new(vec![
+            vec![Op::Read("k", 1), Op::Park, Op::WriteInc("k", 1, 2)],
+            vec![Op::Read("k", 1), Op::WriteInc("k", 1, 2)],
+        ]);
+        for (name, search) in every_search() {
+            let out = search.search(&sys, FailureGoal::default());
+            assert!(out.stats.interleavings > 0, "{name}");
+            assert_eq!(out.stats.parked_runs, out.stats.interleavings, "{name}");
+            assert_eq!(
+                out.stats.first_parked.as_deref(),
+                Some("m:unsupported/0"),
+                "{name}"
+            );
+            assert!(!out.stats.runs_whole(), "{name}");
+        }
+    }
+
+    #[test]
+    fn runs_that_never_end_are_cut_and_never_whole() {
+        let sys = Model::new(vec![vec![Op::Spin], vec![Op::Read("k", 1)]]);
+        for (name, search) in every_search() {
+            let out = search.search(&sys, FailureGoal::default());
+            assert_eq!(out.stats.interleavings, 0, "{name}: no run ends");
+            assert!(out.stats.cut_runs > 0, "{name}");
+            let why = out.stats.first_error.as_deref().unwrap_or("");
+            assert!(why.contains("did not end within 50 steps"), "{name}: {why}");
+            assert!(!out.stats.runs_whole(), "{name}");
+        }
+    }
+
+    #[test]
+    fn runs_count_what_the_race_goal_reached() {
+        // The readers read but never write (the write site is elsewhere):
+        // no run reaches the write, so nothing may be called explored.
+        let readers = Model::new(vec![vec![Op::Read("k", 1)]; 2]);
+        // Nobody reads at the read site.
+        let nobody = Model::new(vec![vec![Op::WriteInc("k", 1, 2)]; 2]);
+        // The full pattern, without preemption (bound 0): reached, whole.
+        let pattern = counter(2);
+        for (name, search) in every_search() {
+            let out = search.search(&readers, RaceGoal::new(1, 2, true));
+            assert!(out.stats.runs_reached[0] > 0, "{name}");
+            assert_eq!(out.stats.runs_reached[1], 0, "{name}");
+            let out = search.search(&nobody, RaceGoal::new(1, 2, true));
+            assert_eq!(out.stats.runs_reached, [0, 0], "{name}");
+            let out = Systematic {
+                max_preemptions: 0,
+                reduction: Reduction::None,
+                ..search.clone()
+            }
+            .search(&pattern, RaceGoal::new(1, 2, true));
+            assert!(out.found.is_empty(), "{name}");
+            assert_eq!(out.stats.runs_reached, [2, 2], "{name}");
+            assert!(out.stats.runs_whole(), "{name}");
+        }
     }
 
     #[test]
@@ -295,6 +407,7 @@ mod tests {
             max_run_steps: 1_000,
             stop_at_first: false,
             steer: false,
+            cancel: None,
         }
     }
 

@@ -24,6 +24,9 @@ pub struct OneAtATime {
     /// Worker processes of the harness: the last `workers` children of the
     /// root (`P1.i`).
     pub workers: usize,
+    /// The order the workers run in: positions among the workers (0 is the
+    /// first of them), a permutation of `0..workers`.
+    pub order: Vec<u64>,
 }
 
 impl OneAtATime {
@@ -67,22 +70,32 @@ impl System for OneAtATime {
             .try_into()
             .unwrap_or(u64::MAX)
             .saturating_add(1);
-        // The first worker still running (not ended, not parked).
-        let current = children
+        // Workers by their position in the run order.
+        let in_order: Vec<u64> = self
+            .order
             .iter()
-            .filter(|(i, _)| *i >= first_worker)
-            .find(|(_, p)| matches!(self.sys.fate(*p), Fate::Running | Fate::Blocked))
-            .map(|(i, _)| *i);
+            .map(|k| first_worker + k)
+            .filter(|i| children.iter().any(|(c, _)| c == i))
+            .collect();
+        // The first worker, in the order, still running (not ended, not
+        // parked): it and those before it may step.
+        let current = in_order.iter().position(|i| {
+            children
+                .iter()
+                .find(|(c, _)| c == i)
+                .is_some_and(|(_, p)| matches!(self.sys.fate(*p), Fate::Running | Fate::Blocked))
+        });
         let grouped: Vec<(Pid, Option<u64>)> = all
             .iter()
             .map(|&p| (p, self.group(p, first_worker)))
             .collect();
-        let allowed = |limit: Option<u64>| -> Vec<Pid> {
+        let rank = |g: u64| in_order.iter().position(|&i| i == g);
+        let allowed = |limit: Option<usize>| -> Vec<Pid> {
             grouped
                 .iter()
                 .filter(|(_, g)| match (g, limit) {
                     (None, _) | (_, None) => true,
-                    (Some(g), Some(limit)) => *g <= limit,
+                    (Some(g), Some(limit)) => rank(*g).is_none_or(|r| r <= limit),
                 })
                 .map(|(p, _)| *p)
                 .collect()
@@ -92,7 +105,7 @@ impl System for OneAtATime {
             return now;
         }
         // The current worker waits for ever: the next group that can step.
-        let next = grouped.iter().filter_map(|(_, g)| *g).min();
+        let next = grouped.iter().filter_map(|(_, g)| g.and_then(rank)).min();
         allowed(next)
     }
 
@@ -148,22 +161,65 @@ pub fn serial_runs(
     workers: usize,
     max_run_steps: usize,
     max_runs: u64,
-) -> Vec<VmSystem> {
-    let reference = OneAtATime {
-        sys: start.clone(),
-        workers,
-    };
-    BoundedDfs {
-        max_preemptions: 0,
-        max_interleavings: max_runs,
-        max_run_steps,
-        sleep_sets: false,
-        stop_at_first: false,
-        steer: false,
+) -> Vec<(VmSystem, Vec<crate::search::TraceStep<Site>>)> {
+    // Every order of the workers: a serial run is the calls one after the
+    // other, in any order (worker 2 may well have come first).
+    let orders = permutations(workers);
+    let per_order = (max_runs / orders.len().max(1) as u64).max(1);
+    let mut out = Vec::new();
+    for order in orders {
+        let reference = OneAtATime {
+            sys: start.clone(),
+            workers,
+            order,
+        };
+        out.extend(
+            BoundedDfs {
+                max_preemptions: 0,
+                max_interleavings: per_order,
+                max_run_steps,
+                sleep_sets: false,
+                stop_at_first: false,
+                steer: false,
+                cancel: None,
+            }
+            .search(&reference, EveryRun)
+            .found
+            .into_iter()
+            .map(|f| (f.end.sys, f.trace)),
+        );
     }
-    .search(&reference, EveryRun)
-    .found
-    .into_iter()
-    .map(|f| f.end.sys)
-    .collect()
+    out
+}
+
+/// Every order of `0..n`, the identity first.
+fn permutations(n: usize) -> Vec<Vec<u64>> {
+    let mut out = vec![Vec::new()];
+    for k in 0..n as u64 {
+        let mut next = Vec::new();
+        for p in &out {
+            for at in 0..=p.len() {
+                let mut q = p.clone();
+                q.insert(at, k);
+                next.push(q);
+            }
+        }
+        out = next;
+    }
+    out.sort();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::permutations;
+
+    #[test]
+    fn every_order_of_the_workers() {
+        assert_eq!(permutations(0), vec![Vec::<u64>::new()]);
+        assert_eq!(permutations(2), vec![vec![0, 1], vec![1, 0]]);
+        let three = permutations(3);
+        assert_eq!(three.len(), 6);
+        assert_eq!(three[0], vec![0, 1, 2]);
+    }
 }

@@ -51,6 +51,13 @@ impl Consequence {
 }
 
 /// Why a search ended without confirming.
+///
+/// Only [`AllExhausted`](UnconfirmedReason::AllExhausted),
+/// [`BoundExhausted`](UnconfirmedReason::BoundExhausted) and a
+/// [`Handled`](UnconfirmedReason::Handled) with `all` claim that a space was
+/// explored, and only when every run ran whole (none cut, none stopped at an
+/// unsupported call) and the runs executed the suspect's read and then its
+/// write: a search that never got there says nothing of the race.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum UnconfirmedReason {
@@ -63,17 +70,73 @@ pub enum UnconfirmedReason {
     Budget { interleavings: u64 },
     /// The harness could not be built.
     NoHarness { why: String },
-    /// A process stopped at a call the VM cannot run.
-    Unsupported { call: String },
+    /// The only harness that could be built would call `entry` from several
+    /// processes at once, but the program only ever calls it from one
+    /// serialising context (`why`): that concurrency would be invented.
+    Serialised { entry: String, why: String },
+    /// A process stopped at a call the VM cannot run, in `runs` of the `of`
+    /// runs explored (0 of 0: seen in the probe run only).
+    Unsupported {
+        call: String,
+        #[serde(default)]
+        runs: u64,
+        #[serde(default)]
+        of: u64,
+    },
     /// The harness itself crashed before the race could happen.
-    HarnessCrashed { process: String, reason: String },
-    /// Runs were cut (step budget, VM error).
-    RunsCut { why: String },
+    HarnessCrashed {
+        process: String,
+        reason: String,
+        /// The harnesses that were tried, in order (`API: 2 concurrent
+        /// calls of m:f/1`, `test m:t/0`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tried: Vec<String>,
+    },
+    /// Runs were cut (step budget, VM error): `runs` of the `of` runs begun.
+    RunsCut {
+        why: String,
+        #[serde(default)]
+        runs: u64,
+        #[serde(default)]
+        of: u64,
+    },
+    /// The explored runs never executed the suspect's read, or never
+    /// executed its write after the read: they say nothing of the race.
+    NotReached {
+        /// `read` or `write`: the first milestone no run reached.
+        milestone: Milestone,
+        /// Where it is: `cache.erl:41`.
+        at: String,
+        /// The call there: `ets:insert/2`.
+        call: String,
+        /// Runs explored (completed) without reaching it.
+        runs: u64,
+        /// What the runs did instead, from the first run.
+        detail: String,
+    },
     /// The race happened (another process wrote the item between the read
     /// and the write) in `runs` runs, but the write then failed and the
     /// program handled the failure: no process crashed. `all`: every
     /// interleaving was explored.
     Handled { runs: u64, all: bool },
+    /// The search was stopped because racewit held more memory than allowed
+    /// (`--max-memory`).
+    MemoryBudget {
+        limit_bytes: u64,
+        interleavings: u64,
+    },
+    /// The search was stopped because the suspect took longer than allowed
+    /// (`--timeout`).
+    TimeBudget { seconds: u64, interleavings: u64 },
+}
+
+/// A point on the suspect's path that explored runs must reach before a
+/// space can be called explored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Milestone {
+    Read,
+    Write,
 }
 
 impl UnconfirmedReason {
@@ -85,6 +148,25 @@ impl UnconfirmedReason {
         )
     }
 
+    /// Whether the reason claims a space was explored whole: every
+    /// interleaving, or every schedule within the bound.
+    pub fn explored(&self) -> bool {
+        self.every_interleaving() || matches!(self, UnconfirmedReason::BoundExhausted)
+    }
+
+    /// Whether this reason reports on a search within the preemption bound
+    /// that ran (explored, ran out of budget, or saw the race handled), as
+    /// opposed to one that could not say anything of the race.
+    pub fn searched(&self) -> bool {
+        matches!(
+            self,
+            UnconfirmedReason::AllExhausted
+                | UnconfirmedReason::BoundExhausted
+                | UnconfirmedReason::Budget { .. }
+                | UnconfirmedReason::Handled { .. }
+        )
+    }
+
     /// The JSON `kind` of the reason, e.g. `bound_exhausted`.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -92,11 +174,26 @@ impl UnconfirmedReason {
             UnconfirmedReason::AllExhausted => "all_exhausted",
             UnconfirmedReason::Budget { .. } => "budget",
             UnconfirmedReason::NoHarness { .. } => "no_harness",
+            UnconfirmedReason::Serialised { .. } => "serialised",
             UnconfirmedReason::Unsupported { .. } => "unsupported",
             UnconfirmedReason::HarnessCrashed { .. } => "harness_crashed",
             UnconfirmedReason::RunsCut { .. } => "runs_cut",
+            UnconfirmedReason::NotReached { .. } => "not_reached",
             UnconfirmedReason::Handled { .. } => "handled",
+            UnconfirmedReason::MemoryBudget { .. } => "memory_budget",
+            UnconfirmedReason::TimeBudget { .. } => "time_budget",
         }
+    }
+}
+
+fn of_runs(runs: u64, of: u64) -> String {
+    if of == 0 {
+        String::new()
+    } else {
+        format!(
+            " in {runs} of {of} {}",
+            if of == 1 { "run" } else { "runs" }
+        )
     }
 }
 
@@ -123,22 +220,89 @@ impl std::fmt::Display for UnconfirmedReason {
                 "no harness could be built: {why}; to test it, export a function that \
                  runs the code concurrently and pass it with --entry mod:fun/0"
             ),
-            UnconfirmedReason::Unsupported { call } => {
-                write!(f, "stopped at unsupported call {call}")
-            }
-            UnconfirmedReason::HarnessCrashed { process, reason } => {
+            UnconfirmedReason::Serialised { entry, why } => write!(
+                f,
+                "serialised: the program only calls {entry} {why}, so two calls never \
+                 overlap; a harness calling it from several processes would invent the \
+                 race (drive it through a test or an --entry that starts the program \
+                 as it really runs)"
+            ),
+            UnconfirmedReason::Unsupported { call, runs, of } => {
                 write!(
                     f,
-                    "the harness crashed before the race: {process} exited with {reason}; \
-                     to test it, export a function that sets the code up and calls it \
+                    "stopped at unsupported call {call}{}; those runs show only part of \
+                     the program, so nothing was explored whole",
+                    of_runs(*runs, *of)
+                )
+            }
+            UnconfirmedReason::HarnessCrashed {
+                process,
+                reason,
+                tried,
+            } => {
+                write!(
+                    f,
+                    "the harness crashed before the race: {process} exited with {reason}"
+                )?;
+                if !tried.is_empty() {
+                    write!(f, " (tried: {})", tried.join("; "))?;
+                }
+                write!(
+                    f,
+                    "; to test it, export a function that sets the code up and calls it \
                      concurrently, and pass it with --entry mod:fun/0"
                 )
             }
-            UnconfirmedReason::RunsCut { why } => write!(f, "runs were cut: {why}"),
+            UnconfirmedReason::RunsCut { why, runs, of } => {
+                if *of == 0 {
+                    write!(f, "runs were cut: {why}")
+                } else {
+                    write!(f, "{runs} of {of} runs were cut: {why}")
+                }
+            }
+            UnconfirmedReason::NotReached {
+                milestone,
+                at,
+                call,
+                runs,
+                detail,
+            } => {
+                let what = match milestone {
+                    Milestone::Read => "read",
+                    Milestone::Write => "write",
+                };
+                let after = match milestone {
+                    Milestone::Read => "",
+                    Milestone::Write => " after the read",
+                };
+                write!(
+                    f,
+                    "not reached: the {what} at {at} ({call}) was never executed{after} in \
+                     the {runs} {} explored, so they say nothing of the race; {detail}",
+                    if *runs == 1 { "run" } else { "runs" }
+                )
+            }
             UnconfirmedReason::Handled { runs, .. } => write!(
                 f,
                 "the race happens ({runs} {}), but the stale write fails and the program handles the failure: no process crashed",
                 if *runs == 1 { "run" } else { "runs" }
+            ),
+            UnconfirmedReason::MemoryBudget {
+                limit_bytes,
+                interleavings,
+            } => write!(
+                f,
+                "stopped after {interleavings} interleavings: racewit held more than its memory \
+                 budget of {} MB (--max-memory); the space was not exhausted",
+                limit_bytes >> 20
+            ),
+            UnconfirmedReason::TimeBudget {
+                seconds,
+                interleavings,
+            } => write!(
+                f,
+                "stopped after {interleavings} interleavings: the suspect took longer than \
+                 {seconds} s (--timeout); the space was not exhausted"
             ),
         }
     }
@@ -163,4 +327,20 @@ pub struct Verdict {
     /// Steps in the witness.
     pub witness_steps: Option<usize>,
     pub reason: Option<UnconfirmedReason>,
+    /// Completed runs (over every harness tried) that executed the
+    /// suspect's read, and that then executed its write: a space is called
+    /// explored only when the second is not zero.
+    #[serde(default)]
+    pub reached: Reached,
+    /// What ran to reach the verdict: a test (as it is or amplified), an
+    /// entry, or the API from generated worker processes.
+    #[serde(default)]
+    pub context: crate::harness::Context,
+}
+
+/// How many completed runs reached the suspect's read and its write.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reached {
+    pub read: u64,
+    pub write: u64,
 }

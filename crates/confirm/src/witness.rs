@@ -62,6 +62,10 @@ pub struct HarnessRecord {
     pub function: String,
     /// Generated harness source (empty when the entry is the user's own function).
     pub source: String,
+    /// The amplified test the harness runs, if it does: replay rebuilds its
+    /// copy of the test module and its amplifier from this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amplification: Option<crate::amplify::Amplification>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -36,6 +36,15 @@ pub struct Replayed {
 
 /// Adds the witness's generated harness (if any) to a freshly loaded program.
 pub fn add_harness(program: &mut Program, witness: &Witness) -> Result<(), ReplayMismatch> {
+    crate::confirmation::add_support(program);
+    if let Some(a) = &witness.harness.amplification
+        && !crate::amplify::add_amplified(program, a)
+    {
+        return Err(ReplayMismatch::Harness(format!(
+            "cannot rebuild the amplified test {} (module missing or name taken)",
+            a.test.mfa()
+        )));
+    }
     if witness.harness.source.is_empty() {
         return Ok(());
     }
@@ -81,8 +90,9 @@ pub fn replay_witness(
     let program = Arc::new(program);
     let mut opts = opts.clone();
     opts.timeouts = witness.timeouts;
+    let image = racewit_vm::Image::new(program.clone(), &opts.vm);
     let sys = start(
-        &program,
+        &image,
         &witness.harness.module,
         &witness.harness.function,
         &opts,

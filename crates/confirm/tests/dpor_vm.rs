@@ -56,7 +56,8 @@ fn end_states(
         timeouts,
         ..ConfirmOptions::default()
     };
-    let sys = start(&program, "dpor_mix", entry, &opts);
+    let image = racewit_vm::Image::new(program.clone(), &opts.vm);
+    let sys = start(&image, "dpor_mix", entry, &opts);
     let seen = EndStates::default();
     let out = Systematic {
         reduction,
@@ -65,6 +66,7 @@ fn end_states(
         max_run_steps: 10_000,
         stop_at_first: false,
         steer: false,
+        cancel: None,
     }
     .search(&sys, seen.clone());
     assert!(

@@ -95,7 +95,7 @@ impl std::fmt::Display for FunName {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Module {
     pub name: Name,
     /// The `.erl` file the module comes from.
@@ -225,7 +225,7 @@ impl std::fmt::Display for MFA {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Function {
     pub name: Name,
     pub arity: u32,

@@ -50,6 +50,37 @@ pub struct CodeTable {
 }
 
 impl CodeTable {
+    /// The compiled code of function `function` (a `fun` index past the
+    /// named functions included) of module `module`.
+    #[inline]
+    pub fn func(&self, module: u32, function: u32) -> &FnCode {
+        &self.functions(module)[function as usize]
+    }
+
+    /// Every compiled function of module `module`. A module is compiled the
+    /// first time it is entered, once for every VM sharing this table: a
+    /// run pays for the code it runs, not for the whole program.
+    #[inline]
+    pub fn functions(&self, module: u32) -> &[FnCode] {
+        let m = &self.modules[module as usize];
+        match m.functions.get() {
+            Some(f) => f,
+            None => self.compile_module(module),
+        }
+    }
+
+    #[cold]
+    fn compile_module(&self, module: u32) -> &[FnCode] {
+        let m = &self.modules[module as usize];
+        m.functions.get_or_init(|| {
+            let program = &m.source;
+            match program.modules.get(&m.ir_name) {
+                Some(ir) => compile_functions(self, module, program, ir),
+                None => Box::new([]),
+            }
+        })
+    }
+
     pub fn module(&self, name: Atom) -> Option<(u32, &ModuleCode)> {
         let i = *self.by_name.get(&name)?;
         Some((i, &*self.modules[i as usize]))
@@ -103,7 +134,10 @@ impl CodeTable {
 pub struct ModuleCode {
     pub name: Atom,
     /// Functions, then one entry per `fun` expression (index `functions_len + FunId`).
-    pub functions: Vec<FnCode>,
+    /// Compiled when the module is first entered (see [`CodeTable::functions`]).
+    functions: std::sync::OnceLock<Box<[FnCode]>>,
+    /// The program the module is compiled from, while it is not compiled.
+    source: std::sync::Arc<Program>,
     pub functions_len: u32,
     pub fn_index: FxHashMap<(Atom, u32), u32>,
     pub exports: FxHashSet<(Atom, u32)>,
@@ -625,7 +659,7 @@ pub fn literal_term(l: &Literal) -> Term {
 }
 
 /// Compile every module of `programs` (earlier programs win on name clashes).
-pub fn compile_programs(programs: &[(&Program, bool)]) -> CodeTable {
+pub fn compile_programs(programs: &[(&std::sync::Arc<Program>, bool)]) -> CodeTable {
     let empty = CodeTable {
         modules: Vec::new(),
         by_name: FxHashMap::default(),
@@ -634,12 +668,14 @@ pub fn compile_programs(programs: &[(&Program, bool)]) -> CodeTable {
     compile_onto(&empty, programs)
 }
 
-/// Compile `programs` on top of already compiled modules (shared, not
-/// recompiled); the new modules win over `base`'s on name clashes.
-pub fn compile_onto(base: &CodeTable, programs: &[(&Program, bool)]) -> CodeTable {
+/// Adds `programs` on top of already loaded modules (shared, not
+/// recompiled); the new modules win over `base`'s on name clashes. Only the
+/// modules' indexes are built here: each module's code is compiled the first
+/// time it is entered, in the context of the table it was added to (its
+/// calls resolve against that table's modules).
+pub fn compile_onto(base: &CodeTable, programs: &[(&std::sync::Arc<Program>, bool)]) -> CodeTable {
     let mut table = base.clone();
     let base_len = table.modules.len() as u32;
-    let mut sources: Vec<(&Program, &ir::Module, bool)> = Vec::new();
     for (program, prelude) in programs {
         for (name, m) in &program.modules {
             let atom = Atom::new(name);
@@ -666,7 +702,8 @@ pub fn compile_onto(base: &CodeTable, programs: &[(&Program, bool)]) -> CodeTabl
             table.by_name.insert(atom, table.modules.len() as u32);
             table.modules.push(std::sync::Arc::new(ModuleCode {
                 name: atom,
-                functions: Vec::new(),
+                functions: std::sync::OnceLock::new(),
+                source: (*program).clone(),
                 functions_len: m.functions.len() as u32,
                 fn_index,
                 exports,
@@ -674,65 +711,63 @@ pub fn compile_onto(base: &CodeTable, programs: &[(&Program, bool)]) -> CodeTabl
                 prelude: *prelude,
                 ir_name: name.clone(),
             }));
-            sources.push((program, m, *prelude));
-        }
-    }
-    let mut compiled = Vec::new();
-    for (k, (program, m, _)) in sources.iter().enumerate() {
-        let mi = base_len as usize + k;
-        let mut functions: Vec<Option<FnCode>> = (0..m.functions.len() + m.fun_count as usize)
-            .map(|_| None)
-            .collect();
-        for (fi, f) in m.functions.iter().enumerate() {
-            let mut queue = Vec::new();
-            let code = {
-                let mut c = FnCompiler::new(&table, mi as u32, program, m, f, f.arity);
-                c.compile_function();
-                queue.append(&mut c.lambdas);
-                c.finish(Atom::new(&f.name), f.arity, None, Vec::new())
-            };
-            functions[fi] = Some(code);
-            while let Some((fun_id, fun_expr)) = queue.pop() {
-                let mut c = FnCompiler::new(&table, mi as u32, program, m, f, fun_expr.arity);
-                c.compile_lambda(&fun_expr);
-                queue.append(&mut c.lambdas);
-                let env = fun_expr.free_vars.iter().map(|v| c.var(*v)).collect();
-                let self_slot = fun_expr.name.map(|v| c.var(v));
-                let name = Atom::new(&format!("-{}/{}-fun-{}-", f.name, f.arity, fun_id));
-                let code = c.finish(name, fun_expr.arity, self_slot, env);
-                let slot = m.functions.len() + fun_id as usize;
-                if slot < functions.len() {
-                    functions[slot] = Some(code);
-                }
-            }
-        }
-        let functions = functions
-            .into_iter()
-            .map(|f| {
-                f.unwrap_or_else(|| FnCode {
-                    name: Atom::new("-missing-"),
-                    arity: 0,
-                    frame_size: 1,
-                    instrs: vec![Instr::Missing { line: 0 }],
-                    pats: Vec::new(),
-                    guards: Vec::new(),
-                    env_slots: Vec::new(),
-                    self_slot: None,
-                    display: (Atom::new("-missing-"), 0),
-                    line: 0,
-                    quick: QuickClauses::default(),
-                    hot_run: Box::new([]),
-                })
-            })
-            .collect::<Vec<FnCode>>();
-        compiled.push((mi, functions));
-    }
-    for (mi, functions) in compiled {
-        if let Some(m) = std::sync::Arc::get_mut(&mut table.modules[mi]) {
-            m.functions = functions;
         }
     }
     table
+}
+
+/// Compiles every function and `fun` of module `m` (index `mi` in `table`).
+fn compile_functions(
+    table: &CodeTable,
+    mi: u32,
+    program: &Program,
+    m: &ir::Module,
+) -> Box<[FnCode]> {
+    let mut functions: Vec<Option<FnCode>> = (0..m.functions.len() + m.fun_count as usize)
+        .map(|_| None)
+        .collect();
+    for (fi, f) in m.functions.iter().enumerate() {
+        let mut queue = Vec::new();
+        let code = {
+            let mut c = FnCompiler::new(table, mi, program, m, f, f.arity);
+            c.compile_function();
+            queue.append(&mut c.lambdas);
+            c.finish(Atom::new(&f.name), f.arity, None, Vec::new())
+        };
+        functions[fi] = Some(code);
+        while let Some((fun_id, fun_expr)) = queue.pop() {
+            let mut c = FnCompiler::new(table, mi, program, m, f, fun_expr.arity);
+            c.compile_lambda(&fun_expr);
+            queue.append(&mut c.lambdas);
+            let env = fun_expr.free_vars.iter().map(|v| c.var(*v)).collect();
+            let self_slot = fun_expr.name.map(|v| c.var(v));
+            let name = Atom::new(&format!("-{}/{}-fun-{}-", f.name, f.arity, fun_id));
+            let code = c.finish(name, fun_expr.arity, self_slot, env);
+            let slot = m.functions.len() + fun_id as usize;
+            if slot < functions.len() {
+                functions[slot] = Some(code);
+            }
+        }
+    }
+    functions
+        .into_iter()
+        .map(|f| {
+            f.unwrap_or_else(|| FnCode {
+                name: Atom::new("-missing-"),
+                arity: 0,
+                frame_size: 1,
+                instrs: vec![Instr::Missing { line: 0 }],
+                pats: Vec::new(),
+                guards: Vec::new(),
+                env_slots: Vec::new(),
+                self_slot: None,
+                display: (Atom::new("-missing-"), 0),
+                line: 0,
+                quick: QuickClauses::default(),
+                hot_run: Box::new([]),
+            })
+        })
+        .collect()
 }
 
 struct FnCompiler<'a> {

@@ -174,7 +174,7 @@ impl Vm {
     ) -> Result<Option<Outcome>, VmError> {
         match target {
             Target::Code { module, function } => {
-                let f = &code.modules[module as usize].functions[function as usize];
+                let f = code.func(module, function);
                 self.push_frame(p, f, module, function, args, ret, tail)?;
                 Ok(None)
             }
@@ -558,9 +558,8 @@ impl Vm {
                 env,
                 ..
             } => {
-                let m = &code.modules[*mod_index as usize];
-                let fi = m.functions_len + index;
-                let fc = &m.functions[fi as usize];
+                let fi = code.modules[*mod_index as usize].functions_len + index;
+                let fc = code.func(*mod_index, fi);
                 self.push_frame(p, fc, *mod_index, fi, args, ret, tail)?;
                 let base = p.frames.last().map(|f| f.base).unwrap_or(0) as usize;
                 for (slot, v) in fc.env_slots.iter().zip(env.iter()) {
@@ -576,7 +575,7 @@ impl Vm {
                 function,
                 ..
             } => {
-                let fc = &code.modules[*mod_index as usize].functions[*function as usize];
+                let fc = code.func(*mod_index, *function);
                 self.push_frame(p, fc, *mod_index, *function, args, ret, tail)?;
                 Ok(None)
             }
@@ -615,8 +614,7 @@ impl Vm {
             };
             top.pc = h.pc;
             let base = top.base as usize;
-            let size = code.modules[top.module as usize].functions[top.function as usize].frame_size
-                as usize;
+            let size = code.func(top.module, top.function).frame_size as usize;
             let chunk = top.chunk;
             Self::back_to_chunk(p, chunk);
             p.top = base + size;
@@ -678,7 +676,7 @@ impl Vm {
                     Some(fr) => {
                         let fr = *fr;
                         (
-                            &code.modules[fr.module as usize].functions[fr.function as usize],
+                            code.func(fr.module, fr.function),
                             fr.base as usize,
                             fr.pc as usize,
                             fr.module,
@@ -705,7 +703,7 @@ impl Vm {
                     Some(fr) => {
                         let fr = *fr;
                         if fr.module != module || fr.function != function {
-                            f = &code.modules[fr.module as usize].functions[fr.function as usize];
+                            f = code.func(fr.module, fr.function);
                             module = fr.module;
                             function = fr.function;
                         }
@@ -790,7 +788,7 @@ impl Vm {
                 let fc = if $m == module && $fi == function {
                     f
                 } else {
-                    &code.modules[$m as usize].functions[$fi as usize]
+                    code.func($m, $fi)
                 };
                 save_pc!();
                 base = self.open_frame(p, fc, $m, $fi, base, $args, $dst, $tail, $moves)?;
@@ -1159,7 +1157,7 @@ impl Vm {
                             module: m,
                             function: fi,
                         } => {
-                            let fc = &code.modules[m as usize].functions[fi as usize];
+                            let fc = code.func(m, fi);
                             match self.push_frame(p, fc, m, fi, argv, *dst, *tail) {
                                 Ok(()) => {
                                     f = fc;
@@ -1355,7 +1353,11 @@ impl Vm {
                 Instr::MakeFun { dst, fun, env } => {
                     let md = &code.modules[module as usize];
                     let fi = md.functions_len + fun;
-                    let arity = md.functions.get(fi as usize).map(|c| c.arity).unwrap_or(0);
+                    let arity = code
+                        .functions(module)
+                        .get(fi as usize)
+                        .map(|c| c.arity)
+                        .unwrap_or(0);
                     let envv: Vec<Term> = env.iter().map(|s| r!(*s).clone()).collect();
                     r!(*dst) = Term::Fun(Arc::new(Fun::Closure {
                         module: md.name,
@@ -1676,7 +1678,7 @@ fn stack_trace(p: &Process, code: &CodeTable) -> Term {
         .take(8)
         .map(|fr| {
             let m = &code.modules[fr.module as usize];
-            let fc = &m.functions[fr.function as usize];
+            let fc = code.func(fr.module, fr.function);
             Term::tuple(vec![
                 Term::Atom(m.name),
                 Term::Atom(fc.name),
@@ -1861,8 +1863,12 @@ pub(crate) fn fast_call(
                 } if *arity as usize == nargs => {
                     let m = code.modules.get(*mod_index as usize)?;
                     let function = m.functions_len + index;
-                    let needs_fun =
-                        !env.is_empty() || m.functions.get(function as usize)?.self_slot.is_some();
+                    let needs_fun = !env.is_empty()
+                        || code
+                            .functions(*mod_index)
+                            .get(function as usize)?
+                            .self_slot
+                            .is_some();
                     Some(FastCall::Code {
                         module: *mod_index,
                         function,

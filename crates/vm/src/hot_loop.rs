@@ -108,7 +108,7 @@ impl Vm {
                 let caller_key = fn_key(caller.module, caller.function);
                 if caller_key != key {
                     key = caller_key;
-                    f = &code.modules[caller.module as usize].functions[caller.function as usize];
+                    f = code.func(caller.module, caller.function);
                     instrs = &f.instrs;
                 }
                 base = caller.base as usize;
@@ -143,7 +143,7 @@ impl Vm {
                 let fc = if callee_key == key {
                     f
                 } else {
-                    &code.modules[$m as usize].functions[$fi as usize]
+                    code.func($m, $fi)
                 };
                 (callee_key, fc)
             }};

@@ -87,4 +87,4 @@ pub mod vm;
 pub use event::{Access, Class, Event, EventKind, Exception, SharedItem};
 pub use process::{ProcName, ProcStatus};
 pub use term::{Pid, Term};
-pub use vm::{Vm, VmConfig, VmError};
+pub use vm::{Image, Vm, VmConfig, VmError};

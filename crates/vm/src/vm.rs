@@ -105,11 +105,11 @@ pub struct Vm {
     pub(crate) timers: imbl::OrdMap<u64, Pid>,
 }
 
-static PRELUDE: OnceLock<Vec<Program>> = OnceLock::new();
+static PRELUDE: OnceLock<Vec<Arc<Program>>> = OnceLock::new();
 
 /// The prelude modules, parsed once per process.
-pub fn prelude_programs() -> &'static [Program] {
-    PRELUDE.get_or_init(crate::prelude::load)
+pub fn prelude_programs() -> &'static [Arc<Program>] {
+    PRELUDE.get_or_init(|| crate::prelude::load().into_iter().map(Arc::new).collect())
 }
 
 /// The prelude and libraries compiled once per process (per set of libraries).
@@ -134,14 +134,59 @@ fn base_code(prelude: bool, libraries: &[Arc<Program>]) -> Arc<CodeTable> {
     }
     // OTP's own modules first: where both exist (lists, proplists...) they win
     // over the prelude's stand-ins, which serve when no OTP is installed.
-    let mut programs: Vec<(&Program, bool)> = libraries.iter().map(|p| (&**p, true)).collect();
+    let mut programs: Vec<(&Arc<Program>, bool)> = libraries.iter().map(|p| (p, true)).collect();
     if prelude {
         programs.extend(prelude_programs().iter().map(|p| (p, true)));
     }
-    let table = Arc::new(compile_programs(&programs));
+    let table = compile_programs(&programs);
+    // Compiled here, in the base's own context: every table built on this
+    // base shares these modules, so their calls must not resolve to a
+    // module some user program adds on top.
+    for mi in 0..table.modules.len() as u32 {
+        table.functions(mi);
+    }
+    let table = Arc::new(table);
     let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
     guard.push((key, table.clone()));
     table
+}
+
+/// A program ready to run: its modules indexed on top of the prelude and
+/// libraries, and compiled as they are first entered. Every VM made from one
+/// image shares its code, so checking many suspects of one program compiles
+/// each module it runs once, and only those.
+#[derive(Clone)]
+pub struct Image {
+    program: Arc<Program>,
+    code: Arc<CodeTable>,
+}
+
+impl Image {
+    /// `program` plus the prelude (unless `config` disables it).
+    pub fn new(program: Arc<Program>, config: &VmConfig) -> Image {
+        Image::with_libraries(program, &[], config)
+    }
+
+    /// `program` plus library programs (e.g. OTP's own pure-Erlang modules
+    /// loaded from an installed OTP); the user's modules win on name
+    /// clashes, then the libraries, then the prelude.
+    pub fn with_libraries(
+        program: Arc<Program>,
+        libraries: &[Arc<Program>],
+        config: &VmConfig,
+    ) -> Image {
+        let base = base_code(config.prelude, libraries);
+        let mut code = compile_onto(&base, &[(&program, false)]);
+        code.otp_modules = config.otp_modules.clone();
+        Image {
+            program,
+            code: Arc::new(code),
+        }
+    }
+
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
 }
 
 impl Vm {
@@ -150,17 +195,27 @@ impl Vm {
         Vm::with_libraries(program, &[], config)
     }
 
-    /// A VM for `program` plus library programs (e.g. OTP's own pure-Erlang
-    /// modules loaded from an installed OTP); the user's modules win on name
-    /// clashes, then the prelude, then the libraries.
+    /// A VM for `program` plus library programs; see [`Image::with_libraries`].
     pub fn with_libraries(
         program: Arc<Program>,
         libraries: &[Arc<Program>],
         config: VmConfig,
     ) -> Vm {
-        let base = base_code(config.prelude, libraries);
-        let mut code = compile_onto(&base, &[(&program, false)]);
-        code.otp_modules = config.otp_modules.clone();
+        let image = Image::with_libraries(program, libraries, &config);
+        Vm::from_image(&image, config)
+    }
+
+    /// The user's program the VM runs (without the prelude).
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    /// A fresh VM running `image`'s code (shared, not copied). `config`'s
+    /// code settings (`prelude`, `otp_modules`) are the image's; its limits
+    /// are this VM's.
+    pub fn from_image(image: &Image, config: VmConfig) -> Vm {
+        let program = image.program.clone();
+        let code = image.code.clone();
         let placeholder = Arc::new(Process::new(
             Pid(u32::MAX),
             Arc::from("-"),
@@ -168,7 +223,7 @@ impl Vm {
             Term::Nil,
         ));
         Vm {
-            code: Arc::new(code),
+            code,
             procs: Vec::new(),
             registry: imbl::OrdMap::new(),
             global_names: imbl::OrdMap::new(),
@@ -537,9 +592,9 @@ impl Vm {
     /// The compiled instructions of every function of `module` (its `fun`s
     /// after its named functions), one per line (for tools and tests).
     pub fn debug_code(&self, module: Atom) -> Option<String> {
-        let (_, m) = self.code.module(module)?;
+        let (mi, _) = self.code.module(module)?;
         let mut out = String::new();
-        for (fi, f) in m.functions.iter().enumerate() {
+        for (fi, f) in self.code.functions(mi).iter().enumerate() {
             out.push_str(&format!(
                 "#{fi} {}/{} frame {}\n",
                 f.display.0.name(),

@@ -5,6 +5,7 @@
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::term::{self, Config};
 use racewit_confirm::confirmation::Confirmation;
+use racewit_confirm::harness::Context;
 use racewit_confirm::verdict::{Consequence, Status, UnconfirmedReason};
 use racewit_static::Suspect;
 use racewit_syntax::ir::Program;
@@ -134,6 +135,11 @@ pub fn test_pairs_note(stats: &racewit_static::Stats) -> Option<String> {
     })
 }
 
+/// What ran to reach the verdict.
+fn context_line(c: &Confirmation) -> String {
+    format!("context: {}", c.verdict.context)
+}
+
 /// One line saying what a verdict is.
 pub fn verdict_line(c: &Confirmation) -> String {
     let v = &c.verdict;
@@ -142,6 +148,11 @@ pub fn verdict_line(c: &Confirmation) -> String {
             let what = match &v.consequence {
                 Some(Consequence::Crash { process, reason }) => {
                     format!("crash: {process} exited with {reason}")
+                }
+                Some(Consequence::NonSerializable { observed, .. })
+                    if observed.starts_with("P1 then read") =>
+                {
+                    format!("non_serializable: {observed}, which no serial schedule gives")
                 }
                 Some(Consequence::NonSerializable { .. }) => {
                     "non_serializable: the final state is one no serial schedule produces"
@@ -182,6 +193,14 @@ pub fn verdict_line(c: &Confirmation) -> String {
                     v.processes, v.interleavings
                 );
             }
+            if !v.reason.as_ref().is_some_and(UnconfirmedReason::searched) {
+                // The search could not say anything of the race: no claim
+                // about a bound or a space.
+                return format!(
+                    "UNCONFIRMED ({} worker processes, {} interleavings ran): {why}",
+                    v.processes, v.interleavings
+                );
+            }
             format!(
                 "UNCONFIRMED within bound {} ({} worker processes, {} interleavings{}): {why}",
                 v.bound,
@@ -193,16 +212,11 @@ pub fn verdict_line(c: &Confirmation) -> String {
     }
 }
 
-/// `racewit check`: each suspect with its verdict; for a confirmed race the
+/// `racewit check`: one suspect with its verdict; for a confirmed race the
 /// labels tell the order of events.
-pub fn confirmations(
-    program: &Program,
-    results: &[Confirmation],
-    witness_paths: &[Option<String>],
-    out: &mut String,
-) {
+pub fn confirmation(program: &Program, c: &Confirmation, wpath: Option<&str>, out: &mut String) {
     let files = SourceFiles(&program.sources);
-    for (c, wpath) in results.iter().zip(witness_paths) {
+    {
         let s = &c.suspect;
         let mut diag = suspect_diagnostic(s);
         if let Some(w) = &c.witness {
@@ -231,7 +245,7 @@ pub fn confirmations(
                 .with_code(s.code)
                 .with_message(&s.message)
                 .with_labels(labels);
-            let mut notes = vec![verdict_line(c)];
+            let mut notes = vec![verdict_line(c), context_line(c)];
             notes.extend(order);
             notes.extend(path_notes(s));
             if let Some(p) = wpath {
@@ -240,6 +254,9 @@ pub fn confirmations(
             diag = diag.with_notes(notes);
         } else {
             let mut notes = vec![verdict_line(c)];
+            if !matches!(c.verdict.context, Context::None) {
+                notes.push(context_line(c));
+            }
             notes.extend(path_notes(s));
             diag = diag.with_notes(notes);
         }

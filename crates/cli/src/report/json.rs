@@ -63,6 +63,10 @@ pub struct Warning<'a> {
     pub preemptions: Option<u32>,
     pub witness_steps: Option<usize>,
     pub reason: Option<&'a UnconfirmedReason>,
+    /// Completed runs that executed the read, and then the write.
+    pub reached: racewit_confirm::verdict::Reached,
+    /// What ran to reach the verdict.
+    pub context: &'a racewit_confirm::harness::Context,
     /// Why unconfirmed, in words.
     pub reason_text: Option<String>,
     pub witness: Option<String>,
@@ -84,6 +88,8 @@ pub struct CheckStats {
 #[derive(Serialize)]
 pub struct CheckReport<'a> {
     pub version: u32,
+    /// False when the run was interrupted before every suspect was decided.
+    pub complete: bool,
     pub warnings: Vec<Warning<'a>>,
     pub diagnostics: Vec<DiagnosticJson>,
     pub stats: CheckStats,
@@ -102,6 +108,8 @@ pub fn warning<'a>(c: &'a Confirmation, witness: Option<String>) -> Warning<'a> 
         preemptions: v.preemptions,
         witness_steps: v.witness_steps,
         reason: v.reason.as_ref(),
+        reached: v.reached,
+        context: &v.context,
         reason_text: v.reason.as_ref().map(|r| r.to_string()),
         witness,
         harness: c.harness.as_ref().map(|h| h.source.as_str()),

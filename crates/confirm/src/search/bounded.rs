@@ -17,7 +17,8 @@
 
 use crate::goal::Monitor;
 use crate::search::{
-    Found, KEEP_FOUND, Outcome, SearchStats, StopReason, Strategy, TraceStep, take_step,
+    CancelReason, Found, KEEP_FOUND, Outcome, SearchStats, StopReason, Strategy, TraceStep,
+    cancelled, take_step,
 };
 use crate::system::{Observation, System, independent};
 
@@ -33,6 +34,8 @@ pub struct BoundedDfs {
     pub stop_at_first: bool,
     /// Let the monitor's `hold` steer the order of choices.
     pub steer: bool,
+    /// A stop requested from outside (time or memory cap).
+    pub cancel: Option<std::sync::Arc<crate::search::Cancel>>,
 }
 
 impl Default for BoundedDfs {
@@ -44,6 +47,7 @@ impl Default for BoundedDfs {
             sleep_sets: true,
             stop_at_first: true,
             steer: true,
+            cancel: None,
         }
     }
 }
@@ -77,6 +81,7 @@ enum Advance<S: System, M> {
     End(Pending<S, M>),
     SleepBlocked,
     Cut(String),
+    Cancelled(CancelReason),
 }
 
 impl BoundedDfs {
@@ -131,10 +136,10 @@ impl BoundedDfs {
                 return Advance::End(p);
             }
             if trace.len() >= self.max_run_steps {
-                return Advance::Cut(format!(
-                    "a run exceeded {} steps (livelock or very long run)",
-                    self.max_run_steps
-                ));
+                return Advance::Cut(crate::search::step_limit_text(self.max_run_steps));
+            }
+            if let Some(why) = cancelled(&self.cancel) {
+                return Advance::Cancelled(why);
             }
             let cands = self.candidates(&p, &enabled);
             match cands.len() {
@@ -189,7 +194,7 @@ impl Strategy for BoundedDfs {
                 match self.advance(p, &mut trace, &mut schedule, &mut stats) {
                     Advance::Choice(frame) => stack.push(frame),
                     Advance::End(mut end) => {
-                        stats.interleavings += 1;
+                        stats.note_complete(&end.sys, &end.monitor);
                         stats.max_preemptions_used =
                             stats.max_preemptions_used.max(end.preemptions);
                         if end.monitor.finish(&end.sys) {
@@ -224,11 +229,13 @@ impl Strategy for BoundedDfs {
                         }
                     }
                     Advance::SleepBlocked => stats.sleep_blocked += 1,
-                    Advance::Cut(why) => {
-                        stats.cut_runs += 1;
-                        if stats.first_error.is_none() {
-                            stats.first_error = Some(why);
-                        }
+                    Advance::Cut(why) => stats.note_cut(why),
+                    Advance::Cancelled(why) => {
+                        return Outcome {
+                            found,
+                            stats,
+                            stop: StopReason::Cancelled { why },
+                        };
                     }
                 }
                 if pending.is_none() && stack.is_empty() {
@@ -251,6 +258,13 @@ impl Strategy for BoundedDfs {
             if top.next >= top.candidates.len() {
                 stack.pop();
                 continue;
+            }
+            if let Some(why) = cancelled(&self.cancel) {
+                return Outcome {
+                    found,
+                    stats,
+                    stop: StopReason::Cancelled { why },
+                };
             }
             let (c, pre) = top.candidates[top.next];
             top.next += 1;
@@ -280,12 +294,7 @@ impl Strategy for BoundedDfs {
                         sleep,
                     });
                 }
-                Err(e) => {
-                    stats.cut_runs += 1;
-                    if stats.first_error.is_none() {
-                        stats.first_error = Some(e.to_string());
-                    }
-                }
+                Err(e) => stats.note_cut(e.to_string()),
             }
         }
     }

@@ -37,7 +37,8 @@ use rustc_hash::FxHashMap;
 use crate::goal::Monitor;
 use crate::search::replay::follow;
 use crate::search::{
-    Found, KEEP_FOUND, Outcome, SearchStats, StopReason, Strategy, TraceStep, take_step,
+    CancelReason, Found, KEEP_FOUND, Outcome, SearchStats, StopReason, Strategy, TraceStep,
+    cancelled, take_step,
 };
 use crate::system::{Observation, System, commute_in_run, independent};
 
@@ -54,6 +55,8 @@ pub struct SourceDpor {
     /// First choices keep a run within this many preemptions while they
     /// can (an order, not a bound: raced-for choices are still planned).
     pub preferred_preemptions: u32,
+    /// A stop requested from outside (time or memory cap).
+    pub cancel: Option<std::sync::Arc<crate::search::Cancel>>,
 }
 
 impl Default for SourceDpor {
@@ -64,6 +67,7 @@ impl Default for SourceDpor {
             stop_at_first: true,
             steer: true,
             preferred_preemptions: 2,
+            cancel: None,
         }
     }
 }
@@ -153,6 +157,7 @@ enum RunEnd {
     Complete,
     SleepBlocked,
     Cut(String),
+    Cancelled(CancelReason),
 }
 
 /// The search's working state: the current run and what was learnt.
@@ -361,10 +366,10 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                 return RunEnd::Complete;
             }
             if self.events.len() >= self.opts.max_run_steps {
-                return RunEnd::Cut(format!(
-                    "a run exceeded {} steps (livelock or very long run)",
-                    self.opts.max_run_steps
-                ));
+                return RunEnd::Cut(crate::search::step_limit_text(self.opts.max_run_steps));
+            }
+            if let Some(why) = cancelled(&self.opts.cancel) {
+                return RunEnd::Cancelled(why);
             }
             let Some(p) = self.first_choice() else {
                 return RunEnd::SleepBlocked;
@@ -483,10 +488,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
     }
 
     fn note_cut(&mut self, why: String) {
-        self.stats.cut_runs += 1;
-        if self.stats.first_error.is_none() {
-            self.stats.first_error = Some(why);
-        }
+        self.stats.note_cut(why);
     }
 }
 
@@ -534,10 +536,13 @@ impl Strategy for SourceDpor {
         loop {
             match ex.run_to_end() {
                 RunEnd::Complete => {
-                    ex.stats.interleavings += 1;
                     let Some(end) = ex.nodes.last_mut() else {
                         break;
                     };
+                    match &end.sys {
+                        Some(sys) => ex.stats.note_complete(sys, &end.monitor),
+                        None => ex.stats.interleavings += 1,
+                    }
                     ex.stats.max_preemptions_used =
                         ex.stats.max_preemptions_used.max(end.preemptions);
                     let finding = match &end.sys {
@@ -585,6 +590,13 @@ impl Strategy for SourceDpor {
                 }
                 RunEnd::SleepBlocked => ex.stats.sleep_blocked += 1,
                 RunEnd::Cut(why) => ex.note_cut(why),
+                RunEnd::Cancelled(why) => {
+                    return Outcome {
+                        found,
+                        stats: ex.stats,
+                        stop: StopReason::Cancelled { why },
+                    };
+                }
             }
             if !ex.backtrack() {
                 break;

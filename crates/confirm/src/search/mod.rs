@@ -14,7 +14,7 @@ pub mod replay;
 use serde::{Deserialize, Serialize};
 
 use crate::goal::Monitor;
-use crate::system::{Observation, System};
+use crate::system::{Fate, Observation, System};
 
 /// One step of a recorded run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -52,6 +52,44 @@ pub enum StopReason {
     ExhaustedAll,
     /// The interleaving budget ran out.
     InterleavingBudget { limit: u64 },
+    /// Stopped from outside (a time or memory cap): see [`Cancel`].
+    Cancelled { why: CancelReason },
+}
+
+/// Why a search was stopped from outside.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "cap")]
+pub enum CancelReason {
+    /// The process held more memory than allowed (`--max-memory`).
+    Memory { limit_bytes: u64 },
+    /// The suspect took longer than allowed (`--timeout`).
+    Time { seconds: u64 },
+}
+
+/// A request from outside a search to stop at once: a time or memory cap
+/// that the caller watches (the search itself reads no clock). Checked at
+/// every step; a search that sees it stops with
+/// [`StopReason::Cancelled`], and claims nothing about what it did not see.
+#[derive(Debug, Default)]
+pub struct Cancel {
+    why: std::sync::OnceLock<CancelReason>,
+}
+
+impl Cancel {
+    /// Asks the search to stop (the first reason given stays).
+    pub fn cancel(&self, why: CancelReason) {
+        let _ = self.why.set(why);
+    }
+
+    /// Why the search must stop, if it must.
+    pub fn reason(&self) -> Option<&CancelReason> {
+        self.why.get()
+    }
+}
+
+/// The reason to stop now, if the optional token says so.
+pub(crate) fn cancelled(cancel: &Option<std::sync::Arc<Cancel>>) -> Option<CancelReason> {
+    cancel.as_ref().and_then(|c| c.reason().cloned())
 }
 
 /// Counters of a search; all deterministic.
@@ -73,6 +111,14 @@ pub struct SearchStats {
     pub findings: u64,
     /// Runs that were not findings but came close ([`Monitor::near_miss`]).
     pub near_misses: u64,
+    /// Completed runs in which some process stopped at a call the system
+    /// cannot run: they show only part of the program's behaviour.
+    pub parked_runs: u64,
+    /// The first such call met (with its location).
+    pub first_parked: Option<String>,
+    /// Completed runs that reached the goal's first milestone (a race's
+    /// read), and its second (the same actor's write after that read).
+    pub runs_reached: [u64; 2],
 }
 
 impl SearchStats {
@@ -87,6 +133,47 @@ impl SearchStats {
         self.near_misses += earlier.near_misses;
         if earlier.first_error.is_some() {
             self.first_error.clone_from(&earlier.first_error);
+        }
+        self.parked_runs += earlier.parked_runs;
+        if earlier.first_parked.is_some() {
+            self.first_parked.clone_from(&earlier.first_parked);
+        }
+        self.runs_reached[0] += earlier.runs_reached[0];
+        self.runs_reached[1] += earlier.runs_reached[1];
+    }
+
+    /// Whether every run the search began ran to its end with every process
+    /// able to go on: none was cut (step budget, VM error) and in none did a
+    /// process stop at an unsupported call. Only then can the runs stand for
+    /// the program's whole behaviour, and a space be called explored.
+    pub fn runs_whole(&self) -> bool {
+        self.cut_runs == 0 && self.parked_runs == 0
+    }
+
+    /// Counts a run cut short.
+    pub(crate) fn note_cut(&mut self, why: String) {
+        self.cut_runs += 1;
+        if self.first_error.is_none() {
+            self.first_error = Some(why);
+        }
+    }
+
+    /// Counts a run that ran to its end: what it reached, and whether a
+    /// process in it stopped at an unsupported call.
+    pub(crate) fn note_complete<S: System, M: Monitor<S>>(&mut self, sys: &S, monitor: &M) {
+        self.interleavings += 1;
+        let reached = monitor.reached();
+        self.runs_reached[0] += reached[0] as u64;
+        self.runs_reached[1] += reached[1] as u64;
+        let parked = sys.procs().into_iter().find_map(|p| match sys.fate(p) {
+            Fate::Parked { call } => Some(call),
+            _ => None,
+        });
+        if let Some(call) = parked {
+            self.parked_runs += 1;
+            if self.first_parked.is_none() {
+                self.first_parked = Some(call);
+            }
         }
     }
 }
@@ -131,6 +218,7 @@ pub struct Systematic {
     pub max_run_steps: usize,
     pub stop_at_first: bool,
     pub steer: bool,
+    pub cancel: Option<std::sync::Arc<Cancel>>,
 }
 
 impl Strategy for Systematic {
@@ -149,6 +237,7 @@ impl Strategy for Systematic {
                 sleep_sets,
                 stop_at_first: self.stop_at_first,
                 steer: self.steer,
+                cancel: self.cancel.clone(),
             }
             .search(initial, monitor)
         };
@@ -168,8 +257,12 @@ impl Strategy for Systematic {
                     stop_at_first: self.stop_at_first,
                     steer: self.steer,
                     preferred_preemptions: self.max_preemptions,
+                    cancel: self.cancel.clone(),
                 }
                 .search(initial, monitor.clone());
+                if matches!(all.stop, StopReason::Cancelled { .. }) {
+                    return all;
+                }
                 let exhausted = all.stop == StopReason::ExhaustedAll;
                 let found_within = self.stop_at_first
                     && all
@@ -198,6 +291,14 @@ impl Strategy for Systematic {
         }
     }
 }
+/// Why a run was cut at the per-run step limit.
+pub(crate) fn step_limit_text(limit: usize) -> String {
+    format!(
+        "a run did not end within {limit} steps (the program may not terminate; \
+         --max-run-steps raises the limit)"
+    )
+}
+
 /// Runs one step and records it; shared by every strategy.
 pub(crate) fn take_step<S: System, M: Monitor<S>>(
     sys: &mut S,

@@ -22,6 +22,8 @@ pub struct RandomWalk {
     pub depth: u32,
     pub max_run_steps: usize,
     pub stop_at_first: bool,
+    /// A stop requested from outside (time or memory cap).
+    pub cancel: Option<std::sync::Arc<crate::search::Cancel>>,
 }
 
 impl Default for RandomWalk {
@@ -32,6 +34,7 @@ impl Default for RandomWalk {
             depth: 3,
             max_run_steps: 100_000,
             stop_at_first: true,
+            cancel: None,
         }
     }
 }
@@ -61,8 +64,15 @@ impl Strategy for RandomWalk {
                     break;
                 }
                 if trace.len() >= self.max_run_steps {
-                    cut = Some(format!("a run exceeded {} steps", self.max_run_steps));
+                    cut = Some(crate::search::step_limit_text(self.max_run_steps));
                     break;
+                }
+                if let Some(why) = crate::search::cancelled(&self.cancel) {
+                    return Outcome {
+                        found,
+                        stats,
+                        stop: StopReason::Cancelled { why },
+                    };
                 }
                 for &p in &enabled {
                     priority
@@ -95,11 +105,10 @@ impl Strategy for RandomWalk {
             }
             expected_len = expected_len.max(trace.len() as u64);
             if let Some(why) = cut {
-                stats.cut_runs += 1;
-                stats.first_error.get_or_insert(why);
+                stats.note_cut(why);
                 continue;
             }
-            stats.interleavings += 1;
+            stats.note_complete(&sys, &mon);
             stats.max_preemptions_used = stats.max_preemptions_used.max(preemptions);
             let finding = mon.finish(&sys);
             stats.findings += finding as u64;

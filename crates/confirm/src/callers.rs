@@ -1,0 +1,295 @@
+//! Who calls whom in the program, to tell concurrency a program can have
+//! from concurrency a generated harness would invent. Calling an internal
+//! function from several processes at once is only realistic if the
+//! program could do so itself: when every caller of it runs in one
+//! serialising context (a callback of a registered server, or code reached
+//! only after its process registered a name), only one call can be under
+//! way at a time, and a race "confirmed" through concurrent calls of it
+//! would be a race the program cannot have.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use racewit_syntax::ir::{CallTarget, Expr, Literal, Program};
+
+/// `(module, function, arity)`.
+pub type Mfa = (String, String, u32);
+
+/// One call of a known function.
+#[derive(Clone, Debug)]
+struct CallIn {
+    caller: Mfa,
+    /// Inside a `fun` (it may run in another process).
+    in_fun: bool,
+    /// The caller registered a name (`register(Name, self())`) earlier in
+    /// its body.
+    after_register: bool,
+}
+
+/// The program's static calls, by callee.
+pub struct Callers {
+    calls: BTreeMap<Mfa, Vec<CallIn>>,
+    /// Modules started as a behaviour under a registered name
+    /// (`gen_server:start_link({local, N}, M, ...)`, declared behaviour or
+    /// not): one process runs their callbacks.
+    registered_servers: BTreeSet<String>,
+}
+
+/// Callbacks an OTP behaviour calls from its own process.
+const CALLBACKS: &[(&str, u32)] = &[
+    ("init", 1),
+    ("handle_call", 3),
+    ("handle_cast", 2),
+    ("handle_info", 2),
+    ("handle_continue", 2),
+    ("handle_event", 2),
+    ("handle_event", 3),
+    ("handle_event", 4),
+    ("handle_sync_event", 4),
+    ("terminate", 2),
+    ("terminate", 3),
+    ("code_change", 3),
+    ("code_change", 4),
+];
+
+impl Callers {
+    pub fn new(program: &Program) -> Callers {
+        let mut calls: BTreeMap<Mfa, Vec<CallIn>> = BTreeMap::new();
+        let mut registered_servers = BTreeSet::new();
+        let mut behaviour_modules = BTreeSet::new();
+        for (mname, module) in &program.modules {
+            if module.behaviours.iter().any(|b| {
+                matches!(
+                    b.as_str(),
+                    "gen_server" | "gen_statem" | "gen_event" | "gen_fsm"
+                )
+            }) {
+                behaviour_modules.insert(mname.to_string());
+            }
+            for func in &module.functions {
+                let body = &func.body;
+                let map = &func.source_map;
+                let atom = |e| match body.expr(e) {
+                    Expr::Lit(Literal::Atom(a)) => Some(a.as_str()),
+                    _ => None,
+                };
+                // Where funs are: a call inside one may run elsewhere.
+                let fun_spans: Vec<racewit_syntax::Span> = body
+                    .exprs
+                    .iter()
+                    .filter_map(|e| match e {
+                        Expr::Fun(f) => Some(f.clauses.iter().map(|&c| map.clause(c))),
+                        _ => None,
+                    })
+                    .flatten()
+                    .collect();
+                let in_fun = |span: racewit_syntax::Span| {
+                    fun_spans
+                        .iter()
+                        .any(|f| f.file == span.file && f.start <= span.start && span.end <= f.end)
+                };
+                let mut registers: Vec<u32> = Vec::new();
+                for (i, e) in body.exprs.iter().enumerate() {
+                    let Expr::Call { target, args, .. } = e else {
+                        continue;
+                    };
+                    let (m, f) = match target {
+                        CallTarget::Local { name, .. } => (mname.as_str(), name.as_str()),
+                        CallTarget::Remote { module, function } => {
+                            match (atom(*module), atom(*function)) {
+                                (Some(m), Some(f)) => (m, f),
+                                _ => continue,
+                            }
+                        }
+                        CallTarget::Apply { .. } => continue,
+                    };
+                    let span = map.exprs[i];
+                    if m == "erlang" && f == "register" && args.len() == 2 && !in_fun(span) {
+                        registers.push(span.start);
+                    }
+                    // A behaviour started under a name.
+                    if matches!(m, "gen_server" | "gen_statem" | "gen_event" | "gen_fsm")
+                        && matches!(f, "start" | "start_link" | "start_monitor")
+                        && args.len() >= 3
+                        && let Expr::Tuple(items) = body.expr(args[0])
+                        && items.len() == 2
+                        && matches!(atom(items[0]), Some("local" | "global"))
+                        && let Some(server) = atom(args[1])
+                    {
+                        registered_servers.insert(server.to_string());
+                    }
+                    calls
+                        .entry((m.to_string(), f.to_string(), args.len() as u32))
+                        .or_default()
+                        .push(CallIn {
+                            caller: (mname.to_string(), func.name.to_string(), func.arity),
+                            in_fun: in_fun(span),
+                            // Set below, once the body's registers are known.
+                            after_register: false,
+                        });
+                }
+                // Calls after the body's first register of its own process.
+                if let Some(&first) = registers.iter().min() {
+                    for (i, e) in body.exprs.iter().enumerate() {
+                        let Expr::Call { target, args, .. } = e else {
+                            continue;
+                        };
+                        let span = map.exprs[i];
+                        if span.start <= first || in_fun(span) {
+                            continue;
+                        }
+                        let (m, f) = match target {
+                            CallTarget::Local { name, .. } => (mname.as_str(), name.as_str()),
+                            CallTarget::Remote { module, function } => {
+                                match (atom(*module), atom(*function)) {
+                                    (Some(m), Some(f)) => (m, f),
+                                    _ => continue,
+                                }
+                            }
+                            CallTarget::Apply { .. } => continue,
+                        };
+                        let key = (m.to_string(), f.to_string(), args.len() as u32);
+                        let caller = (mname.to_string(), func.name.to_string(), func.arity);
+                        if let Some(list) = calls.get_mut(&key) {
+                            for c in list.iter_mut().filter(|c| c.caller == caller && !c.in_fun) {
+                                c.after_register = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Callers {
+            calls,
+            registered_servers,
+        }
+    }
+
+    /// Why every call of `mfa` in the program runs in one serialising
+    /// context, if it does: then only one call of it can be under way at a
+    /// time. `None` when it has no caller in the program (an API others
+    /// call) or some caller can run in several processes at once.
+    pub fn serialised(&self, mfa: &Mfa) -> Option<String> {
+        self.serialised_at(mfa, 3, &mut Vec::new())
+    }
+
+    fn serialised_at(&self, mfa: &Mfa, depth: u32, seen: &mut Vec<Mfa>) -> Option<String> {
+        let calls = self.calls.get(mfa)?;
+        // Calls from the function itself (recursion) say nothing.
+        let outside: Vec<&CallIn> = calls.iter().filter(|c| &c.caller != mfa).collect();
+        if outside.is_empty() || seen.contains(mfa) {
+            return None;
+        }
+        seen.push(mfa.clone());
+        let mut whys: BTreeSet<String> = BTreeSet::new();
+        for c in outside {
+            if c.in_fun {
+                return None;
+            }
+            let (m, f, a) = &c.caller;
+            let why = if c.after_register {
+                format!("after {m}:{f}/{a} registers its process's name")
+            } else if self.registered_servers.contains(m)
+                && CALLBACKS.iter().any(|(n, k)| n == f && k == a)
+            {
+                format!("in {f}/{a} of the registered server {m}")
+            } else if depth > 0 {
+                let inner = self.serialised_at(&c.caller, depth - 1, seen)?;
+                format!("from {m}:{f}/{a}, itself only called {inner}")
+            } else {
+                return None;
+            };
+            whys.insert(why);
+        }
+        Some(whys.into_iter().collect::<Vec<_>>().join("; "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn callers(src: &[(&str, &str)]) -> Callers {
+        let files: Vec<(String, String)> = src
+            .iter()
+            .map(|(n, t)| (format!("{n}.erl"), t.to_string()))
+            .collect();
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
+        let p = racewit_syntax::load::load_sources(&refs, &racewit_syntax::LoadOptions::default());
+        Callers::new(&p)
+    }
+
+    fn mfa(m: &str, f: &str, a: u32) -> Mfa {
+        (m.into(), f.into(), a)
+    }
+
+    #[test]
+    fn a_function_called_only_after_a_register_is_serialised() {
+        let c = callers(&[
+            (
+                "boss",
+                "-module(boss).\n-export([start/0]).\n\
+                 start() -> register(boss, self()), helper:go(), ok.\n",
+            ),
+            (
+                "helper",
+                "-module(helper).\n-export([go/0]).\ngo() -> whereis(h).\n",
+            ),
+        ]);
+        let why = c.serialised(&mfa("helper", "go", 0)).expect("serialised");
+        assert!(why.contains("boss:start/0 registers"), "{why}");
+    }
+
+    #[test]
+    fn callbacks_of_a_registered_server_are_serialising() {
+        let c = callers(&[(
+            "srv",
+            "-module(srv).\n-behaviour(gen_server).\n\
+             -export([start_link/0, init/1, handle_call/3, handle_cast/2]).\n\
+             start_link() -> gen_server:start_link({local, srv}, srv, [], []).\n\
+             init([]) -> util:setup(), {ok, s}.\n\
+             handle_call(_, _, S) -> util:setup(), {reply, ok, S}.\n\
+             handle_cast(_, S) -> {noreply, S}.\n",
+        )]);
+        let why = c.serialised(&mfa("util", "setup", 0)).expect("serialised");
+        assert!(why.contains("registered server srv"), "{why}");
+    }
+
+    #[test]
+    fn public_and_spawned_calls_are_not_serialised() {
+        let c = callers(&[
+            (
+                "api",
+                "-module(api).\n-export([a/0, b/0]).\n\
+                 a() -> helper:go().\n\
+                 b() -> register(b, self()), spawn(fun() -> helper:spawned() end).\n",
+            ),
+            (
+                "helper",
+                "-module(helper).\n-export([go/0, spawned/0, nobody/0]).\n\
+                 go() -> ok.\nspawned() -> ok.\nnobody() -> ok.\n",
+            ),
+        ]);
+        // Called from api:a/0, which nothing serialises (no caller: public).
+        assert_eq!(c.serialised(&mfa("helper", "go", 0)), None);
+        // Called from a fun: another process may run it.
+        assert_eq!(c.serialised(&mfa("helper", "spawned", 0)), None);
+        // No caller at all: an API.
+        assert_eq!(c.serialised(&mfa("helper", "nobody", 0)), None);
+    }
+
+    #[test]
+    fn unregistered_servers_do_not_serialise() {
+        let c = callers(&[(
+            "conn",
+            "-module(conn).\n-behaviour(gen_server).\n\
+             -export([start_link/0, init/1, handle_info/2]).\n\
+             start_link() -> gen_server:start_link(conn, [], []).\n\
+             init([]) -> {ok, s}.\n\
+             handle_info(_, S) -> util:bump(), {noreply, S}.\n",
+        )]);
+        assert_eq!(c.serialised(&mfa("util", "bump", 0)), None);
+    }
+}

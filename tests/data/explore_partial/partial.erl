@@ -1,0 +1,31 @@
+%% Tests whose runs cannot be explored whole: racewit explore must not say
+%% "every interleaving explored" for them, and must exit 1.
+-module(partial).
+-export([never_ends/0, parked_sender/0, parked_after/0]).
+
+%% Never terminates: every run is cut at the step limit.
+never_ends() ->
+    Self = self(),
+    spawn(fun() -> Self ! ready end),
+    receive ready -> ok end,
+    spin(0).
+
+spin(N) -> spin(N + 1).
+
+%% The process the parent waits for stops at a call the VM cannot run: the
+%% parent is left waiting, but that is no deadlock racewit could judge.
+parked_sender() ->
+    Self = self(),
+    spawn(fun() -> Self ! {cwd, file:get_cwd()} end),
+    spawn(fun() -> Self ! other end),
+    receive {cwd, _} -> ok end,
+    receive other -> ok end.
+
+%% Everything the test checks happens before the unsupported call, but the
+%% runs still do not show the whole program.
+parked_after() ->
+    Self = self(),
+    spawn(fun() -> Self ! one end),
+    receive one -> ok end,
+    {ok, _} = file:read_file("/etc/hostname"),
+    ok.
