@@ -1,7 +1,7 @@
 %% The corrected pool manager: the whereis/1 check and the register/2 both
 %% happen inside handle_call/3, so they run in the single server process and
 %% concurrent checkouts are serialized by its mailbox.
-%% Expected: R001 unconfirmed (reported, but no interleaving breaks it).
+%% Expected: R001 filtered (serialized in the one server: no interleaving breaks it).
 -module(pool_registry_ok).
 -behaviour(gen_server).
 -export([start/0, stop/0, checkout/1, test/0]).
@@ -22,7 +22,7 @@ init([]) ->
 
 handle_call({checkout, Worker}, _From, Workers) ->
     case whereis(Worker) of
-%%       ^^^^^^^ R001 #1 read: registry <Worker>, in the server only (unconfirmed)
+%%       ^^^^^^^ R001 #1 read: registry <Worker>, in the server only (filtered)
         undefined ->
             Pid = spawn(fun() -> worker_loop() end),
             register(Worker, Pid),

@@ -1,7 +1,7 @@
 %% The same cluster singleton, with the check and the registration wrapped
 %% in global:trans/2 on a lock for the name: only one caller at a time runs
 %% the body, so the lookup cannot go stale before register_name/2.
-%% Expected: R005 unconfirmed (reported, but the lock serializes it).
+%% Expected: R005 filtered (the lock serializes it; the static pass sees the lock).
 -module(singleton_trans_ok).
 -export([start/0, stop/0, test/0]).
 
@@ -15,7 +15,7 @@ start() ->
                              undefined ->
                                  Pid = spawn(fun() -> loop() end),
                                  yes = global:register_name(?NAME, Pid),
-%%                                     ^^^^^^^^^^^^^^^^^^^^ R005 #1 write: still under the same lock (unconfirmed)
+%%                                     ^^^^^^^^^^^^^^^^^^^^ R005 #1 write: still under the same lock (filtered)
                                  Pid;
                              Pid ->
                                  Pid

@@ -1,7 +1,7 @@
 %% All check-then-register work is funnelled through one long-lived starter
 %% process: clients only send it requests, so the whereis/register pair only
-%% ever runs in that single process.  Expected: R001 unconfirmed (the pair is
-%% reported, but no interleaving of start_child/1 callers can break it).
+%% ever runs in that single process.  Expected: R001 filtered (no interleaving
+%% of start_child/1 callers can break it; the static pass sees the one process).
 -module(serialized_starter_ok).
 -export([start/0, start_child/1, stop/0, test/0]).
 

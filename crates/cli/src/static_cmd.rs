@@ -31,6 +31,11 @@ pub struct CategoryArgs {
     /// some cost in time [default: 2500].
     #[arg(long, value_name = "N")]
     pub search_budget: Option<usize>,
+    /// Also report pairs whose read or write is in test or example code
+    /// (test/, examples/, eqc/, proper/, *_SUITE, *_tests); such code is
+    /// always analysed as callers of the code under test.
+    #[arg(long)]
+    pub include_tests: bool,
 }
 
 fn parse_category(s: &str) -> Result<Category, String> {
@@ -50,6 +55,7 @@ impl CategoryArgs {
         for c in &self.disabled {
             opts.categories.remove(c);
         }
+        opts.include_tests = self.include_tests;
         opts
     }
 }
@@ -57,7 +63,8 @@ impl CategoryArgs {
 pub fn run(args: Args) -> Result<Outcome> {
     let opts = args.load.load_options()?;
     let program = crate::progress::load(&args.load.paths, &opts, args.format)?;
-    let analysis = find_suspects(&program, &args.categories.options());
+    let static_opts = args.categories.options();
+    let analysis = find_suspects(&program, &static_opts);
     let mut text = String::new();
     match args.format {
         Format::Human => {
@@ -68,6 +75,14 @@ pub fn run(args: Args) -> Result<Outcome> {
                 analysis.suspects.len(),
                 program.modules.len()
             ));
+            let notes = [
+                report::human::limits_note(&analysis.stats, static_opts.search_budget),
+                report::human::test_pairs_note(&analysis.stats),
+            ];
+            for note in notes.into_iter().flatten() {
+                text.push_str(&note);
+                text.push('\n');
+            }
         }
         Format::Json => {
             let r = report::json::StaticReport {

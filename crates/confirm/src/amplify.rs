@@ -77,7 +77,7 @@ pub fn targets(suspect: &Suspect) -> Vec<(String, String, u32)> {
     let mut out: Vec<(String, String, u32)> = suspect
         .entries
         .iter()
-        .filter_map(|e| split_mfa(&e.mfa))
+        .map(|e| (e.mfa.module.as_str(), e.mfa.name.as_str(), e.mfa.arity))
         .filter(|(_, f, a)| test_kind(f, *a).is_none() && *f != "test")
         .map(|(m, f, a)| (m.to_string(), f.to_string(), a))
         .collect();

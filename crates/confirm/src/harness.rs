@@ -7,7 +7,7 @@
 //! the workers are `P1.1`, `P1.2`, ... in spawn order.
 
 use racewit_static::{ArgHint, Entry, Suspect};
-use racewit_syntax::ir::Program;
+use racewit_syntax::ir::{MFA, Program};
 
 /// A harness ready to load.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -91,13 +91,11 @@ pub fn build(
     // not called concurrently (their callers, when exported, are).
     let mut serialised: Option<HarnessError> = None;
     candidates.retain(|e| {
-        let Some((m, f, a)) = split_mfa(&e.mfa) else {
-            return true;
-        };
+        let (m, f, a) = (e.mfa.module.as_str(), e.mfa.name.as_str(), e.mfa.arity);
         match callers.serialised(&(m.to_string(), f.to_string(), a)) {
             Some(why) => {
                 serialised.get_or_insert(HarnessError::Serialised {
-                    mfa: e.mfa.clone(),
+                    mfa: e.mfa.to_string(),
                     why,
                 });
                 false
@@ -321,21 +319,19 @@ const SETUP_NAMES: &[&str] = &[
 fn choose_setup(program: &Program, suspect: &Suspect, entry: &Entry) -> Vec<String> {
     let conventional = |m: &str| -> Option<String> {
         SETUP_NAMES.iter().find_map(|name| {
-            let is_entry = entry.mfa == format!("{m}:{name}/0");
+            let is_entry = entry.mfa.module == m && entry.mfa.name == *name && entry.mfa.arity == 0;
             (!is_entry && program.function(m, name, 0).is_some_and(|f| f.exported))
                 .then(|| format!("catch {}:{}()", atom(m), atom(name)))
         })
     };
-    let entry_module = split_mfa(&entry.mfa)
-        .map(|(m, _, _)| m.to_string())
-        .unwrap_or_default();
+    let entry_module = entry.mfa.module.to_string();
     if let Some(call) = conventional(&entry_module) {
         return vec![call];
     }
     let found: Vec<String> = suspect
         .setup
         .iter()
-        .filter(|mfa| mfa.as_str() != entry.mfa)
+        .filter(|mfa| **mfa != entry.mfa.to_string())
         .filter_map(|mfa| {
             let (m, f, a) = split_mfa(mfa)?;
             (a == 0 && program.function(m, f, 0).is_some_and(|func| func.exported))
@@ -361,10 +357,9 @@ fn pick_entry<'a>(program: &Program, entries: &'a [Entry]) -> Option<&'a Entry> 
     entries
         .iter()
         .filter(|e| {
-            split_mfa(&e.mfa).is_some_and(|(m, f, a)| {
-                program.function(m, f, a).is_some_and(|func| func.exported)
-                    && !is_callback(program, m, f, a)
-            })
+            let (m, f, a) = (&e.mfa.module, &e.mfa.name, e.mfa.arity);
+            program.function(m, f, a).is_some_and(|func| func.exported)
+                && !is_callback(program, m, f, a)
         })
         .min_by_key(|e| {
             arg_values(program, e)
@@ -414,8 +409,8 @@ fn arg_values(program: &Program, entry: &Entry) -> Vec<Option<String>> {
             if usable(hint) && !matches!(hint, ArgHint::Unknown) {
                 Some(arg_text(hint))
             } else {
-                value_from_call_sites(program, &entry.mfa, i)
-                    .or_else(|| value_from_clauses(program, &entry.mfa, i, 2))
+                value_from_call_sites(program, &entry.mfa.to_string(), i)
+                    .or_else(|| value_from_clauses(program, &entry.mfa.to_string(), i, 2))
             }
         })
         .collect()
@@ -445,10 +440,8 @@ fn call_args<'b>(
 }
 
 /// Exported functions (not tests) that call `mfa`, as entries with no hints.
-fn caller_entries(program: &Program, mfa: &str) -> Vec<Entry> {
-    let Some((m, f, a)) = split_mfa(mfa) else {
-        return Vec::new();
-    };
+fn caller_entries(program: &Program, mfa: &MFA) -> Vec<Entry> {
+    let (m, f, a) = (mfa.module.as_str(), mfa.name.as_str(), mfa.arity);
     let mut out = Vec::new();
     for (mname, module) in &program.modules {
         for func in module.functions.iter().filter(|func| func.exported) {
@@ -463,7 +456,11 @@ fn caller_entries(program: &Program, mfa: &str) -> Vec<Entry> {
                 .any(|e| call_args(body, e, mname, (m, f, a)).is_some());
             if calls {
                 out.push(Entry {
-                    mfa: format!("{mname}:{}/{}", func.name, func.arity),
+                    mfa: MFA {
+                        module: mname.clone(),
+                        name: func.name.clone(),
+                        arity: func.arity,
+                    },
                     args: vec![ArgHint::Unknown; func.arity as usize],
                 });
             }
@@ -474,8 +471,8 @@ fn caller_entries(program: &Program, mfa: &str) -> Vec<Entry> {
 
 /// Whether `m:f/a` has a name an author gives the function that starts a
 /// module's server or creates its tables ([`SETUP_NAMES`]).
-fn is_setup_like(mfa: &str) -> bool {
-    split_mfa(mfa).is_some_and(|(_, f, _)| SETUP_NAMES.contains(&f))
+fn is_setup_like(mfa: &MFA) -> bool {
+    SETUP_NAMES.contains(&mfa.name.as_str())
 }
 
 /// When the suspect's read sits right inside a clause of a `receive` whose
@@ -546,7 +543,11 @@ fn loop_clients(program: &Program, suspect: &Suspect) -> Vec<Entry> {
             });
             if sends {
                 out.push(Entry {
-                    mfa: format!("{mname}:{}/{}", f.name, f.arity),
+                    mfa: MFA {
+                        module: mname.clone(),
+                        name: f.name.clone(),
+                        arity: f.arity,
+                    },
                     args: vec![ArgHint::Unknown; f.arity as usize],
                 });
             }
@@ -562,9 +563,11 @@ fn loop_clients(program: &Program, suspect: &Suspect) -> Vec<Entry> {
 /// saw reach the read when it knows them (`{checkout, _}`).
 fn client_entries(program: &Program, callback: &Entry) -> Vec<Entry> {
     use racewit_syntax::ir::Expr;
-    let Some((m, f, a)) = split_mfa(&callback.mfa) else {
-        return Vec::new();
-    };
+    let (m, f, a) = (
+        callback.mfa.module.as_str(),
+        callback.mfa.name.as_str(),
+        callback.mfa.arity,
+    );
     let requests: &[(&str, &str, u32)] = match (f, a) {
         ("handle_call", 3) => &[("gen_server", "call", 2), ("gen_server", "call", 3)],
         ("handle_cast", 2) => &[("gen_server", "cast", 2)],
@@ -599,7 +602,11 @@ fn client_entries(program: &Program, callback: &Entry) -> Vec<Entry> {
         });
         if sends {
             out.push(Entry {
-                mfa: format!("{m}:{}/{}", func.name, func.arity),
+                mfa: MFA {
+                    module: m.into(),
+                    name: func.name.clone(),
+                    arity: func.arity,
+                },
                 args: vec![ArgHint::Unknown; func.arity as usize],
             });
         }
@@ -711,9 +718,7 @@ fn call_text(
     resource: &[String],
     worker: usize,
 ) -> Result<String, HarnessError> {
-    let (m, f, _) = split_mfa(&entry.mfa).ok_or_else(|| HarnessError::UnknownEntry {
-        mfa: entry.mfa.clone(),
-    })?;
+    let (m, f) = (entry.mfa.module.as_str(), entry.mfa.name.as_str());
     let args: Vec<String> = arg_values(program, entry)
         .into_iter()
         .zip(&entry.args)

@@ -10,12 +10,12 @@ use crate::callgraph::{Callee, mfa_text};
 use crate::dataflow::SiteTarget;
 use crate::escape;
 use crate::message::{message, render_call};
-use crate::ops::Item;
+use crate::ops::{Item, may_alias};
+use crate::search::{Hit, Read, World};
 use crate::spawn_register::Blocking;
 use crate::suspect::{Access, ArgHint, Category, Entry, Hop, HopKind, Resource, Suspect, ValueSet};
 use crate::units::FnId;
 use crate::values::{Origin, Term, UnitId, Val, quote_atom, render_term};
-use crate::walk::{Hit, Read, World};
 
 pub struct Assembler<'w, 'a, 'p> {
     pub w: &'w World<'a, 'p>,
@@ -66,6 +66,11 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     /// request (then the owner itself runs read and write in two requests
     /// that others can come between).
     pub fn filtered(&mut self, read: &Read, hit: &Hit) -> bool {
+        if read.category != Category::SpawnRegister
+            && (self.serialised(read, hit) || self.locked(read, hit))
+        {
+            return true;
+        }
         match (read.category, &hit.read_item, &hit.write_item) {
             (Category::SpawnRegister, _, _) => {
                 let mut children = Vec::new();
@@ -87,6 +92,110 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             }
             _ => false,
         }
+    }
+
+    /// The read, the write and every step between run in one process that
+    /// exists at most once, and so does every write that may touch the
+    /// item: nothing can come between them but that process's own code.
+    fn serialised(&self, read: &Read, hit: &Hit) -> bool {
+        let procs = &self.w.procs;
+        let Some(p) = procs.confined(read.unit) else {
+            return false;
+        };
+        if procs.confined(hit.write_unit) != Some(p)
+            || hit.hops.iter().any(|h| {
+                matches!(h.kind, HopKind::Spawn | HopKind::Serve)
+                    || procs.confined(h.unit) != Some(p)
+                    || h.other.is_some_and(|o| procs.confined(o) != Some(p))
+            })
+        {
+            return false;
+        }
+        let ctx = self.w.global_ctx(read.unit);
+        let Some((_, item)) = self.w.item_at(read.category, read.origin, &ctx) else {
+            return false;
+        };
+        self.w
+            .writes
+            .iter()
+            .filter(|(c, ..)| *c == read.category)
+            .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
+            .filter(|(_, o, wu, witem, _)| !self.initialising(*o, *wu, witem))
+            .all(|(_, _, wu, _, _)| procs.confined(*wu) == Some(p))
+    }
+
+    /// Some lock is held from the read to the write, and by every write
+    /// that may touch the item (Eraser's lockset).
+    fn locked(&self, read: &Read, hit: &Hit) -> bool {
+        let w = self.w;
+        let locks = &w.locks;
+        let held = |u: UnitId, site| locks.held_at(u, &w.cfgs[u.index()], site);
+        let mut common = held(read.unit, read.origin.site);
+        if common.is_empty() || hit.hops.iter().any(|h| h.kind == HopKind::Spawn) {
+            return false;
+        }
+        for h in &hit.hops {
+            let here = held(h.unit, h.origin.site);
+            common.retain(|l| here.contains(l));
+            if common.is_empty() {
+                return false;
+            }
+        }
+        // A lock taken inside a function must not be let go between the
+        // path's steps in that function.
+        let mut by_unit: BTreeMap<UnitId, Vec<racewit_syntax::ir::CallSiteId>> = BTreeMap::new();
+        for h in &hit.hops {
+            by_unit.entry(h.unit).or_default().push(h.origin.site);
+        }
+        common.retain(|l| {
+            by_unit.iter().all(|(&u, sites)| {
+                locks.unit_held[u.index()].contains(l)
+                    || sites
+                        .windows(2)
+                        .all(|p| !locks.released_between(u, &w.cfgs[u.index()], p[0], p[1], l))
+            })
+        });
+        if common.is_empty() {
+            return false;
+        }
+        let ctx = w.global_ctx(read.unit);
+        let Some((_, item)) = w.item_at(read.category, read.origin, &ctx) else {
+            return false;
+        };
+        w.writes
+            .iter()
+            .filter(|(c, ..)| *c == read.category)
+            .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
+            .filter(|(_, o, wu, witem, _)| !self.initialising(*o, *wu, witem))
+            .all(|(_, o, wu, _, _)| {
+                let here = held(*wu, o.site);
+                common.iter().any(|l| here.contains(l))
+            })
+    }
+
+    /// A write that only fills a table its own function has just made:
+    /// every path to it goes through the `ets:new` of its table, so no
+    /// other process can hold the table yet (a named table that exists
+    /// already makes `ets:new` raise before the write).
+    fn initialising(&self, o: Origin, unit: UnitId, item: &Item) -> bool {
+        let w = self.w;
+        let Item::TableKey { table, .. } = item else {
+            return false;
+        };
+        let owner = w.units.unit(unit).owner;
+        let cfg = &w.cfgs[unit.index()];
+        let Some(write) = cfg.node_of(o.site) else {
+            return false;
+        };
+        w.flow.creations.iter().any(|c| {
+            !c.mnesia
+                && c.owner == owner
+                && c.origin.module == o.module
+                && creates(c, table)
+                && cfg
+                    .node_of(c.origin.site)
+                    .is_some_and(|new| !cfg.reaches_avoiding(crate::cfg::ENTRY, write, new))
+        })
     }
 
     fn crosses_requests(&self, hit: &Hit) -> bool {
@@ -128,11 +237,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         match (&hit.read_item, &hit.write_item) {
             (Item::Name(a), Item::Name(b)) => {
                 let n = a.meet(b, limit);
-                let kind = match cat {
-                    Category::Global => "global_name",
-                    Category::PersistentTerm => "persistent_term",
-                    _ => "registered_name",
-                };
+                let kind = cat.info().resource;
                 let label = if cat == Category::PersistentTerm {
                     "key"
                 } else {
@@ -152,7 +257,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 let app = t1.meet(t2, limit);
                 let k = k1.meet(k2, limit);
                 Resource {
-                    kind: "application_env",
+                    kind: cat.info().resource,
                     display: format!("application ∈ {}, key ∈ {}", show(&app), show(&k)),
                     name: Some(self.value_set(&app)),
                     table: None,
@@ -163,11 +268,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 let t = t1.meet(t2, limit);
                 let k = k1.meet(k2, limit);
                 Resource {
-                    kind: if cat == Category::Mnesia {
-                        "mnesia_record"
-                    } else {
-                        "ets_object"
-                    },
+                    kind: cat.info().resource,
                     display: format!("table ∈ {}, key ∈ {}", show(&t), show(&k)),
                     name: None,
                     table: Some(self.value_set(&t)),
@@ -175,14 +276,14 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 }
             }
             (Item::Spawn(o), Item::Pid(_)) => Resource {
-                kind: "spawned_pid",
+                kind: cat.info().resource,
                 display: format!("pid ∈ {{spawned at {}}}", self.origin_text(*o)),
                 name: None,
                 table: None,
                 key: None,
             },
             _ => Resource {
-                kind: "unknown",
+                kind: cat.info().resource,
                 display: "any".to_string(),
                 name: None,
                 table: None,
@@ -243,8 +344,13 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                         internal.get(i).map_or(ArgHint::Unknown, |v| self.hint(v))
                     })
                     .collect();
+                let func = w.units.function(owner);
                 Entry {
-                    mfa: w.units.display(u),
+                    mfa: MFA {
+                        module: w.units.module(w.units.unit(u).module).name.clone(),
+                        name: func.name.clone(),
+                        arity: func.arity,
+                    },
                     args,
                 }
             })
@@ -351,8 +457,19 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             read: read_acc,
             write: write_acc,
             path,
+            limits: Default::default(),
         }
     }
+}
+
+/// Whether creation `c` makes the table `table` (every table it may be).
+fn creates(c: &crate::ets::Creation, table: &Val) -> bool {
+    !table.is_bottom()
+        && table.iter().all(|t| match t {
+            Term::Table(o) => *o == c.origin,
+            Term::Atom(_) => c.name.iter().all(|n| n == t),
+            _ => false,
+        })
 }
 
 /// Sort suspects and give them unique stable ids.

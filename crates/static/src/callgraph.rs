@@ -1,390 +1,47 @@
-//! The inter-modular call graph: which units a call site may run, and how
-//! (a call that returns, a new process, a fun handed to library code).
+//! The inter-modular call graph over every site's [`invocations`].
 //!
-//! Targets come from the static target of a site, from abstract values of
-//! dynamic module/function names and of funs (`F(X)` with `F` known), from
-//! `apply/2,3`, and from process starts ([`crate::spawn`]). A fun call whose
-//! fun is unknown may run any fun that escapes, or any function named by a
-//! `fun f/a`, of the right arity: those go through one virtual node per arity.
+//! A fun call whose fun names nothing ([`Callee::UnknownApply`]) adds no
+//! edge: a search reaching it counts the path it cannot follow.
 
 use petgraph::graph::{DiGraph, NodeIndex};
-use racewit_syntax::ir::{MFA, Name};
+use racewit_syntax::ir::MFA;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::dataflow::{Flow, SiteTarget, SiteVals};
+use crate::catalog::CatSet;
+use crate::dataflow::Flow;
+pub use crate::invoke::{Callee, EdgeKind, Invoke, invocations};
+use crate::invoke::{SiteTarget, SiteVals};
 use crate::spawn::{StartShape, start_of};
-use crate::units::{FnId, Units};
-use crate::values::{Term, UnitId, Val, resolve};
+use crate::units::Units;
+use crate::values::UnitId;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum EdgeKind {
-    /// An ordinary call: the callee returns to the site.
-    Call,
-    /// The callee runs in a new process started at the site.
-    Spawn,
-    /// A fun handed to code outside the program, which may call it before returning.
-    Hof,
-    /// A request handled by a server process (`gen_server:call` runs
-    /// `handle_call/3` and waits for it).
-    Serve,
-    /// A message handled by a server process without waiting (`gen_server:cast`).
-    Cast,
-    /// A function creates a fun (used to find entries, not for flow).
-    Creates,
+/// A call site whose targets are not all known: a path through it ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unresolved {
+    /// A fun no value names (`F(X)` with `F` unknown).
+    UnknownFun,
+    /// `M:F(...)` or `apply(M, F, A)` naming nothing that can be followed.
+    Vague,
 }
 
-impl EdgeKind {
-    /// The caller waits for the callee and goes on after it.
-    pub fn returns(self) -> bool {
-        matches!(self, EdgeKind::Call | EdgeKind::Hof | EdgeKind::Serve)
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Callee {
-    Fn(FnId),
-    Closure(UnitId),
-    /// A fun of unknown value applied to this many arguments.
-    UnknownApply(u32),
-}
-
-/// One thing a call site may run.
-#[derive(Clone, Debug)]
-pub struct Invoke {
-    pub callee: Callee,
-    /// Argument values, in terms of the calling function's parameters
-    /// (`None`: unknown).
-    pub args: Option<Vec<Val>>,
-    pub kind: EdgeKind,
-}
-
-fn single_list(v: &Val) -> Option<Vec<Val>> {
-    let terms = v.terms();
-    match terms.as_slice() {
-        [Term::List(items)] => Some(items.iter().map(|t| Val::one(t.clone())).collect()),
-        [Term::Str(s)] => Some(s.chars().map(|c| Val::one(Term::Int(c as i64))).collect()),
-        _ => None,
-    }
-}
-
-/// The units a call site may run, given the context of its function.
-pub fn invocations(
-    units: &Units<'_>,
-    flow: &Flow,
-    module: u32,
-    sv: &SiteVals,
-    ctx: &[Val],
-) -> Vec<Invoke> {
-    let limit = flow.limit;
-    let mut out = Vec::new();
-    let r = |v: &Val| resolve(v, ctx, limit);
-    match &sv.target {
-        SiteTarget::Static(mfa) => {
-            let a = &sv.args;
-            if mfa.module == "erlang" && mfa.name == "apply" && mfa.arity == 3 {
-                dynamic(
-                    units,
-                    &r(&a[0]),
-                    &r(&a[1]),
-                    single_list(&a[2]),
-                    EdgeKind::Call,
-                    &mut out,
-                );
-                return out;
-            }
-            if mfa.module == "erlang" && mfa.name == "apply" && mfa.arity == 2 {
-                let args = single_list(&a[1]);
-                let n = args.as_ref().map(|x| x.len() as u32);
-                apply(units, module, &r(&a[0]), n, args, EdgeKind::Call, &mut out);
-                return out;
-            }
-            if mfa.module == "gen_server"
-                && matches!(
-                    (mfa.name.as_str(), mfa.arity),
-                    ("call", 2 | 3) | ("cast", 2)
-                )
-            {
-                let (cb, n, kind) = if mfa.name == "call" {
-                    ("handle_call", 3, EdgeKind::Serve)
-                } else {
-                    ("handle_cast", 2, EdgeKind::Cast)
-                };
-                let caller_mod = &units.module(module).name;
-                let mut mods: Vec<Name> = Vec::new();
-                match r(&a[0]).atoms() {
-                    Some(names) => {
-                        for n in names {
-                            match flow.servers.get(&n) {
-                                Some(ms) => mods.extend(ms.iter().cloned()),
-                                None => mods.push(n),
-                            }
-                        }
-                    }
-                    None => mods.push(caller_mod.clone()),
-                }
-                mods.sort();
-                mods.dedup();
-                let mut args = vec![a[1].clone()];
-                args.resize(n as usize, Val::Any);
-                for m in mods {
-                    if let Some(g) = units.lookup(&m, cb, n) {
-                        out.push(Invoke {
-                            callee: Callee::Fn(g),
-                            args: Some(args.clone()),
-                            kind,
-                        });
-                    }
-                }
-                return out;
-            }
-            if let Some(start) = start_of(mfa) {
-                match start.shape {
-                    StartShape::Fun { fun } => {
-                        if let Some(f) = a.get(fun) {
-                            apply(
-                                units,
-                                module,
-                                &r(f),
-                                Some(0),
-                                Some(Vec::new()),
-                                EdgeKind::Spawn,
-                                &mut out,
-                            );
-                        }
-                    }
-                    StartShape::Mfa { m, f, a: ai } => {
-                        if let (Some(mv), Some(fv), Some(av)) = (a.get(m), a.get(f), a.get(ai)) {
-                            dynamic(
-                                units,
-                                &r(mv),
-                                &r(fv),
-                                single_list(av),
-                                EdgeKind::Spawn,
-                                &mut out,
-                            );
-                        }
-                    }
-                    StartShape::Init { m, arg } => {
-                        if let (Some(mv), Some(av)) = (a.get(m), a.get(arg)) {
-                            dynamic(
-                                units,
-                                &r(mv),
-                                &Val::atom("init"),
-                                Some(vec![av.clone()]),
-                                EdgeKind::Spawn,
-                                &mut out,
-                            );
-                        }
-                    }
-                }
-                return out;
-            }
-            match sv.callee {
-                Some(g) => out.push(Invoke {
-                    callee: Callee::Fn(g),
-                    args: Some(a.clone()),
-                    kind: EdgeKind::Call,
-                }),
-                None => {
-                    // Code outside the program: it may call the funs it is given.
-                    for v in a {
-                        let v = r(v);
-                        let mut funs = Vec::new();
-                        collect_funs(&v, &mut funs);
-                        for t in funs {
-                            let fv = Val::one(t);
-                            apply(units, module, &fv, None, None, EdgeKind::Hof, &mut out);
-                        }
-                    }
-                }
-            }
-        }
-        SiteTarget::Dynamic {
-            module: mv,
-            function: fv,
-        } => {
-            dynamic(
-                units,
-                &r(mv),
-                &r(fv),
-                Some(sv.args.clone()),
-                EdgeKind::Call,
-                &mut out,
-            );
-        }
-        SiteTarget::Apply(fv) => {
-            let n = sv.args.len() as u32;
-            apply(
-                units,
-                module,
-                &r(fv),
-                Some(n),
-                Some(sv.args.clone()),
-                EdgeKind::Call,
-                &mut out,
-            );
-        }
-    }
-    out
-}
-
-fn collect_funs(v: &Val, out: &mut Vec<Term>) {
-    fn walk(t: &Term, out: &mut Vec<Term>) {
-        match t {
-            Term::Fun(_) | Term::FunRef(_) => out.push(t.clone()),
-            Term::List(ts) | Term::Tuple(ts) => ts.iter().for_each(|x| walk(x, out)),
-            _ => {}
-        }
-    }
-    for t in v.iter() {
-        walk(t, out);
-    }
-}
-
-/// Apply a fun value to `arity` arguments (`None`: any arity).
-fn apply(
-    units: &Units<'_>,
-    _module: u32,
-    fv: &Val,
-    arity: Option<u32>,
-    args: Option<Vec<Val>>,
-    kind: EdgeKind,
-    out: &mut Vec<Invoke>,
-) {
-    for t in fv.iter() {
-        match t {
-            Term::Fun(u) if arity.is_none_or(|n| n == units.unit(*u).arity) => {
-                out.push(Invoke {
-                    callee: Callee::Closure(*u),
-                    args: args.clone(),
-                    kind,
-                });
-            }
-            Term::FunRef(mfa) => {
-                if arity.is_none_or(|n| n == mfa.arity)
-                    && let Some(g) = units.lookup_mfa(mfa)
-                {
-                    out.push(Invoke {
-                        callee: Callee::Fn(g),
-                        args: args.clone(),
-                        kind,
-                    });
-                }
-            }
-            Term::Any | Term::Param(_) | Term::Opaque(_) => {
-                if let Some(n) = arity {
-                    out.push(Invoke {
-                        callee: Callee::UnknownApply(n),
-                        args: args.clone(),
-                        kind,
-                    });
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// `M:F(Args)` with abstract `M` and `F`.
-fn dynamic(
-    units: &Units<'_>,
-    mv: &Val,
-    fv: &Val,
-    args: Option<Vec<Val>>,
-    kind: EdgeKind,
-    out: &mut Vec<Invoke>,
-) {
-    let arity = args.as_ref().map(|a| a.len() as u32);
-    let mut push = |g: FnId| {
-        out.push(Invoke {
-            callee: Callee::Fn(g),
-            args: args.clone(),
-            kind,
-        })
-    };
-    match (mv.atoms(), fv.atoms()) {
-        (Some(ms), Some(fs)) => {
-            for m in &ms {
-                for f in &fs {
-                    match arity {
-                        Some(n) => {
-                            if let Some(g) = units.lookup(m, f, n) {
-                                push(g);
-                            }
-                        }
-                        None => {
-                            for g in fns_named(units, Some(m), Some(f), None) {
-                                push(g);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        (None, Some(fs)) => {
-            for f in &fs {
-                for g in fns_named(units, None, Some(f), arity) {
-                    push(g);
-                }
-            }
-        }
-        (Some(ms), None) => {
-            for m in &ms {
-                for g in fns_named(units, Some(m), None, arity) {
-                    push(g);
-                }
-            }
-        }
-        (None, None) => {}
-    }
-}
-
-/// Most functions an `M:F(...)` with unknown `M` may go to.
-const MAX_BY_NAME: usize = 32;
-
-/// Exported functions matching what is known of module, name and arity.
-fn fns_named(
-    units: &Units<'_>,
-    m: Option<&Name>,
-    f: Option<&Name>,
-    arity: Option<u32>,
-) -> Vec<FnId> {
-    if m.is_none()
-        && let (Some(f), Some(a)) = (f, arity)
+/// What a site with these invocations leaves unresolved.
+fn unresolved_of(sv: &SiteVals, invs: &[Invoke]) -> Option<Unresolved> {
+    if invs
+        .iter()
+        .any(|i| matches!(i.callee, Callee::UnknownApply(_)))
     {
-        let all = units.exported_named(f, a);
-        // `Mod:init(Args)` in generic code could be any of hundreds of
-        // callbacks: too vague to follow (the process starts and
-        // `gen_server:call` that name their module are followed instead).
-        return if all.len() > MAX_BY_NAME {
-            Vec::new()
-        } else {
-            all.to_vec()
-        };
+        return Some(Unresolved::UnknownFun);
     }
-    let Some(m) = m else {
-        // Neither module nor arity known: too vague to follow.
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    let Some(&mi) = units.module_index.get(m) else {
-        return out;
-    };
-    let module = units.module(mi);
-    for (name, &idx) in &module.function_index {
-        let func = &module.functions[idx];
-        if !func.exported
-            || f.is_some_and(|f| *f != name.name)
-            || arity.is_some_and(|a| a != name.arity)
-        {
-            continue;
+    let dynamic = match &sv.target {
+        SiteTarget::Dynamic { .. } => true,
+        SiteTarget::Apply(_) => return invs.is_empty().then_some(Unresolved::UnknownFun),
+        SiteTarget::Static(mfa) => {
+            (mfa.module == "erlang" && mfa.name == "apply")
+                || start_of(mfa).is_some_and(|s| !matches!(s.shape, StartShape::Init { .. }))
         }
-        if let Some(g) = units.lookup(&module.name, &name.name, name.arity) {
-            out.push(g);
-        }
-    }
-    out
+    };
+    (dynamic && invs.is_empty()).then_some(Unresolved::Vague)
 }
 
 /// The whole-program call graph with resolved targets per call site.
@@ -392,38 +49,22 @@ pub struct CallGraph {
     pub graph: DiGraph<u32, EdgeKind>,
     /// Node of each unit (same index as units).
     pub unit_nodes: Vec<NodeIndex>,
-    /// Virtual node for unknown fun calls of each arity.
-    pub apply_nodes: FxHashMap<u32, NodeIndex>,
-    /// Candidates for an unknown fun call of each arity (sorted).
-    pub apply_candidates: FxHashMap<u32, Vec<UnitId>>,
     /// Per module, per call site: what it may run (global context).
     pub site_invokes: Vec<Vec<Vec<Invoke>>>,
     /// Per unit, the call sites (module, site, caller unit) that may call it and return.
     pub callers: Vec<Vec<(u32, racewit_syntax::ir::CallSiteId, UnitId)>>,
     /// Per unit, its own call sites in source order.
     pub unit_sites: Vec<Vec<racewit_syntax::ir::CallSiteId>>,
+    /// Sites whose targets are not all known.
+    pub unresolved: FxHashMap<(u32, racewit_syntax::ir::CallSiteId), Unresolved>,
 }
 
 impl CallGraph {
-    pub fn build(
-        units: &Units<'_>,
-        flow: &Flow,
-        apply_candidates: FxHashMap<u32, Vec<UnitId>>,
-    ) -> Self {
+    pub fn build(units: &Units<'_>, flow: &Flow) -> Self {
         let mut graph = DiGraph::new();
         let unit_nodes: Vec<NodeIndex> = (0..units.units.len())
             .map(|i| graph.add_node(i as u32))
             .collect();
-        let mut apply_nodes = FxHashMap::default();
-        let mut arities: Vec<u32> = apply_candidates.keys().copied().collect();
-        arities.sort_unstable();
-        for n in arities {
-            let node = graph.add_node(u32::MAX);
-            apply_nodes.insert(n, node);
-            for u in &apply_candidates[&n] {
-                graph.add_edge(node, unit_nodes[u.index()], EdgeKind::Call);
-            }
-        }
         let mut callers = vec![Vec::new(); units.units.len()];
         let mut unit_sites = vec![Vec::new(); units.units.len()];
         // What each site may run, computed per module in parallel.
@@ -436,7 +77,8 @@ impl CallGraph {
                         match flow.site(mi as u32, site) {
                             Some(sv) => invocations(
                                 units,
-                                flow,
+                                &flow.servers,
+                                flow.limit,
                                 mi as u32,
                                 sv,
                                 flow.unit_ctx(units, sv.unit),
@@ -448,6 +90,7 @@ impl CallGraph {
             })
             .collect();
         let mut site_invokes = Vec::with_capacity(units.modules.len());
+        let mut unresolved = FxHashMap::default();
         for (mi, computed) in computed.into_iter().enumerate() {
             let mut per_site = Vec::with_capacity(computed.len());
             for (si, invs) in computed.into_iter().enumerate() {
@@ -456,29 +99,25 @@ impl CallGraph {
                     per_site.push(invs);
                     continue;
                 };
+                if let Some(u) = unresolved_of(sv, &invs) {
+                    unresolved.insert((mi as u32, site), u);
+                }
                 unit_sites[sv.unit.index()].push(site);
                 let from = unit_nodes[sv.unit.index()];
                 for inv in &invs {
                     let to = match &inv.callee {
                         Callee::Fn(g) => unit_nodes[units.fn_unit[g.index()].index()],
                         Callee::Closure(u) => unit_nodes[u.index()],
-                        Callee::UnknownApply(n) => match apply_nodes.get(n) {
-                            Some(&node) => node,
-                            None => continue,
-                        },
+                        Callee::UnknownApply(_) => continue,
                     };
                     graph.update_edge(from, to, inv.kind);
                     if inv.kind.returns() {
-                        let targets: Vec<UnitId> = match &inv.callee {
-                            Callee::Fn(g) => vec![units.fn_unit[g.index()]],
-                            Callee::Closure(u) => vec![*u],
-                            Callee::UnknownApply(n) => {
-                                apply_candidates.get(n).cloned().unwrap_or_default()
-                            }
+                        let target = match &inv.callee {
+                            Callee::Fn(g) => units.fn_unit[g.index()],
+                            Callee::Closure(u) => *u,
+                            Callee::UnknownApply(_) => continue,
                         };
-                        for t in targets {
-                            callers[t.index()].push((mi as u32, site, sv.unit));
-                        }
+                        callers[target.index()].push((mi as u32, site, sv.unit));
                     }
                 }
                 per_site.push(invs);
@@ -498,11 +137,10 @@ impl CallGraph {
         CallGraph {
             graph,
             unit_nodes,
-            apply_nodes,
-            apply_candidates,
             site_invokes,
             callers,
             unit_sites,
+            unresolved,
         }
     }
 
@@ -516,15 +154,15 @@ impl CallGraph {
 
     /// Per unit, the union of `seed` masks of every unit it may reach over
     /// edges accepted by `follow`.
-    pub fn propagate(&self, seed: &[u8], follow: fn(EdgeKind) -> bool) -> Vec<u8> {
+    pub fn propagate(&self, seed: &[CatSet], follow: fn(EdgeKind) -> bool) -> Vec<CatSet> {
         let n = self.graph.node_count();
-        let mut mask = vec![0u8; n];
+        let mut mask = vec![CatSet::EMPTY; n];
         for (i, &s) in seed.iter().enumerate() {
             mask[self.unit_nodes[i].index()] = s;
         }
         let mut work: Vec<NodeIndex> = (0..n)
             .map(NodeIndex::new)
-            .filter(|x| mask[x.index()] != 0)
+            .filter(|x| !mask[x.index()].is_empty())
             .collect();
         while let Some(x) = work.pop() {
             let mx = mask[x.index()];
@@ -543,11 +181,11 @@ impl CallGraph {
         mask
     }
 
-    pub fn node_mask(&self, mask: &[u8], callee: &Callee, units: &Units<'_>) -> u8 {
+    pub fn node_mask(&self, mask: &[CatSet], callee: &Callee, units: &Units<'_>) -> CatSet {
         match callee {
             Callee::Fn(g) => mask[self.unit_nodes[units.fn_unit[g.index()].index()].index()],
             Callee::Closure(u) => mask[self.unit_nodes[u.index()].index()],
-            Callee::UnknownApply(n) => self.apply_nodes.get(n).map_or(0, |x| mask[x.index()]),
+            Callee::UnknownApply(_) => CatSet::EMPTY,
         }
     }
 }
@@ -555,4 +193,74 @@ impl CallGraph {
 /// `M:F/A` text of a static target.
 pub fn mfa_text(mfa: &MFA) -> String {
     format!("{}:{}/{}", mfa.module, mfa.name, mfa.arity)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use racewit_syntax::load_source;
+
+    /// `(caller, kind, callee)` of every edge leaving `t:go/0`'s sites.
+    fn edges_of_go(src: &str) -> (Vec<(String, EdgeKind, String)>, Vec<Unresolved>) {
+        let program = load_source("t.erl", src);
+        let units = Units::new(&program);
+        let flow = crate::dataflow::compute(&units, 16);
+        let cg = CallGraph::build(&units, &flow);
+        let go = units.fn_unit[units.lookup("t", "go", 0).expect("go/0").index()];
+        let module = units.unit(go).module;
+        let mut out = Vec::new();
+        let mut unresolved = Vec::new();
+        for &site in &cg.unit_sites[go.index()] {
+            for inv in cg.invokes(module, site) {
+                let callee = match &inv.callee {
+                    Callee::Fn(g) => units.mfa_of_fn(*g),
+                    Callee::Closure(u) => units.display(*u),
+                    Callee::UnknownApply(n) => format!("unknown/{n}"),
+                };
+                out.push((units.display(go), inv.kind, callee));
+            }
+            if let Some(u) = cg.unresolved.get(&(module, site)) {
+                unresolved.push(*u);
+            }
+        }
+        out.sort();
+        (out, unresolved)
+    }
+
+    #[test]
+    fn calls_funs_spawns_and_server_requests() {
+        let src = "-module(t).\n-export([go/0, init/1, handle_call/3, handle_cast/2]).\n\
+                   go() -> h(), F = fun() -> h() end, F(), spawn(fun h/0), gen_server:call(t, x).\n\
+                   h() -> ok.\ninit(_) -> {ok, 0}.\nhandle_call(_, _, S) -> {reply, ok, S}.\n\
+                   handle_cast(_, S) -> {noreply, S}.\n";
+        let (edges, unresolved) = edges_of_go(src);
+        let e = |k, c: &str| ("t:go/0".to_string(), k, c.to_string());
+        assert_eq!(
+            edges,
+            vec![
+                e(EdgeKind::Call, "t:'-go/0-fun-0-'/0"),
+                e(EdgeKind::Call, "t:h/0"),
+                e(EdgeKind::Spawn, "t:h/0"),
+                e(EdgeKind::Serve, "t:handle_call/3"),
+            ]
+        );
+        assert!(unresolved.is_empty());
+    }
+
+    #[test]
+    fn a_fun_from_outside_is_no_edge_but_is_unresolved() {
+        let src =
+            "-module(t).\n-export([go/0, run/1]).\ngo() -> run(fun() -> ok end).\nrun(F) -> F().\n";
+        let program = load_source("t.erl", src);
+        let units = Units::new(&program);
+        let flow = crate::dataflow::compute(&units, 16);
+        let cg = CallGraph::build(&units, &flow);
+        let run = units.fn_unit[units.lookup("t", "run", 1).expect("run/1").index()];
+        let site = cg.unit_sites[run.index()][0];
+        let kinds: Vec<&Callee> = cg.invokes(0, site).iter().map(|i| &i.callee).collect();
+        // run/1 is exported: besides go/0's fun, any fun may come.
+        assert!(kinds.iter().any(|c| matches!(c, Callee::Closure(_))));
+        assert!(kinds.iter().any(|c| matches!(c, Callee::UnknownApply(0))));
+        assert_eq!(cg.unresolved.get(&(0, site)), Some(&Unresolved::UnknownFun));
+    }
 }

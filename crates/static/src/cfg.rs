@@ -10,6 +10,8 @@
 use racewit_syntax::ir::{Body, CallSiteId, ClauseId, Expr, ExprId, Qualifier};
 use rustc_hash::FxHashMap;
 
+use crate::catalog::CatSet;
+
 pub const ENTRY: u32 = 0;
 pub const EXIT: u32 = 1;
 
@@ -26,7 +28,11 @@ pub struct Cfg {
     pub by_site: FxHashMap<CallSiteId, u32>,
     /// Per node: categories (bits) written at the node itself or by what it
     /// runs, and by any node after it ([`Cfg::set_ahead`]; empty until then).
-    pub ahead: Vec<u8>,
+    pub ahead: Vec<CatSet>,
+    /// Per clause of the unit, in order: the nodes its body starts at
+    /// (`EXIT` when it reaches no kept call), so a walk that knows the
+    /// arguments can leave out the clauses they cannot match.
+    pub clause_starts: Vec<(ClauseId, Vec<u32>)>,
 }
 
 impl Cfg {
@@ -37,11 +43,11 @@ impl Cfg {
     /// Fill [`Cfg::ahead`] from the categories each site may write
     /// (directly or through what it runs): a node's mask holds its own and
     /// those of every node reachable from it.
-    pub fn set_ahead(&mut self, writes: &dyn Fn(CallSiteId) -> u8) {
-        let own: Vec<u8> = self
+    pub fn set_ahead(&mut self, writes: &dyn Fn(CallSiteId) -> CatSet) {
+        let own: Vec<CatSet> = self
             .nodes
             .iter()
-            .map(|n| n.site.map_or(0, writes))
+            .map(|n| n.site.map_or(CatSet::EMPTY, writes))
             .collect();
         let mut ahead = own.clone();
         // Few nodes and few loops: iterate to the fixpoint, latest nodes first.
@@ -62,11 +68,36 @@ impl Cfg {
         self.ahead = ahead;
     }
 
+    /// Whether `to` can be reached from `from` without passing `avoid`.
+    pub fn reaches_avoiding(&self, from: u32, to: u32, avoid: u32) -> bool {
+        if from == avoid {
+            return false;
+        }
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![from];
+        seen[from as usize] = true;
+        while let Some(x) = stack.pop() {
+            if x == to {
+                return true;
+            }
+            for &s in &self.nodes[x as usize].succs {
+                if s != avoid && !seen[s as usize] {
+                    seen[s as usize] = true;
+                    stack.push(s);
+                }
+            }
+        }
+        false
+    }
+
     /// Categories that may be written after `node` (not at it).
-    pub fn after(&self, node: u32) -> u8 {
-        self.nodes[node as usize].succs.iter().fold(0, |m, &s| {
-            m | self.ahead.get(s as usize).copied().unwrap_or(0xff)
-        })
+    pub fn after(&self, node: u32) -> CatSet {
+        self.nodes[node as usize]
+            .succs
+            .iter()
+            .fold(CatSet::EMPTY, |m, &s| {
+                m | self.ahead.get(s as usize).copied().unwrap_or(CatSet::ALL)
+            })
     }
 }
 
@@ -85,9 +116,20 @@ pub fn build(body: &Body, clauses: &[ClauseId], keep: &dyn Fn(CallSiteId) -> boo
             nodes: vec![Node::default(), Node::default()],
             by_site: FxHashMap::default(),
             ahead: Vec::new(),
+            clause_starts: Vec::with_capacity(clauses.len()),
         },
     };
-    let exits = b.clauses(clauses, vec![ENTRY]);
+    let mut exits = Vec::new();
+    for &c in clauses {
+        let before = b.cfg.nodes[ENTRY as usize].succs.len();
+        let ex = b.expr(body.clause(c).body, vec![ENTRY]);
+        let mut starts: Vec<u32> = b.cfg.nodes[ENTRY as usize].succs[before..].to_vec();
+        if ex.contains(&ENTRY) {
+            starts.push(EXIT);
+        }
+        b.cfg.clause_starts.push((c, starts));
+        exits = Builder::merge(exits, &ex);
+    }
     b.connect(&exits, EXIT);
     b.cfg
 }
@@ -146,49 +188,7 @@ impl Builder<'_> {
     fn expr(&mut self, id: ExprId, f: Vec<u32>) -> Vec<u32> {
         let body = self.body;
         match body.expr(id) {
-            Expr::Missing
-            | Expr::Lit(_)
-            | Expr::Var(_)
-            | Expr::Nil
-            | Expr::Fun(_)
-            | Expr::FunRef { .. } => f,
-            Expr::Cons(h, t) => {
-                let f = self.expr(*h, f);
-                self.expr(*t, f)
-            }
-            Expr::Tuple(es) | Expr::Block(es) => self.seq(es, f),
-            Expr::Binary(segs) => {
-                let mut f = f;
-                for s in segs {
-                    f = self.expr(s.value, f);
-                    if let Some(sz) = s.size {
-                        f = self.expr(sz, f);
-                    }
-                }
-                f
-            }
-            Expr::Map { base, fields } => {
-                let mut f = f;
-                if let Some(b) = base {
-                    f = self.expr(*b, f);
-                }
-                for fl in fields {
-                    f = self.expr(fl.key, f);
-                    f = self.expr(fl.value, f);
-                }
-                f
-            }
-            Expr::Match(_, e) | Expr::MaybeMatch(_, e) | Expr::UnOp(_, e) | Expr::Catch(e) => {
-                self.expr(*e, f)
-            }
-            Expr::Op(_, a, b) => {
-                let f = self.expr(*a, f);
-                self.expr(*b, f)
-            }
-            Expr::Send { to, msg, .. } => {
-                let f = self.expr(*to, f);
-                self.expr(*msg, f)
-            }
+            Expr::Fun(_) => f,
             Expr::Call { site, target, args } => {
                 let mut f = f;
                 match target {
@@ -312,6 +312,101 @@ impl Builder<'_> {
                     None => Self::merge(f, &early),
                 }
             }
+            // Everything else runs its children in order.
+            _ => {
+                let mut f = f;
+                crate::walk::for_each_child(body, id, &mut |c| {
+                    f = self.expr(c, std::mem::take(&mut f));
+                });
+                f
+            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use racewit_syntax::load_source;
+
+    /// The CFG of `f/0` keeping every call, as `from -> to` lines where a
+    /// node is named by the function it calls (`entry`, `exit`, `join`).
+    fn edges(src: &str) -> Vec<String> {
+        let program = load_source("t.erl", src);
+        let m = program.module("t").expect("module");
+        let f = m.function("f", 0).expect("f/0");
+        let cfg = build(&f.body, &f.clauses, &|_| true);
+        let name = |n: u32| match n {
+            ENTRY => "entry".to_string(),
+            EXIT => "exit".to_string(),
+            _ => match cfg.nodes[n as usize].site {
+                Some(s) => m
+                    .call_site(s)
+                    .target
+                    .as_ref()
+                    .map_or("?".to_string(), |t| t.name.to_string()),
+                None => "join".to_string(),
+            },
+        };
+        let mut out = Vec::new();
+        for (i, node) in cfg.nodes.iter().enumerate() {
+            for &s in &node.succs {
+                out.push(format!("{} -> {}", name(i as u32), name(s)));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn arguments_run_before_their_call_and_clauses_branch() {
+        let src = "-module(t).\nf() -> case a() of x -> b(c()); _ -> d() end, e().\n\
+                   a() -> 1. b(_) -> 1. c() -> 1. d() -> 1. e() -> 1.\n";
+        assert_eq!(
+            edges(src),
+            [
+                "entry -> a",
+                "a -> c",
+                "a -> d",
+                "c -> b",
+                "b -> e",
+                "d -> e",
+                "e -> exit"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_catch_clause_starts_anywhere_in_its_body() {
+        let src = "-module(t).\nf() -> try a(), b() catch _:_ -> c() end.\n\
+                   a() -> 1. b() -> 1. c() -> 1.\n";
+        let e = edges(src);
+        for edge in ["entry -> c", "a -> c", "b -> c", "b -> exit", "c -> exit"] {
+            assert!(e.contains(&edge.to_string()), "{edge} in {e:?}");
+        }
+    }
+
+    #[test]
+    fn a_comprehension_loops_back_to_its_generator() {
+        let src = "-module(t).\nf() -> [b(X) || X <- a()].\na() -> [1]. b(_) -> 1.\n";
+        let e = edges(src);
+        for edge in [
+            "entry -> a",
+            "a -> join",
+            "join -> b",
+            "b -> join",
+            "join -> exit",
+        ] {
+            assert!(e.contains(&edge.to_string()), "{edge} in {e:?}");
+        }
+    }
+
+    #[test]
+    fn each_clause_knows_where_it_starts() {
+        let src = "-module(t).\nf() -> a();\nf() -> ok.\na() -> 1.\n";
+        let program = load_source("t.erl", src);
+        let f = program.function("t", "f", 0).expect("f/0");
+        let cfg = build(&f.body, &f.clauses, &|_| true);
+        let starts: Vec<Vec<u32>> = cfg.clause_starts.iter().map(|(_, s)| s.clone()).collect();
+        assert_eq!(starts, vec![vec![2], vec![EXIT]]);
     }
 }

@@ -20,16 +20,21 @@
 //! the grown parameters. So the result does not depend on thread count.
 
 use racewit_syntax::ir::{
-    Body, CallSiteId, CallTarget, Clause, ClauseId, Expr, ExprId, Literal, MFA, Name, Pat, PatId,
-    Qualifier,
+    Body, CallSiteId, CallTarget, CaseKind, Clause, ClauseId, Expr, ExprId, Literal, MFA, Name,
+    Pat, PatId, Qualifier,
 };
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::callgraph::{Callee, Invoke, invocations};
+pub use crate::ets::Creation;
+use crate::ets::Tables;
+use crate::invoke::{Callee, Invoke, invocations};
+pub use crate::invoke::{SiteTarget, SiteVals};
+use crate::server::Behaviour;
 use crate::units::{FnId, Units};
 use crate::values::{
-    Opaque, OpaqueId, Origin, Term, UnitId, Val, element, list_elements, product, resolve,
+    Opaque, OpaqueId, Origin, Term, UnitId, Val, constant_like, element, list_elements, product,
+    resolve,
 };
 
 /// The most rounds of the fixpoint before giving up on further precision.
@@ -39,36 +44,13 @@ const EVAL_BUDGET: usize = 3;
 /// Functions evaluated together while the previous ones' facts are merged.
 const MERGE_CHUNK: usize = 2048;
 
-/// What a call site calls, with abstract (symbolic) values.
-#[derive(Clone, Debug)]
-pub enum SiteTarget {
-    Static(MFA),
-    Dynamic { module: Val, function: Val },
-    Apply(Val),
-}
-
-/// A call site's target and argument values, in terms of its function's parameters.
-#[derive(Clone, Debug)]
-pub struct SiteVals {
-    pub unit: UnitId,
-    pub target: SiteTarget,
-    /// The program's function a static target names, looked up once.
-    pub callee: Option<FnId>,
-    pub args: Vec<Val>,
-}
-
-/// A record field: record name, tuple size, 0-based position.
-pub type FieldKey = (Name, u32, u32);
-
-/// `ets:new` or `mnesia:create_table` found in the program.
-#[derive(Clone, Debug)]
-pub struct Creation {
-    pub origin: Origin,
-    pub owner: FnId,
-    pub mnesia: bool,
-    /// Resolved name and options.
-    pub name: Val,
-    pub opts: Val,
+/// Where a value stored in a data structure is looked up again.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FieldKey {
+    /// A record field: record name, tuple size, 0-based position.
+    Record(Name, u32, u32),
+    /// The value under a constant key of any map (`#{tab => T}`).
+    Map(Term),
 }
 
 #[derive(Default)]
@@ -77,6 +59,8 @@ struct FnFacts {
     ret_reads: Vec<UnitId>,
     /// Record fields this evaluation read.
     field_reads: Vec<FieldKey>,
+    /// The evaluation used the key positions of tables.
+    keypos_read: bool,
     sites: Vec<(CallSiteId, SiteVals)>,
     /// For each of `sites`: the invocations the evaluation computed in the
     /// function's context (reused to resolve the feeds in that same context).
@@ -109,6 +93,9 @@ pub struct Flow {
     pub ctx: Vec<Vec<Val>>,
     /// Parameter values from the program's own call sites only.
     pub internal_ctx: Vec<Vec<Val>>,
+    /// Per parameter of each named function: some call passes it a
+    /// constant (so a widened parameter may be any constant).
+    pub fed_constant: Vec<Vec<bool>>,
     /// Result of each unit, in terms of its owner's parameters.
     pub ret: Vec<Val>,
     pub fields: FxHashMap<FieldKey, Val>,
@@ -119,6 +106,9 @@ pub struct Flow {
     pub sent: Vec<Val>,
     /// Locally registered server names and the callback modules started under them.
     pub servers: FxHashMap<Name, Vec<Name>>,
+    /// The ETS tables created so far (as the round began), for the key
+    /// position of the objects a lookup returns.
+    pub tables: Tables,
     pub rounds: usize,
 }
 
@@ -134,12 +124,14 @@ impl Flow {
             limit: self.limit,
             ctx: self.ctx.clone(),
             internal_ctx: Vec::new(),
+            fed_constant: Vec::new(),
             ret: self.ret.clone(),
             fields: self.fields.clone(),
             sites: Vec::new(),
             creations: Vec::new(),
             sent: Vec::new(),
             servers: self.servers.clone(),
+            tables: self.tables.clone(),
             rounds: self.rounds,
         }
     }
@@ -197,6 +189,12 @@ pub fn compute(units: &Units<'_>, limit: usize) -> Flow {
 /// [`compute`], merging `chunk` functions' facts while the next are evaluated.
 fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
     let open = escaping_fns(units);
+    let server_states = server_states(units);
+    // A server's state is its own: fed from its callbacks only.
+    let state_params: FxHashSet<(usize, u32)> = server_states
+        .iter()
+        .flat_map(|s| s.receivers.iter().map(|&(g, k)| (g.index(), k)))
+        .collect();
     let ctx: Vec<Vec<Val>> = units
         .fns
         .iter()
@@ -206,23 +204,15 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
             (0..units.fn_params[fi])
                 .map(|i| {
                     if i >= f.arity {
-                        Val::one(Term::Opaque(Opaque {
-                            id: OpaqueId::FunParam {
-                                function: fi as u32,
-                                index: i,
-                            },
-                            derived: false,
-                            elem: 0,
-                        }))
-                    } else if o {
-                        Val::one(Term::Opaque(Opaque {
-                            id: OpaqueId::Param {
-                                function: fi as u32,
-                                index: i,
-                            },
-                            derived: false,
-                            elem: 0,
-                        }))
+                        Val::one(Term::Opaque(Opaque::new(OpaqueId::FunParam {
+                            function: fi as u32,
+                            index: i,
+                        })))
+                    } else if o && !state_params.contains(&(fi, i)) {
+                        Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
+                            function: fi as u32,
+                            index: i,
+                        })))
                     } else {
                         Val::bottom()
                     }
@@ -235,10 +225,16 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
         .iter()
         .map(|&n| vec![Val::bottom(); n as usize])
         .collect();
+    let fed_constant = units
+        .fn_params
+        .iter()
+        .map(|&n| vec![false; n as usize])
+        .collect();
     let mut flow = Flow {
         limit,
         ctx,
         internal_ctx,
+        fed_constant,
         ret: vec![Val::bottom(); units.units.len()],
         fields: FxHashMap::default(),
         sites: units
@@ -249,6 +245,7 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
         creations: Vec::new(),
         sent: Vec::new(),
         servers: FxHashMap::default(),
+        tables: Tables::default(),
         rounds: 0,
     };
     let n = units.fns.len();
@@ -256,6 +253,9 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
         dirty: vec![true; n],
         ret_readers: vec![FxHashSet::default(); units.units.len()],
         field_readers: FxHashMap::default(),
+        keypos_readers: FxHashSet::default(),
+        ret_grew: vec![false; units.units.len()],
+        fields_grew: FxHashSet::default(),
         creations: vec![Vec::new(); n],
         sent: vec![Vec::new(); n],
         grew: vec![false; n],
@@ -275,6 +275,8 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
             state.dirty[i] = false;
         }
         state.grew.iter_mut().for_each(|g| *g = false);
+        state.ret_grew.iter_mut().for_each(|g| *g = false);
+        state.fields_grew.clear();
         // Every evaluation of the round reads the values as the round began,
         // so merging the facts of one chunk (in function order) can run while
         // the next chunk is evaluated.
@@ -309,6 +311,36 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
             );
             pending = next;
         }
+        // Lookups return objects keyed at their table's key position: the
+        // functions that read one see the tables created so far.
+        let created: Vec<Creation> = state.creations.iter().flatten().cloned().collect();
+        let tables = Tables::new(&created);
+        if tables.keypos_differ(&flow.tables) {
+            for f in &state.keypos_readers {
+                state.dirty[f.index()] = true;
+            }
+        }
+        flow.tables = tables;
+        // A server's state goes from what `init/1` and its callbacks
+        // return to the callbacks that receive it.
+        for s in &server_states {
+            let mut st = Val::bottom();
+            for &g in &s.returners {
+                let u = units.fn_unit[g.index()];
+                let ret = resolve(&flow.ret[u.index()], &flow.ctx[g.index()], limit);
+                s.behaviour.states_returned(&ret, limit, &mut st);
+            }
+            for &(g, k) in &s.receivers {
+                let (g, k) = (g.index(), k as usize);
+                if flow.ctx[g][k].join_in(&st, limit) {
+                    if st.iter().any(constant_like) {
+                        flow.fed_constant[g][k] = true;
+                    }
+                    state.dirty[g] = true;
+                }
+                flow.internal_ctx[g][k].join_in(&st, limit);
+            }
+        }
     }
     // A function no outside code can call has been fed by the program's own
     // sites only: its internal context is its context (the same joins from
@@ -325,6 +357,47 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
     flow.sent = state.sent.into_iter().flatten().collect();
     flow.servers = servers(units, &flow);
     flow
+}
+
+/// A server callback module: who returns its state, who receives it.
+struct ServerState {
+    behaviour: Behaviour,
+    /// `init/1` and the callbacks returning a new state.
+    returners: Vec<FnId>,
+    /// Callbacks receiving the state, with the parameter holding it.
+    receivers: Vec<(FnId, u32)>,
+}
+
+/// Every server callback module of the program.
+fn server_states(units: &Units<'_>) -> Vec<ServerState> {
+    let mut out = Vec::new();
+    for (mi, m) in units.modules.iter().enumerate() {
+        let Some(b) = Behaviour::of(m) else {
+            continue;
+        };
+        let mut s = ServerState {
+            behaviour: b,
+            returners: Vec::new(),
+            receivers: Vec::new(),
+        };
+        for f in &m.functions {
+            if !f.exported || !b.is_callback(&f.name, f.arity) {
+                continue;
+            }
+            let Some(g) = units.lookup(&m.name, &f.name, f.arity) else {
+                continue;
+            };
+            debug_assert_eq!(units.fns[g.index()].0, mi as u32);
+            if f.name != "terminate" {
+                s.returners.push(g);
+            }
+            if let Some(k) = b.state_param(&f.name, f.arity) {
+                s.receivers.push((g, k));
+            }
+        }
+        out.push(s);
+    }
+    out
 }
 
 /// Whether a call site may run a function of the program (a plain call to
@@ -348,6 +421,11 @@ struct Worklist {
     ret_readers: Vec<FxHashSet<FnId>>,
     /// Functions that read each record field.
     field_readers: FxHashMap<FieldKey, FxHashSet<FnId>>,
+    /// Functions that read the key position of a table.
+    keypos_readers: FxHashSet<FnId>,
+    /// Results and fields that grew during the current round's merge.
+    ret_grew: Vec<bool>,
+    fields_grew: FxHashSet<FieldKey>,
     creations: Vec<Vec<Creation>>,
     sent: Vec<Vec<Val>>,
     /// Functions whose parameter context grew during the current round.
@@ -411,15 +489,27 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
         Some(r) => resolve_again(units, flow, fid, &f, r),
         None => resolve_facts(units, flow, fid, &f, &flow.ctx[i], false),
     };
+    // A value that grew earlier in this round's merge was read before it
+    // grew: read it again next round.
     for u in f.ret_reads {
+        if state.ret_grew[u.index()] {
+            state.dirty[i] = true;
+        }
         state.ret_readers[u.index()].insert(fid);
     }
+    if f.keypos_read {
+        state.keypos_readers.insert(fid);
+    }
     for k in f.field_reads {
+        if state.fields_grew.contains(&k) {
+            state.dirty[i] = true;
+        }
         state.field_readers.entry(k).or_default().insert(fid);
     }
     // Marking only sets flags: the order readers are visited in does not matter.
     for (u, v) in f.returns {
         if flow.ret[u.index()].join_in(&v, limit) {
+            state.ret_grew[u.index()] = true;
             for r in &state.ret_readers[u.index()] {
                 state.dirty[r.index()] = true;
             }
@@ -427,9 +517,11 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
     }
     for (k, v) in f.fields {
         let slot = flow.fields.entry(k.clone()).or_insert_with(Val::bottom);
-        if slot.join_in(&v, limit)
-            && let Some(readers) = state.field_readers.get(&k)
-        {
+        if !slot.join_in(&v, limit) {
+            continue;
+        }
+        state.fields_grew.insert(k.clone());
+        if let Some(readers) = state.field_readers.get(&k) {
             for r in readers {
                 state.dirty[r.index()] = true;
             }
@@ -442,6 +534,9 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
     }
     for (g, args) in resolved.feed.into_iter().flatten() {
         for (k, a) in args.iter().enumerate() {
+            if !flow.fed_constant[g.index()][k] && a.iter().any(constant_like) {
+                flow.fed_constant[g.index()][k] = true;
+            }
             if flow.ctx[g.index()][k].join_in(a, limit) {
                 state.grew[g.index()] = true;
                 state.mark(g);
@@ -560,7 +655,7 @@ fn site_reads_params(sv: &SiteVals, changed: &[bool]) -> bool {
             Term::Param(k) | Term::Derived(k) | Term::ParamElem(k, _) => {
                 changed.get(*k as usize).copied().unwrap_or(true)
             }
-            Term::List(ts) | Term::Tuple(ts) => ts.iter().any(|x| term(x, changed)),
+            Term::List(ts) | Term::Tuple(ts) | Term::Map(ts) => ts.iter().any(|x| term(x, changed)),
             _ => false,
         }
     }
@@ -586,7 +681,7 @@ fn site_feed(
         feed_of(
             units,
             flow,
-            &invocations(units, flow, mi, sv, caller_ctx),
+            &invocations(units, &flow.servers, flow.limit, mi, sv, caller_ctx),
             caller_ctx,
         )
     } else {
@@ -667,14 +762,10 @@ impl Eval<'_, '_> {
 
     /// An unknown value identified by the expression that produced it.
     fn opaque(&self, e: ExprId) -> Val {
-        Val::one(Term::Opaque(Opaque {
-            id: OpaqueId::Expr {
-                function: self.fid.0,
-                expr: e.0,
-            },
-            derived: false,
-            elem: 0,
-        }))
+        Val::one(Term::Opaque(Opaque::new(OpaqueId::Expr {
+            function: self.fid.0,
+            expr: e.0,
+        })))
     }
 
     fn clauses(&mut self, clauses: &[ClauseId], args: &[Val]) -> Val {
@@ -703,14 +794,10 @@ impl Eval<'_, '_> {
                 // An unknown value gets the variable as its identity.
                 let opaque;
                 let v = if v.is_any() {
-                    opaque = Val::one(Term::Opaque(Opaque {
-                        id: OpaqueId::Var {
-                            function: self.fid.0,
-                            var: var.0,
-                        },
-                        derived: false,
-                        elem: 0,
-                    }));
+                    opaque = Val::one(Term::Opaque(Opaque::new(OpaqueId::Var {
+                        function: self.fid.0,
+                        var: var.0,
+                    })));
                     &opaque
                 } else {
                     v
@@ -738,7 +825,7 @@ impl Eval<'_, '_> {
                     if e.is_any()
                         && let Some(r) = &record
                     {
-                        let key = (r.clone(), ps.len() as u32, i as u32);
+                        let key = FieldKey::Record(r.clone(), ps.len() as u32, i as u32);
                         if let Some(f) = self.flow.fields.get(&key) {
                             e = f.clone();
                         }
@@ -760,8 +847,9 @@ impl Eval<'_, '_> {
             }
             Pat::Map(fields) => {
                 for (k, q) in fields.clone() {
-                    self.expr(k);
-                    self.bind(q, &Val::Any);
+                    let kv = self.expr(k);
+                    let e = self.map_get(&kv, v);
+                    self.bind(q, &e);
                 }
             }
             Pat::Binary(segs) => {
@@ -823,29 +911,26 @@ impl Eval<'_, '_> {
                     let ctx = &self.flow.ctx[self.fid.index()];
                     for (i, v) in vals.iter().enumerate().skip(1) {
                         let rv = resolve(v, ctx, limit);
-                        self.facts.fields.push(((r.clone(), n, i as u32), rv));
+                        self.facts
+                            .fields
+                            .push((FieldKey::Record(r.clone(), n, i as u32), rv));
                     }
                 }
                 product(&vals, limit, Term::Tuple)
             }
-            Expr::Binary(segs) => {
-                for s in segs {
-                    self.expr(s.value);
-                    if let Some(sz) = s.size {
-                        self.expr(sz);
-                    }
-                }
-                self.opaque(id)
-            }
             Expr::Map { base, fields } => {
-                if let Some(b) = base {
-                    self.expr(*b);
-                }
+                let base = match base {
+                    Some(b) => self.expr(*b),
+                    None => Val::one(Term::Map(Vec::new())),
+                };
+                let mut pairs = Vec::with_capacity(fields.len());
                 for f in fields {
-                    self.expr(f.key);
-                    self.expr(f.value);
+                    let k = self.expr(f.key);
+                    let v = self.expr(f.value);
+                    pairs.push((k, v));
                 }
-                self.opaque(id)
+                let m = self.map_put(&pairs, &base);
+                if m.is_any() { self.opaque(id) } else { m }
             }
             Expr::Block(es) => {
                 let mut last = Val::one(Term::Atom(Name::new("ok")));
@@ -875,10 +960,6 @@ impl Eval<'_, '_> {
                 }
                 self.opaque(id)
             }
-            Expr::UnOp(_, a) => {
-                self.expr(*a);
-                self.opaque(id)
-            }
             Expr::Send { to, msg, .. } => {
                 self.expr(*to);
                 let m = self.expr(*msg);
@@ -886,6 +967,16 @@ impl Eval<'_, '_> {
                 m
             }
             Expr::Call { site, target, args } => self.call(id, *site, target, args),
+            Expr::Case {
+                kind: CaseKind::Record,
+                arg,
+                clauses,
+            } => {
+                // A record access or update: the second clause raises
+                // `{badrecord, R}` (its body, the record's name, is no value).
+                let v = self.expr(*arg);
+                self.clauses(&clauses[..clauses.len().min(1)], &[v])
+            }
             Expr::Case { arg, clauses, .. } => {
                 let v = self.expr(*arg);
                 self.clauses(clauses, &[v])
@@ -1001,7 +1092,153 @@ impl Eval<'_, '_> {
                 }
                 last
             }
+            // A binary, a unary operator: evaluated for what they hold
+            // (calls), their value not known.
+            _ => {
+                crate::walk::for_each_child(body, id, &mut |c| {
+                    self.expr(c);
+                });
+                self.opaque(id)
+            }
         }
+    }
+
+    /// The heads of a match specification written in place
+    /// (`[{Head, Guards, Body}, ...]`), each head a whole term, when every
+    /// head is made of literals and variables.
+    fn spec_heads(&self, e: ExprId) -> Option<Val> {
+        let limit = self.limit();
+        let mut heads = Vec::new();
+        let mut cur = e;
+        loop {
+            match self.body.expr(cur) {
+                Expr::Nil => break,
+                Expr::Cons(h, t) => {
+                    let Expr::Tuple(parts) = self.body.expr(*h) else {
+                        return None;
+                    };
+                    let head = parts.first().copied().filter(|_| parts.len() == 3)?;
+                    heads.push(self.pure_term(head)?);
+                    cur = *t;
+                }
+                _ => return None,
+            }
+        }
+        Some(Val::from_terms(heads, limit))
+    }
+
+    /// The term of an expression of literals, variables (one value each),
+    /// tuples and lists, evaluated without effects.
+    fn pure_term(&self, e: ExprId) -> Option<Term> {
+        match self.body.expr(e) {
+            Expr::Lit(l) => match crate::units::literal_term(l) {
+                Term::Any => None,
+                t => Some(t),
+            },
+            Expr::Nil => Some(Term::List(Vec::new())),
+            Expr::Var(v) => match self.env[v.index()].as_ref()?.terms().as_slice() {
+                [t] => Some(t.clone()),
+                _ => Some(Term::Any),
+            },
+            Expr::Tuple(es) => es
+                .iter()
+                .map(|&x| self.pure_term(x))
+                .collect::<Option<Vec<Term>>>()
+                .map(Term::Tuple),
+            Expr::Cons(h, t) => {
+                let h = self.pure_term(*h)?;
+                match self.pure_term(*t)? {
+                    Term::List(mut items) => {
+                        items.insert(0, h);
+                        Some(Term::List(items))
+                    }
+                    _ => Some(Term::Any),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The value under key `k` of the maps `m` may be: the map's own when
+    /// it is known, else what any map holds under that key.
+    fn map_get(&mut self, k: &Val, m: &Val) -> Val {
+        let limit = self.limit();
+        let key = match k.iter().collect::<Vec<_>>().as_slice() {
+            [t] if !matches!(t, Term::Any | Term::Opaque(_)) && !k.has_param() => (*t).clone(),
+            _ => return Val::Any,
+        };
+        let mut out = Val::bottom();
+        let mut fallback = false;
+        for t in m.iter() {
+            match t {
+                Term::Map(ts) => match Term::map_pairs(ts).find(|(mk, _)| **mk == key) {
+                    Some((_, v)) => {
+                        out.join_in(&Val::one(v.clone()), limit);
+                    }
+                    None => fallback = true,
+                },
+                _ => fallback = true,
+            }
+        }
+        if fallback {
+            // Nothing stored under the key yet: nothing known yet if some
+            // map of the program is built with it, else a map from outside.
+            let stored = self.units.map_keys.contains(&key);
+            let fk = FieldKey::Map(key);
+            match self.flow.fields.get(&fk) {
+                Some(f) => out.join_in(f, limit),
+                None if stored => false,
+                None => out.join_in(&Val::Any, limit),
+            };
+            self.facts.field_reads.push(fk);
+        }
+        out
+    }
+
+    /// Maps `base` with the `pairs` put in; what is put under a constant
+    /// key is also recorded for every map (see [`Eval::map_get`]).
+    fn map_put(&mut self, pairs: &[(Val, Val)], base: &Val) -> Val {
+        let limit = self.limit();
+        let ctx = &self.flow.ctx[self.fid.index()];
+        let mut keys = Vec::with_capacity(pairs.len());
+        for (k, v) in pairs {
+            match k.iter().collect::<Vec<_>>().as_slice() {
+                [t] if !matches!(t, Term::Any | Term::Opaque(_)) && !k.has_param() => {
+                    let rv = resolve(v, ctx, limit);
+                    self.facts.fields.push((FieldKey::Map((*t).clone()), rv));
+                    keys.push((*t).clone());
+                }
+                _ => return Val::Any,
+            }
+        }
+        let mut out = Vec::new();
+        for b in base.iter() {
+            let Term::Map(ts) = b else {
+                return Val::Any;
+            };
+            // One map per choice of values (a product over the pairs).
+            let mut maps: Vec<Vec<(Term, Term)>> = vec![
+                Term::map_pairs(ts)
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ];
+            for (key, (_, v)) in keys.iter().zip(pairs) {
+                let mut next = Vec::new();
+                for m in &maps {
+                    for vt in v.iter() {
+                        let mut m2 = m.clone();
+                        m2.push((key.clone(), vt.clone()));
+                        next.push(m2);
+                    }
+                }
+                if next.len() > limit {
+                    return Val::Any;
+                }
+                maps = next;
+            }
+            out.extend(maps.into_iter().map(Term::map));
+        }
+        Val::from_terms(out, limit)
     }
 
     fn call(&mut self, id: ExprId, site: CallSiteId, target: &CallTarget, args: &[ExprId]) -> Val {
@@ -1051,6 +1288,17 @@ impl Eval<'_, '_> {
             SiteTarget::Static(mfa) => self.units.lookup_mfa(mfa),
             _ => None,
         };
+        let mut argv = argv;
+        if let SiteTarget::Static(mfa) = &st
+            && let Some(op) = crate::catalog::ops_of(mfa)
+                .into_iter()
+                .find(|o| matches!(o.shape, crate::catalog::Shape::Spec { .. }))
+            && let crate::catalog::Shape::Spec { spec, .. } = op.shape
+            && let Some(&e) = args.get(spec)
+            && let Some(heads) = self.spec_heads(e)
+        {
+            argv.push(heads);
+        }
         let sv = SiteVals {
             unit: self.unit,
             target: st,
@@ -1147,6 +1395,41 @@ impl Eval<'_, '_> {
                     let refs: Vec<&Val> = a.iter().collect();
                     return Val::derive_all(&refs, limit);
                 }
+                // The objects of the key: `[]` or `[Obj]`, `Obj` holding the
+                // key at the table's key position (1, the default, when the
+                // table is not known).
+                ("ets", "lookup" | "take", 2) => {
+                    self.facts.keypos_read = true;
+                    let ctx = &self.flow.ctx[self.fid.index()];
+                    let table = resolve(&a[0], ctx, limit);
+                    let mut keypos = self.flow.tables.keypos(&table);
+                    if keypos.is_empty() {
+                        keypos.insert(1);
+                    }
+                    if a[1].is_any() {
+                        return Val::Any;
+                    }
+                    let mut objs = vec![Term::List(Vec::new())];
+                    for p in keypos {
+                        for k in a[1].iter() {
+                            objs.push(Term::List(vec![Term::Keyed(p, Box::new(k.clone()))]));
+                        }
+                    }
+                    return Val::from_terms(objs, limit);
+                }
+                ("maps", "get", 2) => return self.map_get(&a[0], &a[1]),
+                ("maps", "get", 3) => {
+                    let v = self.map_get(&a[0], &a[1]);
+                    return v.join(&a[2], limit);
+                }
+                ("maps", "find", 2) => {
+                    let v = self.map_get(&a[0], &a[1]);
+                    let ok = product(&[Val::atom("ok"), v], limit, Term::Tuple);
+                    return ok.join(&Val::atom("error"), limit);
+                }
+                ("maps", "put" | "update", 3) => {
+                    return self.map_put(&[(a[0].clone(), a[1].clone())], &a[2]);
+                }
                 ("mnesia", "create_table", 2) => {
                     self.facts
                         .creations
@@ -1169,7 +1452,14 @@ impl Eval<'_, '_> {
             return Val::Any;
         }
         let ctx = &self.flow.ctx[self.fid.index()];
-        let invs = invocations(self.units, self.flow, self.module, sv, ctx);
+        let invs = invocations(
+            self.units,
+            &self.flow.servers,
+            self.flow.limit,
+            self.module,
+            sv,
+            ctx,
+        );
         let out = self.invoked_result(&invs);
         self.invoked = Some(invs);
         out
@@ -1181,7 +1471,7 @@ impl Eval<'_, '_> {
         let mut out = Val::bottom();
         let mut any_target = false;
         for inv in invs {
-            if inv.kind != crate::callgraph::EdgeKind::Call {
+            if inv.kind != crate::invoke::EdgeKind::Call {
                 continue;
             }
             match inv.callee {

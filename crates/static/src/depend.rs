@@ -27,6 +27,7 @@ pub fn dependent(body: &Body, clauses: &[ClauseId], source: CallSiteId) -> DepIn
         source,
         tainted: vec![false; body.var_count()],
         ctrl: false,
+        seen: false,
         info: DepInfo::default(),
     };
     for &c in clauses {
@@ -46,6 +47,9 @@ struct Dep<'a> {
     tainted: Vec<bool>,
     /// Evaluation is under control dependence.
     ctrl: bool,
+    /// The source call has been evaluated (a `try` whose body ran it may
+    /// end in a catch clause because of it).
+    seen: bool,
     info: DepInfo,
 }
 
@@ -105,28 +109,11 @@ impl Dep<'_> {
 
     /// Whether an expression (a guard) reads a tainted variable.
     fn reads_taint(&self, e: ExprId) -> bool {
-        match self.body.expr(e) {
-            Expr::Var(v) => self.tainted[v.index()],
-            Expr::Cons(a, b) | Expr::Op(_, a, b) => self.reads_taint(*a) || self.reads_taint(*b),
-            Expr::UnOp(_, a) | Expr::Catch(a) => self.reads_taint(*a),
-            Expr::Tuple(es) | Expr::Block(es) => es.iter().any(|&x| self.reads_taint(x)),
-            Expr::Call { args, .. } => args.iter().any(|&x| self.reads_taint(x)),
-            Expr::Case { arg, clauses, .. } => {
-                self.reads_taint(*arg)
-                    || clauses.iter().any(|&c| {
-                        let cl = self.body.clause(c);
-                        self.reads_taint(cl.body)
-                            || cl.guard.iter().flatten().any(|&g| self.reads_taint(g))
-                    })
-            }
-            Expr::Map { base, fields } => {
-                base.is_some_and(|b| self.reads_taint(b))
-                    || fields
-                        .iter()
-                        .any(|f| self.reads_taint(f.key) || self.reads_taint(f.value))
-            }
-            _ => false,
-        }
+        crate::walk::any_expr(
+            self.body,
+            e,
+            &mut |x| matches!(x, Expr::Var(v) if self.tainted[v.index()]),
+        )
     }
 
     /// The expression never returns normally (raises or exits).
@@ -221,38 +208,13 @@ impl Dep<'_> {
     fn expr(&mut self, id: ExprId) -> bool {
         let body = self.body;
         match body.expr(id) {
-            Expr::Missing | Expr::Lit(_) | Expr::Nil | Expr::FunRef { .. } => false,
             Expr::Var(v) => self.tainted[v.index()],
-            Expr::Cons(a, b) | Expr::Op(_, a, b) => {
-                let x = self.expr(*a);
-                self.expr(*b) || x
-            }
-            Expr::UnOp(_, a) | Expr::Catch(a) => self.expr(*a),
-            Expr::Tuple(es) => self.exprs(es),
             Expr::Block(es) => {
                 let mut last = false;
                 for &e in es {
                     last = self.expr(e);
                 }
                 last
-            }
-            Expr::Binary(segs) => {
-                let mut t = false;
-                for s in segs {
-                    t |= self.expr(s.value);
-                    if let Some(sz) = s.size {
-                        t |= self.expr(sz);
-                    }
-                }
-                t
-            }
-            Expr::Map { base, fields } => {
-                let mut t = base.is_some_and(|b| self.expr(b));
-                for f in fields {
-                    t |= self.expr(f.key);
-                    t |= self.expr(f.value);
-                }
-                t
             }
             Expr::Match(p, e) | Expr::MaybeMatch(p, e) => {
                 let t = self.expr(*e);
@@ -262,10 +224,6 @@ impl Dep<'_> {
                     self.ctrl = true;
                 }
                 t
-            }
-            Expr::Send { to, msg, .. } => {
-                let a = self.expr(*to);
-                self.expr(*msg) || a
             }
             Expr::Call { site, target, args } => {
                 let mut t = match target {
@@ -278,6 +236,7 @@ impl Dep<'_> {
                 };
                 t |= self.exprs(args);
                 if *site == self.source {
+                    self.seen = true;
                     return true;
                 }
                 if t || self.ctrl {
@@ -303,13 +262,18 @@ impl Dep<'_> {
                 catch_clauses,
                 after,
             } => {
+                let seen_before = self.seen;
+                let ctrl_before = self.ctrl;
                 let t = self.expr(*b);
+                // The body may raise because of the read (the read itself,
+                // or a match on what it gave): a catch clause then depends on it.
+                let raised = (self.seen && !seen_before) || (self.ctrl && !ctrl_before);
                 let mut r = if of_clauses.is_empty() {
                     t
                 } else {
                     self.select(of_clauses, t, 1)
                 };
-                r |= self.select(catch_clauses, false, 3);
+                r |= self.select(catch_clauses, raised, 3);
                 if let Some(a) = after {
                     self.expr(*a);
                 }
@@ -364,6 +328,75 @@ impl Dep<'_> {
                 }
                 t
             }
+            // Everything else is tainted when a part is (an operator, a
+            // tuple, a list cell, a binary, a map, a send, a catch).
+            _ => {
+                let mut t = false;
+                crate::walk::for_each_child(body, id, &mut |c| t |= self.expr(c));
+                t
+            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use racewit_syntax::load_source;
+
+    /// The functions called in `f/1` that depend on its call of `src/0`,
+    /// sorted, and whether its result does.
+    fn deps(body_src: &str) -> (Vec<String>, bool) {
+        let src = format!("-module(t).\nf(X) ->\n{body_src}.\nsrc() -> 1. w(_) -> 1. o() -> 1.\n");
+        let program = load_source("t.erl", &src);
+        let m = program.module("t").expect("module");
+        let f = m.function("f", 1).expect("f/1");
+        let name = |s: CallSiteId| {
+            m.call_site(s)
+                .target
+                .as_ref()
+                .map_or(String::new(), |t| t.name.to_string())
+        };
+        let source = (0..m.call_sites.len())
+            .map(|i| CallSiteId(i as u32))
+            .find(|&s| name(s) == "src")
+            .expect("a call of src/0");
+        let d = dependent(&f.body, &f.clauses, source);
+        let mut sites: Vec<String> = d.sites.iter().map(|&s| name(s)).collect();
+        sites.sort();
+        (sites, d.ret)
+    }
+
+    #[test]
+    fn data_dependence_flows_through_variables() {
+        assert_eq!(deps("V = src(), o(), w(V)"), (vec!["w".to_string()], true));
+        assert_eq!(deps("_ = src(), w(X)"), (vec![], false));
+    }
+
+    #[test]
+    fn control_dependence_from_a_case_or_a_failing_match() {
+        assert_eq!(
+            deps("case src() of 1 -> w(X); _ -> ok end, o()"),
+            (vec!["w".to_string()], false)
+        );
+        // After a match that fails unless the value is 1, everything depends.
+        assert_eq!(
+            deps("1 = src(), o(), w(X)"),
+            (vec!["o".to_string(), "w".to_string()], true)
+        );
+        // A clause that exits for some values: what follows depends.
+        assert_eq!(
+            deps("case src() of 1 -> ok; _ -> exit(no) end, w(X)"),
+            (vec!["exit".to_string(), "w".to_string()], true)
+        );
+    }
+
+    #[test]
+    fn a_fun_depends_on_what_it_captures() {
+        assert_eq!(deps("V = src(), F = fun() -> V end, w(F)").0, vec!["w"]);
+        assert_eq!(
+            deps("_ = src(), F = fun() -> X end, w(F)").0,
+            Vec::<String>::new()
+        );
     }
 }

@@ -1,28 +1,33 @@
-//! R002: ETS. `ets:lookup/2`, `ets:lookup_element/3` or `ets:member/2`, then
-//! `ets:insert/2`, `ets:insert_new/2` or `ets:delete/2` on a table and key
-//! that may be the same. Only a `public` table can be written by another
-//! process in between, so tables whose every creation (`ets:new`, traced by
-//! name for named tables and by value otherwise) is `protected` or
-//! `private` are filtered. The key of an object is its `keypos` element.
+//! R002: ETS tables and keys. The operations are rows of
+//! [`crate::catalog::OPS`]; this module says which objects each touches:
+//! the key of an object is its `keypos` element (any element when the
+//! table's `keypos` is not known), a match pattern or a match
+//! specification's heads match the keys written in them (`'_'` and `'$1'`
+//! match every key), and a whole-table operation (`tab2list/1`,
+//! `first/1`) every key.
+//!
+//! Only a `public` table can be written by another process than its owner,
+//! so tables whose every creation (`ets:new`, traced by name for named
+//! tables and by value otherwise) is `protected` or `private` are filtered
+//! (see [`Tables`]).
 
 use std::collections::BTreeSet;
 
-use racewit_syntax::ir::{MFA, Name};
+use racewit_syntax::ir::Name;
 use rustc_hash::FxHashMap;
 
-use crate::dataflow::Creation;
-use crate::ops::{Item, Role};
+use crate::units::FnId;
 use crate::values::{Origin, Term, Val, element};
 
-pub fn role(mfa: &MFA) -> Option<Role> {
-    if mfa.module != "ets" {
-        return None;
-    }
-    match (mfa.name.as_str(), mfa.arity) {
-        ("lookup", 2) | ("lookup_element", 3) | ("member", 2) => Some(Role::Read),
-        ("insert", 2) | ("insert_new", 2) | ("delete", 2) => Some(Role::Write),
-        _ => None,
-    }
+/// `ets:new` or `mnesia:create_table` found in the program.
+#[derive(Clone, Debug)]
+pub struct Creation {
+    pub origin: Origin,
+    pub owner: FnId,
+    pub mnesia: bool,
+    /// Resolved name and options.
+    pub name: Val,
+    pub opts: Val,
 }
 
 /// Whether an options term says `named_table` (`None`: cannot tell).
@@ -67,6 +72,23 @@ pub struct TableInfo {
     /// Possible keypos values; empty when unknown.
     pub keypos: BTreeSet<u32>,
     pub creation: usize,
+    /// Ownership may pass to another process (an `heir`, or
+    /// `ets:give_away/3`): more than one process may write it in turn.
+    pub transferable: bool,
+}
+
+/// Whether the options name an heir (other than `{heir, none}`).
+fn has_heir(opts: &Term) -> bool {
+    let Term::List(items) = opts else {
+        return true;
+    };
+    items.iter().any(|t| match t {
+        Term::Tuple(kv) => {
+            kv.first() == Some(&Term::Atom(Name::new("heir")))
+                && kv.get(1) != Some(&Term::Atom(Name::new("none")))
+        }
+        _ => false,
+    })
 }
 
 fn info_of(opts: &Term) -> (TableAccess, BTreeSet<u32>, Option<bool>) {
@@ -87,7 +109,12 @@ fn info_of(opts: &Term) -> (TableAccess, BTreeSet<u32>, Option<bool>) {
                     _ => keypos.clear(),
                 }
             }
-            Term::Any | Term::Param(_) => unknown = true,
+            Term::Any
+            | Term::Param(_)
+            | Term::ParamElem(..)
+            | Term::Derived(_)
+            | Term::Opaque(_)
+            | Term::Wild => unknown = true,
             _ => {}
         }
     }
@@ -99,7 +126,7 @@ fn info_of(opts: &Term) -> (TableAccess, BTreeSet<u32>, Option<bool>) {
 }
 
 /// Every table creation of the program, by name and by origin.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Tables {
     pub named: FxHashMap<Name, Vec<TableInfo>>,
     pub by_origin: FxHashMap<Origin, Vec<TableInfo>>,
@@ -119,6 +146,7 @@ impl Tables {
                     access,
                     keypos,
                     creation: ci,
+                    transferable: has_heir(opts),
                 };
                 if named != Some(false) {
                     for n in c.name.iter() {
@@ -131,6 +159,66 @@ impl Tables {
             }
         }
         t
+    }
+
+    /// `ets:give_away/3` may hand the tables `table` may be to another
+    /// process (every table, when it is not known).
+    pub fn given_away(&mut self, table: &Val) {
+        let known = self.infos(table).is_some();
+        for infos in self.named.values_mut().chain(self.by_origin.values_mut()) {
+            for i in infos.iter_mut() {
+                if !known {
+                    i.transferable = true;
+                }
+            }
+        }
+        if !known {
+            return;
+        }
+        for t in table.iter() {
+            let infos = match t {
+                Term::Atom(a) => self.named.get_mut(a),
+                Term::Table(o) => self.by_origin.get_mut(o),
+                _ => None,
+            };
+            for i in infos.into_iter().flatten() {
+                i.transferable = true;
+            }
+            // The same creation under its other key.
+            let origins: Vec<Origin> = match t {
+                Term::Atom(a) => self
+                    .named
+                    .get(a)
+                    .map(|v| v.iter().map(|i| i.origin).collect()),
+                _ => None,
+            }
+            .unwrap_or_default();
+            for o in origins {
+                for i in self.by_origin.get_mut(&o).into_iter().flatten() {
+                    i.transferable = true;
+                }
+            }
+        }
+    }
+
+    /// Some table's key positions differ between the two.
+    pub fn keypos_differ(&self, other: &Tables) -> bool {
+        fn keys<K: Ord + Clone>(m: &FxHashMap<K, Vec<TableInfo>>) -> Vec<(K, Vec<Vec<u32>>)> {
+            let mut v: Vec<(K, Vec<Vec<u32>>)> = m
+                .iter()
+                .map(|(k, infos)| {
+                    let mut ps: Vec<Vec<u32>> = infos
+                        .iter()
+                        .map(|i| i.keypos.iter().copied().collect())
+                        .collect();
+                    ps.sort();
+                    (k.clone(), ps)
+                })
+                .collect();
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            v
+        }
+        keys(&self.named) != keys(&other.named) || keys(&self.by_origin) != keys(&other.by_origin)
     }
 
     /// Creations a table value may come from; `None` when some part is unknown.
@@ -146,13 +234,14 @@ impl Tables {
         Some(out)
     }
 
-    /// The table may be written by a process other than its owner.
+    /// The table may be written by more than one process: it is public
+    /// (or not known), or its ownership may pass to another process.
     pub fn maybe_public(&self, table: &Val) -> bool {
         match self.infos(table) {
             None => true,
-            Some(infos) => infos
-                .iter()
-                .any(|i| matches!(i.access, TableAccess::Public | TableAccess::Unknown)),
+            Some(infos) => infos.iter().any(|i| {
+                i.transferable || matches!(i.access, TableAccess::Public | TableAccess::Unknown)
+            }),
         }
     }
 
@@ -188,35 +277,138 @@ impl Tables {
     }
 }
 
-/// The key of each object in `objs` (a tuple, or a list of tuples).
-fn object_keys(objs: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
-    if keypos.is_empty() {
-        return Val::Any;
-    }
-    let mut out = Val::bottom();
-    for t in objs.iter() {
-        let tuples: Vec<Term> = match t {
-            Term::List(items) => items.clone(),
-            other => vec![other.clone()],
-        };
-        for tu in tuples {
-            let one = Val::one(tu);
-            for &k in keypos {
-                out.join_in(&element(&one, k as usize - 1, limit), limit);
-            }
+/// The terms of `v` that are tuples, taking a list's elements apart.
+fn tuples_of(v: &Val) -> Vec<Term> {
+    let mut out = Vec::new();
+    for t in v.iter() {
+        match t {
+            Term::List(items) => out.extend(items.iter().cloned()),
+            other => out.push(other.clone()),
         }
     }
     out
 }
 
-pub fn item(mfa: &MFA, args: &[Val], tables: &Tables, limit: usize) -> Item {
-    let arg = |i: usize| args.get(i).cloned().unwrap_or(Val::Any);
-    let table = arg(0);
-    let key = match mfa.name.as_str() {
-        "insert" | "insert_new" => object_keys(&arg(1), &tables.keypos(&table), limit),
-        _ => arg(1),
+/// The key of tuple `t` at each of `keypos`; every element when the key
+/// position is not known (the key is one of them). Of several candidates,
+/// one not known at all is left out when another is known: it could only
+/// meet a wildcard, which the others meet too, and it would hide them.
+fn keys_of(t: Term, keypos: &BTreeSet<u32>, limit: usize, out: &mut Val) {
+    let one = Val::one(t.clone());
+    let candidates: Vec<Val> = if keypos.is_empty() {
+        match &t {
+            Term::Tuple(items) => (0..items.len()).map(|i| element(&one, i, limit)).collect(),
+            Term::Keyed(_, k) => vec![Val::one((**k).clone())],
+            _ => vec![Val::Any],
+        }
+    } else {
+        keypos
+            .iter()
+            .map(|&k| element(&one, k as usize - 1, limit))
+            .collect()
     };
-    Item::TableKey { table, key }
+    let known: Vec<&Val> = candidates.iter().filter(|v| !v.is_any()).collect();
+    if known.is_empty() {
+        out.join_in(&Val::Any, limit);
+        return;
+    }
+    for v in known {
+        out.join_in(v, limit);
+    }
+}
+
+/// The key of each object in `objs` (a tuple, or a list of tuples).
+pub fn object_keys(objs: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
+    // As in [`keys_of`]: an object whose key is not known at all does not
+    // hide the keys known of the others.
+    let mut out = Val::bottom();
+    let mut unknown = false;
+    for t in tuples_of(objs) {
+        let mut k = Val::bottom();
+        keys_of(t, keypos, limit, &mut k);
+        if k.is_any() {
+            unknown = true;
+        } else {
+            out.join_in(&k, limit);
+        }
+    }
+    if unknown && out.is_bottom() {
+        return Val::Any;
+    }
+    out
+}
+
+/// A match pattern's variables (`'_'`, `'$1'`) match any term; a part not
+/// known stays not known.
+fn unvar(t: &Term) -> Term {
+    match t {
+        Term::Atom(a)
+            if a == "_"
+                || (a.len() > 1
+                    && a.starts_with('$')
+                    && a[1..].chars().all(|c| c.is_ascii_digit())) =>
+        {
+            Term::Wild
+        }
+        Term::Tuple(ts) => Term::Tuple(ts.iter().map(unvar).collect()),
+        Term::List(ts) => Term::List(ts.iter().map(unvar).collect()),
+        // A part of a written pattern the value analysis did not keep (too
+        // deep): it may be a variable.
+        Term::Any => Term::Wild,
+        t => t.clone(),
+    }
+}
+
+/// The keys a match pattern (`{Key, '_'}`) may match: `Wild` for a
+/// pattern variable. A pattern not known at all (computed elsewhere) says
+/// nothing of its keys: as any value not known, it is taken to touch none
+/// of the known ones.
+pub fn pattern_keys(pat: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
+    let known = |t: &Term| {
+        !matches!(
+            t,
+            Term::Opaque(_) | Term::Param(_) | Term::ParamElem(..) | Term::Derived(_)
+        )
+    };
+    if pat.is_any() || !pat.iter().all(known) {
+        return Val::Any;
+    }
+    let mut out = Val::bottom();
+    for t in pat.iter() {
+        match unvar(t) {
+            Term::Wild => return Val::one(Term::Wild),
+            u => keys_of(u, keypos, limit, &mut out),
+        }
+    }
+    out
+}
+
+/// The keys a match specification (`[{Pattern, Guards, Body}]`) may match
+/// (not known, as [`pattern_keys`], when the specification is not).
+pub fn spec_keys(spec: &Val, keypos: &BTreeSet<u32>, limit: usize) -> Val {
+    if spec.is_any() {
+        return Val::Any;
+    }
+    let mut out = Val::bottom();
+    for t in spec.iter() {
+        let Term::List(clauses) = t else {
+            return Val::Any;
+        };
+        for c in clauses {
+            match c {
+                // A head too deep to be kept: it may match any key.
+                Term::Tuple(parts) if parts.len() == 3 && parts[0] == Term::Any => {
+                    return Val::one(Term::Wild);
+                }
+                Term::Tuple(parts) if parts.len() == 3 => {
+                    let head = Val::one(parts[0].clone());
+                    out.join_in(&pattern_keys(&head, keypos, limit), limit);
+                }
+                _ => return Val::Any,
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -7,10 +7,12 @@
 //! Principal types (all `Serialize`; JSON uses snake_case names):
 //! - [`StaticOptions`]: enabled [`Category`]s (default all), `atom_limit`
 //!   (set size before widening, default 16), `search_budget` (states per
-//!   forward search), `max_entries` (entries listed per suspect).
+//!   forward search), `max_entries` (entries listed per suspect),
+//!   `include_tests` (report pairs in test code too).
 //! - [`Analysis`]: `suspects` (sorted by read file/line/column, then write,
 //!   then category; ids unique), [`Stats`] (deterministic counters, per
-//!   category and per application), and `timings` (wall time per pass, not
+//!   category and per application, and every [`Limits`] a search met, in
+//!   all and per function), and `timings` (wall time per pass, not
 //!   serialized).
 //! - [`Suspect`]: `id` (`R001:ct_master:238:240`: code, read module, read
 //!   line, [write module,] write line; `:cRC:WC` columns appended only when
@@ -19,73 +21,91 @@
 //!   `module`), `function` (`mod:f/2` or `mod:'-f/2-fun-0-'/0`),
 //!   `file`/`line`/`column` from `program.sources.location`; `span` is kept
 //!   for Rust callers but not serialized), `resource` ([`Resource`]: `kind`
-//!   (`registered_name`, `ets_object`, `mnesia_record`, `spawned_pid`,
-//!   `global_name`, `persistent_term`), optional `name`/`table`/`key`
-//!   [`ValueSet`]s (`values` as Erlang terms, `any: true` when not known
-//!   precisely), `display` such as `table ∈ {counters}, key ∈ {hits}`),
-//!   `path` ([`Hop`]s from read to write, each with `kind` `read` | `call`
-//!   (callee entered) | `return` (the read's function returned to this
-//!   caller site) | `spawn` (a new process runs the rest) | `serve` (a
-//!   `gen_server:call/cast` handled by the server) | `write`, `function`,
-//!   optional `call`, position), `entries` ([`Entry`]: exported functions the
-//!   race is reachable from, with an [`ArgHint`] per argument), `setup`
+//!   ([`ResourceKind`]), optional `name`/`table`/`key` [`ValueSet`]s
+//!   (`values` as Erlang terms, `any: true` when not known precisely),
+//!   `display` such as `table ∈ {counters}, key ∈ {hits}`), `path` ([`Hop`]s
+//!   from read to write, each with `kind` `read` | `call` (callee entered) |
+//!   `return` (the read's function returned to this caller site) | `spawn`
+//!   (a new process runs the rest) | `serve` (a `gen_server:call/cast`
+//!   handled by the server) | `write`, `function`, optional `call`,
+//!   position), `entries` ([`Entry`]: exported functions (an MFA) the race
+//!   is reachable from, with an [`ArgHint`] per argument), `setup`
 //!   (functions holding the `ets:new`/`mnesia:create_table` the race needs),
-//!   `message` (Dialyzer style).
+//!   `message` (Dialyzer style), `limits` (what cut the search from the
+//!   read, when something did).
 //! - [`Category`]: `registry` R001, `ets` R002, `mnesia` R003,
 //!   `spawn_register` R004, `global` R005, `persistent_term` R006,
-//!   `application_env` R007
-//!   ([`Category::parse`] accepts either form).
+//!   `application_env` R007 ([`Category::parse`] accepts either form);
+//!   each described once, with its operations, in [`catalog`].
 //!
 //! How it decides (see each module for details):
-//! - Values ([`values`]): small sets of constant-shaped terms; an unknown
-//!   value carries an identity (the parameter, variable or expression it
-//!   came from), so two uses race only if they are the same constant or the
-//!   same identity (an alias), as in Dialyzer. `self()`, `make_ref()` and
-//!   values derived from them are unique to a process and never race.
+//! - Operations ([`catalog`]): one row per call that reads or writes shared
+//!   state, with where its item is among the arguments; [`ops`] computes
+//!   the item, [`ets`] the keys of objects, patterns and specifications.
+//! - Values ([`values`], [`dataflow`]): small sets of constant-shaped terms;
+//!   an unknown value carries an identity (the parameter, variable or
+//!   expression it came from), so two uses race only if they are the same
+//!   constant or the same identity (an alias), as in Dialyzer. A parameter
+//!   fed more values than are kept keeps its identity (and, when callers
+//!   pass constants, may equal any constant): a function's own pairs never
+//!   depend on how many callers it has. Tables are values: they flow
+//!   through arguments, results, records, maps, tuples, lists, closures,
+//!   spawn arguments and a server's state ([`server`]); a lookup returns
+//!   objects keyed by what it looked up. `self()`, `make_ref()` and values
+//!   derived from them are unique to a process and never race.
 //! - Dependence ([`depend`]): a write counts only if it depends on the read's
-//!   value (data, or control: inside a clause the read selects, or after a
-//!   match that fails otherwise). `N = value(K), reset(K)` is no race.
-//! - Search ([`walk`]): forward from every read over pruned CFGs
-//!   ([`cfg`]), entering callees with their call-site context, returning to
-//!   callers when the read's function returns a dependent value, following
-//!   `spawn`/`gen_server` starts into the new process's code and
-//!   `gen_server:call` into `handle_call/3`. Each CFG node knows which
-//!   categories may be written at or after it (`Cfg::ahead`), so a
-//!   frame above the read is not walked when nothing after its call writes
-//!   and it cannot climb further; calls deeper than [`walk::MAX_ENTER`] are
-//!   answered from shared summaries, checked once per frame against only
-//!   the writes that may alias the read.
-//! - Filters ([`assemble`]): ETS tables that are not public (unless the path
-//!   crosses a server request), `spawn`+`register` whose new process blocks
-//!   in a `receive` before it can end.
+//!   value (data, or control: inside a clause the read selects, after a
+//!   match that fails otherwise, in a catch its failure reaches).
+//!   `N = value(K), reset(K)` is no race.
+//! - Search ([`search`]): forward from every read over pruned CFGs
+//!   ([`cfg`](mod@cfg)), entering callees with their call-site context (only the
+//!   clauses their arguments may run, [`feasible`]), returning to callers a
+//!   level at a time once everything below is walked, and only to callers
+//!   whose arguments can reach the read, following process starts into the
+//!   new process's code and `gen_server:call` into `handle_call/3`. Calls
+//!   deeper than [`search::MAX_ENTER`] are answered from shared summaries.
+//!   A fun call runs only the funs that flow to it ([`invoke`]). Every limit
+//!   that ends a path or cuts the search is counted ([`Limits`]).
+//! - Filters ([`assemble`]), each for a reason that holds on every
+//!   execution: a table no other process can write (protected or private,
+//!   never given away; unless the path crosses a server request); a pair
+//!   run only by one process that exists once, which does every write of
+//!   the item ([`process`]: serialised by its mailbox); a pair under a lock
+//!   every write of the item holds ([`locks`]); `spawn`+`register` whose new
+//!   process blocks in a `receive` first. Pairs in test code are counted,
+//!   not reported, unless `include_tests`.
 //!
 //! Searches share what does not depend on the read: each function's global
-//! context (hashed once, [`walk::HashedCtx`]), the unknown-fun candidates
-//! per arity and category, summaries and dependence results.
+//! context (hashed once, [`search::HashedCtx`]), summaries, dependence
+//! results and the ways to sites.
 //!
-//! Passes: [`units`] → [`dataflow`] → [`escape`] + [`callgraph`] (petgraph) →
-//! relevance masks → [`cfg`] → [`walk`] (parallel, one search per read) →
-//! [`assemble`]. One file per category: [`registry`], [`ets`], [`mnesia`],
-//! [`spawn_register`], [`global`], [`persistent_term`].
+//! Passes: [`units`] → [`dataflow`] (with [`invoke`]) → [`callgraph`]
+//! (petgraph) → [`process`] + [`locks`] + relevance masks → [`cfg`](mod@cfg) →
+//! [`search`] (parallel, one search per read) → [`assemble`]. [`walk`] is
+//! the one walk over IR expressions the passes share. Modules import each
+//! other in one direction only: `values`, `walk`, `spawn` at the bottom,
+//! `search` and `assemble` at the top.
 //!
 //! Architecture invariant: output depends only on the input program and the
 //! options, never on thread count or hash order (searches run in parallel
 //! but each is sequential, and results are sorted).
 
-pub mod app_env;
 pub mod assemble;
 pub mod callgraph;
+pub mod catalog;
 pub mod cfg;
 pub mod dataflow;
 pub mod depend;
 pub mod escape;
 pub mod ets;
-pub mod global;
+pub mod feasible;
+pub mod invoke;
+pub mod locks;
 pub mod message;
-pub mod mnesia;
 pub mod ops;
-pub mod persistent_term;
-pub mod registry;
+pub mod process;
+pub mod search;
+pub mod server;
 pub mod spawn;
 pub mod spawn_register;
 pub mod suspect;
@@ -100,14 +120,17 @@ use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 pub use suspect::{
-    Access, Analysis, ArgHint, Category, Entry, Hop, HopKind, Resource, Stats, Suspect, ValueSet,
+    Access, Analysis, ArgHint, Category, Entry, Hop, HopKind, Limits, Resource, ResourceKind,
+    Stats, Suspect, ValueSet,
 };
+
+use crate::catalog::CatSet;
 
 use crate::callgraph::{CallGraph, EdgeKind};
 use crate::dataflow::SiteTarget;
+use crate::search::{Read, World};
 use crate::units::Units;
 use crate::values::{Origin, UnitId};
-use crate::walk::{Read, World};
 
 /// What to look for and how hard.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,6 +143,10 @@ pub struct StaticOptions {
     pub search_budget: usize,
     /// Entries listed per suspect.
     pub max_entries: usize,
+    /// Report pairs whose read or write is in test or example code
+    /// ([`units::is_test_code`]); such code is always analysed, as callers
+    /// of the code under test and as entries.
+    pub include_tests: bool,
 }
 
 impl Default for StaticOptions {
@@ -129,6 +156,7 @@ impl Default for StaticOptions {
             atom_limit: 16,
             search_budget: 2_500,
             max_entries: 8,
+            include_tests: false,
         }
     }
 }
@@ -140,7 +168,7 @@ fn writes_of(
     let mut out = Vec::new();
     for (mi, per) in world.site_ops.iter().enumerate() {
         for (si, &(_, w)) in per.iter().enumerate() {
-            if w == 0 {
+            if w.is_empty() {
                 continue;
             }
             let o = Origin {
@@ -151,16 +179,32 @@ fn writes_of(
                 continue;
             };
             let ctx = world.global_ctx(sv.unit);
-            for c in Category::ALL {
-                if w & c.bit() != 0
-                    && let Some((args, item)) = world.item_at(c, o, &ctx)
-                {
+            for c in w.iter() {
+                if let Some((args, item)) = world.item_at(c, o, &ctx) {
                     out.push((c, o, sv.unit, item, args));
                 }
             }
         }
     }
     out
+}
+
+/// The program's ETS tables, with those `ets:give_away/3` may hand over.
+fn tables_of(units: &Units<'_>, flow: &dataflow::Flow) -> ets::Tables {
+    let mut tables = ets::Tables::new(&flow.creations);
+    for per_site in &flow.sites {
+        for sv in per_site.iter().flatten() {
+            if let SiteTarget::Static(mfa) = &sv.target
+                && mfa.module == "ets"
+                && mfa.name == "give_away"
+                && mfa.arity == 3
+            {
+                let ctx = flow.unit_ctx(units, sv.unit);
+                tables.given_away(&values::resolve(&sv.args[0], ctx, flow.limit));
+            }
+        }
+    }
+    tables
 }
 
 /// Run the static pass over a loaded program.
@@ -173,22 +217,28 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         clock = now;
     };
     let limit = opts.atom_limit.max(1);
-    let enabled: u8 = opts.categories.iter().fold(0, |m, c| m | c.bit());
+    let enabled: CatSet = opts.categories.iter().copied().collect();
     let units = Units::new(program);
     let flow = dataflow::compute(&units, limit);
     lap("dataflow");
-    let candidates = escape::apply_candidates(&units, &flow);
-    let cg = CallGraph::build(&units, &flow, candidates);
+    let cg = CallGraph::build(&units, &flow);
+    let procs = process::compute(&units, &flow, &cg);
+    let lock_ops = locks::lock_sites(&units, &flow);
+    let creation_sites: FxHashSet<(u32, CallSiteId)> = flow
+        .creations
+        .iter()
+        .map(|c| (c.origin.module, c.origin.site))
+        .collect();
     lap("callgraph");
 
     // Reads and writes per site, and per unit.
-    let mut reads_seed = vec![0u8; units.units.len()];
-    let mut writes_seed = vec![0u8; units.units.len()];
-    let mut site_ops: Vec<Vec<(u8, u8)>> = Vec::with_capacity(units.modules.len());
+    let mut reads_seed = vec![CatSet::EMPTY; units.units.len()];
+    let mut writes_seed = vec![CatSet::EMPTY; units.units.len()];
+    let mut site_ops: Vec<Vec<(CatSet, CatSet)>> = Vec::with_capacity(units.modules.len());
     let mut reads: Vec<Read> = Vec::new();
     let mut write_count = 0usize;
     for (mi, m) in units.modules.iter().enumerate() {
-        let mut per = vec![(0u8, 0u8); m.call_sites.len()];
+        let mut per = vec![(CatSet::EMPTY, CatSet::EMPTY); m.call_sites.len()];
         for (si, slot) in per.iter_mut().enumerate() {
             let site = CallSiteId(si as u32);
             let Some(sv) = flow.site(mi as u32, site) else {
@@ -203,35 +253,33 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
             if mfa.module == m.name {
                 continue;
             }
-            let (r, w) = ops::classify(mfa);
+            let (r, w) = catalog::classify(mfa);
             let (r, w) = (r & enabled, w & enabled);
             *slot = (r, w);
             reads_seed[sv.unit.index()] |= r;
             writes_seed[sv.unit.index()] |= w;
-            if w != 0 {
+            if !w.is_empty() {
                 write_count += 1;
             }
-            for c in Category::ALL {
-                if r & c.bit() != 0 {
-                    reads.push(Read {
-                        unit: sv.unit,
-                        origin: Origin {
-                            module: mi as u32,
-                            site,
-                        },
-                        category: c,
-                    });
-                }
+            for c in r.iter() {
+                reads.push(Read {
+                    unit: sv.unit,
+                    origin: Origin {
+                        module: mi as u32,
+                        site,
+                    },
+                    category: c,
+                });
             }
         }
         site_ops.push(per);
     }
     let write_reach = cg.propagate(&writes_seed, |k| k != EdgeKind::Creates);
     let read_reach = cg.propagate(&reads_seed, EdgeKind::returns);
-    let reach: Vec<u8> = write_reach
+    let reach: Vec<CatSet> = write_reach
         .iter()
         .zip(&read_reach)
-        .map(|(a, b)| a | b)
+        .map(|(&a, &b)| a | b)
         .collect();
 
     // Pruned CFGs.
@@ -244,11 +292,14 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
             let module = unit.module;
             let keep = |site: CallSiteId| {
                 let (r, w) = site_ops[module as usize][site.index()];
-                r | w != 0
+                !(r | w).is_empty()
+                    || cg.unresolved.contains_key(&(module, site))
+                    || lock_ops.contains_key(&(module, site))
+                    || creation_sites.contains(&(module, site))
                     || cg
                         .invokes(module, site)
                         .iter()
-                        .any(|inv| cg.node_mask(&reach, &inv.callee, &units) != 0)
+                        .any(|inv| !cg.node_mask(&reach, &inv.callee, &units).is_empty())
             };
             let mut c = cfg::build(&func.body, unit.clauses(func), &keep);
             c.set_ahead(&|site| {
@@ -262,13 +313,17 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         .collect();
 
     lap("cfg");
-    let apply_targets = walk::apply_targets(&cg, &write_reach);
+    let locks = locks::Locks::compute(&units, &flow, &cg, &cfgs, lock_ops, &|u| {
+        procs.entered_outside[u.index()]
+    });
     let world = World {
         units: &units,
         flow: &flow,
         cg: &cg,
         cfgs,
-        tables: ets::Tables::new(&flow.creations),
+        tables: tables_of(&units, &flow),
+        locks,
+        procs,
         site_ops,
         write_reach,
         limit,
@@ -277,8 +332,8 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         write_index: Default::default(),
         summaries: Default::default(),
         deps: Default::default(),
-        globals: walk::global_ctxs(&units, &flow),
-        apply_targets,
+        paths: Default::default(),
+        globals: search::global_ctxs(&units, &flow),
     };
     let mut world = world;
     world.writes = writes_of(&world);
@@ -287,7 +342,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     }
 
     // Only reads that can reach a write of their category, directly or by returning.
-    let outcomes: Vec<walk::Outcome> = reads.par_iter().map(|r| world.search(r)).collect();
+    let outcomes: Vec<search::Outcome> = reads.par_iter().map(|r| world.search(r)).collect();
     lap("search");
 
     let mut assembler = assemble::Assembler::new(&world, opts.max_entries);
@@ -305,18 +360,37 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
     let mut suspects = Vec::new();
     let mut seen: FxHashSet<(Category, Origin, Origin)> = FxHashSet::default();
     for (read, outcome) in reads.iter().zip(&outcomes) {
-        if outcome.truncated {
-            stats.truncated_searches += 1;
+        if !outcome.limits.is_zero() {
+            stats.truncated_searches += outcome.limits.budget;
+            stats.searches_cut += 1;
+            stats.limits.add(&outcome.limits);
+            stats
+                .limits_per_function
+                .entry(units.mfa_of_fn(units.unit(read.unit).owner))
+                .or_default()
+                .add(&outcome.limits);
         }
         for hit in &outcome.hits {
             if !seen.insert((read.category, read.origin, hit.write)) {
+                continue;
+            }
+            // An atomic read-and-write (`ets:update_counter/3`) against
+            // itself: no other process can come between its two halves.
+            if hit.write == read.origin && world.atomic_at(read.category, read.origin) {
+                continue;
+            }
+            let in_tests = |u: UnitId| units.test_modules[units.unit(u).module as usize];
+            if !opts.include_tests && (in_tests(read.unit) || in_tests(hit.write_unit)) {
+                stats.test_pairs += 1;
                 continue;
             }
             if assembler.filtered(read, hit) {
                 stats.filtered += 1;
                 continue;
             }
-            suspects.push(assembler.suspect(read, hit));
+            let mut s = assembler.suspect(read, hit);
+            s.limits = outcome.limits;
+            suspects.push(s);
         }
     }
     let suspects = assemble::finish(suspects);
@@ -449,6 +523,393 @@ mod tests {
             .map(|s| (s.category.as_str(), s.read.line, s.write.module.to_string()))
             .collect();
         assert_eq!(found, vec![("application_env", 4, "t".to_string())]);
+    }
+
+    /// `bump(Tab, Key)` with `Tab` a public table from `ets:new/2` in another function.
+    fn bump_with(read: &str, write: &str) -> Vec<(&'static str, u32, u32)> {
+        let src = format!(
+            "-module(t).\n-export([setup/0, bump/2]).\nsetup() -> ets:new(t, [public]).\n\
+             bump(Tab, Key) ->\n    {read},\n    {write}.\n"
+        );
+        check(&src)
+    }
+
+    #[test]
+    fn every_ets_read_pairs_with_every_ets_write() {
+        let reads = [
+            "[{Key, N}] = ets:lookup(Tab, Key)",
+            "N = ets:lookup_element(Tab, Key, 2)",
+            "true = ets:member(Tab, Key), N = 0",
+            "[[N]] = ets:match(Tab, {Key, '$1'})",
+            "[{_, N}] = ets:match_object(Tab, {Key, '_'})",
+            "[N] = ets:select(Tab, [{{Key, '$1'}, [], ['$1']}])",
+            "N = ets:first(Tab)",
+            "N = ets:tab2list(Tab)",
+            "N = ets:info(Tab, size)",
+            "[{_, N}] = ets:take(Tab, Key)",
+            "N = ets:update_counter(Tab, Key, 1)",
+        ];
+        let writes = [
+            "ets:insert(Tab, {Key, N + 1})",
+            "ets:insert_new(Tab, {Key, N})",
+            "ets:update_element(Tab, Key, {2, N + 1})",
+            "ets:update_counter(Tab, Key, N)",
+            "ets:update_counter(Tab, Key, N, {Key, 0})",
+            "N =/= 0 andalso ets:delete(Tab, Key)",
+            "ets:delete_object(Tab, {Key, N})",
+            "N =/= 0 andalso ets:take(Tab, Key) == N",
+            "ets:select_delete(Tab, [{{Key, N}, [], [true]}])",
+            "ets:select_replace(Tab, [{{Key, N}, [], [{{Key, N + 1}}]}])",
+            "ets:match_delete(Tab, {Key, N})",
+            "N =/= 0 andalso ets:delete_all_objects(Tab)",
+        ];
+        for r in reads {
+            for w in writes {
+                assert_eq!(bump_with(r, w), vec![("ets", 5, 6)], "{r} -> {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn settings_of_a_table_are_no_read_of_its_objects() {
+        assert_eq!(
+            bump_with("N = ets:info(Tab, owner)", "ets:insert(Tab, {Key, N})"),
+            vec![]
+        );
+    }
+
+    #[test]
+    fn an_atomic_update_is_no_pair_with_itself() {
+        let src = "-module(t).\n-export([setup/0, hit/1]).\nsetup() -> ets:new(t, [named_table, public]).\n\
+                   hit(K) -> ets:update_counter(t, K, 1, {K, 0}).\n";
+        assert_eq!(check(src), vec![]);
+    }
+
+    #[test]
+    fn a_record_update_of_a_looked_up_object_writes_its_key() {
+        let src = "-module(t).\n-export([setup/0, hit/1]).\n-record(session, {id, hits = 0}).\n\
+                   setup() -> ets:new(sessions, [named_table, public, {keypos, #session.id}]).\n\
+                   hit(Id) ->\n    [S] = ets:lookup(sessions, Id),\n\
+                   ets:insert(sessions, S#session{hits = S#session.hits + 1}).\n";
+        assert_eq!(check(src), vec![("ets", 6, 7)]);
+    }
+
+    /// A module whose `bump/1` reads key `K` and writes it back, whose
+    /// `reset_if/1` reads `K` then writes key `a` elsewhere, each called
+    /// from `callers` functions with keys `k1`, `k2`, ... and one with `a`.
+    fn with_callers(callers: usize) -> String {
+        let mut src = String::from(
+            "-module(t).\n-export([setup/0]).\nsetup() -> ets:new(t, [named_table, public]).\n\
+             bump(K) -> [{K, N}] = ets:lookup(t, K), ets:insert(t, {K, N + 1}).\n\
+             reset_if(K) -> case ets:member(t, K) of true -> reset(); false -> ok end.\n\
+             reset() -> ets:insert(t, {a, 0}).\n\
+             ca() -> bump(a), reset_if(a).\n",
+        );
+        for i in 0..callers {
+            src.push_str(&format!("c{i}() -> bump(k{i}), reset_if(k{i}).\n"));
+        }
+        src
+    }
+
+    #[test]
+    fn a_function_with_thirty_callers_keeps_its_suspects() {
+        let one = check(&with_callers(1));
+        assert_eq!(one, vec![("ets", 4, 4), ("ets", 5, 6)]);
+        for n in [2, 15, 16, 17, 30] {
+            assert_eq!(check(&with_callers(n)), one, "{n} callers");
+        }
+    }
+
+    #[test]
+    fn a_search_cut_by_its_budget_is_counted() {
+        let program = load_source("t.erl", &with_callers(30));
+        let opts = StaticOptions {
+            search_budget: 2,
+            ..StaticOptions::default()
+        };
+        let a = find_suspects(&program, &opts);
+        assert!(a.stats.truncated_searches > 0);
+        assert_eq!(a.stats.limits.budget, a.stats.truncated_searches);
+        assert!(a.stats.limits_per_function.contains_key("t:bump/1"));
+    }
+
+    #[test]
+    fn a_fun_call_runs_only_the_funs_that_flow_to_it() {
+        let head = "-module(t).\n-export([setup/0, check/1, other/0]).\n\
+                    setup() -> ets:new(t, [named_table, public]).\n\
+                    check(F) -> case ets:lookup(t, k) of [] -> F(); _ -> ok end.\n\
+                    other() -> spawn(fun() -> ets:insert(t, {k, 1}) end).\n";
+        // `F` comes from outside: the path ends there, and is counted.
+        let program = load_source("t.erl", head);
+        let a = find_suspects(&program, &StaticOptions::default());
+        assert!(a.suspects.is_empty());
+        assert_eq!(a.stats.limits.unknown_funs, 1);
+        assert_eq!(a.stats.limits_per_function["t:check/1"].unknown_funs, 1);
+        // A fun the program passes to `check/1` is followed.
+        let src = format!("{head}go() -> check(fun() -> ets:insert(t, {{k, 2}}) end).\n");
+        assert_eq!(check(&src), vec![("ets", 4, 6)]);
+    }
+
+    /// `bump/2` on line 3, its table reaching it by `route` (the rest of
+    /// the module, exporting `exports`, where `ACCESS` is the table's access).
+    fn table_route(exports: &str, route: &str, access: &str) -> Vec<(&'static str, u32, u32)> {
+        let src = format!(
+            "-module(t).\n-export([{exports}]).\n\
+             bump(Tab, Key) -> [{{Key, N}}] = ets:lookup(Tab, Key), ets:insert(Tab, {{Key, N + 1}}).\n{}",
+            route.replace("ACCESS", access)
+        );
+        check(&src)
+    }
+
+    #[test]
+    fn a_table_flows_to_its_uses_by_every_route() {
+        let routes = [
+            // An argument.
+            ("go/0", "go() -> T = ets:new(t, [ACCESS]), bump(T, k).\n"),
+            // A helper's result.
+            (
+                "go/0",
+                "mk() -> ets:new(t, [ACCESS, set]).\ngo() -> bump(mk(), k).\n",
+            ),
+            // A record field.
+            (
+                "new/0, go/0",
+                "-record(st, {tab}).\nnew() -> #st{tab = ets:new(t, [ACCESS])}.\ngo() -> use(new()).\nuse(#st{tab = T}) -> bump(T, k).\n",
+            ),
+            // A map value.
+            (
+                "new/0, go/0",
+                "new() -> #{tab => ets:new(t, [ACCESS])}.\ngo() -> M = new(), use2(M), use3(M).\nuse2(#{tab := T}) -> bump(T, k).\nuse3(M) -> bump(maps:get(tab, M), k).\n",
+            ),
+            // A tuple, a list.
+            (
+                "go/0",
+                "go() -> {_, T} = {x, ets:new(t, [ACCESS])}, [bump(X, k) || X <- [T]].\n",
+            ),
+            // A closure.
+            (
+                "go/0",
+                "go() -> T = ets:new(t, [ACCESS]), spawn(fun() -> bump(T, k) end).\n",
+            ),
+            // A server's state, from init/1 to handle_call/3.
+            (
+                "init/1, handle_call/3, handle_cast/2",
+                "init([]) -> {ok, {state, ets:new(t, [ACCESS])}}.\nhandle_call(K, _, {state, T} = S) -> bump(T, K), {reply, ok, S}.\nhandle_cast(_, S) -> {noreply, S}.\n",
+            ),
+            (
+                "init/1, handle_call/3, handle_cast/2",
+                "init([]) -> {ok, #{tab => ets:new(t, [ACCESS])}}.\nhandle_call(K, _, #{tab := T} = S) -> bump(T, K), {reply, ok, S}.\nhandle_cast(_, S) -> {noreply, S}.\n",
+            ),
+        ];
+        for (exports, r) in routes {
+            assert_eq!(
+                table_route(exports, r, "public"),
+                vec![("ets", 3, 3)],
+                "{r}"
+            );
+            assert_eq!(table_route(exports, r, "protected"), vec![], "{r}");
+        }
+        // A spawned process's arguments: `w/1` is exported (spawn/3 needs
+        // it), so other code may pass it any table.
+        let spawned =
+            "go() -> T = ets:new(t, [ACCESS]), spawn(?MODULE, w, [T]).\nw(T) -> bump(T, j).\n";
+        assert_eq!(
+            table_route("go/0, w/1", spawned, "public"),
+            vec![("ets", 3, 3)]
+        );
+    }
+
+    /// A gen_server whose `handle_call/3` bumps a counter in a public table
+    /// made in `init/1`, started by `START`, plus `EXTRA`.
+    fn counter_server(start: &str, extra: &str) -> Vec<(&'static str, u32, u32)> {
+        let src = format!(
+            "-module(t).\n-behaviour(gen_server).\n\
+             -export([start/0, bump/1, init/1, handle_call/3, handle_cast/2]).\n\
+             start() -> {start}.\n\
+             bump(K) -> gen_server:call(t, {{bump, K}}).\n\
+             init([]) -> ets:new(t, [named_table, public]), {{ok, 0}}.\n\
+             handle_call({{bump, K}}, _, S) ->\n    [{{K, N}}] = ets:lookup(t, K),\n    ets:insert(t, {{K, N + 1}}),\n    {{reply, N, S}}.\n\
+             handle_cast(_, S) -> {{noreply, S}}.\n{extra}"
+        );
+        check(&src)
+    }
+
+    #[test]
+    fn a_pair_serialised_in_one_server_is_filtered() {
+        let named = "gen_server:start_link({local, t}, t, [], [])";
+        assert_eq!(counter_server(named, ""), vec![]);
+        // Several servers of the module may run at once.
+        let unnamed = "gen_server:start_link(t, [], [])";
+        assert_eq!(counter_server(unnamed, ""), vec![("ets", 8, 9)]);
+        // Another process writes the same table.
+        let client = "-export([hits/0, reset/0]).\nhits() -> bump(hits).\nreset() -> ets:insert(t, {hits, 0}).\n";
+        assert_eq!(counter_server(named, client), vec![("ets", 8, 9)]);
+        assert_eq!(
+            counter_server(named, "-export([hits/0]).\nhits() -> bump(hits).\n"),
+            vec![]
+        );
+    }
+
+    #[test]
+    fn a_pair_crossing_two_requests_is_kept() {
+        let src = "-module(t).\n-behaviour(gen_server).\n\
+                   -export([start/0, incr/1, init/1, handle_call/3, handle_cast/2]).\n\
+                   start() -> gen_server:start_link({local, t}, t, [], []).\n\
+                   incr(K) -> N = gen_server:call(t, {get, K}), gen_server:call(t, {set, K, N + 1}).\n\
+                   init([]) -> ets:new(t, [named_table, public]), {ok, 0}.\n\
+                   handle_call({get, K}, _, S) -> [{K, N}] = ets:lookup(t, K), {reply, N, S};\n\
+                   handle_call({set, K, N}, _, S) -> {reply, ets:insert(t, {K, N}), S}.\n\
+                   handle_cast(_, S) -> {noreply, S}.\n";
+        assert_eq!(check(src), vec![("ets", 7, 8)]);
+    }
+
+    #[test]
+    fn a_hand_written_loop_registered_once_serialises_its_pairs() {
+        let src = "-module(t).\n-export([start/0, bump/1]).\n\
+                   start() -> ets:new(t, [named_table, public]), register(ctr, spawn(fun loop/0)).\n\
+                   bump(K) -> ctr ! {bump, K}.\n\
+                   loop() ->\n    receive\n        {bump, K} ->\n            [{K, N}] = ets:lookup(t, K),\n            ets:insert(t, {K, N + 1}),\n            loop()\n    end.\n";
+        assert_eq!(check(src), vec![]);
+        // Spawned without a name: every start/0 makes one more.
+        let many = src.replace("register(ctr, spawn(fun loop/0))", "spawn(fun loop/0)");
+        assert_eq!(check(&many), vec![("ets", 8, 9)]);
+    }
+
+    #[test]
+    fn a_protected_table_given_away_is_not_filtered() {
+        let body = "bump(K) ->\n    N = case ets:lookup(tab, K) of [] -> 0; [{K, V}] -> V end,\n    ets:insert(tab, {K, N + 1}).\n";
+        let make = |opts: &str, extra: &str| {
+            check(&format!(
+                "-module(t).\n-export([setup/0, bump/1]).\nsetup() -> ets:new(tab, [named_table, {opts}]){extra}.\n{body}"
+            ))
+        };
+        assert_eq!(make("protected", ""), vec![]);
+        assert_eq!(
+            make("protected, {heir, whereis(h), x}", ""),
+            vec![("ets", 5, 6)]
+        );
+        assert_eq!(
+            make("protected", ", ets:give_away(tab, whereis(h), x)"),
+            vec![("ets", 5, 6)]
+        );
+    }
+
+    /// `bump/0` as `body` (on lines 5-7), plus `extra`.
+    fn locked(body: &str, extra: &str) -> Vec<(&'static str, u32, u32)> {
+        check(&format!(
+            "-module(t).\n-export([setup/0, bump/0, reset/0]).\n\
+             setup() -> ets:new(t, [named_table, public]).\n\
+             reset() -> {extra}.\n{body}"
+        ))
+    }
+
+    #[test]
+    fn accesses_under_one_lock_are_no_pair() {
+        let trans = "bump() -> global:trans({ctr, self()}, fun() ->\n\
+                     [{k, N}] = ets:lookup(t, k),\n    ets:insert(t, {k, N + 1}) end).\n";
+        assert_eq!(locked(trans, "ok"), vec![]);
+        // A write of the same key without the lock.
+        assert_eq!(locked(trans, "ets:insert(t, {k, 0})"), vec![("ets", 6, 7)]);
+        // ... or under the same lock.
+        let reset = "global:trans({ctr, self()}, fun() -> ets:insert(t, {k, 0}) end)";
+        assert_eq!(locked(trans, reset), vec![]);
+        // Another lock.
+        let other = "global:trans({other, self()}, fun() -> ets:insert(t, {k, 0}) end)";
+        assert_eq!(locked(trans, other), vec![("ets", 6, 7)]);
+        let set = "bump() -> global:set_lock({ctr, self()}),\n\
+                   [{k, N}] = ets:lookup(t, k),\n    ets:insert(t, {k, N + 1}), global:del_lock({ctr, self()}).\n";
+        assert_eq!(locked(set, "ok"), vec![]);
+        // Let go between the read and the write.
+        let gap = "bump() -> global:set_lock({ctr, self()}),\n\
+                   [{k, N}] = ets:lookup(t, k), global:del_lock({ctr, self()}), global:set_lock({ctr, self()}),\n    ets:insert(t, {k, N + 1}), global:del_lock({ctr, self()}).\n";
+        assert_eq!(locked(gap, "ok"), vec![("ets", 6, 7)]);
+    }
+
+    #[test]
+    fn pairs_in_test_code_are_analysed_but_not_reported() {
+        let lib = "-module(ctr).\n-export([setup/0, bump/1]).\n\
+                   setup() -> ets:new(ctr, [named_table, public]).\n\
+                   bump(K) -> [{K, N}] = ets:lookup(ctr, K), ets:insert(ctr, {K, N + 1}).\n";
+        let suite = "-module(ctr_SUITE).\n-export([t/1]).\n\
+                     t(_) -> ctr:bump(k), case ets:lookup(ctr, k) of [] -> ets:insert(ctr, {k, 0}); _ -> ok end.\n";
+        let mut program = load_source("src/ctr.erl", lib);
+        program.absorb(load_source("test/ctr_SUITE.erl", suite));
+        let run = |include_tests| {
+            let opts = StaticOptions {
+                include_tests,
+                ..StaticOptions::default()
+            };
+            let a = find_suspects(&program, &opts);
+            let ids: Vec<String> = a.suspects.iter().map(|s| s.id.clone()).collect();
+            (ids, a.stats.test_pairs)
+        };
+        // The library's own pair, reachable from the suite, is reported.
+        let (ids, test_pairs) = run(false);
+        assert_eq!(ids, vec!["R002:ctr:4:4"]);
+        assert!(test_pairs > 0);
+        let (all, none) = run(true);
+        assert!(all.len() > ids.len() && all.contains(&"R002:ctr:4:4".to_string()));
+        assert_eq!(none, 0);
+    }
+
+    /// `go(K)` on lines 4-6: `read` (binding `V`), then `write`.
+    fn dependence(read: &str, write: &str) -> Vec<(&'static str, u32, u32)> {
+        check(&format!(
+            "-module(t).\n-export([setup/0, go/1]).\n-record(r, {{k, n = 0}}).\n\
+             setup() -> ets:new(t, [named_table, public, {{keypos, 2}}]).\n\
+             go(K) ->\n    {read},\n    {write}.\n"
+        ))
+    }
+
+    #[test]
+    fn a_write_depends_on_the_read_through_every_expression_form() {
+        let read = "[#r{n = V}] = ets:lookup(t, K)";
+        let read_bare = "V = ets:lookup_element(t, K, 3)";
+        let writes = [
+            // Record creation and update.
+            (read_bare, "ets:insert(t, #r{k = K, n = V + 1})"),
+            (
+                "[R] = ets:lookup(t, K), V = R#r.n",
+                "ets:insert(t, R#r{n = V + 1})",
+            ),
+            // Map creation and update.
+            (read_bare, "M = #{n => V}, ets:insert(t, {r, K, M})"),
+            (
+                read_bare,
+                "M = #{n => 0}, ets:insert(t, {r, K, M#{n := V}})",
+            ),
+            // Comprehensions: the generator, a filter.
+            (read_bare, "[ets:insert(t, {r, K, X}) || X <- [V]]"),
+            (read_bare, "[ets:insert(t, {r, K, 1}) || V > 0]"),
+            // try/catch: the body's value, and a catch reached because the read failed.
+            (
+                read_bare,
+                "try V + 1 of N -> ets:insert(t, {r, K, N}) catch _:_ -> ok end",
+            ),
+            (
+                "ok",
+                "try ets:lookup_element(t, K, 3) catch error:badarg -> ets:insert(t, {r, K, 0}) end",
+            ),
+            // maybe.
+            (read_bare, "maybe N ?= V, ets:insert(t, {r, K, N}) end"),
+            // Binaries.
+            (read_bare, "ets:insert(t, {r, K, <<V:8>>})"),
+            // catch.
+            (read_bare, "N = (catch V + 1), ets:insert(t, {r, K, N})"),
+        ];
+        for (r, w) in writes {
+            let found = dependence(r, w);
+            assert!(
+                found.iter().any(|&(c, _, _)| c == "ets"),
+                "{r} -> {w}: {found:?}"
+            );
+        }
+        // The same write not depending on the read.
+        assert_eq!(
+            dependence(read_bare, "ets:insert(t, #r{k = K, n = 0})"),
+            vec![]
+        );
+        let _ = read;
     }
 
     #[test]

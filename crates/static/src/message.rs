@@ -15,6 +15,11 @@ fn fallback(mfa: &MFA, i: usize) -> &'static str {
         ("global", "register_name", 1) => "pid()",
         ("ets", _, 0) => "atom() | ets:tid()",
         ("ets", "insert" | "insert_new", 1) => "tuple() | [tuple()]",
+        ("ets", "delete_object", 1) => "tuple()",
+        ("ets", "match" | "match_object" | "match_delete", 1) => "ets:match_pattern()",
+        ("ets", "select" | "select_count" | "select_delete" | "select_replace", 1) => {
+            "ets:match_spec()"
+        }
         ("mnesia", "dirty_write" | "dirty_match_object", _) => "tuple()",
         ("mnesia", _, 0) => "atom()",
         ("erlang", _, _) if mfa.name.starts_with("spawn") => "fun() | atom()",
@@ -26,6 +31,7 @@ fn fallback(mfa: &MFA, i: usize) -> &'static str {
 pub fn render_call(mfa: &MFA, args: &[Val], origin: &dyn Fn(Origin) -> String) -> String {
     let rendered: Vec<String> = args
         .iter()
+        .take(mfa.arity as usize)
         .enumerate()
         .map(|(i, v)| v.render_arg(fallback(mfa, i), origin))
         .collect();
@@ -34,12 +40,7 @@ pub fn render_call(mfa: &MFA, args: &[Val], origin: &dyn Fn(Origin) -> String) -
 
 /// The message of a suspect. `read_where` is ` on line N` or ` in FILE on line N`.
 pub fn message(category: Category, write_call: &str, read_call: &str, read_where: &str) -> String {
-    let effect = match category {
-        Category::Registry | Category::Global | Category::SpawnRegister => "might fail",
-        Category::Ets | Category::Mnesia | Category::PersistentTerm | Category::ApplicationEnv => {
-            "might have an unintended effect"
-        }
-    };
+    let effect = category.info().effect;
     format!(
         "The call {write_call} {effect} due to a possible race condition caused by its \
          combination with the {read_call} call{read_where}"

@@ -1,18 +1,9 @@
-//! Operations on shared state: which calls read or write it (per category),
-//! and the item ([`Item`]) each touches, from abstract argument values.
+//! The shared item an operation touches ([`Item`]), from the operation's
+//! row in the [`crate::catalog`] and its abstract argument values.
 
-use racewit_syntax::ir::MFA;
-
-use crate::ets::Tables;
-use crate::suspect::Category;
-use crate::values::{Origin, Val};
-use crate::{app_env, ets, global, mnesia, persistent_term, registry, spawn_register};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    Read,
-    Write,
-}
+use crate::catalog::{Category, Op, Shape};
+use crate::ets::{self, Tables};
+use crate::values::{Origin, Term, Val, element};
 
 /// The shared item an operation touches.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -25,56 +16,90 @@ pub enum Item {
     Spawn(Origin),
     /// The pid argument of a `register` (write side of spawn/register).
     Pid(Val),
+    /// Nothing shared (`ets:info(T, owner)`).
+    Nothing,
 }
 
-/// The categories a call reads and writes, as bit masks ([`Category::bit`]).
-pub fn classify(mfa: &MFA) -> (u8, u8) {
-    let mut reads = 0;
-    let mut writes = 0;
-    let mut add = |c: Category, r: Option<Role>| match r {
-        Some(Role::Read) => reads |= c.bit(),
-        Some(Role::Write) => writes |= c.bit(),
-        None => {}
-    };
-    add(Category::Registry, registry::role(mfa));
-    add(Category::Ets, ets::role(mfa));
-    add(Category::Mnesia, mnesia::role(mfa));
-    add(Category::SpawnRegister, spawn_register::role(mfa));
-    add(Category::Global, global::role(mfa));
-    add(Category::PersistentTerm, persistent_term::role(mfa));
-    add(Category::ApplicationEnv, app_env::role(mfa));
-    (reads, writes)
+/// `'_'` in a mnesia match pattern matches any key.
+fn unwild(v: Val) -> Val {
+    match &v {
+        Val::Set(s) if s.iter().any(|t| matches!(t, Term::Atom(a) if a == "_")) => {
+            Val::one(Term::Wild)
+        }
+        _ => v,
+    }
 }
 
-/// The item of an operation of category `cat` at `origin` with resolved `args`.
+/// The item of `op` at `origin` with resolved `args`.
 pub fn item(
-    cat: Category,
-    mfa: &MFA,
+    op: &Op,
+    arity: usize,
     args: &[Val],
     origin: Origin,
     tables: &Tables,
     limit: usize,
 ) -> Item {
     let arg = |i: usize| args.get(i).cloned().unwrap_or(Val::Any);
-    match cat {
-        Category::Registry | Category::Global | Category::PersistentTerm => {
-            if mfa.arity == 0 {
-                Item::Name(Val::one(crate::values::Term::Wild))
+    let mnesia = op.category == Category::Mnesia;
+    let table_key = |table: Val, key: Val| {
+        if mnesia {
+            Item::TableKey {
+                table: unwild(table),
+                key: unwild(key),
+            }
+        } else {
+            Item::TableKey { table, key }
+        }
+    };
+    match op.shape {
+        Shape::Name(i) => Item::Name(arg(i)),
+        Shape::AllNames => Item::Name(Val::one(Term::Wild)),
+        Shape::Key { table, key } => table_key(arg(table), arg(key)),
+        Shape::Objects { table, objs } => {
+            let t = arg(table);
+            let keys = ets::object_keys(&arg(objs), &tables.keypos(&t), limit);
+            table_key(t, keys)
+        }
+        Shape::Pattern { table, pat } => {
+            let t = arg(table);
+            let keys = ets::pattern_keys(&arg(pat), &tables.keypos(&t), limit);
+            table_key(t, keys)
+        }
+        Shape::Spec { table, spec } => {
+            let t = arg(table);
+            let keypos = tables.keypos(&t);
+            // The heads the value analysis kept whole, after the arguments.
+            let keys = match args.get(arity) {
+                Some(heads) => ets::pattern_keys(heads, &keypos, limit),
+                None => ets::spec_keys(&arg(spec), &keypos, limit),
+            };
+            table_key(t, keys)
+        }
+        Shape::Whole { table } => table_key(arg(table), Val::one(Term::Wild)),
+        Shape::Info { table, what } => {
+            let w = arg(what);
+            let size = w.atoms().is_none_or(|a| a.iter().any(|x| x == "size"));
+            if size {
+                table_key(arg(table), Val::one(Term::Wild))
             } else {
-                Item::Name(arg(0))
+                Item::Nothing
             }
         }
-        Category::Ets => ets::item(mfa, args, tables, limit),
-        // The application plays the table, the key the key.
-        Category::ApplicationEnv => Item::TableKey {
-            table: arg(0),
-            key: arg(1),
-        },
-        Category::Mnesia => mnesia::item(mfa, args, limit),
-        Category::SpawnRegister => match spawn_register::role(mfa) {
-            Some(Role::Read) => Item::Spawn(origin),
-            _ => Item::Pid(arg(1)),
-        },
+        Shape::TabKey(i) => {
+            let v = arg(i);
+            table_key(element(&v, 0, limit), element(&v, 1, limit))
+        }
+        Shape::Record { table, rec } => {
+            let r = arg(rec);
+            let t = match table {
+                Some(t) => arg(t),
+                None => element(&r, 0, limit),
+            };
+            table_key(t, element(&r, 1, limit))
+        }
+        Shape::AppKey { app, key } => table_key(arg(app), arg(key)),
+        Shape::Spawned => Item::Spawn(origin),
+        Shape::RegisteredPid(i) => Item::Pid(arg(i)),
     }
 }
 
@@ -83,9 +108,31 @@ pub fn may_alias(read: &Item, write: &Item) -> bool {
     match (read, write) {
         (Item::Name(a), Item::Name(b)) => a.may_equal(b),
         (Item::TableKey { table: t1, key: k1 }, Item::TableKey { table: t2, key: k2 }) => {
-            t1.may_equal(t2) && k1.may_equal(k2)
+            t1.may_equal_narrow(t2) && k1.may_equal(k2)
         }
-        (Item::Spawn(o), Item::Pid(v)) => spawn_register::holds(v, *o),
+        (Item::Spawn(o), Item::Pid(v)) => crate::spawn_register::holds(v, *o),
         _ => false,
+    }
+}
+
+/// [`may_alias`], taking a widened parameter for its identity only: for
+/// writes answered from context-free summaries (deep calls), where a
+/// setter called with many keys would otherwise meet every read.
+pub fn may_alias_narrow(read: &Item, write: &Item) -> bool {
+    match (read, write) {
+        (Item::Name(a), Item::Name(b)) => a.may_equal_narrow(b),
+        (Item::TableKey { table: t1, key: k1 }, Item::TableKey { table: t2, key: k2 }) => {
+            t1.may_equal_narrow(t2) && k1.may_equal_narrow(k2)
+        }
+        _ => may_alias(read, write),
+    }
+}
+
+/// An item that says nothing about what it touches.
+pub fn unknown(item: &Item) -> bool {
+    match item {
+        Item::Name(v) | Item::Pid(v) => v.is_any(),
+        Item::TableKey { table, key } => table.is_any() || key.is_any(),
+        Item::Spawn(_) | Item::Nothing => false,
     }
 }

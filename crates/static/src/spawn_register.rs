@@ -5,21 +5,11 @@
 //! knows its pid before the `register`, so nothing can wake it (a kill
 //! through a link would take the parent down as well).
 
-use racewit_syntax::ir::{Expr, ExprId, Literal, MFA};
+use racewit_syntax::ir::{Expr, ExprId, Literal};
 use rustc_hash::FxHashMap;
 
-use crate::ops::Role;
-use crate::spawn::start_of;
 use crate::units::Units;
 use crate::values::{Origin, Term, UnitId, Val};
-
-pub fn role(mfa: &MFA) -> Option<Role> {
-    if mfa.module == "erlang" && mfa.name == "register" && mfa.arity == 2 {
-        return Some(Role::Write);
-    }
-    let start = start_of(mfa)?;
-    (start.returns_pid || mfa.name == "spawn_monitor").then_some(Role::Read)
-}
 
 /// The pid value `v` may be the one spawned at `o`.
 pub fn holds(v: &Val, o: Origin) -> bool {

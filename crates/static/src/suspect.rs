@@ -2,76 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use racewit_syntax::ir::{CallSiteId, Name};
+use racewit_syntax::ir::{CallSiteId, MFA, Name};
 use racewit_syntax::source::Span;
 use serde::Serialize;
 
-/// Kinds of shared state, each with a stable code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Category {
-    /// `whereis/registered` → `register/unregister` (R001).
-    Registry,
-    /// `ets:lookup/lookup_element/member` → `ets:insert/insert_new/delete` (R002).
-    Ets,
-    /// `mnesia:dirty_read/dirty_match_object` → `mnesia:dirty_write/dirty_delete` (R003).
-    Mnesia,
-    /// `spawn` → `register` of the new pid, which may already have exited (R004).
-    SpawnRegister,
-    /// `global:whereis_name` → `global:register_name` (R005).
-    Global,
-    /// `persistent_term:get` → `persistent_term:put/erase` (R006).
-    PersistentTerm,
-    /// `application:get_env` → `application:set_env/unset_env` (R007).
-    ApplicationEnv,
-}
-
-impl Category {
-    pub const ALL: [Category; 7] = [
-        Category::Registry,
-        Category::Ets,
-        Category::Mnesia,
-        Category::SpawnRegister,
-        Category::Global,
-        Category::PersistentTerm,
-        Category::ApplicationEnv,
-    ];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Category::Registry => "R001",
-            Category::Ets => "R002",
-            Category::Mnesia => "R003",
-            Category::SpawnRegister => "R004",
-            Category::Global => "R005",
-            Category::PersistentTerm => "R006",
-            Category::ApplicationEnv => "R007",
-        }
-    }
-
-    /// The snake_case name used in JSON and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Registry => "registry",
-            Category::Ets => "ets",
-            Category::Mnesia => "mnesia",
-            Category::SpawnRegister => "spawn_register",
-            Category::Global => "global",
-            Category::PersistentTerm => "persistent_term",
-            Category::ApplicationEnv => "application_env",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Category> {
-        Category::ALL
-            .into_iter()
-            .find(|c| c.as_str() == s || c.code().eq_ignore_ascii_case(s))
-    }
-
-    pub(crate) fn bit(self) -> u8 {
-        1 << (self as u8)
-    }
-}
+pub use crate::catalog::{Category, ResourceKind};
 
 /// One end of a race: a read or write call.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -104,8 +39,9 @@ pub struct ValueSet {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Resource {
     /// `registered_name`, `ets_object`, `mnesia_record`, `spawned_pid`,
-    /// `global_name`, `persistent_term`.
-    pub kind: &'static str,
+    /// `global_name`, `persistent_term`, `application_env` (the category's
+    /// [`crate::catalog::CategoryInfo::resource`]).
+    pub kind: ResourceKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<ValueSet>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -165,8 +101,47 @@ pub enum ArgHint {
 /// An exported function the race is reachable from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Entry {
-    pub mfa: String,
+    /// Serialized as `"mod:f/1"`.
+    #[serde(serialize_with = "mfa_text")]
+    pub mfa: MFA,
     pub args: Vec<ArgHint>,
+}
+
+/// An [`MFA`] as the text `mod:f/1`.
+fn mfa_text<S: serde::Serializer>(m: &MFA, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(m)
+}
+
+/// What cut a search short or ended one of its paths, each counted. A
+/// search that hit none of them explored every path the pass models.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Limits {
+    /// The search stopped at its state budget (`--search-budget`).
+    pub budget: usize,
+    /// Callers not climbed to: the read's value reached a function more
+    /// levels above the read than a search climbs.
+    pub depth: usize,
+    /// Calls of a fun that no value in the program names: the path ends.
+    pub unknown_funs: usize,
+    /// Calls too vague to follow (`M:F(...)` with nothing known of `M`, or
+    /// naming more functions than are followed): the path ends.
+    pub vague_calls: usize,
+    /// Deep calls whose summary of the writes they reach stopped at its size.
+    pub summary: usize,
+}
+
+impl Limits {
+    pub fn is_zero(&self) -> bool {
+        *self == Limits::default()
+    }
+
+    pub fn add(&mut self, o: &Limits) {
+        self.budget += o.budget;
+        self.depth += o.depth;
+        self.unknown_funs += o.unknown_funs;
+        self.vague_calls += o.vague_calls;
+        self.summary += o.summary;
+    }
 }
 
 /// A read→write pair on the same shared item, joined by a control-flow path.
@@ -185,6 +160,10 @@ pub struct Suspect {
     /// Functions that create what the race needs (`ets:new`, `mnesia:create_table`).
     pub setup: Vec<String>,
     pub message: String,
+    /// The limits the search from the read met (it may have missed other
+    /// writes); absent when it met none.
+    #[serde(skip_serializing_if = "Limits::is_zero")]
+    pub limits: Limits,
 }
 
 /// Counts of one run.
@@ -202,9 +181,19 @@ pub struct Stats {
     pub writes: usize,
     /// Forward searches cut short by the state budget.
     pub truncated_searches: usize,
+    /// Searches that met some limit ([`Limits`]): each may have missed writes.
+    pub searches_cut: usize,
+    /// Every limit met, summed over the searches.
+    pub limits: Limits,
+    /// The same per function holding the read (`mod:f/a`), for the
+    /// functions whose searches met some limit.
+    pub limits_per_function: BTreeMap<String, Limits>,
     /// Read→write pairs found but dropped by a filter (names/keys never equal,
     /// table not public, spawned process cannot exit first).
     pub filtered: usize,
+    /// Pairs whose read or write is in test or example code, not reported
+    /// (`--include-tests` reports them).
+    pub test_pairs: usize,
     pub suspects: usize,
     pub per_category: BTreeMap<String, usize>,
     /// Per application (the `app` of `.../app-VSN/src/x.erl`, else the

@@ -6,7 +6,45 @@ use racewit_syntax::ir::{
 use racewit_syntax::source::Span;
 use rustc_hash::FxHashMap;
 
-use crate::values::UnitId;
+use crate::values::{Term, UnitId};
+
+/// Test or example code: a module in a `test/`, `tests/`, `examples/`,
+/// `example/`, `eqc/` or `proper/` directory (or one level below it, other
+/// than `src/`), or named `*_SUITE`, `*_tests`, `*_eqc` or `prop_*`.
+pub fn is_test_code(path: &std::path::Path, module: &str) -> bool {
+    let name = |p: Option<&std::path::Path>| {
+        p.and_then(|p| p.file_name())
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    let testy = |n: &str| {
+        matches!(
+            n,
+            "test" | "tests" | "examples" | "example" | "eqc" | "proper"
+        )
+    };
+    let parent = path.parent();
+    let dir = name(parent);
+    let up = name(parent.and_then(|p| p.parent()));
+    let dir = testy(&dir) || (dir != "src" && testy(&up));
+    dir || module.ends_with("_SUITE")
+        || module.ends_with("_tests")
+        || module.ends_with("_eqc")
+        || module.starts_with("prop_")
+}
+
+/// The term of a literal (what the value analysis gives it).
+pub fn literal_term(l: &racewit_syntax::ir::Literal) -> Term {
+    use racewit_syntax::ir::Literal;
+    match l {
+        Literal::Atom(a) => Term::Atom(a.clone()),
+        Literal::Int(i) => Term::Int(*i),
+        Literal::String(s) if s.is_empty() => Term::List(Vec::new()),
+        Literal::String(s) => Term::Str(s.clone()),
+        Literal::BigInt(_) | Literal::Float(_) => Term::Any,
+    }
+}
 
 /// Index of a named function in the whole program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -56,6 +94,10 @@ pub struct Units<'p> {
     exported: FxHashMap<FunName, Vec<FnId>>,
     /// Record names and tuple sizes defined anywhere in the program.
     pub records: rustc_hash::FxHashSet<(Name, u32)>,
+    /// Per module: test or example code (see [`is_test_code`]).
+    pub test_modules: Vec<bool>,
+    /// Literal keys some map expression of the program is built with.
+    pub map_keys: rustc_hash::FxHashSet<Term>,
     /// Per module, per call site: the program's function its static
     /// target names (looked up once; `None` if dynamic or outside).
     pub site_fns: Vec<Vec<Option<FnId>>>,
@@ -117,8 +159,26 @@ impl<'p> Units<'p> {
             .flat_map(|m| m.records.values())
             .map(|r| (r.name.clone(), r.fields.len() as u32 + 1))
             .collect();
+        let mut map_keys = rustc_hash::FxHashSet::default();
+        for (_, f) in &fns {
+            for e in &f.body.exprs {
+                if let Expr::Map { fields, .. } = e {
+                    for fl in fields {
+                        if let Expr::Lit(l) = f.body.expr(fl.key) {
+                            map_keys.insert(literal_term(l));
+                        }
+                    }
+                }
+            }
+        }
+        let test_modules = modules
+            .iter()
+            .map(|m| is_test_code(program.sources.path(m.file), &m.name))
+            .collect();
         let mut units = Units {
+            test_modules,
             records,
+            map_keys,
             exported,
             program,
             modules,
@@ -222,5 +282,24 @@ impl<'p> Units<'p> {
 
     pub fn site_span(&self, module: u32, site: racewit_syntax::ir::CallSiteId) -> Span {
         self.module(module).call_site(site).span
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn test_code_by_directory_and_name() {
+        assert!(is_test_code(Path::new("test/a.erl"), "a"));
+        assert!(is_test_code(Path::new("./apps/x/test/support/h.erl"), "h"));
+        assert!(is_test_code(Path::new("src/a_SUITE.erl"), "a_SUITE"));
+        assert!(is_test_code(Path::new("src/a_tests.erl"), "a_tests"));
+        assert!(is_test_code(Path::new("eqc/m.erl"), "m"));
+        assert!(!is_test_code(Path::new("src/a.erl"), "a"));
+        // A project that lives under a directory named `test`.
+        assert!(!is_test_code(Path::new("/home/u/test/proj/src/a.erl"), "a"));
+        assert!(!is_test_code(Path::new("/home/u/test/src/a.erl"), "a"));
     }
 }

@@ -57,6 +57,10 @@ pub struct Opaque {
     pub derived: bool,
     /// A projection of it: element positions, 1-based, in base 16 (0: itself).
     pub elem: u16,
+    /// A parameter whose callers pass more values than are kept (widened):
+    /// besides its identity it may be any constant they pass, so it may
+    /// equal every constant (adding a caller never makes it say less).
+    pub wide: bool,
 }
 
 impl Opaque {
@@ -65,6 +69,15 @@ impl Opaque {
             id,
             derived: false,
             elem: 0,
+            wide: false,
+        }
+    }
+
+    /// The identity of a widened parameter.
+    pub fn wide(id: OpaqueId) -> Self {
+        Opaque {
+            wide: true,
+            ..Opaque::new(id)
         }
     }
 }
@@ -95,6 +108,10 @@ pub enum Term {
     ParamElem(u32, u32),
     /// The table id returned by the `ets:new` at this site (an unnamed table).
     Table(Origin),
+    /// An object read from a table whose key, at 1-based position `.0`,
+    /// is `.1` (what `ets:lookup(T, K)` returns the elements of): its size
+    /// and other elements are not known.
+    Keyed(u32, Box<Term>),
     /// The pid returned by the spawn at this site.
     Spawned(Origin),
     /// `self()`: each process sees its own, so two processes never share it.
@@ -109,13 +126,40 @@ pub enum Term {
     Fun(UnitId),
     /// `fun M:F/A` (or `fun F/A`).
     FunRef(MFA),
+    /// A map of known keys: keys and values alternate, sorted by key
+    /// ([`Term::map`] builds one).
+    Map(Vec<Term>),
 }
 
 impl Term {
+    /// The map of these key-value pairs (a later pair for the same key wins).
+    pub fn map(pairs: Vec<(Term, Term)>) -> Term {
+        let mut pairs = pairs;
+        // Stable: of equal keys, the last one written is kept.
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<Term> = Vec::with_capacity(pairs.len() * 2);
+        for (k, v) in pairs {
+            if out.len() >= 2 && out[out.len() - 2] == k {
+                let n = out.len();
+                out[n - 1] = v;
+            } else {
+                out.push(k);
+                out.push(v);
+            }
+        }
+        Term::Map(out)
+    }
+
+    /// The key-value pairs of a [`Term::Map`].
+    pub fn map_pairs(ts: &[Term]) -> impl Iterator<Item = (&Term, &Term)> {
+        ts.chunks_exact(2).map(|c| (&c[0], &c[1]))
+    }
+
     fn has_param(&self) -> bool {
         match self {
             Term::Param(_) | Term::Derived(_) | Term::ParamElem(..) => true,
-            Term::List(ts) | Term::Tuple(ts) => ts.iter().any(Term::has_param),
+            Term::List(ts) | Term::Tuple(ts) | Term::Map(ts) => ts.iter().any(Term::has_param),
+            Term::Keyed(_, k) => k.has_param(),
             _ => false,
         }
     }
@@ -123,7 +167,7 @@ impl Term {
     fn truncate(self, depth: usize) -> Term {
         if depth >= MAX_DEPTH {
             return match self {
-                Term::List(_) | Term::Tuple(_) => Term::Any,
+                Term::List(_) | Term::Tuple(_) | Term::Map(_) => Term::Any,
                 t => t,
             };
         }
@@ -131,6 +175,12 @@ impl Term {
             Term::List(ts) if ts.len() > MAX_LIST => Term::Any,
             Term::List(ts) => Term::List(ts.into_iter().map(|t| t.truncate(depth + 1)).collect()),
             Term::Tuple(ts) => Term::Tuple(ts.into_iter().map(|t| t.truncate(depth + 1)).collect()),
+            Term::Map(ts) if ts.len() > 2 * MAX_LIST => Term::Any,
+            Term::Map(ts) => Term::Map(ts.into_iter().map(|t| t.truncate(depth + 1)).collect()),
+            Term::Keyed(p, k) => match k.truncate(depth + 1) {
+                Term::Any => Term::Any,
+                k => Term::Keyed(p, Box::new(k)),
+            },
             t => t,
         }
     }
@@ -144,6 +194,7 @@ impl Term {
             | Term::Derived(_)
             | Term::Wild
             | Term::Conv(_)
+            | Term::Keyed(..)
             | Term::Opaque(_) => out.push('_'),
             Term::Atom(a) => out.push_str(&quote_atom(a)),
             Term::Int(i) => {
@@ -173,6 +224,18 @@ impl Term {
             Term::Spawned(_) | Term::SelfPid => out.push_str("pid()"),
             Term::Unique => out.push_str("self_derived()"),
             Term::Fun(_) => out.push_str("fun()"),
+            Term::Map(ts) => {
+                out.push_str("#{");
+                for (i, (k, v)) in Term::map_pairs(ts).enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    k.render(out, origin);
+                    out.push_str(" => ");
+                    v.render(out, origin);
+                }
+                out.push('}');
+            }
             Term::FunRef(m) => {
                 let _ = write!(out, "fun {m}");
             }
@@ -215,6 +278,16 @@ pub fn quote_atom(a: &str) -> String {
 
 /// Two terms may denote the same value.
 pub fn unify(a: &Term, b: &Term) -> bool {
+    unify_in(a, b, true)
+}
+
+/// [`unify`], taking a widened parameter for its identity only (for
+/// tables: a table parameter fed many names is not every table).
+pub fn unify_narrow(a: &Term, b: &Term) -> bool {
+    unify_in(a, b, false)
+}
+
+fn unify_in(a: &Term, b: &Term, wide: bool) -> bool {
     match (a, b) {
         (Term::Wild, _) | (_, Term::Wild) => true,
         // Values unique to a process never equal those of another process.
@@ -222,12 +295,22 @@ pub fn unify(a: &Term, b: &Term) -> bool {
         (Term::Any | Term::Param(_) | Term::ParamElem(..) | Term::Derived(_), _)
         | (_, Term::Any | Term::Param(_) | Term::ParamElem(..) | Term::Derived(_)) => true,
         (Term::Opaque(x), Term::Opaque(y)) => x == y,
+        // A widened parameter may be any constant its callers pass.
+        (Term::Opaque(w), t) | (t, Term::Opaque(w)) if wide && w.wide => constant_like(t),
         (Term::Conv(x), Term::Conv(y)) => x == y,
         (Term::Conv(_), _) | (_, Term::Conv(_)) => false,
         (Term::Opaque(_), _) | (_, Term::Opaque(_)) => false,
-        (Term::Tuple(x), Term::Tuple(y)) | (Term::List(x), Term::List(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| unify(p, q))
+        (Term::Tuple(x), Term::Tuple(y))
+        | (Term::List(x), Term::List(y))
+        | (Term::Map(x), Term::Map(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| unify_in(p, q, wide))
         }
+        (Term::Keyed(p, k), Term::Keyed(q, j)) => p != q || unify_in(k, j, wide),
+        (Term::Keyed(p, k), Term::Tuple(ts)) | (Term::Tuple(ts), Term::Keyed(p, k)) => (*p
+            as usize)
+            .checked_sub(1)
+            .and_then(|i| ts.get(i))
+            .is_some_and(|e| unify_in(e, k, wide)),
         (Term::Str(s), Term::List(l)) | (Term::List(l), Term::Str(s)) => {
             s.chars().count() == l.len()
         }
@@ -235,6 +318,12 @@ pub fn unify(a: &Term, b: &Term) -> bool {
         (Term::SelfPid, Term::Spawned(_)) | (Term::Spawned(_), Term::SelfPid) => true,
         _ => a == b,
     }
+}
+
+/// A term a caller may pass as a constant (not an unknown value of another
+/// identity, nor one unique to a process).
+pub fn constant_like(t: &Term) -> bool {
+    !matches!(t, Term::Opaque(_) | Term::SelfPid | Term::Unique)
 }
 
 /// The more specific of two unifiable terms (used to print a shared item).
@@ -248,6 +337,7 @@ fn meet_term(a: &Term, b: &Term) -> Term {
         (Term::List(x), Term::List(y)) => {
             Term::List(x.iter().zip(y).map(|(p, q)| meet_term(p, q)).collect())
         }
+        (Term::Keyed(..), t @ Term::Tuple(_)) => t.clone(),
         _ => a.clone(),
     }
 }
@@ -452,6 +542,15 @@ impl Val {
     /// nothing but [`Term::Wild`] (as in Dialyzer, which needs the same
     /// constant or the same variable on both sides).
     pub fn may_equal(&self, other: &Val) -> bool {
+        self.may_equal_by(other, unify)
+    }
+
+    /// [`Val::may_equal`] with [`unify_narrow`].
+    pub fn may_equal_narrow(&self, other: &Val) -> bool {
+        self.may_equal_by(other, unify_narrow)
+    }
+
+    fn may_equal_by(&self, other: &Val, unify: fn(&Term, &Term) -> bool) -> bool {
         match (self, other) {
             (Val::Any, Val::Set(s)) | (Val::Set(s), Val::Any) => s.contains(&Term::Wild),
             (Val::Any, Val::Any) => false,
@@ -490,7 +589,7 @@ impl Val {
         fn param(t: &Term) -> Option<u32> {
             match t {
                 Term::Param(i) | Term::Derived(i) | Term::ParamElem(i, _) => Some(*i),
-                Term::List(ts) | Term::Tuple(ts) => ts.iter().find_map(param),
+                Term::List(ts) | Term::Tuple(ts) | Term::Map(ts) => ts.iter().find_map(param),
                 _ => None,
             }
         }
@@ -502,9 +601,8 @@ impl Val {
             match t {
                 Term::Opaque(o) => {
                     out.push(Term::Opaque(Opaque {
-                        id: o.id,
                         derived: true,
-                        elem: o.elem,
+                        ..*o
                     }));
                 }
                 Term::Any | Term::Wild => return Val::Any,
@@ -546,7 +644,7 @@ impl Val {
         fn walk(t: &Term) -> bool {
             match t {
                 Term::SelfPid | Term::Unique => true,
-                Term::List(ts) | Term::Tuple(ts) => ts.iter().any(walk),
+                Term::List(ts) | Term::Tuple(ts) | Term::Map(ts) => ts.iter().any(walk),
                 _ => false,
             }
         }
@@ -614,9 +712,12 @@ pub fn element(v: &Val, i: usize, limit: usize) -> Val {
                 }
             }
             Term::Param(p) => out.push(Term::ParamElem(*p, i as u32)),
-            Term::Any | Term::ParamElem(..) | Term::Derived(_) | Term::Opaque(_) => {
-                out.push(Term::Any)
-            }
+            Term::Keyed(p, k) if *p as usize == i + 1 => out.push((**k).clone()),
+            Term::Any
+            | Term::ParamElem(..)
+            | Term::Derived(_)
+            | Term::Opaque(_)
+            | Term::Keyed(..) => out.push(Term::Any),
             _ => {}
         }
     }
@@ -773,9 +874,8 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
                     {
                         out = out.join(
                             &Val::one(Term::Opaque(Opaque {
-                                id: o.id,
-                                derived: o.derived,
                                 elem: o.elem * 16 + *i as u16 + 1,
+                                ..*o
                             })),
                             limit,
                         );
@@ -790,9 +890,8 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
                     for t in v.iter() {
                         match t {
                             Term::Opaque(o) => keep.push(Term::Opaque(Opaque {
-                                id: o.id,
-                                derived: o.derived,
                                 elem: o.elem.wrapping_mul(16).wrapping_add(*i as u16 + 1),
+                                ..*o
                             })),
                             Term::Tuple(ts) => {
                                 if let Some(e) = ts.get(*i as usize) {
@@ -815,9 +914,8 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
                 for t in v.iter() {
                     match t {
                         Term::Opaque(o) => out.push(Term::Opaque(Opaque {
-                            id: o.id,
                             derived: true,
-                            elem: o.elem,
+                            ..*o
                         })),
                         Term::Param(j) | Term::Derived(j) => out.push(Term::Derived(*j)),
                         Term::Any | Term::ParamElem(..) => return Val::Any,
@@ -828,7 +926,20 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
             }
             None => Val::Any,
         },
-        Term::Tuple(ts) | Term::List(ts) if t.has_param() => {
+        Term::Keyed(p, k) if k.has_param() => {
+            let ks = resolve_term(k, ctx, limit);
+            match ks {
+                Val::Any => Val::Any,
+                Val::Set(s) => Val::from_terms(
+                    s.iter().map(|k| match k {
+                        Term::Any => Term::Any,
+                        k => Term::Keyed(*p, Box::new(k.clone())),
+                    }),
+                    limit,
+                ),
+            }
+        }
+        Term::Tuple(ts) | Term::List(ts) | Term::Map(ts) if t.has_param() => {
             // Positions without parameters stay as they are (the product
             // truncates the whole term as resolving each would).
             let elems: Vec<Choices<'_>> = ts
@@ -841,14 +952,85 @@ fn resolve_term(t: &Term, ctx: &[Val], limit: usize) -> Val {
                     }
                 })
                 .collect();
-            let make: fn(Vec<Term>) -> Term = if matches!(t, Term::Tuple(_)) {
-                Term::Tuple
-            } else {
-                Term::List
+            let make: fn(Vec<Term>) -> Term = match t {
+                Term::Tuple(_) => Term::Tuple,
+                Term::Map(_) => |ts| {
+                    let mut it = ts.into_iter();
+                    let mut pairs = Vec::new();
+                    while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                        pairs.push((k, v));
+                    }
+                    Term::map(pairs)
+                },
+                _ => Term::List,
             };
             product_of(&elems, limit, make)
         }
         t => Val::one(t.clone()),
+    }
+}
+
+/// A value of `v` may match pattern `p` of `body` (guards aside). A value
+/// not known (`Any`, an unknown identity, a parameter, bottom) may match
+/// anything.
+pub fn may_match(body: &racewit_syntax::ir::Body, p: racewit_syntax::ir::PatId, v: &Val) -> bool {
+    match v {
+        Val::Any => true,
+        Val::Set(s) if s.is_empty() => true,
+        Val::Set(s) => s.iter().any(|t| term_may_match(body, p, t)),
+    }
+}
+
+fn term_may_match(body: &racewit_syntax::ir::Body, p: racewit_syntax::ir::PatId, t: &Term) -> bool {
+    use racewit_syntax::ir::{Literal, Pat};
+    let unknown = matches!(
+        t,
+        Term::Any
+            | Term::Wild
+            | Term::Opaque(_)
+            | Term::Param(_)
+            | Term::ParamElem(..)
+            | Term::Derived(_)
+            | Term::Conv(_)
+    );
+    match body.pat(p) {
+        Pat::Missing => false,
+        Pat::Wild | Pat::Var(_) | Pat::Bound(_) | Pat::Binary(_) => true,
+        Pat::Alias(a, b) => term_may_match(body, *a, t) && term_may_match(body, *b, t),
+        _ if unknown => true,
+        Pat::Lit(l) => match (l, t) {
+            (Literal::Atom(a), Term::Atom(b)) => a == b,
+            (Literal::Int(i), Term::Int(j)) => i == j,
+            (Literal::String(s), Term::Str(u)) => s == u,
+            (Literal::String(s), Term::List(l)) => s.chars().count() == l.len(),
+            (Literal::String(s), _) if s.is_empty() => matches!(t, Term::List(l) if l.is_empty()),
+            (Literal::BigInt(_) | Literal::Float(_), _) => true,
+            _ => false,
+        },
+        Pat::Nil => {
+            matches!(t, Term::List(l) if l.is_empty()) || matches!(t, Term::Str(s) if s.is_empty())
+        }
+        Pat::Cons(h, tl) => match t {
+            Term::List(items) => match items.split_first() {
+                Some((first, rest)) => {
+                    term_may_match(body, *h, first)
+                        && term_may_match(body, *tl, &Term::List(rest.to_vec()))
+                }
+                None => false,
+            },
+            Term::Str(s) => !s.is_empty(),
+            _ => false,
+        },
+        Pat::Tuple(ps) => match t {
+            Term::Tuple(ts) => {
+                ts.len() == ps.len() && ps.iter().zip(ts).all(|(&q, e)| term_may_match(body, q, e))
+            }
+            Term::Keyed(k, key) => ps
+                .get(*k as usize - 1)
+                .is_none_or(|&q| term_may_match(body, q, key)),
+            _ => false,
+        },
+        Pat::Map(_) => matches!(t, Term::Map(_)),
     }
 }
 

@@ -1,1018 +1,191 @@
-//! The forward search from one read to the writes that may follow it.
+//! The one walk over the IR's expressions: the children of an expression
+//! in the order Erlang evaluates them. Passes that only need to visit
+//! every sub-expression (does it hold a call site? does it read a
+//! variable?) use [`for_each_child`] instead of matching every
+//! [`Expr`] form themselves; passes that give some forms a meaning of their
+//! own (dependence, the CFG, the value analysis) match those and hand the
+//! rest to it.
 //!
-//! States are `(entry, CFG node)`; an entry is a unit with a context (the
-//! abstract values of its owner function's parameters). Calls enter their
-//! callees with the context the call site gives them, and a callee's exit
-//! returns to every site that entered it with that context (a callee walked
-//! once is not walked again from another site: its return is reused). The
-//! read's own function, having no known caller, returns to all its callers
-//! (up to [`MAX_ASCEND`] levels). Spawns and process starts enter the new
-//! process's code without return. Breadth-first, so each write is reached
-//! first by a shortest path, which is the one reported.
+//! A `fun` expression has no children here: its clauses are a unit of
+//! their own ([`crate::units`]).
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use racewit_syntax::ir::{Body, CallTarget, Expr, ExprId, Qualifier};
 
-use racewit_syntax::ir::{CallSiteId, MFA};
-use rustc_hash::{FxHashMap, FxHashSet};
-
-use crate::callgraph::{CallGraph, Callee, EdgeKind};
-use crate::cfg::{Cfg, ENTRY, EXIT};
-use crate::dataflow::{Flow, SiteTarget};
-use crate::depend::{DepInfo, dependent};
-use crate::ets::Tables;
-use crate::ops::{Item, item, may_alias};
-use crate::suspect::{Category, HopKind};
-use crate::units::Units;
-use crate::values::{Opaque, OpaqueId, Origin, Term, UnitId, Val, resolve};
-
-/// Levels a search may climb from the read's function to its callers.
-pub const MAX_ASCEND: u8 = 3;
-/// Calls a search enters with their precise context; deeper ones are
-/// answered from context-free summaries of the writes they may reach.
-pub const MAX_ENTER: u8 = 2;
-/// Units one summary may visit.
-const SUMMARY_UNITS: usize = 400;
-
-/// Summaries by (unit, category bit).
-pub type SummaryCache = FxHashMap<(UnitId, u8), Arc<Summary>>;
-
-/// The writes of one category reachable from a unit.
-#[derive(Clone, Debug, Default)]
-pub struct Summary {
-    /// In breadth-first order (nearest first).
-    pub writes: Vec<SummaryWrite>,
-    /// Position of each write site in `writes`.
-    pub at: FxHashMap<Origin, u32>,
-}
-
-/// A write reachable from a unit, with the calls leading to it.
-#[derive(Clone, Debug)]
-pub struct SummaryWrite {
-    pub write: Origin,
-    pub unit: UnitId,
-    /// (caller unit, call site, edge kind, callee unit), outermost first.
-    pub chain: Vec<(UnitId, Origin, EdgeKind, UnitId)>,
-}
-
-/// Everything the searches share.
-pub struct World<'a, 'p> {
-    pub units: &'a Units<'p>,
-    pub flow: &'a Flow,
-    pub cg: &'a CallGraph,
-    pub cfgs: Vec<Cfg>,
-    pub tables: Tables,
-    /// Per module, per site: (categories read, categories written).
-    pub site_ops: Vec<Vec<(u8, u8)>>,
-    /// Per call-graph node: categories written by it or anything it runs.
-    pub write_reach: Vec<u8>,
-    pub limit: usize,
-    /// States one search may visit.
-    pub budget: usize,
-    /// Every write of each category with its item in the global context.
-    pub writes: Vec<(Category, Origin, UnitId, Item, Vec<Val>)>,
-    /// Index into `writes` by write site.
-    pub write_index: FxHashMap<Origin, Vec<usize>>,
-    /// Writes reachable from a unit, by (unit, category bit), shared by all searches.
-    pub summaries: Mutex<SummaryCache>,
-    /// Dependence on a call's result within a unit, shared by all searches.
-    pub deps: Mutex<FxHashMap<(UnitId, CallSiteId), Arc<DepInfo>>>,
-    /// Candidates of an unknown fun call by (arity, category bit): those
-    /// that may write that category.
-    pub apply_targets: FxHashMap<(u32, u8), Vec<UnitId>>,
-    /// The global context of each named function (see [`World::global_ctx`]),
-    /// built once and hashed once for every search to share.
-    pub globals: Vec<HashedCtx>,
-}
-
-/// A context with its hash computed once: searches intern contexts by
-/// value, and hashing a long context at every call is what they spent most on.
-#[derive(Clone, Debug)]
-pub struct HashedCtx {
-    pub hash: u64,
-    pub ctx: Arc<Vec<Val>>,
-}
-
-impl HashedCtx {
-    pub fn new(ctx: Vec<Val>) -> Self {
-        use std::hash::{Hash, Hasher};
-        let mut h = rustc_hash::FxHasher::default();
-        ctx.hash(&mut h);
-        HashedCtx {
-            hash: h.finish(),
-            ctx: Arc::new(ctx),
+/// Calls `f` on each child expression of `e`, in evaluation order: the
+/// operands of an operator, a call's target parts then its arguments, a
+/// `case`'s argument then each clause's guard tests and body, a
+/// comprehension's generators and filters then its body.
+pub fn for_each_child(body: &Body, e: ExprId, f: &mut dyn FnMut(ExprId)) {
+    let clause = |c, f: &mut dyn FnMut(ExprId)| {
+        let cl = body.clause(c);
+        for conj in &cl.guard {
+            for &g in conj {
+                f(g);
+            }
+        }
+        f(cl.body);
+    };
+    match body.expr(e) {
+        Expr::Missing | Expr::Lit(_) | Expr::Var(_) | Expr::Nil | Expr::Fun(_) => {}
+        Expr::FunRef {
+            module,
+            name,
+            arity,
+        } => {
+            if let Some(m) = module {
+                f(*m);
+            }
+            f(*name);
+            f(*arity);
+        }
+        Expr::Cons(a, b) | Expr::Op(_, a, b) => {
+            f(*a);
+            f(*b);
+        }
+        Expr::Send { to, msg, .. } => {
+            f(*to);
+            f(*msg);
+        }
+        Expr::UnOp(_, a) | Expr::Catch(a) | Expr::Match(_, a) | Expr::MaybeMatch(_, a) => f(*a),
+        Expr::Tuple(es) | Expr::Block(es) => es.iter().for_each(|&x| f(x)),
+        Expr::Binary(segs) => {
+            for s in segs {
+                f(s.value);
+                if let Some(sz) = s.size {
+                    f(sz);
+                }
+            }
+        }
+        Expr::Map { base, fields } => {
+            if let Some(b) = base {
+                f(*b);
+            }
+            for fl in fields {
+                f(fl.key);
+                f(fl.value);
+            }
+        }
+        Expr::Call { target, args, .. } => {
+            match target {
+                CallTarget::Remote { module, function } => {
+                    f(*module);
+                    f(*function);
+                }
+                CallTarget::Apply { fun } => f(*fun),
+                CallTarget::Local { .. } => {}
+            }
+            args.iter().for_each(|&x| f(x));
+        }
+        Expr::Case { arg, clauses, .. } => {
+            f(*arg);
+            for &c in clauses {
+                clause(c, f);
+            }
+        }
+        Expr::Receive { clauses, after } => {
+            for &c in clauses {
+                clause(c, f);
+            }
+            if let Some(a) = after {
+                f(a.timeout);
+                f(a.body);
+            }
+        }
+        Expr::Try {
+            body: b,
+            of_clauses,
+            catch_clauses,
+            after,
+        } => {
+            f(*b);
+            for &c in of_clauses.iter().chain(catch_clauses) {
+                clause(c, f);
+            }
+            if let Some(a) = after {
+                f(*a);
+            }
+        }
+        Expr::Comprehension(c) => {
+            for q in &c.qualifiers {
+                match q {
+                    Qualifier::Generator { expr, .. } => f(*expr),
+                    Qualifier::Zip(gens) => gens.iter().for_each(|g| f(g.expr)),
+                    Qualifier::Filter(x) => f(*x),
+                }
+            }
+            f(c.body);
+        }
+        Expr::Maybe {
+            body: items,
+            else_clauses,
+        } => {
+            items.iter().for_each(|&x| f(x));
+            for &c in else_clauses.iter().flatten() {
+                clause(c, f);
+            }
         }
     }
 }
 
-impl PartialEq for HashedCtx {
-    fn eq(&self, other: &Self) -> bool {
-        self.hash == other.hash && (Arc::ptr_eq(&self.ctx, &other.ctx) || self.ctx == other.ctx)
+/// Whether `pred` holds for `e` or any expression under it (funs excluded).
+pub fn any_expr(body: &Body, e: ExprId, pred: &mut dyn FnMut(&Expr) -> bool) -> bool {
+    if pred(body.expr(e)) {
+        return true;
     }
-}
-
-impl Eq for HashedCtx {}
-
-impl std::hash::Hash for HashedCtx {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
-
-/// [`World::apply_targets`]: the candidates of each arity that may write
-/// each category.
-pub fn apply_targets(cg: &CallGraph, write_reach: &[u8]) -> FxHashMap<(u32, u8), Vec<UnitId>> {
-    let mut out = FxHashMap::default();
-    for (&n, cands) in &cg.apply_candidates {
-        for c in Category::ALL {
-            let bit = c.bit();
-            let ts: Vec<UnitId> = cands
-                .iter()
-                .copied()
-                .filter(|u| write_reach[cg.unit_nodes[u.index()].index()] & bit != 0)
-                .collect();
-            out.insert((n, bit), ts);
+    let mut found = false;
+    for_each_child(body, e, &mut |c| {
+        if !found {
+            found = any_expr(body, c, pred);
         }
-    }
-    out
+    });
+    found
 }
 
-/// The global context of every named function, in function order.
-pub fn global_ctxs(units: &Units<'_>, flow: &Flow) -> Vec<HashedCtx> {
-    use rayon::prelude::*;
-    (0..units.fns.len())
-        .into_par_iter()
-        .map(|f| {
-            let ctx = flow.ctx[f]
-                .iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    if v.is_bottom() {
-                        Val::one(Term::Opaque(Opaque::new(OpaqueId::Param {
-                            function: f as u32,
-                            index: i as u32,
-                        })))
-                    } else {
-                        v.clone()
-                    }
-                })
-                .collect();
-            HashedCtx::new(ctx)
-        })
-        .collect()
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use racewit_syntax::load_source;
 
-/// A read to search from.
-#[derive(Clone, Debug)]
-pub struct Read {
-    pub unit: UnitId,
-    pub origin: Origin,
-    pub category: Category,
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Via {
-    Start,
-    Step,
-    Enter(CallSiteId, EdgeKind),
-    Ascend(CallSiteId),
-    Spawn(CallSiteId, EdgeKind),
-}
-
-#[derive(Clone, Copy, Debug)]
-struct State {
-    entry: u32,
-    node: u32,
-    parent: u32,
-    via: Via,
-}
-
-/// Which calls of an entry's unit count: all of them (the unit runs because
-/// of the read), or those depending on one call's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Mode {
-    All,
-    Source(CallSiteId),
-}
-
-struct EntryRec {
-    unit: UnitId,
-    ctx: u32,
-    ascend: Option<u8>,
-    mode: Mode,
-    /// Calls entered since the last frame that depends on the read by source.
-    depth: u8,
-    /// The frame whose view of the read applies (itself for a source frame).
-    base: u32,
-    /// For a source frame: the read's arguments in terms of this unit's
-    /// parameters, and the read's item in this unit's context.
-    read: Option<Arc<ReadView>>,
-    returns: Vec<u32>,
-    exited: Option<u32>,
-}
-
-/// A hop of a path before it is given file positions.
-#[derive(Clone, Debug)]
-pub struct RawHop {
-    pub kind: HopKind,
-    /// The unit holding the hop's call site.
-    pub unit: UnitId,
-    pub other: Option<UnitId>,
-    pub origin: Origin,
-}
-
-/// A write found after a read.
-#[derive(Clone, Debug)]
-pub struct Hit {
-    /// Argument values of the read and the write, each in its own context.
-    pub read_args: Vec<Val>,
-    pub write_args: Vec<Val>,
-    pub read_item: Item,
-    pub write_item: Item,
-    pub write_unit: UnitId,
-    pub write: Origin,
-    pub hops: Vec<RawHop>,
-    /// The outermost function of the path (the read's, or a caller it returned to).
-    pub base_unit: UnitId,
-}
-
-pub struct Outcome {
-    pub hits: Vec<Hit>,
-    pub truncated: bool,
-}
-
-/// The read as one frame sees it: arguments in terms of the frame's
-/// parameters, the same resolved in its context, and the item.
-type ReadView = (Vec<Val>, Vec<Val>, Item);
-
-/// An item that says nothing about what it touches.
-fn item_unknown(item: &Item) -> bool {
-    match item {
-        Item::Name(v) | Item::Pid(v) => v.is_any(),
-        Item::TableKey { table, key } => table.is_any() || key.is_any(),
-        Item::Spawn(_) => false,
-    }
-}
-
-impl World<'_, '_> {
-    /// The context of a unit from all its callers; a parameter no known
-    /// call feeds is an unknown value of its own.
-    pub fn global_ctx(&self, u: UnitId) -> Vec<Val> {
-        self.global_of(u).ctx.to_vec()
-    }
-
-    /// [`World::global_ctx`], shared and hashed.
-    pub fn global_of(&self, u: UnitId) -> &HashedCtx {
-        &self.globals[self.units.unit(u).owner.index()]
-    }
-
-    fn site_mfa(&self, o: Origin) -> Option<&MFA> {
-        match &self.flow.site(o.module, o.site)?.target {
-            SiteTarget::Static(m) => Some(m),
-            _ => None,
-        }
-    }
-
-    /// The resolved arguments and the item of the operation at `o`, in context `ctx`.
-    pub fn item_at(&self, cat: Category, o: Origin, ctx: &[Val]) -> Option<(Vec<Val>, Item)> {
-        let sv = self.flow.site(o.module, o.site)?;
-        let mfa = self.site_mfa(o)?;
-        let args: Vec<Val> = sv
-            .args
-            .iter()
-            .map(|a| resolve(a, ctx, self.limit))
-            .collect();
-        let it = item(cat, mfa, &args, o, &self.tables, self.limit);
-        Some((args, it))
-    }
-
-    /// Writes of category `bit` reachable from `t` through calls and
-    /// process starts, each with the chain of calls to it (breadth first,
-    /// at most [`SUMMARY_UNITS`] units), computed once and shared.
-    fn summary(&self, t: UnitId, bit: u8) -> Arc<Summary> {
-        if let Ok(cache) = self.summaries.lock()
-            && let Some(r) = cache.get(&(t, bit))
-        {
-            return r.clone();
-        }
+    /// The literal atoms under the body of `f/0`, in walk order.
+    fn atoms(src: &str) -> Vec<String> {
+        let program = load_source("t.erl", src);
+        let f = program.function("t", "f", 0).expect("f/0");
         let mut out = Vec::new();
-        let mut parent: FxHashMap<UnitId, (UnitId, Origin, EdgeKind)> = FxHashMap::default();
-        let mut queue = VecDeque::from([t]);
-        let mut seen: FxHashSet<UnitId> = FxHashSet::from_iter([t]);
-        while let Some(x) = queue.pop_front() {
-            let module = self.units.unit(x).module;
-            for &site in &self.cg.unit_sites[x.index()] {
-                let o = Origin { module, site };
-                if self.site_ops[module as usize][site.index()].1 & bit != 0 {
-                    let mut chain = Vec::new();
-                    let mut cur = x;
-                    while let Some(&(p, po, k)) = parent.get(&cur) {
-                        chain.push((p, po, k, cur));
-                        cur = p;
-                    }
-                    chain.reverse();
-                    out.push(SummaryWrite {
-                        write: o,
-                        unit: x,
-                        chain,
-                    });
-                }
-                if seen.len() >= SUMMARY_UNITS {
-                    continue;
-                }
-                for inv in self.cg.invokes(module, site) {
-                    if self
-                        .cg
-                        .node_mask(&self.write_reach, &inv.callee, self.units)
-                        & bit
-                        == 0
-                    {
-                        continue;
-                    }
-                    for &u in self.targets(&inv.callee, bit) {
-                        if seen.len() < SUMMARY_UNITS && seen.insert(u) {
-                            parent.insert(u, (x, o, inv.kind));
-                            queue.push_back(u);
-                        }
-                    }
-                }
+        fn go(body: &Body, e: ExprId, out: &mut Vec<String>) {
+            if let Expr::Lit(racewit_syntax::ir::Literal::Atom(a)) = body.expr(e) {
+                out.push(a.to_string());
             }
+            for_each_child(body, e, &mut |c| go(body, c, out));
         }
-        let at = out
-            .iter()
-            .enumerate()
-            .map(|(i, sw)| (sw.write, i as u32))
-            .collect();
-        let r = Arc::new(Summary { writes: out, at });
-        if let Ok(mut cache) = self.summaries.lock() {
-            cache.insert((t, bit), r.clone());
+        for &c in &f.clauses {
+            go(&f.body, f.body.clause(c).body, &mut out);
         }
-        r
+        out
     }
 
-    fn targets<'s>(&'s self, callee: &'s Callee, bit: u8) -> &'s [UnitId] {
-        match callee {
-            Callee::Fn(g) => std::slice::from_ref(&self.units.fn_unit[g.index()]),
-            Callee::Closure(u) => std::slice::from_ref(u),
-            Callee::UnknownApply(n) => self
-                .apply_targets
-                .get(&(*n, bit))
-                .map(Vec::as_slice)
-                .unwrap_or(&[]),
-        }
+    #[test]
+    fn children_come_in_evaluation_order() {
+        let src = "-module(t).\nf() ->\n    X = {a, b},\n    case X of {a, _} when c -> d; _ -> e end,\n    [g || h <- [i], j],\n    try k of l -> m catch _:_ -> n after o end,\n    fun() -> p end.\n";
+        assert_eq!(
+            atoms(src),
+            ["a", "b", "c", "d", "e", "i", "j", "g", "k", "m", "n", "o"]
+        );
     }
 
-    /// What depends on `src`'s result in `unit`, computed once and shared.
-    fn dep(&self, unit: UnitId, src: CallSiteId) -> Arc<DepInfo> {
-        if let Ok(cache) = self.deps.lock()
-            && let Some(d) = cache.get(&(unit, src))
-        {
-            return d.clone();
-        }
-        let func = self.units.unit_function(unit);
-        let d = Arc::new(dependent(
-            &func.body,
-            self.units.unit(unit).clauses(func),
-            src,
-        ));
-        if let Ok(mut cache) = self.deps.lock() {
-            cache.insert((unit, src), d.clone());
-        }
-        d
-    }
-
-    pub fn search(&self, read: &Read) -> Outcome {
-        Search::new(self, read).run()
-    }
-}
-
-struct Search<'w, 'a, 'p> {
-    w: &'w World<'a, 'p>,
-    read: &'w Read,
-    bit: u8,
-    read_args: Vec<Val>,
-    read_item: Item,
-    states: Vec<State>,
-    entries: Vec<EntryRec>,
-    entry_index: FxHashMap<(UnitId, u32, bool, Mode, u32), u32>,
-    deps: FxHashMap<(UnitId, CallSiteId), Arc<DepInfo>>,
-    ctxs: Vec<Arc<Vec<Val>>>,
-    ctx_index: FxHashMap<HashedCtx, u32>,
-    /// The interned global context of each unit met so far.
-    global_ids: FxHashMap<UnitId, u32>,
-    visited: FxHashSet<(u32, u32)>,
-    queue: VecDeque<u32>,
-    hits: Vec<Hit>,
-    hit_sites: FxHashSet<Origin>,
-    /// Summaries already checked, by (callee unit, frame whose view of the
-    /// read applies): checking one again would find only writes already hit.
-    summarized: FxHashSet<(UnitId, u32)>,
-    /// [`Search::aliasing`] by frame.
-    aliasing: FxHashMap<u32, Arc<Vec<usize>>>,
-}
-
-impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
-    fn new(w: &'w World<'a, 'p>, read: &'w Read) -> Self {
-        let ctx = w.global_ctx(read.unit);
-        let (read_args, read_item) = w
-            .item_at(read.category, read.origin, &ctx)
-            .unwrap_or((Vec::new(), Item::Name(Val::Any)));
-        Search {
-            w,
-            read,
-            bit: read.category.bit(),
-            read_args,
-            read_item,
-            states: Vec::new(),
-            entries: Vec::new(),
-            entry_index: FxHashMap::default(),
-            deps: FxHashMap::default(),
-            ctxs: Vec::new(),
-            ctx_index: FxHashMap::default(),
-            global_ids: FxHashMap::default(),
-            visited: FxHashSet::default(),
-            queue: VecDeque::new(),
-            hits: Vec::new(),
-            hit_sites: FxHashSet::default(),
-            summarized: FxHashSet::default(),
-            aliasing: FxHashMap::default(),
-        }
-    }
-
-    fn intern(&mut self, ctx: Vec<Val>) -> u32 {
-        self.intern_hashed(HashedCtx::new(ctx))
-    }
-
-    fn intern_hashed(&mut self, ctx: HashedCtx) -> u32 {
-        let next = self.ctxs.len() as u32;
-        match self.ctx_index.entry(ctx) {
-            std::collections::hash_map::Entry::Occupied(o) => *o.get(),
-            std::collections::hash_map::Entry::Vacant(v) => {
-                self.ctxs.push(v.key().ctx.clone());
-                v.insert(next);
-                next
+    #[test]
+    fn any_expr_finds_a_call_and_skips_funs() {
+        let src =
+            "-module(t).\nf() -> {a, [b | fun() -> ets:insert(t, x) end], ets:lookup(t, k)}.\n";
+        let program = load_source("t.erl", src);
+        let f = program.function("t", "f", 0).expect("f/0");
+        let body = f.body.clause(f.clauses[0]).body;
+        let mut calls = 0;
+        any_expr(&f.body, body, &mut |e| {
+            if matches!(e, Expr::Call { .. }) {
+                calls += 1;
             }
-        }
-    }
-
-    /// The interned global context of `u`.
-    fn global(&mut self, u: UnitId) -> u32 {
-        if let Some(&c) = self.global_ids.get(&u) {
-            return c;
-        }
-        let c = self.intern_hashed(self.w.global_of(u).clone());
-        self.global_ids.insert(u, c);
-        c
-    }
-
-    /// Returns the entry and whether it is new.
-    fn entry(
-        &mut self,
-        unit: UnitId,
-        c: u32,
-        ascend: Option<u8>,
-        mode: Mode,
-        base: Option<u32>,
-    ) -> (u32, bool) {
-        let key = (unit, c, ascend.is_some(), mode, base.unwrap_or(u32::MAX));
-        if let Some(&e) = self.entry_index.get(&key) {
-            return (e, false);
-        }
-        let e = self.entries.len() as u32;
-        self.entries.push(EntryRec {
-            unit,
-            ctx: c,
-            ascend,
-            mode,
-            depth: 0,
-            base: e,
-            read: None,
-            returns: Vec::new(),
-            exited: None,
+            false
         });
-        if let Some(b) = base {
-            self.entries[e as usize].base = b;
-        }
-        self.entry_index.insert(key, e);
-        (e, true)
-    }
-
-    /// Whether reaching `node` of `entry` can lead to a write: something
-    /// at or after it may write, or its exit leads on (a callee returns to
-    /// its caller; a frame above the read may climb further).
-    fn leads_on(&mut self, entry: u32, node: u32) -> bool {
-        let rec = &self.entries[entry as usize];
-        let (unit, ascend, mode) = (rec.unit, rec.ascend, rec.mode);
-        let Some(depth) = ascend else {
-            return true;
-        };
-        let ahead = self.w.cfgs[unit.index()].ahead.get(node as usize);
-        if ahead.is_none_or(|m| m & self.bit != 0) {
-            return true;
-        }
-        self.climbs(depth, unit, mode)
-    }
-
-    /// A frame above (or at) the read at `depth` returns something that
-    /// depends on the read to callers it may climb to.
-    fn climbs(&mut self, depth: u8, unit: UnitId, mode: Mode) -> bool {
-        depth < MAX_ASCEND
-            && match mode {
-                Mode::Source(src) => self.dep(unit, src).ret,
-                Mode::All => true,
-            }
-    }
-
-    fn push(&mut self, entry: u32, node: u32, parent: u32, via: Via) {
-        if !self.leads_on(entry, node) {
-            return;
-        }
-        if self.visited.insert((entry, node)) {
-            let i = self.states.len() as u32;
-            self.states.push(State {
-                entry,
-                node,
-                parent,
-                via,
-            });
-            self.queue.push_back(i);
-        }
-    }
-
-    fn push_succs(&mut self, entry: u32, node: u32, parent: u32, via: Via) {
-        let unit = self.entries[entry as usize].unit;
-        let w = self.w;
-        for &s in &w.cfgs[unit.index()].nodes[node as usize].succs {
-            self.push(entry, s, parent, via);
-        }
-    }
-
-    fn run(mut self) -> Outcome {
-        let w = self.w;
-        let ru = self.read.unit;
-        let Some(start) = w.cfgs[ru.index()].node_of(self.read.origin.site) else {
-            return Outcome {
-                hits: Vec::new(),
-                truncated: false,
-            };
-        };
-        let ctx = self.global(ru);
-        let (root, _) = self.entry(ru, ctx, Some(0), Mode::Source(self.read.origin.site), None);
-        let sym = w
-            .flow
-            .site(self.read.origin.module, self.read.origin.site)
-            .map(|sv| sv.args.clone())
-            .unwrap_or_default();
-        self.entries[root as usize].read = Some(Arc::new((
-            sym,
-            self.read_args.clone(),
-            self.read_item.clone(),
-        )));
-        self.push(root, start, u32::MAX, Via::Start);
-        let mut truncated = false;
-        while let Some(s) = self.queue.pop_front() {
-            if self.states.len() > w.budget {
-                truncated = true;
-                break;
-            }
-            self.step(s);
-        }
-        Outcome {
-            hits: self.hits,
-            truncated,
-        }
-    }
-
-    fn step(&mut self, s: u32) {
-        let w = self.w;
-        let State { entry, node, .. } = self.states[s as usize];
-        let unit = self.entries[entry as usize].unit;
-        let module = w.units.unit(unit).module;
-        if node == EXIT {
-            self.exit(s, entry, unit);
-            return;
-        }
-        let Some(site) = w.cfgs[unit.index()].nodes[node as usize].site else {
-            self.push_succs(entry, node, s, Via::Step);
-            return;
-        };
-        let origin = Origin { module, site };
-        let dependent = s != 0
-            && match self.entries[entry as usize].mode {
-                Mode::All => true,
-                Mode::Source(src) => self.dep(unit, src).sites.contains(&site),
-            };
-        if !dependent {
-            // Nothing done here acts on the read.
-            self.push_succs(entry, node, s, Via::Step);
-            return;
-        }
-        let ctx = self.ctxs[self.entries[entry as usize].ctx as usize].clone();
-        self.check_write(s, unit, origin, &ctx);
-        let mut direct = true;
-        let mut entered_any = false;
-        let mut all_entered = true;
-        for inv in w.cg.invokes(module, site) {
-            let mask = w.cg.node_mask(&w.write_reach, &inv.callee, w.units);
-            let returns = inv.kind.returns();
-            if mask & self.bit == 0 {
-                if returns {
-                    all_entered = false;
-                }
-                continue;
-            }
-            let targets = w.targets(&inv.callee, self.bit);
-            if inv.kind == EdgeKind::Hof {
-                all_entered = false;
-            }
-            let depth = self.entries[entry as usize].depth + 1;
-            if depth > MAX_ENTER {
-                for &t in targets {
-                    self.summarized(s, unit, origin, inv.kind, t);
-                }
-                all_entered = false;
-                continue;
-            }
-            for &t in targets {
-                let tctx = match self.callee_ctx(unit, &ctx, t, &inv.callee, inv.args.as_deref()) {
-                    Some(c) => self.intern(c),
-                    None => self.global(t),
-                };
-                let base = self.entries[entry as usize].base;
-                let (e, new) = self.entry(t, tctx, None, Mode::All, Some(base));
-                let d = &mut self.entries[e as usize].depth;
-                *d = (*d).max(depth);
-                if returns {
-                    entered_any = true;
-                    self.entries[e as usize].returns.push(s);
-                    if new {
-                        self.push(e, ENTRY, s, Via::Enter(site, inv.kind));
-                    } else if self.entries[e as usize].exited.is_some() {
-                        // Walked before with this context: reuse its return.
-                        self.push_succs(entry, node, s, Via::Step);
-                    }
-                } else {
-                    self.push(e, ENTRY, s, Via::Spawn(site, inv.kind));
-                }
-            }
-        }
-        if entered_any && all_entered {
-            direct = false;
-        }
-        if direct {
-            self.push_succs(entry, node, s, Via::Step);
-        }
-    }
-
-    fn callee_ctx(
-        &self,
-        caller: UnitId,
-        ctx: &[Val],
-        target: UnitId,
-        callee: &Callee,
-        args: Option<&[Val]>,
-    ) -> Option<Vec<Val>> {
-        let w = self.w;
-        let tu = w.units.unit(target);
-        match callee {
-            Callee::Closure(_) => {
-                let same_owner = tu.owner == w.units.unit(caller).owner;
-                let args = args.filter(|a| a.len() == tu.arity as usize);
-                if !same_owner && args.is_none() {
-                    return None;
-                }
-                let mut c = if same_owner {
-                    ctx.to_vec()
-                } else {
-                    w.global_ctx(target)
-                };
-                if let Some(a) = args
-                    && a.len() == tu.arity as usize
-                {
-                    let base = tu.param_base as usize;
-                    if c.len() < base + a.len() {
-                        c.resize(base + a.len(), Val::Any);
-                    }
-                    for (i, v) in a.iter().enumerate() {
-                        c[base + i] = resolve(v, ctx, w.limit);
-                    }
-                }
-                Some(c)
-            }
-            Callee::Fn(_) => match args {
-                Some(a) if a.len() == tu.arity as usize => {
-                    let mut c: Vec<Val> = a.iter().map(|v| resolve(v, ctx, w.limit)).collect();
-                    // The callee's funs keep their own parameters.
-                    let full = &w.global_of(target).ctx;
-                    c.extend(full.iter().skip(a.len()).cloned());
-                    Some(c)
-                }
-                _ => None,
-            },
-            Callee::UnknownApply(_) => None,
-        }
-    }
-
-    /// The read seen from a caller: its arguments re-expressed through the
-    /// call at `csite` (in `cunit`) that runs `unit`.
-    fn lift(
-        &self,
-        view: &Arc<ReadView>,
-        unit: UnitId,
-        cm: u32,
-        csite: CallSiteId,
-        cunit: UnitId,
-        cctx: &[Val],
-    ) -> Arc<ReadView> {
-        let w = self.w;
-        let u = w.units.unit(unit);
-        let cu = w.units.unit(cunit);
-        // The callee's parameters in terms of the caller's.
-        let mut params: Vec<Val> = w.global_ctx(unit);
-        if u.fun.is_some() && u.owner == cu.owner {
-            params = (0..params.len() as u32)
-                .map(|k| Val::one(Term::Param(k)))
-                .collect();
-        }
-        let inv =
-            w.cg.invokes(cm, csite)
-                .iter()
-                .find(|inv| match &inv.callee {
-                    Callee::Fn(g) => w.units.fn_unit[g.index()] == unit,
-                    Callee::Closure(x) => *x == unit,
-                    Callee::UnknownApply(n) => *n == u.arity,
-                });
-        if let Some(args) = inv.and_then(|i| i.args.as_ref())
-            && args.len() == u.arity as usize
-        {
-            let base = u.param_base as usize;
-            if params.len() < base + args.len() {
-                params.resize(base + args.len(), Val::Any);
-            }
-            for (i, a) in args.iter().enumerate() {
-                params[base + i] = a.clone();
-            }
-        }
-        let sym: Vec<Val> = view
-            .0
-            .iter()
-            .map(|v| resolve(v, &params, w.limit))
-            .collect();
-        let args: Vec<Val> = sym.iter().map(|v| resolve(v, cctx, w.limit)).collect();
-        let item = match w.site_mfa(self.read.origin) {
-            Some(mfa) => item(
-                self.read.category,
-                mfa,
-                &args,
-                self.read.origin,
-                &w.tables,
-                w.limit,
-            ),
-            None => view.2.clone(),
-        };
-        // Keep what the read's own context knew when the lift lost it.
-        let item = if item_unknown(&item) {
-            view.2.clone()
-        } else {
-            item
-        };
-        Arc::new((sym, args, item))
-    }
-
-    /// The read as the state `s` sees it: arguments and item.
-    fn view(&self, s: u32) -> (Vec<Val>, Item) {
-        let e = self.states[s as usize].entry;
-        let base = self.entries[e as usize].base;
-        match &self.entries[base as usize].read {
-            Some(v) => (v.1.clone(), v.2.clone()),
-            None => (self.read_args.clone(), self.read_item.clone()),
-        }
-    }
-
-    fn dep(&mut self, unit: UnitId, src: CallSiteId) -> &DepInfo {
-        let w = self.w;
-        self.deps
-            .entry((unit, src))
-            .or_insert_with(|| w.dep(unit, src))
-    }
-
-    fn exit(&mut self, s: u32, entry: u32, unit: UnitId) {
-        let w = self.w;
-        let rec = &mut self.entries[entry as usize];
-        if rec.exited.is_none() {
-            rec.exited = Some(s);
-        }
-        let (ascend, mode) = (rec.ascend, rec.mode);
-        if let Some(depth) = ascend {
-            if depth >= MAX_ASCEND {
-                return;
-            }
-            if let Mode::Source(src) = mode
-                && !self.dep(unit, src).ret
-            {
-                // The caller gets nothing that depends on the read.
-                return;
-            }
-            let view = self.entries[entry as usize].read.clone();
-            for &(cm, csite, cunit) in &w.cg.callers[unit.index()] {
-                let Some(cnode) = w.cfgs[cunit.index()].node_of(csite) else {
-                    continue;
-                };
-                if w.cfgs[cunit.index()].after(cnode) & self.bit == 0
-                    && !self.climbs(depth + 1, cunit, Mode::Source(csite))
-                {
-                    // Nothing after the call writes, and the caller's own
-                    // caller cannot be reached: the caller leads nowhere.
-                    continue;
-                }
-                let cid = self.global(cunit);
-                let ctx = self.ctxs[cid as usize].clone();
-                let (ce, new) = self.entry(cunit, cid, Some(depth + 1), Mode::Source(csite), None);
-                if new {
-                    let view = view
-                        .as_ref()
-                        .map(|v| self.lift(v, unit, cm, csite, cunit, &ctx));
-                    self.entries[ce as usize].read = view;
-                }
-                self.push_succs(ce, cnode, s, Via::Ascend(csite));
-            }
-        } else {
-            let returns = self.entries[entry as usize].returns.clone();
-            for r in returns {
-                let st = self.states[r as usize];
-                // The path steps over the call: its inside is not part of it.
-                self.push_succs(st.entry, st.node, r, Via::Step);
-            }
-        }
-    }
-
-    /// Writes reachable from `t`, called at state `s`, checked in the
-    /// global context instead of walking into `t`.
-    fn summarized(&mut self, s: u32, unit: UnitId, origin: Origin, kind: EdgeKind, t: UnitId) {
-        let w = self.w;
-        let base = self.entries[self.states[s as usize].entry as usize].base;
-        if !self.summarized.insert((t, base)) {
-            return;
-        }
-        let (read_args, read_item) = self.view(s);
-        let summary = w.summary(t, self.bit);
-        // The writes this frame's view of the read may alias, in the
-        // summary's order (few: most writes touch other items).
-        let aliasing = self.aliasing(base, &read_item);
-        let mut found: Vec<(u32, usize)> = aliasing
-            .iter()
-            .filter(|&&i| !self.hit_sites.contains(&w.writes[i].1))
-            .filter_map(|&i| summary.at.get(&w.writes[i].1).map(|&p| (p, i)))
-            .collect();
-        found.sort_unstable();
-        for (p, i) in found {
-            let sw = &summary.writes[p as usize];
-            let (_, wo, wu, item, args) = &w.writes[i];
-            let chain = &sw.chain;
-            self.hit_sites.insert(*wo);
-            let (mut hops, base_unit) = self.path(s, unit, origin);
-            // Replace the final write hop (at the call) with the chain to the write.
-            hops.pop();
-            let hop_kind = |k: EdgeKind| match k {
-                EdgeKind::Spawn => HopKind::Spawn,
-                EdgeKind::Serve | EdgeKind::Cast => HopKind::Serve,
-                _ => HopKind::Call,
-            };
-            hops.push(RawHop {
-                kind: hop_kind(kind),
-                unit,
-                other: Some(t),
-                origin,
-            });
-            for &(caller, o, k, callee) in chain {
-                hops.push(RawHop {
-                    kind: hop_kind(k),
-                    unit: caller,
-                    other: Some(callee),
-                    origin: o,
-                });
-            }
-            hops.push(RawHop {
-                kind: HopKind::Write,
-                unit: *wu,
-                other: None,
-                origin: *wo,
-            });
-            self.hits.push(Hit {
-                read_args: read_args.clone(),
-                write_args: args.clone(),
-                read_item: read_item.clone(),
-                write_item: item.clone(),
-                write_unit: *wu,
-                write: *wo,
-                hops,
-                base_unit,
-            });
-        }
-    }
-
-    /// Indices in `World::writes` of the writes of the read's category
-    /// whose item may alias the read as frame `base` sees it.
-    fn aliasing(&mut self, base: u32, read_item: &Item) -> Arc<Vec<usize>> {
-        if let Some(a) = self.aliasing.get(&base) {
-            return a.clone();
-        }
-        let cat = self.read.category;
-        let list: Vec<usize> = (self.w.writes.iter().enumerate())
-            .filter(|(_, (c, _, _, item, _))| *c == cat && may_alias(read_item, item))
-            .map(|(i, _)| i)
-            .collect();
-        let list = Arc::new(list);
-        self.aliasing.insert(base, list.clone());
-        list
-    }
-
-    fn check_write(&mut self, s: u32, unit: UnitId, origin: Origin, ctx: &[Val]) {
-        let w = self.w;
-        let (_, writes) = w.site_ops[origin.module as usize][origin.site.index()];
-        if writes & self.bit == 0 || self.hit_sites.contains(&origin) {
-            return;
-        }
-        let Some((write_args, write_item)) = w.item_at(self.read.category, origin, ctx) else {
-            return;
-        };
-        let (read_args, read_item) = self.view(s);
-        if !may_alias(&read_item, &write_item) {
-            return;
-        }
-        self.hit_sites.insert(origin);
-        let (hops, base_unit) = self.path(s, unit, origin);
-        self.hits.push(Hit {
-            read_args,
-            write_args,
-            read_item,
-            write_item,
-            write_unit: unit,
-            write: origin,
-            hops,
-            base_unit,
-        });
-    }
-
-    fn path(&self, s: u32, unit: UnitId, origin: Origin) -> (Vec<RawHop>, UnitId) {
-        let w = self.w;
-        let mut rev = vec![RawHop {
-            kind: HopKind::Write,
-            unit,
-            other: None,
-            origin,
-        }];
-        let mut base = self.read.unit;
-        let mut best_depth = 0u8;
-        let mut cur = s;
-        while cur != u32::MAX {
-            let st = self.states[cur as usize];
-            let here = self.entries[st.entry as usize].unit;
-            let module = w.units.unit(here).module;
-            if let Some(d) = self.entries[st.entry as usize].ascend
-                && d > best_depth
-            {
-                best_depth = d;
-                base = here;
-            }
-            let parent_unit = (st.parent != u32::MAX)
-                .then(|| self.entries[self.states[st.parent as usize].entry as usize].unit);
-            let hop = |kind, site, unit, other| RawHop {
-                kind,
-                unit,
-                other,
-                origin: Origin { module, site },
-            };
-            match st.via {
-                Via::Start => rev.push(RawHop {
-                    kind: HopKind::Read,
-                    unit: here,
-                    other: None,
-                    origin: self.read.origin,
-                }),
-                Via::Step => {}
-                Via::Enter(site, k) | Via::Spawn(site, k) => {
-                    let caller = parent_unit.unwrap_or(here);
-                    let cm = w.units.unit(caller).module;
-                    let kind = match k {
-                        EdgeKind::Spawn => HopKind::Spawn,
-                        EdgeKind::Serve | EdgeKind::Cast => HopKind::Serve,
-                        _ => HopKind::Call,
-                    };
-                    rev.push(RawHop {
-                        kind,
-                        unit: caller,
-                        other: Some(here),
-                        origin: Origin { module: cm, site },
-                    });
-                }
-                Via::Ascend(site) => {
-                    rev.push(hop(HopKind::Return, site, here, parent_unit));
-                }
-            }
-            cur = st.parent;
-        }
-        rev.reverse();
-        (rev, base)
+        assert_eq!(calls, 1);
     }
 }

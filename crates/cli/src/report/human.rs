@@ -56,7 +56,7 @@ fn path_notes(s: &Suspect) -> Vec<String> {
         notes.push(format!("path: {}", hops.join(" → ")));
     }
     if !s.entries.is_empty() {
-        let entries: Vec<&str> = s.entries.iter().map(|e| e.mfa.as_str()).collect();
+        let entries: Vec<String> = s.entries.iter().map(|e| e.mfa.to_string()).collect();
         notes.push(format!("reachable from: {}", entries.join(", ")));
     }
     notes
@@ -88,6 +88,51 @@ pub fn suspects(sources: &SourceDb, suspects: &[Suspect], out: &mut String) {
         out.push_str(&format!("{}\n", s.id));
         emit(&files, &diag, out);
     }
+}
+
+/// What cut the static pass's searches short, as one line (`None` when
+/// nothing did): `12 searches cut: 3 at the state budget
+/// (--search-budget 10000 explores further), ...`. `budget` is the budget
+/// the run used.
+pub fn limits_note(stats: &racewit_static::Stats, budget: usize) -> Option<String> {
+    if stats.searches_cut == 0 {
+        return None;
+    }
+    debug_assert!(budget > 0);
+    let l = &stats.limits;
+    let mut parts = Vec::new();
+    if l.budget > 0 {
+        parts.push(format!(
+            "{} at the state budget (--search-budget {} explores further)",
+            l.budget,
+            budget.saturating_mul(4).max(1)
+        ));
+    }
+    let mut count = |n: usize, what: &str| {
+        if n > 0 {
+            parts.push(format!("{n} {what}"));
+        }
+    };
+    count(l.depth, "paths above the callers a search climbs");
+    count(l.unknown_funs, "calls of funs no value names");
+    count(l.vague_calls, "calls naming no function to follow");
+    count(l.summary, "deep calls with their write summary cut");
+    Some(format!(
+        "{} search(es) cut short: {}",
+        stats.searches_cut,
+        parts.join(", ")
+    ))
+}
+
+/// The pairs left out because they are in test code, as one line (`None`
+/// when there were none).
+pub fn test_pairs_note(stats: &racewit_static::Stats) -> Option<String> {
+    (stats.test_pairs > 0).then(|| {
+        format!(
+            "{} pair(s) in test or example code not reported (--include-tests reports them)",
+            stats.test_pairs
+        )
+    })
 }
 
 /// What ran to reach the verdict.

@@ -1,0 +1,362 @@
+//! Which processes each unit may run in, and which of those processes
+//! exist at most once at a time.
+//!
+//! A process is a server ([`Proc::Server`]: the callbacks of a gen_server,
+//! gen_statem or gen_event module, run by the behaviour in the server's
+//! process), a process started by a `spawn` at a site ([`Proc::Spawned`]:
+//! a hand-written loop), or any other process ([`ProcSet::Any`]: exported
+//! functions and funs that leave the program can be called from anywhere).
+//! A unit runs wherever its callers run: the sets flow along calls and funs
+//! handed to library code, not along process starts or requests.
+//!
+//! A server whose every start names it with a constant (`{local, Name}`,
+//! `{global, Name}`) runs in at most one process at a time; so does a
+//! spawned loop registered under a constant name that blocks in a
+//! `receive` before it can do anything else.
+
+use std::collections::BTreeSet;
+
+use racewit_syntax::ir::CallSiteId;
+use rustc_hash::FxHashSet;
+
+use crate::callgraph::{CallGraph, Callee, EdgeKind};
+use crate::dataflow::{Flow, SiteTarget};
+use crate::server::Behaviour;
+use crate::spawn::start_of;
+use crate::units::Units;
+use crate::values::{Origin, Term, UnitId, Val, resolve};
+
+/// A process code can run in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Proc {
+    /// The server of a callback module (module index).
+    Server(u32),
+    /// The process a spawn at this site starts.
+    Spawned(Origin),
+}
+
+/// The processes a unit may run in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProcSet {
+    /// Some of these (few) processes.
+    Some(BTreeSet<Proc>),
+    /// Any process.
+    Any,
+}
+
+/// Most processes kept in a set before it becomes [`ProcSet::Any`].
+const MAX_PROCS: usize = 4;
+
+impl ProcSet {
+    fn join(&mut self, other: &ProcSet) -> bool {
+        match (&mut *self, other) {
+            (ProcSet::Any, _) => false,
+            (_, ProcSet::Any) => {
+                *self = ProcSet::Any;
+                true
+            }
+            (ProcSet::Some(a), ProcSet::Some(b)) => {
+                let before = a.len();
+                a.extend(b.iter().copied());
+                if a.len() > MAX_PROCS {
+                    *self = ProcSet::Any;
+                    return true;
+                }
+                a.len() != before
+            }
+        }
+    }
+
+    /// The one process, if the set holds exactly one.
+    pub fn only(&self) -> Option<Proc> {
+        match self {
+            ProcSet::Some(s) if s.len() == 1 => s.iter().next().copied(),
+            _ => None,
+        }
+    }
+}
+
+/// Where every unit runs, and the processes that are singletons.
+pub struct Processes {
+    pub runs_in: Vec<ProcSet>,
+    /// Units entered from outside any call of the program: callbacks,
+    /// exported functions, funs let out.
+    pub entered_outside: Vec<bool>,
+    pub singletons: FxHashSet<Proc>,
+}
+
+impl Processes {
+    /// The one process `u` runs in, when that process exists at most once.
+    pub fn confined(&self, u: UnitId) -> Option<Proc> {
+        self.runs_in[u.index()]
+            .only()
+            .filter(|p| self.singletons.contains(p))
+    }
+}
+
+/// Funs (`fun () -> ... end`, `fun f/0`) whose value leaves through a
+/// channel no edge follows (a message, an ETS object, the result of an
+/// exported function): they may run in any process.
+fn funs_let_out(units: &Units<'_>, flow: &Flow, ets_objects: &[Val]) -> FxHashSet<UnitId> {
+    let walk = |t: &Term, out: &mut FxHashSet<UnitId>| {
+        fn go(units: &Units<'_>, t: &Term, out: &mut FxHashSet<UnitId>) {
+            match t {
+                Term::Fun(u) => {
+                    out.insert(*u);
+                }
+                Term::FunRef(mfa) => {
+                    if let Some(g) = units.lookup_mfa(mfa) {
+                        out.insert(units.fn_unit[g.index()]);
+                    }
+                }
+                Term::List(ts) | Term::Tuple(ts) | Term::Map(ts) => {
+                    ts.iter().for_each(|x| go(units, x, out))
+                }
+                _ => {}
+            }
+        }
+        go(units, t, out)
+    };
+    let mut out = FxHashSet::default();
+    for v in flow.sent.iter().chain(ets_objects) {
+        for t in v.iter() {
+            walk(t, &mut out);
+        }
+    }
+    // A fun an exported function returns goes to whoever called it.
+    for (i, fu) in units.fn_unit.iter().enumerate() {
+        if units.fns[i].1.exported {
+            for t in resolve(&flow.ret[fu.index()], &flow.ctx[i], flow.limit).iter() {
+                walk(t, &mut out);
+            }
+        }
+    }
+    out
+}
+
+pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
+    let n = units.units.len();
+    let mut runs_in = vec![ProcSet::Some(BTreeSet::new()); n];
+    // Values written into ETS tables (funs among them may run anywhere).
+    let mut ets_objects = Vec::new();
+    for per_site in &flow.sites {
+        for sv in per_site.iter().flatten() {
+            if let SiteTarget::Static(mfa) = &sv.target
+                && mfa.module == "ets"
+                && matches!(mfa.name.as_str(), "insert" | "insert_new")
+                && let Some(obj) = sv.args.get(1)
+            {
+                ets_objects.push(resolve(obj, flow.unit_ctx(units, sv.unit), flow.limit));
+            }
+        }
+    }
+    let let_out = funs_let_out(units, flow, &ets_objects);
+    // Seeds.
+    let mut entered_outside = vec![false; n];
+    for (i, u) in units.units.iter().enumerate() {
+        let func = units.unit_function(UnitId(i as u32));
+        let m = units.module(u.module);
+        let seed = match u.fun {
+            None => match Behaviour::of(m) {
+                Some(b) if func.exported && b.is_callback(&func.name, func.arity) => {
+                    ProcSet::Some(BTreeSet::from([Proc::Server(u.module)]))
+                }
+                _ if func.exported || let_out.contains(&UnitId(i as u32)) => ProcSet::Any,
+                _ => continue,
+            },
+            Some(_) if let_out.contains(&UnitId(i as u32)) => ProcSet::Any,
+            Some(_) => continue,
+        };
+        runs_in[i] = seed;
+        entered_outside[i] = true;
+    }
+    // Spawned code runs in its own process.
+    for (mi, per_site) in cg.site_invokes.iter().enumerate() {
+        for (si, invs) in per_site.iter().enumerate() {
+            for inv in invs {
+                if inv.kind != EdgeKind::Spawn {
+                    continue;
+                }
+                let t = match inv.callee {
+                    Callee::Fn(g) => units.fn_unit[g.index()],
+                    Callee::Closure(u) => u,
+                    Callee::UnknownApply(_) => continue,
+                };
+                // A process start naming a behaviour module runs its init/1
+                // in the server, which is seeded already.
+                let is_server = matches!(runs_in[t.index()].only(), Some(Proc::Server(_)));
+                if !is_server {
+                    let p = Proc::Spawned(Origin {
+                        module: mi as u32,
+                        site: CallSiteId(si as u32),
+                    });
+                    runs_in[t.index()].join(&ProcSet::Some(BTreeSet::from([p])));
+                }
+            }
+        }
+    }
+    // Along calls and funs run by library code, to the fixpoint.
+    let mut work: Vec<usize> = (0..n).rev().collect();
+    let mut queued = vec![true; n];
+    while let Some(i) = work.pop() {
+        queued[i] = false;
+        let module = units.units[i].module;
+        let from = runs_in[i].clone();
+        for &site in &cg.unit_sites[i] {
+            for inv in cg.invokes(module, site) {
+                if !matches!(inv.kind, EdgeKind::Call | EdgeKind::Hof) {
+                    continue;
+                }
+                let t = match inv.callee {
+                    Callee::Fn(g) => units.fn_unit[g.index()],
+                    Callee::Closure(u) => u,
+                    Callee::UnknownApply(_) => continue,
+                };
+                if runs_in[t.index()].join(&from) && !queued[t.index()] {
+                    queued[t.index()] = true;
+                    work.push(t.index());
+                }
+            }
+        }
+    }
+    let singletons = singletons(units, flow, cg, &runs_in);
+    Processes {
+        runs_in,
+        entered_outside,
+        singletons,
+    }
+}
+
+/// The processes that exist at most once at a time.
+fn singletons(
+    units: &Units<'_>,
+    flow: &Flow,
+    cg: &CallGraph,
+    runs_in: &[ProcSet],
+) -> FxHashSet<Proc> {
+    let limit = flow.limit;
+    // Per callback module: whether every start names it with a constant.
+    let mut started: rustc_hash::FxHashMap<u32, bool> = Default::default();
+    let mut registered_pids: Vec<Val> = Vec::new();
+    for per_site in &flow.sites {
+        for sv in per_site.iter().flatten() {
+            let SiteTarget::Static(mfa) = &sv.target else {
+                continue;
+            };
+            let ctx = flow.unit_ctx(units, sv.unit);
+            if mfa.module == "erlang" && mfa.name == "register" && mfa.arity == 2 {
+                if resolve(&sv.args[0], ctx, limit).atoms().is_some() {
+                    registered_pids.push(resolve(&sv.args[1], ctx, limit));
+                }
+                continue;
+            }
+            let Some(start) = start_of(mfa) else {
+                continue;
+            };
+            let crate::spawn::StartShape::Init { m, .. } = start.shape else {
+                continue;
+            };
+            let named = mfa.arity == 4 && m == 1;
+            let constant_name = named
+                && resolve(&sv.args[0], ctx, limit).iter().all(|t| {
+                    matches!(t, Term::Tuple(p) if matches!(p.as_slice(),
+                        [Term::Atom(scope), Term::Atom(_)] if scope == "local" || scope == "global"))
+                });
+            let Some(mods) = sv.args.get(m).map(|v| resolve(v, ctx, limit)) else {
+                continue;
+            };
+            for name in mods.atoms().unwrap_or_default() {
+                if let Some(&mi) = units.module_index.get(&name) {
+                    let e = started.entry(mi).or_insert(true);
+                    *e &= constant_name;
+                }
+            }
+        }
+    }
+    let mut out: FxHashSet<Proc> = started
+        .into_iter()
+        .filter(|&(_, only_named)| only_named)
+        .map(|(mi, _)| Proc::Server(mi))
+        .collect();
+    // Hand-written loops: registered under a constant name by the parent,
+    // waiting in a receive before anything else (a second one, whose
+    // registration fails, waits forever where nobody can reach it).
+    for (mi, per_site) in cg.site_invokes.iter().enumerate() {
+        for (si, invs) in per_site.iter().enumerate() {
+            let o = Origin {
+                module: mi as u32,
+                site: CallSiteId(si as u32),
+            };
+            let registered = registered_pids
+                .iter()
+                .any(|v| crate::spawn_register::holds(v, o));
+            if !registered {
+                continue;
+            }
+            let children: Vec<UnitId> = invs
+                .iter()
+                .filter(|i| i.kind == EdgeKind::Spawn)
+                .filter_map(|i| match i.callee {
+                    Callee::Fn(g) => Some(units.fn_unit[g.index()]),
+                    Callee::Closure(u) => Some(u),
+                    Callee::UnknownApply(_) => None,
+                })
+                .collect();
+            if !children.is_empty()
+                && children.iter().all(|&c| {
+                    receives_first(units, c, 0)
+                        && runs_in[c.index()].only() == Some(Proc::Spawned(o))
+                })
+            {
+                out.insert(Proc::Spawned(o));
+            }
+        }
+    }
+    out
+}
+
+/// Every clause of `u` starts with a `receive` (directly, or by calling a
+/// function of its module that does, with arguments that call nothing).
+fn receives_first(units: &Units<'_>, u: UnitId, depth: u32) -> bool {
+    use racewit_syntax::ir::{CallTarget, Expr};
+    if depth > 4 {
+        return false;
+    }
+    let unit = units.unit(u);
+    let func = units.unit_function(u);
+    let body = &func.body;
+    let first = |mut e| loop {
+        match body.expr(e) {
+            Expr::Block(es) if !es.is_empty() => e = es[0],
+            _ => return e,
+        }
+    };
+    let calls_nothing = |e| {
+        matches!(
+            body.expr(e),
+            Expr::Var(_) | Expr::Lit(_) | Expr::Nil | Expr::Fun(_)
+        )
+    };
+    let clauses = unit.clauses(func);
+    !clauses.is_empty()
+        && clauses.iter().all(|&c| {
+            let cl = body.clause(c);
+            if !cl.guard.is_empty() {
+                return false;
+            }
+            match body.expr(first(cl.body)) {
+                Expr::Receive { clauses, .. } => !clauses.is_empty(),
+                Expr::Call {
+                    target: CallTarget::Local { name, arity },
+                    args,
+                    ..
+                } if args.iter().all(|&a| calls_nothing(a)) => {
+                    let m = &units.module(unit.module).name;
+                    units
+                        .lookup(m, name, *arity)
+                        .is_some_and(|g| receives_first(units, units.fn_unit[g.index()], depth + 1))
+                }
+                _ => false,
+            }
+        })
+}
