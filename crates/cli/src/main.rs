@@ -15,6 +15,7 @@ mod caps;
 mod check;
 mod corpus;
 mod explore;
+mod libraries;
 mod outdir;
 mod parse_cmd;
 mod picture;

@@ -40,7 +40,11 @@ pub fn run(args: Args) -> Result<Outcome> {
             d.message
         );
     }
-    let outcome = run_entry(Arc::new(program), &module, &function, &RunConfig::default());
+    let config = RunConfig {
+        libraries: crate::libraries::load(&args.load.paths, &[]),
+        ..RunConfig::default()
+    };
+    let outcome = run_entry(Arc::new(program), &module, &function, &config);
     // As `erl -noshell` writes standard_io: latin1 (OTP 25, whatever the
     // locale), code points above 255 in UTF-8.
     std::io::stdout()
@@ -49,10 +53,15 @@ pub fn run(args: Args) -> Result<Outcome> {
     match &outcome.result {
         RunResult::Value(_) => Ok(Outcome::Clean),
         RunResult::Crashed { .. } => Ok(Outcome::Error),
-        RunResult::Parked { call, location } => {
+        RunResult::Parked {
+            call,
+            location,
+            reason,
+        } => {
             bail!(
-                "{}: stopped at unsupported call {call} ({location})",
-                args.entry
+                "{}: stopped at {} ({location})",
+                args.entry,
+                reason.describe(call)
             )
         }
         RunResult::Deadlock => bail!("{}: no process can run (deadlock)", args.entry),

@@ -310,7 +310,7 @@ impl System for VmSystem {
         match self.vm.process_status(proc) {
             ProcStatus::Runnable | ProcStatus::Waiting { .. } => Fate::Running,
             ProcStatus::Blocked => Fate::Blocked,
-            ProcStatus::Parked { call, location } => Fate::Parked {
+            ProcStatus::Parked { call, location, .. } => Fate::Parked {
                 call: format!("{call} ({location})"),
             },
             ProcStatus::Exited(reason) => {

@@ -75,6 +75,7 @@ mod exec;
 pub mod format;
 mod hot_loop;
 pub mod layout;
+pub mod library;
 pub mod liveness;
 pub mod mnesia;
 pub mod pattern;
@@ -85,6 +86,7 @@ pub mod term;
 pub mod vm;
 
 pub use event::{Access, Class, Event, EventKind, Exception, SharedItem};
+pub use library::{Libraries, ParkReason};
 pub use process::{ProcName, ProcStatus};
 pub use term::{Pid, Term};
 pub use vm::{Image, Vm, VmConfig, VmError};

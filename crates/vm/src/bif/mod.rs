@@ -18,6 +18,7 @@ use crate::vm::Vm;
 mod binary;
 pub(crate) mod clock;
 mod erlang;
+mod erts_internal;
 mod etf;
 mod ets;
 pub(crate) mod global;
@@ -62,6 +63,9 @@ pub enum Flow {
     Call(Target, Vec<Term>),
     /// Stop the process at an unsupported call.
     Park(String),
+    /// Stop the process at a call, for the reason given (e.g. it would
+    /// touch the host).
+    ParkWith(crate::library::ParkReason, String),
     /// The calling process exits now with this reason.
     Exit(Term),
 }
@@ -146,6 +150,7 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
     TABLE.get_or_init(|| {
         let mut t = Table(FxHashMap::default());
         erlang::register(&mut t);
+        erts_internal::register(&mut t);
         etf::register(&mut t);
         lists::register(&mut t);
         maps::register(&mut t);
