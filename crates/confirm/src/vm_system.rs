@@ -186,6 +186,7 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
         SharedItem::Process(p) => format!("process {}", vm.process_name(*p)),
         SharedItem::Global(name) => format!("global {name}"),
         SharedItem::PersistentTerm(key) => format!("persistent_term {key}"),
+        SharedItem::Atomic { array, index } => format!("atomics #{array}[{index}]"),
     }
 }
 

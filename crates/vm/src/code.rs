@@ -176,6 +176,14 @@ pub struct ModuleCode {
     pub ir_name: ir::Name,
 }
 
+impl ModuleCode {
+    /// The file the module was loaded from.
+    pub fn source_path(&self) -> Option<std::path::PathBuf> {
+        let m = self.source.modules.get(&self.ir_name)?;
+        Some(self.source.sources.path(m.file).to_path_buf())
+    }
+}
+
 #[derive(Clone)]
 pub struct SiteInfo {
     pub span: Span,

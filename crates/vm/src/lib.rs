@@ -84,6 +84,7 @@ pub mod process;
 pub mod run;
 pub mod term;
 pub mod vm;
+pub mod world;
 
 pub use event::{Access, Class, Event, EventKind, Exception, SharedItem};
 pub use library::{Libraries, ParkReason};

@@ -104,6 +104,9 @@ pub struct Vm {
     pub(crate) last_export: Option<(Atom, Atom, u32, Target)>,
     /// `erlang:send_after` timers: ref → timer process.
     pub(crate) timers: imbl::OrdMap<u64, Pid>,
+    /// The modelled outside world (logger, application controller,
+    /// counters, random bytes): see [`crate::world`].
+    pub(crate) world: crate::world::World,
 }
 
 static PRELUDE: OnceLock<Vec<Arc<Program>>> = OnceLock::new();
@@ -232,6 +235,7 @@ impl Vm {
             argbuf: Vec::new(),
             last_export: None,
             timers: imbl::OrdMap::new(),
+            world: crate::world::World::default(),
         }
     }
 
@@ -344,6 +348,11 @@ impl Vm {
         &self.output
     }
 
+    /// The log events `logger` captured, in order.
+    pub fn log(&self) -> &[crate::world::LogEvent] {
+        &self.world.log
+    }
+
     /// `~p` form of a term.
     pub fn format_term(&self, t: &Term) -> String {
         crate::format::print_term(t)
@@ -392,6 +401,13 @@ impl Vm {
                     crate::format::write_term(&k.0),
                     self.process_name(*p)
                 ));
+            }
+            out.push('\n');
+        }
+        if !self.world.arrays.is_empty() {
+            out.push_str("counters:");
+            for (r, values) in self.world.arrays.iter() {
+                out.push_str(&format!(" {r}={values:?}"));
             }
             out.push('\n');
         }

@@ -17,6 +17,8 @@ use crate::vm::Vm;
 
 mod binary;
 pub(crate) mod clock;
+pub(crate) mod counters;
+mod crypto;
 mod erlang;
 mod erts_internal;
 mod etf;
@@ -29,6 +31,7 @@ mod math;
 mod mnesia;
 mod node_env;
 mod persistent_term;
+mod world;
 
 pub type PureFn = fn(&[Term]) -> Result<Term, Term>;
 pub type CtxFn = fn(&mut Ctx<'_>, &[Term]) -> Flow;
@@ -163,6 +166,9 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         persistent_term::register(&mut t);
         node_env::register(&mut t);
         clock::register(&mut t);
+        counters::register(&mut t);
+        crypto::register(&mut t);
+        world::register(&mut t);
         t.0
     })
 }
