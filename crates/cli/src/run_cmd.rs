@@ -50,6 +50,22 @@ pub fn run(args: Args) -> Result<Outcome> {
     std::io::stdout()
         .lock()
         .write_all(&outcome.stdout_bytes())?;
+    // What `logger` captured, on stderr: stdout stays what
+    // `erl -noshell -kernel logger_level none` prints.
+    let mut err = std::io::stderr().lock();
+    for (proc, e) in &outcome.log {
+        let at = e
+            .location
+            .as_deref()
+            .map(|l| format!(" {l}"))
+            .unwrap_or_default();
+        writeln!(
+            err,
+            "=LOG {} {proc}{at}\n{}",
+            e.level.to_uppercase(),
+            e.text
+        )?;
+    }
     match &outcome.result {
         RunResult::Value(_) => Ok(Outcome::Clean),
         RunResult::Crashed { .. } => Ok(Outcome::Error),

@@ -35,6 +35,11 @@ pub const SOURCES: &[(&str, &str)] = &[
     ),
     ("prelude/mnesia.erl", include_str!("../prelude/mnesia.erl")),
     ("prelude/global.erl", include_str!("../prelude/global.erl")),
+    ("prelude/logger.erl", include_str!("../prelude/logger.erl")),
+    (
+        "prelude/error_logger.erl",
+        include_str!("../prelude/error_logger.erl"),
+    ),
     ("prelude/ets.erl", include_str!("../prelude/ets.erl")),
     ("prelude/string.erl", include_str!("../prelude/string.erl")),
     ("prelude/sys.erl", include_str!("../prelude/sys.erl")),

@@ -72,6 +72,8 @@ pub struct RunOutcome {
     pub parked: Vec<(String, String, String, ParkReason)>,
     /// The entry process's stack trace when it crashed (`~p`).
     pub crash_stack: Option<String>,
+    /// What `logger` captured: (process name, event), in order.
+    pub log: Vec<(String, crate::world::LogEvent)>,
 }
 
 impl RunOutcome {
@@ -301,5 +303,10 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
             .map(|e| crate::format::print_term(&e.stack)),
         reductions: vm.reductions(),
         parked,
+        log: vm
+            .log()
+            .iter()
+            .map(|e| (vm.process_name(e.pid).to_string(), e.clone()))
+            .collect(),
     }
 }
