@@ -24,13 +24,17 @@ pub fn load(paths: &[PathBuf], dep_dirs: &[PathBuf]) -> Arc<Libraries> {
         otp: otp(),
         dep_dirs: dep_dirs.to_vec(),
         app_dirs: app_dirs(paths),
+        cwd: std::env::current_dir().ok(),
     }))
 }
 
 /// The libraries a witness recorded (its load record's `libraries` lines),
 /// loaded again from the same places.
 pub fn from_record(lines: &[String]) -> Arc<Libraries> {
-    let mut request = LibraryRequest::default();
+    let mut request = LibraryRequest {
+        cwd: std::env::current_dir().ok(),
+        ..LibraryRequest::default()
+    };
     for line in lines {
         if let Some(rest) = line.strip_prefix("otp ") {
             let root = rest.rsplit_once(" (OTP").map_or(rest, |(r, _)| r);

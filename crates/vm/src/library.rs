@@ -122,7 +122,6 @@ const HOST_FUNCTIONS: &[(&str, &str)] = &[
     ("erlang", "port_command"),
     ("erlang", "port_control"),
     ("erlang", "port_call"),
-    ("code", "load_file"),
     ("code", "load_abs"),
     ("code", "load_binary"),
     ("code", "add_path"),

@@ -9,7 +9,6 @@ use crate::atom::Atom;
 use crate::bif::{Ctx, Flow, Table, chardata_string};
 use crate::code::Origin;
 use crate::event::EventKind;
-use crate::library::ParkReason;
 use crate::term::{MapKey, Term};
 use crate::world::LogEvent;
 
@@ -78,10 +77,8 @@ pub fn register(t: &mut Table) {
         Ok(Term::tuple(vec![Term::Int(6), Term::Int(1), Term::Int(0)]))
     });
     t.pure("os", "getpid", 0, |_| Ok(Term::string(OS_PID)));
-    t.ctx("os", "cmd", 1, |_, a| host("os:cmd", a));
-    t.ctx("os", "cmd", 2, |_, a| host("os:cmd", a));
-    t.ctx("os", "putenv", 2, |_, a| host("os:putenv", a));
-    t.ctx("os", "unsetenv", 1, |_, a| host("os:unsetenv", a));
+    // os:cmd/1,2, os:putenv/2, os:unsetenv/1 are no BIFs here: a call
+    // resolves to a park for the host (library::HOST_FUNCTIONS), at its site.
 }
 
 /// The emulator's OS process id in the model.
@@ -111,14 +108,6 @@ const PRE_LOADED: &[&str] = &[
     "erl_init",
     "erts_code_purger",
 ];
-
-fn host(name: &str, a: &[Term]) -> Flow {
-    let args: Vec<String> = a.iter().map(crate::format::write_term).collect();
-    Flow::ParkWith(
-        ParkReason::Host,
-        format!("{name}/{} ({})", a.len(), args.join(", ")),
-    )
-}
 
 /// `racewit_world:log(Level, Text, Location)`: capture one log event (a
 /// visible step, like output).
