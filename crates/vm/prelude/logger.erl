@@ -84,8 +84,10 @@ msg(String) -> {string, String}.
 %% What ?LOG_* expands to: `case logger:allow(L, ?MODULE) of true ->
 %% logger:macro_log(Location, L, ...); false -> ok end`.
 allow(Level, Module) ->
-    check_level(Level),
-    le(Level, effective_level(Module)).
+    case lists:member(Level, ?LEVELS) of
+        true -> le(Level, effective_level(Module));
+        false -> erlang:error(function_clause, [Level, Module])
+    end.
 
 macro_log(Location, Level, StringOrReport) ->
     do_log(Level, msg(StringOrReport), Location).

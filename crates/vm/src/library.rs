@@ -71,6 +71,8 @@ pub const OTP_LIBRARY_MODULES: &[(&str, &str)] = &[
     ("stdlib", "io_lib"),
     ("stdlib", "io_lib_format"),
     ("stdlib", "io_lib_pretty"),
+    ("stdlib", "io_lib_fread"),
+    ("stdlib", "erl_scan"),
     ("stdlib", "erl_anno"),
     ("stdlib", "unicode"),
     ("kernel", "inet_parse"),

@@ -37,6 +37,11 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("prelude/global.erl", include_str!("../prelude/global.erl")),
     ("prelude/logger.erl", include_str!("../prelude/logger.erl")),
     ("prelude/code.erl", include_str!("../prelude/code.erl")),
+    ("prelude/epp.erl", include_str!("../prelude/epp.erl")),
+    (
+        "prelude/erl_features.erl",
+        include_str!("../prelude/erl_features.erl"),
+    ),
     ("prelude/file.erl", include_str!("../prelude/file.erl")),
     (
         "prelude/net_kernel.erl",

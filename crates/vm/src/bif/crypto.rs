@@ -74,12 +74,20 @@ const ALGORITHMS: &[(&str, Alg)] = &[
 ];
 
 fn algorithm(t: &Term) -> Result<Alg, Term> {
-    let name = t.as_atom().ok_or_else(badarg)?;
-    ALGORITHMS
-        .iter()
-        .find(|(n, _)| *n == name.name())
+    t.as_atom()
+        .and_then(|name| ALGORITHMS.iter().find(|(n, _)| *n == name.name()))
         .map(|(_, a)| *a)
-        .ok_or_else(badarg)
+        .ok_or_else(|| nif_error(108, "Bad digest type"))
+}
+
+/// The error crypto's NIFs raise: `{badarg, {File, Line}, Text}` (OTP 25's
+/// place in hash.c, as the BEAM reports it).
+fn nif_error(line: i64, text: &str) -> Term {
+    Term::tuple(vec![
+        badarg(),
+        Term::tuple(vec![Term::string("hash.c"), Term::Int(line)]),
+        Term::string(text),
+    ])
 }
 
 fn state(alg: Alg, data: Vec<u8>) -> Term {
@@ -104,7 +112,7 @@ fn open_state(t: &Term) -> Result<(Alg, Vec<u8>), Term> {
             iolist_bytes(&x[2], &mut data)?;
             Ok((alg, data))
         }
-        _ => Err(badarg()),
+        _ => Err(nif_error(171, "Bad state")),
     }
 }
 
