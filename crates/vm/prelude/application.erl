@@ -17,7 +17,7 @@
          ensure_all_started/3, stop/1, which_applications/0,
          which_applications/1, loaded_applications/0, get_key/1, get_key/2,
          get_all_key/0, get_all_key/1, get_application/0, get_application/1,
-         get_env/1, get_all_env/0, set_env/1, set_env/2, get_supervisor/1,
+         get_env/1, get_all_env/0, set_env/1, set_env/2,
          info/0, permit/2, start_type/0, takeover/2, get_master/1]).
 
 %%% State: loaded applications (name -> properties) and started ones
@@ -62,8 +62,11 @@ props_of(App) ->
 
 load(App) -> load(App, []).
 
-load({application, App, Props}, _Distributed) when is_atom(App), is_list(Props) ->
-    do_load(App, Props);
+load({application, App, Props} = Spec, _Distributed) when is_atom(App), is_list(Props) ->
+    case do_load(App, Props) of
+        {error, {already_loaded, App}} -> {error, {already_loaded, Spec}};
+        Other -> Other
+    end;
 load(App, _Distributed) when is_atom(App) ->
     case maps:is_key(App, loaded()) of
         true -> {error, {already_loaded, App}};
@@ -361,14 +364,6 @@ set_env(Config) -> set_env(Config, []).
 set_env(Config, _Opts) when is_list(Config) ->
     _ = [[application:set_env(App, K, V) || {K, V} <- Env] || {App, Env} <- Config],
     ok.
-
-get_supervisor(App) ->
-    case get_master(App) of
-        undefined -> undefined;
-        M ->
-            M ! {racewit_app_top, self()},
-            receive {racewit_app_top, M, Top} -> {ok, Top} end
-    end.
 
 start_type() ->
     case get_application() of

@@ -1,6 +1,6 @@
 %% racewit prelude: an application master (see application.erl). It runs
-%% the start callback, links to the top supervisor, answers
-%% `application:get_supervisor/1`, and on `application:stop/1` runs
+%% the start callback, links to the top supervisor, and on
+%% `application:stop/1` runs
 %% `prep_stop/1`, shuts the tree down and runs `stop/1`. When the top
 %% supervisor exits by itself, the application has stopped: the master
 %% logs it as OTP's controller does and ends.
@@ -39,9 +39,6 @@ unset_master() ->
 
 loop(App, M, Top, State) ->
     receive
-        {racewit_app_top, From} ->
-            From ! {racewit_app_top, self(), Top},
-            loop(App, M, Top, State);
         {racewit_app_stop, From, Ref} ->
             State1 = case erlang:function_exported(M, prep_stop, 1) of
                          true -> catch M:prep_stop(State);
