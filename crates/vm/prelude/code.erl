@@ -52,7 +52,7 @@ ensure_loaded(M) -> erlang:error(function_clause, [M]).
 ensure_modules_loaded(Ms) ->
     case [{M, nofile} || M <- Ms, ensure_loaded(M) =:= {error, nofile}] of
         [] -> ok;
-        Bad -> {error, Bad}
+        Bad -> {error, lists:reverse(Bad)}   % OTP's order: the last first
     end.
 
 load_file(M) -> ensure_loaded(M).
