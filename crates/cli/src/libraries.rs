@@ -41,10 +41,10 @@ pub fn from_record(lines: &[String]) -> Arc<Libraries> {
             request.otp = OtpInstall::at(Path::new(root));
         } else if let Some(dir) = line.strip_prefix("dep ") {
             request.dep_dirs.push(PathBuf::from(dir));
-        } else if let Some(file) = line.strip_prefix("app ") {
-            if let Some(dir) = app_dir_of(Path::new(file)) {
-                request.app_dirs.push(dir);
-            }
+        } else if let Some(file) = line.strip_prefix("app ")
+            && let Some(dir) = app_dir_of(Path::new(file))
+        {
+            request.app_dirs.push(dir);
         }
     }
     Arc::new(racewit_otp::load_libraries(&request))

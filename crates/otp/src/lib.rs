@@ -671,7 +671,7 @@ mod tests {
 
     #[test]
     fn versions_sort_by_number() {
-        let mut v = vec![
+        let mut v = [
             PathBuf::from("lib/stdlib-4.2.10"),
             PathBuf::from("lib/stdlib-4.2.9"),
         ];
