@@ -63,8 +63,10 @@ fn erl_time(dir: &Path, module: &str) -> Option<f64> {
 pub fn run() {
     println!("\n== VM: bench programs (tests/diff/bench) beside erl");
     let dir = bench_dir();
+    // The libraries `racewit run` loads: OTP's own modules from source.
     let config = RunConfig {
         max_reductions: u64::MAX,
+        libraries: racewit_otp::installed(),
         ..RunConfig::default()
     };
     println!(

@@ -268,6 +268,7 @@ pub fn load_record(load: &LoadArgs, opts: &racewit_syntax::LoadOptions) -> LoadR
             .map(|p| p.display().to_string())
             .collect(),
         defines: opts.defines.clone(),
+        libraries: Vec::new(),
     }
 }
 
@@ -403,9 +404,11 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         .map(accept::Baseline::read)
         .transpose()?;
     let load_opts = args.load.load_options()?;
-    let confirm_opts = args.search.options()?;
+    let mut confirm_opts = args.search.options()?;
     let caps = args.search.caps()?;
     let program = crate::progress::load(&args.load.paths, &load_opts, args.format)?;
+    let libraries = crate::libraries::load(&args.load.paths, &[]);
+    confirm_opts.vm.libraries = libraries.clone();
     let sp = crate::progress::spinner(args.format, "static pass");
     let analysis = find_suspects(&program, &args.categories.options());
     sp.finish_and_clear();
@@ -435,7 +438,8 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
             .collect(),
         None => suspects,
     };
-    let record = load_record(&args.load, &load_opts);
+    let mut record = load_record(&args.load, &load_opts);
+    record.libraries = libraries.record.clone();
     let files = program.sources.len();
     let out = OutDir::open(&args.out)?;
     let plan = Plan::new(program, &suspects, &record, &confirm_opts);

@@ -63,12 +63,15 @@ pub fn run(args: Args) -> Result<Outcome> {
     if program.function(&module, &function, 0).is_none() {
         bail!("{}: no such function in the loaded code", args.entry);
     }
-    let record = load_record(&args.load, &load_opts);
+    let libraries = crate::libraries::load(&args.load.paths, &[]);
+    let mut record = load_record(&args.load, &load_opts);
+    record.libraries = libraries.record.clone();
     let program = Arc::new(program);
     let caps = args.search.caps()?;
     let cancel = Arc::new(Cancel::default());
     let mut confirm = confirm;
     confirm.cancel = Some(cancel.clone());
+    confirm.vm.libraries = libraries;
     let done = std::sync::atomic::AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         // The caps on time and memory, watched from outside the search.

@@ -17,6 +17,7 @@ mod check;
 mod config;
 mod corpus;
 mod explore;
+mod libraries;
 mod outdir;
 mod parse_cmd;
 mod picture;

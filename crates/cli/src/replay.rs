@@ -97,11 +97,25 @@ pub fn run(args: Args) -> Result<Outcome> {
         }
     }
     let program = load_paths(&paths, &load_options(&w));
+    // The libraries the witness was found with, loaded from the same places.
+    let libraries = crate::libraries::from_record(&w.load.libraries);
+    if crate::libraries::digest(&w.load.libraries) != crate::libraries::digest(&libraries.record) {
+        eprintln!(
+            "racewit: warning: the library code differs from when {} was recorded ({})",
+            args.witness.display(),
+            if w.load.libraries.is_empty() {
+                "it records none".to_string()
+            } else {
+                w.load.libraries.join("; ")
+            }
+        );
+    }
     let mut out = std::io::stdout().lock();
     if args.recheck {
-        return recheck(&w, program, &mut out);
+        return recheck(&w, program, libraries, &mut out);
     }
-    let opts = ConfirmOptions::default();
+    let mut opts = ConfirmOptions::default();
+    opts.vm.libraries = libraries;
     let replayed = replay_witness(program, &w, &opts)
         .with_context(|| format!("replaying {}", args.witness.display()))?;
     let header = match w.kind {
@@ -125,6 +139,7 @@ pub fn run(args: Args) -> Result<Outcome> {
 fn recheck(
     w: &Witness,
     program: racewit_syntax::ir::Program,
+    libraries: std::sync::Arc<racewit_vm::Libraries>,
     out: &mut impl Write,
 ) -> Result<Outcome> {
     if w.kind != WitnessKind::Suspect {
@@ -147,10 +162,11 @@ fn recheck(
         )?;
         return Ok(Outcome::Clean);
     };
-    let opts = ConfirmOptions {
+    let mut opts = ConfirmOptions {
         max_preemptions: w.verdict.bound,
         ..ConfirmOptions::default()
     };
+    opts.vm.libraries = libraries;
     let (_, results) = confirm_all(program, std::slice::from_ref(&suspect), &w.load, &opts);
     let c = &results[0];
     writeln!(

@@ -40,19 +40,44 @@ pub fn run(args: Args) -> Result<Outcome> {
             d.message
         );
     }
-    let outcome = run_entry(Arc::new(program), &module, &function, &RunConfig::default());
+    let config = RunConfig {
+        libraries: crate::libraries::load(&args.load.paths, &[]),
+        ..RunConfig::default()
+    };
+    let outcome = run_entry(Arc::new(program), &module, &function, &config);
     // As `erl -noshell` writes standard_io: latin1 (OTP 25, whatever the
     // locale), code points above 255 in UTF-8.
     std::io::stdout()
         .lock()
         .write_all(&outcome.stdout_bytes())?;
+    // What `logger` captured, on stderr: stdout stays what
+    // `erl -noshell -kernel logger_level none` prints.
+    let mut err = std::io::stderr().lock();
+    for (proc, e) in &outcome.log {
+        let at = e
+            .location
+            .as_deref()
+            .map(|l| format!(" {l}"))
+            .unwrap_or_default();
+        writeln!(
+            err,
+            "=LOG {} {proc}{at}\n{}",
+            e.level.to_uppercase(),
+            e.text
+        )?;
+    }
     match &outcome.result {
         RunResult::Value(_) => Ok(Outcome::Clean),
         RunResult::Crashed { .. } => Ok(Outcome::Error),
-        RunResult::Parked { call, location } => {
+        RunResult::Parked {
+            call,
+            location,
+            reason,
+        } => {
             bail!(
-                "{}: stopped at unsupported call {call} ({location})",
-                args.entry
+                "{}: stopped at {} ({location})",
+                args.entry,
+                reason.describe(call)
             )
         }
         RunResult::Deadlock => bail!("{}: no process can run (deadlock)", args.entry),

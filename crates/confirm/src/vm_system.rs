@@ -189,6 +189,7 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
         SharedItem::Process(p) => format!("process {}", vm.process_name(*p)),
         SharedItem::Global(name) => format!("global {name}"),
         SharedItem::PersistentTerm(key) => format!("persistent_term {key}"),
+        SharedItem::Atomic { array, index } => format!("atomics #{array}[{index}]"),
     }
 }
 
@@ -322,7 +323,7 @@ impl System for VmSystem {
         match self.vm.process_status(proc) {
             ProcStatus::Runnable | ProcStatus::Waiting { .. } => Fate::Running,
             ProcStatus::Blocked => Fate::Blocked,
-            ProcStatus::Parked { call, location } => Fate::Parked {
+            ProcStatus::Parked { call, location, .. } => Fate::Parked {
                 call: format!("{call} ({location})"),
             },
             ProcStatus::Exited(reason) => {

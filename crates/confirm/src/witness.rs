@@ -48,6 +48,11 @@ pub struct LoadRecord {
     pub include_dirs: Vec<String>,
     pub lib_dirs: Vec<String>,
     pub defines: Vec<(String, Option<String>)>,
+    /// The library code the VM ran with, one line per source
+    /// (`otp ROOT (OTP N)`, `dep DIR`, `app FILE`, `sha256 HEX` of them all;
+    /// see `racewit_vm::Libraries::record`): replay loads the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub libraries: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -47,11 +47,9 @@ update_with(K, F, Init, M) when is_function(F, 1), is_map(M) ->
     end;
 update_with(K, F, Init, M) -> erlang:error({badmap, M}, [K, F, Init, M]).
 
-next({racewit_map_iter, M}) ->
-    case maps:to_list(M) of
-        [] -> none;
-        [{K, V} | _] -> {K, V, {racewit_map_iter, maps:remove(K, M)}}
-    end;
+next({K, V, I}) -> {K, V, I};
+next([Path | M]) when is_integer(Path), is_map(M) ->
+    erts_internal:map_next(Path, M, iterator);
 next(none) -> none.
 
 groups_from_list(F, L) -> groups_from_list(F, fun(X) -> X end, L).

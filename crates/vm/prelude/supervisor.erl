@@ -36,13 +36,20 @@ init({Name, Mod, Args}) ->
 flags(#{} = F) -> {maps:get(strategy, F, one_for_one), maps:get(intensity, F, 1)};
 flags({Strategy, Intensity, _Period}) -> {Strategy, Intensity}.
 
-normalize(#{id := Id, start := Start} = S) ->
+%% A child spec as OTP stores it: every key, with OTP's defaults (a
+%% supervisor child's shutdown is infinity, a worker's 5000; the modules
+%% are the start function's module).
+normalize(#{id := Id, start := {M, _, _} = Start} = S) ->
+    Type = maps:get(type, S, worker),
     #{id => Id, start => Start,
       restart => maps:get(restart, S, permanent),
-      shutdown => maps:get(shutdown, S, 5000),
-      type => maps:get(type, S, worker)};
-normalize({Id, Start, Restart, Shutdown, Type, _Mods}) ->
-    #{id => Id, start => Start, restart => Restart, shutdown => Shutdown, type => Type}.
+      shutdown => maps:get(shutdown, S, case Type of supervisor -> infinity; worker -> 5000 end),
+      type => Type,
+      modules => maps:get(modules, S, [M]),
+      significant => maps:get(significant, S, false)};
+normalize({Id, Start, Restart, Shutdown, Type, Mods}) ->
+    #{id => Id, start => Start, restart => Restart, shutdown => Shutdown, type => Type,
+      modules => Mods, significant => false}.
 
 start_children([], State) -> {ok, State};
 start_children([Spec | Rest], {N, M, A, St, I, R, Children} = State) ->
@@ -118,7 +125,7 @@ handle_call({get_childspec, Id}, _From, {_, _, _, _, _, _, Children} = State) ->
         false -> {reply, {error, not_found}, State}
     end.
 
-modules(#{start := {M, _, _}}) -> [M].
+modules(#{modules := Mods}) -> Mods.
 
 handle_cast(_Msg, State) -> {noreply, State}.
 

@@ -34,6 +34,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::atom::Atom;
 use crate::bif::{self, Bif};
+use crate::library::{self, Missing, ParkReason};
 use crate::term::{Bitstr, Term};
 
 pub type Slot = u32;
@@ -44,9 +45,12 @@ pub type Label = u32;
 pub struct CodeTable {
     pub modules: Vec<std::sync::Arc<ModuleCode>>,
     pub by_name: FxHashMap<Atom, u32>,
-    /// Modules of the installed OTP: a call to a module neither loaded nor
-    /// in this set is `undef` (as on the BEAM); one in the set is unsupported.
-    pub otp_modules: Option<std::sync::Arc<std::collections::BTreeSet<String>>>,
+    /// The libraries the table was built with: what is known of the
+    /// installed OTP decides what a call to a missing module does.
+    pub libraries: std::sync::Arc<crate::library::Libraries>,
+    /// Modules that loaded code names (a static call's module, or an atom
+    /// literal): a call to one that is missing is a missing dependency.
+    pub named: std::sync::Arc<FxHashSet<Atom>>,
 }
 
 impl CodeTable {
@@ -99,36 +103,59 @@ impl CodeTable {
                 },
                 // racewit's partial stand-in for an OTP module (global,
                 // mnesia, ...) lacks the function: the real module may well
-                // have it. OTP's complete library modules raise undef.
-                _ if m.prelude && !crate::run::OTP_LIBRARY_MODULES.contains(&module.name()) => {
-                    Target::Unsupported {
-                        module,
-                        name,
-                        arity,
-                    }
-                }
+                // have it. Modules loaded from real source raise undef.
+                _ if m.origin == Origin::Prelude => Target::Unsupported {
+                    module,
+                    name,
+                    arity,
+                    reason: if library::touches_host(module.name(), name.name()) {
+                        ParkReason::Host
+                    } else if library::is_otp_library_module(module.name()) {
+                        // The prelude's stand-in of an OTP library module
+                        // serves because no OTP was found.
+                        ParkReason::NoOtp
+                    } else {
+                        ParkReason::Unsupported
+                    },
+                },
                 _ => Target::Undef {
                     module,
                     name,
                     arity,
                 },
             },
-            None => match &self.otp_modules {
-                Some(known) if !known.contains(module.name()) && !bif::module_known(module) => {
-                    Target::Undef {
+            None => {
+                let named = self.named.contains(&module) || bif::module_known(module);
+                match library::classify_missing(&self.libraries, module.name(), name.name(), named)
+                {
+                    Missing::Undef => Target::Undef {
                         module,
                         name,
                         arity,
-                    }
+                    },
+                    Missing::Park(reason) => Target::Unsupported {
+                        module,
+                        name,
+                        arity,
+                        reason,
+                    },
                 }
-                _ => Target::Unsupported {
-                    module,
-                    name,
-                    arity,
-                },
-            },
+            }
         }
     }
+}
+
+/// Where a loaded module comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The user's program.
+    User,
+    /// A library loaded from its real source (OTP's, a dependency's): a
+    /// complete module, so a function it lacks is `undef`.
+    Library,
+    /// racewit's own prelude: its spans are not the user's, and a
+    /// function a stand-in lacks is unsupported, not `undef`.
+    Prelude,
 }
 
 pub struct ModuleCode {
@@ -142,10 +169,19 @@ pub struct ModuleCode {
     pub fn_index: FxHashMap<(Atom, u32), u32>,
     pub exports: FxHashSet<(Atom, u32)>,
     pub sites: Vec<SiteInfo>,
-    /// Loaded from racewit's own prelude (its spans are not the user's).
+    /// Loaded from racewit's own prelude or a library (its spans are not the user's).
     pub prelude: bool,
+    pub origin: Origin,
     /// The IR module name (key into the program's modules).
     pub ir_name: ir::Name,
+}
+
+impl ModuleCode {
+    /// The file the module was loaded from.
+    pub fn source_path(&self) -> Option<std::path::PathBuf> {
+        let m = self.source.modules.get(&self.ir_name)?;
+        Some(self.source.sources.path(m.file).to_path_buf())
+    }
 }
 
 #[derive(Clone)]
@@ -318,10 +354,12 @@ pub enum Target {
         name: Atom,
         arity: u32,
     },
+    /// A call that parks the caller, and why.
     Unsupported {
         module: Atom,
         name: Atom,
         arity: u32,
+        reason: ParkReason,
     },
 }
 
@@ -659,11 +697,12 @@ pub fn literal_term(l: &Literal) -> Term {
 }
 
 /// Compile every module of `programs` (earlier programs win on name clashes).
-pub fn compile_programs(programs: &[(&std::sync::Arc<Program>, bool)]) -> CodeTable {
+pub fn compile_programs(programs: &[(&std::sync::Arc<Program>, Origin)]) -> CodeTable {
     let empty = CodeTable {
         modules: Vec::new(),
         by_name: FxHashMap::default(),
-        otp_modules: None,
+        libraries: crate::library::Libraries::none(),
+        named: Default::default(),
     };
     compile_onto(&empty, programs)
 }
@@ -673,10 +712,17 @@ pub fn compile_programs(programs: &[(&std::sync::Arc<Program>, bool)]) -> CodeTa
 /// modules' indexes are built here: each module's code is compiled the first
 /// time it is entered, in the context of the table it was added to (its
 /// calls resolve against that table's modules).
-pub fn compile_onto(base: &CodeTable, programs: &[(&std::sync::Arc<Program>, bool)]) -> CodeTable {
+pub fn compile_onto(
+    base: &CodeTable,
+    programs: &[(&std::sync::Arc<Program>, Origin)],
+) -> CodeTable {
     let mut table = base.clone();
     let base_len = table.modules.len() as u32;
-    for (program, prelude) in programs {
+    let mut named: Option<FxHashSet<Atom>> = None;
+    for (program, origin) in programs {
+        if *origin != Origin::Prelude {
+            names_in(program, named.get_or_insert_with(|| (*table.named).clone()));
+        }
         for (name, m) in &program.modules {
             let atom = Atom::new(name);
             if table.by_name.get(&atom).is_some_and(|&i| i >= base_len) {
@@ -708,12 +754,41 @@ pub fn compile_onto(base: &CodeTable, programs: &[(&std::sync::Arc<Program>, boo
                 fn_index,
                 exports,
                 sites,
-                prelude: *prelude,
+                prelude: *origin != Origin::User,
+                origin: *origin,
                 ir_name: name.clone(),
             }));
         }
     }
+    if let Some(named) = named {
+        table.named = std::sync::Arc::new(named);
+    }
     table
+}
+
+/// Adds the modules `program`'s code names to `out`: the module of every
+/// static remote call, and every atom literal (a callback module passed to
+/// `gen_server:start_link/4`, a module kept in a variable).
+fn names_in(program: &Program, out: &mut FxHashSet<Atom>) {
+    for m in program.modules.values() {
+        for site in &m.call_sites {
+            if let Some(t) = &site.target {
+                out.insert(Atom::new(&t.module));
+            }
+        }
+        for f in &m.functions {
+            for e in &f.body.exprs {
+                if let Expr::Lit(Literal::Atom(a)) = e {
+                    out.insert(Atom::new(a));
+                }
+            }
+            for p in &f.body.pats {
+                if let Pat::Lit(Literal::Atom(a)) = p {
+                    out.insert(Atom::new(a));
+                }
+            }
+        }
+    }
 }
 
 /// Compiles every function and `fun` of module `m` (index `mi` in `table`).

@@ -24,6 +24,12 @@ pub enum SharedItem {
     Global(String),
     /// A `persistent_term` key (printed); the empty text stands for every key.
     PersistentTerm(String),
+    /// Element `index` (1-based) of a `counters`/`atomics` array, by the
+    /// number of its reference.
+    Atomic {
+        array: u64,
+        index: u64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -51,6 +57,8 @@ pub enum EventKind {
     Blocked,
     /// The process stopped at an unsupported call.
     Parked,
+    /// A `counters` or `atomics` operation.
+    Atomic,
     /// A process-local step that ended for another reason (e.g. the step limit).
     Local,
 }

@@ -215,9 +215,11 @@ impl Vm {
                 module,
                 name,
                 arity,
+                reason,
             } => Ok(Some(self.park(
                 p,
                 format!("{}:{}/{}", module.name(), name.name(), arity),
+                reason,
                 None,
             ))),
         }
@@ -227,18 +229,17 @@ impl Vm {
         &mut self,
         p: &mut Process,
         call: String,
+        reason: crate::library::ParkReason,
         span: Option<racewit_syntax::Span>,
     ) -> Outcome {
         let location = span.map(|_| String::new()).unwrap_or_default();
+        let text = format!("stopped at {}", reason.describe(&call));
         p.status = ProcStatus::Parked {
-            call: call.clone(),
+            call,
             location,
+            reason,
         };
-        let mut ev = Event::new(
-            p.pid,
-            EventKind::Parked,
-            format!("stopped at unsupported call {call}"),
-        );
+        let mut ev = Event::new(p.pid, EventKind::Parked, text);
         ev.span = span;
         Outcome::Event(ev)
     }
@@ -451,7 +452,13 @@ impl Vm {
             Flow::Raise(exc) => self.raise_outcome(p, code, exc),
             Flow::Apply(f, args) => self.apply_fun(code, p, f, args, ret, tail),
             Flow::Call(t, args) => self.enter(code, p, t, args, ret, tail),
-            Flow::Park(call) => Ok(Some(self.park(p, call, None))),
+            Flow::Park(call) => Ok(Some(self.park(
+                p,
+                call,
+                crate::library::ParkReason::Unsupported,
+                None,
+            ))),
+            Flow::ParkWith(reason, call) => Ok(Some(self.park(p, call, reason, None))),
             Flow::Exit(reason) => Ok(Some(Outcome::Exit(reason))),
         }
     }

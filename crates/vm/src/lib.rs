@@ -49,11 +49,18 @@
 //! application environment starts empty and is shared state (`ac_tab`
 //! items); the OS environment is empty and the emulator has no arguments.
 //!
-//! Unsupported calls (a module that is not loaded but exists in OTP, a
-//! function racewit's partial stand-in of an OTP module lacks, ports, files,
-//! other nodes) park the calling process ([`ProcStatus::Parked`]); a call to
-//! a function missing from a user's module or from a complete OTP library
-//! module, or to a module that exists nowhere, is `undef` as on the BEAM.
+//! Calls racewit does not run park the calling process
+//! ([`ProcStatus::Parked`]) with a [`ParkReason`]: an OTP module that is not
+//! loaded or a function racewit's partial stand-in lacks (`unsupported`),
+//! files, ports, sockets, `os:cmd` (`host`), a module the loaded code names
+//! that is loaded nowhere (`not_loaded`: a missing dependency), an OTP
+//! library module with no OTP installed (`no_otp`). A call to a function
+//! missing from a user's module or from a library module loaded from
+//! source, or to a module named only at run time and found nowhere, is
+//! `undef` as on the BEAM. Library code comes in through
+//! [`VmConfig::libraries`] ([`library`]); the modelled outside world
+//! (logger, application controller, code server, counters, crypto) is in
+//! the prelude and [`world`] (see the crate README).
 //!
 //! Forking: [`Vm`] clones share code, processes (`Arc`, copied on their next
 //! step) and stores (persistent maps): cloning a VM with 10 processes and a
@@ -75,6 +82,7 @@ mod exec;
 pub mod format;
 mod hot_loop;
 pub mod layout;
+pub mod library;
 pub mod liveness;
 pub mod mnesia;
 pub mod pattern;
@@ -83,8 +91,10 @@ pub mod process;
 pub mod run;
 pub mod term;
 pub mod vm;
+pub mod world;
 
 pub use event::{Access, Class, Event, EventKind, Exception, SharedItem};
+pub use library::{Libraries, ParkReason};
 pub use process::{ProcName, ProcStatus};
 pub use term::{Pid, Term};
 pub use vm::{Image, Vm, VmConfig, VmError};

@@ -35,6 +35,34 @@ pub const SOURCES: &[(&str, &str)] = &[
     ),
     ("prelude/mnesia.erl", include_str!("../prelude/mnesia.erl")),
     ("prelude/global.erl", include_str!("../prelude/global.erl")),
+    ("prelude/logger.erl", include_str!("../prelude/logger.erl")),
+    ("prelude/code.erl", include_str!("../prelude/code.erl")),
+    ("prelude/epp.erl", include_str!("../prelude/epp.erl")),
+    (
+        "prelude/erl_features.erl",
+        include_str!("../prelude/erl_features.erl"),
+    ),
+    ("prelude/file.erl", include_str!("../prelude/file.erl")),
+    (
+        "prelude/net_kernel.erl",
+        include_str!("../prelude/net_kernel.erl"),
+    ),
+    (
+        "prelude/application.erl",
+        include_str!("../prelude/application.erl"),
+    ),
+    (
+        "prelude/racewit_app_master.erl",
+        include_str!("../prelude/racewit_app_master.erl"),
+    ),
+    (
+        "prelude/racewit_apps.erl",
+        include_str!("../prelude/racewit_apps.erl"),
+    ),
+    (
+        "prelude/error_logger.erl",
+        include_str!("../prelude/error_logger.erl"),
+    ),
     ("prelude/ets.erl", include_str!("../prelude/ets.erl")),
     ("prelude/string.erl", include_str!("../prelude/string.erl")),
     ("prelude/sys.erl", include_str!("../prelude/sys.erl")),

@@ -21,10 +21,11 @@ pub enum ProcStatus {
         deadline: u64,
     },
     Exited(Term),
-    /// Stopped at a call racewit cannot run.
+    /// Stopped at a call racewit does not run, and why.
     Parked {
         call: String,
         location: String,
+        reason: crate::library::ParkReason,
     },
 }
 

@@ -15,6 +15,7 @@ use racewit_syntax::ir::Program;
 
 use crate::bif::io::format as io_format;
 use crate::event::Class;
+use crate::library::{Libraries, ParkReason};
 use crate::process::ProcStatus;
 use crate::term::{Pid, Term};
 use crate::vm::{Vm, VmConfig, VmError};
@@ -24,9 +25,8 @@ pub struct RunConfig {
     pub max_reductions: u64,
     /// Reductions a process runs before it is preempted.
     pub quantum: u64,
-    /// Also load OTP's pure-Erlang library modules ([`OTP_LIBRARY_MODULES`])
-    /// from an installed OTP, when one is found.
-    pub otp_libraries: bool,
+    /// Library code (OTP's own modules, dependencies) loaded by the caller.
+    pub libraries: Arc<Libraries>,
 }
 
 impl Default for RunConfig {
@@ -34,113 +34,9 @@ impl Default for RunConfig {
         RunConfig {
             max_reductions: 500_000_000,
             quantum: 4000,
-            otp_libraries: true,
+            libraries: Libraries::none(),
         }
     }
-}
-
-/// OTP stdlib modules that run unchanged on racewit's VM (pure Erlang).
-pub const OTP_LIBRARY_MODULES: &[&str] = &[
-    "lists",
-    "proplists",
-    "orddict",
-    "ordsets",
-    "queue",
-    "sets",
-    "dict",
-    "gb_trees",
-    "gb_sets",
-    "array",
-    "calendar",
-    "string",
-    "unicode_util",
-    "base64",
-];
-
-/// The stdlib source directory of an installed OTP (`$RACEWIT_OTP_ROOT` or `/usr/lib/erlang`).
-pub fn otp_stdlib_src() -> Option<std::path::PathBuf> {
-    let root = std::env::var_os("RACEWIT_OTP_ROOT")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from("/usr/lib/erlang"));
-    let lib = root.join("lib");
-    let mut dirs: Vec<_> = std::fs::read_dir(&lib)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n == "stdlib" || n.starts_with("stdlib-"))
-        })
-        .collect();
-    dirs.sort();
-    dirs.pop().map(|d| d.join("src")).filter(|d| d.is_dir())
-}
-
-/// Names of every module of the installed OTP (from its `ebin` directories).
-pub fn otp_module_names() -> Option<Arc<std::collections::BTreeSet<String>>> {
-    static NAMES: std::sync::OnceLock<Option<Arc<std::collections::BTreeSet<String>>>> =
-        std::sync::OnceLock::new();
-    NAMES
-        .get_or_init(|| {
-            let lib = otp_stdlib_src()?.parent()?.parent()?.to_path_buf();
-            let mut names = std::collections::BTreeSet::new();
-            for app in std::fs::read_dir(&lib).ok()?.filter_map(|e| e.ok()) {
-                let ebin = app.path().join("ebin");
-                let Ok(entries) = std::fs::read_dir(&ebin) else {
-                    continue;
-                };
-                for e in entries.filter_map(|e| e.ok()) {
-                    let p = e.path();
-                    if p.extension().is_some_and(|x| x == "beam")
-                        && let Some(stem) = p.file_stem().and_then(|s| s.to_str())
-                    {
-                        names.insert(stem.to_string());
-                    }
-                }
-            }
-            let erts = lib.parent().map(|p| p.to_path_buf());
-            if let Some(root) = erts
-                && let Ok(entries) = std::fs::read_dir(&root)
-            {
-                for e in entries.filter_map(|e| e.ok()) {
-                    if e.file_name().to_string_lossy().starts_with("erts-") {
-                        for m in ["erlang", "erts_internal", "init", "prim_file", "zlib"] {
-                            names.insert(m.to_string());
-                        }
-                    }
-                }
-            }
-            Some(Arc::new(names))
-        })
-        .clone()
-}
-
-/// OTP's library modules, parsed once per process (empty without an OTP).
-pub fn otp_libraries() -> Vec<Arc<Program>> {
-    static LIBS: std::sync::OnceLock<Vec<Arc<Program>>> = std::sync::OnceLock::new();
-    LIBS.get_or_init(|| {
-        let Some(src) = otp_stdlib_src() else {
-            return Vec::new();
-        };
-        let paths: Vec<std::path::PathBuf> = OTP_LIBRARY_MODULES
-            .iter()
-            .map(|m| src.join(format!("{m}.erl")))
-            .filter(|p| p.is_file())
-            .collect();
-        let opts = racewit_syntax::LoadOptions {
-            include_dirs: vec![src.join("../include")],
-            lib_dirs: src
-                .parent()
-                .and_then(|p| p.parent())
-                .map(|p| vec![p.to_path_buf()])
-                .unwrap_or_default(),
-            defines: Vec::new(),
-            epp_includes_only: false,
-        };
-        vec![Arc::new(racewit_syntax::load_paths(&paths, &opts))]
-    })
-    .clone()
 }
 
 /// How the entry call ended.
@@ -150,8 +46,12 @@ pub enum RunResult {
     Value(Term),
     /// It raised (class, reason).
     Crashed { class: Class, reason: Term },
-    /// It stopped at an unsupported call.
-    Parked { call: String, location: String },
+    /// It stopped at a call it could not run (see [`ParkReason`]).
+    Parked {
+        call: String,
+        location: String,
+        reason: ParkReason,
+    },
     /// It waits forever (no process can run).
     Deadlock,
     /// The reduction budget ran out.
@@ -168,10 +68,12 @@ pub struct RunOutcome {
     pub output: Vec<(String, String)>,
     pub steps: u64,
     pub reductions: u64,
-    /// Processes stopped at unsupported calls: (name, call, location).
-    pub parked: Vec<(String, String, String)>,
+    /// Processes stopped at calls they could not run: (name, call, location, why).
+    pub parked: Vec<(String, String, String, ParkReason)>,
     /// The entry process's stack trace when it crashed (`~p`).
     pub crash_stack: Option<String>,
+    /// What `logger` captured: (process name, event), in order.
+    pub log: Vec<(String, crate::world::LogEvent)>,
 }
 
 impl RunOutcome {
@@ -200,19 +102,10 @@ pub fn run_entry(
 ) -> RunOutcome {
     let vm_config = VmConfig {
         max_reductions: config.max_reductions,
-        otp_modules: if config.otp_libraries {
-            otp_module_names()
-        } else {
-            None
-        },
+        libraries: config.libraries.clone(),
         ..VmConfig::default()
     };
-    let libs = if config.otp_libraries {
-        otp_libraries()
-    } else {
-        Vec::new()
-    };
-    let mut vm = Vm::with_libraries(program, &libs, vm_config);
+    let mut vm = Vm::new(program, vm_config);
     let main = vm.spawn_entry(module, function, Vec::new());
     let mut queue: VecDeque<Pid> = VecDeque::from([main]);
     let mut main_done_at: Option<usize> = None;
@@ -315,7 +208,15 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
                     },
                 },
             },
-            ProcStatus::Parked { call, location } => RunResult::Parked { call, location },
+            ProcStatus::Parked {
+                call,
+                location,
+                reason,
+            } => RunResult::Parked {
+                call,
+                location,
+                reason,
+            },
             _ => RunResult::Deadlock,
         }
     };
@@ -329,17 +230,29 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
             });
             io_format("CRASH ~p:~p~n", &[c, reason.clone()]).unwrap_or_default()
         }
-        RunResult::Parked { call, location } => {
-            format!("racewit: stopped at unsupported call {call} ({location})\n")
+        RunResult::Parked {
+            call,
+            location,
+            reason,
+        } => {
+            format!(
+                "racewit: stopped at {} ({location})\n",
+                reason.describe(call)
+            )
         }
         RunResult::Deadlock => {
             let parked: Vec<String> = vm
                 .processes()
                 .into_iter()
                 .filter_map(|p| match vm.process_status(p) {
-                    ProcStatus::Parked { call, location } => Some(format!(
-                        "{} stopped at unsupported call {call} ({location})",
-                        vm.process_name(p)
+                    ProcStatus::Parked {
+                        call,
+                        location,
+                        reason,
+                    } => Some(format!(
+                        "{} stopped at {} ({location})",
+                        vm.process_name(p),
+                        reason.describe(&call)
                     )),
                     _ => None,
                 })
@@ -369,9 +282,11 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
         .processes()
         .into_iter()
         .filter_map(|p| match vm.process_status(p) {
-            ProcStatus::Parked { call, location } => {
-                Some((vm.process_name(p).to_string(), call, location))
-            }
+            ProcStatus::Parked {
+                call,
+                location,
+                reason,
+            } => Some((vm.process_name(p).to_string(), call, location, reason)),
             _ => None,
         })
         .collect();
@@ -388,5 +303,10 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
             .map(|e| crate::format::print_term(&e.stack)),
         reductions: vm.reductions(),
         parked,
+        log: vm
+            .log()
+            .iter()
+            .map(|e| (vm.process_name(e.pid).to_string(), e.clone()))
+            .collect(),
     }
 }

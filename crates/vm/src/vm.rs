@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use racewit_syntax::ir::Program;
 
 use crate::atom::Atom;
-use crate::code::{CodeTable, Target, compile_onto, compile_programs};
+use crate::code::{CodeTable, Origin, Target, compile_onto, compile_programs};
 use crate::ets::EtsStore;
 use crate::event::Event;
 use crate::mnesia::MnesiaStore;
@@ -21,9 +21,10 @@ pub struct VmConfig {
     pub max_processes: usize,
     /// Load the Erlang prelude (gen_server, lists, ...).
     pub prelude: bool,
-    /// Names of the modules of an installed OTP (see `run::otp_module_names`):
-    /// calls to modules outside it and not loaded are `undef`, not unsupported.
-    pub otp_modules: Option<Arc<std::collections::BTreeSet<String>>>,
+    /// Library code to run besides the program (OTP's own modules from an
+    /// installed OTP, dependencies), and what is known of the installed OTP
+    /// (see [`crate::library`]). The VM reads no files: the caller loads them.
+    pub libraries: Arc<crate::library::Libraries>,
 }
 
 impl Default for VmConfig {
@@ -32,7 +33,7 @@ impl Default for VmConfig {
             max_reductions: 200_000_000,
             max_processes: 100_000,
             prelude: true,
-            otp_modules: None,
+            libraries: crate::library::Libraries::none(),
         }
     }
 }
@@ -103,6 +104,9 @@ pub struct Vm {
     pub(crate) last_export: Option<(Atom, Atom, u32, Target)>,
     /// `erlang:send_after` timers: ref → timer process.
     pub(crate) timers: imbl::OrdMap<u64, Pid>,
+    /// The modelled outside world (logger, application controller,
+    /// counters, random bytes): see [`crate::world`].
+    pub(crate) world: crate::world::World,
 }
 
 static PRELUDE: OnceLock<Vec<Arc<Program>>> = OnceLock::new();
@@ -113,16 +117,17 @@ pub fn prelude_programs() -> &'static [Arc<Program>] {
 }
 
 /// The prelude and libraries compiled once per process (per set of libraries).
-fn base_code(prelude: bool, libraries: &[Arc<Program>]) -> Arc<CodeTable> {
+fn base_code(prelude: bool, libs: &Arc<crate::library::Libraries>) -> Arc<CodeTable> {
     type Cache = std::sync::Mutex<Vec<((bool, Vec<usize>), Arc<CodeTable>)>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
-    let key = (
-        prelude,
-        libraries
-            .iter()
-            .map(|l| Arc::as_ptr(l) as usize)
-            .collect::<Vec<_>>(),
+    let libraries = &libs.programs;
+    let mut ptrs: Vec<usize> = libraries.iter().map(|l| Arc::as_ptr(l) as usize).collect();
+    ptrs.push(
+        libs.otp_modules
+            .as_ref()
+            .map_or(0, |m| Arc::as_ptr(m) as usize),
     );
+    let key = (prelude, ptrs);
     let cache = CACHE.get_or_init(Default::default);
     if let Some((_, t)) = cache
         .lock()
@@ -134,11 +139,13 @@ fn base_code(prelude: bool, libraries: &[Arc<Program>]) -> Arc<CodeTable> {
     }
     // OTP's own modules first: where both exist (lists, proplists...) they win
     // over the prelude's stand-ins, which serve when no OTP is installed.
-    let mut programs: Vec<(&Arc<Program>, bool)> = libraries.iter().map(|p| (p, true)).collect();
+    let mut programs: Vec<(&Arc<Program>, Origin)> =
+        libraries.iter().map(|p| (p, Origin::Library)).collect();
     if prelude {
-        programs.extend(prelude_programs().iter().map(|p| (p, true)));
+        programs.extend(prelude_programs().iter().map(|p| (p, Origin::Prelude)));
     }
-    let table = compile_programs(&programs);
+    let mut table = compile_programs(&programs);
+    table.libraries = libs.clone();
     // Compiled here, in the base's own context: every table built on this
     // base shares these modules, so their calls must not resolve to a
     // module some user program adds on top.
@@ -162,22 +169,13 @@ pub struct Image {
 }
 
 impl Image {
-    /// `program` plus the prelude (unless `config` disables it).
+    /// `program` on top of the prelude (unless `config` disables it) and
+    /// `config.libraries`; the user's modules win on name clashes, then the
+    /// libraries, then the prelude.
     pub fn new(program: Arc<Program>, config: &VmConfig) -> Image {
-        Image::with_libraries(program, &[], config)
-    }
-
-    /// `program` plus library programs (e.g. OTP's own pure-Erlang modules
-    /// loaded from an installed OTP); the user's modules win on name
-    /// clashes, then the libraries, then the prelude.
-    pub fn with_libraries(
-        program: Arc<Program>,
-        libraries: &[Arc<Program>],
-        config: &VmConfig,
-    ) -> Image {
-        let base = base_code(config.prelude, libraries);
-        let mut code = compile_onto(&base, &[(&program, false)]);
-        code.otp_modules = config.otp_modules.clone();
+        let base = base_code(config.prelude, &config.libraries);
+        let mut code = compile_onto(&base, &[(&program, Origin::User)]);
+        code.libraries = config.libraries.clone();
         Image {
             program,
             code: Arc::new(code),
@@ -190,18 +188,10 @@ impl Image {
 }
 
 impl Vm {
-    /// A VM for `program` (plus the prelude unless disabled in `config`).
+    /// A VM for `program` (plus the prelude unless disabled in `config`,
+    /// and `config.libraries`).
     pub fn new(program: Arc<Program>, config: VmConfig) -> Vm {
-        Vm::with_libraries(program, &[], config)
-    }
-
-    /// A VM for `program` plus library programs; see [`Image::with_libraries`].
-    pub fn with_libraries(
-        program: Arc<Program>,
-        libraries: &[Arc<Program>],
-        config: VmConfig,
-    ) -> Vm {
-        let image = Image::with_libraries(program, libraries, &config);
+        let image = Image::new(program, &config);
         Vm::from_image(&image, config)
     }
 
@@ -211,7 +201,7 @@ impl Vm {
     }
 
     /// A fresh VM running `image`'s code (shared, not copied). `config`'s
-    /// code settings (`prelude`, `otp_modules`) are the image's; its limits
+    /// code settings (`prelude`, `libraries`) are the image's; its limits
     /// are this VM's.
     pub fn from_image(image: &Image, config: VmConfig) -> Vm {
         let program = image.program.clone();
@@ -250,6 +240,7 @@ impl Vm {
             argbuf: Vec::new(),
             last_export: None,
             timers: imbl::OrdMap::new(),
+            world: crate::world::World::default(),
         }
     }
 
@@ -362,6 +353,11 @@ impl Vm {
         &self.output
     }
 
+    /// The log events `logger` captured, in order.
+    pub fn log(&self) -> &[crate::world::LogEvent] {
+        &self.world.log
+    }
+
     /// `~p` form of a term.
     pub fn format_term(&self, t: &Term) -> String {
         crate::format::print_term(t)
@@ -410,6 +406,13 @@ impl Vm {
                     crate::format::write_term(&k.0),
                     self.process_name(*p)
                 ));
+            }
+            out.push('\n');
+        }
+        if !self.world.arrays.is_empty() {
+            out.push_str("counters:");
+            for (r, values) in self.world.arrays.iter() {
+                out.push_str(&format!(" {r}={values:?}"));
             }
             out.push('\n');
         }

@@ -27,6 +27,7 @@ fn run_program(path: &Path) -> Vec<u8> {
     let program = racewit_syntax::load_source(&path.display().to_string(), &text);
     let config = RunConfig {
         max_reductions: 50_000_000,
+        libraries: racewit_otp::installed(),
         ..RunConfig::default()
     };
     let out = run_entry(Arc::new(program), &name, "main", &config);

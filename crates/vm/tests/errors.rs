@@ -31,7 +31,12 @@ fn every_error_case_matches_the_beam() {
     let src = include_str!("erl/errs.erl");
     let expected = include_str!("erl/errs.expected");
     let program = racewit_syntax::load_source("errs.erl", src);
-    let out = run_entry(Arc::new(program), "errs", "main", &RunConfig::default());
+    // As erl runs it: OTP's library modules from the installed OTP.
+    let config = RunConfig {
+        libraries: racewit_otp::installed(),
+        ..RunConfig::default()
+    };
+    let out = run_entry(Arc::new(program), "errs", "main", &config);
     let got = mask_pids(&out.stdout);
     let want = mask_pids(expected);
     let mut mismatches = Vec::new();

@@ -194,9 +194,14 @@ fn unsupported_calls_park_the_process_only() {
     let p = vm.spawn_entry("t", "main", vec![]);
     let texts = run_all(&mut vm);
     match vm.process_status(p) {
-        ProcStatus::Parked { call, location } => {
+        ProcStatus::Parked {
+            call,
+            location,
+            reason,
+        } => {
             assert_eq!(call, "file:read_file/1");
             assert_eq!(location, "t.erl:4");
+            assert_eq!(reason, racewit_vm::ParkReason::Host);
         }
         other => panic!("not parked: {other:?} {texts:?}"),
     }
@@ -207,22 +212,57 @@ fn unsupported_calls_park_the_process_only() {
 #[test]
 fn a_function_missing_from_a_partial_stand_in_parks() {
     // racewit's `global` and `mnesia` are partial stand-ins: what they lack
-    // is unsupported, not undef. OTP's complete `lists` still raises undef.
-    for (call, parked) in [
+    // is unsupported, not undef. The prelude's `lists` stands in for OTP's
+    // when no OTP was found: what it lacks needs OTP. OTP's complete
+    // `lists`, loaded from source, raises undef.
+    use racewit_vm::ParkReason;
+    let otp = racewit_otp::installed();
+    let none = racewit_vm::Libraries::none();
+    for (call, libs, parked) in [
         (
             "global:whereis_name(x), global:info()",
-            Some("global:info/0"),
+            &none,
+            Some(("global:info/0", ParkReason::Unsupported)),
         ),
-        ("mnesia:start(), mnesia:info()", Some("mnesia:info/0")),
-        ("catch lists:no_such_function()", None),
+        (
+            "mnesia:start(), mnesia:info()",
+            &none,
+            Some(("mnesia:info/0", ParkReason::Unsupported)),
+        ),
+        (
+            "catch lists:no_such_function()",
+            &none,
+            Some(("lists:no_such_function/0", ParkReason::NoOtp)),
+        ),
+        ("catch lists:no_such_function()", &otp, None),
+        (
+            "gen_leader:start_link(a, b)",
+            &otp,
+            Some(("gen_leader:start_link/2", ParkReason::NotLoaded)),
+        ),
+        ("catch (list_to_atom(\"made_up_mod\")):f()", &otp, None),
     ] {
-        let mut vm = vm(&format!(
-            "-module(t).\n-export([main/0]).\nmain() -> {call}.\n"
-        ));
+        let program = racewit_syntax::load_source(
+            "t.erl",
+            &format!("-module(t).\n-export([main/0]).\nmain() -> {call}.\n"),
+        );
+        let config = VmConfig {
+            libraries: libs.clone(),
+            ..VmConfig::default()
+        };
+        let mut vm = Vm::new(Arc::new(program), config);
         let p = vm.spawn_entry("t", "main", vec![]);
         let texts = run_all(&mut vm);
         match (vm.process_status(p), parked) {
-            (ProcStatus::Parked { call, .. }, Some(want)) => assert_eq!(call, want),
+            (
+                ProcStatus::Parked {
+                    call: got, reason, ..
+                },
+                Some((want, why)),
+            ) => {
+                assert_eq!(got, want);
+                assert_eq!(reason, why, "{call}");
+            }
             (ProcStatus::Exited(_), None) => {
                 let result = vm.process_result(p).map(|t| vm.format_term(&t));
                 assert!(

@@ -7,7 +7,14 @@ pub fn run(src: &str) -> String {
     for d in &program.diagnostics {
         eprintln!("diag: {d:?}");
     }
-    run_entry(Arc::new(program), "t", "main", &RunConfig::default()).stdout
+    run_entry(Arc::new(program), "t", "main", &with_otp()).stdout
+}
+
+fn with_otp() -> RunConfig {
+    RunConfig {
+        libraries: racewit_otp::installed(),
+        ..RunConfig::default()
+    }
 }
 
 #[test]
@@ -20,8 +27,8 @@ fn hello() {
 
 #[test]
 fn otp_libraries_parse_cleanly() {
-    let libs = racewit_vm::run::otp_libraries();
-    for l in &libs {
+    let libs = racewit_otp::installed();
+    for l in &libs.programs {
         let errors: Vec<_> = l
             .diagnostics
             .iter()
@@ -76,7 +83,7 @@ fn corpus_cases_run() {
         let program = racewit_syntax::load_source(&f.display().to_string(), &text);
         let config = RunConfig {
             max_reductions: 5_000_000,
-            ..RunConfig::default()
+            ..with_otp()
         };
         let out = run_entry(Arc::new(program), &module, "test", &config);
         eprintln!("{module}: {}", out.stdout.lines().last().unwrap_or(""));

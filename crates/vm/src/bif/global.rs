@@ -91,35 +91,7 @@ pub fn register(t: &mut Table) {
     t.ctx("racewit", "global_lock", 2, lock);
     t.ctx("racewit", "global_unlock", 2, unlock);
 
-    // Logging is not modelled (erl runs with logger_level none): accepted, no output.
-    for (m, f, n) in [
-        ("logger", "info", 1),
-        ("logger", "info", 2),
-        ("logger", "info", 3),
-        ("logger", "warning", 1),
-        ("logger", "warning", 2),
-        ("logger", "warning", 3),
-        ("logger", "error", 1),
-        ("logger", "error", 2),
-        ("logger", "error", 3),
-        ("logger", "debug", 1),
-        ("logger", "debug", 2),
-        ("logger", "debug", 3),
-        ("logger", "notice", 1),
-        ("logger", "notice", 2),
-        ("logger", "notice", 3),
-        ("error_logger", "info_msg", 1),
-        ("error_logger", "info_msg", 2),
-        ("error_logger", "warning_msg", 1),
-        ("error_logger", "warning_msg", 2),
-        ("error_logger", "error_msg", 1),
-        ("error_logger", "error_msg", 2),
-        ("error_logger", "info_report", 1),
-        ("error_logger", "error_report", 1),
-        ("error_logger", "warning_report", 1),
-    ] {
-        t.pure(m, f, n, |_| Ok(Term::ok()));
-    }
+    // Logging is modelled in the prelude (`logger.erl`, `error_logger.erl`).
 }
 
 fn do_register(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {

@@ -119,9 +119,10 @@ pub fn register(t: &mut Table) {
         }
         Ok(mk(m))
     });
+    // `[0 | Map]`, as on the BEAM (see `erts_internal:map_next/3`).
     t.pure("maps", "iterator", 1, |a| {
         map(&a[0])?;
-        Ok(tuple2(Term::atom("racewit_map_iter"), a[0].clone()))
+        Ok(Term::cons(Term::Int(0), a[0].clone()))
     });
 }
 

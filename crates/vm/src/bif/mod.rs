@@ -17,7 +17,10 @@ use crate::vm::Vm;
 
 mod binary;
 pub(crate) mod clock;
+pub(crate) mod counters;
+mod crypto;
 mod erlang;
+mod erts_internal;
 mod etf;
 mod ets;
 pub(crate) mod global;
@@ -28,6 +31,7 @@ mod math;
 mod mnesia;
 mod node_env;
 mod persistent_term;
+mod world;
 
 pub type PureFn = fn(&[Term]) -> Result<Term, Term>;
 pub type CtxFn = fn(&mut Ctx<'_>, &[Term]) -> Flow;
@@ -62,6 +66,9 @@ pub enum Flow {
     Call(Target, Vec<Term>),
     /// Stop the process at an unsupported call.
     Park(String),
+    /// Stop the process at a call, for the reason given (e.g. it would
+    /// touch the host).
+    ParkWith(crate::library::ParkReason, String),
     /// The calling process exits now with this reason.
     Exit(Term),
 }
@@ -146,6 +153,7 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
     TABLE.get_or_init(|| {
         let mut t = Table(FxHashMap::default());
         erlang::register(&mut t);
+        erts_internal::register(&mut t);
         etf::register(&mut t);
         lists::register(&mut t);
         maps::register(&mut t);
@@ -158,6 +166,9 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         persistent_term::register(&mut t);
         node_env::register(&mut t);
         clock::register(&mut t);
+        counters::register(&mut t);
+        crypto::register(&mut t);
+        world::register(&mut t);
         t.0
     })
 }

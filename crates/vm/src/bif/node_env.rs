@@ -2,9 +2,9 @@
 //! stays deterministic:
 //! - `application` environment: a node-wide store, kept as OTP keeps it (in
 //!   the `ac_tab` table under `{env, App, Key}`), so each key is a shared
-//!   item (`ets ac_tab/{env,App,Key}`). No process belongs to an
-//!   application: `get_env/1,2` of the caller's own application give
-//!   `undefined`. Nothing is preloaded from `.app` files or `sys.config`.
+//!   item (`ets ac_tab/{env,App,Key}`). Loading an application
+//!   (`prelude/application.erl`) sets its `.app` environment; the caller's
+//!   own application (`get_env/1`) is found there. No `sys.config` is read.
 //! - the OS environment is empty (`os:getenv/1` is `false`), and the
 //!   emulator was started with no arguments (`init:get_argument/1` is
 //!   `error`). `os:putenv/2` is unsupported: the change would be lost.
@@ -21,13 +21,6 @@ pub fn register(t: &mut Table) {
     t.ctx("application", "get_env", 3, |ctx, a| {
         get_env(ctx, &a[0], &a[1], Some(&a[2]))
     });
-    t.pure("application", "get_env", 1, |_| Ok(Term::undefined()));
-    t.pure("application", "get_application", 0, |_| {
-        Ok(Term::undefined())
-    });
-    t.pure("application", "get_application", 1, |_| {
-        Ok(Term::undefined())
-    });
     t.ctx("application", "set_env", 3, |ctx, a| {
         set_env(ctx, &a[0], &a[1], Some(&a[2]))
     });
@@ -41,7 +34,6 @@ pub fn register(t: &mut Table) {
         set_env(ctx, &a[0], &a[1], None)
     });
     t.ctx("application", "get_all_env", 1, get_all_env);
-    t.pure("application", "get_all_env", 0, |_| Ok(Term::Nil));
 
     t.pure("os", "getenv", 0, |_| Ok(Term::Nil));
     t.pure("os", "getenv", 1, |a| match a[0] {

@@ -1,0 +1,293 @@
+//! The library code a VM runs besides the user's program, and what a call
+//! to code that is not there means.
+//!
+//! The VM reads no files: whoever builds the [`VmConfig`](crate::VmConfig)
+//! (the CLI, through `racewit-otp`) finds the installed OTP and the
+//! dependencies, parses their sources and hands them in as [`Libraries`].
+//! Library modules run from their real source; the hand-written prelude
+//! (`prelude/*.erl`) serves where no library module of that name is loaded.
+//!
+//! A call to a module that is loaded nowhere stops the calling process
+//! with a [`ParkReason`] that says why, or raises `undef` as the BEAM
+//! would (see [`classify_missing`]).
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use racewit_syntax::ir::Program;
+
+/// Library programs and what is known of the installed OTP.
+#[derive(Clone, Debug, Default)]
+pub struct Libraries {
+    /// Library modules parsed from source (OTP's own, dependencies'); on a
+    /// name clash the earlier program wins. They win over the prelude.
+    pub programs: Vec<Arc<Program>>,
+    /// Names of every module of the installed OTP (from its `ebin`
+    /// directories), when one was found.
+    pub otp_modules: Option<Arc<BTreeSet<String>>>,
+    /// What was loaded, one line per source (the OTP root and release,
+    /// each dependency directory), for a witness's load record.
+    pub record: Vec<String>,
+}
+
+impl Libraries {
+    /// No libraries: the prelude alone runs, and nothing is known of OTP.
+    pub fn none() -> Arc<Libraries> {
+        static NONE: std::sync::OnceLock<Arc<Libraries>> = std::sync::OnceLock::new();
+        NONE.get_or_init(|| Arc::new(Libraries::default())).clone()
+    }
+
+    /// Whether an installed OTP was found.
+    pub fn has_otp(&self) -> bool {
+        self.otp_modules.is_some()
+    }
+}
+
+/// OTP modules that run on racewit's VM from their real source, by
+/// application. A loader takes each one it finds in the installed OTP.
+pub const OTP_LIBRARY_MODULES: &[(&str, &str)] = &[
+    ("stdlib", "lists"),
+    ("stdlib", "proplists"),
+    ("stdlib", "orddict"),
+    ("stdlib", "ordsets"),
+    ("stdlib", "queue"),
+    ("stdlib", "sets"),
+    ("stdlib", "dict"),
+    ("stdlib", "gb_trees"),
+    ("stdlib", "gb_sets"),
+    ("stdlib", "array"),
+    ("stdlib", "calendar"),
+    ("stdlib", "string"),
+    ("stdlib", "unicode_util"),
+    ("stdlib", "base64"),
+    ("stdlib", "maps"),
+    ("stdlib", "filename"),
+    ("stdlib", "uri_string"),
+    ("stdlib", "digraph"),
+    ("stdlib", "digraph_utils"),
+    ("stdlib", "sofs"),
+    ("stdlib", "rand"),
+    ("stdlib", "random"),
+    ("stdlib", "io_lib"),
+    ("stdlib", "io_lib_format"),
+    ("stdlib", "io_lib_pretty"),
+    ("stdlib", "io_lib_fread"),
+    ("stdlib", "erl_scan"),
+    ("stdlib", "erl_anno"),
+    ("stdlib", "unicode"),
+    ("kernel", "inet_parse"),
+    ("kernel", "inet"),
+];
+
+/// Modules whose work touches the host (files, ports, sockets, the shell,
+/// native code): a call into one never runs, whatever is loaded.
+pub const HOST_MODULES: &[&str] = &[
+    "file",
+    "prim_file",
+    "file_io_server",
+    "file_server",
+    "ram_file",
+    "erl_prim_loader",
+    "filelib",
+    "gen_tcp",
+    "gen_udp",
+    "gen_sctp",
+    "socket",
+    "prim_socket",
+    "prim_inet",
+    "inet_tcp",
+    "inet6_tcp",
+    "inet_udp",
+    "inet_db",
+    "inet_res",
+    "inet_gethost_native",
+    "ssl",
+    "httpc",
+    "httpd",
+    "ftp",
+    "tftp",
+    "open_port",
+    "erl_ddll",
+    "disk_log",
+    "dets",
+    "os_mon",
+    "port",
+];
+
+/// Functions that touch the host inside modules that are otherwise modelled.
+const HOST_FUNCTIONS: &[(&str, &str)] = &[
+    ("os", "cmd"),
+    ("os", "putenv"),
+    ("os", "unsetenv"),
+    ("erlang", "open_port"),
+    ("erlang", "load_nif"),
+    ("erlang", "port_command"),
+    ("erlang", "port_control"),
+    ("erlang", "port_call"),
+    ("code", "load_abs"),
+    ("code", "load_binary"),
+    ("code", "add_path"),
+    ("code", "add_patha"),
+    ("code", "add_pathz"),
+    ("code", "add_paths"),
+    ("code", "add_pathsa"),
+    ("code", "add_pathsz"),
+    ("code", "del_path"),
+    ("code", "set_path"),
+    ("code", "purge"),
+    ("code", "soft_purge"),
+    ("code", "delete"),
+    ("inet", "gethostname"),
+    ("inet", "getaddr"),
+    ("inet", "getaddrs"),
+    ("inet", "gethostbyname"),
+    ("inet", "gethostbyaddr"),
+    ("inet", "getifaddrs"),
+    ("inet", "setopts"),
+    ("inet", "getopts"),
+    ("inet", "peername"),
+    ("inet", "sockname"),
+    ("inet", "port"),
+    ("inet", "close"),
+];
+
+/// Why a process stopped at a call instead of running it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ParkReason {
+    /// racewit's VM cannot run it: an OTP module it does not run, or a
+    /// function its partial stand-in of an OTP module lacks.
+    Unsupported,
+    /// It would touch the host: files, ports, sockets, the shell, NIFs.
+    Host,
+    /// The module is loaded nowhere and is not part of OTP: a dependency
+    /// outside the analysed paths.
+    NotLoaded,
+    /// An OTP library module, and no installed OTP was found to load it from.
+    NoOtp,
+}
+
+impl ParkReason {
+    /// A stable name (`unsupported`, `host`, `not_loaded`, `no_otp`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParkReason::Unsupported => "unsupported",
+            ParkReason::Host => "host",
+            ParkReason::NotLoaded => "not_loaded",
+            ParkReason::NoOtp => "no_otp",
+        }
+    }
+
+    /// What a user reads: `not loaded: gen_leader:start_link/6 (...)`.
+    pub fn describe(self, call: &str) -> String {
+        match self {
+            ParkReason::Unsupported => format!("unsupported call {call}"),
+            ParkReason::Host => format!("unsupported call {call} (it touches the host: never run)"),
+            ParkReason::NotLoaded => format!(
+                "not loaded: {call} (a dependency outside the analysed paths; add deps/ or \
+                 _build/default/lib, or -pa)"
+            ),
+            ParkReason::NoOtp => format!(
+                "{call}: needs OTP's library code, and no installed OTP was found (install \
+                 Erlang/OTP or set RACEWIT_OTP_ROOT)"
+            ),
+        }
+    }
+}
+
+/// What a call to a module that is not loaded does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// `undef`, as on the BEAM: a module that exists nowhere and that no
+    /// loaded code names (its name was made at run time).
+    Undef,
+    Park(ParkReason),
+}
+
+/// Whether a call into `module:function` touches the host.
+pub fn touches_host(module: &str, function: &str) -> bool {
+    HOST_MODULES.contains(&module)
+        || HOST_FUNCTIONS
+            .iter()
+            .any(|&(m, f)| m == module && f == function)
+}
+
+/// Is `module` one of the OTP library modules racewit runs from source?
+pub fn is_otp_library_module(module: &str) -> bool {
+    OTP_LIBRARY_MODULES.iter().any(|&(_, m)| m == module)
+}
+
+/// A call to `module:function`, where no loaded code defines `module`.
+/// `named` says whether loaded code names the module (as a call target or
+/// an atom): then it is a dependency that is missing, not a typo at run
+/// time.
+pub fn classify_missing(libs: &Libraries, module: &str, function: &str, named: bool) -> Missing {
+    if touches_host(module, function) {
+        return Missing::Park(ParkReason::Host);
+    }
+    match &libs.otp_modules {
+        Some(otp) if otp.contains(module) => Missing::Park(ParkReason::Unsupported),
+        Some(_) if named => Missing::Park(ParkReason::NotLoaded),
+        Some(_) => Missing::Undef,
+        None if is_otp_library_module(module) => Missing::Park(ParkReason::NoOtp),
+        None if named => Missing::Park(ParkReason::NotLoaded),
+        None => Missing::Park(ParkReason::Unsupported),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn otp(names: &[&str]) -> Libraries {
+        Libraries {
+            otp_modules: Some(Arc::new(names.iter().map(|s| s.to_string()).collect())),
+            ..Libraries::default()
+        }
+    }
+
+    #[test]
+    fn a_missing_module_is_named_by_what_is_known() {
+        let with = otp(&["ssl", "sets", "mnesia_lib"]);
+        let check =
+            |libs: &Libraries, m: &str, f: &str, named: bool| classify_missing(libs, m, f, named);
+        assert_eq!(
+            check(&with, "mnesia_lib", "x", true),
+            Missing::Park(ParkReason::Unsupported)
+        );
+        assert_eq!(
+            check(&with, "gen_leader", "start_link", true),
+            Missing::Park(ParkReason::NotLoaded)
+        );
+        assert_eq!(check(&with, "no_such_mod", "f", false), Missing::Undef);
+        assert_eq!(
+            check(&with, "ssl", "connect", true),
+            Missing::Park(ParkReason::Host)
+        );
+        let without = Libraries::default();
+        assert_eq!(
+            check(&without, "sets", "new", true),
+            Missing::Park(ParkReason::NoOtp)
+        );
+        assert_eq!(
+            check(&without, "gen_leader", "start_link", true),
+            Missing::Park(ParkReason::NotLoaded)
+        );
+        assert_eq!(
+            check(&without, "made_up", "f", false),
+            Missing::Park(ParkReason::Unsupported)
+        );
+        assert_eq!(
+            check(&without, "os", "cmd", false),
+            Missing::Park(ParkReason::Host)
+        );
+    }
+
+    #[test]
+    fn reasons_read_as_the_issue_asks() {
+        assert_eq!(
+            ParkReason::NotLoaded.describe("gen_leader:start_link/6"),
+            "not loaded: gen_leader:start_link/6 (a dependency outside the analysed paths; \
+             add deps/ or _build/default/lib, or -pa)"
+        );
+    }
+}

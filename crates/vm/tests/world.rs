@@ -1,0 +1,144 @@
+//! The modelled outside world where the BEAM's answer depends on the host
+//! (paths, the working directory, the OS process, random bytes, what was
+//! logged): tested against the model's documented answers, not the BEAM.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use racewit_otp::{LibraryRequest, load_libraries};
+use racewit_vm::run::{RunConfig, run_entry};
+
+fn run_with(src: &str, libraries: Arc<racewit_vm::Libraries>) -> racewit_vm::run::RunOutcome {
+    let program = racewit_syntax::load_source("w.erl", src);
+    let config = RunConfig {
+        libraries,
+        ..RunConfig::default()
+    };
+    run_entry(Arc::new(program), "w", "main", &config)
+}
+
+fn module(body: &str) -> String {
+    format!(
+        "-module(w).\n-export([main/0]).\n-include_lib(\"kernel/include/logger.hrl\").\n{body}\n"
+    )
+}
+
+#[test]
+fn paths_come_from_the_installation_the_loader_found() {
+    let Some(otp) = racewit_otp::discover() else {
+        eprintln!("no installed OTP: the paths are those of the default model");
+        return;
+    };
+    let libs = Arc::new(load_libraries(&LibraryRequest {
+        otp: Some(otp.clone()),
+        cwd: Some(PathBuf::from("/work/here")),
+        ..LibraryRequest::default()
+    }));
+    let out = run_with(
+        &module(
+            "main() -> {code:root_dir(), code:lib_dir(), code:lib_dir(stdlib), \
+             code:priv_dir(kernel), code:which(lists), code:which(gen_server), \
+             file:get_cwd(), filename:absname(\"x\"), code:is_loaded(erlang)}.",
+        ),
+        libs,
+    );
+    let root = otp.root.display().to_string();
+    let stdlib = otp.app_dir("stdlib").expect("stdlib").display().to_string();
+    let kernel = otp.app_dir("kernel").expect("kernel").display().to_string();
+    let expected = format!(
+        "{{\"{root}\",\"{root}/lib\",\"{stdlib}\",\"{kernel}/priv\",\"{stdlib}/ebin/lists.beam\",\"{stdlib}/ebin/gen_server.beam\",{{ok,\"/work/here\"}},\"/work/here/x\",{{file,preloaded}}}}"
+    );
+    let got: String = out.stdout.split_whitespace().collect();
+    assert_eq!(got, expected.replace(' ', ""), "{}", out.stdout);
+}
+
+#[test]
+fn without_an_otp_the_model_has_fixed_answers() {
+    let out = run_with(
+        &module(
+            "main() -> {code:root_dir(), file:get_cwd(), os:getpid(), os:type(), \
+             code:lib_dir(kernel), application:which_applications()}.",
+        ),
+        racewit_vm::Libraries::none(),
+    );
+    assert_eq!(
+        out.stdout,
+        "{\"/usr/lib/erlang\",\n {ok,\"/\"},\n \"4242\",\n {unix,linux},\n {error,bad_name},\n \
+         [{stdlib,\"ERTS  CXC 138 10\",\"4.2\"},{kernel,\"ERTS  CXC 138 10\",\"8.5.3\"}]}\n"
+    );
+}
+
+#[test]
+fn random_bytes_repeat_run_to_run() {
+    let src = module("main() -> {crypto:strong_rand_bytes(12), crypto:rand_uniform(1, 1000)}.");
+    let a = run_with(&src, racewit_vm::Libraries::none()).stdout;
+    let b = run_with(&src, racewit_vm::Libraries::none()).stdout;
+    assert_eq!(a, b);
+    assert!(a.starts_with("{<<"), "{a}");
+}
+
+#[test]
+fn log_events_are_captured_with_their_process_and_location() {
+    let out = run_with(
+        &module(
+            "main() ->\n    ?LOG_WARNING(\"disk ~p% full\", [93]),\n    ?LOG_INFO(\"dropped\"),\n    \
+             spawn(fun() -> logger:error(#{what => crash}) end),\n    ok.",
+        ),
+        racewit_otp::installed(),
+    );
+    let log: Vec<(String, String, String, Option<String>)> = out
+        .log
+        .iter()
+        .map(|(p, e)| {
+            (
+                p.clone(),
+                e.level.clone(),
+                e.text.clone(),
+                e.location.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        log,
+        vec![
+            (
+                "P1".to_string(),
+                "warning".to_string(),
+                "disk 93% full".to_string(),
+                Some("w:main/0 line 5".to_string())
+            ),
+            (
+                "P1.1".to_string(),
+                "error".to_string(),
+                "    what: crash".to_string(),
+                None
+            ),
+        ]
+    );
+    // Output on stdout stays what erl prints with logger_level none.
+    assert_eq!(out.stdout, "ok\n");
+}
+
+#[test]
+fn a_missing_dependency_is_named_not_unsupported() {
+    let out = run_with(
+        &module("main() -> gen_leader:start_link(a, b, c, d, e, f)."),
+        racewit_otp::installed(),
+    );
+    if racewit_otp::discover().is_some() {
+        assert_eq!(
+            out.stdout,
+            "racewit: stopped at not loaded: gen_leader:start_link/6 (a dependency outside the \
+             analysed paths; add deps/ or _build/default/lib, or -pa) (w.erl:4)\n"
+        );
+    }
+    let none = run_with(
+        &module("main() -> sets:new()."),
+        racewit_vm::Libraries::none(),
+    );
+    assert!(
+        none.stdout.contains("sets:new/0: needs OTP's library code"),
+        "{}",
+        none.stdout
+    );
+}
