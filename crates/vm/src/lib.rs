@@ -75,6 +75,7 @@ mod exec;
 pub mod format;
 mod hot_loop;
 pub mod layout;
+pub mod limits;
 pub mod liveness;
 pub mod mnesia;
 pub mod pattern;

@@ -22,6 +22,8 @@ use crate::vm::{Vm, VmConfig, VmError};
 #[derive(Clone, Debug)]
 pub struct RunConfig {
     pub max_reductions: u64,
+    /// The run's memory budget in words (see [`crate::limits`]).
+    pub max_memory_words: u64,
     /// Reductions a process runs before it is preempted.
     pub quantum: u64,
     /// Also load OTP's pure-Erlang library modules ([`OTP_LIBRARY_MODULES`])
@@ -33,6 +35,7 @@ impl Default for RunConfig {
     fn default() -> Self {
         RunConfig {
             max_reductions: 500_000_000,
+            max_memory_words: VmConfig::default().max_memory_words,
             quantum: 4000,
             otp_libraries: true,
         }
@@ -154,7 +157,9 @@ pub enum RunResult {
     Parked { call: String, location: String },
     /// It waits forever (no process can run).
     Deadlock,
-    /// The reduction budget ran out.
+    /// A limit of the run was reached: the reduction budget ran out, or the
+    /// memory budget, the process limit or the atom limit
+    /// ([`RunOutcome::stopped`] says which, where).
     BudgetExhausted,
 }
 
@@ -172,6 +177,9 @@ pub struct RunOutcome {
     pub parked: Vec<(String, String, String)>,
     /// The entry process's stack trace when it crashed (`~p`).
     pub crash_stack: Option<String>,
+    /// Why the run stopped early, when a limit of the run was reached
+    /// (`memory budget exceeded in P1.2 at m.erl:12 ...`).
+    pub stopped: Option<String>,
 }
 
 impl RunOutcome {
@@ -200,6 +208,7 @@ pub fn run_entry(
 ) -> RunOutcome {
     let vm_config = VmConfig {
         max_reductions: config.max_reductions,
+        max_memory_words: config.max_memory_words,
         otp_modules: if config.otp_libraries {
             otp_module_names()
         } else {
@@ -214,29 +223,23 @@ pub fn run_entry(
     };
     let mut vm = Vm::with_libraries(program, &libs, vm_config);
     let main = vm.spawn_entry(module, function, Vec::new());
-    let mut queue: VecDeque<Pid> = VecDeque::from([main]);
+    let mut queue = RunQueue::default();
     let mut main_done_at: Option<usize> = None;
     let mut budget_out = false;
+    let mut stopped: Option<VmError> = None;
     loop {
         if main_done_at.is_none() && vm.is_exited(main) {
             main_done_at = Some(vm.output().len());
         }
-        let Some(pid) = queue.pop_front() else {
+        queue.join(&mut vm, None);
+        let Some(pid) = queue.pop() else {
             if main_done_at.is_some() {
                 break;
             }
             // Nothing can run: fire the earliest timeout, if any.
-            let next = vm
-                .processes()
-                .into_iter()
-                .filter_map(|p| match vm.process_status(p) {
-                    ProcStatus::Waiting { deadline } => Some((deadline, p)),
-                    _ => None,
-                })
-                .min();
-            match next {
-                Some((_, p)) => {
-                    queue.push_back(p);
+            match vm.next_timeout() {
+                Some(p) => {
+                    queue.push(p);
                     continue;
                 }
                 None => break,
@@ -248,27 +251,12 @@ pub fn run_entry(
                 break;
             }
             match vm.step(pid) {
-                Ok(ev) => {
-                    use crate::event::EventKind as K;
-                    if matches!(
-                        ev.kind,
-                        K::Send
-                            | K::Spawn
-                            | K::Exit
-                            | K::Link
-                            | K::Monitor
-                            | K::Ets
-                            | K::Local
-                            | K::Parked
-                    ) {
-                        enqueue_new(&vm, &mut queue, pid);
-                    }
-                }
-                Err(VmError::BudgetExhausted(_)) => {
+                Ok(_) => queue.join(&mut vm, Some(pid)),
+                Err(e) => {
                     budget_out = true;
+                    stopped = Some(e);
                     break;
                 }
-                Err(_) => break,
             }
             if main_done_at.is_none() && vm.is_exited(main) {
                 main_done_at = Some(vm.output().len());
@@ -277,28 +265,55 @@ pub fn run_entry(
                 break;
             }
             if vm.reductions() - start >= config.quantum {
-                queue.push_back(pid);
+                queue.push(pid);
                 break;
             }
         }
         if budget_out {
             break;
         }
-        enqueue_new(&vm, &mut queue, pid);
     }
-    finish(&vm, main, main_done_at, budget_out)
+    finish(&vm, main, main_done_at, stopped)
 }
 
-fn enqueue_new(vm: &Vm, queue: &mut VecDeque<Pid>, current: Pid) {
-    for p in vm.runnable_without_timeout() {
-        if p != current && !queue.contains(&p) {
-            queue.push_back(p);
+/// The run queue: FIFO, each process in it at most once.
+#[derive(Default)]
+struct RunQueue {
+    queue: VecDeque<Pid>,
+    queued: Vec<bool>,
+}
+
+impl RunQueue {
+    fn push(&mut self, pid: Pid) {
+        let i = pid.0 as usize;
+        if self.queued.len() <= i {
+            self.queued.resize(i + 1, false);
+        }
+        if !self.queued[i] {
+            self.queued[i] = true;
+            self.queue.push_back(pid);
+        }
+    }
+
+    fn pop(&mut self) -> Option<Pid> {
+        let pid = self.queue.pop_front()?;
+        self.queued[pid.0 as usize] = false;
+        Some(pid)
+    }
+
+    /// Processes spawned or woken since the last look join the end of the
+    /// queue, in the order they became ready (the running one goes on).
+    fn join(&mut self, vm: &mut Vm, running: Option<Pid>) {
+        for p in vm.take_woken() {
+            if Some(p) != running {
+                self.push(p);
+            }
         }
     }
 }
 
-fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> RunOutcome {
-    let result = if budget_out {
+fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, stopped: Option<VmError>) -> RunOutcome {
+    let result = if stopped.is_some() {
         RunResult::BudgetExhausted
     } else {
         match vm.process_status(main) {
@@ -353,7 +368,10 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
                 )
             }
         }
-        RunResult::BudgetExhausted => "racewit: budget exhausted\n".into(),
+        RunResult::BudgetExhausted => match &stopped {
+            Some(VmError::BudgetExhausted(_)) | None => "racewit: budget exhausted\n".into(),
+            Some(e) => format!("racewit: {e}\n"),
+        },
     };
     let outputs = vm.output();
     let split = main_done_at.unwrap_or(outputs.len()).min(outputs.len());
@@ -388,5 +406,6 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
             .map(|e| crate::format::print_term(&e.stack)),
         reductions: vm.reductions(),
         parked,
+        stopped: stopped.map(|e| e.to_string()),
     }
 }

@@ -10,7 +10,7 @@ use crate::code::{CodeTable, Target, compile_onto, compile_programs};
 use crate::ets::EtsStore;
 use crate::event::Event;
 use crate::mnesia::MnesiaStore;
-use crate::process::{ProcName, ProcStatus, Process, Start};
+use crate::process::{ProcName, ProcStatus, Process, Readiness, Start, TimerJob};
 use crate::term::{Pid, Term};
 
 /// Limits of one run.
@@ -18,7 +18,15 @@ use crate::term::{Pid, Term};
 pub struct VmConfig {
     /// Reductions (function calls) for the whole run; beyond: [`VmError::BudgetExhausted`].
     pub max_reductions: u64,
+    /// Processes a run may create (timers included); one more ends the run:
+    /// [`VmError::TooManyProcesses`].
     pub max_processes: usize,
+    /// Memory a run may hold, in words (see [`crate::limits`]); beyond:
+    /// [`VmError::MemoryExhausted`].
+    pub max_memory_words: u64,
+    /// Atoms a run may make from text (`list_to_atom/1`, `binary_to_term/1`,
+    /// ...); one more ends the run: [`VmError::TooManyAtoms`].
+    pub max_atoms: usize,
     /// Load the Erlang prelude (gen_server, lists, ...).
     pub prelude: bool,
     /// Names of the modules of an installed OTP (see `run::otp_module_names`):
@@ -31,6 +39,8 @@ impl Default for VmConfig {
         VmConfig {
             max_reductions: 200_000_000,
             max_processes: 100_000,
+            max_memory_words: 128 << 20,
+            max_atoms: 1_000_000,
             prelude: true,
             otp_modules: None,
         }
@@ -46,8 +56,27 @@ pub enum VmError {
     NoSuchProcess(Pid),
     #[error("process {0:?} cannot take a step")]
     NotEnabled(Pid),
-    #[error("too many processes (limit {0})")]
-    TooManyProcesses(usize),
+    #[error(
+        "memory budget exceeded in {process} at {location} ({live} words live, budget {budget})"
+    )]
+    MemoryExhausted {
+        process: String,
+        location: String,
+        live: u64,
+        budget: u64,
+    },
+    #[error("process limit reached in {process} at {location} ({limit} processes)")]
+    TooManyProcesses {
+        process: String,
+        location: String,
+        limit: usize,
+    },
+    #[error("atom limit reached in {process} at {location} ({limit} atoms made from text)")]
+    TooManyAtoms {
+        process: String,
+        location: String,
+        limit: usize,
+    },
 }
 
 /// Work for the process that is running right now (it is out of the table).
@@ -103,6 +132,75 @@ pub struct Vm {
     pub(crate) last_export: Option<(Atom, Atom, u32, Target)>,
     /// `erlang:send_after` timers: ref → timer process.
     pub(crate) timers: imbl::OrdMap<u64, Pid>,
+    /// Every process's stable name, by pid (see [`NameTag`]).
+    names: Vec<NameTag>,
+    /// Every process's [`Readiness`], by pid, and the same sorted for the
+    /// schedulers: the pids that are ready, and the timeouts that can fire
+    /// by deadline.
+    readiness: Vec<Readiness>,
+    ready: PidSet,
+    timeouts: std::collections::BTreeSet<(u64, Pid)>,
+    /// Processes that became ready, in the order they did (drained by
+    /// [`Vm::take_woken`]).
+    woken: Vec<Pid>,
+    /// Processes changed by the running one (their readiness is updated at
+    /// the end of the step).
+    touched: Vec<Pid>,
+    /// Processes not exited.
+    pub(crate) alive: usize,
+    /// The memory budget's accounting (see [`crate::limits`]).
+    pub(crate) mem: crate::limits::Ledger,
+    /// Atoms this run made from text (counted against `config.max_atoms`).
+    pub(crate) atoms_made: imbl::HashSet<Atom>,
+    /// Bytes of captured output.
+    pub(crate) output_bytes: u64,
+}
+
+/// A process's stable name, kept as a link to its parent: `P<index>` for
+/// a root, `<parent>.<index>` for the parent's index-th child,
+/// `<parent>.t<index>` for its index-th timer. Names are spelled out only
+/// when asked for, so a chain of spawns costs no quadratic text.
+#[derive(Clone, Copy)]
+struct NameTag {
+    /// The parent's pid, or `u32::MAX` for a root.
+    parent: u32,
+    index: u32,
+    timer: bool,
+}
+
+/// A set of pids as a bitmap: insert and remove in O(1), iteration in pid
+/// order over the words.
+#[derive(Clone, Default)]
+pub(crate) struct PidSet {
+    words: Vec<u64>,
+}
+
+impl PidSet {
+    fn insert(&mut self, i: usize) {
+        let w = i / 64;
+        if self.words.len() <= w {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << (i % 64);
+    }
+    fn remove(&mut self, i: usize) {
+        if let Some(w) = self.words.get_mut(i / 64) {
+            *w &= !(1 << (i % 64));
+        }
+    }
+    fn iter(&self) -> impl Iterator<Item = Pid> + '_ {
+        self.words.iter().enumerate().flat_map(|(wi, &w)| {
+            let mut bits = w;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                Some(Pid((wi * 64) as u32 + b))
+            })
+        })
+    }
 }
 
 static PRELUDE: OnceLock<Vec<Program>> = OnceLock::new();
@@ -160,13 +258,9 @@ impl Vm {
     ) -> Vm {
         let base = base_code(config.prelude, libraries);
         let mut code = compile_onto(&base, &[(&program, false)]);
+        let config_budget = config.max_memory_words;
         code.otp_modules = config.otp_modules.clone();
-        let placeholder = Arc::new(Process::new(
-            Pid(u32::MAX),
-            Arc::from("-"),
-            Start::Apply(Term::Nil, Vec::new()),
-            Term::Nil,
-        ));
+        let placeholder = Arc::new(Process::new(Pid(u32::MAX), None, Term::Nil));
         Vm {
             code: Arc::new(code),
             procs: Vec::new(),
@@ -182,7 +276,7 @@ impl Vm {
             unique: 0,
             vclock: 0,
             reductions: 0,
-            max_reductions: config.max_reductions,
+            max_reductions: config.max_reductions.min(crate::limits::CHECK_INTERVAL),
             config: Arc::new(config),
             roots: 0,
             current: None,
@@ -195,13 +289,27 @@ impl Vm {
             argbuf: Vec::new(),
             last_export: None,
             timers: imbl::OrdMap::new(),
+            names: Vec::new(),
+            readiness: Vec::new(),
+            ready: PidSet::default(),
+            timeouts: Default::default(),
+            woken: Vec::new(),
+            touched: Vec::new(),
+            alive: 0,
+            mem: crate::limits::Ledger::new(config_budget),
+            atoms_made: imbl::HashSet::new(),
+            output_bytes: 0,
         }
     }
 
     /// Start a top-level process running `module:function(args...)`: "P1", then "P2"...
     pub fn spawn_entry(&mut self, module: &str, function: &str, args: Vec<Term>) -> Pid {
         self.roots += 1;
-        let name: ProcName = Arc::from(format!("P{}", self.roots).as_str());
+        let name = NameTag {
+            parent: u32::MAX,
+            index: self.roots,
+            timer: false,
+        };
         let (m, f) = (Atom::new(module), Atom::new(function));
         let target = self.code.resolve(m, f, args.len() as u32);
         let initial = Term::tuple(vec![
@@ -212,35 +320,160 @@ impl Vm {
         self.add_process(name, Start::Call(target, args), initial)
     }
 
-    pub(crate) fn add_process(&mut self, name: ProcName, start: Start, initial: Term) -> Pid {
+    fn add_process(&mut self, name: NameTag, start: Start, initial: Term) -> Pid {
         let pid = Pid(self.procs.len() as u32);
-        self.procs
-            .push(Arc::new(Process::new(pid, name, start, initial)));
+        self.alive += 1;
+        self.insert_process(name, Process::new(pid, Some(start), initial))
+    }
+
+    fn insert_process(&mut self, name: NameTag, p: Process) -> Pid {
+        let pid = p.pid;
+        self.procs.push(Arc::new(p));
+        self.names.push(name);
+        self.readiness.push(Readiness::No);
+        self.refresh(pid);
         pid
     }
 
-    /// Spawn a child of `parent` (the running process).
+    /// Spawn a child of `parent` (the running process); `None` when the
+    /// run has made all the processes it may.
     pub(crate) fn spawn_child(
         &mut self,
         parent: &mut Process,
         start: Start,
         initial: Term,
-    ) -> Result<Pid, VmError> {
+    ) -> Option<Pid> {
         if self.procs.len() >= self.config.max_processes {
-            return Err(VmError::TooManyProcesses(self.config.max_processes));
+            return None;
         }
         parent.children += 1;
-        let name: ProcName = Arc::from(format!("{}.{}", parent.name, parent.children).as_str());
-        Ok(self.add_process(name, start, initial))
+        let name = NameTag {
+            parent: parent.pid.0,
+            index: parent.children,
+            timer: false,
+        };
+        self.note_alloc(crate::limits::PROCESS_WORDS);
+        Some(self.add_process(name, start, initial))
+    }
+
+    /// Start a timer of `owner` (the running process) that sends `job.msg`
+    /// to `job.dest` `after` milliseconds from now; `None` when the run
+    /// has made all the processes it may.
+    pub(crate) fn start_timer(
+        &mut self,
+        owner: &mut Process,
+        job: TimerJob,
+        after: u64,
+    ) -> Option<Pid> {
+        if self.procs.len() >= self.config.max_processes {
+            return None;
+        }
+        owner.timers += 1;
+        let name = NameTag {
+            parent: owner.pid.0,
+            index: owner.timers,
+            timer: true,
+        };
+        let pid = Pid(self.procs.len() as u32);
+        let tref = job.tref;
+        if let Term::Pid(dest) = job.dest {
+            if dest == owner.pid {
+                owner.incoming_timers.push(pid);
+            } else if let Some(d) = self.proc_mut(dest) {
+                d.incoming_timers.push(pid);
+            }
+        }
+        let deadline = self.vclock.saturating_add(after);
+        self.note_alloc(crate::limits::PROCESS_WORDS);
+        self.insert_process(name, Process::timer(pid, job, deadline));
+        self.timers.insert(tref, pid);
+        Some(pid)
+    }
+
+    /// The timer behind reference `tref` and, while it has not fired, been
+    /// cancelled or lost its destination, the milliseconds it has left.
+    pub(crate) fn timer_left(&self, tref: u64) -> Option<(Pid, Option<u64>)> {
+        let pid = *self.timers.get(&tref)?;
+        let left = match self.proc(pid)?.status {
+            ProcStatus::Waiting { deadline } => Some(deadline.saturating_sub(self.vclock)),
+            _ => None,
+        };
+        Some((pid, left))
+    }
+
+    /// Cancel a timer: it is gone without a trace (no exit, no signal).
+    pub(crate) fn drop_timer(&mut self, pid: Pid) {
+        let Some(t) = self.proc_mut(pid) else { return };
+        if t.timer.take().is_some() {
+            t.status = ProcStatus::Exited(Term::Atom(Atom::NORMAL));
+        }
+    }
+
+    /// Is this one of the VM's timers (not a process of the program)?
+    pub fn is_timer(&self, pid: Pid) -> bool {
+        self.names.get(pid.0 as usize).is_some_and(|n| n.timer)
+    }
+
+    /// Bring the scheduler's view of `pid` up to date with its state.
+    pub(crate) fn refresh(&mut self, pid: Pid) {
+        let i = pid.0 as usize;
+        let (Some(p), Some(&old)) = (self.procs.get(i), self.readiness.get(i)) else {
+            return;
+        };
+        let new = p.readiness();
+        if new == old {
+            return;
+        }
+        match old {
+            Readiness::Ready => self.ready.remove(i),
+            Readiness::Timeout(d) => {
+                self.timeouts.remove(&(d, pid));
+            }
+            Readiness::No => {}
+        }
+        match new {
+            Readiness::Ready => {
+                self.ready.insert(i);
+                self.woken.push(pid);
+            }
+            Readiness::Timeout(d) => {
+                self.timeouts.insert((d, pid));
+            }
+            Readiness::No => {}
+        }
+        self.readiness[i] = new;
+    }
+
+    /// After a step: the scheduler's view of the process that ran and of
+    /// every process it changed.
+    pub(crate) fn settle(&mut self, pid: Pid) {
+        self.refresh(pid);
+        while let Some(q) = self.touched.pop() {
+            self.refresh(q);
+        }
     }
 
     /// Processes that can take a step, sorted.
     pub fn enabled(&self) -> Vec<Pid> {
-        self.procs
-            .iter()
-            .filter(|p| p.can_step())
-            .map(|p| p.pid)
-            .collect()
+        let mut v: Vec<Pid> = self.ready.iter().collect();
+        if !self.timeouts.is_empty() {
+            v.extend(self.timeouts.iter().map(|(_, p)| *p));
+            v.sort_unstable();
+        }
+        v
+    }
+
+    /// Processes that became able to step without a timeout (spawned, or
+    /// woken by a message or signal) since the last call, in the order
+    /// they did; a process may be listed that can no longer step.
+    pub fn take_woken(&mut self) -> Vec<Pid> {
+        std::mem::take(&mut self.woken)
+    }
+
+    /// The process whose timeout is due first (earliest deadline, then
+    /// lowest pid), among those that can step only by a timeout.
+    pub fn next_timeout(&self) -> Option<Pid> {
+        self.timeouts.first().map(|(_, p)| *p)
     }
 
     /// Has this process exited? (No clone of its status.)
@@ -260,17 +493,9 @@ impl Vm {
         self.procs.get(pid.0 as usize).is_some_and(|p| p.can_step())
     }
 
-    /// Processes that can take a step without a timeout firing.
+    /// Processes that can take a step without a timeout firing, sorted.
     pub fn runnable_without_timeout(&self) -> Vec<Pid> {
-        self.procs
-            .iter()
-            .filter(|p| match p.status {
-                ProcStatus::Runnable => true,
-                ProcStatus::Blocked | ProcStatus::Waiting { .. } => p.mailbox.len() > p.scanned,
-                _ => false,
-            })
-            .map(|p| p.pid)
-            .collect()
+        self.ready.iter().collect()
     }
 
     pub fn processes(&self) -> Vec<Pid> {
@@ -278,10 +503,25 @@ impl Vm {
     }
 
     pub fn process_name(&self, pid: Pid) -> ProcName {
-        self.procs
-            .get(pid.0 as usize)
-            .map(|p| p.name.clone())
-            .unwrap_or_else(|| Arc::from("?"))
+        let mut chain = Vec::new();
+        let mut cur = pid.0;
+        while let Some(tag) = self.names.get(cur as usize) {
+            chain.push(*tag);
+            cur = tag.parent;
+        }
+        if chain.is_empty() {
+            return Arc::from("?");
+        }
+        let mut out = String::with_capacity(2 + 3 * chain.len());
+        for tag in chain.iter().rev() {
+            use std::fmt::Write;
+            let _ = match (tag.parent == u32::MAX, tag.timer) {
+                (true, _) => write!(out, "P{}", tag.index),
+                (false, false) => write!(out, ".{}", tag.index),
+                (false, true) => write!(out, ".t{}", tag.index),
+            };
+        }
+        Arc::from(out.as_str())
     }
 
     pub fn process_status(&self, pid: Pid) -> ProcStatus {
@@ -352,7 +592,7 @@ impl Vm {
             for (k, p) in self.global_names.iter() {
                 out.push_str(&format!(
                     " {}={}",
-                    crate::format::write_term(&k.0),
+                    crate::format::brief(&k.0),
                     self.process_name(*p)
                 ));
             }
@@ -363,8 +603,8 @@ impl Vm {
             for (k, v) in self.persistent_terms.iter() {
                 out.push_str(&format!(
                     " {}={}",
-                    crate::format::write_term(&k.0),
-                    crate::format::write_term(v)
+                    crate::format::brief(&k.0),
+                    crate::format::brief(v)
                 ));
             }
             out.push('\n');
@@ -374,9 +614,9 @@ impl Vm {
             for ((app, key), v) in self.app_env.iter() {
                 out.push_str(&format!(
                     " {}/{}={}",
-                    crate::format::write_term(&app.0),
-                    crate::format::write_term(&key.0),
-                    crate::format::write_term(v)
+                    crate::format::brief(&app.0),
+                    crate::format::brief(&key.0),
+                    crate::format::brief(v)
                 ));
             }
             out.push('\n');
@@ -400,11 +640,15 @@ impl Vm {
         self.procs.get(pid.0 as usize).map(|p| &**p)
     }
 
+    /// Another process than the running one, to change (its readiness is
+    /// brought up to date at the end of the step).
     pub(crate) fn proc_mut(&mut self, pid: Pid) -> Option<&mut Process> {
         if Some(pid) == self.current {
             return None;
         }
-        self.procs.get_mut(pid.0 as usize).map(Arc::make_mut)
+        let p = self.procs.get_mut(pid.0 as usize).map(Arc::make_mut)?;
+        self.touched.push(pid);
+        Some(p)
     }
 
     pub(crate) fn is_alive(&self, pid: Pid) -> bool {
@@ -416,6 +660,8 @@ impl Vm {
 
     /// Put a message in a mailbox (nothing happens if the process is dead).
     pub(crate) fn deliver(&mut self, to: Pid, msg: Term) {
+        // A mailbox slot (the message itself is shared, not copied).
+        self.mem.alloc += 2;
         if Some(to) == self.current {
             self.deferred.push(Deferred::Message(msg));
             return;
@@ -467,7 +713,14 @@ impl Vm {
         let links = std::mem::take(&mut p.links);
         let watchers = std::mem::take(&mut p.monitored_by);
         let monitors = std::mem::take(&mut p.monitors);
-        if let Some(name) = p.registered.take() {
+        let registered = p.registered.take();
+        let incoming_timers = std::mem::take(&mut p.incoming_timers);
+        p.dict = imbl::OrdMap::new();
+        self.alive -= 1;
+        for t in incoming_timers {
+            self.drop_timer(t);
+        }
+        if let Some(name) = registered {
             self.registry.remove(&name);
         }
         let global_names: Vec<_> = self
@@ -558,6 +811,9 @@ impl Vm {
     }
 
     pub(crate) fn push_output(&mut self, pid: Pid, text: String) {
+        let words = text.len() as u64 / 8 + 4;
+        self.output_bytes += text.len() as u64;
+        self.note_alloc(words);
         Arc::make_mut(&mut self.output).push((pid, text));
     }
 

@@ -15,7 +15,7 @@ use crate::event::{Access, Class, EventKind, Exception, SharedItem};
 use crate::format::{self, write_term};
 use crate::process::{ProcStatus, Start};
 use crate::term::{Fun, MapKey, Pid, Term, compare, exact_eq, float_to_big};
-use crate::{arith, code::Target};
+use crate::{arith, code::Target, limits};
 
 type R = Result<Term, Term>;
 
@@ -214,11 +214,13 @@ pub fn register(t: &mut Table) {
     });
     t.pure("erlang", "integer_to_list", 1, |a| match &a[0] {
         Term::Int(_) | Term::Big(_) => {
+            digits_room(&a[0], limits::CONS_WORDS)?;
             Ok(Term::string(&a[0].as_big().unwrap_or_default().to_string()))
         }
         _ => Err(badarg()),
     });
     t.pure("erlang", "integer_to_list", 2, |a| {
+        digits_room(&a[0], limits::CONS_WORDS)?;
         int_to_base(&a[0], &a[1]).map(|s| Term::string(&s))
     });
     t.pure("erlang", "integer_to_binary", 1, |a| match &a[0] {
@@ -278,18 +280,18 @@ pub fn register(t: &mut Table) {
     t.pure("erlang", "atom_to_binary", 2, |a| {
         Ok(Term::binary(atom_arg(&a[0])?.name().as_bytes().to_vec()))
     });
-    t.pure("erlang", "list_to_atom", 1, |a| {
-        let s = a[0].as_charlist().ok_or_else(badarg)?;
-        if s.chars().count() > 255 {
-            return Err(Term::Atom(Atom::SYSTEM_LIMIT));
+    t.ctx("erlang", "list_to_atom", 1, |ctx, a| {
+        let Some(s) = a[0].as_charlist() else {
+            return Flow::badarg();
+        };
+        match ctx.make_atom(&s) {
+            Ok(atom) => Flow::Value(Term::Atom(atom)),
+            Err(flow) => flow,
         }
-        Ok(Term::atom(&s))
     });
     t.pure("erlang", "make_tuple", 3, |a| {
-        let n = int_arg(&a[0])?;
-        if n < 0 {
-            return Err(badarg());
-        }
+        let n = tuple_size_arg(&a[0])?;
+        limits::room(limits::tuple_words(n as usize))?;
         let mut v = vec![a[1].clone(); n as usize];
         for init in list_arg(&a[2])? {
             match &init {
@@ -318,15 +320,23 @@ pub fn register(t: &mut Table) {
         let s = a[0].as_charlist().ok_or_else(badarg)?;
         Atom::existing(&s).map(Term::Atom).ok_or_else(badarg)
     });
-    t.pure("erlang", "binary_to_atom", 1, |a| bin_to_atom(&a[0]));
-    t.pure("erlang", "binary_to_atom", 2, |a| bin_to_atom(&a[0]));
+    t.ctx("erlang", "binary_to_atom", 1, |ctx, a| {
+        bin_to_atom(ctx, &a[0], &Term::atom("utf8"))
+    });
+    t.ctx("erlang", "binary_to_atom", 2, |ctx, a| {
+        bin_to_atom(ctx, &a[0], &a[1])
+    });
     t.pure("erlang", "binary_to_existing_atom", 1, |a| {
-        bin_to_atom(&a[0])
+        existing_atom(&a[0], &Term::atom("utf8"))
     });
     t.pure("erlang", "binary_to_existing_atom", 2, |a| {
-        bin_to_atom(&a[0])
+        existing_atom(&a[0], &a[1])
     });
     t.pure("erlang", "binary_to_list", 1, |a| {
+        let Term::Bin(b) = &a[0] else {
+            return Err(badarg());
+        };
+        limits::room_for(b.len as u64 / 8, limits::CONS_WORDS)?;
         Ok(Term::list(
             a[0].as_bytes()
                 .ok_or_else(badarg)?
@@ -341,6 +351,7 @@ pub fn register(t: &mut Table) {
         if s < 1 || e < s || e as usize > b.len() {
             return Err(badarg());
         }
+        limits::room_for((e - s + 1) as u64, limits::CONS_WORDS)?;
         Ok(Term::list(
             b[s as usize - 1..e as usize]
                 .iter()
@@ -350,6 +361,7 @@ pub fn register(t: &mut Table) {
     });
     t.pure("erlang", "bitstring_to_list", 1, |a| match &a[0] {
         Term::Bin(b) => {
+            limits::room_for(b.len as u64 / 8 + 1, limits::CONS_WORDS)?;
             let bytes = b.to_bytes();
             let full = b.len / 8;
             let mut items: Vec<Term> = bytes[..full].iter().map(|&x| Term::Int(x as i64)).collect();
@@ -371,9 +383,7 @@ pub fn register(t: &mut Table) {
         Ok(Term::binary(out))
     });
     t.pure("erlang", "iolist_size", 1, |a| {
-        let mut out = Vec::new();
-        iolist_bytes(&a[0], &mut out)?;
-        Ok(Term::Int(out.len() as i64))
+        Ok(Term::Int(iolist_len(&a[0])? as i64))
     });
     t.pure("erlang", "list_to_bitstring", 1, |a| {
         let mut w = crate::pattern::BitWriter::default();
@@ -385,17 +395,19 @@ pub fn register(t: &mut Table) {
         _ => Err(badarg()),
     });
     t.pure("erlang", "list_to_tuple", 1, |a| {
-        Ok(Term::tuple(list_arg(&a[0])?))
-    });
-    t.pure("erlang", "make_tuple", 2, |a| {
-        let n = int_arg(&a[0])?;
-        if n < 0 {
+        let items = list_arg(&a[0])?;
+        if items.len() > limits::MAX_TUPLE_SIZE {
             return Err(badarg());
         }
+        Ok(Term::tuple(items))
+    });
+    t.pure("erlang", "make_tuple", 2, |a| {
+        let n = tuple_size_arg(&a[0])?;
+        limits::room(limits::tuple_words(n as usize))?;
         Ok(Term::tuple(vec![a[1].clone(); n as usize]))
     });
     t.pure("erlang", "append_element", 2, |a| match &a[0] {
-        Term::Tuple(t) => {
+        Term::Tuple(t) if t.len() < limits::MAX_TUPLE_SIZE => {
             let mut v = t.to_vec();
             v.push(a[1].clone());
             Ok(Term::tuple(v))
@@ -411,7 +423,9 @@ pub fn register(t: &mut Table) {
         _ => Err(badarg()),
     });
     t.pure("erlang", "insert_element", 3, |a| match (&a[0], &a[1]) {
-        (Term::Int(i), Term::Tuple(t)) if *i >= 1 && (*i as usize) <= t.len() + 1 => {
+        (Term::Int(i), Term::Tuple(t))
+            if *i >= 1 && (*i as usize) <= t.len() + 1 && t.len() < limits::MAX_TUPLE_SIZE =>
+        {
             let mut v = t.to_vec();
             v.insert(*i as usize - 1, a[2].clone());
             Ok(Term::tuple(v))
@@ -662,6 +676,7 @@ pub fn register(t: &mut Table) {
         }
     });
     t.ctx("erlang", "put", 2, |ctx, a| {
+        ctx.vm.note_alloc(6);
         let old = ctx.proc.dict.insert(MapKey(a[0].clone()), a[1].clone());
         Flow::Value(old.unwrap_or_else(Term::undefined))
     });
@@ -731,6 +746,9 @@ pub fn register(t: &mut Table) {
         Flow::Park("erlang:halt/1".into())
     });
     t.ctx("erlang", "display", 1, |ctx, a| {
+        if let Err(e) = limits::room_to_print(&a[0]) {
+            return Flow::error(e);
+        }
         let text = format!("{}\n", write_term(&a[0]));
         output(ctx, text);
         Flow::Value(Term::bool(true))
@@ -745,13 +763,6 @@ pub fn register(t: &mut Table) {
             Some("wordsize") => Flow::Value(Term::Int(8)),
             _ => Flow::Park(format!("erlang:system_info({})", write_term(&a[0]))),
         }
-    });
-    t.ctx("erlang", "send_after", 3, send_after);
-    t.ctx("erlang", "start_timer", 3, start_timer);
-    t.ctx("erlang", "cancel_timer", 1, cancel_timer);
-    t.ctx("erlang", "cancel_timer", 2, cancel_timer);
-    t.ctx("erlang", "read_timer", 1, |_, _| {
-        Flow::Value(Term::bool(false))
     });
     t.ctx("erlang", "hibernate", 3, |ctx, a| {
         match (&a[0], &a[1], a[2].list_to_vec()) {
@@ -786,6 +797,15 @@ fn round_with(t: &Term, f: fn(f64) -> f64) -> R {
         }
         _ => Err(badarg()),
     }
+}
+
+/// Room for the text of an integer (at most one digit per bit and a sign),
+/// `per_digit` words each.
+fn digits_room(v: &Term, per_digit: u64) -> Result<(), Term> {
+    if let Term::Big(b) = v {
+        limits::room_for(b.bits() + 2, per_digit)?;
+    }
+    Ok(())
 }
 
 fn int_to_base(v: &Term, base: &Term) -> Result<String, Term> {
@@ -943,10 +963,60 @@ fn bitlist(t: &Term, w: &mut crate::pattern::BitWriter) -> Result<(), Term> {
     }
 }
 
-fn bin_to_atom(t: &Term) -> R {
+/// The text of an atom in binary `t` with encoding `enc` (`utf8`,
+/// `unicode` or `latin1`).
+fn atom_text_of(t: &Term, enc: &Term) -> Result<String, Term> {
     let b = t.as_bytes().ok_or_else(badarg)?;
-    let s = String::from_utf8(b).map_err(|_| badarg())?;
-    Ok(Term::atom(&s))
+    match enc.as_atom().map(|a| a.name()) {
+        Some("utf8" | "unicode") => String::from_utf8(b).map_err(|_| badarg()),
+        Some("latin1") => Ok(b.iter().map(|&c| c as char).collect()),
+        _ => Err(badarg()),
+    }
+}
+
+fn bin_to_atom(ctx: &mut Ctx<'_>, t: &Term, enc: &Term) -> Flow {
+    match atom_text_of(t, enc) {
+        Ok(s) => match ctx.make_atom(&s) {
+            Ok(atom) => Flow::Value(Term::Atom(atom)),
+            Err(flow) => flow,
+        },
+        Err(e) => Flow::error(e),
+    }
+}
+
+fn existing_atom(t: &Term, enc: &Term) -> R {
+    let s = atom_text_of(t, enc)?;
+    Atom::existing(&s).map(Term::Atom).ok_or_else(badarg)
+}
+
+/// The size argument of `make_tuple/2,3`: `badarg` beyond the largest tuple.
+fn tuple_size_arg(t: &Term) -> Result<i64, Term> {
+    match t {
+        Term::Int(n) if (0..=limits::MAX_TUPLE_SIZE as i64).contains(n) => Ok(*n),
+        _ => Err(badarg()),
+    }
+}
+
+/// `iolist_size/1`: the bytes of an iolist, counted without building them.
+fn iolist_len(t: &Term) -> Result<u64, Term> {
+    let mut n: u64 = 0;
+    let mut stack: Vec<&Term> = vec![t];
+    while let Some(cur) = stack.pop() {
+        match cur {
+            Term::Bin(b) if b.is_binary() => n += b.len as u64 / 8,
+            Term::Nil => {}
+            Term::Cons(c) => {
+                match &c.head {
+                    Term::Int(i) if (0..=255).contains(i) => n += 1,
+                    h @ (Term::Cons(_) | Term::Nil | Term::Bin(_)) => stack.push(h),
+                    _ => return Err(badarg()),
+                }
+                stack.push(&c.tail);
+            }
+            _ => return Err(badarg()),
+        }
+    }
+    Ok(n)
 }
 
 fn binary_part(b: &Term, s: &Term, l: &Term) -> R {
@@ -1098,9 +1168,8 @@ fn spawn(ctx: &mut Ctx<'_>, start: Start, initial: Term, link: bool, mon: bool) 
     {
         return Flow::badarg();
     }
-    let pid = match ctx.vm.spawn_child(ctx.proc, start, initial) {
-        Ok(p) => p,
-        Err(_) => return Flow::error(Term::Atom(Atom::SYSTEM_LIMIT)),
+    let Some(pid) = ctx.vm.spawn_child(ctx.proc, start, initial) else {
+        return ctx.too_many_processes();
     };
     let me = ctx.pid();
     let child_name = ctx.vm.process_name(pid).to_string();
@@ -1214,7 +1283,7 @@ fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     };
     ctx.emit_access(
         EventKind::Monitor,
-        format!("monitor({})", write_term(&a[1])),
+        format!("monitor({})", format::brief(&a[1])),
         item,
         Access::Read,
     );
@@ -1290,7 +1359,7 @@ fn exit2(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         return Flow::badarg();
     };
     let me = ctx.pid();
-    let text = format!("exit({}, {})", ctx.name_of(to), write_term(&a[1]));
+    let text = format!("exit({}, {})", ctx.name_of(to), format::brief(&a[1]));
     ctx.emit_access(
         EventKind::Exit,
         text,
@@ -1323,8 +1392,8 @@ fn register_name(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
                 EventKind::Registry,
                 format!(
                     "erlang:register({}, {}) -> badarg",
-                    write_term(&a[0]),
-                    write_term(&a[1])
+                    format::brief(&a[0]),
+                    format::brief(&a[1])
                 ),
                 SharedItem::Registry(n.name().into()),
                 Access::Write,
@@ -1450,7 +1519,7 @@ pub(crate) fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             .and_then(|n| ctx.vm.registry.get(&n).copied()),
         _ => return Flow::badarg(),
     };
-    let text = format!("{} ! {}", write_term(dest), write_term(&msg));
+    let text = format!("{} ! {}", format::brief(dest), format::brief(&msg));
     match target {
         Some(p) => {
             ctx.emit_access(EventKind::Send, text, SharedItem::Mailbox(p), Access::Write);
@@ -1582,70 +1651,6 @@ fn process_info(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             Flow::Value(Term::list(out))
         }
         _ => Flow::badarg(),
-    }
-}
-
-/// `erlang:send_after(T, Dest, Msg)`: a hidden timer process (prelude code) sends it.
-fn send_after(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    timer(ctx, a, false)
-}
-
-fn start_timer(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    timer(ctx, a, true)
-}
-
-fn timer(ctx: &mut Ctx<'_>, a: &[Term], wrap: bool) -> Flow {
-    let Term::Int(t) = a[0] else {
-        return Flow::badarg();
-    };
-    if t < 0 || !matches!(a[1], Term::Pid(_) | Term::Atom(_)) {
-        return Flow::badarg();
-    }
-    let r = ctx.vm.new_ref();
-    let msg = if wrap {
-        Term::tuple(vec![Term::Atom(Atom::TIMEOUT), Term::Ref(r), a[2].clone()])
-    } else {
-        a[2].clone()
-    };
-    let target = ctx
-        .vm
-        .resolve(Atom::new("racewit_timer"), Atom::new("run"), 4);
-    let args = vec![Term::Int(t), a[1].clone(), msg, Term::Ref(r)];
-    match ctx
-        .vm
-        .spawn_child(ctx.proc, Start::Call(target, args), Term::Nil)
-    {
-        Ok(pid) => {
-            ctx.vm.timers.insert(r, pid);
-            let name = ctx.vm.process_name(pid).to_string();
-            ctx.emit_access(
-                EventKind::Spawn,
-                format!("timer {name} ({t} ms)"),
-                SharedItem::Process(pid),
-                Access::Write,
-            );
-            Flow::Value(Term::Ref(r))
-        }
-        Err(_) => Flow::error(Term::Atom(Atom::SYSTEM_LIMIT)),
-    }
-}
-
-fn cancel_timer(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let Term::Ref(r) = a[0] else {
-        return Flow::badarg();
-    };
-    match ctx.vm.timers.remove(&r) {
-        Some(pid) if ctx.vm.is_alive(pid) => {
-            ctx.emit_access(
-                EventKind::Exit,
-                "cancel_timer".into(),
-                SharedItem::Process(pid),
-                Access::Write,
-            );
-            ctx.vm.terminate(pid, Term::Atom(Atom::KILLED));
-            Flow::Value(Term::Int(0))
-        }
-        _ => Flow::Value(Term::bool(false)),
     }
 }
 

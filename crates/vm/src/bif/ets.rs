@@ -4,7 +4,7 @@ use crate::atom::Atom;
 use crate::bif::{Ctx, Flow, Table, badarg, tuple2};
 use crate::ets::{Kind, Protection, Table as EtsTable, match_pattern, ms_var};
 use crate::event::{Access, EventKind, SharedItem};
-use crate::format::write_term;
+use crate::format::brief;
 use crate::term::{Term, exact_eq};
 use crate::{arith, bif};
 
@@ -67,12 +67,12 @@ pub fn register(t: &mut Table) {
 fn item(t: &EtsTable, key: Option<&Term>) -> SharedItem {
     SharedItem::Ets {
         table: t.label(),
-        key: key.map(write_term),
+        key: key.map(brief),
     }
 }
 
 fn args_text(args: &[Term]) -> String {
-    args.iter().map(write_term).collect::<Vec<_>>().join(", ")
+    args.iter().map(brief).collect::<Vec<_>>().join(", ")
 }
 
 /// Resolve the table and check access; records the event either way.
@@ -88,14 +88,14 @@ fn table_for(
     let Some(id) = id else {
         let label = match &args[0] {
             Term::Atom(a) => crate::format::atom_text(*a),
-            other => write_term(other),
+            other => brief(other),
         };
         ctx.emit_access(
             EventKind::Ets,
             format!("{text} -> badarg"),
             SharedItem::Ets {
                 table: label,
-                key: key.map(write_term),
+                key: key.map(brief),
             },
             access,
         );
@@ -121,7 +121,7 @@ fn table_for(
 
 fn result(ctx: &mut Ctx<'_>, v: Term) -> Flow {
     if let Some(ev) = ctx.event.as_mut() {
-        let s = write_term(&v);
+        let s = brief(&v);
         if s.len() <= 200 {
             ev.text.push_str(" -> ");
             ev.text.push_str(&s);
@@ -171,7 +171,7 @@ fn new(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         }
     }
     let label = crate::format::atom_text(name);
-    let text = format!("ets:new({}, {})", label, write_term(&args[1]));
+    let text = format!("ets:new({}, {})", label, brief(&args[1]));
     ctx.emit_access(
         EventKind::Ets,
         text,
@@ -221,6 +221,9 @@ fn single_key(ctx: &Ctx<'_>, args: &[Term]) -> Option<Term> {
     }
 }
 
+/// Words of a table entry besides its object (the memory budget's count).
+const ENTRY_WORDS: u64 = 8;
+
 fn insert(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let key = single_key(ctx, args);
     let id = match table_for(ctx, "insert", args, key.as_ref(), Access::Write) {
@@ -234,9 +237,11 @@ fn insert(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     if objs.iter().any(|o| t.key_of(o).is_none()) {
         return Flow::badarg();
     }
+    let n = objs.len() as u64;
     for o in objs {
         t.insert(o);
     }
+    ctx.vm.note_alloc(ENTRY_WORDS * n);
     result(ctx, Term::bool(true))
 }
 
@@ -267,9 +272,11 @@ fn insert_new(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         }
         return result(ctx, Term::bool(false));
     }
+    let n = objs.len() as u64;
     for o in objs {
         t.insert(o);
     }
+    ctx.vm.note_alloc(ENTRY_WORDS * n);
     result(ctx, Term::bool(true))
 }
 
