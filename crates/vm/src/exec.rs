@@ -35,14 +35,6 @@ enum Raised {
 impl Vm {
     /// Run `pid` up to and including its next visible action.
     pub fn step(&mut self, pid: Pid) -> Result<Event, VmError> {
-        self.open_meter();
-        let r = self.step_process(pid);
-        limits::close();
-        self.settle(pid);
-        r
-    }
-
-    fn step_process(&mut self, pid: Pid) -> Result<Event, VmError> {
         let idx = pid.0 as usize;
         let Some(p) = self.procs.get(idx) else {
             return Err(VmError::NoSuchProcess(pid));
@@ -55,7 +47,9 @@ impl Vm {
         let mut arc = self.take_placeholder(idx);
         let proc = Arc::make_mut(&mut arc);
         self.current = Some(pid);
+        self.open_meter();
         let outcome = self.run(&code, proc);
+        limits::close();
         self.current = None;
         self.self_exit = None;
         // Stale registers above the live top are trimmed between steps, so a
@@ -113,7 +107,9 @@ impl Vm {
         if let ProcStatus::Waiting { deadline } = p.status {
             self.vclock = self.vclock.max(deadline);
         }
+        self.stop_waiting(p);
         p.status = ProcStatus::Exited(Term::Atom(Atom::NORMAL));
+        self.note_exit();
         let mut text = String::from("timer fires: ");
         format::brief_into(&job.dest, &mut text);
         text.push_str(" ! ");
@@ -187,6 +183,7 @@ impl Vm {
         }
         match p.status {
             ProcStatus::Waiting { deadline } if p.mailbox.len() <= p.scanned => {
+                self.stop_waiting(p);
                 p.status = ProcStatus::Runnable;
                 self.vclock = self.vclock.max(deadline);
                 if let Some(f) = p.frames.last_mut() {
@@ -198,7 +195,11 @@ impl Vm {
                     "timeout".into(),
                 )));
             }
-            ProcStatus::Waiting { .. } | ProcStatus::Blocked => p.status = ProcStatus::Runnable,
+            ProcStatus::Waiting { .. } => {
+                self.stop_waiting(p);
+                p.status = ProcStatus::Runnable;
+            }
+            ProcStatus::Blocked => p.status = ProcStatus::Runnable,
             _ => {}
         }
         if let Some(start) = p.start.take() {
@@ -305,6 +306,7 @@ impl Vm {
     }
 
     /// Call a context BIF (at call site `site`, `span`), as [`Vm::call_pure`].
+    #[inline(always)]
     fn call_ctx(
         &mut self,
         p: &mut Process,
@@ -313,40 +315,70 @@ impl Vm {
         site: Option<(racewit_syntax::ir::Name, CallSiteId)>,
         span: Option<racewit_syntax::Span>,
     ) -> Result<Flow, VmError> {
-        let mut retried = false;
-        loop {
-            let mut ctx = Ctx {
-                vm: self,
-                proc: p,
-                event: None,
-                site: site.clone(),
-                span,
-            };
-            let flow = f(&mut ctx, args);
-            let ev = ctx.event.take();
-            // Refused room, the BIF did nothing yet: measure and run it again.
-            if matches!(flow, Flow::Raise(_))
-                && let Some(request) = limits::take_refusal()
-            {
-                if retried {
-                    return Err(self.out_of_memory(p, request));
-                }
-                self.make_room(p, request)?;
-                retried = true;
-                continue;
-            }
-            self.apply_deferred(p);
-            if let Some(ev) = ev {
-                self.pending_event(p, ev);
-            }
-            if let Flow::Value(v) = &flow {
-                let w = fresh_words(v);
-                if w > 0 {
-                    self.note_alloc(w);
-                }
-            }
-            return Ok(flow);
+        let mut ctx = Ctx {
+            vm: self,
+            proc: p,
+            event: None,
+            site,
+            span,
+        };
+        let flow = f(&mut ctx, args);
+        let ev = ctx.event.take();
+        if matches!(flow, Flow::Raise(_))
+            && let Some(request) = limits::take_refusal()
+        {
+            let site = ctx.site.take();
+            return self.call_ctx_again(p, f, args, site, span, request);
         }
+        self.apply_deferred(p);
+        if let Some(ev) = ev {
+            self.pending_event(p, ev);
+        }
+        if let Flow::Value(v) = &flow {
+            let w = fresh_words(v);
+            if w > 0 {
+                self.note_alloc(w);
+            }
+        }
+        Ok(flow)
+    }
+
+    /// A context BIF was refused room, before any effect: measure, and run
+    /// it once more (refused again, the run stops).
+    #[cold]
+    #[inline(never)]
+    fn call_ctx_again(
+        &mut self,
+        p: &mut Process,
+        f: crate::bif::CtxFn,
+        args: &[Term],
+        site: Option<(racewit_syntax::ir::Name, CallSiteId)>,
+        span: Option<racewit_syntax::Span>,
+        request: u64,
+    ) -> Result<Flow, VmError> {
+        self.make_room(p, request)?;
+        let mut ctx = Ctx {
+            vm: self,
+            proc: p,
+            event: None,
+            site,
+            span,
+        };
+        let flow = f(&mut ctx, args);
+        let ev = ctx.event.take();
+        if matches!(flow, Flow::Raise(_))
+            && let Some(request) = limits::take_refusal()
+        {
+            return Err(self.out_of_memory(p, request));
+        }
+        self.apply_deferred(p);
+        if let Some(ev) = ev {
+            self.pending_event(p, ev);
+        }
+        if let Flow::Value(v) = &flow {
+            self.note_alloc(fresh_words(v));
+        }
+        Ok(flow)
     }
 
     fn park(
@@ -1665,9 +1697,11 @@ impl Vm {
                     p.after_pc = *after;
                     p.status = match t {
                         None => ProcStatus::Blocked,
-                        Some(ms) => ProcStatus::Waiting {
-                            deadline: self.vclock + ms,
-                        },
+                        Some(ms) => {
+                            let deadline = self.vclock.saturating_add(ms);
+                            self.timeouts.insert((deadline, p.pid));
+                            ProcStatus::Waiting { deadline }
+                        }
                     };
                     let text = match t {
                         None => "receive (waiting)".to_string(),

@@ -33,18 +33,29 @@ pub fn brief(t: &Term) -> String {
 /// [`write_into`] cut after [`BRIEF_CHARS`] more characters; a cut text
 /// ends with `...#` and a hash of the whole term, so two terms that differ
 /// past the cut still print differently (texts name messages and keys).
+#[inline]
 pub fn brief_into(t: &Term, out: &mut String) {
+    if t.is_immediate() {
+        // Short whatever it is.
+        return write_capped(t, out, usize::MAX);
+    }
     let cap = out.len() + BRIEF_CHARS;
     write_capped(t, out, cap);
     if out.len() > cap {
-        let mut end = cap;
-        while !out.is_char_boundary(end) {
-            end -= 1;
-        }
-        out.truncate(end);
-        use std::fmt::Write as _;
-        let _ = write!(out, "...#{:016x}", dag_hash(t));
+        cut(t, out, cap);
     }
+}
+
+#[cold]
+#[inline(never)]
+fn cut(t: &Term, out: &mut String, cap: usize) {
+    let mut end = cap;
+    while !out.is_char_boundary(end) {
+        end -= 1;
+    }
+    out.truncate(end);
+    use std::fmt::Write as _;
+    let _ = write!(out, "...#{:016x}", dag_hash(t));
 }
 
 /// A hash of a term's value that visits each shared part once (a term
@@ -136,10 +147,6 @@ fn dag_hash(t: &Term) -> u64 {
 /// `~w` of `t`, stopping once `out` is longer than `cap` bytes.
 fn write_capped(t: &Term, out: &mut String, cap: usize) {
     use std::fmt::Write as _;
-    if out.len() > cap {
-        return;
-    }
-    let write_into = |t: &Term, out: &mut String| write_capped(t, out, cap);
     // Writing to a String cannot fail.
     match t {
         Term::Int(i) => {
@@ -157,13 +164,18 @@ fn write_capped(t: &Term, out: &mut String, cap: usize) {
             let _ = write!(out, "<0.{}.0>", p.0 + 80);
         }
         Term::Fun(f) => out.push_str(&fun_text(f)),
+        // Past the cap, parts are left out (a part's leaves are short,
+        // but there may be any number of them).
         Term::Tuple(items) => {
             out.push('{');
             for (i, e) in items.iter().enumerate() {
+                if out.len() > cap {
+                    break;
+                }
                 if i > 0 {
                     out.push(',');
                 }
-                write_into(e, out);
+                write_capped(e, out, cap);
             }
             out.push('}');
         }
@@ -182,13 +194,13 @@ fn write_capped(t: &Term, out: &mut String, cap: usize) {
                             out.push(',');
                         }
                         first = false;
-                        write_into(&c.head, out);
+                        write_capped(&c.head, out, cap);
                         cur = &c.tail;
                     }
                     Term::Nil => break,
                     other => {
                         out.push('|');
-                        write_into(other, out);
+                        write_capped(other, out, cap);
                         break;
                     }
                 }
@@ -198,12 +210,15 @@ fn write_capped(t: &Term, out: &mut String, cap: usize) {
         Term::Map(m) => {
             out.push_str("#{");
             for (i, (k, v)) in m.iter().enumerate() {
+                if out.len() > cap {
+                    break;
+                }
                 if i > 0 {
                     out.push(',');
                 }
-                write_into(&k.0, out);
+                write_capped(&k.0, out, cap);
                 out.push_str(" => ");
-                write_into(v, out);
+                write_capped(v, out, cap);
             }
             out.push('}');
         }

@@ -70,24 +70,12 @@ pub fn system_limit() -> Term {
     Term::Atom(Atom::SYSTEM_LIMIT)
 }
 
-#[derive(Clone, Copy)]
-struct Meter {
-    /// A run's step is under way (otherwise every request is granted).
-    on: bool,
-    /// Words that may still be granted without the VM looking.
-    room: u64,
-    /// The largest request refused since the VM last looked (0: none).
-    refused: u64,
-}
-
 thread_local! {
-    static METER: Cell<Meter> = const {
-        Cell::new(Meter {
-            on: false,
-            room: 0,
-            refused: 0,
-        })
-    };
+    /// Words that may still be granted in the running step without the VM
+    /// looking (`u64::MAX`: no step is running, every request is granted).
+    static ROOM: Cell<u64> = const { Cell::new(u64::MAX) };
+    /// The largest request refused since the VM last looked (0: none).
+    static REFUSED: Cell<u64> = const { Cell::new(0) };
 }
 
 /// Ask for room for `words` words about to be allocated at once (a BIF
@@ -96,35 +84,59 @@ thread_local! {
 /// the VM then measures, and either calls it again or stops the run.
 /// Outside a VM step every request is granted.
 pub fn room(words: u64) -> Result<(), Term> {
-    METER.with(|m| {
-        let mut v = m.get();
-        if !v.on || words <= v.room {
-            v.room = v.room.saturating_sub(words);
-            m.set(v);
-            Ok(())
-        } else {
-            v.refused = v.refused.max(words);
-            m.set(v);
-            Err(system_limit())
-        }
-    })
+    let left = ROOM.get();
+    if left == u64::MAX {
+        Ok(())
+    } else if words <= left {
+        ROOM.set(left - words);
+        Ok(())
+    } else {
+        REFUSED.set(REFUSED.get().max(words));
+        Err(system_limit())
+    }
 }
 
 /// [`room`] for a product of sizes (a count times a size), refusing one
 /// that overflows.
 pub fn room_for(count: u64, words_each: u64) -> Result<(), Term> {
-    room(count.checked_mul(words_each).unwrap_or(u64::MAX))
+    room(count.checked_mul(words_each).unwrap_or(u64::MAX - 1))
+}
+
+/// The VM's side of the meter: a step begins with `room` words to grant.
+#[inline]
+pub(crate) fn open(room: u64) {
+    ROOM.set(room.min(u64::MAX - 1));
+    REFUSED.set(0);
+}
+
+/// The VM's side: set the room (after a measurement).
+pub(crate) fn set_room(room: u64) {
+    ROOM.set(room.min(u64::MAX - 1));
+}
+
+/// The VM's side: the step is over.
+#[inline]
+pub(crate) fn close() {
+    ROOM.set(u64::MAX);
+}
+
+/// The room left in the running step.
+fn room_left() -> u64 {
+    ROOM.get()
+}
+
+/// The VM's side: the largest request refused since the last call, if any.
+pub(crate) fn take_refusal() -> Option<u64> {
+    let r = REFUSED.replace(0);
+    (r > 0).then_some(r)
 }
 
 /// Room to print `t` (`io:format/2`, `io_lib:format/2`, ...): its size
 /// written out, each shared part as often as it is reached, as list cells
 /// of characters. Counted only as far as the room left allows.
 pub fn room_to_print(t: &Term) -> Result<(), Term> {
-    let (on, left) = METER.with(|m| {
-        let v = m.get();
-        (v.on, v.room)
-    });
-    if !on {
+    let left = room_left();
+    if left == u64::MAX {
         return Ok(());
     }
     // Words per part printed: a few characters, each a list cell.
@@ -158,48 +170,6 @@ pub fn room_to_print(t: &Term) -> Result<(), Term> {
         room(parts.saturating_mul(PER_PART))?;
     }
     Ok(())
-}
-
-/// The VM's side of the meter: open a step with `room` words to grant.
-pub(crate) fn open(room: u64) {
-    METER.with(|m| {
-        m.set(Meter {
-            on: true,
-            room,
-            refused: 0,
-        })
-    });
-}
-
-/// The VM's side: set the room (after a measurement).
-pub(crate) fn set_room(room: u64) {
-    METER.with(|m| {
-        let mut v = m.get();
-        v.room = room;
-        m.set(v);
-    });
-}
-
-/// The VM's side: close the step.
-pub(crate) fn close() {
-    METER.with(|m| {
-        m.set(Meter {
-            on: false,
-            room: 0,
-            refused: 0,
-        })
-    });
-}
-
-/// The VM's side: the largest request refused since the last call, if any.
-pub(crate) fn take_refusal() -> Option<u64> {
-    METER.with(|m| {
-        let mut v = m.get();
-        let r = v.refused;
-        v.refused = 0;
-        m.set(v);
-        (r > 0).then_some(r)
-    })
 }
 
 /// Words of the part of `t` that nothing else holds: what a BIF just made
@@ -505,7 +475,7 @@ impl crate::vm::Vm {
         p: &crate::process::Process,
         request: u64,
     ) -> crate::vm::VmError {
-        let left = METER.with(|m| m.get().room);
+        let left = room_left();
         let wanted = self.mem.budget.saturating_sub(left).saturating_add(request);
         self.memory_exhausted(p, wanted)
     }

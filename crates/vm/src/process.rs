@@ -214,29 +214,4 @@ impl Process {
             _ => false,
         }
     }
-
-    /// How this process can take a step, as a scheduler sees it.
-    pub(crate) fn readiness(&self) -> Readiness {
-        let news = self.mailbox.len() > self.scanned;
-        match self.status {
-            ProcStatus::Runnable => Readiness::Ready,
-            ProcStatus::Blocked if news => Readiness::Ready,
-            ProcStatus::Waiting { .. } if news => Readiness::Ready,
-            ProcStatus::Waiting { deadline } => Readiness::Timeout(deadline),
-            _ => Readiness::No,
-        }
-    }
-}
-
-/// Whether a process can take a step, kept per process by the VM so that
-/// the schedulers' questions (who can run, which timeout fires first, who
-/// woke up) cost no scan of every process.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Readiness {
-    /// Blocked with no new message, parked or exited.
-    No,
-    /// Can step without a timeout firing.
-    Ready,
-    /// Can step only by firing its timeout, due at this virtual time.
-    Timeout(u64),
 }

@@ -281,6 +281,8 @@ pub fn run_entry(
 struct RunQueue {
     queue: VecDeque<Pid>,
     queued: Vec<bool>,
+    /// Room for the processes that woke up.
+    woken: Vec<Pid>,
 }
 
 impl RunQueue {
@@ -304,11 +306,14 @@ impl RunQueue {
     /// Processes spawned or woken since the last look join the end of the
     /// queue, in the order they became ready (the running one goes on).
     fn join(&mut self, vm: &mut Vm, running: Option<Pid>) {
-        for p in vm.take_woken() {
+        let mut woken = std::mem::take(&mut self.woken);
+        vm.take_woken(&mut woken);
+        for p in woken.drain(..) {
             if Some(p) != running {
                 self.push(p);
             }
         }
+        self.woken = woken;
     }
 }
 

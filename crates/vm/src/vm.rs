@@ -10,7 +10,7 @@ use crate::code::{CodeTable, Target, compile_onto, compile_programs};
 use crate::ets::EtsStore;
 use crate::event::Event;
 use crate::mnesia::MnesiaStore;
-use crate::process::{ProcName, ProcStatus, Process, Readiness, Start, TimerJob};
+use crate::process::{ProcName, ProcStatus, Process, Start, TimerJob};
 use crate::term::{Pid, Term};
 
 /// Limits of one run.
@@ -134,18 +134,16 @@ pub struct Vm {
     pub(crate) timers: imbl::OrdMap<u64, Pid>,
     /// Every process's stable name, by pid (see [`NameTag`]).
     names: Vec<NameTag>,
-    /// Every process's [`Readiness`], by pid, and the same sorted for the
-    /// schedulers: the pids that are ready, and the timeouts that can fire
-    /// by deadline.
-    readiness: Vec<Readiness>,
-    ready: PidSet,
-    timeouts: std::collections::BTreeSet<(u64, Pid)>,
-    /// Processes that became ready, in the order they did (drained by
-    /// [`Vm::take_woken`]).
+    /// Processes waiting in `receive ... after` (and timers), by deadline:
+    /// the timeouts that can fire.
+    pub(crate) timeouts: std::collections::BTreeSet<(u64, Pid)>,
+    /// Processes that became able to run (spawned, or woken by a message),
+    /// in the order they did (drained by [`Vm::take_woken`]).
     woken: Vec<Pid>,
-    /// Processes changed by the running one (their readiness is updated at
-    /// the end of the step).
-    touched: Vec<Pid>,
+    /// The processes not exited, with some exited ones not yet swept out
+    /// (`swept` counts them): what `enabled()` looks at.
+    live: Vec<Pid>,
+    swept: usize,
     /// Processes not exited.
     pub(crate) alive: usize,
     /// The memory budget's accounting (see [`crate::limits`]).
@@ -166,41 +164,6 @@ struct NameTag {
     parent: u32,
     index: u32,
     timer: bool,
-}
-
-/// A set of pids as a bitmap: insert and remove in O(1), iteration in pid
-/// order over the words.
-#[derive(Clone, Default)]
-pub(crate) struct PidSet {
-    words: Vec<u64>,
-}
-
-impl PidSet {
-    fn insert(&mut self, i: usize) {
-        let w = i / 64;
-        if self.words.len() <= w {
-            self.words.resize(w + 1, 0);
-        }
-        self.words[w] |= 1 << (i % 64);
-    }
-    fn remove(&mut self, i: usize) {
-        if let Some(w) = self.words.get_mut(i / 64) {
-            *w &= !(1 << (i % 64));
-        }
-    }
-    fn iter(&self) -> impl Iterator<Item = Pid> + '_ {
-        self.words.iter().enumerate().flat_map(|(wi, &w)| {
-            let mut bits = w;
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let b = bits.trailing_zeros();
-                bits &= bits - 1;
-                Some(Pid((wi * 64) as u32 + b))
-            })
-        })
-    }
 }
 
 static PRELUDE: OnceLock<Vec<Program>> = OnceLock::new();
@@ -290,11 +253,10 @@ impl Vm {
             last_export: None,
             timers: imbl::OrdMap::new(),
             names: Vec::new(),
-            readiness: Vec::new(),
-            ready: PidSet::default(),
             timeouts: Default::default(),
             woken: Vec::new(),
-            touched: Vec::new(),
+            live: Vec::new(),
+            swept: 0,
             alive: 0,
             mem: crate::limits::Ledger::new(config_budget),
             atoms_made: imbl::HashSet::new(),
@@ -328,10 +290,14 @@ impl Vm {
 
     fn insert_process(&mut self, name: NameTag, p: Process) -> Pid {
         let pid = p.pid;
+        if let ProcStatus::Waiting { deadline } = p.status {
+            self.timeouts.insert((deadline, pid));
+        } else {
+            self.woken.push(pid);
+        }
         self.procs.push(Arc::new(p));
         self.names.push(name);
-        self.readiness.push(Readiness::No);
-        self.refresh(pid);
+        self.live.push(pid);
         pid
     }
 
@@ -405,7 +371,12 @@ impl Vm {
     pub(crate) fn drop_timer(&mut self, pid: Pid) {
         let Some(t) = self.proc_mut(pid) else { return };
         if t.timer.take().is_some() {
+            if let ProcStatus::Waiting { deadline } = t.status {
+                self.timeouts.remove(&(deadline, pid));
+            }
+            let t = self.proc_mut(pid).expect("a timer");
             t.status = ProcStatus::Exited(Term::Atom(Atom::NORMAL));
+            self.note_exit();
         }
     }
 
@@ -414,66 +385,50 @@ impl Vm {
         self.names.get(pid.0 as usize).is_some_and(|n| n.timer)
     }
 
-    /// Bring the scheduler's view of `pid` up to date with its state.
-    pub(crate) fn refresh(&mut self, pid: Pid) {
-        let i = pid.0 as usize;
-        let (Some(p), Some(&old)) = (self.procs.get(i), self.readiness.get(i)) else {
-            return;
-        };
-        let new = p.readiness();
-        if new == old {
-            return;
-        }
-        match old {
-            Readiness::Ready => self.ready.remove(i),
-            Readiness::Timeout(d) => {
-                self.timeouts.remove(&(d, pid));
-            }
-            Readiness::No => {}
-        }
-        match new {
-            Readiness::Ready => {
-                self.ready.insert(i);
-                self.woken.push(pid);
-            }
-            Readiness::Timeout(d) => {
-                self.timeouts.insert((d, pid));
-            }
-            Readiness::No => {}
-        }
-        self.readiness[i] = new;
-    }
-
-    /// After a step: the scheduler's view of the process that ran and of
-    /// every process it changed.
-    pub(crate) fn settle(&mut self, pid: Pid) {
-        self.refresh(pid);
-        while let Some(q) = self.touched.pop() {
-            self.refresh(q);
-        }
-    }
-
     /// Processes that can take a step, sorted.
     pub fn enabled(&self) -> Vec<Pid> {
-        let mut v: Vec<Pid> = self.ready.iter().collect();
-        if !self.timeouts.is_empty() {
-            v.extend(self.timeouts.iter().map(|(_, p)| *p));
-            v.sort_unstable();
+        self.live_procs()
+            .filter(|p| p.can_step())
+            .map(|p| p.pid)
+            .collect()
+    }
+
+    /// The processes not exited (and a few exited ones), in pid order.
+    fn live_procs(&self) -> impl Iterator<Item = &Process> {
+        self.live.iter().map(|p| &*self.procs[p.0 as usize])
+    }
+
+    /// A process exited: now and then the list of live ones is swept.
+    pub(crate) fn note_exit(&mut self) {
+        self.swept += 1;
+        if self.swept > 64 && self.swept * 2 > self.live.len() {
+            let procs = &self.procs;
+            let current = self.current;
+            self.live
+                .retain(|p| Some(*p) == current || procs[p.0 as usize].is_alive());
+            self.swept = 0;
         }
-        v
     }
 
     /// Processes that became able to step without a timeout (spawned, or
     /// woken by a message or signal) since the last call, in the order
-    /// they did; a process may be listed that can no longer step.
-    pub fn take_woken(&mut self) -> Vec<Pid> {
-        std::mem::take(&mut self.woken)
+    /// they did, appended to `into`; a process may be listed that can no
+    /// longer step.
+    pub fn take_woken(&mut self, into: &mut Vec<Pid>) {
+        into.append(&mut self.woken);
     }
 
     /// The process whose timeout is due first (earliest deadline, then
-    /// lowest pid), among those that can step only by a timeout.
+    /// lowest pid), among those waiting for one.
     pub fn next_timeout(&self) -> Option<Pid> {
         self.timeouts.first().map(|(_, p)| *p)
+    }
+
+    /// `p` (the running process) leaves a `receive ... after` wait.
+    pub(crate) fn stop_waiting(&mut self, p: &Process) {
+        if let ProcStatus::Waiting { deadline } = p.status {
+            self.timeouts.remove(&(deadline, p.pid));
+        }
     }
 
     /// Has this process exited? (No clone of its status.)
@@ -495,7 +450,14 @@ impl Vm {
 
     /// Processes that can take a step without a timeout firing, sorted.
     pub fn runnable_without_timeout(&self) -> Vec<Pid> {
-        self.ready.iter().collect()
+        self.live_procs()
+            .filter(|p| match p.status {
+                ProcStatus::Runnable => true,
+                ProcStatus::Blocked | ProcStatus::Waiting { .. } => p.mailbox.len() > p.scanned,
+                _ => false,
+            })
+            .map(|p| p.pid)
+            .collect()
     }
 
     pub fn processes(&self) -> Vec<Pid> {
@@ -640,15 +602,12 @@ impl Vm {
         self.procs.get(pid.0 as usize).map(|p| &**p)
     }
 
-    /// Another process than the running one, to change (its readiness is
-    /// brought up to date at the end of the step).
+    /// Another process than the running one, to change.
     pub(crate) fn proc_mut(&mut self, pid: Pid) -> Option<&mut Process> {
         if Some(pid) == self.current {
             return None;
         }
-        let p = self.procs.get_mut(pid.0 as usize).map(Arc::make_mut)?;
-        self.touched.push(pid);
-        Some(p)
+        self.procs.get_mut(pid.0 as usize).map(Arc::make_mut)
     }
 
     pub(crate) fn is_alive(&self, pid: Pid) -> bool {
@@ -669,7 +628,13 @@ impl Vm {
         if let Some(p) = self.proc_mut(to)
             && p.is_alive()
         {
+            // A process waiting in `receive` with nothing new wakes up.
+            let wakes = matches!(p.status, ProcStatus::Blocked | ProcStatus::Waiting { .. })
+                && p.mailbox.len() <= p.scanned;
             p.mailbox.push_back(msg);
+            if wakes {
+                self.woken.push(to);
+            }
         }
     }
 
@@ -705,6 +670,10 @@ impl Vm {
         if !p.is_alive() {
             return;
         }
+        let waited = match p.status {
+            ProcStatus::Waiting { deadline } => Some(deadline),
+            _ => None,
+        };
         p.status = ProcStatus::Exited(reason.clone());
         p.frames.clear();
         p.clear_stack();
@@ -717,6 +686,10 @@ impl Vm {
         let incoming_timers = std::mem::take(&mut p.incoming_timers);
         p.dict = imbl::OrdMap::new();
         self.alive -= 1;
+        if let Some(d) = waited {
+            self.timeouts.remove(&(d, pid));
+        }
+        self.note_exit();
         for t in incoming_timers {
             self.drop_timer(t);
         }
