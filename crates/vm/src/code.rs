@@ -50,6 +50,15 @@ pub struct CodeTable {
 }
 
 impl CodeTable {
+    /// With an installed OTP known, does its module `module` lack an
+    /// export `name/arity`? (`false` when no OTP is known or the module's
+    /// `.beam` cannot be read.)
+    fn otp_lacks(&self, module: Atom, name: Atom, arity: u32) -> bool {
+        self.otp_modules.is_some()
+            && crate::run::otp_exports(module.name())
+                .is_some_and(|e| !e.contains(&(name.name().to_string(), arity)))
+    }
+
     pub fn module(&self, name: Atom) -> Option<(u32, &ModuleCode)> {
         let i = *self.by_name.get(&name)?;
         Some((i, &*self.modules[i as usize]))
@@ -68,8 +77,13 @@ impl CodeTable {
                 },
                 // racewit's partial stand-in for an OTP module (global,
                 // mnesia, ...) lacks the function: the real module may well
-                // have it. OTP's complete library modules raise undef.
-                _ if m.prelude && !crate::run::OTP_LIBRARY_MODULES.contains(&module.name()) => {
+                // have it (unsupported), unless the installed OTP's module
+                // does not export it either (undef, as on the BEAM). OTP's
+                // complete library modules raise undef.
+                _ if m.prelude
+                    && !crate::run::OTP_LIBRARY_MODULES.contains(&module.name())
+                    && !self.otp_lacks(module, name, arity) =>
+                {
                     Target::Unsupported {
                         module,
                         name,
@@ -90,6 +104,13 @@ impl CodeTable {
                         arity,
                     }
                 }
+                // A module of the installed OTP (or one of racewit's BIF
+                // modules) that does not export the function: undef.
+                Some(_) if self.otp_lacks(module, name, arity) => Target::Undef {
+                    module,
+                    name,
+                    arity,
+                },
                 _ => Target::Unsupported {
                     module,
                     name,
@@ -631,13 +652,19 @@ pub fn compile_programs(programs: &[(&Program, bool)]) -> CodeTable {
         by_name: FxHashMap::default(),
         otp_modules: None,
     };
-    compile_onto(&empty, programs)
+    compile_onto(&empty, programs, None)
 }
 
 /// Compile `programs` on top of already compiled modules (shared, not
-/// recompiled); the new modules win over `base`'s on name clashes.
-pub fn compile_onto(base: &CodeTable, programs: &[(&Program, bool)]) -> CodeTable {
+/// recompiled); the new modules win over `base`'s on name clashes. Calls
+/// are resolved knowing the installed OTP's modules `otp_modules`.
+pub fn compile_onto(
+    base: &CodeTable,
+    programs: &[(&Program, bool)],
+    otp_modules: Option<std::sync::Arc<std::collections::BTreeSet<String>>>,
+) -> CodeTable {
     let mut table = base.clone();
+    table.otp_modules = otp_modules;
     let base_len = table.modules.len() as u32;
     let mut sources: Vec<(&Program, &ir::Module, bool)> = Vec::new();
     for (program, prelude) in programs {

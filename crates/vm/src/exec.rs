@@ -39,7 +39,7 @@ impl Vm {
         let Some(p) = self.procs.get(idx) else {
             return Err(VmError::NoSuchProcess(pid));
         };
-        if !p.can_step() {
+        if !p.can_step() || self.halted.is_some() {
             return Err(VmError::NotEnabled(pid));
         }
         self.step_count += 1;
@@ -1769,9 +1769,6 @@ impl Vm {
                                 _ => 0,
                             })
                             .sum();
-                        if bits >= limits::MAX_BINARY_BITS {
-                            error!(limits::system_limit());
-                        }
                         let words = limits::binary_words((bits / 8) as usize);
                         if let Err(e) = self.with_room(p, || limits::room(words))? {
                             error!(e);

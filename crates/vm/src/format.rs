@@ -161,7 +161,7 @@ fn write_capped(t: &Term, out: &mut String, cap: usize) {
             let _ = write!(out, "#Ref<0.0.0.{r}>");
         }
         Term::Pid(p) => {
-            let _ = write!(out, "<0.{}.0>", p.0 + 80);
+            let _ = write!(out, "<0.{}.0>", p.number());
         }
         Term::Fun(f) => out.push_str(&fun_text(f)),
         // Past the cap, parts are left out (a part's leaves are short,

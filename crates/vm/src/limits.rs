@@ -1,7 +1,7 @@
 //! Resource limits of a run, as the BEAM has them, and the memory budget.
 //!
 //! Sizes the BEAM refuses raise its exceptions ([`MAX_TUPLE_SIZE`],
-//! [`MAX_BIG_BITS`], [`MAX_BINARY_BITS`], [`MAX_ATOM_CHARS`]). Everything
+//! [`MAX_BIG_BITS`], [`MAX_SEGMENT_SIZE`], [`MAX_ATOM_CHARS`]). Everything
 //! else a run allocates counts against a per-run memory budget
 //! ([`crate::VmConfig::max_memory_words`]); a run that goes over it ends
 //! with [`crate::VmError::MemoryExhausted`], never with an allocation
@@ -37,9 +37,10 @@ pub const MAX_TUPLE_SIZE: usize = (1 << 24) - 1;
 /// `system_limit`.
 pub const MAX_BIG_BITS: u64 = 64 * 524_287;
 
-/// Bits of a binary under construction from which the BEAM answers
-/// `system_limit` (smaller sizes are a question of memory).
-pub const MAX_BINARY_BITS: u64 = 1 << 59;
+/// The smallest size of a binary segment the BEAM refuses with
+/// `system_limit`: 2^59, its first bignum (a smaller size is a question of
+/// memory, however large the binary).
+pub const MAX_SEGMENT_SIZE: u64 = 1 << 59;
 
 /// Characters of the longest atom name: beyond, `system_limit`.
 pub const MAX_ATOM_CHARS: usize = 255;
@@ -54,7 +55,7 @@ pub const fn tuple_words(n: usize) -> u64 {
 
 /// Words of a binary of `bytes` bytes (its data and its handle).
 pub const fn binary_words(bytes: usize) -> u64 {
-    10 + (bytes as u64).div_ceil(8)
+    (bytes as u64).div_ceil(8).saturating_add(10)
 }
 
 /// Words of a bignum of `bits` bits.

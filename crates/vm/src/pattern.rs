@@ -347,22 +347,24 @@ impl BitWriter {
 
 /// The bits a binary's segments take, as the BEAM computes them before it
 /// builds: `badarg` for a bad size or a segment that is no binary where
-/// one is wanted, `system_limit` for a binary too large to make.
+/// one is wanted, `system_limit` for a size the BEAM holds as a bignum.
 fn binary_bits<T>(parts: &[(Term, Option<Term>, &CSeg<T>)]) -> Result<u64, Term> {
     let badarg = || Term::Atom(Atom::BADARG);
     let mut total: u64 = 0;
     for (value, size, seg) in parts {
         let size = match size {
             None => None,
+            Some(Term::Int(n)) if *n >= 0 && *n as u64 >= limits::MAX_SEGMENT_SIZE => {
+                return Err(limits::system_limit());
+            }
             Some(Term::Int(n)) if *n >= 0 => Some(*n as u64),
             Some(Term::Big(b)) if b.sign() == Sign::Plus => return Err(limits::system_limit()),
             Some(Term::Atom(a)) if a.name() == "all" => None,
             _ => return Err(badarg()),
         };
-        let sized = |default: u64| {
-            size.unwrap_or(default)
-                .checked_mul(u64::from(seg.unit))
-                .ok_or_else(limits::system_limit)
+        // Bits beyond any machine: as large as the memory budget refuses.
+        let sized = |default: u64| -> Result<u64, Term> {
+            Ok(size.unwrap_or(default).saturating_mul(u64::from(seg.unit)))
         };
         let bits = match seg.ty {
             BinType::Integer => sized(8)?,
@@ -374,10 +376,7 @@ fn binary_bits<T>(parts: &[(Term, Option<Term>, &CSeg<T>)]) -> Result<u64, Term>
             },
             BinType::Utf8 | BinType::Utf16 | BinType::Utf32 => 32,
         };
-        total = total.checked_add(bits).ok_or_else(limits::system_limit)?;
-    }
-    if total >= limits::MAX_BINARY_BITS {
-        return Err(limits::system_limit());
+        total = total.saturating_add(bits);
     }
     Ok(total)
 }
@@ -388,7 +387,9 @@ fn binary_bits<T>(parts: &[(Term, Option<Term>, &CSeg<T>)]) -> Result<u64, Term>
 pub fn build_binary<T>(parts: &[(Term, Option<Term>, &CSeg<T>)]) -> Result<Term, Term> {
     let bits = binary_bits(parts)?;
     if bits > 1 << 16 {
-        limits::room(limits::binary_words((bits / 8) as usize))?;
+        limits::room(limits::binary_words(
+            usize::try_from(bits / 8).unwrap_or(usize::MAX),
+        ))?;
     }
     let mut w = BitWriter::default();
     let badarg = || Term::Atom(Atom::BADARG);

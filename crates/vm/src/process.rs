@@ -116,6 +116,12 @@ pub struct Process {
     pub timer: Option<Box<TimerJob>>,
     /// Timers that will send to this process (cancelled when it exits).
     pub incoming_timers: Vec<Pid>,
+    /// Its group leader (`group_leader/0,2`): a spawned process inherits
+    /// its parent's; a root's is the node's `user` process.
+    pub group_leader: Pid,
+    /// Monitors on this process with a `{tag, Tag}` option: ref → Tag
+    /// (its `'DOWN'` message starts with Tag).
+    pub monitor_tags: BTreeMap<u64, Term>,
 }
 
 /// A timer's message and destination.
@@ -160,6 +166,8 @@ impl Process {
             yield_in_atomic: false,
             timer: None,
             incoming_timers: Vec::new(),
+            group_leader: Pid(crate::term::SYSTEM_PID_BASE + crate::vm::USER_INDEX),
+            monitor_tags: BTreeMap::new(),
         }
     }
 

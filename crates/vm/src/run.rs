@@ -119,6 +119,96 @@ pub fn otp_module_names() -> Option<Arc<std::collections::BTreeSet<String>>> {
         .clone()
 }
 
+/// The functions the installed OTP's module `module` exports, from the
+/// export table of its `.beam` file (read once per process); `None` when no
+/// OTP is installed or the file cannot be read. This tells a function a
+/// module lacks on the BEAM (`undef`) from one racewit's partial stand-in
+/// lacks (an unsupported call).
+pub fn otp_exports(module: &str) -> Option<Arc<std::collections::BTreeSet<(String, u32)>>> {
+    type Cache = std::sync::Mutex<
+        std::collections::BTreeMap<String, Option<Arc<std::collections::BTreeSet<(String, u32)>>>>,
+    >;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(module) {
+        return hit.clone();
+    }
+    let found = otp_beam_path(module)
+        .and_then(|p| std::fs::read(p).ok())
+        .and_then(|bytes| beam_exports(&bytes))
+        .map(Arc::new);
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(module.to_string(), found.clone());
+    found
+}
+
+/// The `.beam` file of an installed OTP module.
+fn otp_beam_path(module: &str) -> Option<std::path::PathBuf> {
+    let lib = otp_stdlib_src()?.parent()?.parent()?.to_path_buf();
+    let mut apps: Vec<_> = std::fs::read_dir(&lib)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
+    apps.sort();
+    apps.into_iter()
+        .map(|app| app.join("ebin").join(format!("{module}.beam")))
+        .find(|p| p.is_file())
+}
+
+/// The export table of a `.beam` file (an IFF container: `FOR1`, size,
+/// `BEAM`, then chunks `AtU8` or `Atom`, the atom table, and `ExpT`, the
+/// exports as atom index, arity and label); `None` if it is not one.
+pub fn beam_exports(bytes: &[u8]) -> Option<std::collections::BTreeSet<(String, u32)>> {
+    let u32_at = |i: usize| -> Option<u32> {
+        Some(u32::from_be_bytes(bytes.get(i..i + 4)?.try_into().ok()?))
+    };
+    if bytes.get(0..4)? != b"FOR1" || bytes.get(8..12)? != b"BEAM" {
+        return None;
+    }
+    let mut atoms: Vec<String> = Vec::new();
+    let mut exports: Vec<(u32, u32)> = Vec::new();
+    let mut pos = 12;
+    while pos + 8 <= bytes.len() {
+        let id = bytes.get(pos..pos + 4)?;
+        let size = u32_at(pos + 4)? as usize;
+        let data = bytes.get(pos + 8..pos + 8 + size)?;
+        match id {
+            b"AtU8" | b"Atom" => {
+                let n = u32::from_be_bytes(data.get(0..4)?.try_into().ok()?);
+                let mut i = 4;
+                for _ in 0..n {
+                    let len = *data.get(i)? as usize;
+                    let name = data.get(i + 1..i + 1 + len)?;
+                    atoms.push(if id == b"AtU8" {
+                        String::from_utf8(name.to_vec()).ok()?
+                    } else {
+                        name.iter().map(|&c| c as char).collect()
+                    });
+                    i += 1 + len;
+                }
+            }
+            b"ExpT" => {
+                let n = u32::from_be_bytes(data.get(0..4)?.try_into().ok()?) as usize;
+                for k in 0..n {
+                    let at = 4 + 12 * k;
+                    let f = u32::from_be_bytes(data.get(at..at + 4)?.try_into().ok()?);
+                    let a = u32::from_be_bytes(data.get(at + 4..at + 8)?.try_into().ok()?);
+                    exports.push((f, a));
+                }
+            }
+            _ => {}
+        }
+        pos += 8 + size.div_ceil(4) * 4;
+    }
+    exports
+        .into_iter()
+        .map(|(f, a)| Some((atoms.get((f as usize).checked_sub(1)?)?.clone(), a)))
+        .collect()
+}
+
 /// OTP's library modules, parsed once per process (empty without an OTP).
 pub fn otp_libraries() -> Vec<Arc<Program>> {
     static LIBS: std::sync::OnceLock<Vec<Arc<Program>>> = std::sync::OnceLock::new();
@@ -149,7 +239,8 @@ pub fn otp_libraries() -> Vec<Arc<Program>> {
 /// How the entry call ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RunResult {
-    /// It returned this value.
+    /// It returned this value; or the run halted (`erlang:halt/0,1,2`:
+    /// [`RunOutcome::halted`]) and this is the status.
     Value(Term),
     /// It raised (class, reason).
     Crashed { class: Class, reason: Term },
@@ -180,6 +271,9 @@ pub struct RunOutcome {
     /// Why the run stopped early, when a limit of the run was reached
     /// (`memory budget exceeded in P1.2 at m.erl:12 ...`).
     pub stopped: Option<String>,
+    /// The status of `erlang:halt/0,1,2`, when a process halted the run:
+    /// then nothing more is printed (as on the BEAM, where the node stops).
+    pub halted: Option<Term>,
 }
 
 impl RunOutcome {
@@ -318,8 +412,11 @@ impl RunQueue {
 }
 
 fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, stopped: Option<VmError>) -> RunOutcome {
+    let halted = vm.halted().cloned();
     let result = if stopped.is_some() {
         RunResult::BudgetExhausted
+    } else if let Some(status) = &halted {
+        RunResult::Value(status.clone())
     } else {
         match vm.process_status(main) {
             ProcStatus::Exited(reason) => match vm.process_result(main) {
@@ -340,6 +437,8 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, stopped: Option<VmErr
         }
     };
     let line = match &result {
+        // The node stops: the entry's value is never printed.
+        _ if halted.is_some() => String::new(),
         RunResult::Value(v) => io_format("~p~n", std::slice::from_ref(v)).unwrap_or_default(),
         RunResult::Crashed { class, reason } => {
             let c = Term::atom(match class {
@@ -412,5 +511,6 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, stopped: Option<VmErr
         reductions: vm.reductions(),
         parked,
         stopped: stopped.map(|e| e.to_string()),
+        halted,
     }
 }

@@ -152,6 +152,8 @@ pub struct Vm {
     pub(crate) atoms_made: imbl::HashSet<Atom>,
     /// Bytes of captured output.
     pub(crate) output_bytes: u64,
+    /// `erlang:halt/0,1,2` was called with this status: the run is over.
+    pub(crate) halted: Option<Term>,
 }
 
 /// A process's stable name, kept as a link to its parent: `P<index>` for
@@ -164,6 +166,72 @@ struct NameTag {
     parent: u32,
     index: u32,
     timer: bool,
+}
+
+/// One of the node's standard processes, as modelled: registered, alive
+/// and never scheduled (a message to it is dropped, a signal ignored);
+/// `process_info/2` answers its current and initial calls as the BEAM's.
+pub(crate) struct SystemProcess {
+    pub name: &'static str,
+    pub current: (&'static str, &'static str, i64),
+    pub initial: (&'static str, &'static str, i64),
+}
+
+/// The node's standard processes, `<0.N.0>` with N their index.
+pub(crate) const SYSTEM: &[SystemProcess] = &[
+    SystemProcess {
+        name: "init",
+        current: ("init", "boot_loop", 2),
+        initial: ("erl_init", "start", 2),
+    },
+    SystemProcess {
+        name: "user",
+        current: ("user", "server_loop", 2),
+        initial: ("erlang", "apply", 2),
+    },
+    SystemProcess {
+        name: "kernel_sup",
+        current: ("gen_server", "loop", 7),
+        initial: ("proc_lib", "init_p", 5),
+    },
+    SystemProcess {
+        name: "application_controller",
+        current: ("gen_server", "loop", 7),
+        initial: ("erlang", "apply", 2),
+    },
+    SystemProcess {
+        name: "global_name_server",
+        current: ("gen_server", "loop", 7),
+        initial: ("proc_lib", "init_p", 5),
+    },
+    SystemProcess {
+        name: "logger",
+        current: ("gen_server", "loop", 7),
+        initial: ("proc_lib", "init_p", 5),
+    },
+];
+
+/// Index of `user` in [`SYSTEM`] (every root's group leader).
+pub(crate) const USER_INDEX: u32 = 1;
+
+/// The node's standard tables: name, owner (in [`SYSTEM`]), public?
+const SYSTEM_TABLES: &[(&str, usize, bool)] = &[
+    ("ac_tab", 3, true),
+    ("global_names", 4, false),
+    ("logger", 5, false),
+];
+
+/// The system process of index `i` in [`SYSTEM`].
+pub(crate) fn system_pid(i: usize) -> Pid {
+    Pid(crate::term::SYSTEM_PID_BASE + i as u32)
+}
+
+/// The system process behind `pid`, if it is one.
+pub(crate) fn system_process(pid: Pid) -> Option<&'static SystemProcess> {
+    if !pid.is_system() {
+        return None;
+    }
+    SYSTEM.get((pid.0 - crate::term::SYSTEM_PID_BASE) as usize)
 }
 
 static PRELUDE: OnceLock<Vec<Program>> = OnceLock::new();
@@ -220,19 +288,44 @@ impl Vm {
         config: VmConfig,
     ) -> Vm {
         let base = base_code(config.prelude, libraries);
-        let mut code = compile_onto(&base, &[(&program, false)]);
+        let code = compile_onto(&base, &[(&program, false)], config.otp_modules.clone());
         let config_budget = config.max_memory_words;
-        code.otp_modules = config.otp_modules.clone();
         let placeholder = Arc::new(Process::new(Pid(u32::MAX), None, Term::Nil));
+        let mut registry = imbl::OrdMap::new();
+        for (i, sp) in SYSTEM.iter().enumerate() {
+            registry.insert(Atom::new(sp.name), system_pid(i));
+        }
+        let mut ets = EtsStore::default();
+        for (k, (name, owner, public)) in SYSTEM_TABLES.iter().enumerate() {
+            let name = Atom::new(name);
+            // Ids far from those of the program's tables and references.
+            let id = u64::MAX - k as u64;
+            let prot = if *public {
+                crate::ets::Protection::Public
+            } else {
+                crate::ets::Protection::Protected
+            };
+            let t = crate::ets::Table::new(
+                id,
+                name,
+                true,
+                crate::ets::Kind::Set,
+                prot,
+                system_pid(*owner),
+                1,
+            );
+            ets.tables.insert(id, Arc::new(t));
+            ets.names.insert(name, id);
+        }
         Vm {
             code: Arc::new(code),
             procs: Vec::new(),
-            registry: imbl::OrdMap::new(),
+            registry,
             global_names: imbl::OrdMap::new(),
             global_locks: imbl::OrdMap::new(),
             app_env: imbl::OrdMap::new(),
             persistent_terms: imbl::OrdMap::new(),
-            ets: EtsStore::default(),
+            ets,
             mnesia: MnesiaStore::default(),
             output: Arc::new(Vec::new()),
             next_ref: 0,
@@ -261,6 +354,7 @@ impl Vm {
             mem: crate::limits::Ledger::new(config_budget),
             atoms_made: imbl::HashSet::new(),
             output_bytes: 0,
+            halted: None,
         }
     }
 
@@ -319,7 +413,11 @@ impl Vm {
             timer: false,
         };
         self.note_alloc(crate::limits::PROCESS_WORDS);
-        Some(self.add_process(name, start, initial))
+        let pid = self.add_process(name, start, initial);
+        if let Some(child) = self.procs.get_mut(pid.0 as usize) {
+            Arc::make_mut(child).group_leader = parent.group_leader;
+        }
+        Some(pid)
     }
 
     /// Start a timer of `owner` (the running process) that sends `job.msg`
@@ -385,12 +483,20 @@ impl Vm {
         self.names.get(pid.0 as usize).is_some_and(|n| n.timer)
     }
 
-    /// Processes that can take a step, sorted.
+    /// Processes that can take a step, sorted (none once the run halted).
     pub fn enabled(&self) -> Vec<Pid> {
+        if self.halted.is_some() {
+            return Vec::new();
+        }
         self.live_procs()
             .filter(|p| p.can_step())
             .map(|p| p.pid)
             .collect()
+    }
+
+    /// The status `erlang:halt/0,1,2` ended the run with, if it did.
+    pub fn halted(&self) -> Option<&Term> {
+        self.halted.as_ref()
     }
 
     /// The processes not exited (and a few exited ones), in pid order.
@@ -421,6 +527,9 @@ impl Vm {
     /// The process whose timeout is due first (earliest deadline, then
     /// lowest pid), among those waiting for one.
     pub fn next_timeout(&self) -> Option<Pid> {
+        if self.halted.is_some() {
+            return None;
+        }
         self.timeouts.first().map(|(_, p)| *p)
     }
 
@@ -445,11 +554,14 @@ impl Vm {
 
     /// Can this process take a step now?
     pub fn can_step(&self, pid: Pid) -> bool {
-        self.procs.get(pid.0 as usize).is_some_and(|p| p.can_step())
+        self.halted.is_none() && self.procs.get(pid.0 as usize).is_some_and(|p| p.can_step())
     }
 
     /// Processes that can take a step without a timeout firing, sorted.
     pub fn runnable_without_timeout(&self) -> Vec<Pid> {
+        if self.halted.is_some() {
+            return Vec::new();
+        }
         self.live_procs()
             .filter(|p| match p.status {
                 ProcStatus::Runnable => true,
@@ -465,6 +577,9 @@ impl Vm {
     }
 
     pub fn process_name(&self, pid: Pid) -> ProcName {
+        if let Some(sp) = system_process(pid) {
+            return Arc::from(sp.name);
+        }
         let mut chain = Vec::new();
         let mut cur = pid.0;
         while let Some(tag) = self.names.get(cur as usize) {
@@ -611,7 +726,7 @@ impl Vm {
     }
 
     pub(crate) fn is_alive(&self, pid: Pid) -> bool {
-        if Some(pid) == self.current {
+        if Some(pid) == self.current || system_process(pid).is_some() {
             return true;
         }
         self.proc(pid).is_some_and(|p| p.is_alive())
@@ -681,6 +796,7 @@ impl Vm {
         p.mailbox.clear();
         let links = std::mem::take(&mut p.links);
         let watchers = std::mem::take(&mut p.monitored_by);
+        let mut tags = std::mem::take(&mut p.monitor_tags);
         let monitors = std::mem::take(&mut p.monitors);
         let registered = p.registered.take();
         let incoming_timers = std::mem::take(&mut p.incoming_timers);
@@ -734,7 +850,7 @@ impl Vm {
                 w.monitors.remove(&r);
             }
             let msg = Term::tuple(vec![
-                Term::Atom(Atom::DOWN),
+                tags.remove(&r).unwrap_or(Term::Atom(Atom::DOWN)),
                 Term::Ref(r),
                 Term::Atom(Atom::PROCESS),
                 match by_name {

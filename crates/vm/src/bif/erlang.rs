@@ -471,6 +471,20 @@ pub fn register(t: &mut Table) {
     t.pure("erlang", "fun_to_list", 1, |a| {
         Ok(Term::string(&write_term(&a[0])))
     });
+    t.pure("erlang", "list_to_pid", 1, |a| {
+        // `<0.N.0>` as `pid_to_list/1` writes it (one node).
+        let s = a[0].as_charlist().ok_or_else(badarg)?;
+        let n: u32 = s
+            .strip_prefix("<0.")
+            .and_then(|r| r.strip_suffix(".0>"))
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(badarg)?;
+        Ok(Term::Pid(if n < 80 {
+            Pid(crate::term::SYSTEM_PID_BASE + n)
+        } else {
+            Pid(n - 80)
+        }))
+    });
     t.pure("erlang", "pid_to_list", 1, |a| match &a[0] {
         Term::Pid(_) => Ok(Term::string(&write_term(&a[0]))),
         _ => Err(badarg()),
@@ -635,12 +649,15 @@ pub fn register(t: &mut Table) {
     });
     t.ctx("erlang", "processes", 0, |ctx, _| {
         let me = ctx.pid();
-        let v = ctx
-            .vm
-            .procs
-            .iter()
-            .filter(|p| p.pid == me || p.is_alive())
-            .map(|p| Term::Pid(p.pid))
+        let system = (0..crate::vm::SYSTEM.len()).map(|i| Term::Pid(crate::vm::system_pid(i)));
+        let v = system
+            .chain(
+                ctx.vm
+                    .procs
+                    .iter()
+                    .filter(|p| (p.pid == me || p.is_alive()) && !ctx.vm.is_timer(p.pid))
+                    .map(|p| Term::Pid(p.pid)),
+            )
             .collect();
         Flow::Value(Term::list(v))
     });
@@ -733,18 +750,37 @@ pub fn register(t: &mut Table) {
         Flow::Value(all)
     });
     t.ctx("erlang", "group_leader", 0, |ctx, _| {
-        Flow::Value(Term::Pid(ctx.pid()))
+        Flow::Value(Term::Pid(ctx.proc.group_leader))
+    });
+    t.ctx("erlang", "group_leader", 2, |ctx, a| {
+        let (Term::Pid(leader), Term::Pid(of)) = (&a[0], &a[1]) else {
+            return Flow::badarg();
+        };
+        if !ctx.is_alive(*of) {
+            return Flow::badarg();
+        }
+        let (leader, of) = (*leader, *of);
+        let text = format!("group_leader({}, {})", ctx.name_of(leader), ctx.name_of(of));
+        ctx.emit_access(
+            EventKind::Local,
+            text,
+            SharedItem::Process(of),
+            Access::Write,
+        );
+        if of == ctx.pid() {
+            ctx.proc.group_leader = leader;
+        } else if let Some(p) = ctx.vm.proc_mut(of) {
+            p.group_leader = leader;
+        }
+        Flow::Value(Term::bool(true))
     });
     t.ctx("erlang", "yield", 0, |ctx, _| {
         ctx.emit(EventKind::Local, "erlang:yield()".into());
         Flow::Value(Term::bool(true))
     });
-    t.ctx("erlang", "halt", 0, |_, _| {
-        Flow::Park("erlang:halt/0".into())
-    });
-    t.ctx("erlang", "halt", 1, |_, _| {
-        Flow::Park("erlang:halt/1".into())
-    });
+    t.ctx("erlang", "halt", 0, |ctx, _| halt(ctx, &Term::Int(0), None));
+    t.ctx("erlang", "halt", 1, |ctx, a| halt(ctx, &a[0], None));
+    t.ctx("erlang", "halt", 2, |ctx, a| halt(ctx, &a[0], Some(&a[1])));
     t.ctx("erlang", "display", 1, |ctx, a| {
         if let Err(e) = limits::room_to_print(&a[0]) {
             return Flow::error(e);
@@ -753,13 +789,15 @@ pub fn register(t: &mut Table) {
         output(ctx, text);
         Flow::Value(Term::bool(true))
     });
-    t.ctx("erlang", "system_info", 1, |_, a| {
+    t.ctx("erlang", "system_info", 1, |ctx, a| {
         match a[0].as_atom().map(|a| a.name()) {
             Some("schedulers" | "schedulers_online" | "logical_processors") => {
                 Flow::Value(Term::Int(1))
             }
             Some("otp_release") => Flow::Value(Term::string("25")),
-            Some("process_count") => Flow::Value(Term::Int(1)),
+            Some("process_count") => {
+                Flow::Value(Term::Int((ctx.vm.alive + crate::vm::SYSTEM.len()) as i64))
+            }
             Some("wordsize") => Flow::Value(Term::Int(8)),
             _ => Flow::Park(format!("erlang:system_info({})", write_term(&a[0]))),
         }
@@ -1255,10 +1293,44 @@ fn unlink(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     Flow::Value(Term::bool(true))
 }
 
+/// The options of `monitor/3`: `{tag, Tag}` (the `'DOWN'` message's first
+/// element). `{alias, ...}` is valid but not modelled (a call racewit
+/// cannot run); anything else is `badarg`.
+fn monitor_options(opts: Option<&Term>) -> Result<Option<Term>, Flow> {
+    let Some(opts) = opts else { return Ok(None) };
+    let items = opts.list_to_vec().ok_or_else(Flow::badarg)?;
+    let mut tag = None;
+    for o in items {
+        match o.as_tuple() {
+            Some([Term::Atom(k), v]) if k.name() == "tag" => tag = Some(v.clone()),
+            Some([Term::Atom(k), Term::Atom(v)])
+                if k.name() == "alias"
+                    && matches!(
+                        v.name(),
+                        "explicit_unalias" | "demonitor" | "reply_demonitor"
+                    ) =>
+            {
+                return Err(Flow::Park("erlang:monitor/3 with the alias option".into()));
+            }
+            _ => return Err(Flow::badarg()),
+        }
+    }
+    Ok(tag)
+}
+
 fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     if !a[0].is_atom(Atom::PROCESS) {
         return Flow::badarg();
     }
+    if !matches!(&a[1], Term::Pid(_) | Term::Atom(_))
+        && !matches!(a[1].as_tuple(), Some([Term::Atom(_), Term::Atom(_)]))
+    {
+        return Flow::badarg();
+    }
+    let tag = match monitor_options(a.get(2)) {
+        Ok(tag) => tag,
+        Err(flow) => return flow,
+    };
     let me = ctx.pid();
     let r = ctx.vm.new_ref();
     let by_name = match &a[1] {
@@ -1292,6 +1364,9 @@ fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             ctx.proc.monitors.insert(r, p);
             if let Some(o) = ctx.vm.proc_mut(p) {
                 o.monitored_by.insert(r, (me, by_name));
+                if let Some(tag) = tag {
+                    o.monitor_tags.insert(r, tag);
+                }
             }
         }
         Some(p) if p == me => {}
@@ -1305,7 +1380,7 @@ fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
                 },
             };
             ctx.proc.mailbox.push_back(Term::tuple(vec![
-                Term::Atom(Atom::DOWN),
+                tag.unwrap_or(Term::Atom(Atom::DOWN)),
                 Term::Ref(r),
                 Term::Atom(Atom::PROCESS),
                 who,
@@ -1320,15 +1395,22 @@ fn demonitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     let Term::Ref(r) = a[0] else {
         return Flow::badarg();
     };
-    let flush = a
-        .get(1)
-        .and_then(|o| o.list_to_vec())
-        .is_some_and(|o| o.iter().any(|x| x.is_atom(Atom::new("flush"))));
+    // Options: a proper list of `flush` and `info`.
+    let opts = match a.get(1) {
+        None => Vec::new(),
+        Some(o) => match o.list_to_vec() {
+            Some(v)
+                if v.iter()
+                    .all(|x| matches!(x.as_atom().map(|a| a.name()), Some("flush" | "info"))) =>
+            {
+                v
+            }
+            _ => return Flow::badarg(),
+        },
+    };
+    let flush = opts.iter().any(|x| x.is_atom(Atom::new("flush")));
+    let info = opts.iter().any(|x| x.is_atom(Atom::new("info")));
     let me = ctx.pid();
-    let info = a
-        .get(1)
-        .and_then(|o| o.list_to_vec())
-        .is_some_and(|o| o.iter().any(|x| x.is_atom(Atom::new("info"))));
     let found = ctx.proc.monitors.contains_key(&r);
     if let Some(target) = ctx.proc.monitors.remove(&r) {
         ctx.emit_access(
@@ -1341,6 +1423,7 @@ fn demonitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             && let Some(o) = ctx.vm.proc_mut(target)
         {
             o.monitored_by.remove(&r);
+            o.monitor_tags.remove(&r);
         }
     }
     if flush {
@@ -1570,88 +1653,200 @@ fn process_info(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     let Term::Pid(pid) = a[0] else {
         return Flow::badarg();
     };
-    let me = ctx.pid();
-    let info = |ctx: &Ctx<'_>, item: &str| -> Option<Term> {
-        let p = if pid == me {
-            &*ctx.proc
-        } else {
-            ctx.vm.proc(pid)?
-        };
-        if !p.is_alive() {
-            return None;
-        }
-        Some(match item {
-            "registered_name" => match p.registered {
-                Some(n) => Term::Atom(n),
-                None => Term::Nil,
-            },
-            "message_queue_len" => Term::Int(p.mailbox.len() as i64),
-            "messages" => Term::list(p.mailbox.iter().cloned().collect()),
-            "links" => Term::list(p.links.iter().map(|l| Term::Pid(*l)).collect()),
-            "dictionary" => Term::list(
-                p.dict
-                    .iter()
-                    .map(|(k, v)| tuple2(k.0.clone(), v.clone()))
-                    .collect(),
-            ),
-            "trap_exit" => Term::bool(p.trap_exit),
-            "status" => Term::atom(match p.status {
-                ProcStatus::Runnable => "runnable",
-                _ => "waiting",
-            }),
-            "initial_call" | "current_function" => p.initial_call.clone(),
-            "heap_size" | "total_heap_size" | "stack_size" | "reductions" | "memory" => {
-                Term::Int(0)
-            }
-            "monitors" => Term::list(
-                p.monitors
-                    .values()
-                    .map(|t| tuple2(Term::Atom(Atom::PROCESS), Term::Pid(*t)))
-                    .collect(),
-            ),
-            "monitored_by" => Term::list(p.monitored_by.values().map(|t| Term::Pid(t.0)).collect()),
-            "group_leader" => Term::Pid(me),
-            "priority" => Term::atom("normal"),
-            _ => return None,
-        })
-    };
     ctx.emit_access(
         EventKind::Local,
         format!("process_info({})", ctx.name_of(pid)),
         SharedItem::Process(pid),
         Access::Read,
     );
-    match &a[1] {
-        Term::Atom(item) => {
-            let alive = ctx.is_alive(pid);
-            if !alive {
-                return Flow::Value(Term::undefined());
-            }
-            match info(ctx, item.name()) {
-                Some(Term::Nil) if item.name() == "registered_name" => Flow::Value(Term::Nil),
-                Some(v) => Flow::Value(tuple2(Term::Atom(*item), v)),
-                None => Flow::badarg(),
-            }
+    let one = |ctx: &Ctx<'_>, item: Atom| -> Result<Option<Term>, ()> {
+        let v = process_item(ctx, pid, item.name());
+        match v {
+            Item::Value(v) => Ok(Some(v)),
+            Item::Gone => Ok(None),
+            Item::Unknown => Err(()),
         }
-        Term::Cons(_) => {
-            if !ctx.is_alive(pid) {
-                return Flow::Value(Term::undefined());
-            }
-            let items = a[1].list_to_vec().unwrap_or_default();
+    };
+    match &a[1] {
+        Term::Atom(item) => match one(ctx, *item) {
+            Ok(Some(Term::Nil)) if item.name() == "registered_name" => Flow::Value(Term::Nil),
+            Ok(Some(v)) => Flow::Value(tuple2(Term::Atom(*item), v)),
+            Ok(None) => Flow::Value(Term::undefined()),
+            Err(()) => Flow::badarg(),
+        },
+        Term::Cons(_) | Term::Nil => {
+            let Some(items) = a[1].list_to_vec() else {
+                return Flow::badarg();
+            };
             let mut out = Vec::new();
             for it in items {
                 let Term::Atom(n) = it else {
                     return Flow::badarg();
                 };
-                match info(ctx, n.name()) {
-                    Some(v) => out.push(tuple2(Term::Atom(n), v)),
-                    None => return Flow::badarg(),
+                match one(ctx, n) {
+                    Ok(Some(v)) => out.push(tuple2(Term::Atom(n), v)),
+                    Ok(None) => return Flow::Value(Term::undefined()),
+                    Err(()) => return Flow::badarg(),
                 }
             }
             Flow::Value(Term::list(out))
         }
         _ => Flow::badarg(),
     }
+}
+
+/// What `process_info/2` finds for one item.
+enum Item {
+    Value(Term),
+    /// The process is gone (`undefined`).
+    Gone,
+    /// Not an item (`badarg`).
+    Unknown,
+}
+
+/// `erlang:halt/0,1,2`: the run ends at this step, as a terminal event the
+/// scheduler sees; no process steps again. Status: a non-negative integer,
+/// a string (a crash dump's slogan) or `abort`; options `[{flush, B}]`.
+fn halt(ctx: &mut Ctx<'_>, status: &Term, opts: Option<&Term>) -> Flow {
+    let valid = match status {
+        Term::Int(n) => *n >= 0,
+        Term::Atom(a) => a.name() == "abort",
+        other => other.as_charlist().is_some(),
+    };
+    let opts_ok = opts.is_none_or(|o| {
+        o.list_to_vec().is_some_and(|v| {
+            v.iter().all(|x| {
+                matches!(x.as_tuple(), Some([Term::Atom(k), Term::Atom(b)])
+                    if k.name() == "flush" && matches!(*b, Atom::TRUE | Atom::FALSE))
+            })
+        })
+    });
+    if !valid || !opts_ok {
+        return Flow::badarg();
+    }
+    ctx.emit(
+        EventKind::Halt,
+        format!("erlang:halt({})", format::brief(status)),
+    );
+    ctx.vm.halted = Some(status.clone());
+    Flow::Value(Term::ok())
+}
+
+fn mfa(m: &str, f: &str, a: i64) -> Term {
+    Term::tuple(vec![Term::atom(m), Term::atom(f), Term::Int(a)])
+}
+
+/// One `process_info/2` item of `pid` (the caller, another process of the
+/// program, or one of the node's system processes).
+fn process_item(ctx: &Ctx<'_>, pid: Pid, item: &str) -> Item {
+    const KNOWN: &[&str] = &[
+        "registered_name",
+        "current_function",
+        "initial_call",
+        "status",
+        "message_queue_len",
+        "messages",
+        "links",
+        "monitors",
+        "monitored_by",
+        "dictionary",
+        "trap_exit",
+        "priority",
+        "group_leader",
+        "error_handler",
+        "heap_size",
+        "total_heap_size",
+        "stack_size",
+        "reductions",
+        "memory",
+        "garbage_collection",
+        "suspending",
+    ];
+    if !KNOWN.contains(&item) {
+        return Item::Unknown;
+    }
+    if let Some(sp) = crate::vm::system_process(pid) {
+        return Item::Value(match item {
+            "registered_name" => Term::atom(sp.name),
+            "current_function" => mfa(sp.current.0, sp.current.1, sp.current.2),
+            "initial_call" => mfa(sp.initial.0, sp.initial.1, sp.initial.2),
+            "status" => Term::atom("waiting"),
+            "trap_exit" => Term::bool(true),
+            "priority" => Term::atom("normal"),
+            "group_leader" => Term::Pid(crate::vm::system_pid(0)),
+            "error_handler" => Term::atom("error_handler"),
+            "message_queue_len" | "heap_size" | "total_heap_size" | "stack_size" | "reductions"
+            | "memory" => Term::Int(0),
+            _ => Term::Nil,
+        });
+    }
+    let me = ctx.pid();
+    let p = if pid == me {
+        &*ctx.proc
+    } else {
+        match ctx.vm.proc(pid) {
+            Some(p) => p,
+            None => return Item::Gone,
+        }
+    };
+    if !p.is_alive() {
+        return Item::Gone;
+    }
+    Item::Value(match item {
+        "registered_name" => match p.registered {
+            Some(n) => Term::Atom(n),
+            None => Term::Nil,
+        },
+        "message_queue_len" => Term::Int(p.mailbox.len() as i64),
+        "messages" => Term::list(p.mailbox.iter().cloned().collect()),
+        "links" => Term::list(p.links.iter().map(|l| Term::Pid(*l)).collect()),
+        "dictionary" => Term::list(
+            p.dict
+                .iter()
+                .map(|(k, v)| tuple2(k.0.clone(), v.clone()))
+                .collect(),
+        ),
+        "trap_exit" => Term::bool(p.trap_exit),
+        // The caller is running; another process of the program is
+        // runnable, or waiting in `receive` (or stopped at a call racewit
+        // cannot run: waiting for ever).
+        "status" => Term::atom(if pid == me {
+            "running"
+        } else {
+            match p.status {
+                ProcStatus::Runnable => "runnable",
+                _ => "waiting",
+            }
+        }),
+        "initial_call" => p.initial_call.clone(),
+        // The function of the top frame (the caller's own, for the
+        // caller: a BIF has no frame); not started yet, its initial call.
+        "current_function" => match p.frames.last() {
+            Some(fr) => {
+                let m = &ctx.vm.code.modules[fr.module as usize];
+                let fc = &m.functions[fr.function as usize];
+                Term::tuple(vec![
+                    Term::Atom(m.name),
+                    Term::Atom(fc.name),
+                    Term::Int(fc.arity as i64),
+                ])
+            }
+            None => p.initial_call.clone(),
+        },
+        "monitors" => Term::list(
+            p.monitors
+                .values()
+                .map(|t| tuple2(Term::Atom(Atom::PROCESS), Term::Pid(*t)))
+                .collect(),
+        ),
+        "monitored_by" => Term::list(p.monitored_by.values().map(|t| Term::Pid(t.0)).collect()),
+        "group_leader" => Term::Pid(p.group_leader),
+        "priority" => Term::atom("normal"),
+        "error_handler" => Term::atom("error_handler"),
+        "suspending" | "garbage_collection" => Term::Nil,
+        // Sizes the BEAM's memory layout decides: not modelled.
+        _ => Term::Int(0),
+    })
 }
 
 #[allow(dead_code)]

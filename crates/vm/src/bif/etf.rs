@@ -230,7 +230,7 @@ fn encode(t: &Term, out: &mut Encoded) -> Result<(), Term> {
         Term::Pid(p) => {
             out.push(88);
             encode_atom(Atom::NONODE, out);
-            out.extend_from_slice(&(p.0 + 80).to_be_bytes());
+            out.extend_from_slice(&p.number().to_be_bytes());
             out.extend_from_slice(&0u32.to_be_bytes());
             out.extend_from_slice(&0u32.to_be_bytes());
         }
@@ -349,7 +349,11 @@ fn decode(b: &[u8], pos: &mut usize) -> Option<Term> {
             decode(b, pos)?;
             let id = u32_at(b, pos)?;
             take(b, pos, 8)?;
-            Term::Pid(Pid(id.checked_sub(80)?))
+            if id < 80 {
+                Term::Pid(Pid(crate::term::SYSTEM_PID_BASE + id))
+            } else {
+                Term::Pid(Pid(id - 80))
+            }
         }
         90 => {
             let n = u16::from_be_bytes(take(b, pos, 2)?.try_into().ok()?) as usize;

@@ -163,8 +163,9 @@ fn new(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
                 _ => return Flow::badarg(),
             },
             Term::Tuple(t) if t.len() == 3 && t[0].is_atom(Atom::new("heir")) => {
+                // An heir that is gone already is no heir (as on the BEAM).
                 if let Term::Pid(p) = t[1] {
-                    heir = Some((p, t[2].clone()));
+                    heir = ctx.is_alive(p).then(|| (p, t[2].clone()));
                 }
             }
             _ => return Flow::badarg(),
@@ -885,6 +886,7 @@ fn tab2list(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     result(ctx, Term::list(v))
 }
 
+/// `ets:info/1`'s items, in the BEAM's order.
 fn info_items(t: &EtsTable) -> Vec<(&'static str, Term)> {
     let kind = match t.kind {
         Kind::Set => "set",
@@ -899,12 +901,19 @@ fn info_items(t: &EtsTable) -> Vec<(&'static str, Term)> {
     };
     vec![
         ("id", t.id_term()),
+        ("decentralized_counters", Term::bool(false)),
         ("read_concurrency", Term::bool(false)),
         ("write_concurrency", Term::bool(false)),
         ("compressed", Term::bool(false)),
         ("memory", Term::Int(305 + 10 * t.size as i64)),
         ("owner", Term::Pid(t.owner)),
-        ("heir", Term::atom("none")),
+        (
+            "heir",
+            match &t.heir {
+                Some((p, _)) => Term::Pid(*p),
+                None => Term::atom("none"),
+            },
+        ),
         ("name", Term::Atom(t.name)),
         ("size", Term::Int(t.size as i64)),
         ("node", Term::Atom(Atom::NONODE)),
@@ -948,8 +957,16 @@ fn info2(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         return Flow::badarg();
     };
     let t = ctx.vm.ets.get(id).expect("resolved");
+    // Items `ets:info/2` answers beyond `ets:info/1`'s (no table is ever
+    // fixed here).
+    let more = [
+        ("fixed", Term::bool(false)),
+        ("safe_fixed", Term::bool(false)),
+        ("safe_fixed_monotonic_time", Term::bool(false)),
+    ];
     let v = info_items(t)
         .into_iter()
+        .chain(more)
         .find(|(n, _)| *n == k.name())
         .map(|(_, v)| v);
     let it = item(t, None);
