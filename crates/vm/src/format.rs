@@ -76,7 +76,7 @@ fn dag_hash(t: &Term) -> u64 {
         (h ^ x).wrapping_mul(0x100000001b3).rotate_left(29)
     }
     fn shared<T: ?Sized>(a: &Arc<T>) -> Option<usize> {
-        (Arc::strong_count(a) > 1).then(|| Arc::as_ptr(a) as *const u8 as usize)
+        (Arc::strong_count(a) > 1).then_some(Arc::as_ptr(a) as *const u8 as usize)
     }
     let mut memo: rustc_hash::FxHashMap<usize, u64> = Default::default();
     let mut tasks = vec![Task::Visit(t)];

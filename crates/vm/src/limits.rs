@@ -263,50 +263,36 @@ impl Footprint {
         while let Some(mut cur) = stack.pop() {
             loop {
                 match cur {
-                    Term::Cons(c) => {
-                        if self.first_visit(c) {
-                            self.words += CONS_WORDS;
-                            if !c.head.is_immediate() {
-                                stack.push(&c.head);
-                            }
-                            cur = &c.tail;
-                            continue;
+                    Term::Cons(c) if self.first_visit(c) => {
+                        self.words += CONS_WORDS;
+                        if !c.head.is_immediate() {
+                            stack.push(&c.head);
+                        }
+                        cur = &c.tail;
+                        continue;
+                    }
+                    Term::Tuple(items) if self.first_visit(items) => {
+                        self.words += tuple_words(items.len());
+                        stack.extend(items.iter().filter(|x| !x.is_immediate()));
+                    }
+                    Term::Big(b) if self.first_visit(b) => self.words += big_words(b.bits()),
+                    Term::Map(m) if self.first_visit(m) => {
+                        self.words += map_words(m.len());
+                        for (k, v) in m.iter() {
+                            stack.push(&k.0);
+                            stack.push(v);
                         }
                     }
-                    Term::Tuple(items) => {
-                        if self.first_visit(items) {
-                            self.words += tuple_words(items.len());
-                            stack.extend(items.iter().filter(|x| !x.is_immediate()));
+                    Term::Fun(f) if self.first_visit(f) => {
+                        self.words += fun_words(f);
+                        if let Fun::Closure { env, .. } = &**f {
+                            stack.extend(env.iter());
                         }
                     }
-                    Term::Big(b) => {
-                        if self.first_visit(b) {
-                            self.words += big_words(b.bits());
-                        }
-                    }
-                    Term::Map(m) => {
-                        if self.first_visit(m) {
-                            self.words += map_words(m.len());
-                            for (k, v) in m.iter() {
-                                stack.push(&k.0);
-                                stack.push(v);
-                            }
-                        }
-                    }
-                    Term::Fun(f) => {
-                        if self.first_visit(f) {
-                            self.words += fun_words(f);
-                            if let Fun::Closure { env, .. } = &**f {
-                                stack.extend(env.iter());
-                            }
-                        }
-                    }
-                    Term::Bin(b) => {
-                        if self.first_visit(b) {
-                            self.words += 5;
-                            if self.first_visit(&b.data) {
-                                self.words += binary_words(b.data.len()) - 5;
-                            }
+                    Term::Bin(b) if self.first_visit(b) => {
+                        self.words += 5;
+                        if self.first_visit(&b.data) {
+                            self.words += binary_words(b.data.len()) - 5;
                         }
                     }
                     _ => {}

@@ -229,7 +229,7 @@ pub fn register(t: &mut Table) {
             return Err(badarg());
         }
         let b = bytes(&a[0])?;
-        let total = (b.len() as u64).checked_mul(n as u64).unwrap_or(u64::MAX);
+        let total = (b.len() as u64).saturating_mul(n as u64);
         crate::limits::room(total / 8 + 10)?;
         Ok(Term::binary(b.repeat(n as usize)))
     });
