@@ -3,11 +3,13 @@
 //! (the real `epp` and `erl`, Concuerror built outside the project). What is
 //! not installed is skipped and said so.
 //!
-//! Sections (pick with arguments: `frontend`, `static`, `vm`, `confirm`; default all;
+//! Sections (pick with arguments: `frontend`, `static`, `vm`, `limits`, `confirm`; default all;
 //! `witness` runs only the time-to-first-witness part of `confirm`):
 //! - front end over the OTP tree vs. an `epp:parse_file` loop;
 //! - static pass over the OTP tree (time, peak memory, suspects);
 //! - VM: fib, lists and ping-pong programs beside `erl`, fork (clone) cost;
+//! - limits: 40,000 spawns beside `erl`, and how soon runaway programs (a
+//!   spawn bomb, memory exhausted, a bignum squared) end with a named outcome;
 //! - confirmation: full exploration of `programs/ets_race.erl` vs. Concuerror,
 //!   and time to first witness for every corpus race.
 //!
@@ -20,6 +22,7 @@ static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 mod confirm;
 mod frontend;
+mod limits;
 mod measure;
 mod static_pass;
 mod truth;
@@ -40,6 +43,9 @@ fn main() {
     }
     if want("vm") {
         vm::run();
+    }
+    if want("limits") {
+        limits::run();
     }
     if want("confirm") {
         confirm::run();

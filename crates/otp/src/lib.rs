@@ -28,6 +28,8 @@ use racewit_vm::Libraries;
 use racewit_vm::library::OTP_LIBRARY_MODULES;
 use sha2::{Digest, Sha256};
 
+pub mod beam;
+
 /// An installed Erlang/OTP.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OtpInstall {
@@ -101,6 +103,26 @@ impl OtpInstall {
             out.insert(app, d);
         }
         out
+    }
+
+    /// The installation's export tables (read lazily, module by module).
+    pub fn exports(&self) -> Arc<beam::BeamExports> {
+        let mut ebins: Vec<PathBuf> = std::fs::read_dir(&self.root)
+            .ok()
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("erts-"))
+            })
+            .map(|p| p.join("ebin"))
+            .collect();
+        ebins.sort();
+        ebins.extend(self.app_dirs().into_values().map(|d| d.join("ebin")));
+        Arc::new(beam::BeamExports::new(ebins))
     }
 
     /// Names of every module of the installation (its `ebin/*.beam` files
@@ -409,6 +431,7 @@ pub fn load_libraries(request: &LibraryRequest) -> Libraries {
     }
 
     let mut otp_modules = None;
+    let mut exports: Option<Arc<dyn racewit_vm::library::ExportTables>> = None;
     if let Some(otp) = &request.otp {
         record.push(format!(
             "otp {} (OTP {})",
@@ -456,6 +479,7 @@ pub fn load_libraries(request: &LibraryRequest) -> Libraries {
             }
         }
         otp_modules = Some(Arc::new(otp.module_names()));
+        exports = Some(otp.exports());
     }
 
     // A dependency's resource wins over OTP's, the user's over both.
@@ -490,6 +514,7 @@ pub fn load_libraries(request: &LibraryRequest) -> Libraries {
         programs,
         otp_modules,
         record,
+        exports,
     }
 }
 

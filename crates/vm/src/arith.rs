@@ -9,6 +9,7 @@ use num_traits::{Signed, ToPrimitive, Zero};
 use racewit_syntax::ir::{BinOp, UnOp};
 
 use crate::atom::Atom;
+use crate::limits;
 use crate::term::{Term, compare, exact_eq, loose_eq};
 
 fn badarith() -> Term {
@@ -37,8 +38,25 @@ fn float_result(f: f64) -> Result<Term, Term> {
 
 fn big_op(a: &Term, b: &Term, op: impl Fn(BigInt, BigInt) -> BigInt) -> Result<Term, Term> {
     match (a.as_big(), b.as_big()) {
-        (Some(x), Some(y)) => Ok(Term::from_big(op(x, y))),
+        (Some(x), Some(y)) => big_result(op(x, y)),
         _ => Err(badarith()),
+    }
+}
+
+/// An integer result: `system_limit` beyond the largest integer.
+fn big_result(v: BigInt) -> Result<Term, Term> {
+    if v.bits() > limits::MAX_BIG_BITS {
+        return Err(limits::system_limit());
+    }
+    Ok(Term::from_big(v))
+}
+
+/// The bits of an integer term's magnitude.
+fn int_bits(t: &Term) -> u64 {
+    match t {
+        Term::Int(i) => 64 - i.unsigned_abs().leading_zeros() as u64,
+        Term::Big(b) => b.bits(),
+        _ => 0,
     }
 }
 
@@ -108,6 +126,16 @@ pub fn binop(op: BinOp, a: &Term, b: &Term) -> Result<Term, Term> {
                 .checked_mul(*y)
                 .map(Term::Int)
                 .unwrap_or_else(|| Term::from_big(BigInt::from(*x) * *y))),
+            // A product has at least this many bits less one: too many,
+            // and it is not computed (the BEAM's answer, sooner).
+            _ if a.is_integer()
+                && b.is_integer()
+                && (int_bits(a) + int_bits(b)).saturating_sub(1) > limits::MAX_BIG_BITS
+                && int_bits(a) > 1
+                && int_bits(b) > 1 =>
+            {
+                Err(limits::system_limit())
+            }
             _ => arith(a, b, |x, y| x * y, |x, y| x * y),
         },
         BinOp::FDiv => {
@@ -210,27 +238,42 @@ fn int_op(
 }
 
 fn shift(a: &Term, b: &Term, left: bool) -> Result<Term, Term> {
-    let (Some(x), Some(n)) = (a.as_big(), b.as_int()) else {
+    let (Some(x), Some(n)) = (a.as_big(), b.as_big()) else {
         return Err(badarith());
     };
-    if !a.is_integer() {
-        return Err(badarith());
-    }
+    // Shifting left by `n` is shifting right by `-n`.
     let n = if left { n } else { -n };
-    if n > 1 << 24 {
-        return Err(Term::Atom(Atom::SYSTEM_LIMIT));
+    if x.is_zero() {
+        return Ok(Term::Int(0));
     }
-    if n >= 0 {
-        Ok(Term::from_big(x << (n as usize)))
+    if n.is_positive() {
+        // Too many bits, and it is not computed.
+        let bits = n
+            .to_u64()
+            .and_then(|n| n.checked_add(x.bits()))
+            .unwrap_or(u64::MAX);
+        if bits > limits::MAX_BIG_BITS {
+            return Err(limits::system_limit());
+        }
+        let by = (bits - x.bits()) as usize;
+        big_result(x << by)
     } else {
-        let k = (-n).min(1 << 24) as usize;
-        // Arithmetic shift right rounds towards negative infinity.
-        let (q, _) = x.div_mod_floor(&(BigInt::from(1) << k));
+        // Arithmetic shift right rounds towards negative infinity: past
+        // the last bit, 0 or -1.
+        let k = (-n).to_u64().unwrap_or(u64::MAX);
+        if k >= x.bits() {
+            return Ok(Term::Int(if x.is_negative() { -1 } else { 0 }));
+        }
+        let (q, _) = x.div_mod_floor(&(BigInt::from(1) << k as usize));
         Ok(Term::from_big(q))
     }
 }
 
 fn append(a: &Term, b: &Term) -> Result<Term, Term> {
+    let Some(len) = a.list_len() else {
+        return Err(badarg());
+    };
+    limits::room_for(len as u64, limits::CONS_WORDS)?;
     let Some(items) = a.list_to_vec() else {
         return Err(badarg());
     };
@@ -273,7 +316,7 @@ pub fn unop(op: UnOp, a: &Term) -> Result<Term, Term> {
         },
         UnOp::Bnot => match a {
             Term::Int(x) => Ok(Term::Int(!x)),
-            Term::Big(b) => Ok(Term::from_big(-(**b).clone() - 1)),
+            Term::Big(b) => big_result(-(**b).clone() - 1),
             _ => Err(badarith()),
         },
     }

@@ -85,6 +85,15 @@ impl CodeTable {
         })
     }
 
+    /// With an installed OTP known, does its module `module` lack an
+    /// export `name/arity`? (`false` when no OTP is known or the module's
+    /// export table cannot be read.)
+    fn otp_lacks(&self, module: Atom, name: Atom, arity: u32) -> bool {
+        self.libraries
+            .otp_exports(module.name())
+            .is_some_and(|e| !e.contains(&(name.name().to_string(), arity)))
+    }
+
     pub fn module(&self, name: Atom) -> Option<(u32, &ModuleCode)> {
         let i = *self.by_name.get(&name)?;
         Some((i, &*self.modules[i as usize]))
@@ -103,21 +112,25 @@ impl CodeTable {
                 },
                 // racewit's partial stand-in for an OTP module (global,
                 // mnesia, ...) lacks the function: the real module may well
-                // have it. Modules loaded from real source raise undef.
-                _ if m.origin == Origin::Prelude => Target::Unsupported {
-                    module,
-                    name,
-                    arity,
-                    reason: if library::touches_host(module.name(), name.name()) {
-                        ParkReason::Host
-                    } else if library::is_otp_library_module(module.name()) {
-                        // The prelude's stand-in of an OTP library module
-                        // serves because no OTP was found.
-                        ParkReason::NoOtp
-                    } else {
-                        ParkReason::Unsupported
-                    },
-                },
+                // have it (unsupported), unless the installed OTP's module
+                // does not export it either (undef, as on the BEAM). Modules
+                // loaded from real source raise undef.
+                _ if m.origin == Origin::Prelude && !self.otp_lacks(module, name, arity) => {
+                    Target::Unsupported {
+                        module,
+                        name,
+                        arity,
+                        reason: if library::touches_host(module.name(), name.name()) {
+                            ParkReason::Host
+                        } else if library::is_otp_library_module(module.name()) {
+                            // The prelude's stand-in of an OTP library module
+                            // serves because no OTP was found.
+                            ParkReason::NoOtp
+                        } else {
+                            ParkReason::Unsupported
+                        },
+                    }
+                }
                 _ => Target::Undef {
                     module,
                     name,
@@ -133,6 +146,17 @@ impl CodeTable {
                         name,
                         arity,
                     },
+                    // A module of the installed OTP (one of racewit's BIF
+                    // modules, say) that does not export the function: undef.
+                    Missing::Park(ParkReason::Unsupported)
+                        if self.otp_lacks(module, name, arity) =>
+                    {
+                        Target::Undef {
+                            module,
+                            name,
+                            arity,
+                        }
+                    }
                     Missing::Park(reason) => Target::Unsupported {
                         module,
                         name,

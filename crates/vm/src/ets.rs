@@ -266,7 +266,7 @@ impl EtsStore {
         tables.sort_by(|a, b| a.0.cmp(&b.0));
         let mut out = String::new();
         for (label, t) in tables {
-            let mut objs: Vec<String> = t.objects().iter().map(format::write_term).collect();
+            let mut objs: Vec<String> = t.objects().iter().map(format::brief).collect();
             objs.sort();
             out.push_str(&format!(
                 "ets {} ({:?}, owner {}): [{}]\n",

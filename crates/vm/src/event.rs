@@ -61,6 +61,8 @@ pub enum EventKind {
     Atomic,
     /// A process-local step that ended for another reason (e.g. the step limit).
     Local,
+    /// `erlang:halt/0,1,2`: the whole run ends here (no process steps again).
+    Halt,
 }
 
 #[derive(Clone, Debug)]

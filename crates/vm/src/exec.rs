@@ -13,6 +13,7 @@ use crate::code::{Callee, CodeTable, FailKind, FnCode, Instr, Slot, Target};
 use crate::event::{Access, Class, Event, EventKind, Exception, SharedItem};
 use crate::format;
 use crate::hot_loop::Cursor;
+use crate::limits::{self, CONS_WORDS, fresh_words, tuple_words};
 use crate::pattern::{self, Env, build_binary};
 use crate::process::{CHUNK_SLOTS, Frame, Handler, ProcStatus, Process, Start};
 use crate::term::{Fun, MapKey, Pid, Term, TermMap};
@@ -38,7 +39,7 @@ impl Vm {
         let Some(p) = self.procs.get(idx) else {
             return Err(VmError::NoSuchProcess(pid));
         };
-        if !p.can_step() {
+        if !p.can_step() || self.halted.is_some() {
             return Err(VmError::NotEnabled(pid));
         }
         self.step_count += 1;
@@ -46,7 +47,9 @@ impl Vm {
         let mut arc = self.take_placeholder(idx);
         let proc = Arc::make_mut(&mut arc);
         self.current = Some(pid);
+        self.open_meter();
         let outcome = self.run(&code, proc);
+        limits::close();
         self.current = None;
         self.self_exit = None;
         // Stale registers above the live top are trimmed between steps, so a
@@ -67,7 +70,7 @@ impl Vm {
         match outcome {
             Ok(Outcome::Event(ev)) => Ok(ev),
             Ok(Outcome::Exit(reason)) => {
-                let text = format!("exit({})", format::write_term(&reason));
+                let text = format!("exit({})", format::brief(&reason));
                 // A failed attempt keeps the access it had (a refused
                 // `register` only observed the registry): whether it crashed
                 // the process is plain from the exit that follows in the text
@@ -93,6 +96,45 @@ impl Vm {
         }
     }
 
+    /// A timer fires: its message goes to its destination (a registered
+    /// name is looked up now; a name not registered, or a process gone,
+    /// gets nothing) and the timer is gone. One step, seen by the scheduler
+    /// as a timeout.
+    fn fire_timer(&mut self, p: &mut Process) -> Outcome {
+        let Some(job) = p.timer.take() else {
+            return Outcome::Exit(Term::Atom(Atom::NORMAL));
+        };
+        if let ProcStatus::Waiting { deadline } = p.status {
+            self.vclock = self.vclock.max(deadline);
+        }
+        self.stop_waiting(p);
+        p.status = ProcStatus::Exited(Term::Atom(Atom::NORMAL));
+        self.note_exit();
+        let mut text = String::from("timer fires: ");
+        format::brief_into(&job.dest, &mut text);
+        text.push_str(" ! ");
+        format::brief_into(&job.msg, &mut text);
+        let mut ev = Event::new(p.pid, EventKind::Timeout, text);
+        let target = match &job.dest {
+            Term::Pid(t) => Some(*t),
+            Term::Atom(a) => {
+                ev.accesses
+                    .push((SharedItem::Registry(a.name().into()), Access::Read));
+                self.registry.get(a).copied()
+            }
+            _ => None,
+        };
+        if let Some(t) = target {
+            ev.accesses.push((SharedItem::Mailbox(t), Access::Write));
+            ev.item = Some(SharedItem::Mailbox(t));
+            ev.access = Some(Access::Write);
+            self.deliver(t, job.msg);
+        }
+        ev.accesses
+            .push((SharedItem::Process(p.pid), Access::Write));
+        Outcome::Event(ev)
+    }
+
     /// Everything a process's exit touches, for the scheduler's dependency
     /// relation: the process itself, the mailboxes of linked and monitoring
     /// processes (exit signals, `'DOWN'`), linked processes (a signal may
@@ -112,9 +154,13 @@ impl Vm {
         if let Some(name) = p.registered {
             out.push((SharedItem::Registry(name.name().into()), Access::Write));
         }
+        // Timers bound for it are cancelled.
+        for t in &p.incoming_timers {
+            out.push((SharedItem::Process(*t), Access::Write));
+        }
         for (k, q) in self.global_names.iter() {
             if *q == pid {
-                out.push((SharedItem::Global(format::write_term(&k.0)), Access::Write));
+                out.push((SharedItem::Global(format::brief(&k.0)), Access::Write));
             }
         }
         for t in self.ets.tables.values() {
@@ -132,8 +178,12 @@ impl Vm {
     }
 
     fn run(&mut self, code: &CodeTable, p: &mut Process) -> Result<Outcome, VmError> {
+        if p.timer.is_some() {
+            return Ok(self.fire_timer(p));
+        }
         match p.status {
             ProcStatus::Waiting { deadline } if p.mailbox.len() <= p.scanned => {
+                self.stop_waiting(p);
                 p.status = ProcStatus::Runnable;
                 self.vclock = self.vclock.max(deadline);
                 if let Some(f) = p.frames.last_mut() {
@@ -145,7 +195,11 @@ impl Vm {
                     "timeout".into(),
                 )));
             }
-            ProcStatus::Waiting { .. } | ProcStatus::Blocked => p.status = ProcStatus::Runnable,
+            ProcStatus::Waiting { .. } => {
+                self.stop_waiting(p);
+                p.status = ProcStatus::Runnable;
+            }
+            ProcStatus::Blocked => p.status = ProcStatus::Runnable,
             _ => {}
         }
         if let Some(start) = p.start.take() {
@@ -180,26 +234,11 @@ impl Vm {
             }
             Target::Bif(b) => {
                 let flow = match b.kind {
-                    BifKind::Pure(f) => match f(&args) {
+                    BifKind::Pure(f) => match self.call_pure(p, f, &args)? {
                         Ok(v) => Flow::Value(v),
                         Err(r) => Flow::error(r),
                     },
-                    BifKind::Ctx(f) => {
-                        let mut ctx = Ctx {
-                            vm: self,
-                            proc: p,
-                            event: None,
-                            site: None,
-                            span: None,
-                        };
-                        let flow = f(&mut ctx, &args);
-                        let ev = ctx.event.take();
-                        self.apply_deferred(p);
-                        if let Some(ev) = ev {
-                            self.pending_event(p, ev);
-                        }
-                        flow
-                    }
+                    BifKind::Ctx(f) => self.call_ctx(p, f, &args, None, None)?,
                 };
                 self.finish_flow(code, p, flow, ret, tail, true)
             }
@@ -223,6 +262,125 @@ impl Vm {
                 None,
             ))),
         }
+    }
+
+    /// Call a pure BIF. Its result's new part counts as allocated; a BIF
+    /// refused room runs again once the VM has measured (and the run stops
+    /// if the room is not there).
+    fn call_pure(
+        &mut self,
+        p: &Process,
+        f: crate::bif::PureFn,
+        args: &[Term],
+    ) -> Result<Result<Term, Term>, VmError> {
+        let r = self.with_room(p, || f(args))?;
+        if let Ok(v) = &r {
+            let w = fresh_words(v);
+            if w > 0 {
+                self.note_alloc(w);
+            }
+        }
+        Ok(r)
+    }
+
+    /// Run `f` (which asks for room before it allocates much, and has no
+    /// effect before): refused, measure and run it once more.
+    fn with_room<T>(
+        &mut self,
+        p: &Process,
+        mut f: impl FnMut() -> Result<T, Term>,
+    ) -> Result<Result<T, Term>, VmError> {
+        let r = f();
+        if r.is_ok() {
+            return Ok(r);
+        }
+        let Some(request) = limits::take_refusal() else {
+            return Ok(r);
+        };
+        self.make_room(p, request)?;
+        let r = f();
+        if r.is_err()
+            && let Some(request) = limits::take_refusal()
+        {
+            return Err(self.out_of_memory(p, request));
+        }
+        Ok(r)
+    }
+
+    /// Call a context BIF (at call site `site`, `span`), as [`Vm::call_pure`].
+    #[inline(always)]
+    fn call_ctx(
+        &mut self,
+        p: &mut Process,
+        f: crate::bif::CtxFn,
+        args: &[Term],
+        site: Option<(racewit_syntax::ir::Name, CallSiteId)>,
+        span: Option<racewit_syntax::Span>,
+    ) -> Result<Flow, VmError> {
+        let mut ctx = Ctx {
+            vm: self,
+            proc: p,
+            event: None,
+            site,
+            span,
+        };
+        let flow = f(&mut ctx, args);
+        let ev = ctx.event.take();
+        if matches!(flow, Flow::Raise(_))
+            && let Some(request) = limits::take_refusal()
+        {
+            let site = ctx.site.take();
+            return self.call_ctx_again(p, f, args, site, span, request);
+        }
+        self.apply_deferred(p);
+        if let Some(ev) = ev {
+            self.pending_event(p, ev);
+        }
+        if let Flow::Value(v) = &flow {
+            let w = fresh_words(v);
+            if w > 0 {
+                self.note_alloc(w);
+            }
+        }
+        Ok(flow)
+    }
+
+    /// A context BIF was refused room, before any effect: measure, and run
+    /// it once more (refused again, the run stops).
+    #[cold]
+    #[inline(never)]
+    fn call_ctx_again(
+        &mut self,
+        p: &mut Process,
+        f: crate::bif::CtxFn,
+        args: &[Term],
+        site: Option<(racewit_syntax::ir::Name, CallSiteId)>,
+        span: Option<racewit_syntax::Span>,
+        request: u64,
+    ) -> Result<Flow, VmError> {
+        self.make_room(p, request)?;
+        let mut ctx = Ctx {
+            vm: self,
+            proc: p,
+            event: None,
+            site,
+            span,
+        };
+        let flow = f(&mut ctx, args);
+        let ev = ctx.event.take();
+        if matches!(flow, Flow::Raise(_))
+            && let Some(request) = limits::take_refusal()
+        {
+            return Err(self.out_of_memory(p, request));
+        }
+        self.apply_deferred(p);
+        if let Some(ev) = ev {
+            self.pending_event(p, ev);
+        }
+        if let Flow::Value(v) = &flow {
+            self.note_alloc(fresh_words(v));
+        }
+        Ok(flow)
     }
 
     fn park(
@@ -264,12 +422,13 @@ impl Vm {
         }
     }
 
-    /// One reduction (a call); stops a run over budget.
+    /// One reduction (a call, or a turn of a comprehension); stops a run
+    /// over budget, and now and then looks at memory.
     #[inline(always)]
-    fn count_reduction(&mut self) -> Result<(), VmError> {
+    fn count_reduction(&mut self, p: &Process) -> Result<(), VmError> {
         self.reductions += 1;
         if self.reductions > self.max_reductions {
-            return Err(VmError::BudgetExhausted(self.reductions));
+            return self.reduction_checkpoint(p);
         }
         Ok(())
     }
@@ -278,6 +437,7 @@ impl Vm {
     /// frame (a tail call: same base and return slot). Returns its base.
     #[inline(always)]
     fn place_frame(
+        &mut self,
         p: &mut Process,
         f: &FnCode,
         module: u32,
@@ -294,7 +454,7 @@ impl Vm {
             }
             _ => {
                 if Self::needs_chunk(p, f) {
-                    Self::new_chunk(p, f);
+                    self.note_alloc(Self::new_chunk(p, f));
                 }
                 let base = p.top;
                 p.frames.push(Frame {
@@ -310,10 +470,7 @@ impl Vm {
         };
         p.top = base + f.frame_size as usize;
         if p.regs.len() < p.top {
-            // Grow by doubling up to a chunk, so the first chunk resizes
-            // (and copies) rarely; later chunks are allocated whole.
-            let len = p.top.max((p.regs.len() * 2).min(CHUNK_SLOTS));
-            p.regs.resize_with(len, || Term::Nil);
+            self.note_alloc(grow_regs(p, p.top));
         }
         base
     }
@@ -324,9 +481,12 @@ impl Vm {
         p.top + f.frame_size as usize > CHUNK_SLOTS && p.top > 0
     }
 
+    /// Returns the words allocated.
     #[inline(never)]
-    fn new_chunk(p: &mut Process, f: &FnCode) {
+    fn new_chunk(p: &mut Process, f: &FnCode) -> u64 {
+        let before = p.spare.capacity();
         p.push_chunk(f.frame_size as usize);
+        2 * p.regs.capacity().saturating_sub(before) as u64
     }
 
     /// After the top frame is popped: make the chunk of the new top frame current.
@@ -349,8 +509,8 @@ impl Vm {
         ret: u32,
         tail: bool,
     ) -> Result<(), VmError> {
-        self.count_reduction()?;
-        let base = Self::place_frame(p, f, module, function, ret, tail);
+        self.count_reduction(p)?;
+        let base = self.place_frame(p, f, module, function, ret, tail);
         for (i, a) in args.into_iter().enumerate() {
             Term::put(&mut p.regs[base + i], a);
         }
@@ -374,11 +534,11 @@ impl Vm {
         tail: bool,
         moves: u32,
     ) -> Result<usize, VmError> {
-        self.count_reduction()?;
+        self.count_reduction(p)?;
         // No source slot below its argument's position: moved in order, each
         // is read before anything writes to it (sources are distinct).
         if tail && args.iter().enumerate().all(|(j, s)| *s as usize >= j) {
-            let nb = Self::place_frame(p, f, module, function, ret, true);
+            let nb = self.place_frame(p, f, module, function, ret, true);
             for (j, s) in args.iter().enumerate() {
                 let src = base + *s as usize;
                 if src != nb + j {
@@ -395,7 +555,7 @@ impl Vm {
                     Term::Nil,
                 ));
             }
-            let nb = Self::place_frame(p, f, module, function, ret, true);
+            let nb = self.place_frame(p, f, module, function, ret, true);
             for (i, v) in buf.drain(..).enumerate() {
                 Term::put(&mut p.regs[nb + i], v);
             }
@@ -404,14 +564,14 @@ impl Vm {
         } else if Self::needs_chunk(p, f) {
             let mut buf = std::mem::take(&mut self.argbuf);
             buf.extend(args.iter().map(|s| p.regs[base + *s as usize].clone()));
-            let nb = Self::place_frame(p, f, module, function, ret, false);
+            let nb = self.place_frame(p, f, module, function, ret, false);
             for (i, v) in buf.drain(..).enumerate() {
                 Term::put(&mut p.regs[nb + i], v);
             }
             self.argbuf = buf;
             Ok(nb)
         } else {
-            let nb = Self::place_frame(p, f, module, function, ret, false);
+            let nb = self.place_frame(p, f, module, function, ret, false);
             // The new frame lies above the caller's.
             let (lo, hi) = p.regs.split_at_mut(nb);
             for (i, s) in args.iter().enumerate() {
@@ -460,6 +620,7 @@ impl Vm {
             ))),
             Flow::ParkWith(reason, call) => Ok(Some(self.park(p, call, reason, None))),
             Flow::Exit(reason) => Ok(Some(Outcome::Exit(reason))),
+            Flow::Stop(e) => Err(e),
         }
     }
 
@@ -613,6 +774,7 @@ impl Vm {
     fn raise(&mut self, p: &mut Process, code: &CodeTable, mut exc: Exception) -> Raised {
         if matches!(exc.stack, Term::Nil) {
             exc.stack = stack_trace(p, code);
+            self.note_alloc(fresh_words(&exc.stack));
         }
         if let Some(h) = p.handlers.pop() {
             p.frames.truncate(h.depth as usize);
@@ -735,9 +897,24 @@ impl Vm {
                 regs[$s as usize]
             };
         }
+        // The instruction (pc) and measurement count of the last rerun of an
+        // instruction refused room.
+        let mut rerun: (usize, u64) = (usize::MAX, 0);
         macro_rules! throw {
             ($exc:expr) => {{
                 let exc = $exc;
+                // An instruction refused room raises before any effect:
+                // measure, and run it again, unless it was just run again
+                // after a measurement.
+                if let Some(request) = limits::take_refusal() {
+                    if rerun == (pc, self.mem.measurements) {
+                        return Err(self.out_of_memory(p, request));
+                    }
+                    self.make_room(p, request)?;
+                    rerun = (pc, self.mem.measurements);
+                    pc -= 1;
+                    continue;
+                }
                 save_pc!();
                 match self.raise(p, code, exc) {
                     Raised::Handled => {
@@ -902,10 +1079,12 @@ impl Vm {
                     let h = take_or_clone(&mut r!(*head), moves & 1 != 0);
                     let t = take_or_clone(&mut r!(*tail), moves & 2 != 0);
                     Term::put(&mut r!(*dst), Term::cons(h, t));
+                    self.mem.alloc += CONS_WORDS;
                 }
                 Instr::Tuple { dst, elems } => {
                     let v: Vec<Term> = elems.iter().map(|s| r!(*s).clone()).collect();
                     r!(*dst) = Term::tuple(v);
+                    self.mem.alloc += tuple_words(elems.len());
                 }
                 Instr::Map {
                     dst,
@@ -934,6 +1113,9 @@ impl Vm {
                     if let Some(k) = bad {
                         error!(Term::tuple(vec![Term::Atom(Atom::BADKEY), k]));
                     }
+                    // The new version shares the old one's structure: count
+                    // what changed.
+                    self.mem.alloc += 8 + 8 * fields.len() as u64;
                     r!(*dst) = Term::Map(Arc::new(m));
                 }
                 Instr::Binary { dst, segs } => {
@@ -941,8 +1123,12 @@ impl Vm {
                         .iter()
                         .map(|s| (r!(s.value).clone(), s.size.map(|z| r!(z).clone()), s))
                         .collect();
-                    match build_binary(&parts) {
-                        Ok(v) => r!(*dst) = v,
+                    match self.with_room(p, || build_binary(&parts))? {
+                        Ok(v) => {
+                            self.note_alloc(fresh_words(&v));
+                            regs = &mut p.regs[base..];
+                            r!(*dst) = v
+                        }
                         Err(e) => error!(e),
                     }
                 }
@@ -952,7 +1138,10 @@ impl Vm {
                         small_op!(*op, x, y, *dst);
                     }
                     match arith::binop(*op, &r!(*a), &r!(*b)) {
-                        Ok(v) => Term::put(&mut r!(*dst), v),
+                        Ok(v) => {
+                            self.mem.alloc += fresh_words(&v);
+                            Term::put(&mut r!(*dst), v)
+                        }
                         Err(e) => error!(e),
                     }
                 }
@@ -960,7 +1149,10 @@ impl Vm {
                 Instr::AddImm { dst, a, imm } => op_imm!(BinOp::Add, *dst, *a, *imm),
                 Instr::SubImm { dst, a, imm } => op_imm!(BinOp::Sub, *dst, *a, *imm),
                 Instr::UnOp { dst, op, a } => match arith::unop(*op, &r!(*a)) {
-                    Ok(v) => Term::put(&mut r!(*dst), v),
+                    Ok(v) => {
+                        self.mem.alloc += fresh_words(&v);
+                        Term::put(&mut r!(*dst), v)
+                    }
                     Err(e) => error!(e),
                 },
                 Instr::MatchInt { src, imm, fail } => {
@@ -1063,6 +1255,16 @@ impl Vm {
                         pattern::eval_guard(&f.guards[*guard as usize], &mut env)
                     };
                     if !ok {
+                        // A guard that failed for want of room is no answer.
+                        if let Some(request) = limits::take_refusal() {
+                            if rerun == (pc, self.mem.measurements) {
+                                return Err(self.out_of_memory(p, request));
+                            }
+                            self.make_room(p, request)?;
+                            rerun = (pc, self.mem.measurements);
+                            pc -= 1;
+                            continue;
+                        }
                         pc = *fail as usize;
                     }
                 }
@@ -1123,10 +1325,11 @@ impl Vm {
                         Some(FastCall::Pure(func)) => {
                             let mut buf = std::mem::take(&mut self.argbuf);
                             buf.extend(args.iter().map(|s| r!(*s).clone()));
-                            let res = func(&buf);
+                            let res = self.call_pure(p, func, &buf);
                             buf.clear();
                             self.argbuf = buf;
-                            match res {
+                            regs = &mut p.regs[base..];
+                            match res? {
                                 Ok(v) if *tail => match self.do_return(p, v) {
                                     None => {
                                         resume!();
@@ -1178,8 +1381,9 @@ impl Vm {
                             }
                         }
                         Target::Bif(b) => match b.kind {
-                            BifKind::Pure(func) => match func(&argv) {
+                            BifKind::Pure(func) => match self.call_pure(p, func, &argv)? {
                                 Ok(v) => {
+                                    regs = &mut p.regs[base..];
                                     if *tail {
                                         match self.do_return(p, v) {
                                             None => {
@@ -1201,19 +1405,8 @@ impl Vm {
                                 } else {
                                     m.sites.get(*site as usize).map(|s| s.span)
                                 };
-                                let mut ctx = Ctx {
-                                    vm: self,
-                                    proc: p,
-                                    event: None,
-                                    site: Some((m.ir_name.clone(), CallSiteId(*site))),
-                                    span,
-                                };
-                                let flow = func(&mut ctx, &argv);
-                                let ev = ctx.event.take();
-                                self.apply_deferred(p);
-                                if let Some(ev) = ev {
-                                    self.pending_event(p, ev);
-                                }
+                                let site = Some((m.ir_name.clone(), CallSiteId(*site)));
+                                let flow = self.call_ctx(p, func, &argv, site, span)?;
                                 self.finish_flow(code, p, flow, *dst, *tail, false)
                             }
                         },
@@ -1301,9 +1494,9 @@ impl Vm {
                     save_pc!();
                     let md = &code.modules[module as usize];
                     let mut text = String::with_capacity(64);
-                    format::write_into(&dest, &mut text);
+                    format::brief_into(&dest, &mut text);
                     text.push_str(" ! ");
-                    format::write_into(&m, &mut text);
+                    format::brief_into(&m, &mut text);
                     let mut ev = Event::new(p.pid, EventKind::Send, text);
                     ev.site = Some((md.ir_name.clone(), CallSiteId(*site)));
                     if !md.prelude {
@@ -1366,6 +1559,7 @@ impl Vm {
                         .map(|c| c.arity)
                         .unwrap_or(0);
                     let envv: Vec<Term> = env.iter().map(|s| r!(*s).clone()).collect();
+                    self.mem.alloc += 8 + 2 * envv.len() as u64;
                     r!(*dst) = Term::Fun(Arc::new(Fun::Closure {
                         module: md.name,
                         mod_index: module,
@@ -1411,6 +1605,7 @@ impl Vm {
                             }
                         }
                     };
+                    self.mem.alloc += 6;
                     r!(*dst) = Term::Fun(Arc::new(v));
                 }
                 Instr::TryBegin {
@@ -1461,6 +1656,7 @@ impl Vm {
                             Term::tuple(vec![reason_v, r!(*stack).clone()]),
                         ]),
                     };
+                    self.mem.alloc += 2 * tuple_words(2);
                     r!(*dst) = v;
                 }
                 Instr::RecvStart => p.recv_pos = 0,
@@ -1480,7 +1676,7 @@ impl Vm {
                     save_pc!();
                     let mut text = String::with_capacity(64);
                     text.push_str("receive ");
-                    format::write_into(&m, &mut text);
+                    format::brief_into(&m, &mut text);
                     let ev = Event::new(p.pid, EventKind::Receive, text)
                         .with_item(SharedItem::Mailbox(p.pid), Access::Read);
                     if let Some(ev) = self.take_or_merge(p, ev) {
@@ -1510,9 +1706,11 @@ impl Vm {
                     p.after_pc = *after;
                     p.status = match t {
                         None => ProcStatus::Blocked,
-                        Some(ms) => ProcStatus::Waiting {
-                            deadline: self.vclock + ms,
-                        },
+                        Some(ms) => {
+                            let deadline = self.vclock.saturating_add(ms);
+                            self.timeouts.insert((deadline, p.pid));
+                            ProcStatus::Waiting { deadline }
+                        }
                     };
                     let text = match t {
                         None => "receive (waiting)".to_string(),
@@ -1524,6 +1722,11 @@ impl Vm {
                     ));
                 }
                 Instr::ListNext { list, head, done } => {
+                    // A turn of a comprehension is a reduction.
+                    if matches!(r!(*list), Term::Cons(_)) {
+                        self.count_reduction(p)?;
+                        regs = &mut p.regs[base..];
+                    }
                     let l = std::mem::replace(&mut r!(*list), Term::Nil);
                     match l {
                         Term::Cons(c) => {
@@ -1535,6 +1738,8 @@ impl Vm {
                     }
                 }
                 Instr::BinNext { bits, pat, done } => {
+                    self.count_reduction(p)?;
+                    regs = &mut p.regs[base..];
                     let b = r!(*bits).clone();
                     let Term::Bin(b) = b else {
                         error!(Term::tuple(vec![Term::atom("bad_generator"), b]))
@@ -1560,8 +1765,25 @@ impl Vm {
                         std::mem::replace(&mut r!(*acc), Term::Nil),
                     );
                     r!(*acc) = v;
+                    self.mem.alloc += CONS_WORDS;
                 }
                 Instr::AccFinish { dst, acc, kind } => {
+                    if *kind == ComprehensionKind::Binary {
+                        // The parts may repeat one binary many times: room
+                        // for the whole first.
+                        let bits: u64 = r!(*acc)
+                            .list_iter()
+                            .map(|it| match it {
+                                Term::Bin(b) => b.len as u64,
+                                _ => 0,
+                            })
+                            .sum();
+                        let words = limits::binary_words((bits / 8) as usize);
+                        if let Err(e) = self.with_room(p, || limits::room(words))? {
+                            error!(e);
+                        }
+                        regs = &mut p.regs[base..];
+                    }
                     let items = reverse_owned(std::mem::replace(&mut r!(*acc), Term::Nil));
                     let v = match kind {
                         ComprehensionKind::List => items,
@@ -1591,6 +1813,9 @@ impl Vm {
                             Term::Map(Arc::new(m))
                         }
                     };
+                    if *kind != ComprehensionKind::List {
+                        self.mem.alloc += fresh_words(&v);
+                    }
                     r!(*dst) = v;
                 }
                 Instr::MapToList { dst, src } => {
@@ -1605,6 +1830,7 @@ impl Vm {
                             error!(Term::tuple(vec![Term::atom("bad_generator"), o]))
                         }
                     };
+                    self.mem.alloc += fresh_words(&v);
                     r!(*dst) = v;
                 }
                 Instr::Missing { line } => {
@@ -1654,7 +1880,7 @@ impl Vm {
         }
     }
 
-    fn location_text(&self, span: Option<racewit_syntax::Span>) -> String {
+    pub(crate) fn location_text(&self, span: Option<racewit_syntax::Span>) -> String {
         match span {
             Some(sp) if (sp.file.0 as usize) < self.program.sources.len() => {
                 let loc = self.program.sources.location(sp);
@@ -1729,6 +1955,17 @@ fn reverse_owned(list: Term) -> Term {
             _ => return out,
         }
     }
+}
+
+/// Grow the top register chunk to hold `need` slots: by doubling up to a
+/// chunk, so the first chunk resizes (and copies) rarely; later chunks are
+/// allocated whole. Returns the words allocated.
+#[inline(never)]
+pub(crate) fn grow_regs(p: &mut Process, need: usize) -> u64 {
+    let before = p.regs.capacity();
+    let len = need.max((p.regs.len() * 2).min(CHUNK_SLOTS));
+    p.regs.resize_with(len, || Term::Nil);
+    2 * p.regs.capacity().saturating_sub(before) as u64
 }
 
 /// `MoveLast`: the value in slot `src` moves to slot `dst`, leaving `[]`.

@@ -14,6 +14,138 @@ pub fn write_term(t: &Term) -> String {
 }
 
 pub fn write_into(t: &Term, out: &mut String) {
+    write_capped(t, out, usize::MAX);
+}
+
+/// Characters of a term in a step's text (an event's description, a
+/// shared item's key): past them, `...`.
+pub const BRIEF_CHARS: usize = 4096;
+
+/// [`write_term`] cut after [`BRIEF_CHARS`] characters: for texts about a
+/// step, which must stay small whatever the term (one that shares parts
+/// can print to far more than it holds).
+pub fn brief(t: &Term) -> String {
+    let mut s = String::new();
+    brief_into(t, &mut s);
+    s
+}
+
+/// [`write_into`] cut after [`BRIEF_CHARS`] more characters; a cut text
+/// ends with `...#` and a hash of the whole term, so two terms that differ
+/// past the cut still print differently (texts name messages and keys).
+#[inline]
+pub fn brief_into(t: &Term, out: &mut String) {
+    if t.is_immediate() {
+        // Short whatever it is.
+        return write_capped(t, out, usize::MAX);
+    }
+    let cap = out.len() + BRIEF_CHARS;
+    write_capped(t, out, cap);
+    if out.len() > cap {
+        cut(t, out, cap);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn cut(t: &Term, out: &mut String, cap: usize) {
+    let mut end = cap;
+    while !out.is_char_boundary(end) {
+        end -= 1;
+    }
+    out.truncate(end);
+    use std::fmt::Write as _;
+    let _ = write!(out, "...#{:016x}", dag_hash(t));
+}
+
+/// A hash of a term's value that visits each shared part once (a term
+/// that shares parts can be far larger written out than held).
+fn dag_hash(t: &Term) -> u64 {
+    use std::sync::Arc;
+    enum Task<'a> {
+        Visit(&'a Term),
+        /// Combine the last `n` values under `tag`; remember the result
+        /// for the shared part at `key`.
+        Combine {
+            tag: u64,
+            n: usize,
+            key: Option<usize>,
+        },
+    }
+    fn mix(h: u64, x: u64) -> u64 {
+        (h ^ x).wrapping_mul(0x100000001b3).rotate_left(29)
+    }
+    fn shared<T: ?Sized>(a: &Arc<T>) -> Option<usize> {
+        (Arc::strong_count(a) > 1).then_some(Arc::as_ptr(a) as *const u8 as usize)
+    }
+    let mut memo: rustc_hash::FxHashMap<usize, u64> = Default::default();
+    let mut tasks = vec![Task::Visit(t)];
+    let mut vals: Vec<u64> = Vec::new();
+    while let Some(task) = tasks.pop() {
+        match task {
+            Task::Visit(t) => {
+                let (tag, key, children): (u64, Option<usize>, Vec<&Term>) = match t {
+                    Term::Tuple(items) => (1, shared(items), items.iter().collect()),
+                    Term::Cons(c) => (2, shared(c), vec![&c.head, &c.tail]),
+                    Term::Map(m) => (
+                        3,
+                        shared(m),
+                        m.iter().flat_map(|(k, v)| [&k.0, v]).collect(),
+                    ),
+                    Term::Fun(f) => match &**f {
+                        Fun::Closure { env, index, .. } => {
+                            (4 + u64::from(*index), shared(f), env.iter().collect())
+                        }
+                        _ => {
+                            vals.push(mix(5, crate::bif::hash_text(&fun_text(f))));
+                            continue;
+                        }
+                    },
+                    Term::Bin(b) => {
+                        let h = b
+                            .to_bytes()
+                            .iter()
+                            .fold(6 + b.len as u64, |h, x| mix(h, u64::from(*x)));
+                        vals.push(h);
+                        continue;
+                    }
+                    Term::Big(b) => {
+                        vals.push(b.to_u64_digits().1.iter().fold(7, |h, d| mix(h, *d)));
+                        continue;
+                    }
+                    other => {
+                        let mut s = String::new();
+                        write_into(other, &mut s);
+                        vals.push(crate::bif::hash_text(&s));
+                        continue;
+                    }
+                };
+                if let Some(h) = key.and_then(|k| memo.get(&k)) {
+                    vals.push(*h);
+                    continue;
+                }
+                tasks.push(Task::Combine {
+                    tag,
+                    n: children.len(),
+                    key,
+                });
+                tasks.extend(children.into_iter().rev().map(Task::Visit));
+            }
+            Task::Combine { tag, n, key } => {
+                let start = vals.len() - n;
+                let h = vals.drain(start..).fold(tag, mix);
+                if let Some(k) = key {
+                    memo.insert(k, h);
+                }
+                vals.push(h);
+            }
+        }
+    }
+    vals.pop().unwrap_or(0)
+}
+
+/// `~w` of `t`, stopping once `out` is longer than `cap` bytes.
+fn write_capped(t: &Term, out: &mut String, cap: usize) {
     use std::fmt::Write as _;
     // Writing to a String cannot fail.
     match t {
@@ -29,16 +161,21 @@ pub fn write_into(t: &Term, out: &mut String) {
             let _ = write!(out, "#Ref<0.0.0.{r}>");
         }
         Term::Pid(p) => {
-            let _ = write!(out, "<0.{}.0>", p.0 + 80);
+            let _ = write!(out, "<0.{}.0>", p.number());
         }
         Term::Fun(f) => out.push_str(&fun_text(f)),
+        // Past the cap, parts are left out (a part's leaves are short,
+        // but there may be any number of them).
         Term::Tuple(items) => {
             out.push('{');
             for (i, e) in items.iter().enumerate() {
+                if out.len() > cap {
+                    break;
+                }
                 if i > 0 {
                     out.push(',');
                 }
-                write_into(e, out);
+                write_capped(e, out, cap);
             }
             out.push('}');
         }
@@ -48,19 +185,22 @@ pub fn write_into(t: &Term, out: &mut String) {
             let mut cur = t;
             let mut first = true;
             loop {
+                if out.len() > cap {
+                    break;
+                }
                 match cur {
                     Term::Cons(c) => {
                         if !first {
                             out.push(',');
                         }
                         first = false;
-                        write_into(&c.head, out);
+                        write_capped(&c.head, out, cap);
                         cur = &c.tail;
                     }
                     Term::Nil => break,
                     other => {
                         out.push('|');
-                        write_into(other, out);
+                        write_capped(other, out, cap);
                         break;
                     }
                 }
@@ -70,12 +210,15 @@ pub fn write_into(t: &Term, out: &mut String) {
         Term::Map(m) => {
             out.push_str("#{");
             for (i, (k, v)) in m.iter().enumerate() {
+                if out.len() > cap {
+                    break;
+                }
                 if i > 0 {
                     out.push(',');
                 }
-                write_into(&k.0, out);
+                write_capped(&k.0, out, cap);
                 out.push_str(" => ");
-                write_into(v, out);
+                write_capped(v, out, cap);
             }
             out.push('}');
         }

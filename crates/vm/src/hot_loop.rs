@@ -22,7 +22,10 @@ use crate::arith;
 use crate::atom::Atom;
 use crate::bif::{Bif, BifKind};
 use crate::code::{Callee, CodeTable, FnCode, Instr, Target};
-use crate::exec::{FastCall, bind_closure, copy_cons_parts, fast_call, move_slot, take_or_clone};
+use crate::exec::{
+    FastCall, bind_closure, copy_cons_parts, fast_call, grow_regs, move_slot, take_or_clone,
+};
+use crate::limits::{CONS_WORDS, fresh_words};
 use crate::process::{CHUNK_SLOTS, Frame, Process};
 use crate::term::Term;
 use crate::vm::Vm;
@@ -62,6 +65,10 @@ impl Vm {
         // Calls left before the budget runs out (one register, counted down).
         let start_left = self.max_reductions.saturating_sub(self.reductions);
         let mut left = start_left;
+        // Words allocated (counted for the memory budget when the loop
+        // stops), and how many may be before the budget wants a look.
+        let mut allocs: u64 = 0;
+        let alloc_room = self.mem.trigger.saturating_sub(self.mem.alloc);
         let mut regs: &mut [Term] = &mut p.regs[base..];
         // The current function's instructions, kept apart from `f` so the
         // dispatch needs no load through it.
@@ -223,7 +230,7 @@ impl Vm {
                         stop!();
                     }
                     if p.regs.len() < need {
-                        grow(p, need);
+                        allocs += grow_regs(p, need);
                     }
                     if in_order {
                         for (j, s) in args.iter().enumerate() {
@@ -256,7 +263,7 @@ impl Vm {
                     push_caller!($dst);
                     p.top = need;
                     if p.regs.len() < need {
-                        grow(p, need);
+                        allocs += grow_regs(p, need);
                     }
                     // The new frame lies above the caller's.
                     let (lo, hi) = p.regs.split_at_mut(nb);
@@ -314,7 +321,7 @@ impl Vm {
                 }
                 p.top = need;
                 if p.regs.len() < need {
-                    grow(p, need);
+                    allocs += grow_regs(p, need);
                 }
                 Term::put_int(&mut p.regs[nb], $v);
                 enter!(fc, callee_key, nb, entry);
@@ -382,6 +389,7 @@ impl Vm {
                     let h = take_or_clone(&mut r!(*head), moves & 1 != 0);
                     let t = take_or_clone(&mut r!(*tail), moves & 2 != 0);
                     Term::put(&mut r!(*dst), Term::cons(h, t));
+                    allocs += CONS_WORDS;
                     pc += 1;
                 }
                 Instr::Op { dst, op, a, b } => {
@@ -479,6 +487,11 @@ impl Vm {
                 Instr::Jump(l) => pc = *l as usize,
                 Instr::ListNext { list, head, done } => match &r!(*list) {
                     Term::Cons(_) => {
+                        // A turn of a comprehension is a reduction.
+                        if left == 0 {
+                            stop!();
+                        }
+                        left -= 1;
                         let l = std::mem::replace(&mut r!(*list), Term::Nil);
                         if let Term::Cons(c) = &l {
                             Term::copy_into(&mut r!(*head), &c.head);
@@ -495,6 +508,7 @@ impl Vm {
                         std::mem::replace(&mut r!(*acc), Term::Nil),
                     );
                     r!(*acc) = v;
+                    allocs += CONS_WORDS;
                     pc += 1;
                 }
                 Instr::CallCode {
@@ -546,6 +560,15 @@ impl Vm {
                         let Ok(v) = res else {
                             stop!();
                         };
+                        // What the BIF made counts; at the budget's trigger
+                        // `exec` makes the call again and takes a look.
+                        let w = fresh_words(&v);
+                        if w > 0 {
+                            if allocs + w >= alloc_room {
+                                stop!();
+                            }
+                            allocs += w;
+                        }
                         if *tail {
                             ret!(|regs: &mut [Term], dst: usize, _| Term::put(&mut regs[dst], v));
                         }
@@ -612,6 +635,9 @@ impl Vm {
             chunk,
         });
         self.reductions += start_left - left;
+        if allocs > 0 {
+            self.note_alloc(allocs);
+        }
         *cur = Cursor {
             f,
             module,
@@ -679,12 +705,4 @@ fn pass_arg(dst: &mut Term, src: &mut Term, moved: bool) {
 #[inline(always)]
 fn fn_key(module: u32, function: u32) -> u64 {
     u64::from(function) << 32 | u64::from(module)
-}
-
-/// Grow the top register chunk to hold `need` slots, by doubling up to a
-/// chunk (as `exec` does).
-#[inline(never)]
-fn grow(p: &mut Process, need: usize) {
-    let len = need.max((p.regs.len() * 2).min(CHUNK_SLOTS));
-    p.regs.resize_with(len, || Term::Nil);
 }

@@ -7,7 +7,8 @@
 //! - [`Term`], [`Pid`], [`atom::Atom`]: Erlang values.
 //! - [`Event`], [`EventKind`], [`SharedItem`], [`Access`]: what a step did.
 //! - [`ProcStatus`], [`ProcName`]: process state and stable names (`P1.2`).
-//! - [`VmConfig`], [`VmError`]: limits, and why the interpreter stopped.
+//! - [`VmConfig`], [`VmError`]: limits, and why the interpreter stopped
+//!   (reductions, memory, processes, atoms: see [`limits`]).
 //! - [`run::run_entry`]: run `mod:fun()` once under round robin (`racewit run`).
 //!
 //! Architecture invariant: the VM does no I/O, reads no clock, owns no
@@ -23,14 +24,27 @@
 //! recursion never uses the Rust stack; a per-run reduction budget stops
 //! livelocks ([`VmError::BudgetExhausted`]).
 //!
+//! Resource limits ([`limits`]): sizes the BEAM refuses raise its
+//! exceptions (`badarg`, `system_limit`); everything else a run holds
+//! counts against a per-run memory budget, and a run over it ends with
+//! [`VmError::MemoryExhausted`] naming the process and where it was, as a
+//! run that makes too many processes or atoms ends with
+//! [`VmError::TooManyProcesses`] or [`VmError::TooManyAtoms`]. Never an
+//! allocation failure of racewit.
+//!
 //! Model of time and receive: `receive` with no matching message blocks
 //! ([`ProcStatus::Blocked`], a [`EventKind::Blocked`] event); with `after T`
 //! (T > 0) the process is [`ProcStatus::Waiting`] and stays enabled: stepping
 //! it with no new message fires the timeout ([`EventKind::Timeout`]), so a
 //! timeout is a scheduling choice; a new message makes it rescan first.
-//! `after 0` is immediate and not an event. `timer:sleep/1`,
-//! `erlang:send_after/3` (a hidden timer process) and gen_server call
-//! timeouts are built on this. Virtual time only moves when a timeout fires.
+//! `after 0` is immediate and not an event. `timer:sleep/1` and gen_server
+//! call timeouts are built on this. An `erlang:` timer (`send_after/3,4`,
+//! `start_timer/3,4`) is no process of the program but an entry the
+//! scheduler sees (`P1.t1`, its owner's first timer) waiting for its
+//! deadline: its firing, which sends the message, is one step, a timeout
+//! chosen like any other. Virtual time only moves when a timeout fires.
+//! `erlang:halt/0,1,2` ends the whole run: an [`EventKind::Halt`] event,
+//! after which no process steps.
 //!
 //! Visible actions (one per step): send, receive, spawn, exit, link/unlink,
 //! monitor/demonitor, registry and ETS and mnesia accesses, output, timeout.
@@ -48,6 +62,11 @@
 //! clock starts at 2024-01-01T00:00:00Z (UTC) and moves as above; the
 //! application environment starts empty and is shared state (`ac_tab`
 //! items); the OS environment is empty and the emulator has no arguments.
+//! The node's standard processes `init`, `user`, `kernel_sup`,
+//! `application_controller`, `global_name_server` and `logger` are
+//! registered and alive from the start, never scheduled (a message to one
+//! is dropped, a signal ignored), with the named tables `ac_tab`,
+//! `global_names` and `logger` (empty).
 //!
 //! Calls racewit does not run park the calling process
 //! ([`ProcStatus::Parked`]) with a [`ParkReason`]: an OTP module that is not
@@ -57,7 +76,8 @@
 //! library module with no OTP installed (`no_otp`). A call to a function
 //! missing from a user's module or from a library module loaded from
 //! source, or to a module named only at run time and found nowhere, is
-//! `undef` as on the BEAM. Library code comes in through
+//! `undef` as on the BEAM, as is a function the installed OTP's module does
+//! not export (its export table, handed in with the libraries). Library code comes in through
 //! [`VmConfig::libraries`] ([`library`]); the modelled outside world
 //! (logger, application controller, code server, counters, crypto) is in
 //! the prelude and [`world`] (see the crate README).
@@ -83,6 +103,7 @@ pub mod format;
 mod hot_loop;
 pub mod layout;
 pub mod library;
+pub mod limits;
 pub mod liveness;
 pub mod mnesia;
 pub mod pattern;

@@ -28,6 +28,18 @@ pub struct Libraries {
     /// What was loaded, one line per source (the OTP root and release,
     /// each dependency directory), for a witness's load record.
     pub record: Vec<String>,
+    /// The installed OTP's export tables, asked for a module racewit only
+    /// stands in for (or runs as BIFs): a function the real module lacks is
+    /// `undef`, not an unsupported call.
+    pub exports: Option<Arc<dyn ExportTables>>,
+}
+
+/// The functions modules of the installed OTP export, as its `.beam` files
+/// say. Implemented by whoever found the OTP (the VM reads no files).
+pub trait ExportTables: Send + Sync + std::fmt::Debug {
+    /// `module`'s exports, or `None` when the installed OTP has no such
+    /// module or its export table cannot be read.
+    fn exports(&self, module: &str) -> Option<Arc<BTreeSet<(String, u32)>>>;
 }
 
 impl Libraries {
@@ -40,6 +52,11 @@ impl Libraries {
     /// Whether an installed OTP was found.
     pub fn has_otp(&self) -> bool {
         self.otp_modules.is_some()
+    }
+
+    /// What the installed OTP's module `module` exports, when known.
+    pub fn otp_exports(&self, module: &str) -> Option<Arc<BTreeSet<(String, u32)>>> {
+        self.exports.as_ref()?.exports(module)
     }
 }
 

@@ -58,7 +58,7 @@ impl MnesiaStore {
         tables.sort_by(|a, b| a.name.name().cmp(b.name.name()));
         let mut out = String::new();
         for t in tables {
-            let mut objs: Vec<String> = t.data.objects().iter().map(format::write_term).collect();
+            let mut objs: Vec<String> = t.data.objects().iter().map(format::brief).collect();
             objs.sort();
             out.push_str(&format!(
                 "mnesia {}: [{}]\n",

@@ -10,6 +10,7 @@ use crate::arith;
 use crate::atom::Atom;
 use crate::bif::BifKind;
 use crate::code::{CPat, CSeg, GExpr};
+use crate::limits;
 use crate::term::{Bitstr, MapKey, Pid, Term, exact_eq};
 
 /// The registers of the running frame.
@@ -285,6 +286,20 @@ impl BitWriter {
         if n == 0 {
             return;
         }
+        // A wide field holds a narrow value: its high bits are copies of
+        // the sign, written a byte at a time (`<<0:(1 bsl 30)>>`).
+        let narrow = (v.bits() as usize + 1).next_multiple_of(8);
+        if n > narrow + 64 && (!little || n.is_multiple_of(8)) {
+            let pad = if v.sign() == Sign::Minus { 0xff } else { 0 };
+            if little {
+                self.push_int(v, narrow, true);
+                self.push_fill(pad, n - narrow);
+            } else {
+                self.push_fill(pad, n - narrow);
+                self.push_int(v, narrow, false);
+            }
+            return;
+        }
         // Two's complement of v modulo 2^n, as n bits big-endian.
         let modulus = BigInt::from(1) << n;
         let mut x = v % &modulus;
@@ -309,6 +324,18 @@ impl BitWriter {
             self.push_bit(be[i / 8] >> (7 - i % 8) & 1 == 1);
         }
     }
+    /// `n` bits, each the bit of `byte` (0 or 0xff).
+    fn push_fill(&mut self, byte: u8, mut n: usize) {
+        while n > 0 && !self.len.is_multiple_of(8) {
+            self.push_bit(byte != 0);
+            n -= 1;
+        }
+        self.bytes.resize(self.bytes.len() + n / 8, byte);
+        self.len += n / 8 * 8;
+        for _ in 0..n % 8 {
+            self.push_bit(byte != 0);
+        }
+    }
     pub fn finish(self) -> Bitstr {
         Bitstr {
             data: Arc::new(self.bytes),
@@ -318,8 +345,52 @@ impl BitWriter {
     }
 }
 
-/// Build a binary from evaluated segments: `(value, size, seg)`. `Err` is `badarg`.
+/// The bits a binary's segments take, as the BEAM computes them before it
+/// builds: `badarg` for a bad size or a segment that is no binary where
+/// one is wanted, `system_limit` for a size the BEAM holds as a bignum.
+fn binary_bits<T>(parts: &[(Term, Option<Term>, &CSeg<T>)]) -> Result<u64, Term> {
+    let badarg = || Term::Atom(Atom::BADARG);
+    let mut total: u64 = 0;
+    for (value, size, seg) in parts {
+        let size = match size {
+            None => None,
+            Some(Term::Int(n)) if *n >= 0 && *n as u64 >= limits::MAX_SEGMENT_SIZE => {
+                return Err(limits::system_limit());
+            }
+            Some(Term::Int(n)) if *n >= 0 => Some(*n as u64),
+            Some(Term::Big(b)) if b.sign() == Sign::Plus => return Err(limits::system_limit()),
+            Some(Term::Atom(a)) if a.name() == "all" => None,
+            _ => return Err(badarg()),
+        };
+        // Bits beyond any machine: as large as the memory budget refuses.
+        let sized = |default: u64| -> Result<u64, Term> {
+            Ok(size.unwrap_or(default).saturating_mul(u64::from(seg.unit)))
+        };
+        let bits = match seg.ty {
+            BinType::Integer => sized(8)?,
+            BinType::Float => sized(64)?,
+            BinType::Binary | BinType::Bitstring => match (value, size) {
+                (Term::Bin(_), Some(_)) => sized(0)?,
+                (Term::Bin(b), None) => b.len as u64,
+                _ => return Err(badarg()),
+            },
+            BinType::Utf8 | BinType::Utf16 | BinType::Utf32 => 32,
+        };
+        total = total.saturating_add(bits);
+    }
+    Ok(total)
+}
+
+/// Build a binary from evaluated segments: `(value, size, seg)`. `Err` is
+/// `badarg`, or `system_limit` for a size beyond the BEAM's; room for it
+/// is asked of the memory budget first.
 pub fn build_binary<T>(parts: &[(Term, Option<Term>, &CSeg<T>)]) -> Result<Term, Term> {
+    let bits = binary_bits(parts)?;
+    if bits > 1 << 16 {
+        limits::room(limits::binary_words(
+            usize::try_from(bits / 8).unwrap_or(usize::MAX),
+        ))?;
+    }
     let mut w = BitWriter::default();
     let badarg = || Term::Atom(Atom::BADARG);
     for (value, size, seg) in parts {

@@ -29,10 +29,6 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../prelude/proc_lib.erl"),
     ),
     ("prelude/timer.erl", include_str!("../prelude/timer.erl")),
-    (
-        "prelude/racewit_timer.erl",
-        include_str!("../prelude/racewit_timer.erl"),
-    ),
     ("prelude/mnesia.erl", include_str!("../prelude/mnesia.erl")),
     ("prelude/global.erl", include_str!("../prelude/global.erl")),
     ("prelude/logger.erl", include_str!("../prelude/logger.erl")),

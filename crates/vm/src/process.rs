@@ -64,8 +64,10 @@ pub enum Start {
 #[derive(Clone)]
 pub struct Process {
     pub pid: Pid,
-    pub name: ProcName,
+    /// Processes spawned so far (the next child is `<name>.<children + 1>`).
     pub children: u32,
+    /// Timers started so far (the next is `<name>.t<timers + 1>`).
+    pub timers: u32,
     /// Registers of the frames in the top chunk; `regs[..top]` is live, the
     /// rest are stale values kept to avoid refilling (trimmed between steps).
     /// A deep stack is a list of chunks of about [`CHUNK_SLOTS`] slots, so it
@@ -109,21 +111,43 @@ pub struct Process {
     pub mnesia_tx: Vec<crate::mnesia::MnesiaStore>,
     /// A dirty operation ran inside a transaction: end the step there.
     pub yield_in_atomic: bool,
+    /// For a timer (`erlang:send_after/3,4`, `start_timer/3,4`): what it
+    /// sends when it fires. A timer runs no code: it waits for its deadline
+    /// (a timeout the scheduler may fire), sends, and is gone.
+    pub timer: Option<Box<TimerJob>>,
+    /// Timers that will send to this process (cancelled when it exits).
+    pub incoming_timers: Vec<Pid>,
+    /// Its group leader (`group_leader/0,2`): a spawned process inherits
+    /// its parent's; a root's is the node's `user` process.
+    pub group_leader: Pid,
+    /// Monitors on this process with a `{tag, Tag}` option: ref → Tag
+    /// (its `'DOWN'` message starts with Tag).
+    pub monitor_tags: BTreeMap<u64, Term>,
+}
+
+/// A timer's message and destination.
+#[derive(Clone)]
+pub struct TimerJob {
+    /// A pid or a registered name (looked up when the timer fires).
+    pub dest: Term,
+    pub msg: Term,
+    /// The timer's reference (`erlang:cancel_timer/1` takes it).
+    pub tref: u64,
 }
 
 impl Process {
-    pub fn new(pid: Pid, name: ProcName, start: Start, initial_call: Term) -> Process {
+    pub fn new(pid: Pid, start: Option<Start>, initial_call: Term) -> Process {
         Process {
             pid,
-            name,
             children: 0,
+            timers: 0,
             regs: Vec::new(),
             top: 0,
             lower: Vec::new(),
             spare: Vec::new(),
             frames: Vec::new(),
             handlers: Vec::new(),
-            start: Some(start),
+            start,
             mailbox: VecDeque::new(),
             recv_pos: 0,
             scanned: 0,
@@ -141,7 +165,19 @@ impl Process {
             atomic: 0,
             mnesia_tx: Vec::new(),
             yield_in_atomic: false,
+            timer: None,
+            incoming_timers: Vec::new(),
+            group_leader: Pid(crate::term::SYSTEM_PID_BASE + crate::vm::USER_INDEX),
+            monitor_tags: BTreeMap::new(),
         }
+    }
+
+    /// A timer due at `deadline` (virtual milliseconds).
+    pub fn timer(pid: Pid, job: TimerJob, deadline: u64) -> Process {
+        let mut p = Process::new(pid, None, Term::Nil);
+        p.status = ProcStatus::Waiting { deadline };
+        p.timer = Some(Box::new(job));
+        p
     }
 
     /// Start a new top chunk with room for `size` slots (the next frame).

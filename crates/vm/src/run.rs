@@ -23,6 +23,8 @@ use crate::vm::{Vm, VmConfig, VmError};
 #[derive(Clone, Debug)]
 pub struct RunConfig {
     pub max_reductions: u64,
+    /// The run's memory budget in words (see [`crate::limits`]).
+    pub max_memory_words: u64,
     /// Reductions a process runs before it is preempted.
     pub quantum: u64,
     /// Library code (OTP's own modules, dependencies) loaded by the caller.
@@ -33,6 +35,7 @@ impl Default for RunConfig {
     fn default() -> Self {
         RunConfig {
             max_reductions: 500_000_000,
+            max_memory_words: VmConfig::default().max_memory_words,
             quantum: 4000,
             libraries: Libraries::none(),
         }
@@ -42,7 +45,8 @@ impl Default for RunConfig {
 /// How the entry call ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RunResult {
-    /// It returned this value.
+    /// It returned this value; or the run halted (`erlang:halt/0,1,2`:
+    /// [`RunOutcome::halted`]) and this is the status.
     Value(Term),
     /// It raised (class, reason).
     Crashed { class: Class, reason: Term },
@@ -54,7 +58,9 @@ pub enum RunResult {
     },
     /// It waits forever (no process can run).
     Deadlock,
-    /// The reduction budget ran out.
+    /// A limit of the run was reached: the reduction budget ran out, or the
+    /// memory budget, the process limit or the atom limit
+    /// ([`RunOutcome::stopped`] says which, where).
     BudgetExhausted,
 }
 
@@ -74,6 +80,12 @@ pub struct RunOutcome {
     pub crash_stack: Option<String>,
     /// What `logger` captured: (process name, event), in order.
     pub log: Vec<(String, crate::world::LogEvent)>,
+    /// Why the run stopped early, when a limit of the run was reached
+    /// (`memory budget exceeded in P1.2 at m.erl:12 ...`).
+    pub stopped: Option<String>,
+    /// The status of `erlang:halt/0,1,2`, when a process halted the run:
+    /// then nothing more is printed (as on the BEAM, where the node stops).
+    pub halted: Option<Term>,
 }
 
 impl RunOutcome {
@@ -103,33 +115,28 @@ pub fn run_entry(
     let vm_config = VmConfig {
         max_reductions: config.max_reductions,
         libraries: config.libraries.clone(),
+        max_memory_words: config.max_memory_words,
         ..VmConfig::default()
     };
     let mut vm = Vm::new(program, vm_config);
     let main = vm.spawn_entry(module, function, Vec::new());
-    let mut queue: VecDeque<Pid> = VecDeque::from([main]);
+    let mut queue = RunQueue::default();
     let mut main_done_at: Option<usize> = None;
     let mut budget_out = false;
+    let mut stopped: Option<VmError> = None;
     loop {
         if main_done_at.is_none() && vm.is_exited(main) {
             main_done_at = Some(vm.output().len());
         }
-        let Some(pid) = queue.pop_front() else {
+        queue.join(&mut vm, None);
+        let Some(pid) = queue.pop() else {
             if main_done_at.is_some() {
                 break;
             }
             // Nothing can run: fire the earliest timeout, if any.
-            let next = vm
-                .processes()
-                .into_iter()
-                .filter_map(|p| match vm.process_status(p) {
-                    ProcStatus::Waiting { deadline } => Some((deadline, p)),
-                    _ => None,
-                })
-                .min();
-            match next {
-                Some((_, p)) => {
-                    queue.push_back(p);
+            match vm.next_timeout() {
+                Some(p) => {
+                    queue.push(p);
                     continue;
                 }
                 None => break,
@@ -141,27 +148,12 @@ pub fn run_entry(
                 break;
             }
             match vm.step(pid) {
-                Ok(ev) => {
-                    use crate::event::EventKind as K;
-                    if matches!(
-                        ev.kind,
-                        K::Send
-                            | K::Spawn
-                            | K::Exit
-                            | K::Link
-                            | K::Monitor
-                            | K::Ets
-                            | K::Local
-                            | K::Parked
-                    ) {
-                        enqueue_new(&vm, &mut queue, pid);
-                    }
-                }
-                Err(VmError::BudgetExhausted(_)) => {
+                Ok(_) => queue.join(&mut vm, Some(pid)),
+                Err(e) => {
                     budget_out = true;
+                    stopped = Some(e);
                     break;
                 }
-                Err(_) => break,
             }
             if main_done_at.is_none() && vm.is_exited(main) {
                 main_done_at = Some(vm.output().len());
@@ -170,29 +162,64 @@ pub fn run_entry(
                 break;
             }
             if vm.reductions() - start >= config.quantum {
-                queue.push_back(pid);
+                queue.push(pid);
                 break;
             }
         }
         if budget_out {
             break;
         }
-        enqueue_new(&vm, &mut queue, pid);
     }
-    finish(&vm, main, main_done_at, budget_out)
+    finish(&vm, main, main_done_at, stopped)
 }
 
-fn enqueue_new(vm: &Vm, queue: &mut VecDeque<Pid>, current: Pid) {
-    for p in vm.runnable_without_timeout() {
-        if p != current && !queue.contains(&p) {
-            queue.push_back(p);
+/// The run queue: FIFO, each process in it at most once.
+#[derive(Default)]
+struct RunQueue {
+    queue: VecDeque<Pid>,
+    queued: Vec<bool>,
+    /// Room for the processes that woke up.
+    woken: Vec<Pid>,
+}
+
+impl RunQueue {
+    fn push(&mut self, pid: Pid) {
+        let i = pid.0 as usize;
+        if self.queued.len() <= i {
+            self.queued.resize(i + 1, false);
+        }
+        if !self.queued[i] {
+            self.queued[i] = true;
+            self.queue.push_back(pid);
         }
     }
+
+    fn pop(&mut self) -> Option<Pid> {
+        let pid = self.queue.pop_front()?;
+        self.queued[pid.0 as usize] = false;
+        Some(pid)
+    }
+
+    /// Processes spawned or woken since the last look join the end of the
+    /// queue, in the order they became ready (the running one goes on).
+    fn join(&mut self, vm: &mut Vm, running: Option<Pid>) {
+        let mut woken = std::mem::take(&mut self.woken);
+        vm.take_woken(&mut woken);
+        for p in woken.drain(..) {
+            if Some(p) != running {
+                self.push(p);
+            }
+        }
+        self.woken = woken;
+    }
 }
 
-fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> RunOutcome {
-    let result = if budget_out {
+fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, stopped: Option<VmError>) -> RunOutcome {
+    let halted = vm.halted().cloned();
+    let result = if stopped.is_some() {
         RunResult::BudgetExhausted
+    } else if let Some(status) = &halted {
+        RunResult::Value(status.clone())
     } else {
         match vm.process_status(main) {
             ProcStatus::Exited(reason) => match vm.process_result(main) {
@@ -221,6 +248,8 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
         }
     };
     let line = match &result {
+        // The node stops: the entry's value is never printed.
+        _ if halted.is_some() => String::new(),
         RunResult::Value(v) => io_format("~p~n", std::slice::from_ref(v)).unwrap_or_default(),
         RunResult::Crashed { class, reason } => {
             let c = Term::atom(match class {
@@ -266,7 +295,10 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
                 )
             }
         }
-        RunResult::BudgetExhausted => "racewit: budget exhausted\n".into(),
+        RunResult::BudgetExhausted => match &stopped {
+            Some(VmError::BudgetExhausted(_)) | None => "racewit: budget exhausted\n".into(),
+            Some(e) => format!("racewit: {e}\n"),
+        },
     };
     let outputs = vm.output();
     let split = main_done_at.unwrap_or(outputs.len()).min(outputs.len());
@@ -308,5 +340,7 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, budget_out: bool) -> 
             .iter()
             .map(|e| (vm.process_name(e.pid).to_string(), e.clone()))
             .collect(),
+        stopped: stopped.map(|e| e.to_string()),
+        halted,
     }
 }

@@ -11,9 +11,30 @@ use num_traits::{ToPrimitive, Zero};
 
 use crate::atom::Atom;
 
-/// A process identifier: an index into the VM's process table.
+/// A process identifier: an index into the VM's process table, or one of
+/// the node's system processes (`init`, `user`, ...: see `vm::SYSTEM`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Pid(pub u32);
+
+/// Pids from here on are the node's system processes (not in the table).
+pub const SYSTEM_PID_BASE: u32 = 0xFFFF_FF00;
+
+impl Pid {
+    /// One of the node's system processes?
+    pub fn is_system(self) -> bool {
+        (SYSTEM_PID_BASE..u32::MAX).contains(&self.0)
+    }
+
+    /// `N` in the pid's printed form `<0.N.0>`: system processes first
+    /// (`init` is `<0.0.0>`, as on the BEAM), then the program's from 80.
+    pub fn number(self) -> u32 {
+        if self.is_system() {
+            self.0 - SYSTEM_PID_BASE
+        } else {
+            self.0.wrapping_add(80)
+        }
+    }
+}
 
 pub enum Term {
     Int(i64),
@@ -571,7 +592,7 @@ fn compare_same_rank(a: &Term, b: &Term, exact: bool) -> Ordering {
         (Term::Int(x), Term::Int(y)) => x.cmp(y),
         (Term::Atom(x), Term::Atom(y)) => x.cmp_names(*y),
         (Term::Ref(x), Term::Ref(y)) => x.cmp(y),
-        (Term::Pid(x), Term::Pid(y)) => x.cmp(y),
+        (Term::Pid(x), Term::Pid(y)) => x.number().cmp(&y.number()),
         (Term::Nil, Term::Nil) => Ordering::Equal,
         (Term::Tuple(x), Term::Tuple(y)) => x.len().cmp(&y.len()).then_with(|| {
             for (p, q) in x.iter().zip(y.iter()) {

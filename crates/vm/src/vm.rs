@@ -10,7 +10,7 @@ use crate::code::{CodeTable, Origin, Target, compile_onto, compile_programs};
 use crate::ets::EtsStore;
 use crate::event::Event;
 use crate::mnesia::MnesiaStore;
-use crate::process::{ProcName, ProcStatus, Process, Start};
+use crate::process::{ProcName, ProcStatus, Process, Start, TimerJob};
 use crate::term::{Pid, Term};
 
 /// Limits of one run.
@@ -18,7 +18,15 @@ use crate::term::{Pid, Term};
 pub struct VmConfig {
     /// Reductions (function calls) for the whole run; beyond: [`VmError::BudgetExhausted`].
     pub max_reductions: u64,
+    /// Processes a run may create (timers included); one more ends the run:
+    /// [`VmError::TooManyProcesses`].
     pub max_processes: usize,
+    /// Memory a run may hold, in words (see [`crate::limits`]); beyond:
+    /// [`VmError::MemoryExhausted`].
+    pub max_memory_words: u64,
+    /// Atoms a run may make from text (`list_to_atom/1`, `binary_to_term/1`,
+    /// ...); one more ends the run: [`VmError::TooManyAtoms`].
+    pub max_atoms: usize,
     /// Load the Erlang prelude (gen_server, lists, ...).
     pub prelude: bool,
     /// Library code to run besides the program (OTP's own modules from an
@@ -32,6 +40,8 @@ impl Default for VmConfig {
         VmConfig {
             max_reductions: 200_000_000,
             max_processes: 100_000,
+            max_memory_words: 128 << 20,
+            max_atoms: 1_000_000,
             prelude: true,
             libraries: crate::library::Libraries::none(),
         }
@@ -47,8 +57,27 @@ pub enum VmError {
     NoSuchProcess(Pid),
     #[error("process {0:?} cannot take a step")]
     NotEnabled(Pid),
-    #[error("too many processes (limit {0})")]
-    TooManyProcesses(usize),
+    #[error(
+        "memory budget exceeded in {process} at {location} ({live} words live, budget {budget})"
+    )]
+    MemoryExhausted {
+        process: String,
+        location: String,
+        live: u64,
+        budget: u64,
+    },
+    #[error("process limit reached in {process} at {location} ({limit} processes)")]
+    TooManyProcesses {
+        process: String,
+        location: String,
+        limit: usize,
+    },
+    #[error("atom limit reached in {process} at {location} ({limit} atoms made from text)")]
+    TooManyAtoms {
+        process: String,
+        location: String,
+        limit: usize,
+    },
 }
 
 /// Work for the process that is running right now (it is out of the table).
@@ -107,6 +136,106 @@ pub struct Vm {
     /// The modelled outside world (logger, application controller,
     /// counters, random bytes): see [`crate::world`].
     pub(crate) world: crate::world::World,
+    /// Every process's stable name, by pid (see [`NameTag`]).
+    names: Vec<NameTag>,
+    /// Processes waiting in `receive ... after` (and timers), by deadline:
+    /// the timeouts that can fire.
+    pub(crate) timeouts: std::collections::BTreeSet<(u64, Pid)>,
+    /// Processes that became able to run (spawned, or woken by a message),
+    /// in the order they did (drained by [`Vm::take_woken`]).
+    woken: Vec<Pid>,
+    /// The processes not exited, with some exited ones not yet swept out
+    /// (`swept` counts them): what `enabled()` looks at.
+    live: Vec<Pid>,
+    swept: usize,
+    /// Processes not exited.
+    pub(crate) alive: usize,
+    /// The memory budget's accounting (see [`crate::limits`]).
+    pub(crate) mem: crate::limits::Ledger,
+    /// Atoms this run made from text (counted against `config.max_atoms`).
+    pub(crate) atoms_made: imbl::HashSet<Atom>,
+    /// Bytes of captured output.
+    pub(crate) output_bytes: u64,
+    /// `erlang:halt/0,1,2` was called with this status: the run is over.
+    pub(crate) halted: Option<Term>,
+}
+
+/// A process's stable name, kept as a link to its parent: `P<index>` for
+/// a root, `<parent>.<index>` for the parent's index-th child,
+/// `<parent>.t<index>` for its index-th timer. Names are spelled out only
+/// when asked for, so a chain of spawns costs no quadratic text.
+#[derive(Clone, Copy)]
+struct NameTag {
+    /// The parent's pid, or `u32::MAX` for a root.
+    parent: u32,
+    index: u32,
+    timer: bool,
+}
+
+/// One of the node's standard processes, as modelled: registered, alive
+/// and never scheduled (a message to it is dropped, a signal ignored);
+/// `process_info/2` answers its current and initial calls as the BEAM's.
+pub(crate) struct SystemProcess {
+    pub name: &'static str,
+    pub current: (&'static str, &'static str, i64),
+    pub initial: (&'static str, &'static str, i64),
+}
+
+/// The node's standard processes, `<0.N.0>` with N their index.
+pub(crate) const SYSTEM: &[SystemProcess] = &[
+    SystemProcess {
+        name: "init",
+        current: ("init", "boot_loop", 2),
+        initial: ("erl_init", "start", 2),
+    },
+    SystemProcess {
+        name: "user",
+        current: ("user", "server_loop", 2),
+        initial: ("erlang", "apply", 2),
+    },
+    SystemProcess {
+        name: "kernel_sup",
+        current: ("gen_server", "loop", 7),
+        initial: ("proc_lib", "init_p", 5),
+    },
+    SystemProcess {
+        name: "application_controller",
+        current: ("gen_server", "loop", 7),
+        initial: ("erlang", "apply", 2),
+    },
+    SystemProcess {
+        name: "global_name_server",
+        current: ("gen_server", "loop", 7),
+        initial: ("proc_lib", "init_p", 5),
+    },
+    SystemProcess {
+        name: "logger",
+        current: ("gen_server", "loop", 7),
+        initial: ("proc_lib", "init_p", 5),
+    },
+];
+
+/// Index of `user` in [`SYSTEM`] (every root's group leader).
+pub(crate) const USER_INDEX: u32 = 1;
+
+/// The node's standard tables: name, owner (in [`SYSTEM`]), public?
+const SYSTEM_TABLES: &[(&str, usize, bool)] = &[
+    ("ac_tab", 3, true),
+    ("global_names", 4, false),
+    ("logger", 5, false),
+];
+
+/// The system process of index `i` in [`SYSTEM`].
+pub(crate) fn system_pid(i: usize) -> Pid {
+    Pid(crate::term::SYSTEM_PID_BASE + i as u32)
+}
+
+/// The system process behind `pid`, if it is one.
+pub(crate) fn system_process(pid: Pid) -> Option<&'static SystemProcess> {
+    if !pid.is_system() {
+        return None;
+    }
+    SYSTEM.get((pid.0 - crate::term::SYSTEM_PID_BASE) as usize)
 }
 
 static PRELUDE: OnceLock<Vec<Arc<Program>>> = OnceLock::new();
@@ -206,28 +335,50 @@ impl Vm {
     pub fn from_image(image: &Image, config: VmConfig) -> Vm {
         let program = image.program.clone();
         let code = image.code.clone();
-        let placeholder = Arc::new(Process::new(
-            Pid(u32::MAX),
-            Arc::from("-"),
-            Start::Apply(Term::Nil, Vec::new()),
-            Term::Nil,
-        ));
+        let config_budget = config.max_memory_words;
+        let placeholder = Arc::new(Process::new(Pid(u32::MAX), None, Term::Nil));
+        let mut registry = imbl::OrdMap::new();
+        for (i, sp) in SYSTEM.iter().enumerate() {
+            registry.insert(Atom::new(sp.name), system_pid(i));
+        }
+        let mut ets = EtsStore::default();
+        for (k, (name, owner, public)) in SYSTEM_TABLES.iter().enumerate() {
+            let name = Atom::new(name);
+            // Ids far from those of the program's tables and references.
+            let id = u64::MAX - k as u64;
+            let prot = if *public {
+                crate::ets::Protection::Public
+            } else {
+                crate::ets::Protection::Protected
+            };
+            let t = crate::ets::Table::new(
+                id,
+                name,
+                true,
+                crate::ets::Kind::Set,
+                prot,
+                system_pid(*owner),
+                1,
+            );
+            ets.tables.insert(id, Arc::new(t));
+            ets.names.insert(name, id);
+        }
         Vm {
             code,
             procs: Vec::new(),
-            registry: imbl::OrdMap::new(),
+            registry,
             global_names: imbl::OrdMap::new(),
             global_locks: imbl::OrdMap::new(),
             app_env: imbl::OrdMap::new(),
             persistent_terms: imbl::OrdMap::new(),
-            ets: EtsStore::default(),
+            ets,
             mnesia: MnesiaStore::default(),
             output: Arc::new(Vec::new()),
             next_ref: 0,
             unique: 0,
             vclock: 0,
             reductions: 0,
-            max_reductions: config.max_reductions,
+            max_reductions: config.max_reductions.min(crate::limits::CHECK_INTERVAL),
             config: Arc::new(config),
             roots: 0,
             current: None,
@@ -241,13 +392,27 @@ impl Vm {
             last_export: None,
             timers: imbl::OrdMap::new(),
             world: crate::world::World::default(),
+            names: Vec::new(),
+            timeouts: Default::default(),
+            woken: Vec::new(),
+            live: Vec::new(),
+            swept: 0,
+            alive: 0,
+            mem: crate::limits::Ledger::new(config_budget),
+            atoms_made: imbl::HashSet::new(),
+            output_bytes: 0,
+            halted: None,
         }
     }
 
     /// Start a top-level process running `module:function(args...)`: "P1", then "P2"...
     pub fn spawn_entry(&mut self, module: &str, function: &str, args: Vec<Term>) -> Pid {
         self.roots += 1;
-        let name: ProcName = Arc::from(format!("P{}", self.roots).as_str());
+        let name = NameTag {
+            parent: u32::MAX,
+            index: self.roots,
+            timer: false,
+        };
         let (m, f) = (Atom::new(module), Atom::new(function));
         let target = self.code.resolve(m, f, args.len() as u32);
         let initial = Term::tuple(vec![
@@ -258,35 +423,168 @@ impl Vm {
         self.add_process(name, Start::Call(target, args), initial)
     }
 
-    pub(crate) fn add_process(&mut self, name: ProcName, start: Start, initial: Term) -> Pid {
+    fn add_process(&mut self, name: NameTag, start: Start, initial: Term) -> Pid {
         let pid = Pid(self.procs.len() as u32);
-        self.procs
-            .push(Arc::new(Process::new(pid, name, start, initial)));
+        self.alive += 1;
+        self.insert_process(name, Process::new(pid, Some(start), initial))
+    }
+
+    fn insert_process(&mut self, name: NameTag, p: Process) -> Pid {
+        let pid = p.pid;
+        if let ProcStatus::Waiting { deadline } = p.status {
+            self.timeouts.insert((deadline, pid));
+        } else {
+            self.woken.push(pid);
+        }
+        self.procs.push(Arc::new(p));
+        self.names.push(name);
+        self.live.push(pid);
         pid
     }
 
-    /// Spawn a child of `parent` (the running process).
+    /// Spawn a child of `parent` (the running process); `None` when the
+    /// run has made all the processes it may.
     pub(crate) fn spawn_child(
         &mut self,
         parent: &mut Process,
         start: Start,
         initial: Term,
-    ) -> Result<Pid, VmError> {
+    ) -> Option<Pid> {
         if self.procs.len() >= self.config.max_processes {
-            return Err(VmError::TooManyProcesses(self.config.max_processes));
+            return None;
         }
         parent.children += 1;
-        let name: ProcName = Arc::from(format!("{}.{}", parent.name, parent.children).as_str());
-        Ok(self.add_process(name, start, initial))
+        let name = NameTag {
+            parent: parent.pid.0,
+            index: parent.children,
+            timer: false,
+        };
+        self.note_alloc(crate::limits::PROCESS_WORDS);
+        let pid = self.add_process(name, start, initial);
+        if let Some(child) = self.procs.get_mut(pid.0 as usize) {
+            Arc::make_mut(child).group_leader = parent.group_leader;
+        }
+        Some(pid)
     }
 
-    /// Processes that can take a step, sorted.
+    /// Start a timer of `owner` (the running process) that sends `job.msg`
+    /// to `job.dest` `after` milliseconds from now; `None` when the run
+    /// has made all the processes it may.
+    pub(crate) fn start_timer(
+        &mut self,
+        owner: &mut Process,
+        job: TimerJob,
+        after: u64,
+    ) -> Option<Pid> {
+        if self.procs.len() >= self.config.max_processes {
+            return None;
+        }
+        owner.timers += 1;
+        let name = NameTag {
+            parent: owner.pid.0,
+            index: owner.timers,
+            timer: true,
+        };
+        let pid = Pid(self.procs.len() as u32);
+        let tref = job.tref;
+        if let Term::Pid(dest) = job.dest {
+            if dest == owner.pid {
+                owner.incoming_timers.push(pid);
+            } else if let Some(d) = self.proc_mut(dest) {
+                d.incoming_timers.push(pid);
+            }
+        }
+        let deadline = self.vclock.saturating_add(after);
+        self.note_alloc(crate::limits::PROCESS_WORDS);
+        self.insert_process(name, Process::timer(pid, job, deadline));
+        self.timers.insert(tref, pid);
+        Some(pid)
+    }
+
+    /// The timer behind reference `tref` and, while it has not fired, been
+    /// cancelled or lost its destination, the milliseconds it has left.
+    pub(crate) fn timer_left(&self, tref: u64) -> Option<(Pid, Option<u64>)> {
+        let pid = *self.timers.get(&tref)?;
+        let left = match self.proc(pid)?.status {
+            ProcStatus::Waiting { deadline } => Some(deadline.saturating_sub(self.vclock)),
+            _ => None,
+        };
+        Some((pid, left))
+    }
+
+    /// Cancel a timer: it is gone without a trace (no exit, no signal).
+    pub(crate) fn drop_timer(&mut self, pid: Pid) {
+        let Some(t) = self.proc_mut(pid) else { return };
+        if t.timer.take().is_some() {
+            if let ProcStatus::Waiting { deadline } = t.status {
+                self.timeouts.remove(&(deadline, pid));
+            }
+            let t = self.proc_mut(pid).expect("a timer");
+            t.status = ProcStatus::Exited(Term::Atom(Atom::NORMAL));
+            self.note_exit();
+        }
+    }
+
+    /// Is this one of the VM's timers (not a process of the program)?
+    pub fn is_timer(&self, pid: Pid) -> bool {
+        self.names.get(pid.0 as usize).is_some_and(|n| n.timer)
+    }
+
+    /// Processes that can take a step, sorted (none once the run halted).
     pub fn enabled(&self) -> Vec<Pid> {
-        self.procs
-            .iter()
+        if self.halted.is_some() {
+            return Vec::new();
+        }
+        self.live_procs()
             .filter(|p| p.can_step())
             .map(|p| p.pid)
             .collect()
+    }
+
+    /// The status `erlang:halt/0,1,2` ended the run with, if it did.
+    pub fn halted(&self) -> Option<&Term> {
+        self.halted.as_ref()
+    }
+
+    /// The processes not exited (and a few exited ones), in pid order.
+    fn live_procs(&self) -> impl Iterator<Item = &Process> {
+        self.live.iter().map(|p| &*self.procs[p.0 as usize])
+    }
+
+    /// A process exited: now and then the list of live ones is swept.
+    pub(crate) fn note_exit(&mut self) {
+        self.swept += 1;
+        if self.swept > 64 && self.swept * 2 > self.live.len() {
+            let procs = &self.procs;
+            let current = self.current;
+            self.live
+                .retain(|p| Some(*p) == current || procs[p.0 as usize].is_alive());
+            self.swept = 0;
+        }
+    }
+
+    /// Processes that became able to step without a timeout (spawned, or
+    /// woken by a message or signal) since the last call, in the order
+    /// they did, appended to `into`; a process may be listed that can no
+    /// longer step.
+    pub fn take_woken(&mut self, into: &mut Vec<Pid>) {
+        into.append(&mut self.woken);
+    }
+
+    /// The process whose timeout is due first (earliest deadline, then
+    /// lowest pid), among those waiting for one.
+    pub fn next_timeout(&self) -> Option<Pid> {
+        if self.halted.is_some() {
+            return None;
+        }
+        self.timeouts.first().map(|(_, p)| *p)
+    }
+
+    /// `p` (the running process) leaves a `receive ... after` wait.
+    pub(crate) fn stop_waiting(&mut self, p: &Process) {
+        if let ProcStatus::Waiting { deadline } = p.status {
+            self.timeouts.remove(&(deadline, p.pid));
+        }
     }
 
     /// Has this process exited? (No clone of its status.)
@@ -303,13 +601,15 @@ impl Vm {
 
     /// Can this process take a step now?
     pub fn can_step(&self, pid: Pid) -> bool {
-        self.procs.get(pid.0 as usize).is_some_and(|p| p.can_step())
+        self.halted.is_none() && self.procs.get(pid.0 as usize).is_some_and(|p| p.can_step())
     }
 
-    /// Processes that can take a step without a timeout firing.
+    /// Processes that can take a step without a timeout firing, sorted.
     pub fn runnable_without_timeout(&self) -> Vec<Pid> {
-        self.procs
-            .iter()
+        if self.halted.is_some() {
+            return Vec::new();
+        }
+        self.live_procs()
             .filter(|p| match p.status {
                 ProcStatus::Runnable => true,
                 ProcStatus::Blocked | ProcStatus::Waiting { .. } => p.mailbox.len() > p.scanned,
@@ -319,15 +619,44 @@ impl Vm {
             .collect()
     }
 
+    /// The process that spawned `pid` (a root has none).
+    pub fn parent_of(&self, pid: Pid) -> Option<Pid> {
+        let tag = self.names.get(pid.0 as usize)?;
+        (tag.parent != u32::MAX).then_some(Pid(tag.parent))
+    }
+
+    /// Was `pid` ever a process of this run (exited or not)?
+    pub fn process_exists(&self, pid: Pid) -> bool {
+        self.procs.get(pid.0 as usize).is_some()
+    }
+
     pub fn processes(&self) -> Vec<Pid> {
         self.procs.iter().map(|p| p.pid).collect()
     }
 
     pub fn process_name(&self, pid: Pid) -> ProcName {
-        self.procs
-            .get(pid.0 as usize)
-            .map(|p| p.name.clone())
-            .unwrap_or_else(|| Arc::from("?"))
+        if let Some(sp) = system_process(pid) {
+            return Arc::from(sp.name);
+        }
+        let mut chain = Vec::new();
+        let mut cur = pid.0;
+        while let Some(tag) = self.names.get(cur as usize) {
+            chain.push(*tag);
+            cur = tag.parent;
+        }
+        if chain.is_empty() {
+            return Arc::from("?");
+        }
+        let mut out = String::with_capacity(2 + 3 * chain.len());
+        for tag in chain.iter().rev() {
+            use std::fmt::Write;
+            let _ = match (tag.parent == u32::MAX, tag.timer) {
+                (true, _) => write!(out, "P{}", tag.index),
+                (false, false) => write!(out, ".{}", tag.index),
+                (false, true) => write!(out, ".t{}", tag.index),
+            };
+        }
+        Arc::from(out.as_str())
     }
 
     pub fn process_status(&self, pid: Pid) -> ProcStatus {
@@ -403,7 +732,7 @@ impl Vm {
             for (k, p) in self.global_names.iter() {
                 out.push_str(&format!(
                     " {}={}",
-                    crate::format::write_term(&k.0),
+                    crate::format::brief(&k.0),
                     self.process_name(*p)
                 ));
             }
@@ -421,8 +750,8 @@ impl Vm {
             for (k, v) in self.persistent_terms.iter() {
                 out.push_str(&format!(
                     " {}={}",
-                    crate::format::write_term(&k.0),
-                    crate::format::write_term(v)
+                    crate::format::brief(&k.0),
+                    crate::format::brief(v)
                 ));
             }
             out.push('\n');
@@ -432,9 +761,9 @@ impl Vm {
             for ((app, key), v) in self.app_env.iter() {
                 out.push_str(&format!(
                     " {}/{}={}",
-                    crate::format::write_term(&app.0),
-                    crate::format::write_term(&key.0),
-                    crate::format::write_term(v)
+                    crate::format::brief(&app.0),
+                    crate::format::brief(&key.0),
+                    crate::format::brief(v)
                 ));
             }
             out.push('\n');
@@ -458,6 +787,7 @@ impl Vm {
         self.procs.get(pid.0 as usize).map(|p| &**p)
     }
 
+    /// Another process than the running one, to change.
     pub(crate) fn proc_mut(&mut self, pid: Pid) -> Option<&mut Process> {
         if Some(pid) == self.current {
             return None;
@@ -466,7 +796,7 @@ impl Vm {
     }
 
     pub(crate) fn is_alive(&self, pid: Pid) -> bool {
-        if Some(pid) == self.current {
+        if Some(pid) == self.current || system_process(pid).is_some() {
             return true;
         }
         self.proc(pid).is_some_and(|p| p.is_alive())
@@ -474,6 +804,8 @@ impl Vm {
 
     /// Put a message in a mailbox (nothing happens if the process is dead).
     pub(crate) fn deliver(&mut self, to: Pid, msg: Term) {
+        // A mailbox slot (the message itself is shared, not copied).
+        self.mem.alloc += 2;
         if Some(to) == self.current {
             self.deferred.push(Deferred::Message(msg));
             return;
@@ -481,7 +813,13 @@ impl Vm {
         if let Some(p) = self.proc_mut(to)
             && p.is_alive()
         {
+            // A process waiting in `receive` with nothing new wakes up.
+            let wakes = matches!(p.status, ProcStatus::Blocked | ProcStatus::Waiting { .. })
+                && p.mailbox.len() <= p.scanned;
             p.mailbox.push_back(msg);
+            if wakes {
+                self.woken.push(to);
+            }
         }
     }
 
@@ -517,6 +855,10 @@ impl Vm {
         if !p.is_alive() {
             return;
         }
+        let waited = match p.status {
+            ProcStatus::Waiting { deadline } => Some(deadline),
+            _ => None,
+        };
         p.status = ProcStatus::Exited(reason.clone());
         p.frames.clear();
         p.clear_stack();
@@ -524,8 +866,20 @@ impl Vm {
         p.mailbox.clear();
         let links = std::mem::take(&mut p.links);
         let watchers = std::mem::take(&mut p.monitored_by);
+        let mut tags = std::mem::take(&mut p.monitor_tags);
         let monitors = std::mem::take(&mut p.monitors);
-        if let Some(name) = p.registered.take() {
+        let registered = p.registered.take();
+        let incoming_timers = std::mem::take(&mut p.incoming_timers);
+        p.dict = imbl::OrdMap::new();
+        self.alive -= 1;
+        if let Some(d) = waited {
+            self.timeouts.remove(&(d, pid));
+        }
+        self.note_exit();
+        for t in incoming_timers {
+            self.drop_timer(t);
+        }
+        if let Some(name) = registered {
             self.registry.remove(&name);
         }
         let global_names: Vec<_> = self
@@ -566,7 +920,7 @@ impl Vm {
                 w.monitors.remove(&r);
             }
             let msg = Term::tuple(vec![
-                Term::Atom(Atom::DOWN),
+                tags.remove(&r).unwrap_or(Term::Atom(Atom::DOWN)),
                 Term::Ref(r),
                 Term::Atom(Atom::PROCESS),
                 match by_name {
@@ -616,6 +970,9 @@ impl Vm {
     }
 
     pub(crate) fn push_output(&mut self, pid: Pid, text: String) {
+        let words = text.len() as u64 / 8 + 4;
+        self.output_bytes += text.len() as u64;
+        self.note_alloc(words);
         Arc::make_mut(&mut self.output).push((pid, text));
     }
 

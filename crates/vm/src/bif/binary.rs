@@ -141,6 +141,10 @@ fn replace(a: &[Term]) -> R {
         .flatten()
         .collect();
     let ms = find_all(&h, &pats, from, to, global);
+    // Each match gives a copy of the replacement (with the match inserted).
+    let each = rep.len() + insert_at.len() * ms.iter().map(|(_, l)| *l).max().unwrap_or(0);
+    let total = (h.len() + ms.len() * each) as u64;
+    crate::limits::room(total / 8 + 10)?;
     let mut out = Vec::new();
     let mut start = 0;
     for (i, l) in ms {
@@ -224,9 +228,15 @@ pub fn register(t: &mut Table) {
         if n < 0 {
             return Err(badarg());
         }
-        Ok(Term::binary(bytes(&a[0])?.repeat(n as usize)))
+        let b = bytes(&a[0])?;
+        let total = (b.len() as u64).saturating_mul(n as u64);
+        crate::limits::room(total / 8 + 10)?;
+        Ok(Term::binary(b.repeat(n as usize)))
     });
     t.pure("binary", "bin_to_list", 1, |a| {
+        if let Term::Bin(b) = &a[0] {
+            crate::limits::room_for(b.len as u64 / 8, crate::limits::CONS_WORDS)?;
+        }
         Ok(Term::list(
             bytes(&a[0])?
                 .into_iter()

@@ -15,7 +15,7 @@ use crate::event::{Access, Class, EventKind, Exception, SharedItem};
 use crate::format::{self, write_term};
 use crate::process::{ProcStatus, Start};
 use crate::term::{Fun, MapKey, Pid, Term, compare, exact_eq, float_to_big};
-use crate::{arith, code::Target};
+use crate::{arith, code::Target, limits};
 
 type R = Result<Term, Term>;
 
@@ -214,11 +214,13 @@ pub fn register(t: &mut Table) {
     });
     t.pure("erlang", "integer_to_list", 1, |a| match &a[0] {
         Term::Int(_) | Term::Big(_) => {
+            digits_room(&a[0], limits::CONS_WORDS)?;
             Ok(Term::string(&a[0].as_big().unwrap_or_default().to_string()))
         }
         _ => Err(badarg()),
     });
     t.pure("erlang", "integer_to_list", 2, |a| {
+        digits_room(&a[0], limits::CONS_WORDS)?;
         int_to_base(&a[0], &a[1]).map(|s| Term::string(&s))
     });
     t.pure("erlang", "integer_to_binary", 1, |a| match &a[0] {
@@ -278,18 +280,18 @@ pub fn register(t: &mut Table) {
     t.pure("erlang", "atom_to_binary", 2, |a| {
         Ok(Term::binary(atom_arg(&a[0])?.name().as_bytes().to_vec()))
     });
-    t.pure("erlang", "list_to_atom", 1, |a| {
-        let s = a[0].as_charlist().ok_or_else(badarg)?;
-        if s.chars().count() > 255 {
-            return Err(Term::Atom(Atom::SYSTEM_LIMIT));
+    t.ctx("erlang", "list_to_atom", 1, |ctx, a| {
+        let Some(s) = a[0].as_charlist() else {
+            return Flow::badarg();
+        };
+        match ctx.make_atom(&s) {
+            Ok(atom) => Flow::Value(Term::Atom(atom)),
+            Err(flow) => flow,
         }
-        Ok(Term::atom(&s))
     });
     t.pure("erlang", "make_tuple", 3, |a| {
-        let n = int_arg(&a[0])?;
-        if n < 0 {
-            return Err(badarg());
-        }
+        let n = tuple_size_arg(&a[0])?;
+        limits::room(limits::tuple_words(n as usize))?;
         let mut v = vec![a[1].clone(); n as usize];
         for init in list_arg(&a[2])? {
             match &init {
@@ -318,15 +320,23 @@ pub fn register(t: &mut Table) {
         let s = a[0].as_charlist().ok_or_else(badarg)?;
         Atom::existing(&s).map(Term::Atom).ok_or_else(badarg)
     });
-    t.pure("erlang", "binary_to_atom", 1, |a| bin_to_atom(&a[0]));
-    t.pure("erlang", "binary_to_atom", 2, |a| bin_to_atom(&a[0]));
+    t.ctx("erlang", "binary_to_atom", 1, |ctx, a| {
+        bin_to_atom(ctx, &a[0], &Term::atom("utf8"))
+    });
+    t.ctx("erlang", "binary_to_atom", 2, |ctx, a| {
+        bin_to_atom(ctx, &a[0], &a[1])
+    });
     t.pure("erlang", "binary_to_existing_atom", 1, |a| {
-        bin_to_atom(&a[0])
+        existing_atom(&a[0], &Term::atom("utf8"))
     });
     t.pure("erlang", "binary_to_existing_atom", 2, |a| {
-        bin_to_atom(&a[0])
+        existing_atom(&a[0], &a[1])
     });
     t.pure("erlang", "binary_to_list", 1, |a| {
+        let Term::Bin(b) = &a[0] else {
+            return Err(badarg());
+        };
+        limits::room_for(b.len as u64 / 8, limits::CONS_WORDS)?;
         Ok(Term::list(
             a[0].as_bytes()
                 .ok_or_else(badarg)?
@@ -341,6 +351,7 @@ pub fn register(t: &mut Table) {
         if s < 1 || e < s || e as usize > b.len() {
             return Err(badarg());
         }
+        limits::room_for((e - s + 1) as u64, limits::CONS_WORDS)?;
         Ok(Term::list(
             b[s as usize - 1..e as usize]
                 .iter()
@@ -350,6 +361,7 @@ pub fn register(t: &mut Table) {
     });
     t.pure("erlang", "bitstring_to_list", 1, |a| match &a[0] {
         Term::Bin(b) => {
+            limits::room_for(b.len as u64 / 8 + 1, limits::CONS_WORDS)?;
             let bytes = b.to_bytes();
             let full = b.len / 8;
             let mut items: Vec<Term> = bytes[..full].iter().map(|&x| Term::Int(x as i64)).collect();
@@ -371,9 +383,7 @@ pub fn register(t: &mut Table) {
         Ok(Term::binary(out))
     });
     t.pure("erlang", "iolist_size", 1, |a| {
-        let mut out = Vec::new();
-        iolist_bytes(&a[0], &mut out)?;
-        Ok(Term::Int(out.len() as i64))
+        Ok(Term::Int(iolist_len(&a[0])? as i64))
     });
     t.pure("erlang", "list_to_bitstring", 1, |a| {
         let mut w = crate::pattern::BitWriter::default();
@@ -385,17 +395,19 @@ pub fn register(t: &mut Table) {
         _ => Err(badarg()),
     });
     t.pure("erlang", "list_to_tuple", 1, |a| {
-        Ok(Term::tuple(list_arg(&a[0])?))
-    });
-    t.pure("erlang", "make_tuple", 2, |a| {
-        let n = int_arg(&a[0])?;
-        if n < 0 {
+        let items = list_arg(&a[0])?;
+        if items.len() > limits::MAX_TUPLE_SIZE {
             return Err(badarg());
         }
+        Ok(Term::tuple(items))
+    });
+    t.pure("erlang", "make_tuple", 2, |a| {
+        let n = tuple_size_arg(&a[0])?;
+        limits::room(limits::tuple_words(n as usize))?;
         Ok(Term::tuple(vec![a[1].clone(); n as usize]))
     });
     t.pure("erlang", "append_element", 2, |a| match &a[0] {
-        Term::Tuple(t) => {
+        Term::Tuple(t) if t.len() < limits::MAX_TUPLE_SIZE => {
             let mut v = t.to_vec();
             v.push(a[1].clone());
             Ok(Term::tuple(v))
@@ -411,7 +423,9 @@ pub fn register(t: &mut Table) {
         _ => Err(badarg()),
     });
     t.pure("erlang", "insert_element", 3, |a| match (&a[0], &a[1]) {
-        (Term::Int(i), Term::Tuple(t)) if *i >= 1 && (*i as usize) <= t.len() + 1 => {
+        (Term::Int(i), Term::Tuple(t))
+            if *i >= 1 && (*i as usize) <= t.len() + 1 && t.len() < limits::MAX_TUPLE_SIZE =>
+        {
             let mut v = t.to_vec();
             v.insert(*i as usize - 1, a[2].clone());
             Ok(Term::tuple(v))
@@ -456,6 +470,20 @@ pub fn register(t: &mut Table) {
     });
     t.pure("erlang", "fun_to_list", 1, |a| {
         Ok(Term::string(&write_term(&a[0])))
+    });
+    t.pure("erlang", "list_to_pid", 1, |a| {
+        // `<0.N.0>` as `pid_to_list/1` writes it (one node).
+        let s = a[0].as_charlist().ok_or_else(badarg)?;
+        let n: u32 = s
+            .strip_prefix("<0.")
+            .and_then(|r| r.strip_suffix(".0>"))
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(badarg)?;
+        Ok(Term::Pid(if n < 80 {
+            Pid(crate::term::SYSTEM_PID_BASE + n)
+        } else {
+            Pid(n - 80)
+        }))
     });
     t.pure("erlang", "pid_to_list", 1, |a| match &a[0] {
         Term::Pid(_) => Ok(Term::string(&write_term(&a[0]))),
@@ -621,12 +649,15 @@ pub fn register(t: &mut Table) {
     });
     t.ctx("erlang", "processes", 0, |ctx, _| {
         let me = ctx.pid();
-        let v = ctx
-            .vm
-            .procs
-            .iter()
-            .filter(|p| p.pid == me || p.is_alive())
-            .map(|p| Term::Pid(p.pid))
+        let system = (0..crate::vm::SYSTEM.len()).map(|i| Term::Pid(crate::vm::system_pid(i)));
+        let v = system
+            .chain(
+                ctx.vm
+                    .procs
+                    .iter()
+                    .filter(|p| (p.pid == me || p.is_alive()) && !ctx.vm.is_timer(p.pid))
+                    .map(|p| Term::Pid(p.pid)),
+            )
             .collect();
         Flow::Value(Term::list(v))
     });
@@ -662,6 +693,7 @@ pub fn register(t: &mut Table) {
         }
     });
     t.ctx("erlang", "put", 2, |ctx, a| {
+        ctx.vm.note_alloc(6);
         let old = ctx.proc.dict.insert(MapKey(a[0].clone()), a[1].clone());
         Flow::Value(old.unwrap_or_else(Term::undefined))
     });
@@ -718,40 +750,57 @@ pub fn register(t: &mut Table) {
         Flow::Value(all)
     });
     t.ctx("erlang", "group_leader", 0, |ctx, _| {
-        Flow::Value(Term::Pid(ctx.pid()))
+        Flow::Value(Term::Pid(ctx.proc.group_leader))
+    });
+    t.ctx("erlang", "group_leader", 2, |ctx, a| {
+        let (Term::Pid(leader), Term::Pid(of)) = (&a[0], &a[1]) else {
+            return Flow::badarg();
+        };
+        if !ctx.is_alive(*of) {
+            return Flow::badarg();
+        }
+        let (leader, of) = (*leader, *of);
+        let text = format!("group_leader({}, {})", ctx.name_of(leader), ctx.name_of(of));
+        ctx.emit_access(
+            EventKind::Local,
+            text,
+            SharedItem::Process(of),
+            Access::Write,
+        );
+        if of == ctx.pid() {
+            ctx.proc.group_leader = leader;
+        } else if let Some(p) = ctx.vm.proc_mut(of) {
+            p.group_leader = leader;
+        }
+        Flow::Value(Term::bool(true))
     });
     t.ctx("erlang", "yield", 0, |ctx, _| {
         ctx.emit(EventKind::Local, "erlang:yield()".into());
         Flow::Value(Term::bool(true))
     });
-    t.ctx("erlang", "halt", 0, |_, _| {
-        Flow::Park("erlang:halt/0".into())
-    });
-    t.ctx("erlang", "halt", 1, |_, _| {
-        Flow::Park("erlang:halt/1".into())
-    });
+    t.ctx("erlang", "halt", 0, |ctx, _| halt(ctx, &Term::Int(0), None));
+    t.ctx("erlang", "halt", 1, |ctx, a| halt(ctx, &a[0], None));
+    t.ctx("erlang", "halt", 2, |ctx, a| halt(ctx, &a[0], Some(&a[1])));
     t.ctx("erlang", "display", 1, |ctx, a| {
+        if let Err(e) = limits::room_to_print(&a[0]) {
+            return Flow::error(e);
+        }
         let text = format!("{}\n", write_term(&a[0]));
         output(ctx, text);
         Flow::Value(Term::bool(true))
     });
-    t.ctx("erlang", "system_info", 1, |_, a| {
+    t.ctx("erlang", "system_info", 1, |ctx, a| {
         match a[0].as_atom().map(|a| a.name()) {
             Some("schedulers" | "schedulers_online" | "logical_processors") => {
                 Flow::Value(Term::Int(1))
             }
             Some("otp_release") => Flow::Value(Term::string("25")),
-            Some("process_count") => Flow::Value(Term::Int(1)),
+            Some("process_count") => {
+                Flow::Value(Term::Int((ctx.vm.alive + crate::vm::SYSTEM.len()) as i64))
+            }
             Some("wordsize") => Flow::Value(Term::Int(8)),
             _ => Flow::Park(format!("erlang:system_info({})", write_term(&a[0]))),
         }
-    });
-    t.ctx("erlang", "send_after", 3, send_after);
-    t.ctx("erlang", "start_timer", 3, start_timer);
-    t.ctx("erlang", "cancel_timer", 1, cancel_timer);
-    t.ctx("erlang", "cancel_timer", 2, cancel_timer);
-    t.ctx("erlang", "read_timer", 1, |_, _| {
-        Flow::Value(Term::bool(false))
     });
     t.ctx("erlang", "hibernate", 3, |ctx, a| {
         match (&a[0], &a[1], a[2].list_to_vec()) {
@@ -786,6 +835,15 @@ fn round_with(t: &Term, f: fn(f64) -> f64) -> R {
         }
         _ => Err(badarg()),
     }
+}
+
+/// Room for the text of an integer (at most one digit per bit and a sign),
+/// `per_digit` words each.
+fn digits_room(v: &Term, per_digit: u64) -> Result<(), Term> {
+    if let Term::Big(b) = v {
+        limits::room_for(b.bits() + 2, per_digit)?;
+    }
+    Ok(())
 }
 
 fn int_to_base(v: &Term, base: &Term) -> Result<String, Term> {
@@ -943,10 +1001,60 @@ fn bitlist(t: &Term, w: &mut crate::pattern::BitWriter) -> Result<(), Term> {
     }
 }
 
-fn bin_to_atom(t: &Term) -> R {
+/// The text of an atom in binary `t` with encoding `enc` (`utf8`,
+/// `unicode` or `latin1`).
+fn atom_text_of(t: &Term, enc: &Term) -> Result<String, Term> {
     let b = t.as_bytes().ok_or_else(badarg)?;
-    let s = String::from_utf8(b).map_err(|_| badarg())?;
-    Ok(Term::atom(&s))
+    match enc.as_atom().map(|a| a.name()) {
+        Some("utf8" | "unicode") => String::from_utf8(b).map_err(|_| badarg()),
+        Some("latin1") => Ok(b.iter().map(|&c| c as char).collect()),
+        _ => Err(badarg()),
+    }
+}
+
+fn bin_to_atom(ctx: &mut Ctx<'_>, t: &Term, enc: &Term) -> Flow {
+    match atom_text_of(t, enc) {
+        Ok(s) => match ctx.make_atom(&s) {
+            Ok(atom) => Flow::Value(Term::Atom(atom)),
+            Err(flow) => flow,
+        },
+        Err(e) => Flow::error(e),
+    }
+}
+
+fn existing_atom(t: &Term, enc: &Term) -> R {
+    let s = atom_text_of(t, enc)?;
+    Atom::existing(&s).map(Term::Atom).ok_or_else(badarg)
+}
+
+/// The size argument of `make_tuple/2,3`: `badarg` beyond the largest tuple.
+fn tuple_size_arg(t: &Term) -> Result<i64, Term> {
+    match t {
+        Term::Int(n) if (0..=limits::MAX_TUPLE_SIZE as i64).contains(n) => Ok(*n),
+        _ => Err(badarg()),
+    }
+}
+
+/// `iolist_size/1`: the bytes of an iolist, counted without building them.
+fn iolist_len(t: &Term) -> Result<u64, Term> {
+    let mut n: u64 = 0;
+    let mut stack: Vec<&Term> = vec![t];
+    while let Some(cur) = stack.pop() {
+        match cur {
+            Term::Bin(b) if b.is_binary() => n += b.len as u64 / 8,
+            Term::Nil => {}
+            Term::Cons(c) => {
+                match &c.head {
+                    Term::Int(i) if (0..=255).contains(i) => n += 1,
+                    h @ (Term::Cons(_) | Term::Nil | Term::Bin(_)) => stack.push(h),
+                    _ => return Err(badarg()),
+                }
+                stack.push(&c.tail);
+            }
+            _ => return Err(badarg()),
+        }
+    }
+    Ok(n)
 }
 
 fn binary_part(b: &Term, s: &Term, l: &Term) -> R {
@@ -1098,9 +1206,8 @@ fn spawn(ctx: &mut Ctx<'_>, start: Start, initial: Term, link: bool, mon: bool) 
     {
         return Flow::badarg();
     }
-    let pid = match ctx.vm.spawn_child(ctx.proc, start, initial) {
-        Ok(p) => p,
-        Err(_) => return Flow::error(Term::Atom(Atom::SYSTEM_LIMIT)),
+    let Some(pid) = ctx.vm.spawn_child(ctx.proc, start, initial) else {
+        return ctx.too_many_processes();
     };
     let me = ctx.pid();
     let child_name = ctx.vm.process_name(pid).to_string();
@@ -1186,10 +1293,44 @@ fn unlink(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     Flow::Value(Term::bool(true))
 }
 
+/// The options of `monitor/3`: `{tag, Tag}` (the `'DOWN'` message's first
+/// element). `{alias, ...}` is valid but not modelled (a call racewit
+/// cannot run); anything else is `badarg`.
+fn monitor_options(opts: Option<&Term>) -> Result<Option<Term>, Flow> {
+    let Some(opts) = opts else { return Ok(None) };
+    let items = opts.list_to_vec().ok_or_else(Flow::badarg)?;
+    let mut tag = None;
+    for o in items {
+        match o.as_tuple() {
+            Some([Term::Atom(k), v]) if k.name() == "tag" => tag = Some(v.clone()),
+            Some([Term::Atom(k), Term::Atom(v)])
+                if k.name() == "alias"
+                    && matches!(
+                        v.name(),
+                        "explicit_unalias" | "demonitor" | "reply_demonitor"
+                    ) =>
+            {
+                return Err(Flow::Park("erlang:monitor/3 with the alias option".into()));
+            }
+            _ => return Err(Flow::badarg()),
+        }
+    }
+    Ok(tag)
+}
+
 fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     if !a[0].is_atom(Atom::PROCESS) {
         return Flow::badarg();
     }
+    if !matches!(&a[1], Term::Pid(_) | Term::Atom(_))
+        && !matches!(a[1].as_tuple(), Some([Term::Atom(_), Term::Atom(_)]))
+    {
+        return Flow::badarg();
+    }
+    let tag = match monitor_options(a.get(2)) {
+        Ok(tag) => tag,
+        Err(flow) => return flow,
+    };
     let me = ctx.pid();
     let r = ctx.vm.new_ref();
     let by_name = match &a[1] {
@@ -1214,7 +1355,7 @@ fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     };
     ctx.emit_access(
         EventKind::Monitor,
-        format!("monitor({})", write_term(&a[1])),
+        format!("monitor({})", format::brief(&a[1])),
         item,
         Access::Read,
     );
@@ -1223,6 +1364,9 @@ fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             ctx.proc.monitors.insert(r, p);
             if let Some(o) = ctx.vm.proc_mut(p) {
                 o.monitored_by.insert(r, (me, by_name));
+                if let Some(tag) = tag {
+                    o.monitor_tags.insert(r, tag);
+                }
             }
         }
         Some(p) if p == me => {}
@@ -1236,7 +1380,7 @@ fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
                 },
             };
             ctx.proc.mailbox.push_back(Term::tuple(vec![
-                Term::Atom(Atom::DOWN),
+                tag.unwrap_or(Term::Atom(Atom::DOWN)),
                 Term::Ref(r),
                 Term::Atom(Atom::PROCESS),
                 who,
@@ -1251,15 +1395,22 @@ fn demonitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     let Term::Ref(r) = a[0] else {
         return Flow::badarg();
     };
-    let flush = a
-        .get(1)
-        .and_then(|o| o.list_to_vec())
-        .is_some_and(|o| o.iter().any(|x| x.is_atom(Atom::new("flush"))));
+    // Options: a proper list of `flush` and `info`.
+    let opts = match a.get(1) {
+        None => Vec::new(),
+        Some(o) => match o.list_to_vec() {
+            Some(v)
+                if v.iter()
+                    .all(|x| matches!(x.as_atom().map(|a| a.name()), Some("flush" | "info"))) =>
+            {
+                v
+            }
+            _ => return Flow::badarg(),
+        },
+    };
+    let flush = opts.iter().any(|x| x.is_atom(Atom::new("flush")));
+    let info = opts.iter().any(|x| x.is_atom(Atom::new("info")));
     let me = ctx.pid();
-    let info = a
-        .get(1)
-        .and_then(|o| o.list_to_vec())
-        .is_some_and(|o| o.iter().any(|x| x.is_atom(Atom::new("info"))));
     let found = ctx.proc.monitors.contains_key(&r);
     if let Some(target) = ctx.proc.monitors.remove(&r) {
         ctx.emit_access(
@@ -1272,6 +1423,7 @@ fn demonitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             && let Some(o) = ctx.vm.proc_mut(target)
         {
             o.monitored_by.remove(&r);
+            o.monitor_tags.remove(&r);
         }
     }
     if flush {
@@ -1290,7 +1442,7 @@ fn exit2(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         return Flow::badarg();
     };
     let me = ctx.pid();
-    let text = format!("exit({}, {})", ctx.name_of(to), write_term(&a[1]));
+    let text = format!("exit({}, {})", ctx.name_of(to), format::brief(&a[1]));
     ctx.emit_access(
         EventKind::Exit,
         text,
@@ -1323,8 +1475,8 @@ fn register_name(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
                 EventKind::Registry,
                 format!(
                     "erlang:register({}, {}) -> badarg",
-                    write_term(&a[0]),
-                    write_term(&a[1])
+                    format::brief(&a[0]),
+                    format::brief(&a[1])
                 ),
                 SharedItem::Registry(n.name().into()),
                 Access::Write,
@@ -1450,7 +1602,7 @@ pub(crate) fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             .and_then(|n| ctx.vm.registry.get(&n).copied()),
         _ => return Flow::badarg(),
     };
-    let text = format!("{} ! {}", write_term(dest), write_term(&msg));
+    let text = format!("{} ! {}", format::brief(dest), format::brief(&msg));
     match target {
         Some(p) => {
             ctx.emit_access(EventKind::Send, text, SharedItem::Mailbox(p), Access::Write);
@@ -1501,82 +1653,40 @@ fn process_info(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     let Term::Pid(pid) = a[0] else {
         return Flow::badarg();
     };
-    let me = ctx.pid();
-    let info = |ctx: &Ctx<'_>, item: &str| -> Option<Term> {
-        let p = if pid == me {
-            &*ctx.proc
-        } else {
-            ctx.vm.proc(pid)?
-        };
-        if !p.is_alive() {
-            return None;
-        }
-        Some(match item {
-            "registered_name" => match p.registered {
-                Some(n) => Term::Atom(n),
-                None => Term::Nil,
-            },
-            "message_queue_len" => Term::Int(p.mailbox.len() as i64),
-            "messages" => Term::list(p.mailbox.iter().cloned().collect()),
-            "links" => Term::list(p.links.iter().map(|l| Term::Pid(*l)).collect()),
-            "dictionary" => Term::list(
-                p.dict
-                    .iter()
-                    .map(|(k, v)| tuple2(k.0.clone(), v.clone()))
-                    .collect(),
-            ),
-            "trap_exit" => Term::bool(p.trap_exit),
-            "status" => Term::atom(match p.status {
-                ProcStatus::Runnable => "runnable",
-                _ => "waiting",
-            }),
-            "initial_call" | "current_function" => p.initial_call.clone(),
-            "heap_size" | "total_heap_size" | "stack_size" | "reductions" | "memory" => {
-                Term::Int(0)
-            }
-            "monitors" => Term::list(
-                p.monitors
-                    .values()
-                    .map(|t| tuple2(Term::Atom(Atom::PROCESS), Term::Pid(*t)))
-                    .collect(),
-            ),
-            "monitored_by" => Term::list(p.monitored_by.values().map(|t| Term::Pid(t.0)).collect()),
-            "group_leader" => Term::Pid(me),
-            "priority" => Term::atom("normal"),
-            _ => return None,
-        })
-    };
     ctx.emit_access(
         EventKind::Local,
         format!("process_info({})", ctx.name_of(pid)),
         SharedItem::Process(pid),
         Access::Read,
     );
-    match &a[1] {
-        Term::Atom(item) => {
-            let alive = ctx.is_alive(pid);
-            if !alive {
-                return Flow::Value(Term::undefined());
-            }
-            match info(ctx, item.name()) {
-                Some(Term::Nil) if item.name() == "registered_name" => Flow::Value(Term::Nil),
-                Some(v) => Flow::Value(tuple2(Term::Atom(*item), v)),
-                None => Flow::badarg(),
-            }
+    let one = |ctx: &Ctx<'_>, item: Atom| -> Result<Option<Term>, ()> {
+        let v = process_item(ctx, pid, item.name());
+        match v {
+            Item::Value(v) => Ok(Some(v)),
+            Item::Gone => Ok(None),
+            Item::Unknown => Err(()),
         }
-        Term::Cons(_) => {
-            if !ctx.is_alive(pid) {
-                return Flow::Value(Term::undefined());
-            }
-            let items = a[1].list_to_vec().unwrap_or_default();
+    };
+    match &a[1] {
+        Term::Atom(item) => match one(ctx, *item) {
+            Ok(Some(Term::Nil)) if item.name() == "registered_name" => Flow::Value(Term::Nil),
+            Ok(Some(v)) => Flow::Value(tuple2(Term::Atom(*item), v)),
+            Ok(None) => Flow::Value(Term::undefined()),
+            Err(()) => Flow::badarg(),
+        },
+        Term::Cons(_) | Term::Nil => {
+            let Some(items) = a[1].list_to_vec() else {
+                return Flow::badarg();
+            };
             let mut out = Vec::new();
             for it in items {
                 let Term::Atom(n) = it else {
                     return Flow::badarg();
                 };
-                match info(ctx, n.name()) {
-                    Some(v) => out.push(tuple2(Term::Atom(n), v)),
-                    None => return Flow::badarg(),
+                match one(ctx, n) {
+                    Ok(Some(v)) => out.push(tuple2(Term::Atom(n), v)),
+                    Ok(None) => return Flow::Value(Term::undefined()),
+                    Err(()) => return Flow::badarg(),
                 }
             }
             Flow::Value(Term::list(out))
@@ -1585,68 +1695,158 @@ fn process_info(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     }
 }
 
-/// `erlang:send_after(T, Dest, Msg)`: a hidden timer process (prelude code) sends it.
-fn send_after(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    timer(ctx, a, false)
+/// What `process_info/2` finds for one item.
+enum Item {
+    Value(Term),
+    /// The process is gone (`undefined`).
+    Gone,
+    /// Not an item (`badarg`).
+    Unknown,
 }
 
-fn start_timer(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    timer(ctx, a, true)
-}
-
-fn timer(ctx: &mut Ctx<'_>, a: &[Term], wrap: bool) -> Flow {
-    let Term::Int(t) = a[0] else {
-        return Flow::badarg();
+/// `erlang:halt/0,1,2`: the run ends at this step, as a terminal event the
+/// scheduler sees; no process steps again. Status: a non-negative integer,
+/// a string (a crash dump's slogan) or `abort`; options `[{flush, B}]`.
+fn halt(ctx: &mut Ctx<'_>, status: &Term, opts: Option<&Term>) -> Flow {
+    let valid = match status {
+        Term::Int(n) => *n >= 0,
+        Term::Atom(a) => a.name() == "abort",
+        other => other.as_charlist().is_some(),
     };
-    if t < 0 || !matches!(a[1], Term::Pid(_) | Term::Atom(_)) {
+    let opts_ok = opts.is_none_or(|o| {
+        o.list_to_vec().is_some_and(|v| {
+            v.iter().all(|x| {
+                matches!(x.as_tuple(), Some([Term::Atom(k), Term::Atom(b)])
+                    if k.name() == "flush" && matches!(*b, Atom::TRUE | Atom::FALSE))
+            })
+        })
+    });
+    if !valid || !opts_ok {
         return Flow::badarg();
     }
-    let r = ctx.vm.new_ref();
-    let msg = if wrap {
-        Term::tuple(vec![Term::Atom(Atom::TIMEOUT), Term::Ref(r), a[2].clone()])
+    ctx.emit(
+        EventKind::Halt,
+        format!("erlang:halt({})", format::brief(status)),
+    );
+    ctx.vm.halted = Some(status.clone());
+    Flow::Value(Term::ok())
+}
+
+fn mfa(m: &str, f: &str, a: i64) -> Term {
+    Term::tuple(vec![Term::atom(m), Term::atom(f), Term::Int(a)])
+}
+
+/// One `process_info/2` item of `pid` (the caller, another process of the
+/// program, or one of the node's system processes).
+fn process_item(ctx: &Ctx<'_>, pid: Pid, item: &str) -> Item {
+    const KNOWN: &[&str] = &[
+        "registered_name",
+        "current_function",
+        "initial_call",
+        "status",
+        "message_queue_len",
+        "messages",
+        "links",
+        "monitors",
+        "monitored_by",
+        "dictionary",
+        "trap_exit",
+        "priority",
+        "group_leader",
+        "error_handler",
+        "heap_size",
+        "total_heap_size",
+        "stack_size",
+        "reductions",
+        "memory",
+        "garbage_collection",
+        "suspending",
+    ];
+    if !KNOWN.contains(&item) {
+        return Item::Unknown;
+    }
+    if let Some(sp) = crate::vm::system_process(pid) {
+        return Item::Value(match item {
+            "registered_name" => Term::atom(sp.name),
+            "current_function" => mfa(sp.current.0, sp.current.1, sp.current.2),
+            "initial_call" => mfa(sp.initial.0, sp.initial.1, sp.initial.2),
+            "status" => Term::atom("waiting"),
+            "trap_exit" => Term::bool(true),
+            "priority" => Term::atom("normal"),
+            "group_leader" => Term::Pid(crate::vm::system_pid(0)),
+            "error_handler" => Term::atom("error_handler"),
+            "message_queue_len" | "heap_size" | "total_heap_size" | "stack_size" | "reductions"
+            | "memory" => Term::Int(0),
+            _ => Term::Nil,
+        });
+    }
+    let me = ctx.pid();
+    let p = if pid == me {
+        &*ctx.proc
     } else {
-        a[2].clone()
-    };
-    let target = ctx
-        .vm
-        .resolve(Atom::new("racewit_timer"), Atom::new("run"), 4);
-    let args = vec![Term::Int(t), a[1].clone(), msg, Term::Ref(r)];
-    match ctx
-        .vm
-        .spawn_child(ctx.proc, Start::Call(target, args), Term::Nil)
-    {
-        Ok(pid) => {
-            ctx.vm.timers.insert(r, pid);
-            let name = ctx.vm.process_name(pid).to_string();
-            ctx.emit_access(
-                EventKind::Spawn,
-                format!("timer {name} ({t} ms)"),
-                SharedItem::Process(pid),
-                Access::Write,
-            );
-            Flow::Value(Term::Ref(r))
+        match ctx.vm.proc(pid) {
+            Some(p) => p,
+            None => return Item::Gone,
         }
-        Err(_) => Flow::error(Term::Atom(Atom::SYSTEM_LIMIT)),
-    }
-}
-
-fn cancel_timer(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let Term::Ref(r) = a[0] else {
-        return Flow::badarg();
     };
-    match ctx.vm.timers.remove(&r) {
-        Some(pid) if ctx.vm.is_alive(pid) => {
-            ctx.emit_access(
-                EventKind::Exit,
-                "cancel_timer".into(),
-                SharedItem::Process(pid),
-                Access::Write,
-            );
-            ctx.vm.terminate(pid, Term::Atom(Atom::KILLED));
-            Flow::Value(Term::Int(0))
-        }
-        _ => Flow::Value(Term::bool(false)),
+    if !p.is_alive() {
+        return Item::Gone;
     }
+    Item::Value(match item {
+        "registered_name" => match p.registered {
+            Some(n) => Term::Atom(n),
+            None => Term::Nil,
+        },
+        "message_queue_len" => Term::Int(p.mailbox.len() as i64),
+        "messages" => Term::list(p.mailbox.iter().cloned().collect()),
+        "links" => Term::list(p.links.iter().map(|l| Term::Pid(*l)).collect()),
+        "dictionary" => Term::list(
+            p.dict
+                .iter()
+                .map(|(k, v)| tuple2(k.0.clone(), v.clone()))
+                .collect(),
+        ),
+        "trap_exit" => Term::bool(p.trap_exit),
+        // The caller is running; another process of the program is
+        // runnable, or waiting in `receive` (or stopped at a call racewit
+        // cannot run: waiting for ever).
+        "status" => Term::atom(if pid == me {
+            "running"
+        } else {
+            match p.status {
+                ProcStatus::Runnable => "runnable",
+                _ => "waiting",
+            }
+        }),
+        "initial_call" => p.initial_call.clone(),
+        // The function of the top frame (the caller's own, for the
+        // caller: a BIF has no frame); not started yet, its initial call.
+        "current_function" => match p.frames.last() {
+            Some(fr) => {
+                let m = &ctx.vm.code.modules[fr.module as usize];
+                let fc = ctx.vm.code.func(fr.module, fr.function);
+                Term::tuple(vec![
+                    Term::Atom(m.name),
+                    Term::Atom(fc.name),
+                    Term::Int(fc.arity as i64),
+                ])
+            }
+            None => p.initial_call.clone(),
+        },
+        "monitors" => Term::list(
+            p.monitors
+                .values()
+                .map(|t| tuple2(Term::Atom(Atom::PROCESS), Term::Pid(*t)))
+                .collect(),
+        ),
+        "monitored_by" => Term::list(p.monitored_by.values().map(|t| Term::Pid(t.0)).collect()),
+        "group_leader" => Term::Pid(p.group_leader),
+        "priority" => Term::atom("normal"),
+        "error_handler" => Term::atom("error_handler"),
+        "suspending" | "garbage_collection" => Term::Nil,
+        // Sizes the BEAM's memory layout decides: not modelled.
+        _ => Term::Int(0),
+    })
 }
 
 #[allow(dead_code)]

@@ -7,22 +7,53 @@ use num_bigint::{BigInt, Sign};
 use num_traits::Signed;
 
 use crate::atom::Atom;
-use crate::bif::{Table, badarg};
+use crate::bif::{Ctx, Flow, Table, badarg};
 use crate::term::{Bitstr, MapKey, Pid, Term, TermMap};
 
 pub fn register(t: &mut Table) {
-    t.pure("erlang", "term_to_binary", 1, |a| {
-        let mut out = vec![131u8];
-        encode(&a[0], &mut out)?;
-        Ok(Term::binary(out))
+    t.pure("erlang", "term_to_binary", 1, |a| to_binary(&a[0]));
+    t.pure("erlang", "term_to_binary", 2, |a| to_binary(&a[0]));
+    t.ctx("erlang", "binary_to_term", 1, |ctx, a| {
+        decode_counted(ctx, &a[0])
     });
-    t.pure("erlang", "term_to_binary", 2, |a| {
-        let mut out = vec![131u8];
-        encode(&a[0], &mut out)?;
-        Ok(Term::binary(out))
+    t.ctx("erlang", "binary_to_term", 2, |ctx, a| {
+        decode_counted(ctx, &a[0])
     });
-    t.pure("erlang", "binary_to_term", 1, |a| decode_all(&a[0]));
-    t.pure("erlang", "binary_to_term", 2, |a| decode_all(&a[0]));
+}
+
+/// `binary_to_term/1,2`: the atoms of the term count as made by the run.
+fn decode_counted(ctx: &mut Ctx<'_>, t: &Term) -> Flow {
+    let v = match decode_all(t) {
+        Ok(v) => v,
+        Err(e) => return Flow::error(e),
+    };
+    let mut atoms = Vec::new();
+    let mut stack = vec![&v];
+    while let Some(cur) = stack.pop() {
+        match cur {
+            Term::Atom(a) => atoms.push(*a),
+            Term::Tuple(items) => stack.extend(items.iter()),
+            Term::Cons(c) => {
+                stack.push(&c.head);
+                stack.push(&c.tail);
+            }
+            Term::Map(m) => {
+                for (k, x) in m.iter() {
+                    stack.push(&k.0);
+                    stack.push(x);
+                }
+            }
+            _ => {}
+        }
+    }
+    atoms.sort_unstable();
+    atoms.dedup();
+    for a in atoms {
+        if let Err(flow) = ctx.make_atom(a.name()) {
+            return flow;
+        }
+    }
+    Flow::Value(v)
 }
 
 fn decode_all(t: &Term) -> Result<Term, Term> {
@@ -51,7 +82,53 @@ fn encode_atom(a: Atom, out: &mut Vec<u8>) {
     }
 }
 
-fn encode(t: &Term, out: &mut Vec<u8>) -> Result<(), Term> {
+fn to_binary(t: &Term) -> Result<Term, Term> {
+    let mut out = Encoded {
+        buf: vec![131u8],
+        granted: 0,
+    };
+    encode(t, &mut out)?;
+    Ok(Term::binary(out.buf))
+}
+
+/// The encoding under way, and the bytes the memory budget granted it so
+/// far (a term that shares parts is encoded in full each time: its
+/// encoding can be far larger than the term).
+struct Encoded {
+    buf: Vec<u8>,
+    granted: usize,
+}
+
+impl Encoded {
+    /// Ask for room for what was written beyond the grant, and more.
+    fn check(&mut self) -> Result<(), Term> {
+        const STEP: usize = 1 << 16;
+        if self.buf.len() >= self.granted {
+            let need = self.buf.len() - self.granted + STEP;
+            crate::limits::room((need / 8) as u64)?;
+            self.granted += need;
+        }
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for Encoded {
+    type Target = Vec<u8>;
+    fn deref(&self) -> &Vec<u8> {
+        &self.buf
+    }
+}
+
+impl std::ops::DerefMut for Encoded {
+    fn deref_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.buf
+    }
+}
+
+fn encode(t: &Term, out: &mut Encoded) -> Result<(), Term> {
+    if !t.is_immediate() {
+        out.check()?;
+    }
     match t {
         Term::Int(i) if (0..=255).contains(i) => {
             out.push(97);
@@ -153,7 +230,7 @@ fn encode(t: &Term, out: &mut Vec<u8>) -> Result<(), Term> {
         Term::Pid(p) => {
             out.push(88);
             encode_atom(Atom::NONODE, out);
-            out.extend_from_slice(&(p.0 + 80).to_be_bytes());
+            out.extend_from_slice(&p.number().to_be_bytes());
             out.extend_from_slice(&0u32.to_be_bytes());
             out.extend_from_slice(&0u32.to_be_bytes());
         }
@@ -272,7 +349,11 @@ fn decode(b: &[u8], pos: &mut usize) -> Option<Term> {
             decode(b, pos)?;
             let id = u32_at(b, pos)?;
             take(b, pos, 8)?;
-            Term::Pid(Pid(id.checked_sub(80)?))
+            if id < 80 {
+                Term::Pid(Pid(crate::term::SYSTEM_PID_BASE + id))
+            } else {
+                Term::Pid(Pid(id - 80))
+            }
         }
         90 => {
             let n = u16::from_be_bytes(take(b, pos, 2)?.try_into().ok()?) as usize;

@@ -4,7 +4,7 @@ use crate::atom::Atom;
 use crate::bif::{Ctx, Flow, Table, badarg, tuple2};
 use crate::ets::{Kind, Protection, Table as EtsTable, match_pattern, ms_var};
 use crate::event::{Access, EventKind, SharedItem};
-use crate::format::write_term;
+use crate::format::brief;
 use crate::term::{Term, exact_eq};
 use crate::{arith, bif};
 
@@ -67,12 +67,12 @@ pub fn register(t: &mut Table) {
 fn item(t: &EtsTable, key: Option<&Term>) -> SharedItem {
     SharedItem::Ets {
         table: t.label(),
-        key: key.map(write_term),
+        key: key.map(brief),
     }
 }
 
 fn args_text(args: &[Term]) -> String {
-    args.iter().map(write_term).collect::<Vec<_>>().join(", ")
+    args.iter().map(brief).collect::<Vec<_>>().join(", ")
 }
 
 /// Resolve the table and check access; records the event either way.
@@ -88,14 +88,14 @@ fn table_for(
     let Some(id) = id else {
         let label = match &args[0] {
             Term::Atom(a) => crate::format::atom_text(*a),
-            other => write_term(other),
+            other => brief(other),
         };
         ctx.emit_access(
             EventKind::Ets,
             format!("{text} -> badarg"),
             SharedItem::Ets {
                 table: label,
-                key: key.map(write_term),
+                key: key.map(brief),
             },
             access,
         );
@@ -121,7 +121,7 @@ fn table_for(
 
 fn result(ctx: &mut Ctx<'_>, v: Term) -> Flow {
     if let Some(ev) = ctx.event.as_mut() {
-        let s = write_term(&v);
+        let s = brief(&v);
         if s.len() <= 200 {
             ev.text.push_str(" -> ");
             ev.text.push_str(&s);
@@ -163,15 +163,16 @@ fn new(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
                 _ => return Flow::badarg(),
             },
             Term::Tuple(t) if t.len() == 3 && t[0].is_atom(Atom::new("heir")) => {
+                // An heir that is gone already is no heir (as on the BEAM).
                 if let Term::Pid(p) = t[1] {
-                    heir = Some((p, t[2].clone()));
+                    heir = ctx.is_alive(p).then(|| (p, t[2].clone()));
                 }
             }
             _ => return Flow::badarg(),
         }
     }
     let label = crate::format::atom_text(name);
-    let text = format!("ets:new({}, {})", label, write_term(&args[1]));
+    let text = format!("ets:new({}, {})", label, brief(&args[1]));
     ctx.emit_access(
         EventKind::Ets,
         text,
@@ -221,6 +222,9 @@ fn single_key(ctx: &Ctx<'_>, args: &[Term]) -> Option<Term> {
     }
 }
 
+/// Words of a table entry besides its object (the memory budget's count).
+const ENTRY_WORDS: u64 = 8;
+
 fn insert(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let key = single_key(ctx, args);
     let id = match table_for(ctx, "insert", args, key.as_ref(), Access::Write) {
@@ -234,9 +238,11 @@ fn insert(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     if objs.iter().any(|o| t.key_of(o).is_none()) {
         return Flow::badarg();
     }
+    let n = objs.len() as u64;
     for o in objs {
         t.insert(o);
     }
+    ctx.vm.note_alloc(ENTRY_WORDS * n);
     result(ctx, Term::bool(true))
 }
 
@@ -267,9 +273,11 @@ fn insert_new(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         }
         return result(ctx, Term::bool(false));
     }
+    let n = objs.len() as u64;
     for o in objs {
         t.insert(o);
     }
+    ctx.vm.note_alloc(ENTRY_WORDS * n);
     result(ctx, Term::bool(true))
 }
 
@@ -878,6 +886,7 @@ fn tab2list(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     result(ctx, Term::list(v))
 }
 
+/// `ets:info/1`'s items, in the BEAM's order.
 fn info_items(t: &EtsTable) -> Vec<(&'static str, Term)> {
     let kind = match t.kind {
         Kind::Set => "set",
@@ -892,12 +901,19 @@ fn info_items(t: &EtsTable) -> Vec<(&'static str, Term)> {
     };
     vec![
         ("id", t.id_term()),
+        ("decentralized_counters", Term::bool(false)),
         ("read_concurrency", Term::bool(false)),
         ("write_concurrency", Term::bool(false)),
         ("compressed", Term::bool(false)),
         ("memory", Term::Int(305 + 10 * t.size as i64)),
         ("owner", Term::Pid(t.owner)),
-        ("heir", Term::atom("none")),
+        (
+            "heir",
+            match &t.heir {
+                Some((p, _)) => Term::Pid(*p),
+                None => Term::atom("none"),
+            },
+        ),
         ("name", Term::Atom(t.name)),
         ("size", Term::Int(t.size as i64)),
         ("node", Term::Atom(Atom::NONODE)),
@@ -941,8 +957,16 @@ fn info2(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         return Flow::badarg();
     };
     let t = ctx.vm.ets.get(id).expect("resolved");
+    // Items `ets:info/2` answers beyond `ets:info/1`'s (no table is ever
+    // fixed here).
+    let more = [
+        ("fixed", Term::bool(false)),
+        ("safe_fixed", Term::bool(false)),
+        ("safe_fixed_monotonic_time", Term::bool(false)),
+    ];
     let v = info_items(t)
         .into_iter()
+        .chain(more)
         .find(|(n, _)| *n == k.name())
         .map(|(_, v)| v);
     let it = item(t, None);

@@ -10,11 +10,11 @@
 use crate::atom::Atom;
 use crate::bif::{Ctx, Flow, Table, tuple2};
 use crate::event::{Access, EventKind, SharedItem};
-use crate::format::write_term;
+use crate::format::brief;
 use crate::term::{MapKey, Term};
 
 fn gitem(name: &Term) -> SharedItem {
-    SharedItem::Global(write_term(name))
+    SharedItem::Global(brief(name))
 }
 
 pub fn register(t: &mut Table) {
@@ -25,7 +25,7 @@ pub fn register(t: &mut Table) {
             .unwrap_or_else(|| "undefined".into());
         ctx.emit_access(
             EventKind::Registry,
-            format!("global:whereis_name({}) -> {shown}", write_term(&a[0])),
+            format!("global:whereis_name({}) -> {shown}", brief(&a[0])),
             gitem(&a[0]),
             Access::Read,
         );
@@ -41,7 +41,7 @@ pub fn register(t: &mut Table) {
             EventKind::Registry,
             format!(
                 "global:re_register_name({}, {})",
-                write_term(&a[0]),
+                brief(&a[0]),
                 ctx.name_of(p)
             ),
             gitem(&a[0]),
@@ -53,7 +53,7 @@ pub fn register(t: &mut Table) {
     t.ctx("global", "unregister_name", 1, |ctx, a| {
         ctx.emit_access(
             EventKind::Registry,
-            format!("global:unregister_name({})", write_term(&a[0])),
+            format!("global:unregister_name({})", brief(&a[0])),
             gitem(&a[0]),
             Access::Write,
         );
@@ -62,7 +62,7 @@ pub fn register(t: &mut Table) {
     });
     t.ctx("global", "send", 2, |ctx, a| {
         let target = ctx.vm.global_names.get(&MapKey(a[0].clone())).copied();
-        let text = format!("global:send({}, {})", write_term(&a[0]), write_term(&a[1]));
+        let text = format!("global:send({}, {})", brief(&a[0]), brief(&a[1]));
         match target {
             Some(p) => {
                 ctx.emit_access(EventKind::Send, text, SharedItem::Mailbox(p), Access::Write);
@@ -101,11 +101,7 @@ fn do_register(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     let key = MapKey(a[0].clone());
     ctx.emit_access(
         EventKind::Registry,
-        format!(
-            "global:register_name({}, {})",
-            write_term(&a[0]),
-            ctx.name_of(p)
-        ),
+        format!("global:register_name({}, {})", brief(&a[0]), ctx.name_of(p)),
         gitem(&a[0]),
         Access::Write,
     );
@@ -133,7 +129,7 @@ pub struct GlobalLock {
 }
 
 fn lock_item(resource: &Term) -> SharedItem {
-    SharedItem::Global(format!("lock {}", write_term(resource)))
+    SharedItem::Global(format!("lock {}", brief(resource)))
 }
 
 /// `racewit:global_lock(ResourceId, RequesterId)`: `true` when the lock is
@@ -147,11 +143,7 @@ fn lock(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     let mut entry = ctx.vm.global_locks.get(&key).cloned().unwrap_or_default();
     entry.holders.retain(|&p| ctx.is_alive(p));
     let free = entry.holders.is_empty() || entry.requester.as_ref() == Some(&requester);
-    let text = format!(
-        "global:set_lock({{{}, {}}})",
-        write_term(&a[0]),
-        write_term(&a[1])
-    );
+    let text = format!("global:set_lock({{{}, {}}})", brief(&a[0]), brief(&a[1]));
     if free {
         entry.requester = Some(requester);
         if !entry.holders.contains(&me) {
@@ -179,11 +171,7 @@ fn lock(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
 fn unlock(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     let key = MapKey(a[0].clone());
     let me = ctx.pid();
-    let text = format!(
-        "global:del_lock({{{}, {}}})",
-        write_term(&a[0]),
-        write_term(&a[1])
-    );
+    let text = format!("global:del_lock({{{}, {}}})", brief(&a[0]), brief(&a[1]));
     let Some(mut entry) = ctx.vm.global_locks.get(&key).cloned() else {
         ctx.emit_access(EventKind::Registry, text, lock_item(&a[0]), Access::Read);
         return Flow::Value(Term::atom("true"));

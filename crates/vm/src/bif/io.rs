@@ -21,6 +21,9 @@ pub fn register(t: &mut Table) {
         Flow::Value(Term::ok())
     });
     t.ctx("io", "write", 1, |ctx, a| {
+        if let Err(e) = crate::limits::room_to_print(&a[0]) {
+            return Flow::error(e);
+        }
         crate::bif::erlang::output(ctx, write_term(&a[0]));
         Flow::Value(Term::ok())
     });
@@ -31,6 +34,7 @@ pub fn register(t: &mut Table) {
         format_term(&a[0], &a[1]).map(|s| Term::string(&s))
     });
     t.pure("io_lib", "write", 1, |a| {
+        crate::limits::room_to_print(&a[0])?;
         Ok(Term::string(&write_term(&a[0])))
     });
     t.pure("io_lib", "printable_list", 1, |a| {
@@ -56,6 +60,7 @@ pub fn register(t: &mut Table) {
         Ok(Term::bool(ok))
     });
     t.pure("io_lib", "print", 1, |a| {
+        crate::limits::room_to_print(&a[0])?;
         Ok(Term::string(&print_term_at(&a[0], 1, 80, false)))
     });
     t.pure("io_lib", "write_atom", 1, |a| match &a[0] {
@@ -110,6 +115,9 @@ fn format_term(fmt: &Term, args: &Term) -> Result<String, Term> {
         }
     };
     let args = args.list_to_vec().ok_or_else(badarg)?;
+    for a in &args {
+        crate::limits::room_to_print(a)?;
+    }
     format(&f, &args)
 }
 
@@ -138,9 +146,17 @@ pub fn format(fmt: &str, args: &[Term]) -> Result<String, Term> {
         let mut pad = ' ';
         let read_num =
             |i: &mut usize, args: &mut std::slice::Iter<'_, Term>| -> Result<Option<usize>, Term> {
+                // A field may be as wide as asked: room for it first.
+                let room = |n: u64| -> Result<(), Term> {
+                    if n > 4096 {
+                        crate::limits::room_for(n, crate::limits::CONS_WORDS)?;
+                    }
+                    Ok(())
+                };
                 if chars.get(*i) == Some(&'*') {
                     *i += 1;
                     let v = args.next().and_then(|t| t.as_int()).ok_or_else(badarg)?;
+                    room(v.unsigned_abs())?;
                     return Ok(Some(v.unsigned_abs() as usize));
                 }
                 let start = *i;
@@ -148,7 +164,9 @@ pub fn format(fmt: &str, args: &[Term]) -> Result<String, Term> {
                     *i += 1;
                 }
                 if *i > start {
-                    Ok(chars[start..*i].iter().collect::<String>().parse().ok())
+                    let n: Option<usize> = chars[start..*i].iter().collect::<String>().parse().ok();
+                    room(n.unwrap_or(usize::MAX) as u64)?;
+                    Ok(n)
                 } else {
                     Ok(None)
                 }

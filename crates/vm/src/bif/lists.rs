@@ -5,7 +5,8 @@
 use std::cmp::Ordering;
 
 use crate::atom::Atom;
-use crate::bif::{Table, badarg, int_arg, list_arg, tuple2};
+use crate::bif::{Grant, Table, badarg, int_arg, list_arg, tuple2};
+use crate::limits;
 use crate::term::{Term, compare, exact_eq, loose_eq};
 
 type R = Result<Term, Term>;
@@ -126,7 +127,9 @@ pub fn register(t: &mut Table) {
             if i + 1 == n {
                 tail = l;
             } else {
-                out.extend(l.list_to_vec().ok_or_else(badarg)?);
+                let len = l.list_len().ok_or_else(badarg)?;
+                limits::room_for(len as u64, limits::CONS_WORDS)?;
+                out.extend(l.list_iter().cloned());
             }
         }
         Ok(Term::list_with_tail(out, tail))
@@ -134,12 +137,18 @@ pub fn register(t: &mut Table) {
     t.pure("lists", "concat", 1, |a| {
         let mut s = String::new();
         for x in a[0].list_to_vec().ok_or_else(fc)? {
-            match &x {
-                Term::Atom(at) => s.push_str(at.name()),
-                Term::Int(_) | Term::Big(_) => s.push_str(&crate::format::write_term(&x)),
-                Term::Float(f) => s.push_str(&crate::bif::erlang_float_to_list(*f)),
-                _ => s.push_str(&x.as_charlist().ok_or_else(fc)?),
-            }
+            let piece = match &x {
+                Term::Atom(at) => at.name().to_string(),
+                Term::Int(_) | Term::Big(_) => crate::format::write_term(&x),
+                Term::Float(f) => crate::bif::erlang_float_to_list(*f),
+                _ => {
+                    // The same long string may come many times.
+                    let len = x.list_len().ok_or_else(fc)?;
+                    limits::room_for(2 * len as u64, limits::CONS_WORDS)?;
+                    x.as_charlist().ok_or_else(fc)?
+                }
+            };
+            s.push_str(&piece);
         }
         Ok(Term::string(&s))
     });
@@ -234,6 +243,7 @@ pub fn register(t: &mut Table) {
         if n < 0 {
             return Err(fc());
         }
+        limits::room_for(n as u64, limits::CONS_WORDS)?;
         Ok(Term::list(vec![a[1].clone(); n as usize]))
     });
     t.pure("lists", "sublist", 2, |a| {
@@ -358,7 +368,10 @@ fn key_index(t: &Term) -> Result<usize, Term> {
 
 fn flatten(t: &Term, out: &mut Vec<Term>) -> Result<(), Term> {
     let mut stack: Vec<&Term> = vec![t];
+    // A deep list that shares parts flattens to far more than it holds.
+    let mut grant = Grant::default();
     while let Some(cur) = stack.pop() {
+        grant.check(out.len() * 8 * limits::CONS_WORDS as usize)?;
         match cur {
             Term::Nil => {}
             Term::Cons(c) => {
@@ -396,6 +409,7 @@ fn seq(from: &Term, to: &Term, step: &Term) -> R {
         (f128 - t128).div_euclid(-s128)
     };
     let count = steps + 1;
+    limits::room_for(count.max(0) as u64, limits::CONS_WORDS)?;
     let mut acc = Term::Nil;
     for k in (0..count.max(0)).rev() {
         let x = f128 + k * s128;

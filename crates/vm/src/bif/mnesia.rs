@@ -5,7 +5,7 @@ use crate::atom::Atom;
 use crate::bif::{Ctx, Flow, Table, tuple2};
 use crate::ets::{Kind, match_pattern};
 use crate::event::{Access, EventKind, Exception, SharedItem};
-use crate::format::write_term;
+use crate::format::brief;
 use crate::term::Term;
 use crate::{arith, bif};
 
@@ -173,7 +173,7 @@ fn create_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     }
     ctx.emit_access(
         EventKind::Mnesia,
-        format!("mnesia:create_table({}, ...)", write_term(&args[0])),
+        format!("mnesia:create_table({}, ...)", brief(&args[0])),
         SharedItem::Mnesia {
             table: name.name().into(),
             key: None,
@@ -202,7 +202,7 @@ fn delete_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     };
     ctx.emit_access(
         EventKind::Mnesia,
-        format!("mnesia:delete_table({})", write_term(&args[0])),
+        format!("mnesia:delete_table({})", brief(&args[0])),
         SharedItem::Mnesia {
             table: name.name().into(),
             key: None,
@@ -239,14 +239,14 @@ fn ev(ctx: &mut Ctx<'_>, f: &str, args: &[Term], table: Atom, key: Option<&Term>
     let text = format!(
         "mnesia:{}({})",
         f,
-        args.iter().map(write_term).collect::<Vec<_>>().join(", ")
+        args.iter().map(brief).collect::<Vec<_>>().join(", ")
     );
     ctx.emit_access(
         EventKind::Mnesia,
         text,
         SharedItem::Mnesia {
             table: table.name().into(),
-            key: key.map(write_term),
+            key: key.map(brief),
         },
         access,
     );

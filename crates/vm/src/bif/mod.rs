@@ -32,6 +32,7 @@ mod mnesia;
 mod node_env;
 mod persistent_term;
 mod world;
+mod timers;
 
 pub type PureFn = fn(&[Term]) -> Result<Term, Term>;
 pub type CtxFn = fn(&mut Ctx<'_>, &[Term]) -> Flow;
@@ -71,6 +72,8 @@ pub enum Flow {
     ParkWith(crate::library::ParkReason, String),
     /// The calling process exits now with this reason.
     Exit(Term),
+    /// The run cannot go on: one of its limits was reached here.
+    Stop(crate::vm::VmError),
 }
 
 impl Flow {
@@ -116,12 +119,55 @@ impl Ctx<'_> {
         pid == self.proc.pid || self.vm.is_alive(pid)
     }
 
-    pub fn name_of(&self, pid: Pid) -> String {
-        if pid == self.proc.pid {
-            self.proc.name.to_string()
-        } else {
-            self.vm.process_name(pid).to_string()
+    /// End the run at a limit: `limit` is given the process's name and
+    /// where it is.
+    pub fn stop(&self, limit: impl FnOnce(String, String) -> crate::vm::VmError) -> Flow {
+        Flow::Stop(limit(
+            self.name_of(self.proc.pid),
+            self.vm.where_running(self.proc, self.span),
+        ))
+    }
+
+    /// The atom named `name`, made if it is new to this run (counted
+    /// against the run's atom limit; at the limit the run ends). A name
+    /// longer than the BEAM allows is `system_limit`.
+    pub fn make_atom(&mut self, name: &str) -> Result<Atom, Flow> {
+        if name.chars().count() > crate::limits::MAX_ATOM_CHARS {
+            return Err(Flow::error(crate::limits::system_limit()));
         }
+        if let Some(a) = Atom::existing(name)
+            && self.vm.atoms_made.contains(&a)
+        {
+            return Ok(a);
+        }
+        if self.vm.atoms_made.len() >= self.vm.config.max_atoms {
+            let limit = self.vm.config.max_atoms;
+            return Err(
+                self.stop(|process, location| crate::vm::VmError::TooManyAtoms {
+                    process,
+                    location,
+                    limit,
+                }),
+            );
+        }
+        let a = Atom::new(name);
+        self.vm.atoms_made.insert(a);
+        self.vm.note_alloc(8 + name.len() as u64 / 8);
+        Ok(a)
+    }
+
+    /// End the run: it made all the processes it may.
+    pub fn too_many_processes(&self) -> Flow {
+        let limit = self.vm.config.max_processes;
+        self.stop(|process, location| crate::vm::VmError::TooManyProcesses {
+            process,
+            location,
+            limit,
+        })
+    }
+
+    pub fn name_of(&self, pid: Pid) -> String {
+        self.vm.process_name(pid).to_string()
     }
 }
 
@@ -169,7 +215,15 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         counters::register(&mut t);
         crypto::register(&mut t);
         world::register(&mut t);
+        timers::register(&mut t);
         t.0
+    })
+}
+
+/// A stable 64-bit hash of a text (FNV-1a).
+pub fn hash_text(s: &str) -> u64 {
+    s.bytes().fold(0xcbf29ce484222325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
     })
 }
 
@@ -219,11 +273,33 @@ pub(crate) fn tuple2(a: Term, b: Term) -> Term {
     Term::tuple(vec![a, b])
 }
 
+/// Room asked for as a flattened output grows: an iolist or chardata that
+/// shares parts can flatten to far more than it holds.
+#[derive(Default)]
+pub(crate) struct Grant {
+    granted: usize,
+}
+
+impl Grant {
+    /// `len` bytes written so far: past the grant, ask for more.
+    pub(crate) fn check(&mut self, len: usize) -> Result<(), Term> {
+        const STEP: usize = 1 << 16;
+        if len >= self.granted {
+            let need = len - self.granted + STEP;
+            crate::limits::room((need / 8) as u64)?;
+            self.granted += need;
+        }
+        Ok(())
+    }
+}
+
 /// Flatten an iolist (or a binary) into bytes; chars above 255 are an error.
 /// Iterative: deeply nested iolists do not use the Rust stack.
 pub(crate) fn iolist_bytes(t: &Term, out: &mut Vec<u8>) -> Result<(), Term> {
     let mut stack: Vec<&Term> = vec![t];
+    let mut grant = Grant::default();
     while let Some(cur) = stack.pop() {
+        grant.check(out.len())?;
         match cur {
             Term::Bin(b) if b.is_binary() => out.extend_from_slice(&b.to_bytes()),
             Term::Nil => {}
@@ -248,7 +324,9 @@ pub(crate) fn iolist_bytes(t: &Term, out: &mut Vec<u8>) -> Result<(), Term> {
 /// Flatten chardata (lists of chars, binaries as UTF-8) into a String (iteratively).
 pub(crate) fn chardata_string(t: &Term, out: &mut String) -> Result<(), Term> {
     let mut stack: Vec<&Term> = vec![t];
+    let mut grant = Grant::default();
     while let Some(cur) = stack.pop() {
+        grant.check(out.len())?;
         match cur {
             Term::Bin(b) if b.is_binary() => {
                 let bytes = b.to_bytes();

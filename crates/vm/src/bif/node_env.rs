@@ -11,7 +11,7 @@
 
 use crate::bif::{Ctx, Flow, Table, tuple2};
 use crate::event::{Access, EventKind, SharedItem};
-use crate::format::write_term;
+use crate::format::brief;
 use crate::term::{MapKey, Term};
 
 pub fn register(t: &mut Table) {
@@ -52,7 +52,7 @@ pub fn register(t: &mut Table) {
 fn item(app: &Term, key: Option<&Term>) -> SharedItem {
     SharedItem::Ets {
         table: "ac_tab".into(),
-        key: key.map(|k| format!("{{env,{},{}}}", write_term(app), write_term(k))),
+        key: key.map(|k| format!("{{env,{},{}}}", brief(app), brief(k))),
     }
 }
 
@@ -68,12 +68,12 @@ fn get_env(ctx: &mut Ctx<'_>, app: &Term, key: &Term, default: Option<&Term>) ->
         (None, Some(d)) => d.clone(),
         (None, None) => Term::undefined(),
     };
-    let mut args = vec![write_term(app), write_term(key)];
-    args.extend(default.map(write_term));
+    let mut args = vec![brief(app), brief(key)];
+    args.extend(default.map(brief));
     let text = format!(
         "application:get_env({}) -> {}",
         args.join(", "),
-        write_term(&value)
+        brief(&value)
     );
     ctx.emit_access(EventKind::Ets, text, item(app, Some(key)), Access::Read);
     Flow::Value(value)
@@ -87,18 +87,14 @@ fn set_env(ctx: &mut Ctx<'_>, app: &Term, key: &Term, value: Option<&Term>) -> F
             ctx.vm.app_env.insert(k, v.clone());
             format!(
                 "application:set_env({}, {}, {})",
-                write_term(app),
-                write_term(key),
-                write_term(v)
+                brief(app),
+                brief(key),
+                brief(v)
             )
         }
         None => {
             ctx.vm.app_env.remove(&k);
-            format!(
-                "application:unset_env({}, {})",
-                write_term(app),
-                write_term(key)
-            )
+            format!("application:unset_env({}, {})", brief(app), brief(key))
         }
     };
     ctx.emit_access(EventKind::Ets, text, item(app, Some(key)), Access::Write);
@@ -114,7 +110,7 @@ fn get_all_env(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         .filter(|((x, _), _)| *x == app)
         .map(|((_, k), v)| tuple2(k.0.clone(), v.clone()))
         .collect();
-    let text = format!("application:get_all_env({})", write_term(&a[0]));
+    let text = format!("application:get_all_env({})", brief(&a[0]));
     ctx.emit_access(EventKind::Ets, text, item(&a[0], None), Access::Read);
     Flow::Value(Term::list(all))
 }

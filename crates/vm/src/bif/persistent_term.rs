@@ -4,7 +4,7 @@
 use crate::atom::Atom;
 use crate::bif::{Ctx, Flow, Table};
 use crate::event::{Access, EventKind, SharedItem};
-use crate::format::write_term;
+use crate::format::brief;
 use crate::term::{MapKey, Term};
 
 pub fn register(t: &mut Table) {
@@ -16,17 +16,17 @@ pub fn register(t: &mut Table) {
 }
 
 fn item(key: &Term) -> SharedItem {
-    SharedItem::PersistentTerm(write_term(key))
+    SharedItem::PersistentTerm(brief(key))
 }
 
 fn get(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     let found = ctx.vm.persistent_terms.get(&MapKey(a[0].clone())).cloned();
     let shown = match (&found, a.get(1)) {
-        (Some(v), _) => write_term(v),
-        (None, Some(d)) => write_term(d),
+        (Some(v), _) => brief(v),
+        (None, Some(d)) => brief(d),
         (None, None) => "badarg".into(),
     };
-    let args: Vec<String> = a.iter().map(write_term).collect();
+    let args: Vec<String> = a.iter().map(brief).collect();
     let text = format!("persistent_term:get({}) -> {shown}", args.join(", "));
     ctx.emit_access(EventKind::Local, text, item(&a[0]), Access::Read);
     match (found, a.get(1)) {
@@ -53,11 +53,7 @@ fn get_all(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
 }
 
 fn put(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
-    let text = format!(
-        "persistent_term:put({}, {})",
-        write_term(&a[0]),
-        write_term(&a[1])
-    );
+    let text = format!("persistent_term:put({}, {})", brief(&a[0]), brief(&a[1]));
     ctx.emit_access(EventKind::Local, text, item(&a[0]), Access::Write);
     ctx.vm
         .persistent_terms
@@ -71,7 +67,7 @@ fn erase(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         .persistent_terms
         .remove(&MapKey(a[0].clone()))
         .is_some();
-    let text = format!("persistent_term:erase({}) -> {existed}", write_term(&a[0]));
+    let text = format!("persistent_term:erase({}) -> {existed}", brief(&a[0]));
     ctx.emit_access(EventKind::Local, text, item(&a[0]), Access::Write);
     Flow::Value(Term::bool(existed))
 }

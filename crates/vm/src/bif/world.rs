@@ -5,7 +5,6 @@
 //! knows of a module, and the node's fixed setting (`os:type/0`,
 //! `erlang:pre_loaded/0`). See `crate::world` and the crate README.
 
-use crate::atom::Atom;
 use crate::bif::{Ctx, Flow, Table, chardata_string};
 use crate::code::Origin;
 use crate::event::EventKind;
@@ -149,23 +148,13 @@ fn lineage(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         return Flow::badarg();
     };
     let mut out = vec![Term::Pid(pid)];
-    let mut name = ctx.name_of(pid);
-    while let Some((parent, _)) = name.rsplit_once('.') {
-        let parent = parent.to_string();
-        let found = if *ctx.proc.name == *parent {
-            Some(ctx.pid())
-        } else {
-            ctx.vm
-                .processes()
-                .into_iter()
-                .find(|p| *ctx.vm.process_name(*p) == *parent)
-        };
-        match found {
-            Some(p) => out.push(Term::Pid(p)),
-            None => break,
+    let mut at = pid;
+    while let Some(parent) = ctx.vm.parent_of(at) {
+        if !ctx.vm.process_exists(parent) {
+            break;
         }
-        name = parent;
+        out.push(Term::Pid(parent));
+        at = parent;
     }
-    let _ = Atom::new("lineage");
     Flow::Value(Term::list(out))
 }
