@@ -16,7 +16,7 @@ spin(N) -> spin(N + 1).
 %% parent is left waiting, but that is no deadlock racewit could judge.
 parked_sender() ->
     Self = self(),
-    spawn(fun() -> Self ! {cwd, file:get_cwd()} end),
+    spawn(fun() -> Self ! {cwd, os:cmd("pwd")} end),
     spawn(fun() -> Self ! other end),
     receive {cwd, _} -> ok end,
     receive other -> ok end.
