@@ -5,14 +5,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use racewit_vm::library::ExportTables;
+use racewit_vm::library::{ExportTables, Exports};
 
 /// The export tables of one installation, each read once, on first use.
 #[derive(Debug)]
 pub struct BeamExports {
     /// Every `ebin` directory of the installation (the emulator's first).
     ebins: Vec<PathBuf>,
-    cache: Mutex<BTreeMap<String, Option<Arc<BTreeSet<(String, u32)>>>>>,
+    cache: Mutex<BTreeMap<String, Option<Exports>>>,
 }
 
 impl BeamExports {
@@ -25,7 +25,7 @@ impl BeamExports {
 }
 
 impl ExportTables for BeamExports {
-    fn exports(&self, module: &str) -> Option<Arc<BTreeSet<(String, u32)>>> {
+    fn exports(&self, module: &str) -> Option<Exports> {
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(hit) = cache.get(module) {
             return hit.clone();
@@ -50,7 +50,9 @@ impl ExportTables for BeamExports {
 /// exports (atom index, arity, label). `None` if `bytes` is not one.
 pub fn beam_exports(bytes: &[u8]) -> Option<BTreeSet<(String, u32)>> {
     fn word(data: &[u8], at: usize) -> Option<u32> {
-        Some(u32::from_be_bytes(data.get(at..at.checked_add(4)?)?.try_into().ok()?))
+        Some(u32::from_be_bytes(
+            data.get(at..at.checked_add(4)?)?.try_into().ok()?,
+        ))
     }
     if bytes.get(0..4)? != b"FOR1" || bytes.get(8..12)? != b"BEAM" {
         return None;
@@ -104,7 +106,7 @@ mod tests {
             let mut c = id.to_vec();
             c.extend((data.len() as u32).to_be_bytes());
             c.extend(data);
-            while c.len() % 4 != 0 {
+            while !c.len().is_multiple_of(4) {
                 c.push(0);
             }
             c
@@ -151,7 +153,10 @@ mod tests {
             eprintln!("skipped: no installed Erlang/OTP (the test reads its lists.beam)");
             return;
         };
-        let e = otp.exports().exports("lists").expect("lists.beam is readable");
+        let e = otp
+            .exports()
+            .exports("lists")
+            .expect("lists.beam is readable");
         assert!(e.contains(&("reverse".to_string(), 2)));
         assert!(!e.contains(&("no_such_function".to_string(), 0)));
     }

@@ -34,12 +34,15 @@ pub struct Libraries {
     pub exports: Option<Arc<dyn ExportTables>>,
 }
 
+/// A module's exports: (function name, arity).
+pub type Exports = Arc<BTreeSet<(String, u32)>>;
+
 /// The functions modules of the installed OTP export, as its `.beam` files
 /// say. Implemented by whoever found the OTP (the VM reads no files).
 pub trait ExportTables: Send + Sync + std::fmt::Debug {
     /// `module`'s exports, or `None` when the installed OTP has no such
     /// module or its export table cannot be read.
-    fn exports(&self, module: &str) -> Option<Arc<BTreeSet<(String, u32)>>>;
+    fn exports(&self, module: &str) -> Option<Exports>;
 }
 
 impl Libraries {
@@ -55,7 +58,7 @@ impl Libraries {
     }
 
     /// What the installed OTP's module `module` exports, when known.
-    pub fn otp_exports(&self, module: &str) -> Option<Arc<BTreeSet<(String, u32)>>> {
+    pub fn otp_exports(&self, module: &str) -> Option<Exports> {
         self.exports.as_ref()?.exports(module)
     }
 }

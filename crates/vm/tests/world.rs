@@ -142,3 +142,25 @@ fn a_missing_dependency_is_named_not_unsupported() {
         none.stdout
     );
 }
+
+/// A function racewit's stand-in of an OTP module lacks is unsupported when
+/// the real module has it, and `undef` (as on the BEAM) when the installed
+/// OTP's export table says the real module lacks it too.
+#[test]
+fn a_stand_in_lacks_what_the_real_module_exports_not_what_it_does_not() {
+    if racewit_otp::discover().is_none() {
+        eprintln!("skipped: no installed OTP (the test reads global.beam's export table)");
+        return;
+    }
+    let real = run_with(&module("main() -> global:info()."), racewit_otp::installed());
+    assert!(
+        real.stdout.contains("unsupported call global:info/0"),
+        "{}",
+        real.stdout
+    );
+    let made_up = run_with(
+        &module("main() -> try global:no_such_function() catch error:undef -> undef end."),
+        racewit_otp::installed(),
+    );
+    assert_eq!(made_up.stdout, "undef\n");
+}

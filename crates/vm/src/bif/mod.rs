@@ -31,8 +31,8 @@ mod math;
 mod mnesia;
 mod node_env;
 mod persistent_term;
-mod world;
 mod timers;
+mod world;
 
 pub type PureFn = fn(&[Term]) -> Result<Term, Term>;
 pub type CtxFn = fn(&mut Ctx<'_>, &[Term]) -> Flow;
