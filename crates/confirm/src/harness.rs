@@ -1055,8 +1055,8 @@ fn produced_args(program: &Program, entry: &Entry) -> Vec<(usize, String)> {
         .iter()
         .enumerate()
         .filter(|(i, hint)| {
-            !(usable(hint) && !matches!(hint, ArgHint::Unknown))
-                && value_from_call_sites(program, &mfa, *i).is_none()
+            let hinted = usable(hint) && !matches!(hint, ArgHint::Unknown);
+            !hinted && value_from_call_sites(program, &mfa, *i).is_none()
         })
         .filter_map(|(i, _)| {
             producer_from_call_sites(program, &entry.mfa, i)

@@ -99,8 +99,16 @@ fn dpor_reaches_every_end_state_of_every_schedule() {
         "terms",
         "demonitor_race",
         "equal_sends",
+        "name_before_exit",
+        "table_before_exit",
+        "waits",
     ];
-    for timeouts in [TimeoutPolicy::WhenStuck, TimeoutPolicy::Always] {
+    for timeouts in [
+        TimeoutPolicy::WhenStuck,
+        TimeoutPolicy::Always,
+        TimeoutPolicy::Never,
+        TimeoutPolicy::Below(100),
+    ] {
         for entry in entries {
             let (all, schedules) = end_states(entry, timeouts, Reduction::None);
             let (dpor, runs) = end_states(entry, timeouts, Reduction::Dpor);
@@ -115,4 +123,47 @@ fn dpor_reaches_every_end_state_of_every_schedule() {
             );
         }
     }
+}
+
+/// The state between a process's last visible call and its exit is one
+/// others can see, as on the BEAM: a name it registered, a table it made.
+#[test]
+fn a_last_call_and_the_exit_are_two_steps() {
+    for (entry, seen) in [
+        ("name_before_exit", "{name,true}"),
+        ("table_before_exit", "{made,0}"),
+    ] {
+        let (all, _) = end_states(entry, TimeoutPolicy::WhenStuck, Reduction::Dpor);
+        assert!(
+            all.iter().any(|s| s.contains(seen)),
+            "{entry}: no end state shows {seen}: {all:?}"
+        );
+    }
+}
+
+/// The timeout policy decides which timeouts can fire before the message.
+#[test]
+fn timeout_policies_fire_what_they_say() {
+    let waits = |timeouts| {
+        let (all, _) = end_states("waits", timeouts, Reduction::None);
+        let mut seen: Vec<String> = all
+            .iter()
+            .filter_map(|s| Some(s.split("{waits,").nth(1)?.split('}').next()?.to_string()))
+            .collect();
+        seen.sort();
+        seen.dedup();
+        seen
+    };
+    assert_eq!(waits(TimeoutPolicy::WhenStuck), ["ping,long"]);
+    // The second wait never ends: nothing more comes and its timeout
+    // never fires.
+    assert!(waits(TimeoutPolicy::Never).is_empty());
+    assert_eq!(
+        waits(TimeoutPolicy::Below(100)),
+        ["ping,long", "short,ping"]
+    );
+    assert_eq!(
+        waits(TimeoutPolicy::Always),
+        ["ping,long", "short,long", "short,ping"]
+    );
 }

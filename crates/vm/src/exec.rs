@@ -59,14 +59,23 @@ impl Vm {
         }
         proc.spare = Vec::new();
         self.put_back(idx, arc);
-        // A visible action that raised and ended the process in the same step
-        // (`register` of a taken name → badarg, uncaught) is still the step's
-        // event: the scheduler must see the attempt, then the exit.
+        // A visible action after which the process ended in the same run
+        // (its last call, `register` say, or one that raised uncaught:
+        // `register` of a taken name → badarg) is the step's event, and
+        // the exit is the process's next step: the scheduler sees the
+        // action, then may run others, then the exit, as on the BEAM.
         let attempted = if matches!(outcome, Ok(Outcome::Exit(_)) | Err(_)) {
             self.atomic_event.take().filter(|ev| ev.pid == pid)
         } else {
             None
         };
+        if let (Some(ev), Ok(Outcome::Exit(reason))) = (&attempted, &outcome)
+            && self.procs[idx].atomic == 0
+        {
+            let p = Arc::make_mut(&mut self.procs[idx]);
+            p.exit_next = Some(reason.clone());
+            return Ok(ev.clone());
+        }
         match outcome {
             Ok(Outcome::Event(ev)) => Ok(ev),
             Ok(Outcome::Exit(reason)) => {
@@ -180,6 +189,9 @@ impl Vm {
     fn run(&mut self, code: &CodeTable, p: &mut Process) -> Result<Outcome, VmError> {
         if p.timer.is_some() {
             return Ok(self.fire_timer(p));
+        }
+        if let Some(reason) = p.exit_next.take() {
+            return Ok(Outcome::Exit(reason));
         }
         match p.status {
             ProcStatus::Waiting { deadline } if p.mailbox.len() <= p.scanned => {

@@ -48,7 +48,12 @@
 //!
 //! Visible actions (one per step): send, receive, spawn, exit, link/unlink,
 //! monitor/demonitor, registry and ETS and mnesia accesses, output, timeout.
-//! A mnesia transaction is one atomic step (all its accesses in one event),
+//! A process's exit is always a step of its own, even when its last call
+//! was a visible action (a `register`, an `ets:new`, or one that raised and
+//! ended it): between the two, others see the name held and the table
+//! there, as on the BEAM. `ets:info/1,2` and `ets:whereis/1` of a table
+//! that does not exist read its name (they answer `undefined`), so they
+//! are ordered with its creation and deletion. A mnesia transaction is one atomic step (all its accesses in one event),
 //! except that a dirty operation inside it, which takes no lock in mnesia,
 //! ends the step there. Transactions share one lock, taken by the first
 //! transactional operation and released at commit or abort; a transaction

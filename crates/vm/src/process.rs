@@ -99,6 +99,11 @@ pub struct Process {
     pub registered: Option<Atom>,
     /// The value the entry function returned (for `run`).
     pub result: Option<Term>,
+    /// The process ended (returned from its last frame, or raised) in the
+    /// step that made a visible action: it exits in its next step, so
+    /// other processes can see it between the two (a name it registered,
+    /// a table it made, still there).
+    pub exit_next: Option<Term>,
     /// The exception that ended the process, if any (class, reason, stack).
     pub crash: Option<crate::event::Exception>,
     /// Pending timeout firing for the current wait (the `after` target pc).
@@ -159,6 +164,7 @@ impl Process {
             dict: imbl::OrdMap::new(),
             registered: None,
             result: None,
+            exit_next: None,
             crash: None,
             after_pc: 0,
             initial_call,

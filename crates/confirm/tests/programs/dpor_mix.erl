@@ -6,7 +6,8 @@
 -module(dpor_mix).
 -export([mailbox/0, selective/0, register_kill/0, down/0, counter/0,
          same_writes/0, timeouts/0, link_crash/0, two_register/0,
-         terms/0, demonitor_race/0, equal_sends/0]).
+         terms/0, demonitor_race/0, equal_sends/0,
+         name_before_exit/0, table_before_exit/0, waits/0]).
 
 table() ->
     ets:new(seen, [public, named_table, duplicate_bag]).
@@ -146,3 +147,28 @@ equal_sends() ->
     B ! go,
     receive X -> done = X end,
     receive Y -> Y end.
+
+%% A process registers a name as its last call: between the register and
+%% its exit, others see the name held (the exit is a step of its own).
+name_before_exit() ->
+    table(),
+    spawn(fun() -> register(holder, self()) end),
+    ets:insert(seen, {name, is_pid(whereis(holder))}),
+    hold().
+
+%% The same for a named table its maker owns until it exits.
+table_before_exit() ->
+    table(),
+    spawn(fun() -> ets:new(made, [named_table, public]) end),
+    ets:insert(seen, {made, ets:info(made, size)}),
+    hold().
+
+%% Timeouts of different lengths against a message that may come first.
+waits() ->
+    table(),
+    P = self(),
+    spawn(fun() -> P ! ping end),
+    A = receive ping -> ping after 10 -> short end,
+    B = receive ping -> ping after 5000 -> long end,
+    ets:insert(seen, {waits, A, B}),
+    hold().

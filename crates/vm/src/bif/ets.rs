@@ -927,7 +927,7 @@ fn info_items(t: &EtsTable) -> Vec<(&'static str, Term)> {
 fn info1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let Some(id) = ctx.vm.ets.resolve(&args[0]) else {
         if matches!(args[0], Term::Atom(_) | Term::Ref(_)) {
-            return Flow::Value(Term::undefined());
+            return no_table(ctx, "info", args);
         }
         return Flow::badarg();
     };
@@ -949,7 +949,7 @@ fn info1(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 fn info2(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let Some(id) = ctx.vm.ets.resolve(&args[0]) else {
         if matches!(args[0], Term::Atom(_) | Term::Ref(_)) {
-            return Flow::Value(Term::undefined());
+            return no_table(ctx, "info", args);
         }
         return Flow::badarg();
     };
@@ -1062,9 +1062,38 @@ fn whereis(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         return Flow::badarg();
     };
     match ctx.vm.ets.resolve(&args[0]) {
-        Some(id) => Flow::Value(Term::Ref(id)),
-        None => Flow::Value(Term::undefined()),
+        Some(id) => {
+            let it = item(ctx.vm.ets.get(id).expect("resolved"), None);
+            ctx.emit_access(
+                EventKind::Ets,
+                format!("ets:whereis({})", args_text(args)),
+                it,
+                Access::Read,
+            );
+            result(ctx, Term::Ref(id))
+        }
+        None => no_table(ctx, "whereis", args),
     }
+}
+
+/// `ets:fname(args)` asked about a table that does not exist (a name no
+/// table has, or a table gone): `undefined`, and a read of the name, so
+/// the search orders it with the table's creation and deletion.
+fn no_table(ctx: &mut Ctx<'_>, fname: &str, args: &[Term]) -> Flow {
+    let label = match &args[0] {
+        Term::Atom(a) => crate::format::atom_text(*a),
+        other => brief(other),
+    };
+    ctx.emit_access(
+        EventKind::Ets,
+        format!("ets:{fname}({}) -> undefined", args_text(args)),
+        SharedItem::Ets {
+            table: label,
+            key: None,
+        },
+        Access::Read,
+    );
+    Flow::Value(Term::undefined())
 }
 
 fn all(ctx: &mut Ctx<'_>, _args: &[Term]) -> Flow {
