@@ -54,6 +54,20 @@ pub fn rewrite(text: &str, names: Option<&PidNames>) -> String {
     out
 }
 
+/// Whether `text` writes a pid (`<0.N.0>`) that [`rewrite`] would name.
+pub fn mentions_pid(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            q @ (b'\'' | b'"') if starts_quoted(bytes, i) => i = quoted_end(bytes, i, q),
+            b'<' if pid_at(bytes, i).is_some() => return true,
+            _ => i += 1,
+        }
+    }
+    false
+}
+
 /// Whether the quote at `i` opens a quoted atom or a string (and is not an
 /// apostrophe inside a word of plain text).
 fn starts_quoted(bytes: &[u8], i: usize) -> bool {
@@ -144,6 +158,8 @@ mod tests {
             ),
             "receive {'DOWN',#Ref<0.0.0.2>,process,P1.1,normal}"
         );
+        assert!(mentions_pid("x <0.81.0>"));
+        assert!(!mentions_pid("#Ref<0.0.0.2> '<0.81.0>'"));
         // Not of the run, or no names: as written.
         assert_eq!(rewrite("<0.99.0>", Some(&names())), "<0.99.0>");
         assert_eq!(rewrite("<0.81.0>", None), "<0.81.0>");

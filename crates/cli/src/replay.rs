@@ -190,7 +190,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let names = replayed
         .events
         .iter()
-        .any(|e| e.text.contains("<0."))
+        .any(|e| crate::erl_text::mentions_pid(&e.text))
         .then(|| pid_names(&w, &libraries))
         .flatten();
     let header = match w.kind {
