@@ -1235,6 +1235,90 @@ fn a_baseline_survives_an_unrelated_edit_and_catches_a_new_warning() {
     assert!(text.contains("1 accepted (1 in the baseline)"), "{text}");
 }
 
+/// `--after-timeout`: by default a timeout fires only when nothing else can
+/// run, so a correct gen_server call with a timeout passes; `always` lets
+/// it fire before the server answers; `never` leaves a process waiting only
+/// for its own timeout stuck; a number lets short timeouts fire at any
+/// point and longer ones when stuck.
+#[test]
+fn explore_fires_timeouts_as_the_policy_says() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let explore = |entry: &str, policy: Option<&str>| {
+        let mut c = cmd();
+        c.args([
+            "explore",
+            entry,
+            "tests/data/explore_timeout/call_timeout.erl",
+        ]);
+        if let Some(p) = policy {
+            c.args(["--after-timeout", p]);
+        }
+        let o = c.arg("--out").arg(out.path()).output().expect("run");
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    let (code, text) = explore("call_timeout:test/0", None);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("0 failing"), "{text}");
+    let (code, text) = explore("call_timeout:test/0", Some("always"));
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("timeout"), "{text}");
+    let (code, text) = explore("call_timeout:test/0", Some("10000"));
+    assert_eq!(code, Some(2), "a 5000 ms timeout is under 10000: {text}");
+    let (code, text) = explore("call_timeout:test/0", Some("1000"));
+    assert_eq!(
+        code,
+        Some(0),
+        "a 5000 ms timeout fires only when stuck: {text}"
+    );
+    let (code, text) = explore("call_timeout:sleepy/0", Some("never"));
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("deadlock"), "{text}");
+    let (code, text) = explore("call_timeout:sleepy/0", None);
+    assert_eq!(code, Some(0), "{text}");
+    let o = cmd()
+        .args(["explore", "call_timeout:test/0"])
+        .arg("tests/data/explore_timeout/call_timeout.erl")
+        .args(["--after-timeout", "soon"])
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(1), "a usage error");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("expected when-stuck, always, never"));
+}
+
+/// An `--entry` that names no arity-0 function of the analysed code is an
+/// error, not a silent no-op; explore takes no harness flags.
+#[test]
+fn entries_must_name_loaded_functions() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let o = cmd()
+        .args([
+            "check",
+            "corpus/registry/name_server.erl",
+            "--entry",
+            "foo:bar/0",
+        ])
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--entry foo:bar/0: no such function"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = cmd()
+        .args(["explore", "call_timeout:test/0", "--processes", "3"])
+        .arg("tests/data/explore_timeout/call_timeout.erl")
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(1), "explore takes no --processes");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--processes"));
+}
+
 // ------------------------------------------------ output for people and CI --
 
 /// `check` of a confirmed race (name_server) and an unconfirmed warning

@@ -11,6 +11,7 @@ use anyhow::{Result, bail};
 use racewit_confirm::confirmation::{ConfirmOptions, Confirmation, Plan};
 use racewit_confirm::search::Reduction;
 use racewit_confirm::verdict::{Consequence, Status};
+use racewit_confirm::vm_system::TimeoutPolicy;
 use racewit_confirm::witness::LoadRecord;
 use racewit_static::find_suspects;
 
@@ -49,6 +50,8 @@ pub struct Args {
     pub categories: CategoryArgs,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub harness: HarnessArgs,
     /// Output format: human (snippets), concise (a line per warning),
     /// github (workflow annotations), json, sarif.
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -95,12 +98,9 @@ pub enum FailOn {
     Unconfirmed,
 }
 
-/// Options of the schedule search, shared with `explore`.
+/// How a generated or given harness drives the suspects: `check` only.
 #[derive(clap::Args, Debug, Clone)]
-pub struct SearchArgs {
-    /// Preemption bound.
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    pub bound: u32,
+pub struct HarnessArgs {
     /// Worker threads (results are identical for any value).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -112,6 +112,18 @@ pub struct SearchArgs {
         default_value = "2,3"
     )]
     pub processes: Vec<usize>,
+    /// A test entry (`mod:fun/0`) to run as it is, before generated
+    /// harnesses, for the suspects of its module (repeatable).
+    #[arg(long = "entry", value_name = "MOD:FUN/0")]
+    pub entries: Vec<String>,
+}
+
+/// Options of the schedule search, shared with `explore`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Preemption bound.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub bound: u32,
     /// Most interleavings explored per harness.
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub max_interleavings: u64,
@@ -130,10 +142,14 @@ pub struct SearchArgs {
     /// DFS, every schedule within the bound).
     #[arg(long, value_name = "KIND", value_enum, default_value_t = ReductionArg::Dpor)]
     pub reduction: ReductionArg,
-    /// A test entry (`mod:fun/0`) to run as it is, before generated
-    /// harnesses, for the suspects of its module (repeatable).
-    #[arg(long = "entry", value_name = "MOD:FUN/0")]
-    pub entries: Vec<String>,
+    /// When a `receive ... after T` timeout (or an `erlang:send_after`
+    /// timer) may fire: `when-stuck`, only when no process can do anything
+    /// else (a responsive system never times out); `always`, at any point
+    /// (every timing is explored); `never` (a process waiting for one is
+    /// blocked); or a number N: timeouts under N ms at any point, longer
+    /// ones only when stuck.
+    #[arg(long, value_name = "POLICY", default_value = "when-stuck", value_parser = parse_after_timeout)]
+    pub after_timeout: TimeoutPolicy,
     /// Memory racewit may hold (e.g. 4G); a search that would go past it is
     /// stopped with the reason `memory_budget` (default: 60% of the
     /// machine's memory or of `ulimit -v`, whichever is less).
@@ -145,17 +161,36 @@ pub struct SearchArgs {
     pub timeout: u64,
 }
 
-impl SearchArgs {
-    pub fn options(&self) -> Result<ConfirmOptions> {
+/// A timeout policy as `--after-timeout` spells it.
+fn after_timeout_text(p: TimeoutPolicy) -> String {
+    match p {
+        TimeoutPolicy::WhenStuck => "when-stuck".into(),
+        TimeoutPolicy::Always => "always".into(),
+        TimeoutPolicy::Never => "never".into(),
+        TimeoutPolicy::Below(ms) => ms.to_string(),
+    }
+}
+
+pub(crate) fn parse_after_timeout(s: &str) -> Result<TimeoutPolicy, String> {
+    match s {
+        "when-stuck" => Ok(TimeoutPolicy::WhenStuck),
+        "always" => Ok(TimeoutPolicy::Always),
+        "never" => Ok(TimeoutPolicy::Never),
+        n => match n.parse::<u64>() {
+            Ok(ms) if ms >= 1 => Ok(TimeoutPolicy::Below(ms)),
+            _ => Err(format!(
+                "`{s}`: expected when-stuck, always, never or a number of milliseconds (1 or more)"
+            )),
+        },
+    }
+}
+
+impl HarnessArgs {
+    /// Adds the harness settings to the search's options, checked; sets
+    /// the thread pool.
+    pub fn apply(&self, opts: &mut ConfirmOptions) -> Result<()> {
         if let Some(n) = self.processes.iter().find(|&&n| !(1..=4).contains(&n)) {
             bail!("--processes {n}: a harness runs 1 to 4 worker processes");
-        }
-        in_range("--bound", self.bound.into(), 0, MAX_BOUND)?;
-        in_range("--max-interleavings", self.max_interleavings, 1, MAX_COUNT)?;
-        in_range("--max-run-steps", self.max_run_steps as u64, 1, MAX_COUNT)?;
-        in_range("--timeout", self.timeout, 1, 7 * 24 * 3600)?;
-        if let Some(runs) = self.random {
-            in_range("--random", runs, 1, MAX_COUNT)?;
         }
         if let Some(j) = self.jobs {
             if j == 0 {
@@ -176,20 +211,33 @@ impl SearchArgs {
                 .num_threads(j)
                 .build_global();
         }
-        self.caps()?;
-        let entries = self
+        opts.entries = self
             .entries
             .iter()
             .map(|e| crate::explore::parse_entry(e))
             .collect::<Result<Vec<_>>>()?;
+        opts.processes = self.processes.clone();
+        Ok(())
+    }
+}
+
+impl SearchArgs {
+    pub fn options(&self) -> Result<ConfirmOptions> {
+        in_range("--bound", self.bound.into(), 0, MAX_BOUND)?;
+        in_range("--max-interleavings", self.max_interleavings, 1, MAX_COUNT)?;
+        in_range("--max-run-steps", self.max_run_steps as u64, 1, MAX_COUNT)?;
+        in_range("--timeout", self.timeout, 1, 7 * 24 * 3600)?;
+        if let Some(runs) = self.random {
+            in_range("--random", runs, 1, MAX_COUNT)?;
+        }
+        self.caps()?;
         Ok(ConfirmOptions {
-            entries,
             max_preemptions: self.bound,
-            processes: self.processes.clone(),
             max_interleavings: self.max_interleavings,
             max_run_steps: self.max_run_steps,
             reduction: self.reduction.into(),
             random: self.random.map(|runs| (runs, self.seed)),
+            timeouts: self.after_timeout,
             ..ConfirmOptions::default()
         })
     }
@@ -230,18 +278,19 @@ impl SearchArgs {
 
     /// The options that shape verdicts, as text (for the journal's
     /// fingerprint); `--jobs` is not one of them.
-    pub fn fingerprint(&self) -> String {
+    pub fn fingerprint(&self, harness: &HarnessArgs) -> String {
         format!(
             "bound={} processes={:?} max_interleavings={} max_run_steps={} random={:?} \
-             seed={} reduction={:?} entries={:?}",
+             seed={} reduction={:?} entries={:?} after_timeout={:?}",
             self.bound,
-            self.processes,
+            harness.processes,
             self.max_interleavings,
             self.max_run_steps,
             self.random,
             self.seed,
             self.reduction,
-            self.entries
+            harness.entries,
+            self.after_timeout,
         )
     }
 }
@@ -281,7 +330,7 @@ fn apply_config(
     args: &mut Args,
     loaded: &config::Loaded,
     given: &dyn Fn(&str) -> bool,
-) -> Vec<(String, String, String)> {
+) -> Result<Vec<(String, String, String)>> {
     let c = &loaded.config.check;
     let file = loaded
         .path
@@ -306,15 +355,16 @@ fn apply_config(
         s.bound = v;
     }
     take("bound", c.bound.is_some(), s.bound.to_string());
+    let h = &mut args.harness;
     if let Some(v) = &c.processes
         && !given("processes")
     {
-        s.processes = v.clone();
+        h.processes = v.clone();
     }
     take(
         "processes",
         c.processes.is_some(),
-        format!("{:?}", s.processes),
+        format!("{:?}", h.processes),
     );
     if let Some(v) = c.max_interleavings
         && !given("max_interleavings")
@@ -342,6 +392,19 @@ fn apply_config(
         s.timeout = v;
     }
     take("timeout", c.timeout.is_some(), s.timeout.to_string());
+    if let Some(v) = &c.after_timeout
+        && !given("after_timeout")
+    {
+        match parse_after_timeout(&v.text()) {
+            Ok(p) => s.after_timeout = p,
+            Err(e) => bail!("{file}: [check] after_timeout {e}"),
+        }
+    }
+    take(
+        "after_timeout",
+        c.after_timeout.is_some(),
+        after_timeout_text(s.after_timeout),
+    );
     if let Some(v) = &c.max_memory
         && !given("max_memory")
     {
@@ -355,11 +418,11 @@ fn apply_config(
             .unwrap_or_else(|| "(60% of memory)".into()),
     );
     for e in &c.entries {
-        if !s.entries.contains(e) {
-            s.entries.push(e.clone());
+        if !h.entries.contains(e) {
+            h.entries.push(e.clone());
         }
     }
-    take("entries", !c.entries.is_empty(), format!("{:?}", s.entries));
+    take("entries", !c.entries.is_empty(), format!("{:?}", h.entries));
     shown.push((
         "exclude".into(),
         format!("{:?}", c.exclude),
@@ -379,12 +442,12 @@ fn apply_config(
             file
         },
     ));
-    shown
+    Ok(shown)
 }
 
 pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
     let loaded = config::load(&args.load.paths)?;
-    let settings = apply_config(&mut args, &loaded, given);
+    let settings = apply_config(&mut args, &loaded, given)?;
     if args.print_config {
         let mut out = std::io::stdout().lock();
         match &loaded.path {
@@ -408,8 +471,17 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         .transpose()?;
     let load_opts = args.load.load_options()?;
     let mut confirm_opts = args.search.options()?;
+    args.harness.apply(&mut confirm_opts)?;
     let caps = args.search.caps()?;
     let program = crate::progress::load(&args.load.paths, &load_opts, args.format)?;
+    for (m, f) in &confirm_opts.entries {
+        if program.function(m, f, 0).is_none() {
+            bail!(
+                "--entry {m}:{f}/0: no such function in the loaded code (an entry is a \
+                 function of arity 0 of an analysed module)"
+            );
+        }
+    }
     let libraries = crate::libraries::load(&args.load.paths, &[]);
     confirm_opts.vm.libraries = libraries.clone();
     let sp = crate::progress::spinner(args.format, "static pass");
@@ -447,7 +519,11 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
     let out = OutDir::open(&args.out)?;
     let plan = Plan::new(program, &suspects, &record, &confirm_opts);
     let program = plan.program().clone();
-    let fingerprint = outdir::fingerprint(plan.sources(), &suspects, &args.search.fingerprint());
+    let fingerprint = outdir::fingerprint(
+        plan.sources(),
+        &suspects,
+        &args.search.fingerprint(&args.harness),
+    );
     let (journal, resumed) = Journal::start(&out, &fingerprint, suspects.len(), args.resume)?;
     if let Some(note) = &resumed.note {
         eprintln!("racewit: --resume: {note}; checking every suspect");

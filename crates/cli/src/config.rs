@@ -49,8 +49,29 @@ pub struct CheckConfig {
     pub max_run_steps: Option<usize>,
     pub timeout: Option<u64>,
     pub max_memory: Option<String>,
+    /// `when-stuck`, `always`, `never`, or a number of milliseconds (see
+    /// `racewit check --help`).
+    pub after_timeout: Option<AfterTimeout>,
     #[serde(default)]
     pub exclude: Vec<String>,
+}
+
+/// `after_timeout = "always"` or `after_timeout = 500`.
+#[derive(Debug, Deserialize, Clone, PartialEq)]
+#[serde(untagged)]
+pub enum AfterTimeout {
+    Millis(u64),
+    Name(String),
+}
+
+impl AfterTimeout {
+    /// As the command line spells it.
+    pub fn text(&self) -> String {
+        match self {
+            AfterTimeout::Millis(n) => n.to_string(),
+            AfterTimeout::Name(s) => s.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize, Clone)]

@@ -11,6 +11,7 @@ use racewit_confirm::confirmation::{ConfirmOptions, Confirmation, confirm_all};
 use racewit_confirm::explore::{ExploreOptions, explore};
 use racewit_confirm::goal::Failure;
 use racewit_confirm::verdict::{Status, UnconfirmedReason};
+use racewit_confirm::vm_system::TimeoutPolicy;
 use racewit_confirm::witness::LoadRecord;
 use racewit_static::{StaticOptions, Suspect, find_suspects};
 use racewit_syntax::{LoadOptions, load_paths};
@@ -90,6 +91,9 @@ pub struct ExpectedExplore {
     pub entry: String,
     pub expect: String,
     pub bound: Option<u32>,
+    /// `--after-timeout` for this case (default `when-stuck`).
+    pub after_timeout: Option<String>,
+    pub note: Option<String>,
     pub fixme: Option<String>,
 }
 
@@ -364,10 +368,23 @@ fn explore_row(program: &Arc<racewit_syntax::ir::Program>, dir: &Path, e: &Expec
     let got = match crate::explore::parse_entry(&e.entry) {
         Err(err) => format!("bad entry: {err}"),
         Ok((m, f)) if program.function(&m, &f, 0).is_none() => format!("{m}:{f}/0 not loaded"),
+        Ok(_)
+            if e.after_timeout
+                .as_deref()
+                .is_some_and(|t| crate::check::parse_after_timeout(t).is_err()) =>
+        {
+            format!("bad after_timeout {:?}", e.after_timeout)
+        }
         Ok((m, f)) => {
+            let timeouts = e
+                .after_timeout
+                .as_deref()
+                .and_then(|t| crate::check::parse_after_timeout(t).ok())
+                .unwrap_or(TimeoutPolicy::WhenStuck);
             let opts = ExploreOptions {
                 confirm: ConfirmOptions {
                     max_preemptions: e.bound.unwrap_or(2),
+                    timeouts,
                     ..ConfirmOptions::default()
                 },
                 all: false,
@@ -389,7 +406,7 @@ fn explore_row(program: &Arc<racewit_syntax::ir::Program>, dir: &Path, e: &Expec
         case,
         expected: e.expect.clone(),
         got,
-        note: None,
+        note: e.note.clone(),
         fixme: None,
     };
     with_fixme(row, &e.fixme)

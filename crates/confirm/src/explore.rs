@@ -11,7 +11,6 @@ use crate::schedule::Schedule;
 use crate::search::random::RandomWalk;
 use crate::search::{SearchStats, StopReason, Strategy, Systematic};
 use crate::verdict::{Reached, Status, Verdict};
-use crate::vm_system::TimeoutPolicy;
 use crate::witness::{
     HarnessRecord, LoadRecord, WITNESS_VERSION, Witness, WitnessKind, hash_sources,
 };
@@ -32,8 +31,8 @@ pub struct Exploration {
     pub stop: StopReason,
 }
 
-/// Explores `module:function()` run as `P1`. Timeouts may fire at any point
-/// (every timing is explored).
+/// Explores `module:function()` run as `P1`. Timeouts fire as
+/// `opts.confirm.timeouts` says (by default only when nothing else can run).
 pub fn explore(
     program: &Arc<Program>,
     module: &str,
@@ -41,8 +40,7 @@ pub fn explore(
     load: &LoadRecord,
     opts: &ExploreOptions,
 ) -> Exploration {
-    let mut copts = opts.confirm.clone();
-    copts.timeouts = TimeoutPolicy::Always;
+    let copts = opts.confirm.clone();
     let image = racewit_vm::Image::new(program.clone(), &copts.vm);
     let sys = start(&image, module, function, &copts);
     let outcome = match copts.random {
@@ -98,7 +96,7 @@ pub fn explore(
                     source: String::new(),
                     amplification: None,
                 },
-                timeouts: TimeoutPolicy::Always,
+                timeouts: copts.timeouts,
                 sites: None,
                 schedule: Schedule::new(f.schedule.clone(), copts.random.map(|(_, s)| s)),
                 verdict,

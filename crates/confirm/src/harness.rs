@@ -108,10 +108,23 @@ pub fn build(
         None => return Err(serialised.unwrap_or(HarnessError::NoEntry)),
     };
     let resource = resource_values(suspect);
+    let produced = produced_args(program, entry);
     let calls: Vec<String> = (0..processes)
-        .map(|worker| call_text(program, entry, &resource, worker))
+        .map(|worker| call_text(program, entry, &resource, &produced, worker))
         .collect::<Result<_, _>>()?;
-    let setup = choose_setup(program, suspect, entry);
+    let made: Vec<String> = produced
+        .iter()
+        .map(|(i, call)| format!("Arg{} = {call}", i + 1))
+        .collect();
+    // A setup call the produced values already make is not made twice.
+    let mut setup: Vec<String> = choose_setup(program, suspect, entry)
+        .into_iter()
+        .filter(|c| {
+            let bare = c.strip_prefix("catch ").unwrap_or(c);
+            !produced.iter().any(|(_, call)| call == bare)
+        })
+        .collect();
+    setup.extend(made.iter().cloned());
     let calls_for_context = calls.clone();
     let workers = calls;
     let module = format!("racewit_harness_{index}");
@@ -123,7 +136,11 @@ pub fn build(
         workers,
         context: Context::Api {
             calls: calls_for_context,
-            invented: invented_args(program, entry),
+            invented: invented_args(program, entry)
+                .into_iter()
+                .filter(|i| !produced.iter().any(|(p, _)| *p as u32 + 1 == *i))
+                .collect(),
+            made,
         },
         source,
         amplification: None,
@@ -141,6 +158,10 @@ pub enum Context {
         /// for: the harness made them up.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         invented: Vec<u32>,
+        /// Values made once, before the calls, the way the program makes
+        /// them (`Arg1 = m:new()`), which every call then shares.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        made: Vec<String>,
     },
     /// A function the user named (`--entry`), run as it is.
     Entry { mfa: String },
@@ -188,13 +209,24 @@ impl Context {
 impl std::fmt::Display for Context {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Context::Api { calls, invented } => {
+            Context::Api {
+                calls,
+                invented,
+                made,
+            } => {
                 match calls.as_slice() {
                     [] => write!(f, "API")?,
                     [first, rest @ ..] if rest.iter().all(|w| w == first) => {
                         write!(f, "API: {} concurrent calls of {first}", calls.len())?
                     }
                     _ => write!(f, "API: concurrent calls of {}", calls.join(", "))?,
+                }
+                if !made.is_empty() {
+                    write!(
+                        f,
+                        " (after {}, made once as the program makes it)",
+                        made.join(", ")
+                    )?;
                 }
                 if !invented.is_empty() {
                     let list: Vec<String> = invented.iter().map(|i| i.to_string()).collect();
@@ -716,15 +748,22 @@ fn call_text(
     program: &Program,
     entry: &Entry,
     resource: &[String],
+    produced: &[(usize, String)],
     worker: usize,
 ) -> Result<String, HarnessError> {
     let (m, f) = (entry.mfa.module.as_str(), entry.mfa.name.as_str());
     let args: Vec<String> = arg_values(program, entry)
         .into_iter()
         .zip(&entry.args)
-        .map(|(v, hint)| match varied(hint, resource, worker) {
-            Some(text) => text,
-            None => v.unwrap_or_else(|| arg_text(hint)),
+        .enumerate()
+        .map(|(i, (v, hint))| {
+            if produced.iter().any(|(p, _)| *p == i) {
+                return format!("Arg{}", i + 1);
+            }
+            match varied(hint, resource, worker) {
+                Some(text) => text,
+                None => v.unwrap_or_else(|| arg_text(hint)),
+            }
         })
         .collect();
     Ok(format!("{}:{}({})", atom(m), atom(f), args.join(", ")))
@@ -1005,6 +1044,234 @@ fn value_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) ->
     })
 }
 
+/// The arguments of `entry` that the program makes with a call of its own
+/// rather than writes as a constant (a table, a record holding one, a
+/// list of shards): (position from 0, the call that makes it). Only
+/// arguments with no constant from a hint or a call site are made.
+fn produced_args(program: &Program, entry: &Entry) -> Vec<(usize, String)> {
+    let mfa = entry.mfa.to_string();
+    entry
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(i, hint)| {
+            !(usable(hint) && !matches!(hint, ArgHint::Unknown))
+                && value_from_call_sites(program, &mfa, *i).is_none()
+        })
+        .filter_map(|(i, _)| {
+            producer_from_call_sites(program, &entry.mfa, i)
+                .or_else(|| producer_by_shape(program, &entry.mfa, i))
+                .or_else(|| table_maker(program, &entry.mfa, i))
+                .map(|call| (i, call))
+        })
+        .collect()
+}
+
+/// The call the program itself makes the `index`-th argument of `mfa`
+/// with: at a call site whose argument is a variable bound in the same
+/// function by `V = p(Constants...)`, `p` an exported function (the most
+/// frequent such call; ties by first in text). So `Tab = start(),
+/// bump(Tab, home)` in a module's own test gives `start()` for `Tab`.
+fn producer_from_call_sites(program: &Program, mfa: &MFA, index: usize) -> Option<String> {
+    use racewit_syntax::ir::{Expr, Pat};
+    let (m, f, a) = (mfa.module.as_str(), mfa.name.as_str(), mfa.arity);
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for (mname, module) in &program.modules {
+        for func in &module.functions {
+            let body = &func.body;
+            for e in &body.exprs {
+                let Some(args) = call_args(body, e, mname, (m, f, a)) else {
+                    continue;
+                };
+                let Expr::Var(v) = body.expr(args[index]) else {
+                    continue;
+                };
+                let made = body.exprs.iter().find_map(|x| match x {
+                    Expr::Match(p, rhs) if matches!(body.pat(*p), Pat::Var(w) if w == v) => {
+                        producer_call(program, body, mname, *rhs, mfa)
+                    }
+                    _ => None,
+                });
+                if let Some(text) = made {
+                    match counts.iter_mut().find(|(t, _)| *t == text) {
+                        Some((_, n)) => *n += 1,
+                        None => counts.push((text, 1)),
+                    }
+                }
+            }
+        }
+    }
+    let best = counts.iter().map(|(_, n)| *n).max()?;
+    counts.into_iter().find(|(_, n)| *n == best).map(|(t, _)| t)
+}
+
+/// `e` as a call the harness can make: an exported function other than
+/// `entry`, named statically, every argument a constant.
+fn producer_call(
+    program: &Program,
+    body: &racewit_syntax::ir::Body,
+    here: &str,
+    e: racewit_syntax::ir::ExprId,
+    entry: &MFA,
+) -> Option<String> {
+    use racewit_syntax::ir::{CallTarget, Expr, Literal};
+    let Expr::Call { target, args, .. } = body.expr(e) else {
+        return None;
+    };
+    let (cm, cf) = match target {
+        CallTarget::Local { name, .. } => (here.to_string(), name.to_string()),
+        CallTarget::Remote { module, function } => match (body.expr(*module), body.expr(*function))
+        {
+            (Expr::Lit(Literal::Atom(m)), Expr::Lit(Literal::Atom(f))) => {
+                (m.to_string(), f.to_string())
+            }
+            _ => return None,
+        },
+        CallTarget::Apply { .. } => return None,
+    };
+    let arity = args.len() as u32;
+    if cm == entry.module.as_str() && cf == entry.name.as_str() && arity == entry.arity {
+        return None;
+    }
+    if !program
+        .function(&cm, &cf, arity)
+        .is_some_and(|func| func.exported)
+    {
+        return None;
+    }
+    let texts: Option<Vec<String>> = args.iter().map(|&x| const_text(body, x)).collect();
+    Some(format!(
+        "{}:{}({})",
+        atom(&cm),
+        atom(&cf),
+        texts?.join(", ")
+    ))
+}
+
+/// An exported function of arity 0 of `mfa`'s module that returns what the
+/// `index`-th argument's pattern takes apart, when the pattern is a record
+/// (a tuple tagged with an atom): a function whose clause ends by building
+/// that record. So `charge(#quota{tab = Tab}, ...)` is given `new()` when
+/// `new() -> ..., #quota{tab = Tab}.`
+fn producer_by_shape(program: &Program, mfa: &MFA, index: usize) -> Option<String> {
+    use racewit_syntax::ir::{Expr, Literal, Pat};
+    let (m, f, a) = (mfa.module.as_str(), mfa.name.as_str(), mfa.arity);
+    let func = program.function(m, f, a)?;
+    let body = &func.body;
+    let tag = func.clauses.iter().find_map(|&c| {
+        let &pat = body.clause(c).pats.get(index)?;
+        let pat = match body.pat(pat) {
+            Pat::Alias(x, y) => match body.pat(*x) {
+                Pat::Tuple(_) => *x,
+                _ => *y,
+            },
+            _ => pat,
+        };
+        match body.pat(pat) {
+            Pat::Tuple(items) => match items.first().map(|&p| body.pat(p)) {
+                Some(Pat::Lit(Literal::Atom(t))) => Some(t.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    })?;
+    let module = program.modules.get(m)?;
+    module
+        .functions
+        .iter()
+        .filter(|g| g.arity == 0 && g.exported && g.name.as_str() != f)
+        .find(|g| {
+            g.clauses.iter().any(|&c| {
+                let b = &g.body;
+                let mut last = b.clause(c).body;
+                while let Expr::Block(items) = b.expr(last) {
+                    match items.last() {
+                        Some(&x) => last = x,
+                        None => return false,
+                    }
+                }
+                matches!(b.expr(last), Expr::Tuple(items)
+                    if matches!(items.first().map(|&x| b.expr(x)),
+                        Some(Expr::Lit(Literal::Atom(t))) if *t == tag))
+            })
+        })
+        .map(|g| format!("{}:{}()", atom(m), atom(g.name.as_str())))
+}
+
+/// An exported function of arity 0 of `mfa`'s module that returns a table
+/// it made (its clause ends with `ets:new(...)`, or with the variable that
+/// holds one), when the `index`-th argument is a variable the function
+/// uses as a table (the first argument of an `ets:` call). So
+/// `record(Tab, ...)` is given `start()` when `start() -> Tab =
+/// ets:new(...), ..., Tab.`
+fn table_maker(program: &Program, mfa: &MFA, index: usize) -> Option<String> {
+    use racewit_syntax::ir::{Body, CallTarget, Expr, ExprId, Literal, Pat};
+    let (m, f, a) = (mfa.module.as_str(), mfa.name.as_str(), mfa.arity);
+    let func = program.function(m, f, a)?;
+    let body = &func.body;
+    let ets_call = |b: &Body, e: ExprId| -> Option<(String, Vec<ExprId>)> {
+        match b.expr(e) {
+            Expr::Call {
+                target: CallTarget::Remote { module, function },
+                args,
+                ..
+            } => match (b.expr(*module), b.expr(*function)) {
+                (Expr::Lit(Literal::Atom(em)), Expr::Lit(Literal::Atom(ef))) if em == "ets" => {
+                    Some((ef.to_string(), args.clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let used_as_table = func.clauses.iter().any(|&c| {
+        let Some(&pat) = body.clause(c).pats.get(index) else {
+            return false;
+        };
+        let Pat::Var(v) = body.pat(pat) else {
+            return false;
+        };
+        (0..body.exprs.len()).any(|i| {
+            let id = ExprId(i as u32);
+            ets_call(body, id).is_some_and(|(name, args)| {
+                name != "new"
+                    && args
+                        .first()
+                        .is_some_and(|&t| matches!(body.expr(t), Expr::Var(w) if w == v))
+            })
+        })
+    });
+    if !used_as_table {
+        return None;
+    }
+    let module = program.modules.get(m)?;
+    module
+        .functions
+        .iter()
+        .filter(|g| g.arity == 0 && g.exported && g.name.as_str() != f)
+        .find(|g| {
+            let b = &g.body;
+            g.clauses.iter().any(|&c| {
+                let mut last = b.clause(c).body;
+                while let Expr::Block(items) = b.expr(last) {
+                    match items.last() {
+                        Some(&x) => last = x,
+                        None => return false,
+                    }
+                }
+                let makes = |e: ExprId| ets_call(b, e).is_some_and(|(name, _)| name == "new");
+                match b.expr(last) {
+                    Expr::Var(v) => b.exprs.iter().any(|x| {
+                        matches!(x, Expr::Match(p, rhs)
+                            if matches!(b.pat(*p), Pat::Var(w) if w == v) && makes(*rhs))
+                    }),
+                    _ => makes(last),
+                }
+            })
+        })
+        .map(|g| format!("{}:{}()", atom(m), atom(g.name.as_str())))
+}
+
 /// A constant the code itself passes as the `index`-th argument of `mfa`
 /// somewhere (the most frequent one; ties by first in text), such as the
 /// token a module's own `test/0` redeems.
@@ -1126,5 +1393,50 @@ mod tests {
             split_mfa("ct_master:init_master/1"),
             Some(("ct_master", "init_master", 1))
         );
+    }
+
+    fn mfa(m: &str, f: &str, a: u32) -> MFA {
+        MFA {
+            module: m.into(),
+            name: f.into(),
+            arity: a,
+        }
+    }
+
+    #[test]
+    fn arguments_are_made_as_the_program_makes_them() {
+        let src = "-module(p).\n\
+            -export([start/0, new/0, bump/2, charge/2, plain/2, other/0, t/0]).\n\
+            -record(q, {tab}).\n\
+            start() -> T = ets:new(t, [public]), ets:insert(T, {k, 0}), T.\n\
+            new() -> #q{tab = ets:new(q, [public])}.\n\
+            other() -> ok.\n\
+            bump(Tab, K) -> [{K, N}] = ets:lookup(Tab, K), ets:insert(Tab, {K, N + 1}).\n\
+            charge(#q{tab = Tab}, K) -> ets:lookup(Tab, K).\n\
+            plain(X, Y) -> X + Y.\n\
+            t() -> Tab = start(), bump(Tab, k).\n";
+        let program = racewit_syntax::load_source("p.erl", src);
+        // From the module's own call site: `Tab = start(), bump(Tab, k)`.
+        assert_eq!(
+            producer_from_call_sites(&program, &mfa("p", "bump", 2), 0).as_deref(),
+            Some("p:start()")
+        );
+        assert_eq!(
+            producer_from_call_sites(&program, &mfa("p", "bump", 2), 1),
+            None,
+            "a constant is no made value"
+        );
+        // From the record the clause takes apart.
+        assert_eq!(
+            producer_by_shape(&program, &mfa("p", "charge", 2), 0).as_deref(),
+            Some("p:new()")
+        );
+        // From the table the argument is used as.
+        assert_eq!(
+            table_maker(&program, &mfa("p", "bump", 2), 0).as_deref(),
+            Some("p:start()")
+        );
+        assert_eq!(table_maker(&program, &mfa("p", "plain", 2), 0), None);
+        assert_eq!(producer_by_shape(&program, &mfa("p", "plain", 2), 0), None);
     }
 }

@@ -11,15 +11,33 @@ use crate::system::{Access, Fate, Item, Observation, System};
 /// A call site: module and id within it.
 pub type Site = (Name, CallSiteId);
 
-/// When a `receive ... after` timeout may fire.
+/// When a `receive ... after` timeout (or an `erlang:` timer) may fire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeoutPolicy {
     /// Only when no process can run otherwise (a responsive system never
-    /// times out): the default for confirming races.
+    /// times out): the default.
     WhenStuck,
     /// Whenever the waiting process is scheduled: every timing is explored.
     Always,
+    /// Never: a process waiting with nothing to receive is blocked.
+    Never,
+    /// A timeout with less than this many milliseconds left may fire at
+    /// any point; a longer one only when no process can run otherwise.
+    Below(u64),
+}
+
+impl TimeoutPolicy {
+    /// Whether `pid`'s pending timeout may fire now, given whether some
+    /// process could run without a timeout firing (`others`).
+    fn may_fire(self, vm: &Vm, pid: Pid, others: bool) -> bool {
+        match self {
+            TimeoutPolicy::Always => true,
+            TimeoutPolicy::Never => false,
+            TimeoutPolicy::WhenStuck => !others,
+            TimeoutPolicy::Below(ms) => !others || vm.timeout_left(pid).is_some_and(|l| l < ms),
+        }
+    }
 }
 
 /// The VM plus the bookkeeping the search needs.
@@ -285,17 +303,16 @@ impl System for VmSystem {
     type Error = VmError;
 
     fn enabled(&self) -> Vec<Pid> {
-        match self.timeouts {
-            TimeoutPolicy::Always => self.vm.enabled(),
-            TimeoutPolicy::WhenStuck => {
-                let runnable = self.vm.runnable_without_timeout();
-                if runnable.is_empty() {
-                    self.vm.enabled()
-                } else {
-                    runnable
-                }
-            }
+        if self.timeouts == TimeoutPolicy::Always {
+            return self.vm.enabled();
         }
+        let runnable = self.vm.runnable_without_timeout();
+        let others = !runnable.is_empty();
+        let mut out = self.vm.enabled();
+        out.retain(|p| {
+            runnable.binary_search(p).is_ok() || self.timeouts.may_fire(&self.vm, *p, others)
+        });
+        out
     }
 
     fn step(&mut self, proc: Pid) -> Result<Observation<VmItem, Site>, VmError> {
@@ -321,6 +338,13 @@ impl System for VmSystem {
 
     fn fate(&self, proc: Pid) -> Fate {
         match self.vm.process_status(proc) {
+            // Waiting for a timeout the policy never fires, with nothing
+            // to receive: as blocked as a receive without `after`.
+            ProcStatus::Waiting { .. }
+                if self.timeouts == TimeoutPolicy::Never && !self.vm.has_unscanned_mail(proc) =>
+            {
+                Fate::Blocked
+            }
             ProcStatus::Runnable | ProcStatus::Waiting { .. } => Fate::Running,
             ProcStatus::Blocked => Fate::Blocked,
             ProcStatus::Parked { call, location, .. } => Fate::Parked {

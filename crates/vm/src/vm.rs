@@ -525,6 +525,20 @@ impl Vm {
         }
     }
 
+    /// Milliseconds of virtual time left before `pid`'s pending timeout
+    /// (a `receive ... after`, or a timer's deadline), if it has one.
+    pub fn timeout_left(&self, pid: Pid) -> Option<u64> {
+        match self.proc(pid)?.status {
+            ProcStatus::Waiting { deadline } => Some(deadline.saturating_sub(self.vclock)),
+            _ => None,
+        }
+    }
+
+    /// Whether `pid` has messages it has not looked at yet.
+    pub fn has_unscanned_mail(&self, pid: Pid) -> bool {
+        self.proc(pid).is_some_and(|p| p.mailbox.len() > p.scanned)
+    }
+
     /// Is this one of the VM's timers (not a process of the program)?
     pub fn is_timer(&self, pid: Pid) -> bool {
         self.names.get(pid.0 as usize).is_some_and(|n| n.timer)

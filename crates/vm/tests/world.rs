@@ -152,7 +152,10 @@ fn a_stand_in_lacks_what_the_real_module_exports_not_what_it_does_not() {
         eprintln!("skipped: no installed OTP (the test reads global.beam's export table)");
         return;
     }
-    let real = run_with(&module("main() -> global:info()."), racewit_otp::installed());
+    let real = run_with(
+        &module("main() -> global:info()."),
+        racewit_otp::installed(),
+    );
     assert!(
         real.stdout.contains("unsupported call global:info/0"),
         "{}",
