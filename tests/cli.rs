@@ -988,13 +988,30 @@ fn html_picture_of_a_witness() {
     let (html, svg) = picture("corpus/registry/name_server.erl", "target/cli-test-html");
     assert!(html.contains(svg.trim_end()), "the page holds the SVG");
     for mark in [
-        "(1) erlang:whereis",
-        "(2) erlang:register",
-        "(3) erlang:register",
+        "(1) P1.1  erlang:whereis",
+        "(2) P1.2  erlang:register",
+        "(3) P1.1  erlang:register",
     ] {
         assert!(svg.contains(mark), "{mark}");
     }
     assert!(svg.contains("consequence: crash: P1.1 exited with"));
+    // Labels are whole: the stale write with its exit and its file.
+    assert!(!svg.contains('…'), "no label is cut");
+    assert!(
+        svg.contains(
+            "exit({badarg,[{name_server,ensure_started,0,[]}]})  corpus/registry/name_server.erl:15<"
+        ),
+        "{svg}"
+    );
+    // Every step has its hover details: process, call, source location.
+    let steps = svg.matches("<title>step ").count();
+    assert_eq!(steps, 16, "one <title> per step");
+    assert!(
+        svg.contains(
+            "<title>step 3: P1.1\ncall: erlang:whereis(name_server) -&gt; undefined\nitem: registry name_server (read)\nat: corpus/registry/name_server.erl:11:10\nthe race: (1) the read</title>"
+        ),
+        "{svg}"
+    );
     insta::assert_snapshot!(html);
 }
 
@@ -1300,4 +1317,235 @@ fn entries_must_name_loaded_functions() {
         .expect("run");
     assert_eq!(o.status.code(), Some(1), "explore takes no --processes");
     assert!(String::from_utf8_lossy(&o.stderr).contains("--processes"));
+}
+
+// ------------------------------------------------ output for people and CI --
+
+/// `check` of a confirmed race (name_server) and an unconfirmed warning
+/// (touch_session, not reached), in `format`.
+fn check_two(format: &str, out: &str) -> std::process::Output {
+    cmd()
+        .args([
+            "check",
+            "corpus/registry/name_server.erl",
+            "corpus/not_reached/touch_session.erl",
+            "--format",
+            format,
+            "--out",
+            out,
+        ])
+        .output()
+        .expect("run")
+}
+
+#[test]
+fn concise_is_one_line_per_warning() {
+    let o = check_two("concise", "target/cli-test-concise");
+    assert_eq!(o.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&o.stdout);
+    // Two warnings and the summary, each warning at its write.
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(text.starts_with(
+        "corpus/not_reached/touch_session.erl:29:13: R002 [UNCONFIRMED not_reached] "
+    ));
+    insta::assert_snapshot!(text);
+    let o = cmd()
+        .args([
+            "static",
+            "corpus/ets/hit_counter.erl",
+            "--format",
+            "concise",
+        ])
+        .output()
+        .expect("run");
+    insta::assert_snapshot!("static_concise", String::from_utf8_lossy(&o.stdout));
+}
+
+#[test]
+fn github_annotations_per_warning() {
+    let o = check_two("github", "target/cli-test-github");
+    assert_eq!(o.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&o.stdout).replace("target/cli-test-github", "[OUT]");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with(
+        "::warning file=corpus/not_reached/touch_session.erl,line=29,col=13,title=racewit R002::"
+    ));
+    assert!(lines[1].starts_with(
+        "::error file=corpus/registry/name_server.erl,line=15,col=13,title=racewit R001::[CONFIRMED crash] "
+    ));
+    // A message's lines are joined by %0A, and nothing else is raw.
+    assert!(lines[1].contains("%0A(1) P1.1 erlang:whereis(name_server) -> undefined"));
+    insta::assert_snapshot!(text);
+    let o = cmd()
+        .args(["static", "corpus/ets/hit_counter.erl", "--format", "github"])
+        .output()
+        .expect("run");
+    insta::assert_snapshot!("static_github", String::from_utf8_lossy(&o.stdout));
+}
+
+#[test]
+fn github_annotations_for_load_errors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("broken.erl");
+    std::fs::write(&file, "-module(broken).\nf() -> ok,\n").expect("write");
+    let o = cmd()
+        .args(["static", "--format", "github"])
+        .arg(&file)
+        .output()
+        .expect("run");
+    let text =
+        String::from_utf8_lossy(&o.stdout).replace(&dir.path().display().to_string(), "[DIR]");
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("::error file=[DIR]/broken.erl,line=")
+            && first.contains(",title=racewit E"),
+        "{text}"
+    );
+}
+
+#[test]
+fn human_warnings_open_with_their_location() {
+    let o = check_two("human", "target/cli-test-human-first");
+    let text = String::from_utf8_lossy(&o.stdout);
+    let firsts: Vec<&str> = text.lines().filter(|l| l.starts_with("corpus/")).collect();
+    assert_eq!(firsts.len(), 2, "{text}");
+    assert!(firsts[0].starts_with(
+        "corpus/not_reached/touch_session.erl:29:13: R002 [UNCONFIRMED not_reached] "
+    ));
+    assert!(
+        firsts[1].starts_with("corpus/registry/name_server.erl:15:13: R001 [CONFIRMED crash] ")
+    );
+    // The snippet's header is at the write too, and the summary is last.
+    assert!(
+        text.contains("┌─ corpus/registry/name_server.erl:15:13\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("2 suspect(s): 1 confirmed, 1 unconfirmed\n"),
+        "{text}"
+    );
+    assert!(
+        !text.contains('\u{1b}'),
+        "no colour when stdout is not a terminal"
+    );
+}
+
+#[test]
+fn colour_follows_the_flag_and_no_color() {
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut c = cmd();
+        c.args([
+            "check",
+            "corpus/registry/name_server.erl",
+            "--out",
+            "target/cli-test-colour",
+        ]);
+        c.args(args);
+        c.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let o = c.output().expect("run");
+        assert_eq!(o.status.code(), Some(2));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let coloured = |t: &str| t.contains("\u{1b}[");
+    // --color always: escapes, even with NO_COLOR set (a flag wins).
+    let always = run(&["--color", "always"], &[]);
+    assert!(
+        always.contains("\u{1b}[1m\u{1b}[31mR001 [CONFIRMED crash]\u{1b}[0m"),
+        "{always:?}"
+    );
+    assert!(coloured(&run(&["--color", "always"], &[("NO_COLOR", "1")])));
+    // `static` takes it too.
+    let mut c = cmd();
+    c.args([
+        "static",
+        "corpus/registry/name_server.erl",
+        "--color",
+        "always",
+    ]);
+    assert!(coloured(&String::from_utf8_lossy(
+        &c.output().expect("run").stdout
+    )));
+    // auto: not a terminal, no colour; CLICOLOR_FORCE turns it on, and
+    // NO_COLOR (any non-empty value) wins over it.
+    assert!(!coloured(&run(&[], &[])));
+    assert!(coloured(&run(&[], &[("CLICOLOR_FORCE", "1")])));
+    assert!(!coloured(&run(
+        &[],
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]
+    )));
+    assert!(coloured(&run(
+        &[],
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "")]
+    )));
+    assert!(!coloured(&run(
+        &["--color", "never"],
+        &[("CLICOLOR_FORCE", "1")]
+    )));
+    // Without colour the text is the same, escapes aside.
+    let plain = run(&["--color", "never"], &[]);
+    let stripped = strip_escapes(&always);
+    assert_eq!(stripped, plain);
+    // Machine formats are never coloured.
+    let o = cmd()
+        .args([
+            "check",
+            "corpus/registry/name_server.erl",
+            "--out",
+            "target/cli-test-colour",
+            "--format",
+            "github",
+            "--color",
+            "always",
+        ])
+        .output()
+        .expect("run");
+    assert!(!coloured(&String::from_utf8_lossy(&o.stdout)));
+}
+
+fn strip_escapes(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[test]
+fn replay_prints_binaries_and_pids_as_erlang_does() {
+    let out = "target/cli-test-replay-terms";
+    let o = cmd()
+        .args(["check", "corpus/contexts/session_hits.erl", "--out", out])
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(2));
+    let witness = format!("{out}/R002-session_hits-20-23.json");
+    let r = cmd().args(["replay", &witness]).output().expect("replay");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        text.contains("ets:lookup(session_hits, <<\"s1\">>) -> [{<<\"s1\">>,0}]"),
+        "{text}"
+    );
+    assert!(
+        !text.replace("#Ref<0.", "#Ref").contains("<0."),
+        "no raw pid: {text}"
+    );
+    assert!(
+        text.contains("corpus/contexts/session_hits.erl:20  <- (1) read"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
 }

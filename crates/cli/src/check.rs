@@ -52,9 +52,12 @@ pub struct Args {
     pub search: SearchArgs,
     #[command(flatten)]
     pub harness: HarnessArgs,
-    /// Output format.
+    /// Output format: human (snippets), concise (a line per warning),
+    /// github (workflow annotations), json, sarif.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    #[command(flatten)]
+    pub color: report::color::ColorArgs,
     /// Where witnesses and the last report are written.
     #[arg(long, value_name = "DIR", default_value = "_racewit")]
     pub out: PathBuf,
@@ -530,7 +533,6 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
     let decided_before: std::collections::BTreeSet<usize> =
         resumed.records.keys().copied().collect();
 
-    let human = args.format == Format::Human;
     let bar = crate::progress::counter(args.format, suspects.len() as u64, "confirming");
     bar.inc(resumed_count as u64);
     let sink = Mutex::new(Sink {
@@ -538,7 +540,7 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         journal: Some(journal),
         program: &program,
         suspects: &suspects,
-        human,
+        format: args.format,
         stdout_open: true,
         results: (0..suspects.len()).map(|_| None).collect(),
         resumed: resumed.records,
@@ -547,11 +549,14 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
     });
     {
         let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
-        if human {
-            let mut text = String::new();
-            report::human::load_diagnostics(&program, &mut text);
-            s.print(&text);
+        let mut text = String::new();
+        match args.format {
+            Format::Human => report::human::load_diagnostics(&program, &mut text),
+            Format::Concise => report::concise::load_diagnostics(&program, &mut text),
+            Format::Github => report::github::load_diagnostics(&program, &mut text),
+            Format::Json | Format::Sarif => {}
         }
+        s.print(&text);
         // Suspects decided by the earlier run lead, up to the first one left.
         s.show_resumed_before(usize::MAX);
     }
@@ -579,7 +584,9 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
                     let code = s.finish(&totals, false);
                     std::process::exit(code);
                 }
-                watcher.poll(&plan.running());
+                let running = plan.running();
+                show_running(&bar, &suspects, &running);
+                watcher.poll(&running);
                 std::thread::sleep(std::time::Duration::from_millis(50));
             }
         });
@@ -628,7 +635,7 @@ struct Sink<'a> {
     journal: Option<Journal>,
     program: &'a racewit_syntax::ir::Program,
     suspects: &'a [racewit_static::Suspect],
-    human: bool,
+    format: Format,
     /// Whether stdout still takes output (a closed pipe stops the printing,
     /// not the run: the reports and the exit code still come).
     stdout_open: bool,
@@ -639,6 +646,31 @@ struct Sink<'a> {
     /// The next suspect whose verdict is to be shown.
     next_shown: usize,
     bar: indicatif::ProgressBar,
+}
+
+/// The progress line's message: the first suspect being confirmed now
+/// (`ct_master:238`), and the memory in use.
+fn show_running(
+    bar: &indicatif::ProgressBar,
+    suspects: &[racewit_static::Suspect],
+    running: &[(usize, Arc<racewit_confirm::search::Cancel>)],
+) {
+    if bar.is_hidden() {
+        return;
+    }
+    let place = running
+        .iter()
+        .map(|(i, _)| *i)
+        .min()
+        .and_then(|i| suspects.get(i))
+        .map(crate::progress::suspect_place);
+    let memory = crate::progress::memory_in_use();
+    bar.set_message(match (place, memory.is_empty()) {
+        (Some(p), false) => format!("{p} ({memory})"),
+        (Some(p), true) => p,
+        (None, false) => format!("({memory})"),
+        (None, true) => String::new(),
+    });
 }
 
 impl Sink<'_> {
@@ -676,11 +708,6 @@ impl Sink<'_> {
         }
         self.results[i] = Some((c.clone(), path));
         self.bar.inc(1);
-        self.bar.set_message(format!(
-            "{} ({})",
-            c.suspect.id,
-            crate::progress::memory_in_use()
-        ));
     }
 
     /// The next verdict in suspect order: into the journal and shown.
@@ -718,11 +745,14 @@ impl Sink<'_> {
     }
 
     fn show(&mut self, c: &Confirmation, path: Option<&str>) {
-        if self.human {
-            let mut text = String::new();
-            report::human::confirmation(self.program, c, path, &mut text);
-            self.print(&text);
+        let mut text = String::new();
+        match self.format {
+            Format::Human => report::human::confirmation(self.program, c, path, &mut text),
+            Format::Concise => report::concise::confirmation(c, &mut text),
+            Format::Github => report::github::confirmation(c, path, &mut text),
+            Format::Json | Format::Sarif => {}
         }
+        self.print(&text);
     }
 
     /// Writes the final reports (`report.json`, and the JSON or SARIF on
@@ -772,20 +802,25 @@ impl Sink<'_> {
             eprintln!("racewit: {e:#}");
             code = 1;
         }
+        let summary = format!(
+            "{} suspect(s): {confirmed} confirmed, {unconfirmed} unconfirmed{}{}",
+            self.suspects.len(),
+            totals.accepted.summary(),
+            if complete {
+                String::new()
+            } else {
+                format!(
+                    ", {} not checked (interrupted)",
+                    self.suspects.len() - results.len()
+                )
+            }
+        );
         let text = match totals.format {
-            Format::Human => format!(
-                "{} suspect(s): {confirmed} confirmed, {unconfirmed} unconfirmed{}{}\n",
-                self.suspects.len(),
-                totals.accepted.summary(),
-                if complete {
-                    String::new()
-                } else {
-                    format!(
-                        ", {} not checked (interrupted)",
-                        self.suspects.len() - results.len()
-                    )
-                }
+            Format::Human | Format::Concise => format!(
+                "{}\n",
+                report::color::paint(report::color::Paint::Summary, &summary)
             ),
+            Format::Github => format!("{summary}\n"),
             Format::Json => json_text,
             Format::Sarif => match serde_json::to_string_pretty(&report::sarif::check_log(
                 self.program,

@@ -16,6 +16,7 @@ mod caps;
 mod check;
 mod config;
 mod corpus;
+mod erl_text;
 mod explore;
 mod libraries;
 mod outdir;
@@ -107,6 +108,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check(args) => {
+            report::color::init(args.color.color);
             let given = |id: &str| {
                 matches.subcommand_matches("check").is_some_and(|m| {
                     m.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
@@ -114,7 +116,10 @@ fn main() -> ExitCode {
             };
             check::run(args, &given)
         }
-        Command::Static(args) => static_cmd::run(args),
+        Command::Static(args) => {
+            report::color::init(args.color.color);
+            static_cmd::run(args)
+        }
         Command::Explore(args) => explore::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Triage(args) => triage::run(args),

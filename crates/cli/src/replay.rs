@@ -3,17 +3,21 @@
 //! current code instead (after a fix: UNCONFIRMED with the space exhausted).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use racewit_confirm::confirmation::{ConfirmOptions, confirm_all};
+use racewit_confirm::confirmation::{ConfirmOptions, confirm_all, start};
+use racewit_confirm::goal::FailureGoal;
+use racewit_confirm::search::replay::replay;
 use racewit_confirm::verdict::Status;
 use racewit_confirm::witness::{Witness, WitnessEvent, WitnessKind};
-use racewit_confirm::witness_replay::replay_witness;
+use racewit_confirm::witness_replay::{add_harness, replay_witness};
 use racewit_static::{StaticOptions, find_suspects};
 use racewit_syntax::{LoadOptions, load_paths};
 
 use crate::Outcome;
+use crate::erl_text::PidNames;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -48,19 +52,31 @@ fn load_options(w: &Witness) -> LoadOptions {
     }
 }
 
-/// The interleaving, one event per line.
+/// The interleaving, one event per line, with no names for raw pids (see
+/// [`render_named_events`]).
 pub fn render_events(events: &[WitnessEvent]) -> String {
+    render_named_events(events, None)
+}
+
+/// The interleaving, one event per line: terms as Erlang prints them
+/// (binaries, and pids by their stable names when `names` are given), files
+/// relative to the current directory.
+pub fn render_named_events(events: &[WitnessEvent], names: Option<&PidNames>) -> String {
     let width = events.iter().map(|e| e.process.len()).max().unwrap_or(2);
-    let text_width = events
+    let texts: Vec<String> = events
         .iter()
-        .map(|e| e.text.chars().count())
+        .map(|e| crate::erl_text::rewrite(&e.text, names))
+        .collect();
+    let text_width = texts
+        .iter()
+        .map(|t| t.chars().count())
         .max()
         .unwrap_or(0)
         .min(60);
     let mut out = String::new();
-    for e in events {
+    for (e, text) in events.iter().zip(&texts) {
         let loc = match (&e.file, e.line) {
-            (Some(f), Some(l)) => format!("{}:{l}", short_path(f)),
+            (Some(f), Some(l)) => format!("{}:{l}", shown_path(f)),
             _ => String::new(),
         };
         let role = match e.role.as_deref() {
@@ -72,7 +88,7 @@ pub fn render_events(events: &[WitnessEvent]) -> String {
         let pre = if e.preemption { "*" } else { " " };
         let line = format!(
             "{:>4}{pre} {:<width$}  {:<text_width$}   {loc}{role}",
-            e.step, e.process, e.text
+            e.step, e.process, text
         );
         out.push_str(line.trim_end());
         out.push('\n');
@@ -80,8 +96,59 @@ pub fn render_events(events: &[WitnessEvent]) -> String {
     out
 }
 
-fn short_path(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
+/// A source file as the user can open it: relative to the current
+/// directory when it is under it, else as recorded; a generated harness
+/// keeps its `<racewit-harness>/` prefix.
+pub fn shown_path(path: &str) -> String {
+    let cwd = std::env::current_dir().ok();
+    shown_path_from(path, cwd.as_deref())
+}
+
+fn shown_path_from(path: &str, cwd: Option<&Path>) -> String {
+    let p = Path::new(path);
+    let relative = if p.is_absolute() {
+        match cwd.and_then(|c| p.strip_prefix(c).ok()) {
+            Some(r) => r,
+            None => return path.to_string(),
+        }
+    } else {
+        p
+    };
+    let parts: Vec<String> = relative
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.is_empty() {
+        path.to_string()
+    } else {
+        parts.join("/")
+    }
+}
+
+/// The stable names of the processes of the witness's run, by pid
+/// number: the schedule is run once more on a fresh load, to the end.
+/// `None` when that run cannot be made (the replay itself has succeeded by
+/// then, so this only costs the names).
+fn pid_names(w: &Witness, libraries: &Arc<racewit_vm::Libraries>) -> Option<PidNames> {
+    let paths: Vec<PathBuf> = w.load.paths.iter().map(PathBuf::from).collect();
+    let mut program = load_paths(&paths, &load_options(w));
+    add_harness(&mut program, w).ok()?;
+    let mut opts = ConfirmOptions {
+        timeouts: w.timeouts,
+        ..ConfirmOptions::default()
+    };
+    opts.vm.libraries = libraries.clone();
+    let image = racewit_vm::Image::new(Arc::new(program), &opts.vm);
+    let sys = start(&image, &w.harness.module, &w.harness.function, &opts);
+    let run = replay(&sys, FailureGoal::default(), &w.schedule.steps).ok()?;
+    let vm = &run.end.vm;
+    Some(
+        vm.processes()
+            .into_iter()
+            .map(|pid| (pid.number(), vm.process_name(pid).to_string()))
+            .collect(),
+    )
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
@@ -115,21 +182,29 @@ pub fn run(args: Args) -> Result<Outcome> {
         return recheck(&w, program, libraries, &mut out);
     }
     let mut opts = ConfirmOptions::default();
-    opts.vm.libraries = libraries;
+    opts.vm.libraries = libraries.clone();
     let replayed = replay_witness(program, &w, &opts)
         .with_context(|| format!("replaying {}", args.witness.display()))?;
+    // Raw pids in the texts are named after a second run, only when some
+    // text has one.
+    let names = replayed
+        .events
+        .iter()
+        .any(|e| crate::erl_text::mentions_pid(&e.text))
+        .then(|| pid_names(&w, &libraries))
+        .flatten();
     let header = match w.kind {
         WitnessKind::Suspect => format!("witness for {} (schedule replayed exactly)\n", w.subject),
         WitnessKind::Explore => format!("witness for {}: {:?}\n", w.subject, w.failure),
     };
     out.write_all(header.as_bytes())?;
-    out.write_all(render_events(&replayed.events).as_bytes())?;
+    out.write_all(render_named_events(&replayed.events, names.as_ref()).as_bytes())?;
     if let Some(path) = &args.html {
-        std::fs::write(path, crate::picture::html(&w))
+        std::fs::write(path, crate::picture::html(&w, names.as_ref()))
             .with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &args.svg {
-        std::fs::write(path, crate::picture::svg(&w))
+        std::fs::write(path, crate::picture::svg(&w, names.as_ref()))
             .with_context(|| format!("writing {}", path.display()))?;
     }
     // Reproduced as recorded: success.
@@ -180,4 +255,28 @@ fn recheck(
     } else {
         Outcome::Clean
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_path_from;
+    use std::path::Path;
+
+    #[test]
+    fn paths_are_shown_relative_to_the_current_directory() {
+        let cwd = Some(Path::new("/home/u/proj"));
+        let shown = |p: &str| shown_path_from(p, cwd);
+        assert_eq!(shown("/home/u/proj/src/a.erl"), "src/a.erl");
+        assert_eq!(shown("./src/a.erl"), "src/a.erl");
+        assert_eq!(shown("src/a.erl"), "src/a.erl");
+        assert_eq!(
+            shown("/usr/lib/erlang/lib/x.erl"),
+            "/usr/lib/erlang/lib/x.erl"
+        );
+        assert_eq!(shown("/home/u/project2/a.erl"), "/home/u/project2/a.erl");
+        assert_eq!(
+            shown("<racewit-harness>/racewit_harness_2.erl"),
+            "<racewit-harness>/racewit_harness_2.erl"
+        );
+    }
 }

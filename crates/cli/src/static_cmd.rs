@@ -15,9 +15,12 @@ pub struct Args {
     pub load: LoadArgs,
     #[command(flatten)]
     pub categories: CategoryArgs,
-    /// Output format.
+    /// Output format: human (snippets), concise (a line per warning),
+    /// github (workflow annotations), json, sarif.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    #[command(flatten)]
+    pub color: report::color::ColorArgs,
 }
 
 /// Switching categories off, and how far each search from a read goes.
@@ -66,23 +69,42 @@ pub fn run(args: Args) -> Result<Outcome> {
     let static_opts = args.categories.options();
     let analysis = find_suspects(&program, &static_opts);
     let mut text = String::new();
+    let summary = |text: &mut String| {
+        let line = format!(
+            "{} suspect(s) in {} module(s)",
+            analysis.suspects.len(),
+            program.modules.len()
+        );
+        if args.format.for_people() {
+            text.push_str(&report::color::paint(report::color::Paint::Summary, &line));
+        } else {
+            text.push_str(&line);
+        }
+        text.push('\n');
+        let notes = [
+            report::human::limits_note(&analysis.stats, static_opts.search_budget),
+            report::human::test_pairs_note(&analysis.stats),
+        ];
+        for note in notes.into_iter().flatten() {
+            text.push_str(&note);
+            text.push('\n');
+        }
+    };
     match args.format {
         Format::Human => {
             report::human::load_diagnostics(&program, &mut text);
             report::human::suspects(&program.sources, &analysis.suspects, &mut text);
-            text.push_str(&format!(
-                "{} suspect(s) in {} module(s)\n",
-                analysis.suspects.len(),
-                program.modules.len()
-            ));
-            let notes = [
-                report::human::limits_note(&analysis.stats, static_opts.search_budget),
-                report::human::test_pairs_note(&analysis.stats),
-            ];
-            for note in notes.into_iter().flatten() {
-                text.push_str(&note);
-                text.push('\n');
-            }
+            summary(&mut text);
+        }
+        Format::Concise => {
+            report::concise::load_diagnostics(&program, &mut text);
+            report::concise::suspects(&analysis.suspects, &mut text);
+            summary(&mut text);
+        }
+        Format::Github => {
+            report::github::load_diagnostics(&program, &mut text);
+            report::github::suspects(&analysis.suspects, &mut text);
+            summary(&mut text);
         }
         Format::Json => {
             let r = report::json::StaticReport {

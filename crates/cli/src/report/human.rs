@@ -11,6 +11,8 @@ use racewit_static::Suspect;
 use racewit_syntax::ir::Program;
 use racewit_syntax::{Severity, SourceDb};
 
+use super::color;
+use super::concise;
 use super::files::SourceFiles;
 
 fn config() -> Config {
@@ -31,12 +33,21 @@ pub fn load_diagnostics(program: &Program, out: &mut String) {
             d.span.file,
             d.span.start as usize..d.span.end as usize,
         )]);
+        out.push_str(&concise::diagnostic_line(program, d));
         emit(&files, &diag, out);
     }
 }
 
+/// The codespan-style block, coloured when colour is on.
 fn emit(files: &SourceFiles<'_>, diag: &Diagnostic<racewit_syntax::FileId>, out: &mut String) {
-    match term::emit_into_string(&config(), files, diag) {
+    let rendered = if color::enabled() {
+        let mut buffer = term::termcolor::Buffer::ansi();
+        term::emit_to_write_style(&mut buffer, &config(), files, diag)
+            .map(|()| String::from_utf8_lossy(buffer.as_slice()).into_owned())
+    } else {
+        term::emit_into_string(&config(), files, diag)
+    };
+    match rendered {
         Ok(text) => out.push_str(&text),
         Err(e) => out.push_str(&format!("(could not render a snippet: {e})\n")),
     }
@@ -84,8 +95,10 @@ fn suspect_diagnostic(s: &Suspect) -> Diagnostic<racewit_syntax::FileId> {
 pub fn suspects(sources: &SourceDb, suspects: &[Suspect], out: &mut String) {
     let files = SourceFiles(sources);
     for s in suspects {
-        let diag = suspect_diagnostic(s).with_notes(path_notes(s));
-        out.push_str(&format!("{}\n", s.id));
+        let mut notes = path_notes(s);
+        notes.push(id_note(s));
+        let diag = suspect_diagnostic(s).with_notes(notes);
+        out.push_str(&concise::suspect_line(s));
         emit(&files, &diag, out);
     }
 }
@@ -212,55 +225,82 @@ pub fn verdict_line(c: &Confirmation) -> String {
     }
 }
 
-/// `racewit check`: one suspect with its verdict; for a confirmed race the
-/// labels tell the order of events.
+/// `racewit check`: one suspect with its verdict, opened by its
+/// compiler-style line (at the write); for a confirmed race the labels tell
+/// the order of events, the stale write being the primary one.
 pub fn confirmation(program: &Program, c: &Confirmation, wpath: Option<&str>, out: &mut String) {
     let files = SourceFiles(&program.sources);
-    {
-        let s = &c.suspect;
-        let mut diag = suspect_diagnostic(s);
-        if let Some(w) = &c.witness {
-            let mut labels = Vec::new();
-            let mut order = Vec::new();
-            for (n, (role, what)) in [
-                ("read", "read it here"),
-                ("interfering_write", "wrote it here"),
-                ("stale_write", "wrote the stale value here"),
-            ]
-            .iter()
-            .enumerate()
-            {
-                if let Some(ev) = w.trace.iter().find(|e| e.role.as_deref() == Some(*role)) {
-                    let text = format!("({}) {} {}", n + 1, ev.process, what);
-                    order.push(format!("({}) {} {}", n + 1, ev.process, ev.text));
-                    if let Some(span) = ev.span {
-                        let label =
-                            Label::secondary(span.file, span.start as usize..span.end as usize)
-                                .with_message(text);
-                        labels.push(label);
-                    }
+    let s = &c.suspect;
+    let mut diag = suspect_diagnostic(s);
+    let verdict = crate::erl_text::rewrite(&verdict_line(c), None);
+    if let Some(w) = &c.witness {
+        let mut labels = Vec::new();
+        let mut order = Vec::new();
+        let mut write_labelled = false;
+        for (n, (role, what)) in [
+            ("read", "read it here"),
+            ("interfering_write", "wrote it here"),
+            ("stale_write", "wrote the stale value here"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            if let Some(ev) = w.trace.iter().find(|e| e.role.as_deref() == Some(*role)) {
+                let text = format!("({}) {} {}", n + 1, ev.process, what);
+                order.push(format!(
+                    "({}) {} {}",
+                    n + 1,
+                    ev.process,
+                    crate::erl_text::rewrite(&ev.text, None)
+                ));
+                if let Some(span) = ev.span {
+                    let range = span.start as usize..span.end as usize;
+                    let label = if *role == "stale_write" && span == s.write.span {
+                        write_labelled = true;
+                        Label::primary(span.file, range)
+                    } else {
+                        Label::secondary(span.file, range)
+                    };
+                    labels.push(label.with_message(text));
                 }
             }
-            diag = Diagnostic::error()
-                .with_code(s.code)
-                .with_message(&s.message)
-                .with_labels(labels);
-            let mut notes = vec![verdict_line(c), context_line(c)];
-            notes.extend(order);
-            notes.extend(path_notes(s));
-            if let Some(p) = wpath {
-                notes.push(format!("replay: racewit replay {p}"));
-            }
-            diag = diag.with_notes(notes);
-        } else {
-            let mut notes = vec![verdict_line(c)];
-            if !matches!(c.verdict.context, Context::None) {
-                notes.push(context_line(c));
-            }
-            notes.extend(path_notes(s));
-            diag = diag.with_notes(notes);
         }
-        out.push_str(&format!("{}\n", s.id));
-        emit(&files, &diag, out);
+        if !write_labelled {
+            // The warning is located at the write: it carries the primary label.
+            labels.push(
+                Label::primary(
+                    s.write.span.file,
+                    s.write.span.start as usize..s.write.span.end as usize,
+                )
+                .with_message(format!("write: {}", s.write.call)),
+            );
+        }
+        diag = Diagnostic::error()
+            .with_code(s.code)
+            .with_message(&s.message)
+            .with_labels(labels);
+        let mut notes = vec![verdict, context_line(c)];
+        notes.extend(order);
+        notes.extend(path_notes(s));
+        if let Some(p) = wpath {
+            notes.push(format!("replay: racewit replay {p}"));
+        }
+        notes.push(id_note(s));
+        diag = diag.with_notes(notes);
+    } else {
+        let mut notes = vec![verdict];
+        if !matches!(c.verdict.context, Context::None) {
+            notes.push(context_line(c));
+        }
+        notes.extend(path_notes(s));
+        notes.push(id_note(s));
+        diag = diag.with_notes(notes);
     }
+    out.push_str(&concise::confirmation_line(c));
+    emit(&files, &diag, out);
+}
+
+/// The warning's stable id, which `racewit.toml`'s `[suppress] ids` takes.
+fn id_note(s: &Suspect) -> String {
+    format!("id: {}", s.id)
 }
