@@ -995,17 +995,22 @@ fn html_picture_of_a_witness() {
         assert!(svg.contains(mark), "{mark}");
     }
     assert!(svg.contains("consequence: crash: P1.1 exited with"));
-    // Labels are whole: the stale write with its exit and its file.
+    // Labels are whole: the stale write with its file, then the exit it
+    // led to (a step of its own).
     assert!(!svg.contains('…'), "no label is cut");
     assert!(
         svg.contains(
-            "exit({badarg,[{name_server,ensure_started,0,[]}]})  corpus/registry/name_server.erl:15<"
+            "erlang:register(name_server, P1.1.1) -&gt; badarg  corpus/registry/name_server.erl:15<"
         ),
+        "{svg}"
+    );
+    assert!(
+        svg.contains(">P1.1  exit({badarg,[{name_server,ensure_started,0,[]}]})<"),
         "{svg}"
     );
     // Every step has its hover details: process, call, source location.
     let steps = svg.matches("<title>step ").count();
-    assert_eq!(steps, 16, "one <title> per step");
+    assert_eq!(steps, 17, "one <title> per step");
     assert!(
         svg.contains(
             "<title>step 3: P1.1\ncall: erlang:whereis(name_server) -&gt; undefined\nitem: registry name_server (read)\nat: corpus/registry/name_server.erl:11:10\nthe race: (1) the read</title>"
