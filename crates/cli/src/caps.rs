@@ -69,6 +69,16 @@ fn address_space_limit() -> Option<u64> {
     line.split_whitespace().nth(3)?.parse().ok()
 }
 
+/// Bytes of address space the process maps now (`VmSize`, from
+/// `/proc/self/statm`): what `ulimit -v` limits. It runs well above the
+/// bytes allocated (thread stacks, the allocator's free pages not yet
+/// given back), so under a tight `ulimit -v` it is the first to run out.
+pub fn mapped_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(pages * 4096)
+}
+
 /// Bytes allocated now (live objects), as the allocator counts them; the
 /// resident set stays at its high-water mark with the allocator's settings
 /// (freed pages are kept for reuse), so it would not tell a search that
@@ -85,6 +95,13 @@ pub struct Watcher {
     caps: Caps,
     started: std::collections::BTreeMap<usize, Instant>,
     last_memory_check: Option<Instant>,
+    /// Most address space racewit may map before a search is stopped:
+    /// 80% of `ulimit -v`, when there is one (an allocation past the limit
+    /// would abort the whole run, results of running searches lost).
+    max_mapped: Option<u64>,
+    /// When a search was last stopped for memory: the memory it held takes
+    /// a moment to be given back, so the next look waits for that.
+    last_memory_stop: Option<Instant>,
 }
 
 impl Watcher {
@@ -93,7 +110,18 @@ impl Watcher {
             caps,
             started: Default::default(),
             last_memory_check: None,
+            max_mapped: address_space_limit().map(|l| l / 10 * 8),
+            last_memory_stop: None,
         }
+    }
+
+    /// Whether memory is past a cap now: bytes allocated past
+    /// `--max-memory`, or address space mapped close to `ulimit -v`.
+    fn memory_over(&self) -> bool {
+        allocated_bytes().is_some_and(|b| b > self.caps.max_memory)
+            || self
+                .max_mapped
+                .is_some_and(|m| mapped_bytes().is_some_and(|b| b > m))
     }
 
     pub fn poll(&mut self, running: &[(usize, Arc<Cancel>)]) {
@@ -112,10 +140,13 @@ impl Watcher {
         }
         let due = self
             .last_memory_check
-            .is_none_or(|t| now.duration_since(t) >= Duration::from_millis(200));
+            .is_none_or(|t| now.duration_since(t) >= Duration::from_millis(100))
+            && self
+                .last_memory_stop
+                .is_none_or(|t| now.duration_since(t) >= Duration::from_millis(1500));
         if due && !running.is_empty() {
             self.last_memory_check = Some(now);
-            if allocated_bytes().is_some_and(|b| b > self.caps.max_memory) {
+            if self.memory_over() {
                 // Which search holds the memory cannot be told: the one
                 // running longest is stopped first (it has had the most
                 // time to grow); the others go on, and are stopped at the
@@ -128,6 +159,7 @@ impl Watcher {
                     cancel.cancel(CancelReason::Memory {
                         limit_bytes: self.caps.max_memory,
                     });
+                    self.last_memory_stop = Some(now);
                 }
             }
         }

@@ -11,6 +11,15 @@
 #[global_allocator]
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+/// jemalloc's settings, read when it starts: memory a finished search
+/// freed is given back to the system within a second and its address space
+/// unmapped (by default jemalloc keeps both for reuse, so under `ulimit
+/// -v` the high-water mark of one search would stay charged to every later
+/// one). Measured on the OTP kernel directory: see caps.rs.
+#[allow(unsafe_code)] // the symbol jemalloc reads its configuration from
+#[unsafe(export_name = "_rjem_malloc_conf")]
+pub static MALLOC_CONF: &[u8; 50] = b"retain:false,dirty_decay_ms:1000,muzzy_decay_ms:0\0";
+
 mod accept;
 mod caps;
 mod check;
