@@ -57,6 +57,9 @@ pub struct SourceDpor {
     pub preferred_preemptions: u32,
     /// A stop requested from outside (time or memory cap).
     pub cancel: Option<std::sync::Arc<crate::search::Cancel>>,
+    /// Which states of a run are kept: every choice point's up to step
+    /// `.0`, then one every `.1` steps (see [`KEEP_ALL_UNTIL`]).
+    pub checkpoints: (usize, usize),
 }
 
 impl Default for SourceDpor {
@@ -68,6 +71,7 @@ impl Default for SourceDpor {
             steer: true,
             preferred_preemptions: 2,
             cancel: None,
+            checkpoints: (KEEP_ALL_UNTIL, CHECKPOINT_EVERY),
         }
     }
 }
@@ -116,9 +120,22 @@ struct Event<S: System> {
     prev_same: Option<usize>,
 }
 
+/// Runs shorter than this keep the state of every choice point; past it,
+/// only every `CHECKPOINT_EVERY`-th, and a choice point between two kept
+/// states is rebuilt by replaying the steps from the one before it (the
+/// system is deterministic). A search's memory then grows with a run's
+/// length divided by the spacing, not with its length: a 50,000-step run
+/// would otherwise hold 50,000 forks of the VM.
+const KEEP_ALL_UNTIL: usize = 256;
+const CHECKPOINT_EVERY: usize = 32;
+
 struct Node<S: System, M> {
-    /// The state before this node's step; dropped once no choice remains.
+    /// The state before this node's step; dropped once no choice remains,
+    /// and at a choice point between checkpoints (see `restorable`).
     sys: Option<S>,
+    /// The state was dropped at a choice point: [`Explorer::restore`]
+    /// rebuilds it from the nearest kept state before.
+    restorable: bool,
     monitor: M,
     enabled: Vec<S::Proc>,
     /// The process that took the previous step.
@@ -222,9 +239,24 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         if !node.backtrack.contains(&proc) {
             node.backtrack.push(proc);
         }
-        let (mut sys, mut monitor) = if node.enabled.len() >= 2 {
+        let choice = node.enabled.len() >= 2;
+        let (keep_all, every) = self.opts.checkpoints;
+        let keep = if i < keep_all {
+            choice
+        } else {
+            i.is_multiple_of(every.max(1))
+        };
+        let (mut sys, mut monitor) = if keep {
             match &node.sys {
                 Some(s) => (s.clone(), node.monitor.clone()),
+                None => return Err("search state lost at a choice point".into()),
+            }
+        } else if choice {
+            match node.sys.take() {
+                Some(s) => {
+                    node.restorable = true;
+                    (s, node.monitor.clone())
+                }
                 None => return Err("search state lost at a choice point".into()),
             }
         } else {
@@ -305,6 +337,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         }
         self.nodes.push(Node {
             sys: Some(sys),
+            restorable: false,
             monitor,
             enabled,
             last: Some(proc),
@@ -386,13 +419,18 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         while let Some(i) = self.nodes.len().checked_sub(1) {
             self.truncate(i);
             let node = &self.nodes[i];
-            let next = node
-                .backtrack
-                .iter()
-                .copied()
-                .find(|&p| !node.tried(p) && !node.asleep(p) && node.sys.is_some());
+            let next = node.backtrack.iter().copied().find(|&p| {
+                !node.tried(p) && !node.asleep(p) && (node.sys.is_some() || node.restorable)
+            });
             match next {
                 Some(p) => {
+                    if self.nodes[i].sys.is_none()
+                        && let Err(why) = self.restore(i)
+                    {
+                        self.note_cut(why);
+                        self.nodes.pop();
+                        continue;
+                    }
                     if let Err(why) = self.execute(p) {
                         self.note_cut(why);
                         continue;
@@ -405,6 +443,23 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             }
         }
         false
+    }
+
+    /// Rebuilds the state of node `i` by replaying this run's steps from
+    /// the nearest node before it that kept its state.
+    fn restore(&mut self, i: usize) -> Result<(), String> {
+        let from = (0..i)
+            .rev()
+            .find(|&k| self.nodes[k].sys.is_some())
+            .ok_or("no kept state to rebuild a choice point from")?;
+        let mut sys = self.nodes[from].sys.clone().expect("found");
+        for e in &self.events[from..i] {
+            sys.step(e.proc).map_err(|e| e.to_string())?;
+        }
+        let node = &mut self.nodes[i];
+        node.sys = Some(sys);
+        node.restorable = false;
+        Ok(())
     }
 
     /// Drops the steps from position `i` on.
@@ -517,6 +572,7 @@ impl Strategy for SourceDpor {
             initial_monitor: monitor.clone(),
             nodes: vec![Node {
                 sys: Some(initial.clone()),
+                restorable: false,
                 monitor,
                 enabled,
                 last: None,

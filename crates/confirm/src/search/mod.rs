@@ -258,6 +258,7 @@ impl Strategy for Systematic {
                     steer: self.steer,
                     preferred_preemptions: self.max_preemptions,
                     cancel: self.cancel.clone(),
+                    ..dpor::SourceDpor::default()
                 }
                 .search(initial, monitor.clone());
                 if matches!(all.stop, StopReason::Cancelled { .. }) {
