@@ -18,6 +18,8 @@ pub type Mfa = (String, String, u32);
 #[derive(Clone, Debug)]
 struct CallIn {
     caller: Mfa,
+    /// The call expression in the caller's body.
+    expr: racewit_syntax::ir::ExprId,
     /// Inside a `fun` (it may run in another process).
     in_fun: bool,
     /// The caller registered a name (`register(Name, self())`) earlier in
@@ -122,6 +124,7 @@ impl Callers {
                         .or_default()
                         .push(CallIn {
                             caller: (mname.to_string(), func.name.to_string(), func.arity),
+                            expr: racewit_syntax::ir::ExprId(i as u32),
                             in_fun: in_fun(span),
                             // Set below, once the body's registers are known.
                             after_register: false,
@@ -162,6 +165,21 @@ impl Callers {
             calls,
             registered_servers,
         }
+    }
+
+    /// Every static call of `m:f/a` in the program: the calling function
+    /// and the call expression in its body (in the order of the text).
+    pub fn sites<'a>(
+        &'a self,
+        m: &str,
+        f: &str,
+        a: u32,
+    ) -> impl Iterator<Item = (&'a Mfa, racewit_syntax::ir::ExprId)> + 'a {
+        self.calls
+            .get(&(m.to_string(), f.to_string(), a))
+            .into_iter()
+            .flatten()
+            .map(|c| (&c.caller, c.expr))
     }
 
     /// Why every call of `mfa` in the program runs in one serialising

@@ -9,6 +9,8 @@
 use racewit_static::{ArgHint, Entry, Suspect};
 use racewit_syntax::ir::{MFA, Program};
 
+use crate::callers::Callers;
+
 /// A harness ready to load.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Harness {
@@ -58,8 +60,8 @@ pub fn build(
     // An entry whose arguments cannot be written down (funs) is better
     // reached through the exported functions that call it with them.
     for e in &suspect.entries {
-        if arg_values(program, e).iter().any(Option::is_none) {
-            for c in caller_entries(program, &e.mfa) {
+        if arg_values(program, callers, e).iter().any(Option::is_none) {
+            for c in caller_entries(program, callers, &e.mfa) {
                 if !candidates.iter().any(|x| x.mfa == c.mfa) {
                     candidates.push(c);
                 }
@@ -103,14 +105,14 @@ pub fn build(
             None => true,
         }
     });
-    let entry = match pick_entry(program, &candidates) {
+    let entry = match pick_entry(program, callers, &candidates) {
         Some(e) => e,
         None => return Err(serialised.unwrap_or(HarnessError::NoEntry)),
     };
     let resource = resource_values(suspect);
-    let produced = produced_args(program, entry);
+    let produced = produced_args(program, callers, entry);
     let calls: Vec<String> = (0..processes)
-        .map(|worker| call_text(program, entry, &resource, &produced, worker))
+        .map(|worker| call_text(program, callers, entry, &resource, &produced, worker))
         .collect::<Result<_, _>>()?;
     let made: Vec<String> = produced
         .iter()
@@ -136,7 +138,7 @@ pub fn build(
         workers,
         context: Context::Api {
             calls: calls_for_context,
-            invented: invented_args(program, entry)
+            invented: invented_args(program, callers, entry)
                 .into_iter()
                 .filter(|i| !produced.iter().any(|(p, _)| *p as u32 + 1 == *i))
                 .collect(),
@@ -385,7 +387,7 @@ fn choose_setup(program: &Program, suspect: &Suspect, entry: &Entry) -> Vec<Stri
 
 /// The entry whose arguments the harness can best supply: fewest arguments
 /// left to the blind default, then the first in order.
-fn pick_entry<'a>(program: &Program, entries: &'a [Entry]) -> Option<&'a Entry> {
+fn pick_entry<'a>(program: &Program, callers: &Callers, entries: &'a [Entry]) -> Option<&'a Entry> {
     entries
         .iter()
         .filter(|e| {
@@ -394,7 +396,7 @@ fn pick_entry<'a>(program: &Program, entries: &'a [Entry]) -> Option<&'a Entry> 
                 && !is_callback(program, m, f, a)
         })
         .min_by_key(|e| {
-            arg_values(program, e)
+            arg_values(program, callers, e)
                 .iter()
                 .filter(|v| v.is_none())
                 .count()
@@ -432,7 +434,7 @@ fn is_callback(program: &Program, module: &str, name: &str, arity: u32) -> bool 
 /// A value for each argument of an entry, where one can be found: the static
 /// pass's hint, else a constant the code passes there, else what the
 /// function's clauses accept.
-fn arg_values(program: &Program, entry: &Entry) -> Vec<Option<String>> {
+fn arg_values(program: &Program, callers: &Callers, entry: &Entry) -> Vec<Option<String>> {
     entry
         .args
         .iter()
@@ -441,7 +443,7 @@ fn arg_values(program: &Program, entry: &Entry) -> Vec<Option<String>> {
             if usable(hint) && !matches!(hint, ArgHint::Unknown) {
                 Some(arg_text(hint))
             } else {
-                value_from_call_sites(program, &entry.mfa.to_string(), i)
+                value_from_call_sites(program, callers, &entry.mfa.to_string(), i)
                     .or_else(|| value_from_clauses(program, &entry.mfa.to_string(), i, 2))
             }
         })
@@ -472,30 +474,29 @@ fn call_args<'b>(
 }
 
 /// Exported functions (not tests) that call `mfa`, as entries with no hints.
-fn caller_entries(program: &Program, mfa: &MFA) -> Vec<Entry> {
+fn caller_entries(program: &Program, callers: &Callers, mfa: &MFA) -> Vec<Entry> {
     let (m, f, a) = (mfa.module.as_str(), mfa.name.as_str(), mfa.arity);
-    let mut out = Vec::new();
-    for (mname, module) in &program.modules {
-        for func in module.functions.iter().filter(|func| func.exported) {
-            if func.name == "test" || func.name.ends_with("_test") || (mname == m && func.name == f)
-            {
-                continue;
-            }
-            let body = &func.body;
-            let calls = body
-                .exprs
-                .iter()
-                .any(|e| call_args(body, e, mname, (m, f, a)).is_some());
-            if calls {
-                out.push(Entry {
-                    mfa: MFA {
-                        module: mname.clone(),
-                        name: func.name.clone(),
-                        arity: func.arity,
-                    },
-                    args: vec![ArgHint::Unknown; func.arity as usize],
-                });
-            }
+    let mut out: Vec<Entry> = Vec::new();
+    for ((cm, cf, ca), _) in callers.sites(m, f, a) {
+        if cf == "test" || cf.ends_with("_test") || (cm == m && cf == f) {
+            continue;
+        }
+        if !program
+            .function(cm, cf, *ca)
+            .is_some_and(|func| func.exported)
+        {
+            continue;
+        }
+        let caller = MFA {
+            module: cm.as_str().into(),
+            name: cf.as_str().into(),
+            arity: *ca,
+        };
+        if !out.iter().any(|e| e.mfa == caller) {
+            out.push(Entry {
+                mfa: caller,
+                args: vec![ArgHint::Unknown; *ca as usize],
+            });
         }
     }
     out
@@ -746,13 +747,14 @@ fn resource_values(suspect: &Suspect) -> Vec<String> {
 /// workers, so that a lost update shows.
 fn call_text(
     program: &Program,
+    callers: &Callers,
     entry: &Entry,
     resource: &[String],
     produced: &[(usize, String)],
     worker: usize,
 ) -> Result<String, HarnessError> {
     let (m, f) = (entry.mfa.module.as_str(), entry.mfa.name.as_str());
-    let args: Vec<String> = arg_values(program, entry)
+    let args: Vec<String> = arg_values(program, callers, entry)
         .into_iter()
         .zip(&entry.args)
         .enumerate()
@@ -771,8 +773,8 @@ fn call_text(
 
 /// The positions (from 1) of the entry's arguments no call site, pattern or
 /// known value gives, which the harness fills with a made-up `1`.
-fn invented_args(program: &Program, entry: &Entry) -> Vec<u32> {
-    arg_values(program, entry)
+fn invented_args(program: &Program, callers: &Callers, entry: &Entry) -> Vec<u32> {
+    arg_values(program, callers, entry)
         .into_iter()
         .zip(&entry.args)
         .enumerate()
@@ -1048,7 +1050,7 @@ fn value_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) ->
 /// rather than writes as a constant (a table, a record holding one, a
 /// list of shards): (position from 0, the call that makes it). Only
 /// arguments with no constant from a hint or a call site are made.
-fn produced_args(program: &Program, entry: &Entry) -> Vec<(usize, String)> {
+fn produced_args(program: &Program, callers: &Callers, entry: &Entry) -> Vec<(usize, String)> {
     let mfa = entry.mfa.to_string();
     entry
         .args
@@ -1056,10 +1058,10 @@ fn produced_args(program: &Program, entry: &Entry) -> Vec<(usize, String)> {
         .enumerate()
         .filter(|(i, hint)| {
             let hinted = usable(hint) && !matches!(hint, ArgHint::Unknown);
-            !hinted && value_from_call_sites(program, &mfa, *i).is_none()
+            !hinted && value_from_call_sites(program, callers, &mfa, *i).is_none()
         })
         .filter_map(|(i, _)| {
-            producer_from_call_sites(program, &entry.mfa, i)
+            producer_from_call_sites(program, callers, &entry.mfa, i)
                 .or_else(|| producer_by_shape(program, &entry.mfa, i))
                 .or_else(|| table_maker(program, &entry.mfa, i))
                 .map(|call| (i, call))
@@ -1072,32 +1074,38 @@ fn produced_args(program: &Program, entry: &Entry) -> Vec<(usize, String)> {
 /// function by `V = p(Constants...)`, `p` an exported function (the most
 /// frequent such call; ties by first in text). So `Tab = start(),
 /// bump(Tab, home)` in a module's own test gives `start()` for `Tab`.
-fn producer_from_call_sites(program: &Program, mfa: &MFA, index: usize) -> Option<String> {
+fn producer_from_call_sites(
+    program: &Program,
+    callers: &Callers,
+    mfa: &MFA,
+    index: usize,
+) -> Option<String> {
     use racewit_syntax::ir::{Expr, Pat};
     let (m, f, a) = (mfa.module.as_str(), mfa.name.as_str(), mfa.arity);
     let mut counts: Vec<(String, usize)> = Vec::new();
-    for (mname, module) in &program.modules {
-        for func in &module.functions {
-            let body = &func.body;
-            for e in &body.exprs {
-                let Some(args) = call_args(body, e, mname, (m, f, a)) else {
-                    continue;
-                };
-                let Expr::Var(v) = body.expr(args[index]) else {
-                    continue;
-                };
-                let made = body.exprs.iter().find_map(|x| match x {
-                    Expr::Match(p, rhs) if matches!(body.pat(*p), Pat::Var(w) if w == v) => {
-                        producer_call(program, body, mname, *rhs, mfa)
-                    }
-                    _ => None,
-                });
-                if let Some(text) = made {
-                    match counts.iter_mut().find(|(t, _)| *t == text) {
-                        Some((_, n)) => *n += 1,
-                        None => counts.push((text, 1)),
-                    }
-                }
+    for ((cm, cf, ca), e) in callers.sites(m, f, a) {
+        let Some(body) = program.function(cm, cf, *ca).map(|func| &func.body) else {
+            continue;
+        };
+        let Expr::Call { args, .. } = body.expr(e) else {
+            continue;
+        };
+        if args.len() != a as usize {
+            continue;
+        }
+        let Expr::Var(v) = body.expr(args[index]) else {
+            continue;
+        };
+        let made = body.exprs.iter().find_map(|x| match x {
+            Expr::Match(p, rhs) if matches!(body.pat(*p), Pat::Var(w) if w == v) => {
+                producer_call(program, body, cm, *rhs, mfa)
+            }
+            _ => None,
+        });
+        if let Some(text) = made {
+            match counts.iter_mut().find(|(t, _)| *t == text) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((text, 1)),
             }
         }
     }
@@ -1275,27 +1283,46 @@ fn table_maker(program: &Program, mfa: &MFA, index: usize) -> Option<String> {
 /// A constant the code itself passes as the `index`-th argument of `mfa`
 /// somewhere (the most frequent one; ties by first in text), such as the
 /// token a module's own `test/0` redeems.
-fn value_from_call_sites(program: &Program, mfa: &str, index: usize) -> Option<String> {
+fn value_from_call_sites(
+    program: &Program,
+    callers: &Callers,
+    mfa: &str,
+    index: usize,
+) -> Option<String> {
     let (m, f, a) = split_mfa(mfa)?;
     let mut counts: Vec<(String, usize)> = Vec::new();
-    for (mname, module) in &program.modules {
-        for func in &module.functions {
-            let body = &func.body;
-            for e in &body.exprs {
-                let Some(args) = call_args(body, e, mname, (m, f, a)) else {
-                    continue;
-                };
-                if let Some(text) = const_text(body, args[index]) {
-                    match counts.iter_mut().find(|(t, _)| *t == text) {
-                        Some((_, n)) => *n += 1,
-                        None => counts.push((text, 1)),
-                    }
-                }
+    for (body, args) in call_sites(program, callers, (m, f, a)) {
+        if let Some(text) = const_text(body, args[index]) {
+            match counts.iter_mut().find(|(t, _)| *t == text) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((text, 1)),
             }
         }
     }
     let best = counts.iter().map(|(_, n)| *n).max()?;
     counts.into_iter().find(|(_, n)| *n == best).map(|(t, _)| t)
+}
+
+/// The program's calls of `m:f/a` (from its index of calls): the calling
+/// body and the call's arguments, in the order of the text.
+fn call_sites<'p>(
+    program: &'p Program,
+    callers: &'p Callers,
+    (m, f, a): (&'p str, &'p str, u32),
+) -> impl Iterator<
+    Item = (
+        &'p racewit_syntax::ir::Body,
+        &'p [racewit_syntax::ir::ExprId],
+    ),
+> + 'p {
+    use racewit_syntax::ir::Expr;
+    callers.sites(m, f, a).filter_map(move |((cm, cf, ca), e)| {
+        let body = &program.function(cm, cf, *ca)?.body;
+        match body.expr(e) {
+            Expr::Call { args, .. } if args.len() == a as usize => Some((body, args.as_slice())),
+            _ => None,
+        }
+    })
 }
 
 /// Erlang text of a constant expression (literals, tuples, lists, binaries of strings).
@@ -1416,13 +1443,14 @@ mod tests {
             plain(X, Y) -> X + Y.\n\
             t() -> Tab = start(), bump(Tab, k).\n";
         let program = racewit_syntax::load_source("p.erl", src);
+        let callers = Callers::new(&program);
         // From the module's own call site: `Tab = start(), bump(Tab, k)`.
         assert_eq!(
-            producer_from_call_sites(&program, &mfa("p", "bump", 2), 0).as_deref(),
+            producer_from_call_sites(&program, &callers, &mfa("p", "bump", 2), 0).as_deref(),
             Some("p:start()")
         );
         assert_eq!(
-            producer_from_call_sites(&program, &mfa("p", "bump", 2), 1),
+            producer_from_call_sites(&program, &callers, &mfa("p", "bump", 2), 1),
             None,
             "a constant is no made value"
         );
