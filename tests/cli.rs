@@ -1554,3 +1554,25 @@ fn replay_prints_binaries_and_pids_as_erlang_does() {
     );
     insta::assert_snapshot!(text);
 }
+
+/// Replay reads the files a witness records, not the paths it names: a
+/// witness whose paths were changed to `/` replays as before, without
+/// walking the file system.
+#[test]
+fn replay_loads_the_recorded_sources_only() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let o = cmd()
+        .args(["check", "corpus/registry/name_server.erl", "--out"])
+        .arg(out.path())
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(2));
+    let path = out.path().join("R001-name_server-11-15.json");
+    let mut w: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("witness")).expect("json");
+    w["load"]["paths"] = serde_json::json!(["/"]);
+    std::fs::write(&path, serde_json::to_string(&w).expect("json")).expect("write");
+    let o = cmd().arg("replay").arg(&path).output().expect("run");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("schedule replayed exactly"), "{text}");
+}

@@ -35,11 +35,56 @@ pub struct Args {
     pub svg: Option<PathBuf>,
 }
 
+/// The largest witness file read (a witness racewit writes is a few
+/// hundred kilobytes at most; a bigger file was made by something else).
+const MAX_WITNESS_BYTES: u64 = 256 << 20;
+/// The most steps a witness's schedule may have (`check` and `explore`
+/// cut runs far below this; a longer schedule was tampered with).
+const MAX_WITNESS_STEPS: usize = 5_000_000;
+
 pub fn read_witness(path: &PathBuf) -> Result<Witness> {
+    let meta = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+    if !meta.is_file() {
+        bail!("{}: not a regular file", path.display());
+    }
+    if meta.len() > MAX_WITNESS_BYTES {
+        bail!(
+            "{}: {} bytes, more than any witness racewit writes ({} MB at most)",
+            path.display(),
+            meta.len(),
+            MAX_WITNESS_BYTES >> 20
+        );
+    }
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a racewit witness", path.display()))
+    let w: Witness = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a racewit witness", path.display()))?;
+    if w.schedule.steps.len() > MAX_WITNESS_STEPS {
+        bail!(
+            "{}: a schedule of {} steps, more than any run racewit explores ({MAX_WITNESS_STEPS})",
+            path.display(),
+            w.schedule.steps.len()
+        );
+    }
+    Ok(w)
+}
+
+/// The files a witness's run loaded: its recorded module sources (so a
+/// witness names exactly what is read, and a tampered path list cannot
+/// send replay walking a whole file system); the command line's paths only
+/// for a witness that records no source.
+fn witness_paths(w: &Witness) -> Vec<PathBuf> {
+    let modules: Vec<PathBuf> = w
+        .sources
+        .iter()
+        .map(|s| PathBuf::from(&s.path))
+        .filter(|p| p.extension().is_some_and(|x| x == "erl"))
+        .collect();
+    if modules.is_empty() {
+        w.load.paths.iter().map(PathBuf::from).collect()
+    } else {
+        modules
+    }
 }
 
 fn load_options(w: &Witness) -> LoadOptions {
@@ -131,7 +176,7 @@ fn shown_path_from(path: &str, cwd: Option<&Path>) -> String {
 /// `None` when that run cannot be made (the replay itself has succeeded by
 /// then, so this only costs the names).
 fn pid_names(w: &Witness, libraries: &Arc<racewit_vm::Libraries>) -> Option<PidNames> {
-    let paths: Vec<PathBuf> = w.load.paths.iter().map(PathBuf::from).collect();
+    let paths = witness_paths(w);
     let mut program = load_paths(&paths, &load_options(w));
     add_harness(&mut program, w).ok()?;
     let mut opts = ConfirmOptions {
@@ -153,7 +198,7 @@ fn pid_names(w: &Witness, libraries: &Arc<racewit_vm::Libraries>) -> Option<PidN
 
 pub fn run(args: Args) -> Result<Outcome> {
     let w = read_witness(&args.witness)?;
-    let paths: Vec<PathBuf> = w.load.paths.iter().map(PathBuf::from).collect();
+    let paths = witness_paths(&w);
     for p in &paths {
         if !p.exists() {
             bail!(

@@ -99,6 +99,26 @@ pub fn render(report: &Value) -> Result<String> {
     let Some(warnings) = report["warnings"].as_array() else {
         bail!("not a racewit check report (no \"warnings\" array)");
     };
+    let want = crate::report::json::REPORT_VERSION;
+    match report["version"].as_u64() {
+        Some(v) if v == u64::from(want) => {}
+        Some(v) => bail!(
+            "report version {v}: this racewit reads version {want} (run `racewit check` again with \
+             this racewit)"
+        ),
+        None => bail!("not a racewit check report (no \"version\")"),
+    }
+    for (i, w) in warnings.iter().enumerate() {
+        match w["verdict"].as_str() {
+            Some("confirmed" | "unconfirmed") => {}
+            other => bail!(
+                "warning {} ({}): verdict {} is neither \"confirmed\" nor \"unconfirmed\"",
+                i + 1,
+                w["id"].as_str().unwrap_or("no id"),
+                other.map_or("missing".to_string(), |v| format!("{v:?}"))
+            ),
+        }
+    }
     let mut rows: Vec<(Rank, &Value)> = warnings.iter().map(|w| (rank(w), w)).collect();
     rows.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out = String::new();
@@ -147,4 +167,30 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         Outcome::Clean
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(version: u64, verdict: &str) -> Value {
+        serde_json::json!({
+            "version": version,
+            "warnings": [{"id": "R001:m:1:2", "verdict": verdict, "write": {"file": "m.erl", "line": 2}}]
+        })
+    }
+
+    #[test]
+    fn reports_of_another_version_or_with_unknown_verdicts_are_refused() {
+        let v = u64::from(crate::report::json::REPORT_VERSION);
+        assert!(render(&report(v, "confirmed")).is_ok());
+        let e = render(&report(7, "confirmed")).unwrap_err().to_string();
+        assert!(e.contains("report version 7"), "{e}");
+        let e = render(&report(v, "bogus")).unwrap_err().to_string();
+        assert!(e.contains("verdict \"bogus\""), "{e}");
+        let e = render(&serde_json::json!({"warnings": []}))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no \"version\""), "{e}");
+    }
 }
