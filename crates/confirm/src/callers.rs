@@ -36,8 +36,9 @@ pub struct Callers {
     registered_servers: BTreeSet<String>,
 }
 
-/// Callbacks an OTP behaviour calls from its own process.
-const CALLBACKS: &[(&str, u32)] = &[
+/// Callbacks an OTP behaviour calls from its own process, one request at a
+/// time.
+pub(crate) const CALLBACKS: &[(&str, u32)] = &[
     ("init", 1),
     ("handle_call", 3),
     ("handle_cast", 2),
@@ -51,6 +52,9 @@ const CALLBACKS: &[(&str, u32)] = &[
     ("terminate", 3),
     ("code_change", 3),
     ("code_change", 4),
+    ("format_status", 1),
+    ("format_status", 2),
+    ("callback_mode", 0),
 ];
 
 impl Callers {

@@ -9,7 +9,7 @@
 use racewit_static::{ArgHint, Entry, Suspect};
 use racewit_syntax::ir::{MFA, Program};
 
-use crate::callers::Callers;
+use crate::callers::{CALLBACKS, Callers};
 
 /// A harness ready to load.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -407,24 +407,6 @@ fn pick_entry<'a>(program: &Program, callers: &Callers, entries: &'a [Entry]) ->
 /// process, one request at a time; calling one from several processes would
 /// invent races the code cannot have.
 fn is_callback(program: &Program, module: &str, name: &str, arity: u32) -> bool {
-    const CALLBACKS: &[(&str, u32)] = &[
-        ("init", 1),
-        ("handle_call", 3),
-        ("handle_cast", 2),
-        ("handle_info", 2),
-        ("handle_continue", 2),
-        ("handle_event", 2),
-        ("handle_event", 3),
-        ("handle_event", 4),
-        ("handle_sync_event", 4),
-        ("terminate", 2),
-        ("terminate", 3),
-        ("code_change", 3),
-        ("code_change", 4),
-        ("format_status", 1),
-        ("format_status", 2),
-        ("callback_mode", 0),
-    ];
     program
         .module(module)
         .is_some_and(|m| !m.behaviours.is_empty())
@@ -1191,16 +1173,11 @@ fn producer_by_shape(program: &Program, mfa: &MFA, index: usize) -> Option<Strin
         .find(|g| {
             g.clauses.iter().any(|&c| {
                 let b = &g.body;
-                let mut last = b.clause(c).body;
-                while let Expr::Block(items) = b.expr(last) {
-                    match items.last() {
-                        Some(&x) => last = x,
-                        None => return false,
-                    }
-                }
-                matches!(b.expr(last), Expr::Tuple(items)
-                    if matches!(items.first().map(|&x| b.expr(x)),
-                        Some(Expr::Lit(Literal::Atom(t))) if *t == tag))
+                clause_result(b, c).is_some_and(|last| {
+                    matches!(b.expr(last), Expr::Tuple(items)
+                        if matches!(items.first().map(|&x| b.expr(x)),
+                            Some(Expr::Lit(Literal::Atom(t))) if *t == tag))
+                })
             })
         })
         .map(|g| format!("{}:{}()", atom(m), atom(g.name.as_str())))
@@ -1260,13 +1237,9 @@ fn table_maker(program: &Program, mfa: &MFA, index: usize) -> Option<String> {
         .find(|g| {
             let b = &g.body;
             g.clauses.iter().any(|&c| {
-                let mut last = b.clause(c).body;
-                while let Expr::Block(items) = b.expr(last) {
-                    match items.last() {
-                        Some(&x) => last = x,
-                        None => return false,
-                    }
-                }
+                let Some(last) = clause_result(b, c) else {
+                    return false;
+                };
                 let makes = |e: ExprId| ets_call(b, e).is_some_and(|(name, _)| name == "new");
                 match b.expr(last) {
                     Expr::Var(v) => b.exprs.iter().any(|x| {
@@ -1278,6 +1251,19 @@ fn table_maker(program: &Program, mfa: &MFA, index: usize) -> Option<String> {
             })
         })
         .map(|g| format!("{}:{}()", atom(m), atom(g.name.as_str())))
+}
+
+/// The expression whose value a clause returns: its body's last
+/// expression, through nested blocks (`None` for an empty block).
+fn clause_result(
+    body: &racewit_syntax::ir::Body,
+    clause: racewit_syntax::ir::ClauseId,
+) -> Option<racewit_syntax::ir::ExprId> {
+    let mut last = body.clause(clause).body;
+    while let racewit_syntax::ir::Expr::Block(items) = body.expr(last) {
+        last = *items.last()?;
+    }
+    Some(last)
 }
 
 /// A constant the code itself passes as the `index`-th argument of `mfa`
