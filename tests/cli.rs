@@ -1281,6 +1281,7 @@ fn explore_fires_timeouts_as_the_policy_says() {
     let (code, text) = explore("call_timeout:sleepy/0", Some("never"));
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("deadlock"), "{text}");
+    assert!(text.contains("--after-timeout never"), "{text}");
     let (code, text) = explore("call_timeout:sleepy/0", None);
     assert_eq!(code, Some(0), "{text}");
     let o = cmd()

@@ -103,7 +103,14 @@ pub fn run(args: Args) -> Result<Outcome> {
         let path = args.out.join(name);
         std::fs::write(&path, serde_json::to_string_pretty(witness)? + "\n")
             .with_context(|| format!("writing {}", path.display()))?;
-        writeln!(out, "{}: {}", args.entry, describe(failure))?;
+        let mut text = describe(failure);
+        if matches!(failure, Failure::Deadlock { .. })
+            && args.search.after_timeout == racewit_confirm::vm_system::TimeoutPolicy::Never
+        {
+            // Say so: with timeouts allowed, the same processes might go on.
+            text.push_str(" (--after-timeout never: a pending `after` never fires)");
+        }
+        writeln!(out, "{}: {text}", args.entry)?;
         out.write_all(crate::replay::render_events(&witness.trace).as_bytes())?;
         writeln!(out, "replay: racewit replay {}", path.display())?;
     }
