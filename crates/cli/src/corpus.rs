@@ -72,8 +72,11 @@ pub struct Expected {
     pub entry: Option<String>,
     /// At most this many worker processes are needed to confirm.
     pub processes: Option<usize>,
-    /// `mod:fun/0` the harness must call first, in its root process.
+    /// `mod:fun/A` the harness must call first, in its root process.
     pub setup: Option<String>,
+    /// Text the context's harness variant must contain (`without its setup
+    /// call`, `argument 1 = [racewit]`): the variant a trial run picked.
+    pub variant: Option<String>,
     #[serde(rename = "teardown")]
     _teardown: Option<String>,
     pub note: Option<String>,
@@ -314,6 +317,15 @@ fn matches_expected(e: &Expected, c: &Confirmation) -> Result<(), String> {
             c.verdict.context
         ));
     }
+    if let Some(want) = &e.variant {
+        let got = match &c.verdict.context {
+            racewit_confirm::harness::Context::Api { variant, .. } => variant.as_str(),
+            _ => "",
+        };
+        if !got.contains(want.as_str()) {
+            return Err(format!("; harness variant is {got:?}, not {want:?}"));
+        }
+    }
     if !setup_ok {
         let used = c.harness.as_ref().map(|h| h.setup.join(", "));
         return Err(format!(
@@ -334,12 +346,41 @@ fn matches_expected(e: &Expected, c: &Confirmation) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether a harness setup line (`catch m:f()` or `m:f()`) calls `m:f/0`.
+/// Whether a setup call (`catch m:f(a, b)`) calls `mfa` (`m:f/2`).
 fn setup_call_is(call: &str, mfa: &str) -> bool {
     let call = call.strip_prefix("catch ").unwrap_or(call);
-    call.strip_suffix("()")
-        .zip(mfa.strip_suffix("/0"))
-        .is_some_and(|(c, m)| c.replace('\'', "") == m)
+    let Some((name, args)) = call.split_once('(') else {
+        return false;
+    };
+    let Some(args) = args.strip_suffix(')') else {
+        return false;
+    };
+    format!("{}/{}", name.replace('\'', ""), top_level_args(args)) == mfa
+}
+
+/// How many comma-separated terms a call's argument text holds.
+fn top_level_args(text: &str) -> usize {
+    if text.trim().is_empty() {
+        return 0;
+    }
+    let text = text.replace("<<", "(").replace(">>", ")");
+    let (mut depth, mut quote, mut n) = (0i32, None::<char>, 1);
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(_), '\\') => {
+                chars.next();
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => n += 1,
+            _ => {}
+        }
+    }
+    n
 }
 
 fn matches_verdict(e: &Expected, c: &Confirmation) -> bool {
@@ -462,4 +503,21 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         Outcome::Error
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setup_calls_match_by_name_and_arity() {
+        assert!(setup_call_is("catch stats:init()", "stats:init/0"));
+        assert!(setup_call_is("'my mod':start()", "my mod:start/0"));
+        assert!(setup_call_is(
+            "catch stats:init(t, [{a, 1}, <<1, 2>>], #{k => \"x,y\"})",
+            "stats:init/3"
+        ));
+        assert!(!setup_call_is("catch stats:init(t)", "stats:init/0"));
+        assert!(!setup_call_is("Arg1 = stats:new()", "stats:new/0"));
+    }
 }

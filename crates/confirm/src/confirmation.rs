@@ -141,11 +141,13 @@ impl<'a> Plan<'a> {
             for n in one.into_iter().chain(opts.processes.iter().copied()) {
                 let built = harness::build(&program, &callers, s, n, i * 10 + n);
                 if let Ok(h) = &built {
-                    let loaded = racewit_syntax::load_source(
-                        &format!("{HARNESS_DIR}/{}.erl", h.module),
-                        &h.source,
-                    );
-                    program.absorb(loaded);
+                    for h in std::iter::once(h).chain(&h.variants) {
+                        let loaded = racewit_syntax::load_source(
+                            &format!("{HARNESS_DIR}/{}.erl", h.module),
+                            &h.source,
+                        );
+                        program.absorb(loaded);
+                    }
                 }
                 sizes.push(built);
             }
@@ -446,6 +448,7 @@ fn confirm_one(
                 continue;
             }
         };
+        let h = &pick_variant(image, h, &sites, opts);
         last_harness = Some(h.clone());
         last_processes = h.workers.len();
         tried.push(h.describe());
@@ -957,6 +960,57 @@ fn consequence(
         return Consequence::Stuck { processes: stuck };
     }
     Consequence::None
+}
+
+/// The harness, of `h` and its variants, whose one serial run goes furthest
+/// towards the race: it runs the write, else the read, else crashes no
+/// worker; the first of equals (`h` itself before its variants). A harness
+/// with no variants is taken as it is, without a trial run.
+fn pick_variant(image: &Image, h: &Harness, sites: &RaceSites, opts: &ConfirmOptions) -> Harness {
+    if h.variants.is_empty() {
+        return h.clone();
+    }
+    let trial = |c: &Harness| -> (bool, bool, bool) {
+        let sys = start(image, &c.module, &c.function, opts);
+        let run = BoundedDfs {
+            max_preemptions: 0,
+            max_interleavings: 1,
+            max_run_steps: opts.max_run_steps,
+            sleep_sets: false,
+            stop_at_first: true,
+            steer: false,
+            cancel: opts.cancel.clone(),
+        }
+        .search(&sys, Probe::new(race_goal(sites)));
+        match run.found.first() {
+            Some(run) => {
+                let [read, write] = run.monitor.goal.reached();
+                (
+                    write,
+                    read || run.monitor.read_seen,
+                    crashes(&run.end).is_empty(),
+                )
+            }
+            None => (false, false, false),
+        }
+    };
+    let mut best = (trial(h), 0);
+    for (k, v) in h.variants.iter().enumerate() {
+        if best.0 == (true, true, true) {
+            break;
+        }
+        let score = trial(v);
+        if score > best.0 {
+            best = (score, k + 1);
+        }
+    }
+    match best.1 {
+        0 => Harness {
+            variants: Vec::new(),
+            ..h.clone()
+        },
+        k => h.variants[k - 1].clone(),
+    }
 }
 
 /// Why the search found nothing. A space is called explored only when the

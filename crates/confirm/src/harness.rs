@@ -31,6 +31,12 @@ pub struct Harness {
     /// its modules from this).
     #[serde(default)]
     pub amplification: Option<crate::amplify::Amplification>,
+    /// Other ways to drive the same entry (other made-up argument values, no
+    /// setup call), each a complete harness of its own module. Before the
+    /// search, one serial run of each tells which of them reaches the
+    /// suspect's read and write; that one is searched.
+    #[serde(skip)]
+    pub variants: Vec<Harness>,
 }
 
 /// Why no harness could be built for a suspect.
@@ -105,49 +111,287 @@ pub fn build(
             None => true,
         }
     });
-    let entry = match pick_entry(program, callers, &candidates) {
-        Some(e) => e,
-        None => return Err(serialised.unwrap_or(HarnessError::NoEntry)),
+    let usable = usable_entries(program, callers, &candidates);
+    let Some(&entry) = usable.first() else {
+        return Err(serialised.unwrap_or(HarnessError::NoEntry));
     };
+    let module = |k: usize| match k {
+        0 => format!("racewit_harness_{index}"),
+        k => format!("racewit_harness_{index}_{k}"),
+    };
+    let mut base = api_harness(
+        program,
+        callers,
+        suspect,
+        entry,
+        processes,
+        &Drive::default(),
+        module(0),
+    );
+    // Values the harness had to guess may be of the wrong shape for the code
+    // to reach the read (an integer where a later clause wants a list), the
+    // conventional setup call may be the very code that races (a `start/0`
+    // that registers the name), and another entry may reach the read more
+    // directly: each is a variant, and a trial run picks among them.
+    let mut drives: Vec<(&Entry, Drive)> = Vec::new();
+    let invented = invented_args(program, callers, entry);
+    if invented.len() > 1 {
+        for filler in &FILLERS[1..] {
+            drives.push((
+                entry,
+                Drive {
+                    filler,
+                    what: format!("made-up arguments {filler}"),
+                    ..Drive::default()
+                },
+            ));
+        }
+    }
+    if !choose_setup(program, suspect, entry).is_empty() {
+        drives.push((
+            entry,
+            Drive {
+                no_setup: true,
+                what: "without its setup call".to_string(),
+                ..Drive::default()
+            },
+        ));
+    }
+    let mut singles = Vec::new();
+    for (i, _, others) in open_args(program, callers, entry) {
+        for v in others {
+            singles.push((
+                entry,
+                Drive {
+                    what: format!("argument {} = {v}", i + 1),
+                    set: Some((i, v)),
+                    ..Drive::default()
+                },
+            ));
+        }
+    }
+    drives.extend(singles.into_iter().take(MAX_SINGLE_VARIANTS));
+    for &other in usable.iter().skip(1).take(MAX_OTHER_ENTRIES) {
+        drives.push((
+            other,
+            Drive {
+                what: format!("through {}", other.mfa),
+                ..Drive::default()
+            },
+        ));
+    }
+    base.variants = drives
+        .into_iter()
+        .take(MAX_VARIANTS)
+        .enumerate()
+        .map(|(k, (e, drive))| {
+            api_harness(
+                program,
+                callers,
+                suspect,
+                e,
+                processes,
+                &drive,
+                module(k + 1),
+            )
+        })
+        .collect();
+    Ok(base)
+}
+
+/// How a harness variant drives its entry, against the first harness.
+#[derive(Default)]
+struct Drive {
+    /// The value for arguments nothing gives a value for (`FILLERS[0]`).
+    filler: &'static str,
+    /// One argument (from 0) given another value.
+    set: Option<(usize, String)>,
+    /// Leave the setup call out.
+    no_setup: bool,
+    /// What differs, for the verdict's context.
+    what: String,
+}
+
+const MAX_VARIANTS: usize = 16;
+const MAX_SINGLE_VARIANTS: usize = 10;
+const MAX_OTHER_ENTRIES: usize = 3;
+
+/// A harness whose workers call `entry`, driven as `drive` says.
+fn api_harness(
+    program: &Program,
+    callers: &Callers,
+    suspect: &Suspect,
+    entry: &Entry,
+    processes: usize,
+    drive: &Drive,
+    module: String,
+) -> Harness {
     let resource = resource_values(suspect);
     let produced = produced_args(program, callers, entry);
-    let calls: Vec<String> = (0..processes)
-        .map(|worker| call_text(program, callers, entry, &resource, &produced, worker))
-        .collect::<Result<_, _>>()?;
     let made: Vec<String> = produced
         .iter()
         .map(|(i, call)| format!("Arg{} = {call}", i + 1))
         .collect();
     // A setup call the produced values already make is not made twice.
-    let mut setup: Vec<String> = choose_setup(program, suspect, entry)
-        .into_iter()
-        .filter(|c| {
-            let bare = c.strip_prefix("catch ").unwrap_or(c);
-            !produced.iter().any(|(_, call)| call == bare)
+    let mut setup: Vec<String> = if drive.no_setup {
+        Vec::new()
+    } else {
+        choose_setup(program, suspect, entry)
+            .into_iter()
+            .filter(|c| {
+                let bare = c.strip_prefix("catch ").unwrap_or(c);
+                !produced.iter().any(|(_, call)| call == bare)
+            })
+            .collect()
+    };
+    setup.extend(made.iter().cloned());
+    // Arguments the entry uses as a named table get a name, and the table
+    // is made first by the module's own maker (`init(Name)`).
+    let mut set: Vec<(usize, String)> = drive.set.iter().cloned().collect();
+    for (i, name, maker) in named_tables(program, callers, entry, &produced) {
+        if !set.iter().any(|(s, _)| *s == i) {
+            set.push((i, name));
+        }
+        if !setup.contains(&maker) {
+            setup.push(maker);
+        }
+    }
+    let filler = if drive.filler.is_empty() {
+        FILLERS[0]
+    } else {
+        drive.filler
+    };
+    let workers: Vec<String> = (0..processes)
+        .map(|worker| {
+            call_text(
+                program, callers, entry, &resource, &produced, filler, &set, worker,
+            )
         })
         .collect();
-    setup.extend(made.iter().cloned());
-    let calls_for_context = calls.clone();
-    let workers = calls;
-    let module = format!("racewit_harness_{index}");
     let source = render(&module, suspect, &setup, &workers);
-    Ok(Harness {
+    Harness {
         module,
         function: "run".into(),
         setup,
-        workers,
         context: Context::Api {
-            calls: calls_for_context,
+            calls: workers.clone(),
             invented: invented_args(program, callers, entry)
                 .into_iter()
                 .filter(|i| !produced.iter().any(|(p, _)| *p as u32 + 1 == *i))
+                .filter(|i| !set.iter().any(|(s, _)| *s as u32 + 1 == *i))
                 .collect(),
             made,
+            variant: drive.what.clone(),
         },
+        workers,
         source,
         amplification: None,
-    })
+        variants: Vec::new(),
+    }
 }
+
+/// The arguments (from 0) of `entry` that it uses as the name of a table
+/// which the entry's module makes itself, with the name the harness gives
+/// (the atom the program passes there, else `racewit_table`) and the call
+/// that makes it (`catch stats:init(racewit_table)`).
+fn named_tables(
+    program: &Program,
+    callers: &Callers,
+    entry: &Entry,
+    produced: &[(usize, String)],
+) -> Vec<(usize, String, String)> {
+    let m = entry.mfa.module.as_str();
+    let Some((maker, at)) = crate::table_setup::named_maker(program, m) else {
+        return Vec::new();
+    };
+    let values = arg_values(program, callers, entry);
+    (0..entry.args.len())
+        .filter(|i| !produced.iter().any(|(p, _)| p == i))
+        .filter(|&i| {
+            crate::table_setup::used_as_table(
+                program,
+                m,
+                entry.mfa.name.as_str(),
+                entry.mfa.arity,
+                i,
+            )
+        })
+        .map(|i| {
+            let known = values[i]
+                .clone()
+                .filter(|v| v.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+                .filter(|v| v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+            let name = known.unwrap_or_else(|| "racewit_table".to_string());
+            let maker_mfa = format!("{m}:{}/{}", maker.name, maker.arity);
+            let args: Vec<String> = (0..maker.arity as usize)
+                .map(|k| {
+                    if k == at {
+                        name.clone()
+                    } else {
+                        value_from_call_sites(program, callers, &maker_mfa, k)
+                            .or_else(|| value_from_clauses(program, &maker_mfa, k, 2))
+                            .unwrap_or_else(|| FILLERS[0].to_string())
+                    }
+                })
+                .collect();
+            let call = format!(
+                "catch {}:{}({})",
+                atom(m),
+                atom(maker.name.as_str()),
+                args.join(", ")
+            );
+            (i, name, call)
+        })
+        .collect()
+}
+
+/// The arguments (from 0) of `entry` whose value the harness picks itself
+/// (not one the static pass knows or a producer makes), with the value it
+/// passes and the others worth a trial: the constants the program passes
+/// there, the shapes the function's clauses accept, then the fillers.
+fn open_args(
+    program: &Program,
+    callers: &Callers,
+    entry: &Entry,
+) -> Vec<(usize, String, Vec<String>)> {
+    let produced = produced_args(program, callers, entry);
+    let mfa = entry.mfa.to_string();
+    let values = arg_values(program, callers, entry);
+    entry
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(i, hint)| !has_value(hint) && !produced.iter().any(|(p, _)| p == i))
+        .map(|(i, _)| {
+            let current = values[i].clone().unwrap_or_else(|| FILLERS[0].to_string());
+            let mut others: Vec<String> = Vec::new();
+            let candidates = values_from_call_sites(program, callers, &mfa, i)
+                .into_iter()
+                .chain(values_from_clauses(program, &mfa, i, 2))
+                .chain(FILLERS.iter().map(|f| f.to_string()));
+            for v in candidates {
+                if v != current && !others.contains(&v) {
+                    others.push(v);
+                }
+            }
+            (i, current, others)
+        })
+        .collect()
+}
+
+/// The values a harness passes for an argument nothing in the program gives
+/// a value for, the first by default: one of each common shape, so that a
+/// trial run can find one the code accepts (a list where it takes a list).
+const FILLERS: &[&str] = &[
+    "1",
+    "racewit",
+    "<<\"racewit\">>",
+    "[racewit]",
+    "[]",
+    "{racewit, 1}",
+    "#{}",
+    "\"racewit\"",
+];
 
 /// The context a suspect was driven in: what ran to reach its verdict.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -164,6 +408,10 @@ pub enum Context {
         /// them (`Arg1 = m:new()`), which every call then shares.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         made: Vec<String>,
+        /// How this harness differs from the first one built (other
+        /// made-up values, no setup call), when a trial run picked it.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        variant: String,
     },
     /// A function the user named (`--entry`), run as it is.
     Entry { mfa: String },
@@ -215,6 +463,7 @@ impl std::fmt::Display for Context {
                 calls,
                 invented,
                 made,
+                variant,
             } => {
                 match calls.as_slice() {
                     [] => write!(f, "API")?,
@@ -237,6 +486,12 @@ impl std::fmt::Display for Context {
                         " (argument{} {} made up: no call site or clause gives a value)",
                         if invented.len() == 1 { "" } else { "s" },
                         list.join(", ")
+                    )?;
+                }
+                if !variant.is_empty() {
+                    write!(
+                        f,
+                        " ({variant}: the harness variant whose trial run went furthest towards the race)"
                     )?;
                 }
                 Ok(())
@@ -279,6 +534,7 @@ pub fn for_entry(module: &str, function: &str) -> Harness {
             mfa: format!("{module}:{function}/0"),
         },
         amplification: None,
+        variants: Vec::new(),
     }
 }
 
@@ -316,6 +572,7 @@ pub fn for_test(
             source,
             context,
             amplification: amplification.cloned(),
+            variants: Vec::new(),
         }
     } else {
         Harness {
@@ -326,6 +583,7 @@ pub fn for_test(
             source: String::new(),
             context,
             amplification: amplification.cloned(),
+            variants: Vec::new(),
         }
     }
 }
@@ -385,22 +643,31 @@ fn choose_setup(program: &Program, suspect: &Suspect, entry: &Entry) -> Vec<Stri
     .collect()
 }
 
-/// The entry whose arguments the harness can best supply: fewest arguments
-/// left to the blind default, then the first in order.
-fn pick_entry<'a>(program: &Program, callers: &Callers, entries: &'a [Entry]) -> Option<&'a Entry> {
-    entries
+/// The entries a harness can call (exported, not behaviour callbacks), the
+/// one whose arguments it can best supply first: fewest arguments left to
+/// the blind default, then the first in order.
+fn usable_entries<'a>(
+    program: &Program,
+    callers: &Callers,
+    entries: &'a [Entry],
+) -> Vec<&'a Entry> {
+    let mut usable: Vec<(usize, &Entry)> = entries
         .iter()
         .filter(|e| {
             let (m, f, a) = (&e.mfa.module, &e.mfa.name, e.mfa.arity);
             program.function(m, f, a).is_some_and(|func| func.exported)
                 && !is_callback(program, m, f, a)
         })
-        .min_by_key(|e| {
-            arg_values(program, callers, e)
+        .map(|e| {
+            let unknown = arg_values(program, callers, e)
                 .iter()
                 .filter(|v| v.is_none())
-                .count()
+                .count();
+            (unknown, e)
         })
+        .collect();
+    usable.sort_by_key(|(unknown, _)| *unknown);
+    usable.into_iter().map(|(_, e)| e).collect()
 }
 
 /// Callbacks of OTP behaviours: the behaviour calls them from its own
@@ -733,8 +1000,10 @@ fn call_text(
     entry: &Entry,
     resource: &[String],
     produced: &[(usize, String)],
+    filler: &str,
+    set: &[(usize, String)],
     worker: usize,
-) -> Result<String, HarnessError> {
+) -> String {
     let (m, f) = (entry.mfa.module.as_str(), entry.mfa.name.as_str());
     let args: Vec<String> = arg_values(program, callers, entry)
         .into_iter()
@@ -744,13 +1013,22 @@ fn call_text(
             if produced.iter().any(|(p, _)| *p == i) {
                 return format!("Arg{}", i + 1);
             }
+            if let Some((_, v)) = set.iter().find(|(s, _)| *s == i) {
+                return v.clone();
+            }
             match varied(hint, resource, worker) {
                 Some(text) => text,
-                None => v.unwrap_or_else(|| arg_text(hint)),
+                None => v.unwrap_or_else(|| {
+                    if has_value(hint) {
+                        arg_text(hint)
+                    } else {
+                        filler.to_string()
+                    }
+                }),
             }
         })
         .collect();
-    Ok(format!("{}:{}({})", atom(m), atom(f), args.join(", ")))
+    format!("{}:{}({})", atom(m), atom(f), args.join(", "))
 }
 
 /// The positions (from 1) of the entry's arguments no call site, pattern or
@@ -913,13 +1191,18 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
     s
 }
 
-/// A value that the `index`-th argument pattern of one of the function's
-/// clauses accepts (literals and shapes from the pattern, types from guard
-/// tests such as `is_atom(X)`), trying the clauses in order.
-fn value_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) -> Option<String> {
+/// Values that the `index`-th argument pattern of the function's clauses
+/// accept (literals and shapes from the pattern, types from guard tests such
+/// as `is_atom(X)`), one per clause that gives one, in clause order, without
+/// repeats.
+fn values_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) -> Vec<String> {
     use racewit_syntax::ir::{CallTarget, Expr, Literal, Pat};
-    let (m, f, a) = split_mfa(mfa)?;
-    let func = program.function(m, f, a)?;
+    let Some((m, f, a)) = split_mfa(mfa) else {
+        return Vec::new();
+    };
+    let Some(func) = program.function(m, f, a) else {
+        return Vec::new();
+    };
     let body = &func.body;
     fn lit(l: &Literal) -> String {
         match l {
@@ -992,7 +1275,8 @@ fn value_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) ->
             },
         })
     }
-    func.clauses.iter().find_map(|&c| {
+    let mut found: Vec<String> = Vec::new();
+    for v in func.clauses.iter().filter_map(|&c| {
         let clause = body.clause(c);
         let &pat = clause.pats.get(index)?;
         // A plain variable with no guard: what the first local function it
@@ -1025,7 +1309,20 @@ fn value_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) ->
             return None;
         }
         value(body, pat, &clause.guard)
-    })
+    }) {
+        if !found.contains(&v) {
+            found.push(v);
+        }
+    }
+    found
+}
+
+/// A value the `index`-th argument of `mfa` accepts: the first of
+/// `values_from_clauses`.
+fn value_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) -> Option<String> {
+    values_from_clauses(program, mfa, index, depth)
+        .into_iter()
+        .next()
 }
 
 /// The arguments of `entry` that the program makes with a call of its own
@@ -1275,7 +1572,22 @@ fn value_from_call_sites(
     mfa: &str,
     index: usize,
 ) -> Option<String> {
-    let (m, f, a) = split_mfa(mfa)?;
+    values_from_call_sites(program, callers, mfa, index)
+        .into_iter()
+        .next()
+}
+
+/// Every constant the code passes as the `index`-th argument of `mfa`, the
+/// most frequent first (ties by first in text).
+fn values_from_call_sites(
+    program: &Program,
+    callers: &Callers,
+    mfa: &str,
+    index: usize,
+) -> Vec<String> {
+    let Some((m, f, a)) = split_mfa(mfa) else {
+        return Vec::new();
+    };
     let mut counts: Vec<(String, usize)> = Vec::new();
     for (body, args) in call_sites(program, callers, (m, f, a)) {
         if let Some(text) = const_text(body, args[index]) {
@@ -1285,8 +1597,9 @@ fn value_from_call_sites(
             }
         }
     }
-    let best = counts.iter().map(|(_, n)| *n).max()?;
-    counts.into_iter().find(|(_, n)| *n == best).map(|(t, _)| t)
+    // A stable sort keeps ties in the order of the text.
+    counts.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+    counts.into_iter().map(|(t, _)| t).collect()
 }
 
 /// The program's calls of `m:f/a` (from its index of calls): the calling

@@ -30,6 +30,7 @@ pub mod schedule;
 pub mod search;
 pub mod serial;
 pub mod system;
+mod table_setup;
 pub mod verdict;
 pub mod vm_system;
 pub mod witness;

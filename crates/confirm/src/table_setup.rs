@@ -1,0 +1,185 @@
+//! Named tables a harness creates before its workers run, the way the
+//! program creates them: a module whose functions take the table's name
+//! (`inc(Tab, Key)`) usually exports the function that makes it
+//! (`init(Name) -> ets:new(Name, [named_table, public])`). Calling the API
+//! on a table nobody made only shows `badarg` at the first lookup.
+
+use racewit_syntax::ir::{Body, CallTarget, Expr, ExprId, Function, Literal, Pat, Program};
+
+/// How deep `used_as_table` follows an argument through local calls.
+const DEPTH: u32 = 3;
+
+/// The `ets:` function an expression calls, with its arguments.
+fn ets_call(body: &Body, e: ExprId) -> Option<(&str, &[ExprId])> {
+    match body.expr(e) {
+        Expr::Call {
+            target: CallTarget::Remote { module, function },
+            args,
+            ..
+        } => match (body.expr(*module), body.expr(*function)) {
+            (Expr::Lit(Literal::Atom(m)), Expr::Lit(Literal::Atom(f))) if m == "ets" => {
+                Some((f.as_str(), args.as_slice()))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `module:name/arity` uses its `index`-th argument (a variable in
+/// some clause) as the table of an `ets:` call, itself or through the
+/// local functions it passes the variable to (up to `DEPTH` calls deep).
+pub(crate) fn used_as_table(
+    program: &Program,
+    module: &str,
+    name: &str,
+    arity: u32,
+    index: usize,
+) -> bool {
+    used_within(program, module, name, arity, index, DEPTH)
+}
+
+fn used_within(
+    program: &Program,
+    module: &str,
+    name: &str,
+    arity: u32,
+    index: usize,
+    depth: u32,
+) -> bool {
+    let Some(func) = program.function(module, name, arity) else {
+        return false;
+    };
+    let body = &func.body;
+    func.clauses.iter().any(|&c| {
+        let Some(&pat) = body.clause(c).pats.get(index) else {
+            return false;
+        };
+        let Pat::Var(v) = body.pat(pat) else {
+            return false;
+        };
+        let is_v = |e: ExprId| matches!(body.expr(e), Expr::Var(w) if w == v);
+        (0..body.exprs.len()).any(|i| {
+            let id = ExprId(i as u32);
+            if let Some((f, args)) = ets_call(body, id) {
+                return f != "new" && args.first().is_some_and(|&t| is_v(t));
+            }
+            match body.expr(id) {
+                Expr::Call {
+                    target:
+                        CallTarget::Local {
+                            name: callee,
+                            arity: a,
+                        },
+                    args,
+                    ..
+                } if depth > 0 => args.iter().enumerate().any(|(k, &arg)| {
+                    is_v(arg)
+                        && !(callee.as_str() == name && *a == arity && k == index)
+                        && used_within(program, module, callee.as_str(), *a, k, depth - 1)
+                }),
+                _ => false,
+            }
+        })
+    })
+}
+
+/// An exported function of `module` that makes a named table whose name is
+/// one of its arguments (`ets:new(Name, [..., named_table, ...])`, itself
+/// or through a local function it passes the name to): the one with the
+/// fewest arguments, then the first. Returns the function and the name
+/// argument's position (from 0).
+pub(crate) fn named_maker<'p>(program: &'p Program, module: &str) -> Option<(&'p Function, usize)> {
+    let m = program.modules.get(module)?;
+    m.functions
+        .iter()
+        .filter(|f| f.exported && f.arity > 0)
+        .filter_map(|f| Some((f, name_param(program, module, f, DEPTH)?)))
+        .min_by_key(|(f, _)| f.arity)
+}
+
+/// The argument of `f` (a variable of its first clause) that it passes as
+/// the name of a named table it creates.
+fn name_param(program: &Program, module: &str, f: &Function, depth: u32) -> Option<usize> {
+    let body = &f.body;
+    let &clause = f.clauses.first()?;
+    let pats = &body.clause(clause).pats;
+    let param = |e: ExprId| {
+        let Expr::Var(v) = body.expr(e) else {
+            return None;
+        };
+        pats.iter()
+            .position(|&p| matches!(body.pat(p), Pat::Var(w) if w == v))
+    };
+    (0..body.exprs.len()).find_map(|i| {
+        let id = ExprId(i as u32);
+        if let Some((name, args)) = ets_call(body, id) {
+            return (name == "new" && args.len() == 2 && names_table(body, args[1]))
+                .then(|| param(args[0]))
+                .flatten();
+        }
+        match body.expr(id) {
+            Expr::Call {
+                target: CallTarget::Local { name, arity },
+                args,
+                ..
+            } if depth > 0 && !(name == &f.name && *arity == f.arity) => {
+                let callee = program.function(module, name.as_str(), *arity)?;
+                let k = name_param(program, module, callee, depth - 1)?;
+                param(*args.get(k)?)
+            }
+            _ => None,
+        }
+    })
+}
+
+/// Whether a literal option list holds `named_table`.
+fn names_table(body: &Body, mut list: ExprId) -> bool {
+    loop {
+        match body.expr(list) {
+            Expr::Cons(head, tail) => {
+                if matches!(body.expr(*head), Expr::Lit(Literal::Atom(a)) if a == "named_table") {
+                    return true;
+                }
+                list = *tail;
+            }
+            _ => return false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(src: &str) -> Program {
+        racewit_syntax::load_source("stats.erl", src)
+    }
+
+    const STATS: &str = "-module(stats).\n\
+        -export([init/1, init/2, inc/2, get/1, other/1]).\n\
+        init(Name) -> init(Name, []).\n\
+        init(Name, Counters) -> ets:new(Name, [public, named_table]), Counters.\n\
+        inc(Tab, Key) -> do_inc(Tab, Key).\n\
+        do_inc(T, K) -> catch ets:update_counter(T, K, 1).\n\
+        get(Tab) -> Tab.\n\
+        other(X) -> ets:new(x, [X]).\n";
+
+    #[test]
+    fn a_table_passed_on_to_a_local_function_is_used_as_a_table() {
+        let p = program(STATS);
+        assert!(used_as_table(&p, "stats", "inc", 2, 0));
+        assert!(!used_as_table(&p, "stats", "inc", 2, 1));
+        assert!(!used_as_table(&p, "stats", "get", 1, 0));
+    }
+
+    #[test]
+    fn the_maker_with_fewest_arguments_names_the_table() {
+        let p = program(STATS);
+        let (f, i) = named_maker(&p, "stats").expect("init/1 makes the table");
+        assert_eq!((f.name.as_str(), f.arity, i), ("init", 1, 0));
+        // No exported function makes a named table from an argument.
+        let q = program("-module(q).\n-export([new/0]).\nnew() -> ets:new(q, [named_table]).\n");
+        assert!(named_maker(&q, "q").is_none());
+    }
+}
