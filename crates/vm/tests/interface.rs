@@ -80,6 +80,34 @@ fn failed_register_is_an_event_then_badarg() {
 }
 
 #[test]
+fn a_refused_ets_write_is_a_read_then_badarg() {
+    // A write to another process's protected table, and one to a table that
+    // does not exist, change nothing: like a failed register, each reads.
+    let mut vm = vm("-module(t).\n-export([main/0]).\n\
+        main() -> T = ets:new(tab, [named_table, protected]),\n\
+            Self = self(),\n\
+            spawn(fun() -> Self ! {r, catch ets:insert(T, {k, 1})} end),\n\
+            receive {r, _} -> ok end,\n\
+            catch ets:delete(gone, k), ok.\n");
+    vm.spawn_entry("t", "main", vec![]);
+    let mut evs = Vec::new();
+    for _ in 0..100 {
+        let Some(&p) = vm.enabled().first() else {
+            break;
+        };
+        evs.push(vm.step(p).expect("step"));
+    }
+    let writes: Vec<&Event> = evs
+        .iter()
+        .filter(|e| e.kind == EventKind::Ets && e.text.ends_with("-> badarg"))
+        .collect();
+    assert_eq!(writes.len(), 2, "{evs:#?}");
+    for e in writes {
+        assert_eq!(e.access, Some(Access::Read), "{}", e.text);
+    }
+}
+
+#[test]
 fn ets_events_name_table_and_key() {
     let mut vm = vm("-module(t).\n-export([main/0]).\n\
         main() -> ets:new(tab, [named_table, public]), ets:insert(tab, {k, 1}), ets:lookup(tab, k), ok.\n");

@@ -75,7 +75,10 @@ fn args_text(args: &[Term]) -> String {
     args.iter().map(brief).collect::<Vec<_>>().join(", ")
 }
 
-/// Resolve the table and check access; records the event either way.
+/// Resolve the table and check access; records the event either way. A
+/// call refused (no such table, or a write to another process's protected
+/// or private table) changes nothing: it only reads the table's state, as a
+/// `register/2` of a taken name does, so it is recorded as a read.
 fn table_for(
     ctx: &mut Ctx<'_>,
     fname: &str,
@@ -97,7 +100,7 @@ fn table_for(
                 table: label,
                 key: key.map(brief),
             },
-            access,
+            Access::Read,
         );
         return Err(Flow::badarg());
     };
@@ -109,7 +112,12 @@ fn table_for(
         (Protection::Protected, Access::Read) => true,
         _ => owner,
     };
-    ctx.emit_access(EventKind::Ets, text, it, access);
+    ctx.emit_access(
+        EventKind::Ets,
+        text,
+        it,
+        if allowed { access } else { Access::Read },
+    );
     if !allowed {
         if let Some(ev) = ctx.event.as_mut() {
             ev.text.push_str(" -> badarg");
