@@ -113,3 +113,43 @@ fn explore_runs_the_application_start_under_every_schedule() {
     );
     assert!(!text.contains("unsupported"), "{text}");
 }
+
+/// `tests/data/app_boot`: an application whose supervised owner makes the
+/// public table its API writes. Called without the application running,
+/// every hit dies with badarg at the lookup; the harness variant that boots
+/// the application first (from its `.app.src`) reaches the lost update, and
+/// the verdict names that context.
+#[test]
+fn check_boots_the_application_that_makes_the_table() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let src = root().join("tests/data/app_boot/src").display().to_string();
+    let out = racewit(
+        tmp.path(),
+        &["check", &src, "--format", "json", "--out", "w"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json report");
+    let warnings = report["warnings"].as_array().expect("warnings");
+    assert_eq!(warnings.len(), 2, "{report:#}");
+    for w in warnings {
+        assert_eq!(w["verdict"], "confirmed", "{w:#}");
+        assert_eq!(w["consequence"]["kind"], "non_serializable", "{w:#}");
+        assert_eq!(w["context"]["application"], "hits", "{w:#}");
+        let harness = w["harness"].as_str().expect("harness source");
+        assert!(
+            harness.contains("application:ensure_all_started(hits)"),
+            "{harness}"
+        );
+    }
+    let human = racewit(tmp.path(), &["check", &src, "--out", "h"]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.contains("= context: application hits booted; API: 3 concurrent calls of hits:hit(1)"),
+        "{text}"
+    );
+}

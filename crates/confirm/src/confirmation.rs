@@ -115,6 +115,7 @@ impl<'a> Plan<'a> {
         let sources = hash_sources(&program);
         add_support(&mut program);
         let callers = crate::callers::Callers::new(&program);
+        let apps = &opts.vm.libraries.applications;
         let mut harnesses: Vec<Vec<Result<Harness, harness::HarnessError>>> =
             Vec::with_capacity(suspects.len());
         for (i, s) in suspects.iter().enumerate() {
@@ -139,7 +140,7 @@ impl<'a> Plan<'a> {
             let one = (s.category == Category::SpawnRegister && !opts.processes.contains(&1))
                 .then_some(1);
             for n in one.into_iter().chain(opts.processes.iter().copied()) {
-                let built = harness::build(&program, &callers, s, n, i * 10 + n);
+                let built = harness::build(&program, &callers, apps, s, n, i * 10 + n);
                 if let Ok(h) = &built {
                     for h in std::iter::once(h).chain(&h.variants) {
                         let loaded = racewit_syntax::load_source(
@@ -452,7 +453,7 @@ fn confirm_one(
         last_harness = Some(h.clone());
         last_processes = h.workers.len();
         tried.push(h.describe());
-        let sys = start(image, &h.module, &h.function, opts);
+        let (sys, prefix) = settle(start(image, &h.module, &h.function, opts), h, opts);
         let outcome = search(&sys, race_goal(&sites), opts);
         interleavings += outcome.stats.interleavings;
         reached.read += outcome.stats.runs_reached[0];
@@ -503,7 +504,7 @@ fn confirm_one(
                 interleavings,
                 exhausted: false,
                 preemptions: Some(found.preemptions),
-                witness_steps: Some(found.schedule.len()),
+                witness_steps: Some(prefix.len() + found.schedule.len()),
                 reason: None,
                 reached,
                 context: h.context.clone(),
@@ -522,10 +523,29 @@ fn confirm_one(
                 },
                 timeouts: opts.timeouts,
                 sites: Some(sites.clone()),
-                schedule: Schedule::new(found.schedule.clone(), opts.random.map(|(_, seed)| seed)),
+                schedule: Schedule::new(
+                    prefix
+                        .iter()
+                        .map(|t| t.process.clone())
+                        .chain(found.schedule.iter().cloned())
+                        .collect(),
+                    opts.random.map(|(_, seed)| seed),
+                ),
                 verdict: verdict.clone(),
                 failure: None,
-                trace: trace_events(image.program(), &found.trace, found.monitor.race()),
+                trace: trace_events(
+                    image.program(),
+                    &prefix
+                        .iter()
+                        .chain(&found.trace)
+                        .cloned()
+                        .collect::<Vec<_>>(),
+                    found.monitor.race().map(|r| crate::goal::RaceHit {
+                        read_step: r.read_step + prefix.len(),
+                        interfering_write_step: r.interfering_write_step + prefix.len(),
+                        stale_write_step: r.stale_write_step + prefix.len(),
+                    }),
+                ),
             };
             let confirmation = Confirmation {
                 suspect: suspect.clone(),
@@ -962,6 +982,52 @@ fn consequence(
     Consequence::None
 }
 
+/// A generated harness's setup (booting an application, starting servers,
+/// making tables) run once, in one fixed order: `P1` whenever it can go on,
+/// else the first other process that can, until `P1` marks the setup done.
+/// The search starts from there, so its schedules order the workers, not
+/// the steps of a supervision tree starting. Returns the state and the
+/// steps taken (they begin every witness's schedule); the start unchanged,
+/// with no steps, when the harness has no setup or the setup does not end.
+fn settle(
+    sys: VmSystem,
+    h: &Harness,
+    opts: &ConfirmOptions,
+) -> (VmSystem, Vec<crate::search::TraceStep<Site>>) {
+    if h.setup.is_empty() || h.source.is_empty() {
+        return (sys, Vec::new());
+    }
+    let start = sys.clone();
+    let mut sys = sys;
+    let mut steps = Vec::new();
+    let Some(root) = sys.by_name("P1") else {
+        return (start, Vec::new());
+    };
+    for _ in 0..opts.max_run_steps {
+        let enabled = sys.enabled();
+        let Some(&proc) = enabled.iter().find(|&&p| p == root).or(enabled.first()) else {
+            break;
+        };
+        let name = sys.name(proc);
+        let Ok(obs) = sys.step(proc) else {
+            break;
+        };
+        let done = proc == root && obs.text.contains(harness::SETUP_DONE);
+        steps.push(crate::search::TraceStep {
+            process: name,
+            text: obs.text.clone(),
+            site: obs.site.clone(),
+            item: obs.item_label.clone(),
+            access: obs.access.as_ref().map(|(_, a)| *a),
+            preemption: false,
+        });
+        if done {
+            return (sys, steps);
+        }
+    }
+    (start, Vec::new())
+}
+
 /// The harness, of `h` and its variants, whose one serial run goes furthest
 /// towards the race: it runs the write, else the read, else crashes no
 /// worker; the first of equals (`h` itself before its variants). A harness
@@ -971,7 +1037,7 @@ fn pick_variant(image: &Image, h: &Harness, sites: &RaceSites, opts: &ConfirmOpt
         return h.clone();
     }
     let trial = |c: &Harness| -> (bool, bool, bool) {
-        let sys = start(image, &c.module, &c.function, opts);
+        let (sys, _) = settle(start(image, &c.module, &c.function, opts), c, opts);
         let run = BoundedDfs {
             max_preemptions: 0,
             max_interleavings: 1,

@@ -8,6 +8,7 @@
 
 use racewit_static::{ArgHint, Entry, Suspect};
 use racewit_syntax::ir::{MFA, Program};
+use racewit_vm::library::Application;
 
 use crate::callers::{CALLBACKS, Callers};
 
@@ -58,6 +59,7 @@ pub enum HarnessError {
 pub fn build(
     program: &Program,
     callers: &crate::callers::Callers,
+    apps: &[Application],
     suspect: &Suspect,
     processes: usize,
     index: usize,
@@ -134,6 +136,17 @@ pub fn build(
     // that registers the name), and another entry may reach the read more
     // directly: each is a variant, and a trial run picks among them.
     let mut drives: Vec<(&Entry, Drive)> = Vec::new();
+    // The application the entry belongs to, booted first (its supervision
+    // tree started, its tables made) as the program really runs.
+    if let Some(app) = application_of(program, apps, &entry.mfa.module) {
+        drives.push((
+            entry,
+            Drive {
+                boot: Some(app.clone()),
+                ..Drive::default()
+            },
+        ));
+    }
     let invented = invented_args(program, callers, entry);
     if invented.len() > 1 {
         for filler in &FILLERS[1..] {
@@ -208,11 +221,43 @@ struct Drive {
     set: Option<(usize, String)>,
     /// Leave the setup call out.
     no_setup: bool,
+    /// Boot this application first.
+    boot: Option<Application>,
     /// What differs, for the verdict's context.
     what: String,
 }
 
 const MAX_VARIANTS: usize = 16;
+
+/// The setup that boots an application: `ensure_all_started`, as a release
+/// would; when that fails (a dependency's code is not among the analysed
+/// paths, say), the application is loaded and its start callback called as
+/// its application master would, so that its supervision tree runs.
+fn boot_call(app: &Application) -> String {
+    let name = atom(&app.name);
+    let (m, args) = app.start.clone().unwrap_or_default();
+    format!(
+        "case application:ensure_all_started({name}) of \
+         {{ok, _}} -> ok; \
+         _ -> application:load({name}), catch {}:start(normal, {args}) \
+         end",
+        atom(&m)
+    )
+}
+
+/// The analysed application, with a start callback, whose directory holds
+/// `module`'s source (the innermost, when applications nest).
+fn application_of<'a>(
+    program: &Program,
+    apps: &'a [Application],
+    module: &str,
+) -> Option<&'a Application> {
+    let m = program.module(module)?;
+    let file = program.sources.path(m.file);
+    apps.iter()
+        .filter(|a| a.analysed && a.start.is_some() && file.starts_with(&a.dir))
+        .max_by_key(|a| a.dir.components().count())
+}
 const MAX_SINGLE_VARIANTS: usize = 10;
 const MAX_OTHER_ENTRIES: usize = 3;
 
@@ -244,6 +289,9 @@ fn api_harness(
             })
             .collect()
     };
+    if let Some(app) = &drive.boot {
+        setup.insert(0, boot_call(app));
+    }
     setup.extend(made.iter().cloned());
     // Arguments the entry uses as a named table get a name, and the table
     // is made first by the module's own maker (`init(Name)`).
@@ -282,6 +330,7 @@ fn api_harness(
                 .collect(),
             made,
             variant: drive.what.clone(),
+            application: drive.boot.as_ref().map(|a| a.name.clone()),
         },
         workers,
         source,
@@ -412,6 +461,9 @@ pub enum Context {
         /// made-up values, no setup call), when a trial run picked it.
         #[serde(default, skip_serializing_if = "String::is_empty")]
         variant: String,
+        /// The application booted before the calls, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        application: Option<String>,
     },
     /// A function the user named (`--entry`), run as it is.
     Entry { mfa: String },
@@ -434,6 +486,10 @@ impl Context {
     /// `api`, `entry`, `test`, `amplified_test` or `none`.
     pub fn kind(&self) -> &'static str {
         match self {
+            Context::Api {
+                application: Some(_),
+                ..
+            } => "application",
             Context::Api { .. } => "api",
             Context::Entry { .. } => "entry",
             Context::Test { copies: None, .. } => "test",
@@ -450,8 +506,12 @@ impl Context {
         match self {
             Context::Entry { .. } | Context::Test { copies: None, .. } => 0,
             Context::Test { .. } => 1,
-            Context::Api { .. } => 2,
-            Context::None => 3,
+            Context::Api {
+                application: Some(_),
+                ..
+            } => 2,
+            Context::Api { .. } => 3,
+            Context::None => 4,
         }
     }
 }
@@ -464,7 +524,11 @@ impl std::fmt::Display for Context {
                 invented,
                 made,
                 variant,
+                application,
             } => {
+                if let Some(app) = application {
+                    write!(f, "application {app} booted; ")?;
+                }
                 match calls.as_slice() {
                     [] => write!(f, "API")?,
                     [first, rest @ ..] if rest.iter().all(|w| w == first) => {
@@ -1175,6 +1239,12 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
     for call in setup {
         s.push_str(&format!("    {call},\n"));
     }
+    if !setup.is_empty() {
+        // Marks the end of the setup: confirmation runs the setup once, in
+        // one fixed order, and searches the schedules from here.
+        s.push_str(&format!("    self() ! {SETUP_DONE},\n"));
+        s.push_str(&format!("    receive {SETUP_DONE} -> ok end,\n"));
+    }
     s.push_str("    Workers = [\n");
     for (i, call) in workers.iter().enumerate() {
         let sep = if i + 1 < workers.len() { "," } else { "" };
@@ -1190,6 +1260,9 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
     s.push_str("    receive racewit_harness_stop -> ok end.\n");
     s
 }
+
+/// The message a generated harness sends itself when its setup is done.
+pub const SETUP_DONE: &str = "racewit_setup_done";
 
 /// Values that the `index`-th argument pattern of the function's clauses
 /// accept (literals and shapes from the pattern, types from guard tests such

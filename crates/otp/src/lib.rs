@@ -510,12 +510,57 @@ pub fn load_libraries(request: &LibraryRequest) -> Libraries {
         .map(|b| format!("{b:02x}"))
         .collect();
     record.push(format!("sha256 {hex}"));
+    let applications = resources
+        .iter()
+        .map(|r| racewit_vm::library::Application {
+            name: r.name.clone(),
+            dir: r.dir.clone(),
+            analysed: r.origin == AppOrigin::App,
+            start: resource_term(&r.text).and_then(|t| start_module(&t)),
+        })
+        .collect();
     Libraries {
         programs,
         otp_modules,
         record,
         exports,
+        applications,
     }
+}
+
+/// The callback module of an application resource term's `{mod, {M, A}}`,
+/// with the text of its start arguments `A`.
+fn start_module(term: &str) -> Option<(String, String)> {
+    use racewit_syntax::ir::{Expr, Literal};
+    let src = format!("-module(racewit_app_term).\n-export([t/0]).\nt() ->\n{term}.\n");
+    let p = racewit_syntax::load_source("racewit_app_term.erl", &src);
+    let f = p.function("racewit_app_term", "t", 0)?;
+    let b = &f.body;
+    let atom = |e| match b.expr(e) {
+        Expr::Lit(Literal::Atom(a)) => Some(a.to_string()),
+        _ => None,
+    };
+    // Any `{mod, {M, _}}` in the term: it sits in the properties list of
+    // `{application, Name, [...]}`, and nowhere else in a resource file.
+    b.exprs.iter().find_map(|e| match e {
+        Expr::Tuple(items) if items.len() == 2 && atom(items[0]).as_deref() == Some("mod") => {
+            match b.expr(items[1]) {
+                Expr::Tuple(cb) if cb.len() == 2 => {
+                    // The arguments' text: what follows the module name in
+                    // the `{M, A}` tuple's text.
+                    let span = f.source_map.expr(items[1]);
+                    let tuple = src.get(span.start as usize..span.end as usize)?;
+                    let inner = tuple.trim().strip_prefix('{')?.strip_suffix('}')?;
+                    let (_, args) = inner.split_once(',')?;
+                    let args = args.trim();
+                    let m = atom(cb[0])?;
+                    (!args.is_empty()).then(|| (m, args.to_string()))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    })
 }
 
 /// Later resources win: the user's own over a dependency's over OTP's.
@@ -683,6 +728,21 @@ pub fn installed() -> Arc<Libraries> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_start_module_is_the_mod_property() {
+        assert_eq!(
+            start_module(
+                "{application, a, [{vsn, \"1\"}, {mod, {a_app, [{port, 80}]}}, {env, [{mod, x}]}]}"
+            ),
+            Some(("a_app".to_string(), "[{port, 80}]".to_string()))
+        );
+        assert_eq!(
+            start_module("{application, b, [{mod, {b_app, []}}]}"),
+            Some(("b_app".to_string(), "[]".to_string()))
+        );
+        assert_eq!(start_module("{application, lib, [{modules, []}]}"), None);
+    }
 
     #[test]
     fn resource_terms_lose_their_final_dot_only() {

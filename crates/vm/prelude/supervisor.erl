@@ -1,5 +1,6 @@
-%% racewit prelude: supervisor (one_for_one, one_for_all and rest_for_one;
-%% restart intensity counted without time, as racewit's time is virtual).
+%% racewit prelude: supervisor (one_for_one, one_for_all, rest_for_one and
+%% simple_one_for_one; restart intensity counted without time, as racewit's
+%% time is virtual).
 -module(supervisor).
 -behaviour(gen_server).
 -export([start_link/2, start_link/3, start_child/2, terminate_child/2,
@@ -9,6 +10,8 @@
 
 %% State: {Name, Mod, Args, Strategy, Intensity, Restarts, Children}
 %% Children: list of {Id, Pid | undefined, Spec} in start order.
+%% Strategy {simple_one_for_one, Template}: children are made on demand from
+%% the one template (its start arguments plus start_child's), keyed by pid.
 
 start_link(Mod, Args) -> gen_server:start_link(supervisor, {self, Mod, Args}, []).
 start_link(Name, Mod, Args) -> gen_server:start_link(Name, supervisor, {Name, Mod, Args}, []).
@@ -26,9 +29,19 @@ init({Name, Mod, Args}) ->
     process_flag(trap_exit, true),
     case Mod:init(Args) of
         {ok, {Flags, Specs}} ->
-            {Strategy, Intensity} = flags(Flags),
-            State0 = {Name, Mod, Args, Strategy, Intensity, 0, []},
-            start_children([normalize(S) || S <- Specs], State0);
+            case flags(Flags) of
+                {simple_one_for_one, Intensity} ->
+                    case Specs of
+                        [Template] ->
+                            {ok, {Name, Mod, Args, {simple_one_for_one, normalize(Template)},
+                                  Intensity, 0, []}};
+                        _ ->
+                            {stop, {bad_start_spec, Specs}}
+                    end;
+                {Strategy, Intensity} ->
+                    State0 = {Name, Mod, Args, Strategy, Intensity, 0, []},
+                    start_children([normalize(S) || S <- Specs], State0)
+            end;
         ignore -> ignore;
         Other -> {stop, {bad_return, {Mod, init, Other}}}
     end.
@@ -75,6 +88,39 @@ do_start(#{start := {M, F, A}}) ->
         _:R -> {error, R}
     end.
 
+handle_call({start_child, Extra}, _From,
+            {N, M, A, {simple_one_for_one, Template} = St, I, R, Children} = State) ->
+    #{start := {CM, CF, CA}} = Template,
+    Spec = Template#{start := {CM, CF, CA ++ Extra}},
+    case do_start(Spec) of
+        {ok, Pid} -> {reply, {ok, Pid}, {N, M, A, St, I, R, Children ++ [{Pid, Pid, Spec}]}};
+        ignore -> {reply, {ok, undefined}, State};
+        {error, Reason} -> {reply, {error, Reason}, State}
+    end;
+handle_call({terminate_child, Id}, _From, {_, _, _, {simple_one_for_one, _}, _, _, _} = State)
+  when not is_pid(Id) ->
+    {reply, {error, simple_one_for_one}, State};
+handle_call({terminate_child, Pid}, _From,
+            {N, M, A, {simple_one_for_one, _} = St, I, R, Children} = State) ->
+    case lists:keyfind(Pid, 2, Children) of
+        {Id, Pid, Spec} ->
+            shutdown(Pid, Spec),
+            {reply, ok, {N, M, A, St, I, R, lists:keydelete(Id, 1, Children)}};
+        %% A pid that is no child: done already if it is dead (as OTP says).
+        false ->
+            case erlang:is_process_alive(Pid) of
+                true -> {reply, {error, not_found}, State};
+                false -> {reply, ok, State}
+            end
+    end;
+handle_call({Op, _}, _From, {_, _, _, {simple_one_for_one, _}, _, _, _} = State)
+  when Op =:= delete_child; Op =:= restart_child ->
+    {reply, {error, simple_one_for_one}, State};
+handle_call({get_childspec, _}, _From, {_, _, _, {simple_one_for_one, Template}, _, _, _} = State) ->
+    {reply, {ok, Template}, State};
+handle_call(which_children, _From, {_, _, _, {simple_one_for_one, _}, _, _, Children} = State) ->
+    {reply, [{undefined, Pid, maps:get(type, S), modules(S)} || {_, Pid, S} <- lists:reverse(Children)],
+     State};
 handle_call({start_child, Spec0}, _From, {N, M, A, St, I, R, Children} = State) ->
     Spec = normalize(Spec0),
     Id = maps:get(id, Spec),
@@ -114,6 +160,11 @@ handle_call({restart_child, Id}, _From, {N, M, A, St, I, R, Children} = State) -
     end;
 handle_call(which_children, _From, {_, _, _, _, _, _, Children} = State) ->
     {reply, [{Id, Pid, maps:get(type, S), modules(S)} || {Id, Pid, S} <- lists:reverse(Children)], State};
+handle_call(count_children, _From,
+            {_, _, _, {simple_one_for_one, #{type := Type}}, _, _, Children} = State) ->
+    N = length(Children),
+    {Sups, Workers} = case Type of supervisor -> {N, 0}; worker -> {0, N} end,
+    {reply, [{specs, 1}, {active, N}, {supervisors, Sups}, {workers, Workers}], State};
 handle_call(count_children, _From, {_, _, _, _, _, _, Children} = State) ->
     Active = length([P || {_, P, _} <- Children, is_pid(P)]),
     Sups = length([x || {_, _, #{type := supervisor}} <- Children]),
@@ -135,8 +186,11 @@ handle_info({'EXIT', Pid, Reason}, {N, M, A, St, I, R, Children} = State) ->
             Children1 = lists:keyreplace(Id, 1, Children, {Id, undefined, Spec}),
             case restart_needed(maps:get(restart, Spec), Reason) of
                 false ->
-                    Children2 = case maps:get(restart, Spec) of
-                                    temporary -> lists:keydelete(Id, 1, Children1);
+                    %% A simple_one_for_one child that is not restarted
+                    %% is forgotten, whatever its restart type.
+                    Children2 = case {St, maps:get(restart, Spec)} of
+                                    {{simple_one_for_one, _}, _} -> lists:keydelete(Id, 1, Children1);
+                                    {_, temporary} -> lists:keydelete(Id, 1, Children1);
                                     _ -> Children1
                                 end,
                     {noreply, {N, M, A, St, I, R, Children2}};
@@ -156,6 +210,13 @@ restart_needed(transient, shutdown) -> false;
 restart_needed(transient, {shutdown, _}) -> false;
 restart_needed(transient, _) -> true.
 
+restart({simple_one_for_one, _}, Id, {N, M, A, St, I, R, Children} = State) ->
+    {Id, _, Spec} = lists:keyfind(Id, 1, Children),
+    case do_start(Spec) of
+        {ok, Pid} ->
+            {noreply, {N, M, A, St, I, R, lists:keyreplace(Id, 1, Children, {Pid, Pid, Spec})}};
+        _ -> {stop, shutdown, State}
+    end;
 restart(one_for_one, Id, {N, M, A, St, I, R, Children} = State) ->
     {Id, _, Spec} = lists:keyfind(Id, 1, Children),
     case do_start(Spec) of

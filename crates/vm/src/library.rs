@@ -32,6 +32,22 @@ pub struct Libraries {
     /// stands in for (or runs as BIFs): a function the real module lacks is
     /// `undef`, not an unsupported call.
     pub exports: Option<Arc<dyn ExportTables>>,
+    /// The applications the modelled application controller knows (their
+    /// resource files), in name order: what a harness may boot.
+    pub applications: Vec<Application>,
+}
+
+/// An application whose resource file (`.app`, `.app.src`) was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Application {
+    pub name: String,
+    /// Its directory (holding `src/`, `ebin/`).
+    pub dir: std::path::PathBuf,
+    /// Part of the analysed code (not OTP's, not a dependency's).
+    pub analysed: bool,
+    /// The callback module its `{mod, {M, Args}}` names and the text of
+    /// `Args`: booting it starts something (a library application has none).
+    pub start: Option<(String, String)>,
 }
 
 /// A module's exports: (function name, arity).
