@@ -1028,6 +1028,9 @@ fn settle(
     (start, Vec::new())
 }
 
+/// The most steps one trial run of a harness variant takes.
+const TRIAL_STEPS: usize = 20_000;
+
 /// The harness, of `h` and its variants, whose one serial run goes furthest
 /// towards the race: it runs the write, else the read, else crashes no
 /// worker; the first of equals (`h` itself before its variants). A harness
@@ -1041,7 +1044,9 @@ fn pick_variant(image: &Image, h: &Harness, sites: &RaceSites, opts: &ConfirmOpt
         let run = BoundedDfs {
             max_preemptions: 0,
             max_interleavings: 1,
-            max_run_steps: opts.max_run_steps,
+            // A trial that runs on (a periodic timer, a server ticking) is
+            // cut early: it only has to show how far the calls get.
+            max_run_steps: opts.max_run_steps.min(TRIAL_STEPS),
             sleep_sets: false,
             stop_at_first: true,
             steer: false,

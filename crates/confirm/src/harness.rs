@@ -1256,6 +1256,8 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
     s.push_str(
         "    [receive {'DOWN', Ref, process, Pid, _} -> ok end || {Pid, Ref} <- Workers],\n",
     );
+    // From here no timer fires: the run ends once the program is quiet.
+    s.push_str(&format!("    self() ! {WORKERS_DONE},\n"));
     s.push_str("    %% Stay alive, so the tables this process owns keep their final state.\n");
     s.push_str("    receive racewit_harness_stop -> ok end.\n");
     s
@@ -1263,6 +1265,10 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
 
 /// The message a generated harness sends itself when its setup is done.
 pub const SETUP_DONE: &str = "racewit_setup_done";
+
+/// The message a generated harness sends itself when its workers are done
+/// (see `VmSystem`: no timeout fires after it).
+pub const WORKERS_DONE: &str = "racewit_workers_done";
 
 /// Values that the `index`-th argument pattern of the function's clauses
 /// accept (literals and shapes from the pattern, types from guard tests such

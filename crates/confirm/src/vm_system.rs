@@ -59,6 +59,10 @@ pub struct VmSystem {
     /// Sends made so far per process (a message is named by its sender and
     /// its place among the sender's sends, the same in every schedule).
     sends: BTreeMap<Pid, u32>,
+    /// A generated harness's root said its workers are all done: from then
+    /// on no timeout fires, so a run ends when the program is quiet (a
+    /// server's periodic tick would otherwise run it on forever).
+    workers_done: bool,
 }
 
 impl VmSystem {
@@ -71,6 +75,7 @@ impl VmSystem {
             actors: BTreeMap::new(),
             in_flight: BTreeMap::new(),
             sends: BTreeMap::new(),
+            workers_done: false,
         }
     }
 
@@ -303,6 +308,9 @@ impl System for VmSystem {
     type Error = VmError;
 
     fn enabled(&self) -> Vec<Pid> {
+        if self.workers_done {
+            return self.vm.runnable_without_timeout();
+        }
         if self.timeouts == TimeoutPolicy::Always {
             return self.vm.enabled();
         }
@@ -317,6 +325,12 @@ impl System for VmSystem {
 
     fn step(&mut self, proc: Pid) -> Result<Observation<VmItem, Site>, VmError> {
         let ev = self.vm.step(proc)?;
+        if Some(proc) == self.root
+            && ev.kind == EventKind::Send
+            && ev.text.contains(crate::harness::WORKERS_DONE)
+        {
+            self.workers_done = true;
+        }
         let mail = self.track(proc, &ev);
         Ok(observation(&self.vm, &ev, mail))
     }
