@@ -200,7 +200,14 @@ fn tables_of(units: &Units<'_>, flow: &dataflow::Flow) -> ets::Tables {
                 && mfa.arity == 3
             {
                 let ctx = flow.unit_ctx(units, sv.unit);
-                tables.given_away(&values::resolve(&sv.args[0], ctx, flow.limit));
+                let app = |mi: u32| {
+                    let m = units.module(mi);
+                    assemble::application_of(&units.program.sources.path(m.file).to_string_lossy())
+                };
+                let here = app(units.unit(sv.unit).module);
+                tables.given_away(&values::resolve(&sv.args[0], ctx, flow.limit), |o| {
+                    app(o.module) == here
+                });
             }
         }
     }
