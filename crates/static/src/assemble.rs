@@ -66,6 +66,12 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     /// request (then the owner itself runs read and write in two requests
     /// that others can come between).
     pub fn filtered(&mut self, read: &Read, hit: &Hit) -> bool {
+        if let Ok(want) = std::env::var("RACEWIT_DEBUG_FILTER") {
+            let a = self.access(read.unit, read.origin);
+            if want == format!("{}:{}", a.module, a.line) {
+                self.debug(read, hit);
+            }
+        }
         if read.category != Category::SpawnRegister
             && (self.serialised(read, hit) || self.locked(read, hit))
         {
@@ -122,7 +128,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         {
             return false;
         }
-        let once = procs.singletons.contains(&p) || self.owned_by(p, hit);
+        let once = procs.singletons.contains(&p) || self.owned_by(p, hit) || instance_table(hit);
         if !once {
             return false;
         }
@@ -137,6 +143,52 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
             .filter(|(_, o, wu, witem, _)| !self.initialising(*o, *wu, witem))
             .all(|(_, _, wu, _, _)| only(*wu) == Some(p))
+    }
+
+    fn debug(&self, read: &Read, hit: &Hit) {
+        let w = self.w;
+        let procs = &w.procs;
+        let show = |u: UnitId| format!("{} {:?}", w.units.display(u), procs.runs_in[u.index()]);
+        let wa = self.access(hit.write_unit, hit.write);
+        eprintln!(
+            "== read {} -> write {}:{}",
+            show(read.unit),
+            wa.module,
+            wa.line
+        );
+        eprintln!("   write unit {}", show(hit.write_unit));
+        for h in &hit.hops {
+            eprintln!("   hop {:?} {}", h.kind, show(h.unit));
+        }
+        eprintln!(
+            "   singletons {:?}",
+            procs
+                .singletons
+                .iter()
+                .filter(|p| Some(**p) == procs.runs_in[read.unit.index()].only())
+                .collect::<Vec<_>>()
+        );
+        eprintln!("   items {:?} / {:?}", hit.read_item, hit.write_item);
+        if let Some(p) = procs.runs_in[read.unit.index()].only() {
+            eprintln!("   owned_by {}", self.owned_by(p, hit));
+        }
+        let ctx = w.global_ctx(read.unit);
+        if let Some((_, item)) = w.item_at(read.category, read.origin, &ctx) {
+            eprintln!("   global item {:?}", item);
+            for (_, o, wu, witem, _) in w.writes.iter().filter(|(c, ..)| *c == read.category) {
+                if may_alias(&item, witem) {
+                    let a = self.access(*wu, *o);
+                    eprintln!(
+                        "     aliasing write {}:{} init={} {} {:?}",
+                        a.module,
+                        a.line,
+                        self.initialising(*o, *wu, witem),
+                        show(*wu),
+                        witem
+                    );
+                }
+            }
+        }
     }
 
     /// Every table the hit's item may be was made by code that runs only
@@ -580,6 +632,32 @@ pub fn finish(mut suspects: Vec<Suspect>) -> Vec<Suspect> {
         s.id = id;
     }
     suspects
+}
+
+/// The hit's table is known only by identity (a variable, a parameter,
+/// a field of the state) and never as a constant name: each instance of a
+/// process that reads and writes it through its own state holds its own
+/// table, and the writes that may alias it are those of the same identity
+/// (checked by the caller).
+fn instance_table(hit: &Hit) -> bool {
+    let (Item::TableKey { table: t1, .. }, Item::TableKey { table: t2, .. }) =
+        (&hit.read_item, &hit.write_item)
+    else {
+        return false;
+    };
+    let identity = |v: &Val| {
+        !v.is_any()
+            && !v.is_bottom()
+            && v.iter().all(|t| {
+                matches!(
+                    t,
+                    Term::Opaque(crate::values::Opaque { wide: false, .. })
+                        | Term::Param(_)
+                        | Term::ParamElem(..)
+                )
+            })
+    };
+    identity(t1) && identity(t2)
 }
 
 /// The application a file belongs to: `app` of `.../app-1.2/src/x.erl`, else
