@@ -128,7 +128,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         {
             return false;
         }
-        let once = procs.singletons.contains(&p) || self.owned_by(p, hit) || instance_table(hit);
+        let once = procs.singletons.contains(&p) || self.owned_by(p, hit);
         if !once {
             return false;
         }
@@ -193,7 +193,9 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
 
     /// Every table the hit's item may be was made by code that runs only
     /// in process `p` (an `ets:new` in a server's `init/1`, in a loop's
-    /// own code).
+    /// own code): an unnamed table by its creation, a named one by its
+    /// constant name or by the very value (a variable, a parameter of
+    /// `init/1`) its `ets:new` was given as the name.
     fn owned_by(&self, p: crate::process::Proc, hit: &Hit) -> bool {
         let w = self.w;
         let (Item::TableKey { table: t1, .. }, Item::TableKey { table: t2, .. }) =
@@ -205,19 +207,26 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         if table.is_any() || table.is_bottom() {
             return false;
         }
-        let creations = w.tables.creations(&table);
-        let known = table
-            .iter()
-            .all(|t| matches!(t, Term::Atom(_) | Term::Table(_)));
-        known
-            && !creations.is_empty()
-            && creations.iter().all(|&ci| {
-                let c = &w.flow.creations[ci];
-                !c.mnesia
-                    && w.flow
-                        .site(c.origin.module, c.origin.site)
-                        .is_some_and(|sv| w.procs.runs_in[sv.unit.index()].only() == Some(p))
-            })
+        let in_p = |ci: usize| {
+            let c = &w.flow.creations[ci];
+            !c.mnesia
+                && w.flow
+                    .site(c.origin.module, c.origin.site)
+                    .is_some_and(|sv| w.procs.runs_in[sv.unit.index()].only() == Some(p))
+        };
+        table.iter().all(|t| match t {
+            Term::Atom(_) | Term::Table(_) => {
+                let cs = w.tables.creations(&Val::one(t.clone()));
+                !cs.is_empty() && cs.into_iter().all(in_p)
+            }
+            Term::Opaque(o) if !o.wide && !o.derived => {
+                let named_so: Vec<usize> = (0..w.flow.creations.len())
+                    .filter(|&ci| w.flow.creations[ci].name.iter().any(|n| n == t))
+                    .collect();
+                !named_so.is_empty() && named_so.into_iter().all(in_p)
+            }
+            _ => false,
+        })
     }
 
     /// Some lock is held from the read to the write, and by every write
@@ -632,32 +641,6 @@ pub fn finish(mut suspects: Vec<Suspect>) -> Vec<Suspect> {
         s.id = id;
     }
     suspects
-}
-
-/// The hit's table is known only by identity (a variable, a parameter,
-/// a field of the state) and never as a constant name: each instance of a
-/// process that reads and writes it through its own state holds its own
-/// table, and the writes that may alias it are those of the same identity
-/// (checked by the caller).
-fn instance_table(hit: &Hit) -> bool {
-    let (Item::TableKey { table: t1, .. }, Item::TableKey { table: t2, .. }) =
-        (&hit.read_item, &hit.write_item)
-    else {
-        return false;
-    };
-    let identity = |v: &Val| {
-        !v.is_any()
-            && !v.is_bottom()
-            && v.iter().all(|t| {
-                matches!(
-                    t,
-                    Term::Opaque(crate::values::Opaque { wide: false, .. })
-                        | Term::Param(_)
-                        | Term::ParamElem(..)
-                )
-            })
-    };
-    identity(t1) && identity(t2)
 }
 
 /// The application a file belongs to: `app` of `.../app-1.2/src/x.erl`, else

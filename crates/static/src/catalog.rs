@@ -870,7 +870,37 @@ mod tests {
         let t = Category::Registry.calls_markdown();
         assert_eq!(
             t,
-            "`erlang:whereis/1` or `erlang:registered/0`, then `erlang:register/2` or `erlang:unregister/1`"
+            "`erlang:whereis/1` or `erlang:registered/0`, then `erlang:register/2`, `erlang:unregister/1`, `gen_server:start/4`, `gen_server:start_link/4`, `gen_server:start_monitor/4`, `gen_statem:start/4`, `gen_statem:start_link/4`, `gen_statem:start_monitor/4`, `gen_fsm:start/4`, `gen_fsm:start_link/4`, `gen_event:start/1,2`, `gen_event:start_link/1,2` or `supervisor:start_link/3`"
         );
+    }
+
+    #[test]
+    fn a_start_under_a_name_writes_that_name_only() {
+        use crate::ets::Tables;
+        use crate::values::{Origin, Term, Val};
+        let start = mfa("gen_server", "start_link", 4);
+        let (_, w) = classify(&start);
+        assert!(w.contains(Category::Registry) && w.contains(Category::Global));
+        let op = op_of(&start, Category::Registry).unwrap();
+        let a = |s: &str| Term::Atom(s.into());
+        let origin = Origin {
+            module: 0,
+            site: racewit_syntax::ir::CallSiteId(0),
+        };
+        let name =
+            |v: Term| crate::ops::item(op, 4, &[Val::one(v)], origin, &Tables::default(), 16);
+        assert_eq!(
+            name(Term::Tuple(vec![a("local"), a("srv")])),
+            crate::ops::Item::Name(Val::one(a("srv")))
+        );
+        // A start under a global name or none touches no local name.
+        assert_eq!(
+            name(Term::Tuple(vec![a("global"), a("srv")])),
+            crate::ops::Item::Nothing
+        );
+        assert_eq!(name(a("mod")), crate::ops::Item::Nothing);
+        // mnesia's counter update reads and writes, as ets:update_counter does.
+        let m = classify(&mfa("mnesia", "dirty_update_counter", 2));
+        assert_eq!(m, (Category::Mnesia.set(), Category::Mnesia.set()));
     }
 }
