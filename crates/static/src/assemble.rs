@@ -66,12 +66,6 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     /// request (then the owner itself runs read and write in two requests
     /// that others can come between).
     pub fn filtered(&mut self, read: &Read, hit: &Hit) -> bool {
-        if let Ok(want) = std::env::var("RACEWIT_DEBUG_FILTER") {
-            let a = self.access(read.unit, read.origin);
-            if want == format!("{}:{}", a.module, a.line) {
-                self.debug(read, hit);
-            }
-        }
         if read.category != Category::SpawnRegister
             && (self.serialised(read, hit) || self.locked(read, hit))
         {
@@ -143,52 +137,6 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
             .filter(|(_, o, wu, witem, _)| !self.initialising(*o, *wu, witem))
             .all(|(_, _, wu, _, _)| only(*wu) == Some(p))
-    }
-
-    fn debug(&self, read: &Read, hit: &Hit) {
-        let w = self.w;
-        let procs = &w.procs;
-        let show = |u: UnitId| format!("{} {:?}", w.units.display(u), procs.runs_in[u.index()]);
-        let wa = self.access(hit.write_unit, hit.write);
-        eprintln!(
-            "== read {} -> write {}:{}",
-            show(read.unit),
-            wa.module,
-            wa.line
-        );
-        eprintln!("   write unit {}", show(hit.write_unit));
-        for h in &hit.hops {
-            eprintln!("   hop {:?} {}", h.kind, show(h.unit));
-        }
-        eprintln!(
-            "   singletons {:?}",
-            procs
-                .singletons
-                .iter()
-                .filter(|p| Some(**p) == procs.runs_in[read.unit.index()].only())
-                .collect::<Vec<_>>()
-        );
-        eprintln!("   items {:?} / {:?}", hit.read_item, hit.write_item);
-        if let Some(p) = procs.runs_in[read.unit.index()].only() {
-            eprintln!("   owned_by {}", self.owned_by(p, hit));
-        }
-        let ctx = w.global_ctx(read.unit);
-        if let Some((_, item)) = w.item_at(read.category, read.origin, &ctx) {
-            eprintln!("   global item {:?}", item);
-            for (_, o, wu, witem, _) in w.writes.iter().filter(|(c, ..)| *c == read.category) {
-                if may_alias(&item, witem) {
-                    let a = self.access(*wu, *o);
-                    eprintln!(
-                        "     aliasing write {}:{} init={} {} {:?}",
-                        a.module,
-                        a.line,
-                        self.initialising(*o, *wu, witem),
-                        show(*wu),
-                        witem
-                    );
-                }
-            }
-        }
     }
 
     /// Every table the hit's item may be was made by code that runs only
