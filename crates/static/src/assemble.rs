@@ -97,18 +97,33 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     /// The read, the write and every step between run in one process that
     /// exists at most once, and so does every write that may touch the
     /// item: nothing can come between them but that process's own code.
+    ///
+    /// "Exists at most once" is either the process itself (a server every
+    /// start names with a constant, a registered loop) or, for ETS, the
+    /// table: a table made by that kind of process belongs to one of its
+    /// instances (a second instance makes its own table, or fails to make
+    /// a named one), so when every write of the table runs in that kind of
+    /// process, the instance that owns it is the only one that writes it,
+    /// whether the table is named or held in a variable, the state or a
+    /// record.
     fn serialised(&self, read: &Read, hit: &Hit) -> bool {
         let procs = &self.w.procs;
-        let Some(p) = procs.confined(read.unit) else {
+        let only = |u: UnitId| procs.runs_in[u.index()].only();
+        let Some(p) = only(read.unit) else {
             return false;
         };
-        if procs.confined(hit.write_unit) != Some(p)
+        if only(hit.write_unit) != Some(p)
             || hit.hops.iter().any(|h| {
                 matches!(h.kind, HopKind::Spawn | HopKind::Serve)
-                    || procs.confined(h.unit) != Some(p)
-                    || h.other.is_some_and(|o| procs.confined(o) != Some(p))
+                    || only(h.unit) != Some(p)
+                    || h.other.is_some_and(|o| only(o) != Some(p))
             })
+            || self.crosses_requests(hit)
         {
+            return false;
+        }
+        let once = procs.singletons.contains(&p) || self.owned_by(p, hit);
+        if !once {
             return false;
         }
         let ctx = self.w.global_ctx(read.unit);
@@ -121,7 +136,45 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             .filter(|(c, ..)| *c == read.category)
             .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
             .filter(|(_, o, wu, witem, _)| !self.initialising(*o, *wu, witem))
-            .all(|(_, _, wu, _, _)| procs.confined(*wu) == Some(p))
+            .all(|(_, _, wu, _, _)| only(*wu) == Some(p))
+    }
+
+    /// Every table the hit's item may be was made by code that runs only
+    /// in process `p` (an `ets:new` in a server's `init/1`, in a loop's
+    /// own code): an unnamed table by its creation, a named one by its
+    /// constant name or by the very value (a variable, a parameter of
+    /// `init/1`) its `ets:new` was given as the name.
+    fn owned_by(&self, p: crate::process::Proc, hit: &Hit) -> bool {
+        let w = self.w;
+        let (Item::TableKey { table: t1, .. }, Item::TableKey { table: t2, .. }) =
+            (&hit.read_item, &hit.write_item)
+        else {
+            return false;
+        };
+        let table = t1.meet(t2, w.limit);
+        if table.is_any() || table.is_bottom() {
+            return false;
+        }
+        let in_p = |ci: usize| {
+            let c = &w.flow.creations[ci];
+            !c.mnesia
+                && w.flow
+                    .site(c.origin.module, c.origin.site)
+                    .is_some_and(|sv| w.procs.runs_in[sv.unit.index()].only() == Some(p))
+        };
+        table.iter().all(|t| match t {
+            Term::Atom(_) | Term::Table(_) => {
+                let cs = w.tables.creations(&Val::one(t.clone()));
+                !cs.is_empty() && cs.into_iter().all(in_p)
+            }
+            Term::Opaque(o) if !o.wide && !o.derived => {
+                let named_so: Vec<usize> = (0..w.flow.creations.len())
+                    .filter(|&ci| w.flow.creations[ci].name.iter().any(|n| n == t))
+                    .collect();
+                !named_so.is_empty() && named_so.into_iter().all(in_p)
+            }
+            _ => false,
+        })
     }
 
     /// Some lock is held from the read to the write, and by every write

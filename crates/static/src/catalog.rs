@@ -390,6 +390,11 @@ pub enum Shape {
     Record { table: Option<usize>, rec: usize },
     /// An application and a key (the application plays the table).
     AppKey { app: usize, key: usize },
+    /// The name in a `{Scope, Name}` at argument `arg` (the server name a
+    /// `gen_server:start_link({local, Name}, ...)` registers): only terms
+    /// of that shape with this scope give a name, so a start under another
+    /// scope or none touches no name of this category.
+    ScopedName { arg: usize, scope: &'static str },
     /// The pid a process start returns.
     Spawned,
     /// The pid argument of `register/2`.
@@ -475,6 +480,14 @@ use Shape as S;
 
 const ETS_KEY: Shape = S::Key { table: 0, key: 1 };
 const ETS_WHOLE: Shape = S::Whole { table: 0 };
+const LOCAL_NAME: Shape = S::ScopedName {
+    arg: 0,
+    scope: "local",
+};
+const GLOBAL_NAME: Shape = S::ScopedName {
+    arg: 0,
+    scope: "global",
+};
 
 /// Every operation on shared state the pass knows.
 pub static OPS: &[Op] = &[
@@ -483,6 +496,21 @@ pub static OPS: &[Op] = &[
     read(C::Registry, "erlang", "registered", &[0], S::AllNames),
     write(C::Registry, "erlang", "register", &[2], S::Name(0)),
     write(C::Registry, "erlang", "unregister", &[1], S::Name(0)),
+    // Starting a behaviour process under `{local, Name}` registers Name:
+    // checking the name first and starting only when it is free is the
+    // same check-then-act as `whereis` then `register/2` (the loser gets
+    // `{error, {already_started, Pid}}` instead of `badarg`).
+    write(C::Registry, "gen_server", "start", &[4], LOCAL_NAME),
+    write(C::Registry, "gen_server", "start_link", &[4], LOCAL_NAME),
+    write(C::Registry, "gen_server", "start_monitor", &[4], LOCAL_NAME),
+    write(C::Registry, "gen_statem", "start", &[4], LOCAL_NAME),
+    write(C::Registry, "gen_statem", "start_link", &[4], LOCAL_NAME),
+    write(C::Registry, "gen_statem", "start_monitor", &[4], LOCAL_NAME),
+    write(C::Registry, "gen_fsm", "start", &[4], LOCAL_NAME),
+    write(C::Registry, "gen_fsm", "start_link", &[4], LOCAL_NAME),
+    write(C::Registry, "gen_event", "start", &[1, 2], LOCAL_NAME),
+    write(C::Registry, "gen_event", "start_link", &[1, 2], LOCAL_NAME),
+    write(C::Registry, "supervisor", "start_link", &[3], LOCAL_NAME),
     // R002: ETS. Reads of one key, of the keys a pattern matches, of the whole table.
     read(C::Ets, "ets", "lookup", &[2], ETS_KEY),
     read(C::Ets, "ets", "lookup_element", &[3, 4], ETS_KEY),
@@ -572,6 +600,22 @@ pub static OPS: &[Op] = &[
     update(C::Ets, "ets", "take", &[2], ETS_KEY),
     // R003: mnesia dirty operations.
     read(C::Mnesia, "mnesia", "dirty_read", &[1], S::TabKey(0)),
+    // As `ets:update_counter/3`: atomic in itself, but a write that acts on
+    // the value it returns (a wrap-around, a reset) races with the others.
+    update(
+        C::Mnesia,
+        "mnesia",
+        "dirty_update_counter",
+        &[2],
+        S::TabKey(0),
+    ),
+    update(
+        C::Mnesia,
+        "mnesia",
+        "dirty_update_counter",
+        &[3],
+        S::Key { table: 0, key: 1 },
+    ),
     read(
         C::Mnesia,
         "mnesia",
@@ -638,6 +682,11 @@ pub static OPS: &[Op] = &[
     // R005: global names.
     read(C::Global, "global", "whereis_name", &[1], S::Name(0)),
     write(C::Global, "global", "register_name", &[2, 3], S::Name(0)),
+    write(C::Global, "gen_server", "start", &[4], GLOBAL_NAME),
+    write(C::Global, "gen_server", "start_link", &[4], GLOBAL_NAME),
+    write(C::Global, "gen_statem", "start", &[4], GLOBAL_NAME),
+    write(C::Global, "gen_statem", "start_link", &[4], GLOBAL_NAME),
+    write(C::Global, "supervisor", "start_link", &[3], GLOBAL_NAME),
     // R006: persistent terms.
     read(
         C::PersistentTerm,
@@ -821,7 +870,37 @@ mod tests {
         let t = Category::Registry.calls_markdown();
         assert_eq!(
             t,
-            "`erlang:whereis/1` or `erlang:registered/0`, then `erlang:register/2` or `erlang:unregister/1`"
+            "`erlang:whereis/1` or `erlang:registered/0`, then `erlang:register/2`, `erlang:unregister/1`, `gen_server:start/4`, `gen_server:start_link/4`, `gen_server:start_monitor/4`, `gen_statem:start/4`, `gen_statem:start_link/4`, `gen_statem:start_monitor/4`, `gen_fsm:start/4`, `gen_fsm:start_link/4`, `gen_event:start/1,2`, `gen_event:start_link/1,2` or `supervisor:start_link/3`"
         );
+    }
+
+    #[test]
+    fn a_start_under_a_name_writes_that_name_only() {
+        use crate::ets::Tables;
+        use crate::values::{Origin, Term, Val};
+        let start = mfa("gen_server", "start_link", 4);
+        let (_, w) = classify(&start);
+        assert!(w.contains(Category::Registry) && w.contains(Category::Global));
+        let op = op_of(&start, Category::Registry).unwrap();
+        let a = |s: &str| Term::Atom(s.into());
+        let origin = Origin {
+            module: 0,
+            site: racewit_syntax::ir::CallSiteId(0),
+        };
+        let name =
+            |v: Term| crate::ops::item(op, 4, &[Val::one(v)], origin, &Tables::default(), 16);
+        assert_eq!(
+            name(Term::Tuple(vec![a("local"), a("srv")])),
+            crate::ops::Item::Name(Val::one(a("srv")))
+        );
+        // A start under a global name or none touches no local name.
+        assert_eq!(
+            name(Term::Tuple(vec![a("global"), a("srv")])),
+            crate::ops::Item::Nothing
+        );
+        assert_eq!(name(a("mod")), crate::ops::Item::Nothing);
+        // mnesia's counter update reads and writes, as ets:update_counter does.
+        let m = classify(&mfa("mnesia", "dirty_update_counter", 2));
+        assert_eq!(m, (Category::Mnesia.set(), Category::Mnesia.set()));
     }
 }

@@ -44,6 +44,22 @@ const EVAL_BUDGET: usize = 3;
 /// Functions evaluated together while the previous ones' facts are merged.
 const MERGE_CHUNK: usize = 2048;
 
+/// The value says only which parameter or unknown result it came from.
+fn only_identities(v: &Val) -> bool {
+    !v.is_bottom()
+        && v.iter().all(|t| {
+            matches!(
+                t,
+                Term::Param(_) | Term::ParamElem(..) | Term::Opaque(Opaque { derived: false, .. })
+            )
+        })
+}
+
+/// The value is one or more unnamed tables, each known by its `ets:new`.
+fn only_tables(v: &Val) -> bool {
+    !v.is_bottom() && !v.is_any() && v.iter().all(|t| matches!(t, Term::Table(_)))
+}
+
 /// Where a value stored in a data structure is looked up again.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FieldKey {
@@ -822,11 +838,18 @@ impl Eval<'_, '_> {
                 };
                 for (i, &q) in ps.iter().enumerate() {
                     let mut e = element(v, i, limit);
-                    if e.is_any()
-                        && let Some(r) = &record
-                    {
+                    // An unknown record (a parameter fed from outside, an
+                    // unknown result) still holds in this field what the
+                    // program stores there; for tables, that is which
+                    // creations the field may hold (how a table kept in a
+                    // record handed to the caller, as `digraph` does, is
+                    // known again when the record comes back).
+                    let unknown_record = e.is_any() || only_identities(&e);
+                    if unknown_record && let Some(r) = &record {
                         let key = FieldKey::Record(r.clone(), ps.len() as u32, i as u32);
-                        if let Some(f) = self.flow.fields.get(&key) {
+                        if let Some(f) = self.flow.fields.get(&key)
+                            && (e.is_any() || only_tables(f))
+                        {
                             e = f.clone();
                         }
                         self.facts.field_reads.push(key);

@@ -162,13 +162,19 @@ impl Tables {
     }
 
     /// `ets:give_away/3` may hand the tables `table` may be to another
-    /// process (every table, when it is not known).
-    pub fn given_away(&mut self, table: &Val) {
+    /// process. When the table is not known, every table that `near` says
+    /// may reach the call (by its creation): only the owner gives a table
+    /// away, so an unknown one is a table whose id the value analysis lost
+    /// on its way to the call, which it tracks within an application; the
+    /// caller passes "created in the same application".
+    pub fn given_away(&mut self, table: &Val, near: impl Fn(Origin) -> bool) {
         let known = self.infos(table).is_some();
-        for infos in self.named.values_mut().chain(self.by_origin.values_mut()) {
-            for i in infos.iter_mut() {
-                if !known {
-                    i.transferable = true;
+        if !known {
+            for infos in self.named.values_mut().chain(self.by_origin.values_mut()) {
+                for i in infos.iter_mut() {
+                    if near(i.origin) {
+                        i.transferable = true;
+                    }
                 }
             }
         }

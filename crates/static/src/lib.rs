@@ -70,7 +70,10 @@
 //!   execution: a table no other process can write (protected or private,
 //!   never given away; unless the path crosses a server request); a pair
 //!   run only by one process that exists once, which does every write of
-//!   the item ([`process`]: serialised by its mailbox); a pair under a lock
+//!   the item ([`process`]: serialised by its mailbox), where "exists once"
+//!   may also be the table's owner instance (a table made by that kind of
+//!   process, unnamed or named by a constant or by the value its `ets:new`
+//!   was given, written only there); a pair under a lock
 //!   every write of the item holds ([`locks`]); `spawn`+`register` whose new
 //!   process blocks in a `receive` first. Pairs in test code are counted,
 //!   not reported, unless `include_tests`.
@@ -200,7 +203,14 @@ fn tables_of(units: &Units<'_>, flow: &dataflow::Flow) -> ets::Tables {
                 && mfa.arity == 3
             {
                 let ctx = flow.unit_ctx(units, sv.unit);
-                tables.given_away(&values::resolve(&sv.args[0], ctx, flow.limit));
+                let app = |mi: u32| {
+                    let m = units.module(mi);
+                    assemble::application_of(&units.program.sources.path(m.file).to_string_lossy())
+                };
+                let here = app(units.unit(sv.unit).module);
+                tables.given_away(&values::resolve(&sv.args[0], ctx, flow.limit), |o| {
+                    app(o.module) == here
+                });
             }
         }
     }
@@ -691,14 +701,16 @@ mod tests {
                 "go/0",
                 "go() -> T = ets:new(t, [ACCESS]), spawn(fun() -> bump(T, k) end).\n",
             ),
-            // A server's state, from init/1 to handle_call/3.
+            // A server's state, from init/1 to handle_call/3 (and to a
+            // process handle_cast/2 starts, so that the server is not the
+            // table's only writer).
             (
                 "init/1, handle_call/3, handle_cast/2",
-                "init([]) -> {ok, {state, ets:new(t, [ACCESS])}}.\nhandle_call(K, _, {state, T} = S) -> bump(T, K), {reply, ok, S}.\nhandle_cast(_, S) -> {noreply, S}.\n",
+                "init([]) -> {ok, {state, ets:new(t, [ACCESS])}}.\nhandle_call(K, _, {state, T} = S) -> bump(T, K), {reply, ok, S}.\nhandle_cast(K, {state, T} = S) -> spawn(fun() -> bump(T, K) end), {noreply, S}.\n",
             ),
             (
                 "init/1, handle_call/3, handle_cast/2",
-                "init([]) -> {ok, #{tab => ets:new(t, [ACCESS])}}.\nhandle_call(K, _, #{tab := T} = S) -> bump(T, K), {reply, ok, S}.\nhandle_cast(_, S) -> {noreply, S}.\n",
+                "init([]) -> {ok, #{tab => ets:new(t, [ACCESS])}}.\nhandle_call(K, _, #{tab := T} = S) -> bump(T, K), {reply, ok, S}.\nhandle_cast(K, #{tab := T} = S) -> spawn(fun() -> bump(T, K) end), {noreply, S}.\n",
             ),
         ];
         for (exports, r) in routes {
@@ -722,12 +734,17 @@ mod tests {
     /// A gen_server whose `handle_call/3` bumps a counter in a public table
     /// made in `init/1`, started by `START`, plus `EXTRA`.
     fn counter_server(start: &str, extra: &str) -> Vec<(&'static str, u32, u32)> {
+        counter_server_made(start, "ets:new(t, [named_table, public])", extra)
+    }
+
+    /// [`counter_server`] whose `init/1` runs `INIT` instead of making the table.
+    fn counter_server_made(start: &str, init: &str, extra: &str) -> Vec<(&'static str, u32, u32)> {
         let src = format!(
             "-module(t).\n-behaviour(gen_server).\n\
              -export([start/0, bump/1, init/1, handle_call/3, handle_cast/2]).\n\
              start() -> {start}.\n\
              bump(K) -> gen_server:call(t, {{bump, K}}).\n\
-             init([]) -> ets:new(t, [named_table, public]), {{ok, 0}}.\n\
+             init([]) -> {init}, {{ok, 0}}.\n\
              handle_call({{bump, K}}, _, S) ->\n    [{{K, N}}] = ets:lookup(t, K),\n    ets:insert(t, {{K, N + 1}}),\n    {{reply, N, S}}.\n\
              handle_cast(_, S) -> {{noreply, S}}.\n{extra}"
         );
@@ -738,9 +755,17 @@ mod tests {
     fn a_pair_serialised_in_one_server_is_filtered() {
         let named = "gen_server:start_link({local, t}, t, [], [])";
         assert_eq!(counter_server(named, ""), vec![]);
-        // Several servers of the module may run at once.
+        // Several servers of the module may run at once, but the table is
+        // made by init/1 under a constant name: a second server's init/1
+        // fails to make it, so only the first one ever writes it.
         let unnamed = "gen_server:start_link(t, [], [])";
-        assert_eq!(counter_server(unnamed, ""), vec![("ets", 8, 9)]);
+        assert_eq!(counter_server(unnamed, ""), vec![]);
+        // The table made outside the servers: each of them writes it.
+        let made_outside = "ets:new(t, [named_table, public]), gen_server:start_link(t, [], [])";
+        assert_eq!(
+            counter_server_made(made_outside, "ok", ""),
+            vec![("ets", 8, 9)]
+        );
         // Another process writes the same table.
         let client = "-export([hits/0, reset/0]).\nhits() -> bump(hits).\nreset() -> ets:insert(t, {hits, 0}).\n";
         assert_eq!(counter_server(named, client), vec![("ets", 8, 9)]);

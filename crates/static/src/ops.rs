@@ -98,6 +98,25 @@ pub fn item(
             table_key(t, element(&r, 1, limit))
         }
         Shape::AppKey { app, key } => table_key(arg(app), arg(key)),
+        Shape::ScopedName { arg: i, scope } => {
+            let v = arg(i);
+            let names: Vec<Term> = v
+                .iter()
+                .filter_map(|t| match t {
+                    Term::Tuple(p) => match p.as_slice() {
+                        [Term::Atom(s), n] if s == scope => Some(n.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect();
+            let names = Val::from_terms(names, limit);
+            if names.is_bottom() {
+                Item::Nothing
+            } else {
+                Item::Name(names)
+            }
+        }
         Shape::Spawned => Item::Spawn(origin),
         Shape::RegisteredPid(i) => Item::Pid(arg(i)),
     }
