@@ -86,6 +86,11 @@ pub struct Args {
     /// each comes from, then exit.
     #[arg(long)]
     pub print_config: bool,
+    /// Exit with the code of the results even when input files do not load
+    /// (a syntax or preprocessor error, an unreadable file); by default any
+    /// such error makes the exit code 1, after the report.
+    #[arg(long)]
+    pub keep_going: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -567,8 +572,15 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         let _ = signal_hook::flag::register(signal, interrupted.clone());
     }
     let finished = AtomicBool::new(false);
+    let load_errors = program
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == racewit_syntax::Severity::Error)
+        .count();
     let totals = Totals {
         accepted,
+        load_errors,
+        keep_going: args.keep_going,
         files,
         modules: program.modules.len(),
         static_stats: &analysis.stats,
@@ -620,6 +632,10 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
 /// What the final report needs besides the verdicts.
 struct Totals<'a> {
     accepted: accept::Accepted,
+    /// Error diagnostics of loading (files that did not parse, preprocess
+    /// or read): exit code 1 unless `keep_going`.
+    load_errors: usize,
+    keep_going: bool,
     files: usize,
     modules: usize,
     static_stats: &'a racewit_static::Stats,
@@ -860,7 +876,14 @@ impl Sink<'_> {
             FailOn::None => confirmed,
             FailOn::Unconfirmed => results.len(),
         };
-        if failing > 0 {
+        if totals.load_errors > 0 && !totals.keep_going {
+            eprintln!(
+                "racewit: {} error(s) in the input files (syntax, preprocessor or reading): \
+                 exit code 1; --keep-going exits with the results' code",
+                totals.load_errors
+            );
+            1
+        } else if failing > 0 {
             2
         } else if !complete {
             1

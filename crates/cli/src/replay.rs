@@ -18,6 +18,7 @@ use racewit_syntax::{LoadOptions, load_paths};
 
 use crate::Outcome;
 use crate::erl_text::PidNames;
+use crate::report::visible;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -110,7 +111,7 @@ pub fn render_named_events(events: &[WitnessEvent], names: Option<&PidNames>) ->
     let width = events.iter().map(|e| e.process.len()).max().unwrap_or(2);
     let texts: Vec<String> = events
         .iter()
-        .map(|e| crate::erl_text::rewrite(&e.text, names))
+        .map(|e| visible(&crate::erl_text::rewrite(&e.text, names)).into_owned())
         .collect();
     let text_width = texts
         .iter()
@@ -121,7 +122,7 @@ pub fn render_named_events(events: &[WitnessEvent], names: Option<&PidNames>) ->
     let mut out = String::new();
     for (e, text) in events.iter().zip(&texts) {
         let loc = match (&e.file, e.line) {
-            (Some(f), Some(l)) => format!("{}:{l}", shown_path(f)),
+            (Some(f), Some(l)) => format!("{}:{l}", visible(&shown_path(f))),
             _ => String::new(),
         };
         let role = match e.role.as_deref() {
@@ -239,8 +240,15 @@ pub fn run(args: Args) -> Result<Outcome> {
         .then(|| pid_names(&w, &libraries))
         .flatten();
     let header = match w.kind {
-        WitnessKind::Suspect => format!("witness for {} (schedule replayed exactly)\n", w.subject),
-        WitnessKind::Explore => format!("witness for {}: {:?}\n", w.subject, w.failure),
+        WitnessKind::Suspect => format!(
+            "witness for {} (schedule replayed exactly)\n",
+            visible(&w.subject)
+        ),
+        WitnessKind::Explore => format!(
+            "witness for {}: {}\n",
+            visible(&w.subject),
+            visible(&format!("{:?}", w.failure))
+        ),
     };
     out.write_all(header.as_bytes())?;
     out.write_all(render_named_events(&replayed.events, names.as_ref()).as_bytes())?;
