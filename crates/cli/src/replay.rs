@@ -41,7 +41,7 @@ pub struct Args {
 const MAX_WITNESS_BYTES: u64 = 256 << 20;
 /// The most steps a witness's schedule may have (`check` and `explore`
 /// cut runs far below this; a longer schedule was tampered with).
-const MAX_WITNESS_STEPS: usize = 5_000_000;
+const MAX_WITNESS_STEPS: usize = racewit_confirm::schedule::MAX_SCHEDULE_STEPS;
 
 pub fn read_witness(path: &PathBuf) -> Result<Witness> {
     let meta = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
@@ -200,12 +200,26 @@ fn pid_names(w: &Witness, libraries: &Arc<racewit_vm::Libraries>) -> Option<PidN
 pub fn run(args: Args) -> Result<Outcome> {
     let w = read_witness(&args.witness)?;
     let paths = witness_paths(&w);
+    let cwd = std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .context("reading the current directory")?;
     for p in &paths {
         if !p.exists() {
             bail!(
                 "{}: the witness loads {}, which does not exist (run replay from the directory `check` ran in)",
                 args.witness.display(),
                 p.display()
+            );
+        }
+        // A directory is walked: only within the directory replay runs in,
+        // whatever a witness (perhaps tampered with) says.
+        if p.is_dir() && !p.canonicalize().is_ok_and(|c| c.starts_with(&cwd)) {
+            bail!(
+                "{}: the witness loads {}, which is outside the directory replay runs in ({}); \
+                 run replay from the directory `check` ran in",
+                args.witness.display(),
+                p.display(),
+                cwd.display()
             );
         }
     }
