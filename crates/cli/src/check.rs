@@ -12,7 +12,8 @@ use racewit_confirm::confirmation::{ConfirmOptions, Confirmation, Plan};
 use racewit_confirm::search::Reduction;
 use racewit_confirm::verdict::{Consequence, Status};
 use racewit_confirm::vm_system::TimeoutPolicy;
-use racewit_confirm::witness::LoadRecord;
+use racewit_confirm::witness::{LoadRecord, Witness};
+use racewit_confirm::witness_replay::narrow_to_executed;
 use racewit_static::find_suspects;
 
 use crate::Outcome;
@@ -604,8 +605,15 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         });
         let todo = |i: usize| !decided_before.contains(&i);
         let arrived = |i: usize, c: &Confirmation| {
+            // The witness names only the files its run executed (a run
+            // more, outside the lock).
+            let witness = c.witness.as_ref().map(|w| {
+                let mut w = w.clone();
+                narrow_to_executed(&mut w, &program, &confirm_opts);
+                w
+            });
             let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
-            s.arrived(i, c);
+            s.arrived(i, c, witness.as_ref());
         };
         let mut emit = |i: usize, c: Confirmation| {
             let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
@@ -705,8 +713,8 @@ impl Sink<'_> {
 
     /// A verdict just reached, in any order: its witness is written and it
     /// is kept in the journal's pending files until it is its turn.
-    fn arrived(&mut self, i: usize, c: &Confirmation) {
-        let path = c.witness.as_ref().and_then(|w| {
+    fn arrived(&mut self, i: usize, c: &Confirmation, witness: Option<&Witness>) {
+        let path = witness.and_then(|w| {
             let text = serde_json::to_string_pretty(w).ok()? + "\n";
             let name = outdir::witness_file(&c.suspect.id);
             match self.out.write_atomic(&name, text.as_bytes()) {

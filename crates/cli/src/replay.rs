@@ -70,17 +70,21 @@ pub fn read_witness(path: &PathBuf) -> Result<Witness> {
     Ok(w)
 }
 
-/// The files a witness's run loaded: its recorded module sources (so a
+/// The files a witness's run loaded: its recorded module files (so a
 /// witness names exactly what is read, and a tampered path list cannot
-/// send replay walking a whole file system); the command line's paths only
-/// for a witness that records no source.
+/// send replay walking a whole file system), or in an older witness the
+/// module files of its sources; the command line's paths only for a
+/// witness that records neither.
 fn witness_paths(w: &Witness) -> Vec<PathBuf> {
-    let modules: Vec<PathBuf> = w
-        .sources
-        .iter()
-        .map(|s| PathBuf::from(&s.path))
-        .filter(|p| p.extension().is_some_and(|x| x == "erl"))
-        .collect();
+    let modules: Vec<PathBuf> = if w.modules.is_empty() {
+        w.sources
+            .iter()
+            .map(|s| PathBuf::from(&s.path))
+            .filter(|p| p.extension().is_some_and(|x| x == "erl"))
+            .collect()
+    } else {
+        w.modules.iter().map(PathBuf::from).collect()
+    };
     if modules.is_empty() {
         w.load.paths.iter().map(PathBuf::from).collect()
     } else {
@@ -199,7 +203,13 @@ fn pid_names(w: &Witness, libraries: &Arc<racewit_vm::Libraries>) -> Option<PidN
 
 pub fn run(args: Args) -> Result<Outcome> {
     let w = read_witness(&args.witness)?;
-    let paths = witness_paths(&w);
+    // A module file the run did not execute may be gone: it was loaded,
+    // not run (one it executed is reported missing below).
+    let executed = |p: &PathBuf| w.sources.iter().any(|s| Path::new(&s.path) == p);
+    let paths: Vec<PathBuf> = witness_paths(&w)
+        .into_iter()
+        .filter(|p| p.exists() || executed(p))
+        .collect();
     let cwd = std::env::current_dir()
         .and_then(|d| d.canonicalize())
         .context("reading the current directory")?;
