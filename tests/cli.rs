@@ -1610,7 +1610,12 @@ fn a_witness_is_invalidated_only_by_files_its_run_executed() {
             .expect("run")
     };
     let o = racewit(&["check", "--format", "json", "."]);
-    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     let path = report["warnings"][0]["witness"]
         .as_str()

@@ -106,7 +106,10 @@ fn no_test_skips_silently() {
     let root = root();
     let mut files = Vec::new();
     rust_files(&root.join("tests"), &mut files);
-    for krate in std::fs::read_dir(root.join("crates")).expect("crates").flatten() {
+    for krate in std::fs::read_dir(root.join("crates"))
+        .expect("crates")
+        .flatten()
+    {
         rust_files(&krate.path().join("tests"), &mut files);
     }
     files.sort();

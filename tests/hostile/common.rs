@@ -77,7 +77,7 @@ impl<'a> Racewit<'a> {
         self
     }
 
-    pub fn as_user(mut self, uid: Option<u32>) -> Self {
+    pub fn run_as(mut self, uid: Option<u32>) -> Self {
         self.user = uid;
         self
     }

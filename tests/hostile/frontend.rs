@@ -197,7 +197,7 @@ fn an_unreadable_directory_is_an_error() {
     .expect("chmod");
     // As root, racewit runs as `nobody` (root reads anything).
     let user = unprivileged();
-    let run = Racewit::new(root, &["parse", "src"]).as_user(user).run();
+    let run = Racewit::new(root, &["parse", "src"]).run_as(user).run();
     std::fs::set_permissions(
         root.join("src/private"),
         std::fs::Permissions::from_mode(0o755),

@@ -40,9 +40,9 @@ fn colliding_witness_names_stay_apart() {
         let replay = racewit(dir.path(), &["replay", p]);
         assert_eq!(replay.code, Some(0), "{p}: {}", replay.stderr);
         assert!(
-            replay
-                .stdout
-                .starts_with(&format!("witness for R001:{module}:5:6 (schedule replayed exactly)")),
+            replay.stdout.starts_with(&format!(
+                "witness for R001:{module}:5:6 (schedule replayed exactly)"
+            )),
             "{p}: {}",
             replay.stdout
         );
@@ -157,16 +157,20 @@ fn an_unreadable_file_is_exit_1() {
     std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o000)).expect("chmod");
     let user = unprivileged();
     let args = ["check", "--format", "concise", "--out", "out", "."];
-    let run = Racewit::new(root, &args).as_user(user).run();
+    let run = Racewit::new(root, &args).run_as(user).run();
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert_eq!(
         run.lines()[0],
         "./secret.erl:1:1: E001 cannot read ./secret.erl: Permission denied (os error 13)"
     );
-    assert!(run.stderr.contains("1 error(s) in the input files"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("1 error(s) in the input files"),
+        "{}",
+        run.stderr
+    );
     let mut keep = args.to_vec();
     keep.push("--keep-going");
-    let run = Racewit::new(root, &keep).as_user(user).run();
+    let run = Racewit::new(root, &keep).run_as(user).run();
     assert_eq!(run.code, Some(0), "{}", run.stderr);
 }
 
@@ -259,19 +263,26 @@ fn control_characters_in_names_are_escaped() {
         assert_eq!(run.code, Some(2), "{}", run.stderr);
         assert!(!raw(&run.stdout), "--format {format}: {:?}", run.stdout);
         assert!(
-            run.stdout.starts_with("./esc\\e[32m.erl:6:22: R001 [CONFIRMED crash]"),
+            run.stdout
+                .starts_with("./esc\\e[32m.erl:6:22: R001 [CONFIRMED crash]"),
             "{}",
             run.stdout
         );
         if format == "human" {
-            assert!(run.stdout.contains("id: R001:esc\\e[31mred:5:6"), "{}", run.stdout);
+            assert!(
+                run.stdout.contains("id: R001:esc\\e[31mred:5:6"),
+                "{}",
+                run.stdout
+            );
         }
     }
     let triage = racewit(dir.path(), &["triage"]);
     assert_eq!(triage.code, Some(2), "{}", triage.stderr);
     assert!(!raw(&triage.stdout), "{:?}", triage.stdout);
     assert!(
-        triage.stdout.contains("R001:esc\\e[31mred:5:6  ./esc\\e[32m.erl:6"),
+        triage
+            .stdout
+            .contains("R001:esc\\e[31mred:5:6  ./esc\\e[32m.erl:6"),
         "{}",
         triage.stdout
     );

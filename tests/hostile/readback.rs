@@ -8,7 +8,11 @@ use crate::common::{race_module, racewit, write};
 
 /// A project with one confirmed race; returns its witness (path, JSON).
 fn witnessed(dir: &Path) -> (String, serde_json::Value) {
-    write(dir, "reg.erl", &race_module("reg", "srv", "before() -> ok."));
+    write(
+        dir,
+        "reg.erl",
+        &race_module("reg", "srv", "before() -> ok."),
+    );
     let run = racewit(dir, &["check", "--format", "json", "reg.erl"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     let path = run.json()["warnings"][0]["witness"]
@@ -52,7 +56,10 @@ fn a_harness_that_allocates_is_stopped() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (_, mut w) = witnessed(dir.path());
     let module = w["harness"]["module"].as_str().expect("module").to_string();
-    let function = w["harness"]["function"].as_str().expect("function").to_string();
+    let function = w["harness"]["function"]
+        .as_str()
+        .expect("function")
+        .to_string();
     w["harness"]["source"] = serde_json::Value::String(format!(
         "-module({module}).\n-export([{function}/0]).\n\
          {function}() -> lists:duplicate(1 bsl 32, x).\n"
@@ -61,7 +68,8 @@ fn a_harness_that_allocates_is_stopped() {
     let run = racewit(dir.path(), &["replay", &file]);
     assert_eq!(run.code, Some(1), "{}", run.stdout);
     assert!(
-        run.stderr.starts_with("racewit: error: replaying alloc.json: "),
+        run.stderr
+            .starts_with("racewit: error: replaying alloc.json: "),
         "{}",
         run.stderr
     );
@@ -82,8 +90,9 @@ fn a_witness_never_walks_outside_the_project() {
         .run();
     assert_eq!(run.code, Some(1), "{}", run.stdout);
     assert!(
-        run.stderr
-            .contains("root.json: the witness loads /, which is outside the directory replay runs in"),
+        run.stderr.contains(
+            "root.json: the witness loads /, which is outside the directory replay runs in"
+        ),
         "{}",
         run.stderr
     );
@@ -109,7 +118,11 @@ fn a_witness_that_is_not_a_regular_file_is_refused() {
 #[test]
 fn triage_refuses_another_version_and_unknown_verdicts() {
     let dir = tempfile::tempdir().expect("temp dir");
-    write(dir.path(), "reg.erl", &race_module("reg", "srv", "before() -> ok."));
+    write(
+        dir.path(),
+        "reg.erl",
+        &race_module("reg", "srv", "before() -> ok."),
+    );
     let run = racewit(dir.path(), &["check", "--format", "json", "reg.erl"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     let report = run.json();

@@ -251,8 +251,7 @@ fn a_spawn_bomb_run_whole_stops_at_the_process_limit() {
         .run();
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert_eq!(
-        run.stdout,
-        "racewit: process limit reached in P1 at bomb.erl:4 (100000 processes)\n",
+        run.stdout, "racewit: process limit reached in P1 at bomb.erl:4 (100000 processes)\n",
         "{}",
         run.stderr
     );

@@ -117,7 +117,10 @@ mod tests {
         assert!(decode_steps("P1*x").is_err());
         assert!(decode_steps("P1*4000000000000").is_err());
         assert!(decode_steps("P1*4999999 P2 P3").is_err());
-        assert_eq!(decode_steps("P1*4999999 P2").map(|s| s.len()), Ok(5_000_000));
+        assert_eq!(
+            decode_steps("P1*4999999 P2").map(|s| s.len()),
+            Ok(5_000_000)
+        );
         assert!(decode_steps("Q1").is_err());
     }
 }

@@ -139,7 +139,7 @@ pub fn executed_sources(all: &[SourceHash], entered: &[std::path::PathBuf]) -> V
     all.iter()
         .filter(|s| {
             let path = std::path::Path::new(&s.path);
-            !path.extension().is_some_and(|x| x == "erl") || entered.iter().any(|e| e == path)
+            path.extension().is_none_or(|x| x != "erl") || entered.iter().any(|e| e == path)
         })
         .cloned()
         .collect()
@@ -160,7 +160,12 @@ mod tests {
             path: p.into(),
             sha256: format!("hash of {p}"),
         };
-        let all = [h("src/a.erl"), h("src/b.erl"), h("include/r.hrl"), h("src/c.erl")];
+        let all = [
+            h("src/a.erl"),
+            h("src/b.erl"),
+            h("include/r.hrl"),
+            h("src/c.erl"),
+        ];
         let entered = [PathBuf::from("src/a.erl"), PathBuf::from("src/c.erl")];
         assert_eq!(
             executed_sources(&all, &entered),
