@@ -300,11 +300,12 @@ pub fn confirmation(program: &Program, c: &Confirmation, wpath: Option<&str>, ou
     emit(&files, &diag, out);
 }
 
-/// Notes with their control characters escaped (see [`super::visible`]).
+/// Notes with their control characters escaped, line breaks (of terms
+/// printed over lines) kept (see [`super::visible_lines`]).
 fn visible_notes(notes: Vec<String>) -> Vec<String> {
     notes
         .into_iter()
-        .map(|n| super::visible(&n).into_owned())
+        .map(|n| super::visible_lines(&n).into_owned())
         .collect()
 }
 

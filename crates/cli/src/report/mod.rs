@@ -49,12 +49,24 @@ pub(crate) fn hop_words(kind: racewit_static::HopKind) -> &'static str {
 /// module or atom name cannot move the cursor, change colours or start a
 /// new line in a terminal. Text with none is returned as it is.
 pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    escape_controls(text, false)
+}
+
+/// [`visible`] for text of several lines racewit wrote (a term printed
+/// over lines): line breaks stay.
+pub fn visible_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    escape_controls(text, true)
+}
+
+fn escape_controls(text: &str, keep_lines: bool) -> std::borrow::Cow<'_, str> {
+    let escaped = |c: char| c.is_control() && !(keep_lines && c == '\n');
+    if !text.chars().any(escaped) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         match c {
+            '\n' if keep_lines => out.push(c),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
@@ -99,6 +111,7 @@ mod tests {
             visible("a\nb\u{1b}[31m\u{7}\u{9b}é"),
             "a\\nb\\e[31m\\x{7}\\x{9b}é"
         );
+        assert_eq!(visible_lines("a\n b\u{1b}"), "a\n b\\e");
         let src = "x = '\u{1b}[2J',\n\u{9b}\tok";
         let shown = visible_source(src);
         assert_eq!(shown, "x = '?[2J',\n??\tok");
