@@ -102,7 +102,7 @@ pub fn visible_source(text: &str) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{visible, visible_source};
+    use super::{visible, visible_lines, visible_source};
 
     #[test]
     fn control_characters_are_escaped() {
