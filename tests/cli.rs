@@ -497,7 +497,7 @@ fn sarif_is_valid_against_the_sarif_2_1_0_schemas() {
                 "--out",
                 "target/cli-test-sarif-diag",
             ],
-            exit: 0,
+            exit: 1,
             results: 0..=0,
             notifications: true,
         },
@@ -1576,4 +1576,99 @@ fn replay_loads_the_recorded_sources_only() {
     let o = cmd().arg("replay").arg(&path).output().expect("run");
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("schedule replayed exactly"), "{text}");
+}
+
+/// A witness records a hash per file its run executed (issue 18): editing a
+/// module the run never entered keeps it valid, even deleting it; editing a
+/// module it entered (here a helper that makes no visible step of its own)
+/// invalidates it, with the message the user sees.
+#[test]
+fn a_witness_is_invalidated_only_by_files_its_run_executed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let write = |rel: &str, text: &str| std::fs::write(root.join(rel), text).expect("write");
+    write(
+        "reg.erl",
+        "-module(reg).\n-export([start/0]).\n\
+         start() ->\n    case whereis(reg_srv) of\n        \
+         undefined -> register(reg_srv, spawn(fun helper:loop/0));\n        \
+         _ -> ok\n    end.\n",
+    );
+    write(
+        "helper.erl",
+        "-module(helper).\n-export([loop/0]).\nloop() -> receive _ -> ok end.\n",
+    );
+    write(
+        "other.erl",
+        "-module(other).\n-export([f/0]).\nf() -> ok.\n",
+    );
+    let racewit = |args: &[&str]| {
+        Command::new(get_cargo_bin("racewit"))
+            .args(args)
+            .current_dir(root)
+            .output()
+            .expect("run")
+    };
+    let o = racewit(&["check", "--format", "json", "."]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let path = report["warnings"][0]["witness"]
+        .as_str()
+        .expect("witness")
+        .to_string();
+    let witness: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join(&path)).expect("read"))
+            .expect("JSON");
+    let hashed: Vec<&str> = witness["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter_map(|s| s["path"].as_str())
+        .collect();
+    assert_eq!(hashed, ["./helper.erl", "./reg.erl"]);
+    assert_eq!(
+        witness["modules"],
+        serde_json::json!(["./helper.erl", "./other.erl", "./reg.erl"])
+    );
+    let replay = |what: &str| {
+        let o = racewit(&["replay", &path]);
+        (
+            o.status.code(),
+            format!(
+                "{what}: {}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            ),
+        )
+    };
+    let (code, text) = replay("as recorded");
+    assert_eq!(code, Some(0), "{text}");
+    write(
+        "other.erl",
+        "-module(other).\n-export([f/0]).\nf() -> changed.\n",
+    );
+    let (code, text) = replay("other.erl edited");
+    assert_eq!(code, Some(0), "{text}");
+    std::fs::remove_file(root.join("other.erl")).expect("remove");
+    let (code, text) = replay("other.erl deleted");
+    assert_eq!(code, Some(0), "{text}");
+    write(
+        "helper.erl",
+        "-module(helper).\n-export([loop/0]).\nloop() -> receive stop -> ok end.\n",
+    );
+    let (code, text) = replay("helper.erl edited");
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(
+        text,
+        format!(
+            "helper.erl edited: racewit: error: replaying {path}: files the witness's run \
+             executed have changed since it was recorded: ./helper.erl (replay runs the same \
+             code only; --recheck searches again on the current code)\n"
+        )
+    );
 }

@@ -12,7 +12,8 @@ use racewit_confirm::confirmation::{ConfirmOptions, Confirmation, Plan};
 use racewit_confirm::search::Reduction;
 use racewit_confirm::verdict::{Consequence, Status};
 use racewit_confirm::vm_system::TimeoutPolicy;
-use racewit_confirm::witness::LoadRecord;
+use racewit_confirm::witness::{LoadRecord, Witness};
+use racewit_confirm::witness_replay::narrow_to_executed;
 use racewit_static::find_suspects;
 
 use crate::Outcome;
@@ -86,6 +87,11 @@ pub struct Args {
     /// each comes from, then exit.
     #[arg(long)]
     pub print_config: bool,
+    /// Exit with the code of the results even when input files do not load
+    /// (a syntax or preprocessor error, an unreadable file); by default any
+    /// such error makes the exit code 1, after the report.
+    #[arg(long)]
+    pub keep_going: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -567,8 +573,15 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         let _ = signal_hook::flag::register(signal, interrupted.clone());
     }
     let finished = AtomicBool::new(false);
+    let load_errors = program
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == racewit_syntax::Severity::Error)
+        .count();
     let totals = Totals {
         accepted,
+        load_errors,
+        keep_going: args.keep_going,
         files,
         modules: program.modules.len(),
         static_stats: &analysis.stats,
@@ -592,8 +605,15 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         });
         let todo = |i: usize| !decided_before.contains(&i);
         let arrived = |i: usize, c: &Confirmation| {
+            // The witness names only the files its run executed (a run
+            // more, outside the lock).
+            let witness = c.witness.as_ref().map(|w| {
+                let mut w = w.clone();
+                narrow_to_executed(&mut w, &program, &confirm_opts);
+                w
+            });
             let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
-            s.arrived(i, c);
+            s.arrived(i, c, witness.as_ref());
         };
         let mut emit = |i: usize, c: Confirmation| {
             let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
@@ -620,6 +640,10 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
 /// What the final report needs besides the verdicts.
 struct Totals<'a> {
     accepted: accept::Accepted,
+    /// Error diagnostics of loading (files that did not parse, preprocess
+    /// or read): exit code 1 unless `keep_going`.
+    load_errors: usize,
+    keep_going: bool,
     files: usize,
     modules: usize,
     static_stats: &'a racewit_static::Stats,
@@ -689,8 +713,8 @@ impl Sink<'_> {
 
     /// A verdict just reached, in any order: its witness is written and it
     /// is kept in the journal's pending files until it is its turn.
-    fn arrived(&mut self, i: usize, c: &Confirmation) {
-        let path = c.witness.as_ref().and_then(|w| {
+    fn arrived(&mut self, i: usize, c: &Confirmation, witness: Option<&Witness>) {
+        let path = witness.and_then(|w| {
             let text = serde_json::to_string_pretty(w).ok()? + "\n";
             let name = outdir::witness_file(&c.suspect.id);
             match self.out.write_atomic(&name, text.as_bytes()) {
@@ -860,7 +884,14 @@ impl Sink<'_> {
             FailOn::None => confirmed,
             FailOn::Unconfirmed => results.len(),
         };
-        if failing > 0 {
+        if totals.load_errors > 0 && !totals.keep_going {
+            eprintln!(
+                "racewit: {} error(s) in the input files (syntax, preprocessor or reading): \
+                 exit code 1; --keep-going exits with the results' code",
+                totals.load_errors
+            );
+            1
+        } else if failing > 0 {
             2
         } else if !complete {
             1

@@ -18,6 +18,7 @@ use racewit_syntax::{LoadOptions, load_paths};
 
 use crate::Outcome;
 use crate::erl_text::PidNames;
+use crate::report::visible;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -40,7 +41,7 @@ pub struct Args {
 const MAX_WITNESS_BYTES: u64 = 256 << 20;
 /// The most steps a witness's schedule may have (`check` and `explore`
 /// cut runs far below this; a longer schedule was tampered with).
-const MAX_WITNESS_STEPS: usize = 5_000_000;
+const MAX_WITNESS_STEPS: usize = racewit_confirm::schedule::MAX_SCHEDULE_STEPS;
 
 pub fn read_witness(path: &PathBuf) -> Result<Witness> {
     let meta = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
@@ -69,17 +70,21 @@ pub fn read_witness(path: &PathBuf) -> Result<Witness> {
     Ok(w)
 }
 
-/// The files a witness's run loaded: its recorded module sources (so a
+/// The files a witness's run loaded: its recorded module files (so a
 /// witness names exactly what is read, and a tampered path list cannot
-/// send replay walking a whole file system); the command line's paths only
-/// for a witness that records no source.
+/// send replay walking a whole file system), or in an older witness the
+/// module files of its sources; the command line's paths only for a
+/// witness that records neither.
 fn witness_paths(w: &Witness) -> Vec<PathBuf> {
-    let modules: Vec<PathBuf> = w
-        .sources
-        .iter()
-        .map(|s| PathBuf::from(&s.path))
-        .filter(|p| p.extension().is_some_and(|x| x == "erl"))
-        .collect();
+    let modules: Vec<PathBuf> = if w.modules.is_empty() {
+        w.sources
+            .iter()
+            .map(|s| PathBuf::from(&s.path))
+            .filter(|p| p.extension().is_some_and(|x| x == "erl"))
+            .collect()
+    } else {
+        w.modules.iter().map(PathBuf::from).collect()
+    };
     if modules.is_empty() {
         w.load.paths.iter().map(PathBuf::from).collect()
     } else {
@@ -110,7 +115,7 @@ pub fn render_named_events(events: &[WitnessEvent], names: Option<&PidNames>) ->
     let width = events.iter().map(|e| e.process.len()).max().unwrap_or(2);
     let texts: Vec<String> = events
         .iter()
-        .map(|e| crate::erl_text::rewrite(&e.text, names))
+        .map(|e| visible(&crate::erl_text::rewrite(&e.text, names)).into_owned())
         .collect();
     let text_width = texts
         .iter()
@@ -121,7 +126,7 @@ pub fn render_named_events(events: &[WitnessEvent], names: Option<&PidNames>) ->
     let mut out = String::new();
     for (e, text) in events.iter().zip(&texts) {
         let loc = match (&e.file, e.line) {
-            (Some(f), Some(l)) => format!("{}:{l}", shown_path(f)),
+            (Some(f), Some(l)) => format!("{}:{l}", visible(&shown_path(f))),
             _ => String::new(),
         };
         let role = match e.role.as_deref() {
@@ -198,13 +203,33 @@ fn pid_names(w: &Witness, libraries: &Arc<racewit_vm::Libraries>) -> Option<PidN
 
 pub fn run(args: Args) -> Result<Outcome> {
     let w = read_witness(&args.witness)?;
-    let paths = witness_paths(&w);
+    // A module file the run did not execute may be gone: it was loaded,
+    // not run (one it executed is reported missing below).
+    let executed = |p: &PathBuf| w.sources.iter().any(|s| Path::new(&s.path) == p);
+    let paths: Vec<PathBuf> = witness_paths(&w)
+        .into_iter()
+        .filter(|p| p.exists() || executed(p))
+        .collect();
+    let cwd = std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .context("reading the current directory")?;
     for p in &paths {
         if !p.exists() {
             bail!(
                 "{}: the witness loads {}, which does not exist (run replay from the directory `check` ran in)",
                 args.witness.display(),
                 p.display()
+            );
+        }
+        // A directory is walked: only within the directory replay runs in,
+        // whatever a witness (perhaps tampered with) says.
+        if p.is_dir() && !p.canonicalize().is_ok_and(|c| c.starts_with(&cwd)) {
+            bail!(
+                "{}: the witness loads {}, which is outside the directory replay runs in ({}); \
+                 run replay from the directory `check` ran in",
+                args.witness.display(),
+                p.display(),
+                cwd.display()
             );
         }
     }
@@ -239,8 +264,15 @@ pub fn run(args: Args) -> Result<Outcome> {
         .then(|| pid_names(&w, &libraries))
         .flatten();
     let header = match w.kind {
-        WitnessKind::Suspect => format!("witness for {} (schedule replayed exactly)\n", w.subject),
-        WitnessKind::Explore => format!("witness for {}: {:?}\n", w.subject, w.failure),
+        WitnessKind::Suspect => format!(
+            "witness for {} (schedule replayed exactly)\n",
+            visible(&w.subject)
+        ),
+        WitnessKind::Explore => format!(
+            "witness for {}: {}\n",
+            visible(&w.subject),
+            visible(&format!("{:?}", w.failure))
+        ),
     };
     out.write_all(header.as_bytes())?;
     out.write_all(render_named_events(&replayed.events, names.as_ref()).as_bytes())?;

@@ -13,6 +13,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::Outcome;
+use crate::report::visible;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -125,17 +126,20 @@ pub fn render(report: &Value) -> Result<String> {
     for (i, (r, w)) in rows.iter().enumerate() {
         let file = w["write"]["file"].as_str().unwrap_or("?");
         let line = w["write"]["line"].as_u64().unwrap_or(0);
+        // Names from the code (files, modules, atoms) may hold control
+        // characters: escaped, each field on its own.
+        let shown = |t: &str| visible(t).into_owned();
         out.push_str(&format!(
             "{:>3}. {}  {}:{}  {}\n     {}\n",
             i + 1,
-            r.id,
-            file,
+            shown(&r.id),
+            shown(file),
             line,
-            w["resource"]["display"].as_str().unwrap_or(""),
-            why(w, r)
+            shown(w["resource"]["display"].as_str().unwrap_or("")),
+            shown(&why(w, r))
         ));
         if let Some(p) = w["witness"].as_str() {
-            out.push_str(&format!("     replay: racewit replay {p}\n"));
+            out.push_str(&format!("     replay: racewit replay {}\n", shown(p)));
         }
     }
     let confirmed = rows.iter().filter(|(r, _)| !r.unconfirmed).count();

@@ -515,6 +515,7 @@ fn confirm_one(
                 subject: suspect.id.clone(),
                 load: load.clone(),
                 sources: sources.to_vec(),
+                modules: Vec::new(),
                 harness: HarnessRecord {
                     module: h.module.clone(),
                     function: h.function.clone(),

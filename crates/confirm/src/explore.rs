@@ -90,6 +90,7 @@ pub fn explore(
                 subject: entry.clone(),
                 load: load.clone(),
                 sources: sources.clone(),
+                modules: Vec::new(),
                 harness: HarnessRecord {
                     module: module.to_string(),
                     function: function.to_string(),

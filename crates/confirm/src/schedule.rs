@@ -57,7 +57,12 @@ pub fn encode_steps(steps: &[String]) -> String {
     out
 }
 
-/// Decodes [`encode_steps`]' form.
+/// The most steps a decoded schedule may have: more than any run racewit
+/// explores keeps (runs are cut far below); a longer one was made by
+/// something else, and is refused before it is expanded.
+pub const MAX_SCHEDULE_STEPS: usize = 5_000_000;
+
+/// Decodes [`encode_steps`]' form (at most [`MAX_SCHEDULE_STEPS`] steps).
 pub fn decode_steps(text: &str) -> Result<Vec<String>, String> {
     let mut steps = Vec::new();
     for run in text.split_whitespace() {
@@ -71,6 +76,12 @@ pub fn decode_steps(text: &str) -> Result<Vec<String>, String> {
         };
         if name.is_empty() || !name.starts_with('P') {
             return Err(format!("bad process name in schedule run `{run}`"));
+        }
+        if count > MAX_SCHEDULE_STEPS - steps.len() {
+            return Err(format!(
+                "a schedule of more than {MAX_SCHEDULE_STEPS} steps (at `{run}`), more than \
+                 any run racewit explores"
+            ));
         }
         steps.extend(std::iter::repeat_n(name.to_string(), count));
     }
@@ -104,6 +115,12 @@ mod tests {
         assert_eq!(text, "P1*3 P1.1 P1.2*2 P1");
         assert_eq!(decode_steps(&text).unwrap(), steps);
         assert!(decode_steps("P1*x").is_err());
+        assert!(decode_steps("P1*4000000000000").is_err());
+        assert!(decode_steps("P1*4999999 P2 P3").is_err());
+        assert_eq!(
+            decode_steps("P1*4999999 P2").map(|s| s.len()),
+            Ok(5_000_000)
+        );
         assert!(decode_steps("Q1").is_err());
     }
 }

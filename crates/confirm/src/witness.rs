@@ -21,8 +21,18 @@ pub struct Witness {
     pub subject: String,
     /// What was loaded, as the command line gave it.
     pub load: LoadRecord,
-    /// sha256 of every user source file (modules and headers), by path.
+    /// sha256 of the user source files the run executed, by path: the
+    /// files of the modules it entered, and every header (a header's
+    /// records and macros are part of the code of whichever module includes
+    /// it). Replay refuses to run when one of these changed; a change to
+    /// any other file leaves the witness valid. (A witness written before
+    /// this distinction lists every file loaded, and so still replays.)
     pub sources: Vec<SourceHash>,
+    /// Every module file the run's program loaded, hashed or not: replay
+    /// loads these (empty in older witnesses: replay then loads the
+    /// `.erl` files of `sources`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<String>,
     pub harness: HarnessRecord,
     pub timeouts: TimeoutPolicy,
     /// The race's read and write sites (`module`, call-site id), for a race.
@@ -123,6 +133,44 @@ pub fn hash_sources(program: &Program) -> Vec<SourceHash> {
     out
 }
 
+/// Of `all` (the hashes of every file loaded, [`hash_sources`]), those of
+/// the files a run executed: the `entered` module files and every header.
+pub fn executed_sources(all: &[SourceHash], entered: &[std::path::PathBuf]) -> Vec<SourceHash> {
+    all.iter()
+        .filter(|s| {
+            let path = std::path::Path::new(&s.path);
+            path.extension().is_none_or(|x| x != "erl") || entered.iter().any(|e| e == path)
+        })
+        .cloned()
+        .collect()
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SourceHash, executed_sources};
+    use std::path::PathBuf;
+
+    #[test]
+    fn executed_sources_keep_entered_modules_and_every_header() {
+        let h = |p: &str| SourceHash {
+            path: p.into(),
+            sha256: format!("hash of {p}"),
+        };
+        let all = [
+            h("src/a.erl"),
+            h("src/b.erl"),
+            h("include/r.hrl"),
+            h("src/c.erl"),
+        ];
+        let entered = [PathBuf::from("src/a.erl"), PathBuf::from("src/c.erl")];
+        assert_eq!(
+            executed_sources(&all, &entered),
+            [h("src/a.erl"), h("include/r.hrl"), h("src/c.erl")]
+        );
+        assert_eq!(executed_sources(&all, &[]), [h("include/r.hrl")]);
+    }
 }

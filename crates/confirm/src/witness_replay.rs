@@ -15,7 +15,8 @@ use crate::witness::{Witness, WitnessEvent, WitnessKind, hash_sources};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayMismatch {
     #[error(
-        "source files changed since the witness was recorded: {0:?} (use --recheck to search again on the current code)"
+        "files the witness's run executed have changed since it was recorded: {} (replay runs the same code only; --recheck searches again on the current code)",
+        .0.join(", ")
     )]
     SourcesChanged(Vec<String>),
     #[error("witness version {0} is not supported (this racewit reads version {1})")]
@@ -131,4 +132,34 @@ pub fn replay_witness(
         ));
     }
     Ok(Replayed { events })
+}
+
+/// Narrows a just-found witness's `sources` to the files its run executed
+/// ([`crate::witness::executed_sources`]), and lists every module file
+/// loaded in `modules` for replay to load. The run is made once more on a
+/// fresh image of `program` (the program the search ran, harnesses
+/// included), whose modules compile as they are entered: those compiled
+/// are those the run executed. When that run does not follow the schedule
+/// (it always should), the witness keeps every file.
+pub fn narrow_to_executed(witness: &mut Witness, program: &Arc<Program>, opts: &ConfirmOptions) {
+    let mut opts = opts.clone();
+    opts.timeouts = witness.timeouts;
+    let image = racewit_vm::Image::new(program.clone(), &opts.vm);
+    let sys = start(
+        &image,
+        &witness.harness.module,
+        &witness.harness.function,
+        &opts,
+    );
+    if replay(&sys, FailureGoal::default(), &witness.schedule.steps).is_err() {
+        return;
+    }
+    let entered = image.entered_files();
+    witness.modules = witness
+        .sources
+        .iter()
+        .filter(|s| s.path.ends_with(".erl"))
+        .map(|s| s.path.clone())
+        .collect();
+    witness.sources = crate::witness::executed_sources(&witness.sources, &entered);
 }

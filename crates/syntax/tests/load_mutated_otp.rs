@@ -50,7 +50,13 @@ fn mutate(text: &[u8], rng: &mut Lcg) -> Vec<u8> {
 
 #[test]
 fn mutated_otp_files_never_panic() {
-    let files = collect_files(&[PathBuf::from("/usr/lib/erlang/lib")]);
+    let lib = PathBuf::from("/usr/lib/erlang/lib");
+    // collect_files takes a path that is not a directory as a file.
+    let files = if lib.is_dir() {
+        collect_files(&[lib])
+    } else {
+        Vec::new()
+    };
     if files.is_empty() {
         eprintln!("notice: no OTP sources, test skipped");
         return;

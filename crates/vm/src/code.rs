@@ -201,6 +201,11 @@ pub struct ModuleCode {
 }
 
 impl ModuleCode {
+    /// Whether the module has been entered (and so compiled).
+    pub fn is_compiled(&self) -> bool {
+        self.functions.get().is_some()
+    }
+
     /// The file the module was loaded from.
     pub fn source_path(&self) -> Option<std::path::PathBuf> {
         let m = self.source.modules.get(&self.ir_name)?;

@@ -314,6 +314,20 @@ impl Image {
     pub fn program(&self) -> &Arc<Program> {
         &self.program
     }
+
+    /// The files of the user's modules that runs of this image have entered
+    /// (compiled on entry: see [`crate::code::CodeTable::functions`]), sorted.
+    /// On a fresh image after one run: the modules that run executed.
+    pub fn entered_files(&self) -> Vec<std::path::PathBuf> {
+        self.code
+            .modules
+            .iter()
+            .filter(|m| m.origin == crate::code::Origin::User && m.is_compiled())
+            .filter_map(|m| m.source_path())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    }
 }
 
 impl Vm {

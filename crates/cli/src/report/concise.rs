@@ -13,7 +13,8 @@ use super::color::{self, Paint};
 
 /// Where a warning is reported: its write, `path:line:col`.
 pub fn location(s: &Suspect) -> String {
-    format!("{}:{}:{}", s.write.file, s.write.line, s.write.column)
+    let file = super::visible(&s.write.file);
+    format!("{file}:{}:{}", s.write.line, s.write.column)
 }
 
 /// What the warning is about, short: `erlang:register/2 after
@@ -24,10 +25,11 @@ pub fn short_message(s: &Suspect) -> String {
     } else {
         format!("at {}:{}", s.read.file, s.read.line)
     };
-    format!(
+    let text = format!(
         "{} after {} {at} races on {}",
         s.write.call, s.read.call, s.resource.display
-    )
+    );
+    super::visible(&text).into_owned()
 }
 
 /// The verdict in two words: `CONFIRMED crash`, `UNCONFIRMED bound_exhausted`.
@@ -73,7 +75,7 @@ pub fn suspect_line(s: &Suspect) -> String {
 
 /// A load diagnostic's line: `path:line:col: E021 message`.
 pub fn diagnostic_line(program: &Program, d: &Diagnostic) -> String {
-    let loc = program.sources.location(d.span);
+    let loc = super::visible(&program.sources.location(d.span).to_string()).into_owned();
     let paint = match d.severity {
         Severity::Error => Paint::Error,
         Severity::Warning => Paint::Warning,
@@ -82,7 +84,7 @@ pub fn diagnostic_line(program: &Program, d: &Diagnostic) -> String {
         "{} {} {}\n",
         color::paint(Paint::Location, &format!("{loc}:")),
         color::paint(paint, d.code.as_str()),
-        d.message
+        super::visible(&d.message)
     )
 }
 

@@ -10,16 +10,19 @@ pub struct SourceFiles<'a>(pub &'a SourceDb);
 impl<'a> Files<'a> for SourceFiles<'a> {
     type FileId = FileId;
     type Name = String;
-    type Source = &'a str;
+    type Source = std::borrow::Cow<'a, str>;
 
+    /// The path, control characters escaped (see [`super::visible`]).
     fn name(&'a self, id: FileId) -> Result<String, Error> {
         self.check(id)?;
-        Ok(self.0.path(id).display().to_string())
+        Ok(super::visible(&self.0.path(id).display().to_string()).into_owned())
     }
 
-    fn source(&'a self, id: FileId) -> Result<&'a str, Error> {
+    /// The text, control characters hidden at the same byte offsets (see
+    /// [`super::visible_source`]).
+    fn source(&'a self, id: FileId) -> Result<std::borrow::Cow<'a, str>, Error> {
         self.check(id)?;
-        Ok(&self.0.get(id).text)
+        Ok(super::visible_source(&self.0.get(id).text))
     }
 
     fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, Error> {

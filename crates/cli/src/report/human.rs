@@ -28,7 +28,7 @@ pub fn load_diagnostics(program: &Program, out: &mut String) {
             Severity::Warning => Diagnostic::warning(),
         }
         .with_code(d.code.as_str())
-        .with_message(&d.message)
+        .with_message(super::visible(&d.message))
         .with_labels(vec![Label::primary(
             d.span.file,
             d.span.start as usize..d.span.end as usize,
@@ -76,18 +76,18 @@ fn path_notes(s: &Suspect) -> Vec<String> {
 fn suspect_diagnostic(s: &Suspect) -> Diagnostic<racewit_syntax::FileId> {
     Diagnostic::warning()
         .with_code(s.code)
-        .with_message(&s.message)
+        .with_message(super::visible(&s.message))
         .with_labels(vec![
             Label::primary(
                 s.write.span.file,
                 s.write.span.start as usize..s.write.span.end as usize,
             )
-            .with_message(format!("write: {}", s.write.call)),
+            .with_message(super::visible(&format!("write: {}", s.write.call))),
             Label::secondary(
                 s.read.span.file,
                 s.read.span.start as usize..s.read.span.end as usize,
             )
-            .with_message(format!("read: {}", s.read.call)),
+            .with_message(super::visible(&format!("read: {}", s.read.call))),
         ])
 }
 
@@ -97,7 +97,7 @@ pub fn suspects(sources: &SourceDb, suspects: &[Suspect], out: &mut String) {
     for s in suspects {
         let mut notes = path_notes(s);
         notes.push(id_note(s));
-        let diag = suspect_diagnostic(s).with_notes(notes);
+        let diag = suspect_diagnostic(s).with_notes(visible_notes(notes));
         out.push_str(&concise::suspect_line(s));
         emit(&files, &diag, out);
     }
@@ -261,7 +261,7 @@ pub fn confirmation(program: &Program, c: &Confirmation, wpath: Option<&str>, ou
                     } else {
                         Label::secondary(span.file, range)
                     };
-                    labels.push(label.with_message(text));
+                    labels.push(label.with_message(super::visible(&text)));
                 }
             }
         }
@@ -272,12 +272,12 @@ pub fn confirmation(program: &Program, c: &Confirmation, wpath: Option<&str>, ou
                     s.write.span.file,
                     s.write.span.start as usize..s.write.span.end as usize,
                 )
-                .with_message(format!("write: {}", s.write.call)),
+                .with_message(super::visible(&format!("write: {}", s.write.call))),
             );
         }
         diag = Diagnostic::error()
             .with_code(s.code)
-            .with_message(&s.message)
+            .with_message(super::visible(&s.message))
             .with_labels(labels);
         let mut notes = vec![verdict, context_line(c)];
         notes.extend(order);
@@ -286,7 +286,7 @@ pub fn confirmation(program: &Program, c: &Confirmation, wpath: Option<&str>, ou
             notes.push(format!("replay: racewit replay {p}"));
         }
         notes.push(id_note(s));
-        diag = diag.with_notes(notes);
+        diag = diag.with_notes(visible_notes(notes));
     } else {
         let mut notes = vec![verdict];
         if !matches!(c.verdict.context, Context::None) {
@@ -294,10 +294,19 @@ pub fn confirmation(program: &Program, c: &Confirmation, wpath: Option<&str>, ou
         }
         notes.extend(path_notes(s));
         notes.push(id_note(s));
-        diag = diag.with_notes(notes);
+        diag = diag.with_notes(visible_notes(notes));
     }
     out.push_str(&concise::confirmation_line(c));
     emit(&files, &diag, out);
+}
+
+/// Notes with their control characters escaped, line breaks (of terms
+/// printed over lines) kept (see [`super::visible_lines`]).
+fn visible_notes(notes: Vec<String>) -> Vec<String> {
+    notes
+        .into_iter()
+        .map(|n| super::visible_lines(&n).into_owned())
+        .collect()
 }
 
 /// The warning's stable id, which `racewit.toml`'s `[suppress] ids` takes.
