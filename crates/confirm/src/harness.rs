@@ -309,12 +309,18 @@ fn api_harness(
     } else {
         drive.filler
     };
+    // A produced value is passed as the variable it was bound to.
+    let given: Vec<(usize, String)> = produced
+        .iter()
+        .map(|(i, _)| (*i, format!("Arg{}", i + 1)))
+        .chain(
+            set.iter()
+                .filter(|(i, _)| !produced.iter().any(|(p, _)| p == i))
+                .cloned(),
+        )
+        .collect();
     let workers: Vec<String> = (0..processes)
-        .map(|worker| {
-            call_text(
-                program, callers, entry, &resource, &produced, filler, &set, worker,
-            )
-        })
+        .map(|worker| call_text(program, callers, entry, &resource, &given, filler, worker))
         .collect();
     let source = render(&module, suspect, &setup, &workers);
     Harness {
@@ -1063,9 +1069,8 @@ fn call_text(
     callers: &Callers,
     entry: &Entry,
     resource: &[String],
-    produced: &[(usize, String)],
+    given: &[(usize, String)],
     filler: &str,
-    set: &[(usize, String)],
     worker: usize,
 ) -> String {
     let (m, f) = (entry.mfa.module.as_str(), entry.mfa.name.as_str());
@@ -1074,10 +1079,7 @@ fn call_text(
         .zip(&entry.args)
         .enumerate()
         .map(|(i, (v, hint))| {
-            if produced.iter().any(|(p, _)| *p == i) {
-                return format!("Arg{}", i + 1);
-            }
-            if let Some((_, v)) = set.iter().find(|(s, _)| *s == i) {
+            if let Some((_, v)) = given.iter().find(|(s, _)| *s == i) {
                 return v.clone();
             }
             match varied(hint, resource, worker) {
