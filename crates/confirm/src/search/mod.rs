@@ -9,7 +9,9 @@
 pub mod bounded;
 pub mod dpor;
 pub mod random;
+pub mod random_program;
 pub mod replay;
+pub mod soundness;
 
 use serde::{Deserialize, Serialize};
 
