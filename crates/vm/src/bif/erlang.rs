@@ -1636,6 +1636,16 @@ fn process_flag(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             Some(b) => {
                 let old = ctx.proc.trap_exit;
                 ctx.proc.trap_exit = b;
+                // A step of its own: an exit signal that comes after it
+                // and before the process's next action is a message, one
+                // that comes before kills the process.
+                let me = ctx.proc.pid;
+                ctx.emit_access(
+                    EventKind::Local,
+                    format!("process_flag(trap_exit, {b}) -> {old}"),
+                    SharedItem::Process(me),
+                    Access::Write,
+                );
                 Flow::Value(Term::bool(old))
             }
             None => Flow::badarg(),
