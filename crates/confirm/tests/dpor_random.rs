@@ -66,7 +66,19 @@ fn dpor_finds_the_end_states_of_every_schedule_on_random_programs() {
 /// the cause was fixed: DPOR and plain search now agree, and find them.
 #[test]
 fn dpor_finds_what_it_once_missed() {
-    let cases: [(&str, &[&str]); 4] = [
+    let cases: [(&str, &[&str]); 6] = [
+        (
+            "unregister_other",
+            &[
+                "P1 returned {P1.1,unregistered}\n",
+                "P1 returned {P1.1,true}\n",
+                "P1 returned {undefined,unregistered}\n",
+            ],
+        ),
+        (
+            "register_held",
+            &["P1 returned {true,true}\n", "P1 returned {true,badarg}\n"],
+        ),
         ("after0_send", &["P1 returned a\n", "P1 returned none\n"]),
         // With the timer started (and dropped at the exit, or fired), and
         // without: the destination was gone.
