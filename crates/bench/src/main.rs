@@ -15,6 +15,8 @@
 //!
 //! `truth` is a command of its own (`racewit-bench truth --help`): it scores
 //! racewit's reports against the labelled truth sets in `tests/data/truth/`.
+//! `soundness` is another (`racewit-bench soundness [--programs N]`): DPOR
+//! against plain exhaustive search on random programs run by the VM.
 
 /// The allocator the `racewit` binary uses, so the figures are its figures.
 #[global_allocator]
@@ -24,6 +26,7 @@ mod confirm;
 mod frontend;
 mod limits;
 mod measure;
+mod soundness;
 mod static_pass;
 mod truth;
 mod vm;
@@ -32,6 +35,9 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "truth") {
         std::process::exit(truth::main(&args[1..]));
+    }
+    if args.first().is_some_and(|a| a == "soundness") {
+        std::process::exit(soundness::main(&args[1..]));
     }
     let want = |s: &str| args.is_empty() || args.iter().any(|a| a == s);
     println!("racewit bench — {}", measure::machine());

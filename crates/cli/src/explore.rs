@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use racewit_confirm::explore::{ExploreOptions, explore};
 use racewit_confirm::goal::Failure;
-use racewit_confirm::search::{Cancel, CancelReason, StopReason};
+use racewit_confirm::search::{Cancel, CancelReason, SearchStats, StopReason};
 
 use crate::Outcome;
 use crate::check::{SearchArgs, load_record};
@@ -115,8 +115,29 @@ pub fn run(args: Args) -> Result<Outcome> {
         writeln!(out, "replay: racewit replay {}", path.display())?;
     }
     let s = &result.stats;
+    let how = how_it_ended(&result.stop, s);
+    writeln!(
+        out,
+        "{}: {} failing interleaving(s) ({} kept as witnesses), {} interleavings explored ({} sleep-set blocked), bound {}, {how}",
+        args.entry,
+        s.findings,
+        result.failures.len(),
+        s.interleavings,
+        s.sleep_blocked,
+        args.search.bound
+    )?;
+    for line in partial_runs(s) {
+        writeln!(out, "{}: {line}", args.entry)?;
+    }
+    Ok(exit_outcome(!result.failures.is_empty(), &result.stop, s))
+}
+
+/// How the exploration ended, as the summary line says it. "every
+/// interleaving explored" and "space within the bound exhausted" only when
+/// every run ran whole.
+fn how_it_ended(stop: &StopReason, s: &SearchStats) -> String {
     let whole = s.runs_whole();
-    let how = match &result.stop {
+    match stop {
         StopReason::Exhausted if whole => "space within the bound exhausted".to_string(),
         StopReason::ExhaustedAll if whole => "every interleaving explored".to_string(),
         StopReason::Exhausted | StopReason::ExhaustedAll => {
@@ -133,34 +154,27 @@ pub fn run(args: Args) -> Result<Outcome> {
                 format!("stopped: the exploration took longer than {seconds} s (--timeout)")
             }
         },
-    };
-    writeln!(
-        out,
-        "{}: {} failing interleaving(s) ({} kept as witnesses), {} interleavings explored ({} sleep-set blocked), bound {}, {how}",
-        args.entry,
-        s.findings,
-        result.failures.len(),
-        s.interleavings,
-        s.sleep_blocked,
-        args.search.bound
-    )?;
-    for line in partial_runs(s) {
-        writeln!(out, "{}: {line}", args.entry)?;
     }
-    Ok(if !result.failures.is_empty() {
+}
+
+/// The exit status: 2 when a failure was found; 1 when some run did not
+/// run whole (a process stopped at an unsupported call, a run cut at the
+/// step limit or by the VM) or a cap stopped the search, since what was
+/// explored is then not the program's whole behaviour and no "nothing
+/// found" may be read from it; 0 otherwise.
+fn exit_outcome(found: bool, stop: &StopReason, s: &SearchStats) -> Outcome {
+    if found {
         Outcome::RacesFound
-    } else if !whole || matches!(result.stop, StopReason::Cancelled { .. }) {
-        // What was explored is not the program's whole behaviour: no
-        // "nothing found" may be read from it.
+    } else if !s.runs_whole() || matches!(stop, StopReason::Cancelled { .. }) {
         Outcome::Error
     } else {
         Outcome::Clean
-    })
+    }
 }
 
 /// Lines naming the runs that did not run whole: cut at the step limit or
 /// by the VM, or with a process stopped at an unsupported call.
-pub fn partial_runs(s: &racewit_confirm::search::SearchStats) -> Vec<String> {
+pub fn partial_runs(s: &SearchStats) -> Vec<String> {
     let mut lines = Vec::new();
     if s.parked_runs > 0 {
         lines.push(format!(
@@ -179,4 +193,62 @@ pub fn partial_runs(s: &racewit_confirm::search::SearchStats) -> Vec<String> {
         ));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(interleavings: u64, parked: u64, cut: u64) -> SearchStats {
+        SearchStats {
+            interleavings,
+            parked_runs: parked,
+            first_parked: (parked > 0).then(|| "os:cmd/1 (x.erl:9)".to_string()),
+            cut_runs: cut,
+            first_error: (cut > 0).then(|| "a run did not end within 300 steps".to_string()),
+            ..SearchStats::default()
+        }
+    }
+
+    #[test]
+    fn runs_not_whole_never_claim_and_exit_1() {
+        let all = StopReason::ExhaustedAll;
+        let bound = StopReason::Exhausted;
+        // One cause at a time: parked runs, cut runs, both.
+        for s in [stats(18, 3, 0), stats(0, 0, 2), stats(5, 1, 1)] {
+            for stop in [&all, &bound] {
+                let how = how_it_ended(stop, &s);
+                assert!(how.starts_with("NOT explored whole"), "{how}");
+                assert_eq!(exit_outcome(false, stop, &s), Outcome::Error);
+                // A failure found is still a failure.
+                assert_eq!(exit_outcome(true, stop, &s), Outcome::RacesFound);
+            }
+        }
+        assert_eq!(
+            partial_runs(&stats(18, 3, 0)),
+            ["3 of 18 runs stopped at unsupported call os:cmd/1 (x.erl:9)"]
+        );
+        assert_eq!(
+            partial_runs(&stats(0, 0, 2)),
+            ["2 of 2 runs were cut: a run did not end within 300 steps"]
+        );
+    }
+
+    #[test]
+    fn whole_runs_claim_what_they_explored() {
+        let s = stats(18, 0, 0);
+        assert_eq!(
+            how_it_ended(&StopReason::ExhaustedAll, &s),
+            "every interleaving explored"
+        );
+        assert_eq!(
+            exit_outcome(false, &StopReason::ExhaustedAll, &s),
+            Outcome::Clean
+        );
+        let capped = StopReason::Cancelled {
+            why: CancelReason::Time { seconds: 5 },
+        };
+        assert_eq!(exit_outcome(false, &capped, &s), Outcome::Error);
+        assert!(partial_runs(&s).is_empty());
+    }
 }

@@ -105,6 +105,21 @@ impl VmSystem {
                     id,
                 }
             }
+            // A timer's message is in flight like a send's (its firing is
+            // never commuted anyway): keeps the queue in the mailbox's order,
+            // so a receive of an equal message names the one it took.
+            (EventKind::Timeout, Some(SharedItem::Mailbox(to))) => {
+                if let Some((_, msg)) = ev.text.split_once(" ! ") {
+                    let n = self.sends.entry(pid).or_insert(0);
+                    *n += 1;
+                    let id = (u64::from(pid.0) << 32) | u64::from(*n);
+                    self.in_flight
+                        .entry(*to)
+                        .or_default()
+                        .push((msg.to_string(), me, id));
+                }
+                Mail::Any
+            }
             (EventKind::Receive, _) => {
                 if let Some(msg) = ev.text.strip_prefix("receive ")
                     && let Some(queue) = self.in_flight.get_mut(&pid)

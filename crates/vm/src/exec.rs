@@ -160,6 +160,12 @@ impl Vm {
         for (w, _) in p.monitored_by.values() {
             out.push((SharedItem::Mailbox(*w), Access::Write));
         }
+        // Its monitors go with it, as a `demonitor` would: the death of a
+        // process it watched sends nothing here any more. Ordered with that
+        // death (a write of the watched process), as `demonitor` is.
+        for t in p.monitors.values() {
+            out.push((SharedItem::Process(*t), Access::Read));
+        }
         if let Some(name) = p.registered {
             out.push((SharedItem::Registry(name.name().into()), Access::Write));
         }
@@ -1709,7 +1715,22 @@ impl Vm {
                         },
                     };
                     if t == Some(0) {
+                        // No message matched and none is waited for: the
+                        // receive read the mailbox and found nothing it
+                        // takes. That is a visible action (a message sent
+                        // before it would have been taken), so the step
+                        // ends here, ordered with the sends to the mailbox.
                         pc = *after as usize;
+                        save_pc!();
+                        let ev = Event::new(
+                            p.pid,
+                            EventKind::Receive,
+                            "receive: nothing matched (after 0)".to_string(),
+                        )
+                        .with_item(SharedItem::Mailbox(p.pid), Access::Read);
+                        if let Some(ev) = self.take_or_merge(p, ev) {
+                            return Ok(Outcome::Event(ev));
+                        }
                         continue;
                     }
                     pc = *resume as usize;

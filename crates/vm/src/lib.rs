@@ -37,7 +37,9 @@
 //! (T > 0) the process is [`ProcStatus::Waiting`] and stays enabled: stepping
 //! it with no new message fires the timeout ([`EventKind::Timeout`]), so a
 //! timeout is a scheduling choice; a new message makes it rescan first.
-//! `after 0` is immediate and not an event. `timer:sleep/1` and gen_server
+//! `after 0` is immediate: a receive that takes nothing then is an event of
+//! its own (a [`EventKind::Receive`] that read the mailbox and found nothing
+//! it matches), since a message sent just before would have been taken. `timer:sleep/1` and gen_server
 //! call timeouts are built on this. An `erlang:` timer (`send_after/3,4`,
 //! `start_timer/3,4`) is no process of the program but an entry the
 //! scheduler sees (`P1.t1`, its owner's first timer) waiting for its
@@ -47,7 +49,8 @@
 //! after which no process steps.
 //!
 //! Visible actions (one per step): send, receive, spawn, exit, link/unlink,
-//! monitor/demonitor, registry and ETS and mnesia accesses, output, timeout.
+//! monitor/demonitor, `process_flag(trap_exit, _)`, registry and ETS and
+//! mnesia accesses, output, timeout.
 //! A process's exit is always a step of its own, even when its last call
 //! was a visible action (a `register`, an `ets:new`, or one that raised and
 //! ended it): between the two, others see the name held and the table

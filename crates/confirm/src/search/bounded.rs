@@ -25,7 +25,8 @@ use crate::system::{Observation, System, independent};
 #[derive(Clone, Debug)]
 pub struct BoundedDfs {
     pub max_preemptions: u32,
-    /// Stop after this many completed runs (the space is then not exhausted).
+    /// Stop after this many runs, completed or cut (the space is then not
+    /// exhausted).
     pub max_interleavings: u64,
     /// Steps one run may take before it is cut (livelock guard).
     pub max_run_steps: usize,
@@ -218,15 +219,6 @@ impl Strategy for BoundedDfs {
                         } else if end.monitor.near_miss() {
                             stats.near_misses += 1;
                         }
-                        if stats.interleavings >= self.max_interleavings {
-                            return Outcome {
-                                found,
-                                stats,
-                                stop: StopReason::InterleavingBudget {
-                                    limit: self.max_interleavings,
-                                },
-                            };
-                        }
                     }
                     Advance::SleepBlocked => stats.sleep_blocked += 1,
                     Advance::Cut(why) => stats.note_cut(why),
@@ -237,6 +229,15 @@ impl Strategy for BoundedDfs {
                             stop: StopReason::Cancelled { why },
                         };
                     }
+                }
+                if stats.runs_ended() >= self.max_interleavings {
+                    return Outcome {
+                        found,
+                        stats,
+                        stop: StopReason::InterleavingBudget {
+                            limit: self.max_interleavings,
+                        },
+                    };
                 }
                 if pending.is_none() && stack.is_empty() {
                     return Outcome {
@@ -294,7 +295,18 @@ impl Strategy for BoundedDfs {
                         sleep,
                     });
                 }
-                Err(e) => stats.note_cut(e.to_string()),
+                Err(e) => {
+                    stats.note_cut(e.to_string());
+                    if stats.runs_ended() >= self.max_interleavings {
+                        return Outcome {
+                            found,
+                            stats,
+                            stop: StopReason::InterleavingBudget {
+                                limit: self.max_interleavings,
+                            },
+                        };
+                    }
+                }
             }
         }
     }

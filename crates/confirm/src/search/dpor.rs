@@ -44,7 +44,8 @@ use crate::system::{Observation, System, commute_in_run, independent};
 
 #[derive(Clone, Debug)]
 pub struct SourceDpor {
-    /// Stop after this many completed runs (the space is then not exhausted).
+    /// Stop after this many runs, completed or cut (the space is then not
+    /// exhausted).
     pub max_interleavings: u64,
     /// Steps one run may take before it is cut (livelock guard).
     pub max_run_steps: usize,
@@ -629,7 +630,7 @@ impl Strategy for SourceDpor {
                     } else if end.monitor.near_miss() {
                         ex.stats.near_misses += 1;
                     }
-                    if ex.stats.interleavings >= self.max_interleavings {
+                    if ex.stats.runs_ended() >= self.max_interleavings {
                         let stop = if self.stop_at_first && !found.is_empty() {
                             StopReason::Found
                         } else {
@@ -645,7 +646,18 @@ impl Strategy for SourceDpor {
                     }
                 }
                 RunEnd::SleepBlocked => ex.stats.sleep_blocked += 1,
-                RunEnd::Cut(why) => ex.note_cut(why),
+                RunEnd::Cut(why) => {
+                    ex.note_cut(why);
+                    if ex.stats.runs_ended() >= self.max_interleavings {
+                        return Outcome {
+                            found,
+                            stats: ex.stats,
+                            stop: StopReason::InterleavingBudget {
+                                limit: self.max_interleavings,
+                            },
+                        };
+                    }
+                }
                 RunEnd::Cancelled(why) => {
                     return Outcome {
                         found,

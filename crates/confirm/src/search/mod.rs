@@ -9,7 +9,9 @@
 pub mod bounded;
 pub mod dpor;
 pub mod random;
+pub mod random_program;
 pub mod replay;
+pub mod soundness;
 
 use serde::{Deserialize, Serialize};
 
@@ -150,6 +152,13 @@ impl SearchStats {
         self.cut_runs == 0 && self.parked_runs == 0
     }
 
+    /// Runs that ended or were cut: what the interleaving budget counts, so
+    /// that a program whose every run is cut (it never terminates) still
+    /// ends its search.
+    pub fn runs_ended(&self) -> u64 {
+        self.interleavings + self.cut_runs
+    }
+
     /// Counts a run cut short.
     pub(crate) fn note_cut(&mut self, why: String) {
         self.cut_runs += 1;
@@ -277,7 +286,7 @@ impl Strategy for Systematic {
                 // Not settled, or only a witness past the bound: search
                 // within the bound with what is left of the budget.
                 let left =
-                    self.max_interleavings - all.stats.interleavings.min(self.max_interleavings);
+                    self.max_interleavings - all.stats.runs_ended().min(self.max_interleavings);
                 let mut within = bounded(false, left.max(1), monitor);
                 within.stats.absorb(&all.stats);
                 if within.found.is_empty() && found_beyond {

@@ -1493,11 +1493,23 @@ fn register_name(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         Access::Write,
     );
     let me = ctx.pid();
-    let already_named = if *pid == me {
-        ctx.proc.registered.is_some()
+    let held = if *pid == me {
+        ctx.proc.registered
     } else {
-        ctx.vm.proc(*pid).is_some_and(|p| p.registered.is_some())
+        ctx.vm.proc(*pid).and_then(|p| p.registered)
     };
+    let already_named = held.is_some();
+    // What the answer also depends on: the name the process holds (freed
+    // by `unregister` or its exit), and whether another process lives.
+    if let Some(ev) = ctx.event.as_mut() {
+        if let Some(h) = held {
+            ev.accesses
+                .push((SharedItem::Registry(h.name().into()), Access::Read));
+        }
+        if *pid != me {
+            ev.accesses.push((SharedItem::Process(*pid), Access::Read));
+        }
+    }
     if name.name() == "undefined"
         || ctx.vm.registry.contains_key(name)
         || !ctx.is_alive(*pid)
@@ -1509,8 +1521,8 @@ fn register_name(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             // registry. (Whether the badarg then crashes the process is for
             // the caller to see.)
             ev.access = Some(Access::Read);
-            if let Some(last) = ev.accesses.last_mut() {
-                last.1 = Access::Read;
+            if let Some(first) = ev.accesses.first_mut() {
+                first.1 = Access::Read;
             }
         }
         return Flow::badarg();
@@ -1553,8 +1565,14 @@ fn unregister(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     };
     if pid == ctx.pid() {
         ctx.proc.registered = None;
-    } else if let Some(p) = ctx.vm.proc_mut(pid) {
-        p.registered = None;
+    } else {
+        // The holder's exit no longer frees the name: ordered with it.
+        if let Some(ev) = ctx.event.as_mut() {
+            ev.accesses.push((SharedItem::Process(pid), Access::Read));
+        }
+        if let Some(p) = ctx.vm.proc_mut(pid) {
+            p.registered = None;
+        }
     }
     Flow::Value(Term::bool(true))
 }
@@ -1636,6 +1654,16 @@ fn process_flag(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             Some(b) => {
                 let old = ctx.proc.trap_exit;
                 ctx.proc.trap_exit = b;
+                // A step of its own: an exit signal that comes after it
+                // and before the process's next action is a message, one
+                // that comes before kills the process.
+                let me = ctx.proc.pid;
+                ctx.emit_access(
+                    EventKind::Local,
+                    format!("process_flag(trap_exit, {b}) -> {old}"),
+                    SharedItem::Process(me),
+                    Access::Write,
+                );
                 Flow::Value(Term::bool(old))
             }
             None => Flow::badarg(),

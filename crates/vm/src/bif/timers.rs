@@ -129,6 +129,13 @@ fn start(ctx: &mut Ctx<'_>, a: &[Term], opts: Option<&Term>, wrap: bool) -> Flow
         SharedItem::Process(timer),
         Access::Write,
     );
+    // Whether the timer starts at all depends on whether its destination
+    // is alive: ordered with that process's exit.
+    if let Term::Pid(dest) = a[1]
+        && let Some(ev) = ctx.event.as_mut()
+    {
+        ev.accesses.push((SharedItem::Process(dest), Access::Read));
+    }
     Flow::Value(Term::Ref(tref))
 }
 

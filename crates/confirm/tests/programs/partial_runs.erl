@@ -1,0 +1,53 @@
+%% Tests whose runs cannot stand for the whole program: exploring them
+%% must never end in a claim that every interleaving was explored.
+-module(partial_runs).
+-export([parked_always/0, parked_sometimes/0, steps_forever/0, spins_forever/0, whole/0]).
+
+%% A process stops at a call the VM cannot run, in every run.
+parked_always() ->
+    Self = self(),
+    spawn(fun() -> Self ! {out, os:cmd("true")} end),
+    spawn(fun() -> Self ! other end),
+    receive other -> ok end.
+
+%% Only in the runs where the child sees the name taken does it reach the
+%% unsupported call.
+parked_sometimes() ->
+    spawn(fun() ->
+              case whereis(flag) of
+                  undefined -> ok;
+                  _ -> os:cmd("true")
+              end
+          end),
+    register(flag, self()),
+    receive never -> ok after 10 -> ok end.
+
+%% Two processes send each other messages forever: every run is cut at the
+%% step limit.
+steps_forever() ->
+    Self = self(),
+    Peer = spawn(fun() -> pong(Self) end),
+    ping(Peer).
+
+ping(Peer) ->
+    Peer ! ping,
+    receive pong -> ping(Peer) end.
+
+pong(Parent) ->
+    receive ping -> Parent ! pong, pong(Parent) end.
+
+%% Loops without a visible action: the VM's reduction budget cuts it.
+spins_forever() ->
+    Self = self(),
+    spawn(fun() -> Self ! ready end),
+    receive ready -> ok end,
+    spin(0).
+
+spin(N) -> spin(N + 1).
+
+%% The control: explored whole.
+whole() ->
+    Self = self(),
+    spawn(fun() -> Self ! a end),
+    spawn(fun() -> Self ! b end),
+    receive X -> receive Y -> [X, Y] end end.
