@@ -1010,7 +1010,7 @@ fn html_picture_of_a_witness() {
     );
     // Every step has its hover details: process, call, source location.
     let steps = svg.matches("<title>step ").count();
-    assert_eq!(steps, 17, "one <title> per step");
+    assert_eq!(steps, 18, "one <title> per step");
     assert!(
         svg.contains(
             "<title>step 3: P1.1\ncall: erlang:whereis(name_server) -&gt; undefined\nitem: registry name_server (read)\nat: corpus/registry/name_server.erl:11:10\nthe race: (1) the read</title>"
