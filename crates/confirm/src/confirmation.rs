@@ -1014,14 +1014,7 @@ fn settle(
             break;
         };
         let done = proc == root && obs.text.contains(harness::SETUP_DONE);
-        steps.push(crate::search::TraceStep {
-            process: name,
-            text: obs.text.clone(),
-            site: obs.site.clone(),
-            item: obs.item_label.clone(),
-            access: obs.access.as_ref().map(|(_, a)| *a),
-            preemption: false,
-        });
+        steps.push(crate::search::TraceStep::of(name, &obs, false));
         if done {
             return (sys, steps);
         }
@@ -1042,18 +1035,9 @@ fn pick_variant(image: &Image, h: &Harness, sites: &RaceSites, opts: &ConfirmOpt
     }
     let trial = |c: &Harness| -> (bool, bool, bool) {
         let (sys, _) = settle(start(image, &c.module, &c.function, opts), c, opts);
-        let run = BoundedDfs {
-            max_preemptions: 0,
-            max_interleavings: 1,
-            // A trial that runs on (a periodic timer, a server ticking) is
-            // cut early: it only has to show how far the calls get.
-            max_run_steps: opts.max_run_steps.min(TRIAL_STEPS),
-            sleep_sets: false,
-            stop_at_first: true,
-            steer: false,
-            cancel: opts.cancel.clone(),
-        }
-        .search(&sys, Probe::new(race_goal(sites)));
+        // A trial that runs on (a periodic timer, a server ticking) is cut
+        // early: it only has to show how far the calls get.
+        let run = serial_probe(&sys, sites, opts, opts.max_run_steps.min(TRIAL_STEPS));
         match run.found.first() {
             Some(run) => {
                 let [read, write] = run.monitor.goal.reached();
@@ -1136,16 +1120,7 @@ fn why_not(
             of: stats.cut_runs,
         };
     }
-    let probe = BoundedDfs {
-        max_preemptions: 0,
-        max_interleavings: 1,
-        max_run_steps: opts.max_run_steps,
-        sleep_sets: false,
-        stop_at_first: true,
-        steer: false,
-        cancel: opts.cancel.clone(),
-    }
-    .search(sys, Probe::new(race_goal(sites)));
+    let probe = serial_probe(sys, sites, opts, opts.max_run_steps);
     let run = probe.found.first();
     if let Some(run) = run {
         let parked = run
@@ -1197,6 +1172,26 @@ fn why_not(
             interleavings: complete,
         },
     }
+}
+
+/// One serial run (no preemption) from `sys`, watched for the suspect's
+/// read and write.
+fn serial_probe(
+    sys: &VmSystem,
+    sites: &RaceSites,
+    opts: &ConfirmOptions,
+    max_run_steps: usize,
+) -> Outcome<VmSystem, Probe> {
+    BoundedDfs {
+        max_preemptions: 0,
+        max_interleavings: 1,
+        max_run_steps,
+        sleep_sets: false,
+        stop_at_first: true,
+        steer: false,
+        cancel: opts.cancel.clone(),
+    }
+    .search(sys, Probe::new(race_goal(sites)))
 }
 
 /// The `not_reached` reason for a milestone no run reached, with what the

@@ -1568,25 +1568,11 @@ fn producer_by_shape(program: &Program, mfa: &MFA, index: usize) -> Option<Strin
 /// `record(Tab, ...)` is given `start()` when `start() -> Tab =
 /// ets:new(...), ..., Tab.`
 fn table_maker(program: &Program, mfa: &MFA, index: usize) -> Option<String> {
-    use racewit_syntax::ir::{Body, CallTarget, Expr, ExprId, Literal, Pat};
+    use crate::table_setup::ets_call;
+    use racewit_syntax::ir::{Expr, ExprId, Pat};
     let (m, f, a) = (mfa.module.as_str(), mfa.name.as_str(), mfa.arity);
     let func = program.function(m, f, a)?;
     let body = &func.body;
-    let ets_call = |b: &Body, e: ExprId| -> Option<(String, Vec<ExprId>)> {
-        match b.expr(e) {
-            Expr::Call {
-                target: CallTarget::Remote { module, function },
-                args,
-                ..
-            } => match (b.expr(*module), b.expr(*function)) {
-                (Expr::Lit(Literal::Atom(em)), Expr::Lit(Literal::Atom(ef))) if em == "ets" => {
-                    Some((ef.to_string(), args.clone()))
-                }
-                _ => None,
-            },
-            _ => None,
-        }
-    };
     let used_as_table = func.clauses.iter().any(|&c| {
         let Some(&pat) = body.clause(c).pats.get(index) else {
             return false;

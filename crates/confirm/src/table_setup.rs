@@ -10,7 +10,7 @@ use racewit_syntax::ir::{Body, CallTarget, Expr, ExprId, Function, Literal, Pat,
 const DEPTH: u32 = 3;
 
 /// The `ets:` function an expression calls, with its arguments.
-fn ets_call(body: &Body, e: ExprId) -> Option<(&str, &[ExprId])> {
+pub(crate) fn ets_call(body: &Body, e: ExprId) -> Option<(&str, &[ExprId])> {
     match body.expr(e) {
         Expr::Call {
             target: CallTarget::Remote { module, function },

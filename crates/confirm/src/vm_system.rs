@@ -79,6 +79,20 @@ impl VmSystem {
         }
     }
 
+    /// Puts a message `pid` sent (on behalf of `actor`) in flight to `to`;
+    /// returns its identity: the sender and its place among the sender's
+    /// sends.
+    fn put_in_flight(&mut self, pid: Pid, actor: Pid, to: Pid, msg: &str) -> u64 {
+        let n = self.sends.entry(pid).or_insert(0);
+        *n += 1;
+        let id = (u64::from(pid.0) << 32) | u64::from(*n);
+        self.in_flight
+            .entry(to)
+            .or_default()
+            .push((msg.to_string(), actor, id));
+        id
+    }
+
     /// Follows actors and messages across a step; returns how the step
     /// touched a mailbox.
     fn track(&mut self, pid: Pid, ev: &Event) -> Mail {
@@ -93,13 +107,7 @@ impl VmSystem {
                 let Some((_, msg)) = ev.text.split_once(" ! ") else {
                     return Mail::Any;
                 };
-                let n = self.sends.entry(pid).or_insert(0);
-                *n += 1;
-                let id = (u64::from(pid.0) << 32) | u64::from(*n);
-                self.in_flight
-                    .entry(*to)
-                    .or_default()
-                    .push((msg.to_string(), me, id));
+                let id = self.put_in_flight(pid, me, *to, msg);
                 Mail::Sent {
                     text: msg.to_string(),
                     id,
@@ -110,13 +118,7 @@ impl VmSystem {
             // so a receive of an equal message names the one it took.
             (EventKind::Timeout, Some(SharedItem::Mailbox(to))) => {
                 if let Some((_, msg)) = ev.text.split_once(" ! ") {
-                    let n = self.sends.entry(pid).or_insert(0);
-                    *n += 1;
-                    let id = (u64::from(pid.0) << 32) | u64::from(*n);
-                    self.in_flight
-                        .entry(*to)
-                        .or_default()
-                        .push((msg.to_string(), me, id));
+                    self.put_in_flight(pid, me, *to, msg);
                 }
                 Mail::Any
             }

@@ -32,6 +32,24 @@ pub struct TraceStep<S: Clone> {
     pub preemption: bool,
 }
 
+impl<S: Clone> TraceStep<S> {
+    /// The step `process` took, as its observation shows it.
+    pub fn of<I>(
+        process: String,
+        obs: &crate::system::Observation<I, S>,
+        preemption: bool,
+    ) -> Self {
+        TraceStep {
+            process,
+            text: obs.text.clone(),
+            site: obs.site.clone(),
+            item: obs.item_label.clone(),
+            access: obs.access.as_ref().map(|(_, a)| *a),
+            preemption,
+        }
+    }
+}
+
 /// A run the search found (a finding), with the monitor that judged it.
 #[derive(Clone, Debug)]
 pub struct Found<S: System, M> {
@@ -321,14 +339,7 @@ pub(crate) fn take_step<S: System, M: Monitor<S>>(
     let name = sys.name(proc);
     let obs = sys.step(proc)?;
     monitor.observe(sys, proc, &obs, trace.len());
-    trace.push(TraceStep {
-        process: name.clone(),
-        text: obs.text.clone(),
-        site: obs.site.clone(),
-        item: obs.item_label.clone(),
-        access: obs.access.as_ref().map(|(_, a)| *a),
-        preemption,
-    });
+    trace.push(TraceStep::of(name.clone(), &obs, preemption));
     schedule.push(name);
     Ok(obs)
 }
