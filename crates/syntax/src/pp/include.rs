@@ -355,9 +355,43 @@ impl SearchPath {
             return Some(h);
         }
         if self.app_headers {
-            return self.find_in_app(probes, rel);
+            return self
+                .find_in_app(probes, rel)
+                .or_else(|| self.find_beside_app(probes, rel));
         }
         None
+    }
+
+    /// A plain header name found nowhere in the module's application: the
+    /// one file of that name in the `include/` directory of an application
+    /// beside it (the same library root), as OTP's own build finds
+    /// `logger.hrl` for stdlib with `-I .../kernel/include`. Several
+    /// applications holding one: none.
+    fn find_beside_app(&self, probes: &mut Probes<'_>, rel: &Path) -> Option<Arc<Header>> {
+        let mut parts = rel.components();
+        let (Some(Component::Normal(name)), None) = (parts.next(), parts.next()) else {
+            return None;
+        };
+        let app = self
+            .spelled_ancestors()
+            .into_iter()
+            .find(|(_, abs)| abs.file_name().is_some_and(|n| n == "src"))
+            .map(|(spelled, _)| normalize(&spelled.join("..")))?;
+        let root = normalize(&app.join(".."));
+        let own = std::path::absolute(&app).ok().map(|p| normalize(&p));
+        let mut found: Vec<PathBuf> = std::fs::read_dir(&root)
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| std::path::absolute(p).ok().map(|a| normalize(&a)) != own)
+            .map(|p| p.join("include").join(name))
+            .filter(|p| p.is_file())
+            .collect();
+        found.sort();
+        match found.as_slice() {
+            [only] => probes.at(&normalize(only)),
+            _ => None,
+        }
     }
 
     /// A plain header name not on the search path: the one file of that

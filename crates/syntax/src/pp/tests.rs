@@ -372,6 +372,33 @@ fn a_header_elsewhere_in_the_application_is_found_when_unique() {
 }
 
 #[test]
+fn a_header_in_a_sibling_applications_include_is_found_when_unique() {
+    // As OTP's stdlib: gen.erl includes "logger.hrl", which sits in
+    // kernel/include, beside stdlib; OTP's build passes that -I. "both.hrl"
+    // is in two sibling applications, so which one is meant is unknown;
+    // the module's own application is not a sibling.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(
+        root,
+        "lib/kernel-8.5/include/logger.hrl",
+        "-define(L, kernel).\n",
+    );
+    write(root, "lib/a-1/include/both.hrl", "-define(B, a).\n");
+    write(root, "lib/b-1/include/both.hrl", "-define(B, b).\n");
+    write(root, "lib/stdlib-4.2/src/gen.erl", "");
+    let mut env = PpEnv::new(Vec::new(), Vec::new(), &[]);
+    let text = "-include(\"logger.hrl\").\n-include(\"both.hrl\").\nf() -> ?L.\n";
+    let module = root.join("lib/stdlib-4.2/src/gen.erl");
+    assert_eq!(
+        run_in(&module, text, &env),
+        "f ( ) -> '?L' . !E020:1 !E020:2 !E021:3"
+    );
+    env.app_headers = true;
+    assert_eq!(run_in(&module, text, &env), "f ( ) -> kernel . !E020:2");
+}
+
+#[test]
 fn include_lib_resolution() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
