@@ -142,7 +142,7 @@ impl<'a> Plan<'a> {
             for n in one.into_iter().chain(opts.processes.iter().copied()) {
                 let built = harness::build(&program, &callers, apps, s, n, i * 10 + n);
                 if let Ok(h) = &built {
-                    for h in std::iter::once(h).chain(&h.variants) {
+                    for h in h.all() {
                         let loaded = racewit_syntax::load_source(
                             &format!("{HARNESS_DIR}/{}.erl", h.module),
                             &h.source,
@@ -428,6 +428,7 @@ fn confirm_one(
     let mut tried: Vec<String> = Vec::new();
     let mut last_harness = None;
     let mut last_processes = 0;
+    let mut last_setup = 0;
     // A race confirmed with no visible harm may do harm with one more process.
     let mut harmless: Option<Confirmation> = None;
     for built in harnesses {
@@ -449,11 +450,13 @@ fn confirm_one(
                 continue;
             }
         };
-        let h = &pick_variant(image, h, &sites, opts);
+        let picked = pick_variant(image, h, &sites, opts);
+        let mut h = &picked;
         last_harness = Some(h.clone());
         last_processes = h.workers.len();
         tried.push(h.describe());
-        let (sys, prefix) = settle(start(image, &h.module, &h.function, opts), h, opts);
+        let (mut sys, mut prefix) = settle(start(image, &h.module, &h.function, opts), h, opts);
+        last_setup = prefix.len();
         let outcome = search(&sys, race_goal(&sites), opts);
         interleavings += outcome.stats.interleavings;
         reached.read += outcome.stats.runs_reached[0];
@@ -467,31 +470,25 @@ fn confirm_one(
         // still alive when the first registers, say) before calling it
         // harmless.
         if let Some((_, Consequence::None)) = &first {
-            let serial = serial_runs(&sys, h.workers.len(), opts.max_run_steps, 200);
-            let summary = Arc::new(SerialSummary::new(
-                &serial.into_iter().map(|(s, _)| s).collect::<Vec<_>>(),
-            ));
-            let again = search(
-                &sys,
-                HarmfulRace {
-                    goal: race_goal(&sites),
-                    serial: summary,
-                },
-                opts,
-            );
-            interleavings += again.stats.interleavings;
-            if let Some(found) = again.found.into_iter().next() {
-                let found = Found {
-                    schedule: found.schedule,
-                    trace: found.trace,
-                    preemptions: found.preemptions,
-                    monitor: found.monitor.goal,
-                    end: found.end,
-                };
-                let c = consequence(&sys, &found, h.workers.len(), opts);
-                if c != Consequence::None {
-                    first = Some((found, c));
-                }
+            let (again, n) = harmful_race(&sys, h, &sites, opts);
+            interleavings += n;
+            if let Some(again) = again {
+                first = Some(again);
+            }
+        }
+        // Still no visible harm: workers that wrote equal made-up values
+        // may have lost an update nobody can see; the same calls with a
+        // value of each worker's own show it if they did.
+        if let (Some((_, Consequence::None)), Some(d)) = (&first, h.distinct.as_deref()) {
+            let (dsys, dprefix) = settle(start(image, &d.module, &d.function, opts), d, opts);
+            let (again, n) = harmful_race(&dsys, d, &sites, opts);
+            interleavings += n;
+            if let Some(again) = again {
+                first = Some(again);
+                h = d;
+                sys = dsys;
+                prefix = dprefix;
+                last_harness = Some(h.clone());
             }
         }
         if let Some((found, consequence)) = &first {
@@ -508,6 +505,7 @@ fn confirm_one(
                 reason: None,
                 reached,
                 context: h.context.clone(),
+                setup_steps: prefix.len(),
             };
             let witness = Witness {
                 version: WITNESS_VERSION,
@@ -590,10 +588,50 @@ fn confirm_one(
                 .as_ref()
                 .map(|h| h.context.clone())
                 .unwrap_or_default(),
+            setup_steps: last_setup,
         },
         harness: last_harness,
         witness: None,
     }
+}
+
+/// A run of the search that showed the race.
+type RaceFound = Found<VmSystem, RaceGoal<VmSystem>>;
+
+/// An interleaving of `h`'s workers in which the race does visible harm:
+/// one whose end no serial run gives, or a crash. Returns it with its
+/// consequence (never `None`), and the interleavings the search ran.
+fn harmful_race(
+    sys: &VmSystem,
+    h: &Harness,
+    sites: &RaceSites,
+    opts: &ConfirmOptions,
+) -> (Option<(RaceFound, Consequence)>, u64) {
+    let serial = serial_runs(sys, h.workers.len(), opts.max_run_steps, 200);
+    let summary = Arc::new(SerialSummary::new(
+        &serial.into_iter().map(|(s, _)| s).collect::<Vec<_>>(),
+    ));
+    let again = search(
+        sys,
+        HarmfulRace {
+            goal: race_goal(sites),
+            serial: summary,
+        },
+        opts,
+    );
+    let n = again.stats.interleavings;
+    let found = again.found.into_iter().next().and_then(|found| {
+        let found = Found {
+            schedule: found.schedule,
+            trace: found.trace,
+            preemptions: found.preemptions,
+            monitor: found.monitor.goal,
+            end: found.end,
+        };
+        let c = consequence(sys, &found, h.workers.len(), opts);
+        (c != Consequence::None).then_some((found, c))
+    });
+    (found, n)
 }
 
 /// The reason for a suspect searched with several harnesses (2 workers,

@@ -83,6 +83,7 @@ pub fn explore(
                 reason: None,
                 reached: Reached::default(),
                 context: crate::harness::Context::Entry { mfa: entry.clone() },
+                setup_steps: 0,
             };
             let witness = Witness {
                 version: WITNESS_VERSION,

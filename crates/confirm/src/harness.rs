@@ -11,6 +11,8 @@ use racewit_syntax::ir::{MFA, Program};
 use racewit_vm::library::Application;
 
 use crate::callers::{CALLBACKS, Callers};
+use crate::erl_text::{atom, const_text};
+use crate::prepare::{PrepArg, Preparer};
 
 /// A harness ready to load.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -38,6 +40,22 @@ pub struct Harness {
     /// suspect's read and write; that one is searched.
     #[serde(skip)]
     pub variants: Vec<Harness>,
+    /// The same harness with each worker passing its own made-up values
+    /// where the harness made values up (`tag(counter, 1)` and
+    /// `tag(counter, 2)`): searched when the race shows with no visible
+    /// harm, since a lost update of equal values cannot be seen.
+    #[serde(skip)]
+    pub distinct: Option<Box<Harness>>,
+}
+
+impl Harness {
+    /// This harness, its variants and theirs distinct-valued twins: every
+    /// module the plan loads.
+    pub fn all(&self) -> impl Iterator<Item = &Harness> {
+        std::iter::once(self)
+            .chain(&self.variants)
+            .flat_map(|h| std::iter::once(h).chain(h.distinct.as_deref()))
+    }
 }
 
 /// Why no harness could be built for a suspect.
@@ -147,6 +165,36 @@ pub fn build(
             },
         ));
     }
+    // What the program calls first to make the thing the entry works on
+    // (the metric before it is tagged), with the application booted when
+    // there is one: a preparer needs the tables the application makes.
+    // The other entries with what the program calls before them: the first
+    // preparer of each.
+    let others = usable.iter().skip(1).take(MAX_OTHER_ENTRIES);
+    for (k, &e) in std::iter::once(&entry).chain(others).enumerate() {
+        let app = application_of(program, apps, &e.mfa.module);
+        let found = crate::prepare::preparers(
+            program,
+            callers,
+            (e.mfa.module.as_str(), e.mfa.name.as_str(), e.mfa.arity),
+        );
+        for p in found.into_iter().take(if k == 0 { usize::MAX } else { 1 }) {
+            let through = if k == 0 {
+                String::new()
+            } else {
+                format!("through {} ", e.mfa)
+            };
+            drives.push((
+                e,
+                Drive {
+                    what: format!("{through}{}", p.describe()),
+                    prepare: Some(p),
+                    boot: app.cloned(),
+                    ..Drive::default()
+                },
+            ));
+        }
+    }
     let invented = invented_args(program, callers, entry);
     if invented.len() > 1 {
         for filler in &FILLERS[1..] {
@@ -223,11 +271,13 @@ struct Drive {
     no_setup: bool,
     /// Boot this application first.
     boot: Option<Application>,
+    /// Make what each worker's call works on first, as the program does.
+    prepare: Option<Preparer>,
     /// What differs, for the verdict's context.
     what: String,
 }
 
-const MAX_VARIANTS: usize = 16;
+const MAX_VARIANTS: usize = 24;
 
 /// The setup that boots an application: `ensure_all_started`, as a release
 /// would; when that fails (a dependency's code is not among the analysed
@@ -319,29 +369,75 @@ fn api_harness(
                 .cloned(),
         )
         .collect();
-    let workers: Vec<String> = (0..processes)
-        .map(|worker| call_text(program, callers, entry, &resource, &given, filler, worker))
+    let invented: Vec<u32> = invented_args(program, callers, entry)
+        .into_iter()
+        .filter(|i| !produced.iter().any(|(p, _)| *p as u32 + 1 == *i))
+        .filter(|i| !set.iter().any(|(s, _)| *s as u32 + 1 == *i))
         .collect();
-    let source = render(&module, suspect, &setup, &workers);
-    Harness {
-        module,
-        function: "run".into(),
-        setup,
-        context: Context::Api {
-            calls: workers.clone(),
-            invented: invented_args(program, callers, entry)
-                .into_iter()
-                .filter(|i| !produced.iter().any(|(p, _)| *p as u32 + 1 == *i))
-                .filter(|i| !set.iter().any(|(s, _)| *s as u32 + 1 == *i))
-                .collect(),
-            made,
-            variant: drive.what.clone(),
-            application: drive.boot.as_ref().map(|a| a.name.clone()),
-        },
-        workers,
-        source,
-        amplification: None,
-        variants: Vec::new(),
+    let args: Vec<Vec<String>> = (0..processes)
+        .map(|worker| worker_args(program, callers, entry, &resource, &given, filler, worker))
+        .collect();
+    let finish = |module: String, args: &[Vec<String>], own_values: bool| {
+        let mut setup = setup.clone();
+        // What each worker's call works on is made first, once per distinct
+        // set of arguments.
+        if let Some(p) = &drive.prepare {
+            for a in args {
+                let call = prepare_call(program, callers, p, a, filler);
+                if !setup.contains(&call) {
+                    setup.push(call);
+                }
+            }
+        }
+        let workers: Vec<String> = args.iter().map(|a| call_text(entry, a)).collect();
+        let source = render(&module, suspect, &setup, &workers);
+        Harness {
+            module,
+            function: "run".into(),
+            setup,
+            context: Context::Api {
+                calls: workers.clone(),
+                invented: invented.clone(),
+                made: made.clone(),
+                variant: drive.what.clone(),
+                application: drive.boot.as_ref().map(|a| a.name.clone()),
+                own_values,
+            },
+            workers,
+            source,
+            amplification: None,
+            variants: Vec::new(),
+            distinct: None,
+        }
+    };
+    let mut harness = finish(module.clone(), &args, false);
+    if processes > 1 && !invented.is_empty() {
+        let distinct: Vec<Vec<String>> = args
+            .iter()
+            .enumerate()
+            .map(|(worker, a)| {
+                let mut a = a.clone();
+                for &i in &invented {
+                    a[i as usize - 1] = distinct_filler(filler, worker);
+                }
+                a
+            })
+            .collect();
+        harness.distinct = Some(Box::new(finish(format!("{module}_d"), &distinct, true)));
+    }
+    harness
+}
+
+/// Worker number `worker`'s own value of a made-up argument's shape
+/// (`1`, `2`, ...; `racewit1`, `racewit2`, ...).
+fn distinct_filler(filler: &str, worker: usize) -> String {
+    let n = worker + 1;
+    match filler {
+        "1" => n.to_string(),
+        "[]" => format!("[{n}]"),
+        "#{}" => format!("#{{racewit => {n}}}"),
+        f if f.contains("racewit") => f.replacen("racewit", &format!("racewit{n}"), 1),
+        f => f.to_string(),
     }
 }
 
@@ -470,6 +566,10 @@ pub enum Context {
         /// The application booted before the calls, if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         application: Option<String>,
+        /// Each worker passed its own made-up values (`1`, `2`), so that a
+        /// lost update shows.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        own_values: bool,
     },
     /// A function the user named (`--entry`), run as it is.
     Entry { mfa: String },
@@ -531,6 +631,7 @@ impl std::fmt::Display for Context {
                 made,
                 variant,
                 application,
+                own_values,
             } => {
                 if let Some(app) = application {
                     write!(f, "application {app} booted; ")?;
@@ -562,6 +663,12 @@ impl std::fmt::Display for Context {
                     write!(
                         f,
                         " ({variant}: the harness variant whose trial run went furthest towards the race)"
+                    )?;
+                }
+                if *own_values {
+                    write!(
+                        f,
+                        " (each worker passed its own made-up values, so that a lost update shows)"
                     )?;
                 }
                 Ok(())
@@ -605,6 +712,7 @@ pub fn for_entry(module: &str, function: &str) -> Harness {
         },
         amplification: None,
         variants: Vec::new(),
+        distinct: None,
     }
 }
 
@@ -643,6 +751,7 @@ pub fn for_test(
             context,
             amplification: amplification.cloned(),
             variants: Vec::new(),
+            distinct: None,
         }
     } else {
         Harness {
@@ -654,6 +763,7 @@ pub fn for_test(
             context,
             amplification: amplification.cloned(),
             variants: Vec::new(),
+            distinct: None,
         }
     }
 }
@@ -1060,11 +1170,17 @@ fn resource_values(suspect: &Suspect) -> Vec<String> {
         .collect()
 }
 
-/// The call worker number `worker` makes. Every worker touches the same
-/// shared item; an argument with several known values that do not name the
-/// item (the setting written into one shared map, say) differs between
-/// workers, so that a lost update shows.
-fn call_text(
+/// The call of `entry` with `args`.
+fn call_text(entry: &Entry, args: &[String]) -> String {
+    let (m, f) = (entry.mfa.module.as_str(), entry.mfa.name.as_str());
+    format!("{}:{}({})", atom(m), atom(f), args.join(", "))
+}
+
+/// The arguments worker number `worker` passes to `entry`. Every worker
+/// touches the same shared item; an argument with several known values that
+/// do not name the item (the setting written into one shared map, say)
+/// differs between workers, so that a lost update shows.
+fn worker_args(
     program: &Program,
     callers: &Callers,
     entry: &Entry,
@@ -1072,9 +1188,8 @@ fn call_text(
     given: &[(usize, String)],
     filler: &str,
     worker: usize,
-) -> String {
-    let (m, f) = (entry.mfa.module.as_str(), entry.mfa.name.as_str());
-    let args: Vec<String> = arg_values(program, callers, entry)
+) -> Vec<String> {
+    arg_values(program, callers, entry)
         .into_iter()
         .zip(&entry.args)
         .enumerate()
@@ -1093,8 +1208,38 @@ fn call_text(
                 }),
             }
         })
+        .collect()
+}
+
+/// The call that makes what a worker passing `args` works on, with `catch`
+/// (a preparer that fails leaves the harness to run, and its trial to
+/// tell).
+fn prepare_call(
+    program: &Program,
+    callers: &Callers,
+    p: &Preparer,
+    args: &[String],
+    filler: &str,
+) -> String {
+    let mfa = p.mfa();
+    let given: Vec<String> = p
+        .args
+        .iter()
+        .enumerate()
+        .map(|(k, a)| match a {
+            PrepArg::Entry(j) => args.get(*j).cloned().unwrap_or_else(|| filler.to_string()),
+            PrepArg::Given(text) => text.clone(),
+            PrepArg::Open => value_from_call_sites(program, callers, &mfa, k)
+                .or_else(|| value_from_clauses(program, &mfa, k, 2))
+                .unwrap_or_else(|| filler.to_string()),
+        })
         .collect();
-    format!("{}:{}({})", atom(m), atom(f), args.join(", "))
+    format!(
+        "catch {}:{}({})",
+        atom(&p.module),
+        atom(&p.function),
+        given.join(", ")
+    )
 }
 
 /// The positions (from 1) of the entry's arguments no call site, pattern or
@@ -1151,56 +1296,6 @@ fn arg_text(hint: &ArgHint) -> String {
             .unwrap_or_else(|| "1".into()),
         ArgHint::Unknown => "1".into(),
     }
-}
-
-/// An atom as Erlang source writes it (quoted when needed).
-fn atom(name: &str) -> String {
-    let plain = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '@')
-        && !is_reserved(name);
-    if plain {
-        name.to_string()
-    } else {
-        let escaped = name.replace('\\', "\\\\").replace('\'', "\\'");
-        format!("'{escaped}'")
-    }
-}
-
-fn is_reserved(word: &str) -> bool {
-    matches!(
-        word,
-        "after"
-            | "and"
-            | "andalso"
-            | "band"
-            | "begin"
-            | "bnot"
-            | "bor"
-            | "bsl"
-            | "bsr"
-            | "bxor"
-            | "case"
-            | "catch"
-            | "cond"
-            | "div"
-            | "end"
-            | "fun"
-            | "if"
-            | "let"
-            | "not"
-            | "of"
-            | "or"
-            | "orelse"
-            | "receive"
-            | "rem"
-            | "try"
-            | "when"
-            | "xor"
-            | "maybe"
-            | "else"
-    )
 }
 
 /// Text safe inside a `%%` comment line: control characters (a newline in
@@ -1689,66 +1784,6 @@ fn call_sites<'p>(
             _ => None,
         }
     })
-}
-
-/// Erlang text of a constant expression (literals, tuples, lists, binaries of strings).
-fn const_text(body: &racewit_syntax::ir::Body, e: racewit_syntax::ir::ExprId) -> Option<String> {
-    use racewit_syntax::ir::{BinType, Expr, Literal};
-    Some(match body.expr(e) {
-        Expr::Lit(Literal::Atom(a)) => atom(a),
-        Expr::Lit(Literal::Int(i)) => i.to_string(),
-        Expr::Lit(Literal::BigInt(b)) => b.to_string(),
-        Expr::Lit(Literal::Float(x)) => format!("{x:?}"),
-        Expr::Lit(Literal::String(s)) => erlang_string(s)?,
-        Expr::Nil => "[]".into(),
-        Expr::Tuple(items) => {
-            let parts: Option<Vec<String>> = items.iter().map(|&i| const_text(body, i)).collect();
-            format!("{{{}}}", parts?.join(", "))
-        }
-        Expr::Cons(h, t) => {
-            let mut parts = vec![const_text(body, *h)?];
-            let mut tail = *t;
-            loop {
-                match body.expr(tail) {
-                    Expr::Nil => break,
-                    Expr::Cons(h2, t2) => {
-                        parts.push(const_text(body, *h2)?);
-                        tail = *t2;
-                    }
-                    _ => return None,
-                }
-            }
-            format!("[{}]", parts.join(", "))
-        }
-        Expr::Binary(segs) => {
-            let mut text = String::new();
-            for seg in segs {
-                if seg.size.is_some() || !matches!(seg.ty, BinType::Integer) {
-                    return None;
-                }
-                match body.expr(seg.value) {
-                    Expr::Lit(Literal::String(s)) => text.push_str(s),
-                    Expr::Lit(Literal::Int(b)) if (0..=255).contains(b) => {
-                        text.push(char::from(*b as u8))
-                    }
-                    _ => return None,
-                }
-            }
-            format!("<<{}>>", erlang_string(&text)?)
-        }
-        _ => return None,
-    })
-}
-
-/// A printable ASCII string as an Erlang string literal.
-fn erlang_string(s: &str) -> Option<String> {
-    if !s.chars().all(|c| (' '..='~').contains(&c)) {
-        return None;
-    }
-    Some(format!(
-        "\"{}\"",
-        s.replace('\\', "\\\\").replace('"', "\\\"")
-    ))
 }
 
 #[cfg(test)]

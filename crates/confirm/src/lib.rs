@@ -23,9 +23,11 @@
 pub mod amplify;
 pub mod callers;
 pub mod confirmation;
+mod erl_text;
 pub mod explore;
 pub mod goal;
 pub mod harness;
+mod prepare;
 pub mod schedule;
 pub mod search;
 pub mod serial;

@@ -336,6 +336,30 @@ pub struct Verdict {
     /// entry, or the API from generated worker processes.
     #[serde(default)]
     pub context: crate::harness::Context,
+    /// Steps of the harness's setup (booting an application, making a
+    /// table, creating the object raced on), run once in one fixed order
+    /// before the search: its claims cover the interleavings after them,
+    /// and a witness replays them first. Zero when the harness had none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub setup_steps: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Verdict {
+    /// What a claim about the explored space leaves out: the setup, run
+    /// once in one fixed order (empty when there was none).
+    pub fn setup_clause(&self) -> String {
+        match self.setup_steps {
+            0 => String::new(),
+            n => format!(
+                ", after a setup of {n} step{} run once in one fixed order",
+                if n == 1 { "" } else { "s" }
+            ),
+        }
+    }
 }
 
 /// How many completed runs reached the suspect's read and its write.

@@ -150,7 +150,14 @@ pub fn test_pairs_note(stats: &racewit_static::Stats) -> Option<String> {
 
 /// What ran to reach the verdict.
 fn context_line(c: &Confirmation) -> String {
-    format!("context: {}", c.verdict.context)
+    match c.verdict.setup_steps {
+        0 => format!("context: {}", c.verdict.context),
+        n => format!(
+            "context: {}; its setup ({n} step{}) ran once, in one fixed order, before the calls that race",
+            c.verdict.context,
+            if n == 1 { "" } else { "s" }
+        ),
+    }
 }
 
 /// One line saying what a verdict is.
@@ -193,8 +200,10 @@ pub fn verdict_line(c: &Confirmation) -> String {
                 .unwrap_or_else(|| "no schedule showed it".into());
             if v.reason == Some(UnconfirmedReason::AllExhausted) {
                 return format!(
-                    "UNCONFIRMED with every interleaving explored ({} worker processes, {} interleavings up to equivalence; no bound was needed)",
-                    v.processes, v.interleavings
+                    "UNCONFIRMED with every interleaving explored ({} worker processes, {} interleavings up to equivalence{}; no bound was needed)",
+                    v.processes,
+                    v.interleavings,
+                    v.setup_clause()
                 );
             }
             if v.reason
@@ -202,8 +211,10 @@ pub fn verdict_line(c: &Confirmation) -> String {
                 .is_some_and(UnconfirmedReason::every_interleaving)
             {
                 return format!(
-                    "UNCONFIRMED with every interleaving explored ({} worker processes, {} interleavings up to equivalence): {why}",
-                    v.processes, v.interleavings
+                    "UNCONFIRMED with every interleaving explored ({} worker processes, {} interleavings up to equivalence{}): {why}",
+                    v.processes,
+                    v.interleavings,
+                    v.setup_clause()
                 );
             }
             if !v.reason.as_ref().is_some_and(UnconfirmedReason::searched) {
@@ -215,11 +226,12 @@ pub fn verdict_line(c: &Confirmation) -> String {
                 );
             }
             format!(
-                "UNCONFIRMED within bound {} ({} worker processes, {} interleavings{}): {why}",
+                "UNCONFIRMED within bound {} ({} worker processes, {} interleavings{}{}): {why}",
                 v.bound,
                 v.processes,
                 v.interleavings,
-                if v.exhausted { ", space exhausted" } else { "" }
+                if v.exhausted { ", space exhausted" } else { "" },
+                v.setup_clause()
             )
         }
     }

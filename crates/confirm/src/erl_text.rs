@@ -1,0 +1,116 @@
+//! Erlang source text of the values a harness writes: atoms quoted as the
+//! compiler wants them, string literals, and the constants of the program's
+//! own code.
+
+/// An atom as Erlang source writes it (quoted when needed).
+pub(crate) fn atom(name: &str) -> String {
+    let plain = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '@')
+        && !is_reserved(name);
+    if plain {
+        name.to_string()
+    } else {
+        let escaped = name.replace('\\', "\\\\").replace('\'', "\\'");
+        format!("'{escaped}'")
+    }
+}
+
+fn is_reserved(word: &str) -> bool {
+    matches!(
+        word,
+        "after"
+            | "and"
+            | "andalso"
+            | "band"
+            | "begin"
+            | "bnot"
+            | "bor"
+            | "bsl"
+            | "bsr"
+            | "bxor"
+            | "case"
+            | "catch"
+            | "cond"
+            | "div"
+            | "end"
+            | "fun"
+            | "if"
+            | "let"
+            | "not"
+            | "of"
+            | "or"
+            | "orelse"
+            | "receive"
+            | "rem"
+            | "try"
+            | "when"
+            | "xor"
+            | "maybe"
+            | "else"
+    )
+}
+
+/// Erlang text of a constant expression (literals, tuples, lists, binaries of strings).
+pub(crate) fn const_text(
+    body: &racewit_syntax::ir::Body,
+    e: racewit_syntax::ir::ExprId,
+) -> Option<String> {
+    use racewit_syntax::ir::{BinType, Expr, Literal};
+    Some(match body.expr(e) {
+        Expr::Lit(Literal::Atom(a)) => atom(a),
+        Expr::Lit(Literal::Int(i)) => i.to_string(),
+        Expr::Lit(Literal::BigInt(b)) => b.to_string(),
+        Expr::Lit(Literal::Float(x)) => format!("{x:?}"),
+        Expr::Lit(Literal::String(s)) => erlang_string(s)?,
+        Expr::Nil => "[]".into(),
+        Expr::Tuple(items) => {
+            let parts: Option<Vec<String>> = items.iter().map(|&i| const_text(body, i)).collect();
+            format!("{{{}}}", parts?.join(", "))
+        }
+        Expr::Cons(h, t) => {
+            let mut parts = vec![const_text(body, *h)?];
+            let mut tail = *t;
+            loop {
+                match body.expr(tail) {
+                    Expr::Nil => break,
+                    Expr::Cons(h2, t2) => {
+                        parts.push(const_text(body, *h2)?);
+                        tail = *t2;
+                    }
+                    _ => return None,
+                }
+            }
+            format!("[{}]", parts.join(", "))
+        }
+        Expr::Binary(segs) => {
+            let mut text = String::new();
+            for seg in segs {
+                if seg.size.is_some() || !matches!(seg.ty, BinType::Integer) {
+                    return None;
+                }
+                match body.expr(seg.value) {
+                    Expr::Lit(Literal::String(s)) => text.push_str(s),
+                    Expr::Lit(Literal::Int(b)) if (0..=255).contains(b) => {
+                        text.push(char::from(*b as u8))
+                    }
+                    _ => return None,
+                }
+            }
+            format!("<<{}>>", erlang_string(&text)?)
+        }
+        _ => return None,
+    })
+}
+
+/// A printable ASCII string as an Erlang string literal.
+fn erlang_string(s: &str) -> Option<String> {
+    if !s.chars().all(|c| (' '..='~').contains(&c)) {
+        return None;
+    }
+    Some(format!(
+        "\"{}\"",
+        s.replace('\\', "\\\\").replace('"', "\\\"")
+    ))
+}
