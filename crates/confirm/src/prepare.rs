@@ -18,8 +18,9 @@ use racewit_syntax::ir::{Body, CallTarget, Expr, ExprId, Literal, Program, VarId
 use crate::callers::Callers;
 use crate::erl_text::const_text;
 
-/// The most preparers tried for one entry.
-const MAX_PREPARERS: usize = 4;
+/// The most preparers tried for one entry from each kind of evidence (an
+/// earlier call, a shared constant, the same table argument).
+const MAX_PREPARERS: usize = 3;
 
 /// A call to make before the workers start.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,8 +116,12 @@ pub(crate) fn preparers(
     (m, f, a): (&str, &str, u32),
 ) -> Vec<Preparer> {
     let mut out: Vec<Preparer> = Vec::new();
-    let push = |p: Preparer, out: &mut Vec<Preparer>| {
-        if p.shares() && !out.contains(&p) && out.len() < MAX_PREPARERS {
+    // Each kind of evidence has its own quota, so that many calls of one
+    // kind do not crowd out the others.
+    let mut quota = [0usize; 3];
+    let mut push = |p: Preparer, kind: usize, out: &mut Vec<Preparer>| {
+        if p.shares() && !out.contains(&p) && quota[kind] < MAX_PREPARERS {
+            quota[kind] += 1;
             out.push(p);
         }
     };
@@ -159,7 +164,7 @@ pub(crate) fn preparers(
                     continue;
                 };
                 if (p.module.as_str(), p.function.as_str(), p.args.len() as u32) != (m, f, a) {
-                    push(p, &mut out);
+                    push(p, 0, &mut out);
                 }
             }
         }
@@ -183,7 +188,7 @@ pub(crate) fn preparers(
                 }) else {
                     continue;
                 };
-                push(p, &mut out);
+                push(p, 1, &mut out);
             }
         }
         // Last, with no call site to go by: the module's other exported
@@ -210,6 +215,7 @@ pub(crate) fn preparers(
                             args: (0..a as usize).map(PrepArg::Entry).collect(),
                             why: Why::SameTable,
                         },
+                        2,
                         &mut out,
                     );
                 }
