@@ -776,6 +776,59 @@ mod tests {
     }
 
     #[test]
+    fn an_insert_new_whose_result_picks_a_branch_is_no_stale_write() {
+        let make = |write: &str| {
+            check(&format!(
+                "-module(t).\n-export([setup/0, add/2]).\n\
+                 setup() -> ets:new(t, [named_table, public]).\n\
+                 add(K, V) ->\n    case ets:member(t, K) of\n        true -> ok;\n\
+                 \x20       false ->\n            {write}\n    end.\n"
+            ))
+        };
+        // The `false` of a key inserted meanwhile has its own branch.
+        assert_eq!(
+            make("case ets:insert_new(t, {K, V}) of false -> add(K, V); true -> ok end"),
+            vec![]
+        );
+        // The result is dropped: the check and the insert still race.
+        assert_eq!(make("ets:insert_new(t, {K, V}), ok"), vec![("ets", 5, 8)]);
+        // A plain insert overwrites what another process inserted.
+        assert_eq!(make("ets:insert(t, {K, V}), ok"), vec![("ets", 5, 8)]);
+    }
+
+    #[test]
+    fn a_helper_read_returning_into_one_server_is_serialised() {
+        // `get/1` is exported and may run anywhere, but this path returns
+        // from it into the server's callback: the server runs it all.
+        let src = "-module(t).\n-behaviour(gen_server).\n\
+                   -export([start/0, get/1, init/1, handle_call/3, handle_cast/2]).\n\
+                   start() -> gen_server:start_link({local, t}, t, [], []).\n\
+                   get(K) -> ets:lookup(t, K).\n\
+                   init([]) -> ets:new(t, [named_table, public]), {ok, 0}.\n\
+                   handle_call({bump, K}, _, S) -> [{K, N}] = get(K), {reply, set(K, N + 1), S}.\n\
+                   handle_cast(_, S) -> {noreply, S}.\n\
+                   set(K, N) -> ets:insert(t, {K, N}).\n";
+        assert_eq!(check(src), vec![]);
+        // The same helpers also used outside the server: a client's write
+        // can come between the server's read and write.
+        let client = src.replace("-export([start/0,", "-export([reset/1, start/0,")
+            + "reset(K) -> set(K, 0).\n";
+        assert_eq!(check(&client), vec![("ets", 5, 9)]);
+    }
+
+    #[test]
+    fn a_spawn_named_by_a_variable_starts_a_process() {
+        // `erlang:Spawn(Fun)`, `Spawn` fed `spawn` or `spawn_link` by the
+        // callers: the fun runs in a new process, and registers there.
+        let src = "-module(t).\n-export([call/0]).\n\
+                   call() ->\n    case whereis(srv) of\n        undefined -> start(spawn);\n\
+                   \x20       _ -> ok\n    end.\n\
+                   start(Spawn) -> erlang:Spawn(fun() -> register(srv, self()), loop() end).\n\
+                   loop() -> receive stop -> ok end.\n";
+        assert_eq!(check(src), vec![("registry", 4, 8)]);
+    }
+
+    #[test]
     fn a_pair_crossing_two_requests_is_kept() {
         let src = "-module(t).\n-behaviour(gen_server).\n\
                    -export([start/0, incr/1, init/1, handle_call/3, handle_cast/2]).\n\
