@@ -90,6 +90,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 let t = t1.meet(t2, self.w.limit);
                 (!self.w.tables.maybe_public(&t) && !self.crosses_requests(hit))
                     || self.guarded_insert(hit.write_unit, hit.write)
+                    || self.counted_after_check(read, hit)
             }
             _ => false,
         }
@@ -197,6 +198,57 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             }
             _ => false,
         })
+    }
+
+    /// An `ets:update_counter` after an `ets:member` check of the same
+    /// item, when no write of the program to that table removes
+    /// objects (`delete`, `delete_object`, `take`, `select_delete`,
+    /// `match_delete`, `delete_all_objects`, under any key of the table):
+    /// a key found stays found, so
+    /// the check cannot go stale in a way the update notices, and the
+    /// update itself is atomic (it adds to the value in the table, not to
+    /// a value read before), so no update is lost.
+    fn counted_after_check(&self, read: &Read, hit: &Hit) -> bool {
+        let is = |o: Origin, name: &str| {
+            self.mfa_at(o)
+                .is_some_and(|m| m.module == "ets" && m.name == name)
+        };
+        if !is(read.origin, "member") || !is(hit.write, "update_counter") {
+            return false;
+        }
+        let ctx = self.w.global_ctx(read.unit);
+        let Some((_, item)) = self.w.item_at(read.category, read.origin, &ctx) else {
+            return false;
+        };
+        let removes = |o: Origin| {
+            self.mfa_at(o).is_none_or(|m| {
+                m.module != "ets"
+                    || matches!(
+                        m.name.as_str(),
+                        "delete"
+                            | "delete_object"
+                            | "take"
+                            | "select_delete"
+                            | "match_delete"
+                            | "delete_all_objects"
+                    )
+            })
+        };
+        // Any key of the table: a removal under a key the analysis cannot
+        // tie to the checked one may still be that key.
+        let Item::TableKey { table, .. } = &item else {
+            return false;
+        };
+        !self
+            .w
+            .writes
+            .iter()
+            .filter(|(c, ..)| *c == read.category)
+            .filter(|(_, _, _, witem, _)| match witem {
+                Item::TableKey { table: t, .. } => table.may_equal_narrow(t),
+                _ => true,
+            })
+            .any(|(_, o, ..)| removes(*o))
     }
 
     /// Every table the hit's item may be was made by code that runs only

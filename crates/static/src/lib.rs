@@ -797,6 +797,24 @@ mod tests {
     }
 
     #[test]
+    fn a_counter_update_after_a_member_check_is_no_lost_update() {
+        let make = |extra: &str| {
+            check(&format!(
+                "-module(t).\n-export([setup/0, add/2, drop/1]).\n\
+                 setup() -> ets:new(t, [named_table, public]).\n\
+                 add(K, V) ->\n    case ets:member(t, K) of\n\
+                 \x20       true -> ets:update_counter(t, K, V);\n\
+                 \x20       false -> ets:insert(t, {{K, V}})\n    end.\n\
+                 drop(K) -> {extra}.\n"
+            ))
+        };
+        // Nothing removes a key: the update adds to whatever is there.
+        assert_eq!(make("K"), vec![("ets", 5, 7)]);
+        // A delete between the check and the update makes it fail.
+        assert_eq!(make("ets:delete(t, K)"), vec![("ets", 5, 6), ("ets", 5, 7)]);
+    }
+
+    #[test]
     fn a_helper_read_returning_into_one_server_is_serialised() {
         // `get/1` is exported and may run anywhere, but this path returns
         // from it into the server's callback: the server runs it all.
