@@ -70,11 +70,16 @@
 //!   execution: a table no other process can write (protected or private,
 //!   never given away; unless the path crosses a server request); a pair
 //!   run only by one process that exists once, which does every write of
-//!   the item ([`process`]: serialised by its mailbox), where "exists once"
+//!   the item ([`process`]: serialised by its mailbox; the path's process
+//!   is the one any function on it is confined to, so a read in a helper
+//!   that returns into a server callback counts), where "exists once"
 //!   may also be the table's owner instance (a table made by that kind of
 //!   process, unnamed or named by a constant or by the value its `ets:new`
 //!   was given, written only there); a pair under a lock
-//!   every write of the item holds ([`locks`]); `spawn`+`register` whose new
+//!   every write of the item holds ([`locks`]); an `ets:insert_new` whose
+//!   result selects a `case` clause (it never overwrites); an
+//!   `ets:update_counter` after an `ets:member` check when nothing removes
+//!   objects from the table; `spawn`+`register` whose new
 //!   process blocks in a `receive` first. Pairs in test code are counted,
 //!   not reported, unless `include_tests`.
 //!
