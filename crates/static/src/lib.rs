@@ -580,7 +580,15 @@ mod tests {
         ];
         for r in reads {
             for w in writes {
-                assert_eq!(bump_with(r, w), vec![("ets", 5, 6)], "{r} -> {w}");
+                // An atomic update after a member check, with nothing in
+                // the program removing objects: filtered (see
+                // a_counter_update_after_a_member_check_is_no_lost_update).
+                let expected = if r.contains("member") && w.contains("update_counter") {
+                    vec![]
+                } else {
+                    vec![("ets", 5, 6)]
+                };
+                assert_eq!(bump_with(r, w), expected, "{r} -> {w}");
             }
         }
     }
