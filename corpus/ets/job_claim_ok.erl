@@ -1,7 +1,7 @@
 %% Workers claim jobs from a shared table.  member/2 is only a cheap fast
 %% path; the claim itself is ets:insert_new/2, which is atomic, so a worker
 %% that read a stale `false` just gets `false` back and moves on.
-%% Expected: R002 unconfirmed (the losing insert_new changes nothing).
+%% Expected: filtered (insert_new's false has a branch; it changes nothing).
 -module(job_claim_ok).
 -export([setup/0, claim/1, owner/1, teardown/0, test/0]).
 
@@ -17,12 +17,12 @@ teardown() ->
 
 claim(JobId) ->
     case ets:member(?TAB, JobId) of
-%%       ^^^^^^^^^^ R002 #1 read: ets job_claims/<JobId> (unconfirmed)
+%%       ^^^^^^^^^^ R002 #1 read (filtered): ets job_claims/<JobId>
         true ->
             {error, taken};
         false ->
             case ets:insert_new(?TAB, {JobId, self()}) of
-%%               ^^^^^^^^^^^^^^ R002 #1 write: atomic, fails harmlessly when taken
+%%               ^^^^^^^^^^^^^^ R002 #1 write (filtered): atomic, its false has a branch
                 true -> ok;
                 false -> {error, taken}
             end

@@ -88,7 +88,9 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             }
             (Category::Ets, Item::TableKey { table: t1, .. }, Item::TableKey { table: t2, .. }) => {
                 let t = t1.meet(t2, self.w.limit);
-                !self.w.tables.maybe_public(&t) && !self.crosses_requests(hit)
+                (!self.w.tables.maybe_public(&t) && !self.crosses_requests(hit))
+                    || self.guarded_insert(hit.write_unit, hit.write)
+                    || self.counted_after_check(read, hit)
             }
             _ => false,
         }
@@ -109,19 +111,9 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     fn serialised(&self, read: &Read, hit: &Hit) -> bool {
         let procs = &self.w.procs;
         let only = |u: UnitId| procs.runs_in[u.index()].only();
-        let Some(p) = only(read.unit) else {
+        let Some(p) = self.path_process(read, hit) else {
             return false;
         };
-        if only(hit.write_unit) != Some(p)
-            || hit.hops.iter().any(|h| {
-                matches!(h.kind, HopKind::Spawn | HopKind::Serve)
-                    || only(h.unit) != Some(p)
-                    || h.other.is_some_and(|o| only(o) != Some(p))
-            })
-            || self.crosses_requests(hit)
-        {
-            return false;
-        }
         let once = procs.singletons.contains(&p) || self.owned_by(p, hit);
         if !once {
             return false;
@@ -137,6 +129,126 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
             .filter(|(_, o, wu, witem, _)| !self.initialising(*o, *wu, witem))
             .all(|(_, _, wu, _, _)| only(*wu) == Some(p))
+    }
+
+    /// The one process that runs the whole path from the read to the
+    /// write, when some function on it runs only in that process.
+    ///
+    /// A path with no process start and no request is one process's
+    /// sequential run: the read's function returned to the callers the
+    /// path climbs to, and the path's calls were made by the functions
+    /// above them. So when any function on the path (the read's, a caller
+    /// returned to, a callee entered, the write's) runs only in `p`, the
+    /// whole path runs in `p`, even where the read sits in a helper that
+    /// other processes call too. No function on the path may run only in
+    /// processes other than `p`.
+    fn path_process(&self, read: &Read, hit: &Hit) -> Option<crate::process::Proc> {
+        if hit
+            .hops
+            .iter()
+            .any(|h| matches!(h.kind, HopKind::Spawn | HopKind::Serve))
+            || self.crosses_requests(hit)
+        {
+            return None;
+        }
+        let runs_in = &self.w.procs.runs_in;
+        let mut units = vec![read.unit, hit.write_unit, hit.base_unit];
+        for h in &hit.hops {
+            units.push(h.unit);
+            units.extend(h.other);
+        }
+        let mut found = None;
+        for u in units {
+            match &runs_in[u.index()] {
+                crate::process::ProcSet::Any => {}
+                crate::process::ProcSet::Some(ps) if ps.len() == 1 => {
+                    let q = ps.iter().next().copied()?;
+                    if found.is_some_and(|p| p != q) {
+                        return None;
+                    }
+                    found = Some(q);
+                }
+                crate::process::ProcSet::Some(_) => return None,
+            }
+        }
+        found
+    }
+
+    /// An `ets:insert_new/2` write whose result selects between the
+    /// clauses of a `case`: it never overwrites an object. If another
+    /// process inserted the key after the read, the call returns `false`
+    /// and the code takes the branch made for that, so no stale value is
+    /// written (the guard `insert_new` exists to be).
+    fn guarded_insert(&self, unit: UnitId, o: Origin) -> bool {
+        let is_insert_new = self
+            .mfa_at(o)
+            .is_some_and(|m| m.module == "ets" && m.name == "insert_new");
+        if !is_insert_new {
+            return false;
+        }
+        let units = self.w.units;
+        let body = &units.function(units.unit(unit).owner).body;
+        body.exprs.iter().any(|e| match e {
+            racewit_syntax::ir::Expr::Case { arg, clauses, .. } => {
+                clauses.len() >= 2
+                    && matches!(
+                        body.expr(*arg),
+                        racewit_syntax::ir::Expr::Call { site, .. } if *site == o.site
+                    )
+            }
+            _ => false,
+        })
+    }
+
+    /// An `ets:update_counter` after an `ets:member` check of the same
+    /// item, when no write of the program to that table removes
+    /// objects (`delete`, `delete_object`, `take`, `select_delete`,
+    /// `match_delete`, `delete_all_objects`, under any key of the table):
+    /// a key found stays found, so
+    /// the check cannot go stale in a way the update notices, and the
+    /// update itself is atomic (it adds to the value in the table, not to
+    /// a value read before), so no update is lost.
+    fn counted_after_check(&self, read: &Read, hit: &Hit) -> bool {
+        let is = |o: Origin, name: &str| {
+            self.mfa_at(o)
+                .is_some_and(|m| m.module == "ets" && m.name == name)
+        };
+        if !is(read.origin, "member") || !is(hit.write, "update_counter") {
+            return false;
+        }
+        let ctx = self.w.global_ctx(read.unit);
+        let Some((_, item)) = self.w.item_at(read.category, read.origin, &ctx) else {
+            return false;
+        };
+        let removes = |o: Origin| {
+            self.mfa_at(o).is_none_or(|m| {
+                m.module != "ets"
+                    || matches!(
+                        m.name.as_str(),
+                        "delete"
+                            | "delete_object"
+                            | "take"
+                            | "select_delete"
+                            | "match_delete"
+                            | "delete_all_objects"
+                    )
+            })
+        };
+        // Any key of the table: a removal under a key the analysis cannot
+        // tie to the checked one may still be that key.
+        let Item::TableKey { table, .. } = &item else {
+            return false;
+        };
+        !self
+            .w
+            .writes
+            .iter()
+            .filter(|(c, ..)| *c == read.category)
+            .filter(|(_, _, _, witem, _)| match witem {
+                Item::TableKey { table: t, .. } => table.may_equal_narrow(t),
+                _ => true,
+            })
+            .any(|(_, o, ..)| removes(*o))
     }
 
     /// Every table the hit's item may be was made by code that runs only

@@ -235,10 +235,36 @@ pub fn invocations(
             module: mv,
             function: fv,
         } => {
+            let (mv, fv) = (r(mv), r(fv));
+            // `erlang:Spawn(Fun)` with `Spawn` one of a few known atoms:
+            // each name the context gives is a call of its own, so a
+            // process start or an apply reached this way is followed as
+            // the static call would be.
+            if let (Some(ms), Some(fs)) = (mv.atoms(), fv.atoms()) {
+                let arity = sv.args.len() as u32;
+                for m in &ms {
+                    for f in &fs {
+                        let mfa = MFA {
+                            module: m.clone(),
+                            name: f.clone(),
+                            arity,
+                        };
+                        let callee = units.lookup_mfa(&mfa);
+                        let one = SiteVals {
+                            unit: sv.unit,
+                            target: SiteTarget::Static(mfa),
+                            callee,
+                            args: sv.args.clone(),
+                        };
+                        out.extend(invocations(units, servers, limit, module, &one, ctx));
+                    }
+                }
+                return out;
+            }
             dynamic(
                 units,
-                &r(mv),
-                &r(fv),
+                &mv,
+                &fv,
                 Some(sv.args.clone()),
                 EdgeKind::Call,
                 &mut out,
