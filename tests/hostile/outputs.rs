@@ -100,8 +100,18 @@ fn two_runs_on_one_output_directory_do_not_mix() {
                 .expect("JSON");
         assert_eq!(witness["subject"], id.as_str(), "{path}");
     }
-    let third = racewit(dir.path(), &args);
+    // The directory is free again: a third run on it (on `reg.erl` alone,
+    // which is all it needs to confirm a race) runs and writes its report.
+    let third = racewit(
+        dir.path(),
+        &["check", "--format", "json", "--out", "out", "reg.erl"],
+    );
     assert_eq!(third.code, Some(2), "{}", third.stderr);
+    let on_disk: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("out/report.json")).expect("report.json"),
+    )
+    .expect("JSON");
+    assert_eq!(third.json(), on_disk, "report.json is the third run's");
 }
 
 /// A newline in a file name is never pasted into generated code: the race

@@ -246,6 +246,15 @@ fn a_function_missing_from_a_partial_stand_in_parks() {
     use racewit_vm::ParkReason;
     let otp = racewit_otp::installed();
     let none = racewit_vm::Libraries::none();
+    // The cases on OTP's `lists` and export tables need an installed OTP;
+    // the stand-in cases run everywhere.
+    let have_otp = racewit_otp::discover().is_some();
+    if !have_otp {
+        eprintln!(
+            "notice: Erlang/OTP is not installed (OTP's lists and export tables); \
+             the three cases on OTP's modules are skipped, the stand-in cases run"
+        );
+    }
     for (call, libs, parked) in [
         (
             "global:whereis_name(x), global:info()",
@@ -270,6 +279,9 @@ fn a_function_missing_from_a_partial_stand_in_parks() {
         ),
         ("catch (list_to_atom(\"made_up_mod\")):f()", &otp, None),
     ] {
+        if !have_otp && std::ptr::eq(libs, &otp) {
+            continue;
+        }
         let program = racewit_syntax::load_source(
             "t.erl",
             &format!("-module(t).\n-export([main/0]).\nmain() -> {call}.\n"),
