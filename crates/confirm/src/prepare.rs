@@ -135,10 +135,10 @@ pub(crate) fn preparers(
         let body = &func.body;
         if let Expr::Call { args, .. } = body.expr(e) {
             for (j, &arg) in args.iter().enumerate().take(a as usize) {
-                if let Some(text) = const_text(body, arg) {
-                    if !passed[j].contains(&text) {
-                        passed[j].push(text);
-                    }
+                if let Some(text) = const_text(body, arg)
+                    && !passed[j].contains(&text)
+                {
+                    passed[j].push(text);
                 }
             }
         }
