@@ -49,8 +49,8 @@ pub struct Harness {
 }
 
 impl Harness {
-    /// This harness, its variants and theirs distinct-valued twins: every
-    /// module the plan loads.
+    /// This harness, its variants, and the twin of each in which every
+    /// worker passes its own values: every module the plan loads.
     pub fn all(&self) -> impl Iterator<Item = &Harness> {
         std::iter::once(self)
             .chain(&self.variants)
