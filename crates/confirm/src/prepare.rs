@@ -109,7 +109,9 @@ fn effect(body: &Body, mut e: ExprId) -> ExprId {
 /// The preparers for `(m, f, a)` found in the program, most telling first:
 /// calls made earlier in a clause that calls the entry, then calls of the
 /// entry module's other exported functions with a constant the program
-/// passes to the entry.
+/// passes to the entry, then the module's functions of the same arity that
+/// take the same table argument in the same place (at most
+/// [`MAX_PREPARERS`] of each kind).
 pub(crate) fn preparers(
     program: &Program,
     callers: &Callers,
