@@ -231,16 +231,7 @@ mod tests {
     use super::*;
 
     fn callers(src: &[(&str, &str)]) -> Callers {
-        let files: Vec<(String, String)> = src
-            .iter()
-            .map(|(n, t)| (format!("{n}.erl"), t.to_string()))
-            .collect();
-        let refs: Vec<(&str, &str)> = files
-            .iter()
-            .map(|(n, t)| (n.as_str(), t.as_str()))
-            .collect();
-        let p = racewit_syntax::load::load_sources(&refs, &racewit_syntax::LoadOptions::default());
-        Callers::new(&p)
+        Callers::new(&crate::test_support::program(src))
     }
 
     fn mfa(m: &str, f: &str, a: u32) -> Mfa {

@@ -33,6 +33,8 @@ pub mod search;
 pub mod serial;
 pub mod system;
 mod table_setup;
+#[cfg(test)]
+mod test_support;
 pub mod verdict;
 pub mod vm_system;
 pub mod witness;

@@ -286,18 +286,7 @@ fn blocks(body: &Body) -> impl Iterator<Item = &[ExprId]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn program(src: &[(&str, &str)]) -> Program {
-        let files: Vec<(String, String)> = src
-            .iter()
-            .map(|(n, t)| (format!("{n}.erl"), t.to_string()))
-            .collect();
-        let refs: Vec<(&str, &str)> = files
-            .iter()
-            .map(|(n, t)| (n.as_str(), t.as_str()))
-            .collect();
-        racewit_syntax::load::load_sources(&refs, &racewit_syntax::LoadOptions::default())
-    }
+    use crate::test_support::program;
 
     const METRICS: &str = "-module(metrics).\n\
         -export([new/1, tag/2, delete/1, value/1]).\n\

@@ -355,19 +355,18 @@ impl SearchPath {
             return Some(h);
         }
         if self.app_headers {
+            let (name, app) = self.plain_name_and_app(rel)?;
             return self
-                .find_in_app(probes, rel)
-                .or_else(|| self.find_beside_app(probes, rel));
+                .find_in_app(probes, &name, &app)
+                .or_else(|| self.find_beside_app(probes, &name, &app));
         }
         None
     }
 
-    /// A plain header name found nowhere in the module's application: the
-    /// one file of that name in the `include/` directory of an application
-    /// beside it (the same library root), as OTP's own build finds
-    /// `logger.hrl` for stdlib with `-I .../kernel/include`. Several
-    /// applications holding one: none.
-    fn find_beside_app(&self, probes: &mut Probes<'_>, rel: &Path) -> Option<Arc<Header>> {
+    /// A plain header name (no directory part) and the module's
+    /// application directory (the parent of the nearest `src` above the
+    /// module), where both exist.
+    fn plain_name_and_app(&self, rel: &Path) -> Option<(String, PathBuf)> {
         let mut parts = rel.components();
         let (Some(Component::Normal(name)), None) = (parts.next(), parts.next()) else {
             return None;
@@ -377,8 +376,22 @@ impl SearchPath {
             .into_iter()
             .find(|(_, abs)| abs.file_name().is_some_and(|n| n == "src"))
             .map(|(spelled, _)| normalize(&spelled.join("..")))?;
+        Some((name.to_string_lossy().into_owned(), app))
+    }
+
+    /// A plain header name found nowhere in the module's application: the
+    /// one file of that name in the `include/` directory of an application
+    /// beside it (the same library root), as OTP's own build finds
+    /// `logger.hrl` for stdlib with `-I .../kernel/include`. Several
+    /// applications holding one: none.
+    fn find_beside_app(
+        &self,
+        probes: &mut Probes<'_>,
+        name: &str,
+        app: &Path,
+    ) -> Option<Arc<Header>> {
         let root = normalize(&app.join(".."));
-        let own = std::path::absolute(&app).ok().map(|p| normalize(&p));
+        let own = std::path::absolute(app).ok().map(|p| normalize(&p));
         let mut found: Vec<PathBuf> = std::fs::read_dir(&root)
             .ok()?
             .flatten()
@@ -398,18 +411,9 @@ impl SearchPath {
     /// name under the module's application (`src/**`, `include/**`), as a
     /// build's `-I` options would have found it (OTP's Makefiles pass
     /// sibling source directories). Several files of that name: none.
-    fn find_in_app(&self, probes: &mut Probes<'_>, rel: &Path) -> Option<Arc<Header>> {
-        let mut parts = rel.components();
-        let (Some(Component::Normal(name)), None) = (parts.next(), parts.next()) else {
-            return None;
-        };
-        let app = self
-            .spelled_ancestors()
-            .into_iter()
-            .find(|(_, abs)| abs.file_name().is_some_and(|n| n == "src"))
-            .map(|(spelled, _)| normalize(&spelled.join("..")))?;
-        let headers = probes.cache.headers_of_app(&app);
-        match headers.get(&*name.to_string_lossy())?.as_slice() {
+    fn find_in_app(&self, probes: &mut Probes<'_>, name: &str, app: &Path) -> Option<Arc<Header>> {
+        let headers = probes.cache.headers_of_app(app);
+        match headers.get(name)?.as_slice() {
             [only] => probes.at(&normalize(only)),
             _ => None,
         }
