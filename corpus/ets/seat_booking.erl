@@ -2,7 +2,7 @@
 %% holder, counts holders and marks the flight full at capacity.  With two
 %% bookers a stale `open` is harmless; a third booker that read `open` before
 %% the flight filled up overbooks it and crashes after writing `full`.
-%% Expected: R002 #1 confirmed, crash, bound 1, 3 processes; #2 filtered.
+%% Expected: R002 #1 confirmed, non_serializable (two bookers both told {ok, 2}), bound 1, 2 processes; #2 filtered.
 -module(seat_booking).
 -export([setup/0, book/0, holders/0, teardown/0, test/0]).
 

@@ -2,7 +2,7 @@
 %% renew theirs: the reaper can match a lease, the holder renew it, and the
 %% reaper delete the fresh lease.  renew/2 itself is check-then-write too: two
 %% holders can both take a free lease (final state looks serial, both think
-%% they hold it).  Expected: #1 confirmed non_serializable; #2 confirmed, none.
+%% they hold it: both return ok).  Expected: #1 confirmed non_serializable; #2 confirmed, non_serializable.
 -module(lease_table).
 -export([setup/0, renew/2, reap/1, holder/1, teardown/0, test/0]).
 
@@ -23,7 +23,7 @@ teardown() ->
 
 renew(Res, Now) ->
     case mnesia:dirty_read(lease, Res) of
-%%       ^^^^^^^^^^^^^^^^^ R003 #2 read: mnesia lease/<Res> (confirmed, none)
+%%       ^^^^^^^^^^^^^^^^^ R003 #2 read: mnesia lease/<Res> (confirmed, non_serializable)
         [#lease{owner = Other}] when Other =/= self() ->
             {error, held};
         _ ->

@@ -3,7 +3,7 @@
 %% see the old pid; the second unregister/1 raises badarg on a name the first
 %% already released.  The whereis -> register pair also interleaves, but a
 %% register can only fail after an unregister failed first.
-%% Expected: R001 #1 confirmed, crash, bound 1; R001 #2 confirmed, none.
+%% Expected: R001 #1 confirmed, crash, bound 1; R001 #2 confirmed, non_serializable (3 restarts).
 -module(unregister_restart).
 -export([start/0, restart/0, stop/0, test/0]).
 
@@ -26,7 +26,7 @@ restart() ->
             Jobs = receive {jobs, J} -> J after 500 -> [] end,
             New = spawn(fun() -> sched_loop(Jobs) end),
             register(?NAME, New),
-%%          ^^^^^^^^ R001 #2 write: re-registers after another restart replaced the server (none)
+%%          ^^^^^^^^ R001 #2 write: re-registers after another restart replaced the server
             New
     end.
 

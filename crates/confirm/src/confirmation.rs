@@ -491,6 +491,24 @@ fn confirm_one(
                 last_harness = Some(h.clone());
             }
         }
+        // Still none: a different call the program makes on the same
+        // thing (a tag against an untag) may lose what an equal call
+        // cannot.
+        for m in &picked.mixed {
+            if !matches!(&first, Some((_, Consequence::None))) {
+                break;
+            }
+            let (msys, mprefix) = settle(start(image, &m.module, &m.function, opts), m, opts);
+            let (again, n) = harmful_race(&msys, m, &sites, opts);
+            interleavings += n;
+            if let Some(again) = again {
+                first = Some(again);
+                h = m;
+                sys = msys;
+                prefix = mprefix;
+                last_harness = Some(h.clone());
+            }
+        }
         if let Some((found, consequence)) = &first {
             let consequence = consequence.clone();
             let verdict = Verdict {
@@ -610,6 +628,7 @@ fn harmful_race(
     let serial = serial_runs(sys, h.workers.len(), opts.max_run_steps, 200);
     let summary = Arc::new(SerialSummary::new(
         &serial.into_iter().map(|(s, _)| s).collect::<Vec<_>>(),
+        h.workers.len(),
     ));
     let again = search(
         sys,
@@ -729,11 +748,16 @@ struct SerialSummary {
     crash_kinds: BTreeSet<String>,
     clean_exists: bool,
     states: BTreeSet<String>,
+    /// The workers' number and how each serial run ended ([`run_end`]).
+    workers: usize,
+    ends: BTreeSet<RunEnd>,
 }
 
 impl SerialSummary {
-    fn new(serial: &[VmSystem]) -> SerialSummary {
+    fn new(serial: &[VmSystem], workers: usize) -> SerialSummary {
         SerialSummary {
+            workers,
+            ends: serial.iter().map(|s| run_end(s, workers)).collect(),
             crash_kinds: serial
                 .iter()
                 .flat_map(crashes)
@@ -758,7 +782,10 @@ impl SerialSummary {
         {
             return true;
         }
-        !self.states.is_empty() && !self.states.contains(&state_of(end))
+        (!self.states.is_empty() && !self.states.contains(&state_of(end)))
+            || (!self.ends.is_empty()
+                && results(end, self.workers).iter().all(Option::is_some)
+                && !self.ends.contains(&run_end(end, self.workers)))
     }
 }
 
@@ -844,6 +871,23 @@ fn reads_after_workers(trace: &[TraceStep<Site>], workers: &[String]) -> Vec<Str
                 && t.item.as_deref().is_some_and(|i| !i.starts_with("mailbox"))
         })
         .map(|t| t.text.clone())
+        .collect()
+}
+
+/// How a run ended, as compared with the serial runs: the shared state and
+/// what each worker's call returned.
+type RunEnd = (String, Vec<Option<String>>);
+
+fn run_end(sys: &VmSystem, workers: usize) -> RunEnd {
+    (state_of(sys), results(sys, workers))
+}
+
+/// What each worker's call returned in a run, by worker (`None` for a call
+/// that did not return).
+fn results(sys: &VmSystem, workers: usize) -> Vec<Option<String>> {
+    self::workers(sys, workers)
+        .into_iter()
+        .map(|p| sys.returned(p))
         .collect()
 }
 
@@ -1004,6 +1048,27 @@ fn consequence(
         return Consequence::NonSerializable {
             observed,
             serial_outcomes: serial_values.len(),
+        };
+    }
+    // The final state is one a serial run leaves, but what the calls
+    // returned may not go with it: a reset that hands back a count which an
+    // increment it overwrote had already changed.
+    let returned = results(end, worker_count);
+    let outcomes: BTreeSet<RunEnd> = serial.iter().map(|s| run_end(s, worker_count)).collect();
+    // Only when every call returned: a call that crashed is judged as a
+    // crash (above), not by what the others returned.
+    if returned.iter().all(Option::is_some)
+        && !outcomes.is_empty()
+        && !outcomes.contains(&(observed.clone(), returned.clone()))
+    {
+        let calls: Vec<String> = workers_of(end)
+            .iter()
+            .zip(&returned)
+            .map(|(w, r)| format!("{w} returned {}", r.as_deref().unwrap_or_default()))
+            .collect();
+        return Consequence::NonSerializable {
+            observed: format!("{}\n{observed}", calls.join(", ")),
+            serial_outcomes: outcomes.len(),
         };
     }
     let parked = end

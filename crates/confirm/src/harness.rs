@@ -46,15 +46,24 @@ pub struct Harness {
     /// harm, since a lost update of equal values cannot be seen.
     #[serde(skip)]
     pub distinct: Option<Box<Harness>>,
+    /// The same entry raced by a *rival*: a second worker that makes another
+    /// call the program makes on the same thing (`untag` raced by `tag`,
+    /// a reset raced by an increment), each worker with its own values.
+    /// Searched, like `distinct`, when the race shows with no visible harm:
+    /// two equal calls may lose nothing that a different writer would.
+    #[serde(skip)]
+    pub mixed: Vec<Harness>,
 }
 
 impl Harness {
     /// This harness, its variants, and the twin of each in which every
     /// worker passes its own values: every module the plan loads.
     pub fn all(&self) -> impl Iterator<Item = &Harness> {
-        std::iter::once(self)
-            .chain(&self.variants)
-            .flat_map(|h| std::iter::once(h).chain(h.distinct.as_deref()))
+        std::iter::once(self).chain(&self.variants).flat_map(|h| {
+            std::iter::once(h)
+                .chain(h.distinct.as_deref())
+                .chain(&h.mixed)
+        })
     }
 }
 
@@ -139,6 +148,27 @@ pub fn build(
         0 => format!("racewit_harness_{index}"),
         k => format!("racewit_harness_{index}_{k}"),
     };
+    // The calls the program makes on what the entry works on, which may
+    // also race with it (see `Harness::mixed`).
+    let rivals: Vec<Preparer> = crate::prepare::preparers_where(
+        program,
+        callers,
+        (
+            entry.mfa.module.as_str(),
+            entry.mfa.name.as_str(),
+            entry.mfa.arity,
+        ),
+        |p| {
+            crate::prepare::may_write(
+                program,
+                (&p.module, &p.function, p.args.len() as u32),
+                suspect.category,
+            )
+        },
+    )
+    .into_iter()
+    .take(MAX_RIVALS)
+    .collect();
     let mut base = api_harness(
         program,
         callers,
@@ -146,6 +176,7 @@ pub fn build(
         entry,
         processes,
         &Drive::default(),
+        &rivals,
         module(0),
     );
     // Values the harness had to guess may be of the wrong shape for the code
@@ -246,6 +277,12 @@ pub fn build(
         .take(MAX_VARIANTS)
         .enumerate()
         .map(|(k, (e, drive))| {
+            // Rivals race the entry where what it works on exists.
+            let rivals = if e == entry && drive.prepare.is_some() {
+                rivals.as_slice()
+            } else {
+                &[]
+            };
             api_harness(
                 program,
                 callers,
@@ -253,6 +290,7 @@ pub fn build(
                 e,
                 processes,
                 &drive,
+                rivals,
                 module(k + 1),
             )
         })
@@ -278,6 +316,9 @@ struct Drive {
 }
 
 const MAX_VARIANTS: usize = 24;
+
+/// The most rivals (see [`Harness::mixed`]) tried for one harness.
+const MAX_RIVALS: usize = 2;
 
 /// The setup that boots an application: `ensure_all_started`, as a release
 /// would; when that fails (a dependency's code is not among the analysed
@@ -319,6 +360,7 @@ fn api_harness(
     entry: &Entry,
     processes: usize,
     drive: &Drive,
+    rivals: &[Preparer],
     module: String,
 ) -> Harness {
     let resource = resource_values(suspect);
@@ -341,6 +383,12 @@ fn api_harness(
     };
     if let Some(app) = &drive.boot {
         setup.insert(0, boot_call(app));
+    }
+    // Code that works on mnesia tables runs on a node where mnesia runs (a
+    // release starts it, or the user does): its own setup then makes its
+    // tables, as it does there.
+    if suspect.category == racewit_static::Category::Mnesia {
+        setup.insert(0, "mnesia:start()".to_string());
     }
     setup.extend(made.iter().cloned());
     // Arguments the entry uses as a named table get a name, and the table
@@ -377,53 +425,91 @@ fn api_harness(
     let args: Vec<Vec<String>> = (0..processes)
         .map(|worker| worker_args(program, callers, entry, &resource, &given, filler, worker))
         .collect();
-    let finish = |module: String, args: &[Vec<String>], own_values: bool| {
-        let mut setup = setup.clone();
-        // What each worker's call works on is made first, once per distinct
-        // set of arguments.
-        if let Some(p) = &drive.prepare {
-            for a in args {
-                let call = prepare_call(program, callers, p, a, filler);
-                if !setup.contains(&call) {
-                    setup.push(call);
+    let finish =
+        |module: String, args: &[Vec<String>], own_values: bool, rival: Option<&Preparer>| {
+            let mut setup = setup.clone();
+            // What each worker's call works on is made first, once per distinct
+            // set of arguments.
+            if let Some(p) = &drive.prepare {
+                for a in args {
+                    let call = prepare_call(program, callers, p, a, filler);
+                    if !setup.contains(&call) {
+                        setup.push(call);
+                    }
                 }
             }
-        }
-        let workers: Vec<String> = args.iter().map(|a| call_text(entry, a)).collect();
-        let source = render(&module, suspect, &setup, &workers);
-        Harness {
-            module,
-            function: "run".into(),
-            setup,
-            context: Context::Api {
-                calls: workers.clone(),
-                invented: invented.clone(),
-                made: made.clone(),
-                variant: drive.what.clone(),
-                application: drive.boot.as_ref().map(|a| a.name.clone()),
-                own_values,
-            },
-            workers,
-            source,
-            amplification: None,
-            variants: Vec::new(),
-            distinct: None,
-        }
-    };
-    let mut harness = finish(module.clone(), &args, false);
+            // With a rival, every worker after the first makes the rival's call
+            // instead, without `catch`: its crash is the program's.
+            let workers: Vec<String> = args
+                .iter()
+                .enumerate()
+                .map(|(k, a)| match rival {
+                    Some(r) if k > 0 => {
+                        // Its own value where nothing gives one: a tag of its
+                        // own against the entry's untag.
+                        let call =
+                            prepare_call(program, callers, r, a, &distinct_filler(filler, k));
+                        call.strip_prefix("catch ").unwrap_or(&call).to_string()
+                    }
+                    _ => call_text(entry, a),
+                })
+                .collect();
+            let source = render(&module, suspect, &setup, &workers);
+            Harness {
+                module,
+                function: "run".into(),
+                setup,
+                context: Context::Api {
+                    calls: workers.clone(),
+                    invented: invented.clone(),
+                    made: made.clone(),
+                    variant: drive.what.clone(),
+                    application: drive.boot.as_ref().map(|a| a.name.clone()),
+                    own_values,
+                    rival: rival.map(|r| r.mfa()).unwrap_or_default(),
+                },
+                workers,
+                source,
+                amplification: None,
+                variants: Vec::new(),
+                distinct: None,
+                mixed: Vec::new(),
+            }
+        };
+    let mut harness = finish(module.clone(), &args, false, None);
+    let distinct: Vec<Vec<String>> = args
+        .iter()
+        .enumerate()
+        .map(|(worker, a)| {
+            let mut a = a.clone();
+            for &i in &invented {
+                a[i as usize - 1] = distinct_filler(filler, worker);
+            }
+            a
+        })
+        .collect();
     if processes > 1 && !invented.is_empty() {
-        let distinct: Vec<Vec<String>> = args
+        harness.distinct = Some(Box::new(finish(
+            format!("{module}_d"),
+            &distinct,
+            true,
+            None,
+        )));
+    }
+    if processes > 1 {
+        // Two workers: the entry and its rival.
+        harness.mixed = rivals
             .iter()
             .enumerate()
-            .map(|(worker, a)| {
-                let mut a = a.clone();
-                for &i in &invented {
-                    a[i as usize - 1] = distinct_filler(filler, worker);
-                }
-                a
+            .map(|(k, r)| {
+                finish(
+                    format!("{module}_r{k}"),
+                    &distinct[..2],
+                    !invented.is_empty(),
+                    Some(r),
+                )
             })
             .collect();
-        harness.distinct = Some(Box::new(finish(format!("{module}_d"), &distinct, true)));
     }
     harness
 }
@@ -570,6 +656,10 @@ pub enum Context {
         /// lost update shows.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         own_values: bool,
+        /// The rival (`m:f/a`) every worker after the first called instead
+        /// of the entry (see [`Harness::mixed`]).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        rival: String,
     },
     /// A function the user named (`--entry`), run as it is.
     Entry { mfa: String },
@@ -632,6 +722,7 @@ impl std::fmt::Display for Context {
                 variant,
                 application,
                 own_values,
+                rival,
             } => {
                 if let Some(app) = application {
                     write!(f, "application {app} booted; ")?;
@@ -663,6 +754,13 @@ impl std::fmt::Display for Context {
                     write!(
                         f,
                         " ({variant}: the harness variant whose trial run went furthest towards the race)"
+                    )?;
+                }
+                if !rival.is_empty() {
+                    write!(
+                        f,
+                        " (the second worker called {rival}, which the program also calls on \
+                         what the entry works on)"
                     )?;
                 }
                 if *own_values {
@@ -713,6 +811,7 @@ pub fn for_entry(module: &str, function: &str) -> Harness {
         amplification: None,
         variants: Vec::new(),
         distinct: None,
+        mixed: Vec::new(),
     }
 }
 
@@ -752,6 +851,7 @@ pub fn for_test(
             amplification: amplification.cloned(),
             variants: Vec::new(),
             distinct: None,
+            mixed: Vec::new(),
         }
     } else {
         Harness {
@@ -764,6 +864,7 @@ pub fn for_test(
             amplification: amplification.cloned(),
             variants: Vec::new(),
             distinct: None,
+            mixed: Vec::new(),
         }
     }
 }

@@ -76,7 +76,9 @@ impl Preparer {
         }
     }
 
-    fn shares(&self) -> bool {
+    /// Whether some argument is the entry's own (the call works on what
+    /// the entry works on).
+    pub(crate) fn shares(&self) -> bool {
         self.args.iter().any(|a| matches!(a, PrepArg::Entry(_)))
     }
 }
@@ -115,14 +117,25 @@ fn effect(body: &Body, mut e: ExprId) -> ExprId {
 pub(crate) fn preparers(
     program: &Program,
     callers: &Callers,
+    entry: (&str, &str, u32),
+) -> Vec<Preparer> {
+    preparers_where(program, callers, entry, |_| true)
+}
+
+/// The preparers for `(m, f, a)` that `keep` accepts, found and counted
+/// against the quota as [`preparers`] does.
+pub(crate) fn preparers_where(
+    program: &Program,
+    callers: &Callers,
     (m, f, a): (&str, &str, u32),
+    keep: impl Fn(&Preparer) -> bool,
 ) -> Vec<Preparer> {
     let mut out: Vec<Preparer> = Vec::new();
     // Each kind of evidence has its own quota, so that many calls of one
     // kind do not crowd out the others.
     let mut quota = [0usize; 3];
     let mut push = |p: Preparer, kind: usize, out: &mut Vec<Preparer>| {
-        if p.shares() && !out.contains(&p) && quota[kind] < MAX_PREPARERS {
+        if p.shares() && !out.contains(&p) && quota[kind] < MAX_PREPARERS && keep(&p) {
             quota[kind] += 1;
             out.push(p);
         }
@@ -281,6 +294,60 @@ fn blocks(body: &Body) -> impl Iterator<Item = &[ExprId]> {
         Expr::Block(items) => Some(items.as_slice()),
         _ => None,
     })
+}
+
+/// Whether a call of `(m, f, a)` may write shared state of `category`: some
+/// call it makes, directly or through the program's functions it calls by
+/// name (a few levels deep), is an operation of that category that writes
+/// (`tag_metric` reaching `ets:update_element/3`; `get_metrics_value` reaches
+/// no write).
+pub(crate) fn may_write(
+    program: &Program,
+    (m, f, a): (&str, &str, u32),
+    category: racewit_static::Category,
+) -> bool {
+    const MAX_FUNCTIONS: usize = 200;
+    let mut seen: Vec<(String, String, u32)> = vec![(m.to_string(), f.to_string(), a)];
+    let mut next = 0;
+    while next < seen.len() && next < MAX_FUNCTIONS {
+        let (cm, cf, ca) = seen[next].clone();
+        next += 1;
+        let Some(func) = program.function(&cm, &cf, ca) else {
+            continue;
+        };
+        let body = &func.body;
+        let atom = |id: ExprId| match body.expr(id) {
+            Expr::Lit(Literal::Atom(a)) => Some(a.to_string()),
+            _ => None,
+        };
+        for e in &body.exprs {
+            let Expr::Call { target, args, .. } = e else {
+                continue;
+            };
+            let (tm, tf) = match target {
+                CallTarget::Local { name, .. } => (cm.clone(), name.to_string()),
+                CallTarget::Remote { module, function } => match (atom(*module), atom(*function)) {
+                    (Some(tm), Some(tf)) => (tm, tf),
+                    _ => continue,
+                },
+                CallTarget::Apply { .. } => continue,
+            };
+            let callee = racewit_syntax::ir::MFA {
+                module: racewit_syntax::ir::Name::new(&tm),
+                name: racewit_syntax::ir::Name::new(&tf),
+                arity: args.len() as u32,
+            };
+            let (_, writes) = racewit_static::catalog::classify(&callee);
+            if writes.contains(category) {
+                return true;
+            }
+            let key = (tm, tf, args.len() as u32);
+            if program.function(&key.0, &key.1, key.2).is_some() && !seen.contains(&key) {
+                seen.push(key);
+            }
+        }
+    }
+    false
 }
 
 #[cfg(test)]

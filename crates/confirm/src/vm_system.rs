@@ -79,6 +79,20 @@ impl VmSystem {
         }
     }
 
+    /// What process `proc`'s first function returned, as compared between
+    /// runs (pids by process name, refs alike: see [`canonical`]); `None`
+    /// while it runs or when it did not return.
+    pub fn returned(&self, proc: Pid) -> Option<String> {
+        let value = self.vm.process_result(proc)?;
+        let names: BTreeMap<u32, String> = self
+            .vm
+            .processes()
+            .into_iter()
+            .map(|p| (p.number(), self.vm.process_name(p).to_string()))
+            .collect();
+        Some(canonical(&self.vm.format_term(&value), &names))
+    }
+
     /// Puts a message `pid` sent (on behalf of `actor`) in flight to `to`;
     /// returns its identity: the sender and its place among the sender's
     /// sends.
@@ -398,5 +412,52 @@ impl System for VmSystem {
 
     fn actor(&self, proc: Pid) -> Pid {
         self.actors.get(&proc).copied().unwrap_or(proc)
+    }
+}
+
+/// `text` with `<0.N.0>` replaced by the name of process N and every
+/// `#Ref<...>` by `#Ref`.
+pub(crate) fn canonical(text: &str, names: &BTreeMap<u32, String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(['<', '#']) {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        if let Some(after) = rest.strip_prefix("#Ref<")
+            && let Some(end) = after.find('>')
+        {
+            out.push_str("#Ref");
+            rest = &after[end + 1..];
+            continue;
+        }
+        if let Some(after) = rest.strip_prefix("<0.")
+            && let Some(end) = after.find(".0>")
+            && let Ok(n) = after[..end].parse::<u32>()
+            && let Some(name) = names.get(&n)
+        {
+            out.push_str(name);
+            rest = &after[end + 3..];
+            continue;
+        }
+        out.push_str(&rest[..1]);
+        rest = &rest[1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pids_and_refs_print_canonically() {
+        let names: BTreeMap<u32, String> = [(80, "P1".to_string()), (81, "P1.1".to_string())]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            canonical("{<0.81.0>,#Ref<0.0.0.7>,<0.80.0>,<0.9.0>}", &names),
+            "{P1.1,#Ref,P1,<0.9.0>}"
+        );
     }
 }

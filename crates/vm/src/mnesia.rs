@@ -16,6 +16,10 @@ pub struct MTable {
     pub name: Atom,
     pub record_name: Atom,
     pub attributes: Vec<Atom>,
+    /// How this node keeps a copy: `ram_copies`, `disc_copies`,
+    /// `disc_only_copies`, or `unknown` when the table's copies are all on
+    /// other nodes (`mnesia:table_info(T, storage_type)`).
+    pub storage: Atom,
     pub data: Table,
 }
 
@@ -32,7 +36,14 @@ pub struct MnesiaStore {
 }
 
 impl MnesiaStore {
-    pub fn create(&mut self, name: Atom, record_name: Atom, attributes: Vec<Atom>, kind: Kind) {
+    pub fn create(
+        &mut self,
+        name: Atom,
+        record_name: Atom,
+        attributes: Vec<Atom>,
+        kind: Kind,
+        storage: Atom,
+    ) {
         let data = Table::new(0, name, true, kind, Protection::Public, Pid(u32::MAX), 2);
         self.tables.insert(
             name,
@@ -40,6 +51,7 @@ impl MnesiaStore {
                 name,
                 record_name,
                 attributes,
+                storage,
                 data,
             }),
         );

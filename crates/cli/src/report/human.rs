@@ -174,6 +174,17 @@ pub fn verdict_line(c: &Confirmation) -> String {
                 {
                     format!("non_serializable: {observed}, which no serial schedule gives")
                 }
+                Some(Consequence::NonSerializable { observed, .. })
+                    if observed
+                        .lines()
+                        .next()
+                        .is_some_and(|l| l.contains(" returned ")) =>
+                {
+                    let calls = observed.lines().next().unwrap_or_default();
+                    format!(
+                        "non_serializable: {calls}, which no serial schedule gives with the same final state"
+                    )
+                }
                 Some(Consequence::NonSerializable { .. }) => {
                     "non_serializable: the final state is one no serial schedule produces"
                         .to_string()

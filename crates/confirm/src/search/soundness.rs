@@ -221,7 +221,7 @@ pub fn end_state(sys: &VmSystem) -> String {
         .into_iter()
         .map(|p| (p.number(), sys.name(p)))
         .collect();
-    let canon = |text: &str| canonical(text, &names);
+    let canon = |text: &str| crate::vm_system::canonical(text, &names);
     let mut procs: Vec<(String, String)> = vm
         .processes()
         .into_iter()
@@ -254,51 +254,4 @@ pub fn end_state(sys: &VmSystem) -> String {
         out.push('\n');
     }
     out
-}
-
-/// `text` with `<0.N.0>` replaced by the name of process N and every
-/// `#Ref<...>` by `#Ref`.
-fn canonical(text: &str, names: &BTreeMap<u32, String>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find(['<', '#']) {
-        out.push_str(&rest[..i]);
-        rest = &rest[i..];
-        if let Some(after) = rest.strip_prefix("#Ref<")
-            && let Some(end) = after.find('>')
-        {
-            out.push_str("#Ref");
-            rest = &after[end + 1..];
-            continue;
-        }
-        if let Some(after) = rest.strip_prefix("<0.")
-            && let Some(end) = after.find(".0>")
-            && let Ok(n) = after[..end].parse::<u32>()
-            && let Some(name) = names.get(&n)
-        {
-            out.push_str(name);
-            rest = &after[end + 3..];
-            continue;
-        }
-        out.push_str(&rest[..1]);
-        rest = &rest[1..];
-    }
-    out.push_str(rest);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pids_and_refs_print_canonically() {
-        let names: BTreeMap<u32, String> = [(80, "P1".to_string()), (81, "P1.1".to_string())]
-            .into_iter()
-            .collect();
-        assert_eq!(
-            canonical("{<0.81.0>,#Ref<0.0.0.7>,<0.80.0>,<0.9.0>}", &names),
-            "{P1.1,#Ref,P1,<0.9.0>}"
-        );
-    }
 }

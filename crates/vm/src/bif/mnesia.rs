@@ -146,11 +146,22 @@ fn create_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let mut attrs = vec![Atom::new("key"), Atom::new("val")];
     let mut record_name = name;
     let mut kind = Kind::Set;
+    // With no copies named, this node keeps the table in RAM; named copies
+    // elsewhere only leave it `unknown` here.
+    let mut storage: Option<Atom> = None;
+    let mut copies_named = false;
     for o in &opts {
         if let Term::Tuple(t) = o
             && t.len() == 2
         {
             match t[0].as_atom().map(|a| a.name()) {
+                Some(how @ ("ram_copies" | "disc_copies" | "disc_only_copies")) => {
+                    let nodes = t[1].list_to_vec().unwrap_or_default();
+                    copies_named |= !nodes.is_empty();
+                    if nodes.iter().any(|n| n.as_atom() == Some(Atom::NONODE)) {
+                        storage = Some(Atom::new(how));
+                    }
+                }
                 Some("attributes") => {
                     attrs = t[1]
                         .list_to_vec()
@@ -192,7 +203,16 @@ fn create_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
             Term::Atom(name),
         )));
     }
-    ctx.vm.mnesia.create(name, record_name, attrs, kind);
+    let storage = storage.unwrap_or_else(|| {
+        Atom::new(if copies_named {
+            "unknown"
+        } else {
+            "ram_copies"
+        })
+    });
+    ctx.vm
+        .mnesia
+        .create(name, record_name, attrs, kind, storage);
     Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
 }
 
@@ -613,7 +633,11 @@ fn table_info(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         return Flow::badarg();
     };
     let Some(t) = ctx.vm.mnesia.get(*tab) else {
-        return no_exists(vec![args[0].clone(), args[1].clone()]);
+        return Flow::Raise(Exception::exit(aborted(Term::tuple(vec![
+            Term::atom("no_exists"),
+            args[0].clone(),
+            args[1].clone(),
+        ]))));
     };
     let v = match item.name() {
         "attributes" => Term::list(t.attributes.iter().map(|a| Term::Atom(*a)).collect()),
@@ -625,6 +649,15 @@ fn table_info(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         }
         "size" => Term::Int(t.data.size as i64),
         "arity" => Term::Int(t.attributes.len() as i64 + 1),
+        "storage_type" => Term::Atom(t.storage),
+        how @ ("ram_copies" | "disc_copies" | "disc_only_copies") => {
+            let here = t.storage.name() == how;
+            Term::list(if here {
+                vec![Term::Atom(Atom::NONODE)]
+            } else {
+                Vec::new()
+            })
+        }
         "type" => Term::atom(match t.data.kind {
             Kind::Bag | Kind::DuplicateBag => "bag",
             Kind::OrderedSet => "ordered_set",
