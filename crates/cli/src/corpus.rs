@@ -77,6 +77,9 @@ pub struct Expected {
     /// Text the context's harness variant must contain (`without its setup
     /// call`, `argument 1 = [racewit]`): the variant a trial run picked.
     pub variant: Option<String>,
+    /// The rival (`mod:fun/A`) the harness's second worker must have called
+    /// instead of the entry (a tag against an untag).
+    pub rival: Option<String>,
     #[serde(rename = "teardown")]
     _teardown: Option<String>,
     pub note: Option<String>,
@@ -324,6 +327,15 @@ fn matches_expected(e: &Expected, c: &Confirmation) -> Result<(), String> {
         };
         if !got.contains(want.as_str()) {
             return Err(format!("; harness variant is {got:?}, not {want:?}"));
+        }
+    }
+    if let Some(want) = &e.rival {
+        let got = match &c.verdict.context {
+            racewit_confirm::harness::Context::Api { rival, .. } => rival.as_str(),
+            _ => "",
+        };
+        if got != want {
+            return Err(format!("; rival is {got:?}, not {want:?}"));
         }
     }
     if !setup_ok {
