@@ -95,6 +95,10 @@ pub struct Process {
     /// Monitors on this process: ref → (watcher, registered name when monitored by name).
     pub monitored_by: BTreeMap<u64, (Pid, Option<Atom>)>,
     pub trap_exit: bool,
+    /// Subscriptions to node up/down messages (`process_flag(monitor_nodes,
+    /// true)` adds one, `false` drops them all). The VM runs one node: no
+    /// such message ever comes.
+    pub node_monitors: u32,
     pub dict: imbl::OrdMap<MapKey, Term>,
     pub registered: Option<Atom>,
     /// The value the entry function returned (for `run`).
@@ -161,6 +165,7 @@ impl Process {
             monitors: BTreeMap::new(),
             monitored_by: BTreeMap::new(),
             trap_exit: false,
+            node_monitors: 0,
             dict: imbl::OrdMap::new(),
             registered: None,
             result: None,

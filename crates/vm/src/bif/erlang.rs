@@ -1668,13 +1668,31 @@ fn process_flag(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             }
             None => Flow::badarg(),
         },
+        Some("monitor_nodes") => node_monitors(ctx, &a[1]),
         Some("priority") => Flow::Value(Term::atom("normal")),
         Some("min_heap_size" | "min_bin_vheap_size" | "fullsweep_after" | "message_queue_data") => {
             Flow::Value(Term::Int(0))
         }
         Some("sensitive") => Flow::Value(Term::bool(false)),
+        // `{monitor_nodes, Options}` (what `net_kernel:monitor_nodes/2` sets).
+        None if matches!(&a[0], Term::Tuple(t) if t.len() == 2
+            && t[0].as_atom().is_some_and(|x| x.name() == "monitor_nodes")
+            && t[1].list_to_vec().is_some()) =>
+        {
+            node_monitors(ctx, &a[1])
+        }
         _ => Flow::badarg(),
     }
+}
+
+/// `process_flag(monitor_nodes, Bool)`: the subscriptions before the call.
+fn node_monitors(ctx: &mut Ctx<'_>, on: &Term) -> Flow {
+    let Some(on) = arith::as_bool(on) else {
+        return Flow::badarg();
+    };
+    let before = ctx.proc.node_monitors;
+    ctx.proc.node_monitors = if on { before.saturating_add(1) } else { 0 };
+    Flow::Value(Term::Int(i64::from(before)))
 }
 
 fn process_info(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
