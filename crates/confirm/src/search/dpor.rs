@@ -40,7 +40,7 @@ use crate::search::{
     CancelReason, Found, KEEP_FOUND, Outcome, SearchStats, StopReason, Strategy, TraceStep,
     cancelled, take_step,
 };
-use crate::system::{Observation, System, commute_in_run, independent};
+use crate::system::{Item, Observation, System, commute_in_run, independent};
 
 #[derive(Clone, Debug)]
 pub struct SourceDpor {
@@ -119,6 +119,23 @@ struct Event<S: System> {
     clock: Clock,
     /// The previous step of the same process in this run.
     prev_same: Option<usize>,
+    /// The largest clock entry of another process: no step of another
+    /// process after position `max_other - 1` happens before this one.
+    max_other: u32,
+    /// Where the step is filed in [`Explorer::index`] (to unfile it).
+    filed: Vec<(u64, Option<u64>)>,
+}
+
+/// The steps of the current run that touched one group of items
+/// ([`Item::index_key`]), by position, in run order.
+#[derive(Default)]
+struct Group {
+    /// Every step that touched the group.
+    all: Vec<usize>,
+    /// The steps that touched a keyed item, by key.
+    keyed: FxHashMap<u64, Vec<usize>>,
+    /// The steps that touched the whole group (an item with no key).
+    whole: Vec<usize>,
 }
 
 /// Runs shorter than this keep the state of every choice point; past it,
@@ -188,6 +205,12 @@ struct Explorer<'a, S: System, M> {
     /// Each process's last step in the current run, by dense index.
     last_of: Vec<Option<usize>>,
     dense: FxHashMap<S::Proc, usize>,
+    /// The current run's steps by the items they touched, so that a new
+    /// step is compared only with the earlier steps that may conflict with
+    /// it, not with the whole run.
+    index: FxHashMap<u64, Group>,
+    /// The current run's steps that commute with nothing.
+    globals: Vec<usize>,
     trace: Vec<TraceStep<S::Site>>,
     schedule: Vec<String>,
     stats: SearchStats,
@@ -222,13 +245,15 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                     .filter(|&e| Some(e) != last_enabled && Some(e) != hold),
             )
             .chain(hold);
-        let awake: Vec<S::Proc> = order.filter(|&c| !node.asleep(c)).collect();
         let cheap = node.preemptions < self.opts.preferred_preemptions;
-        awake
-            .iter()
-            .copied()
-            .find(|&c| cheap || !node.is_preemption(c))
-            .or_else(|| awake.first().copied())
+        let mut first_awake = None;
+        for c in order.filter(|&c| !node.asleep(c)) {
+            if cheap || !node.is_preemption(c) {
+                return Some(c);
+            }
+            first_awake.get_or_insert(c);
+        }
+        first_awake
     }
 
     /// Runs `proc` from the frontier node, records the step and its races,
@@ -303,7 +328,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             .map(|e| self.events[e].clock.clone())
             .unwrap_or_default();
         let mut races = Vec::new();
-        for j in (0..i).rev() {
+        for j in self.candidates(&obs, i) {
             let e = &self.events[j];
             if e.pidx == pidx || clock.covers(e.pidx, j) || commute_in_run(&e.obs, &obs) {
                 continue;
@@ -312,12 +337,23 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             clock.join(&e.clock);
         }
         clock.set(pidx, i as u32 + 1);
+        let max_other = clock
+            .0
+            .iter()
+            .enumerate()
+            .filter(|&(q, _)| q != pidx)
+            .map(|(_, &c)| c)
+            .max()
+            .unwrap_or(0);
+        let filed = self.file(&obs, i);
         self.events.push(Event {
             proc,
             pidx,
             obs,
             clock,
             prev_same: prev,
+            max_other,
+            filed,
         });
         self.last_of[pidx] = Some(i);
         for j in races {
@@ -327,11 +363,12 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         // A step that disables another process (a kill, an exit signal, a
         // timeout that is no longer allowed) races with that process's
         // next step, which this run never takes: plan it before the step.
+        // (Both lists are sorted.)
         let disabled: Vec<S::Proc> = self.nodes[i]
             .enabled
             .iter()
             .copied()
-            .filter(|&q| q != proc && !enabled.contains(&q))
+            .filter(|&q| q != proc && enabled.binary_search(&q).is_err())
             .collect();
         for q in disabled {
             self.nodes[i].plan(q);
@@ -350,26 +387,109 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         Ok(())
     }
 
+    /// The earlier steps (before position `i`) a step with observation
+    /// `obs` may conflict with, latest first: those filed under an item it
+    /// may overlap, and those that commute with nothing; every earlier step
+    /// if it commutes with nothing itself.
+    fn candidates(&self, obs: &Obs<S>, i: usize) -> Vec<usize> {
+        if obs.global {
+            return (0..i).rev().collect();
+        }
+        let mut out: Vec<usize> = self.globals.clone();
+        for (item, _) in obs.access.iter().chain(obs.also.iter()) {
+            let (g, key) = item.index_key();
+            let Some(group) = self.index.get(&g) else {
+                continue;
+            };
+            match key {
+                Some(k) => {
+                    if let Some(steps) = group.keyed.get(&k) {
+                        out.extend_from_slice(steps);
+                    }
+                    out.extend_from_slice(&group.whole);
+                }
+                None => out.extend_from_slice(&group.all),
+            }
+        }
+        out.sort_unstable_by(|a, b| b.cmp(a));
+        out.dedup();
+        out
+    }
+
+    /// Files step `i` under the items it touched; returns where.
+    fn file(&mut self, obs: &Obs<S>, i: usize) -> Vec<(u64, Option<u64>)> {
+        if obs.global {
+            self.globals.push(i);
+        }
+        let mut filed: Vec<(u64, Option<u64>)> = Vec::new();
+        for (item, _) in obs.access.iter().chain(obs.also.iter()) {
+            let at = item.index_key();
+            if filed.contains(&at) {
+                continue;
+            }
+            filed.push(at);
+            let group = self.index.entry(at.0).or_default();
+            group.all.push(i);
+            match at.1 {
+                Some(k) => group.keyed.entry(k).or_default().push(i),
+                None => group.whole.push(i),
+            }
+        }
+        filed
+    }
+
+    /// Unfiles step `i`, the last filed.
+    fn unfile(&mut self, i: usize) {
+        if self.globals.last() == Some(&i) {
+            self.globals.pop();
+        }
+        let filed = std::mem::take(&mut self.events[i].filed);
+        for (g, key) in filed {
+            let Some(group) = self.index.get_mut(&g) else {
+                continue;
+            };
+            group.all.pop();
+            match key {
+                Some(k) => {
+                    if let Some(steps) = group.keyed.get_mut(&k) {
+                        steps.pop();
+                    }
+                }
+                None => {
+                    group.whole.pop();
+                }
+            }
+        }
+    }
+
     /// The processes that can start the reversal of step `n` with the
     /// steps from `from` on: the steps after `from` that do not happen after
     /// it, then `n`; a process is an initial if its first step there has no
-    /// predecessor among them.
+    /// predecessor among them. A step there other than `n` has no
+    /// predecessor there when no step of its own process after `from`
+    /// precedes it and no step of another process after `from` happens
+    /// before it (any such step is there too, or the step would happen
+    /// after `from`): its clock says so in constant time. `n` happens after
+    /// `from` (it raced with it), so its predecessors are looked up one by
+    /// one.
     fn initials(&self, from: usize, n: usize) -> Vec<S::Proc> {
         let pf = self.events[from].pidx;
-        let mut first_in_v: Vec<Option<usize>> = vec![None; self.dense.len()];
         let mut initials: Vec<S::Proc> = Vec::new();
-        for k in (from + 1..=n).filter(|&k| k == n || !self.events[k].clock.covers(pf, from)) {
+        let last = &self.events[n];
+        let mut n_after_v = false;
+        for k in from + 1..n {
             let e = &self.events[k];
-            let after_another = first_in_v
-                .iter()
-                .enumerate()
-                .any(|(p, f)| f.is_some_and(|f| f < k && e.clock.covers(p, f)));
-            if !after_another && !initials.contains(&e.proc) {
+            if e.clock.covers(pf, from) {
+                continue;
+            }
+            n_after_v |= last.clock.covers(e.pidx, k);
+            let first_of_process = e.prev_same.is_none_or(|p| p < from);
+            if first_of_process && e.max_other as usize <= from + 1 && !initials.contains(&e.proc) {
                 initials.push(e.proc);
             }
-            if first_in_v[e.pidx].is_none() {
-                first_in_v[e.pidx] = Some(k);
-            }
+        }
+        if !n_after_v && !initials.contains(&last.proc) {
+            initials.push(last.proc);
         }
         initials
     }
@@ -466,6 +586,8 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
     /// Drops the steps from position `i` on.
     fn truncate(&mut self, i: usize) {
         while self.events.len() > i {
+            let last = self.events.len() - 1;
+            self.unfile(last);
             if let Some(e) = self.events.pop() {
                 self.last_of[e.pidx] = e.prev_same;
             }
@@ -585,6 +707,8 @@ impl Strategy for SourceDpor {
             events: Vec::new(),
             last_of: Vec::new(),
             dense: FxHashMap::default(),
+            index: FxHashMap::default(),
+            globals: Vec::new(),
             trace: Vec::new(),
             schedule: Vec::new(),
             stats: SearchStats::default(),
