@@ -156,6 +156,11 @@ pub fn run() {
     println!(
         "  (count: racewit's interleavings / Concuerror's; speed: Concuerror's time / racewit's)"
     );
+    run_wide();
+}
+
+/// The `wide` part alone: the first interleaving of 1,000 processes.
+pub fn run_wide() {
     let (secs, count, _, steps, _) = racewit("wide", true);
     println!(
         "1,000 processes (wide/0): first interleaving in {secs:.2} s ({steps} steps, {count} run), program loading included"

@@ -4,7 +4,8 @@
 //! not installed is skipped and said so.
 //!
 //! Sections (pick with arguments: `frontend`, `static`, `vm`, `limits`, `confirm`, `dpor`; default all;
-//! `witness` runs only the time-to-first-witness part of `confirm`):
+//! `witness` runs only the time-to-first-witness part of `confirm`, `wide`
+//! only the 1,000-process part of `dpor`):
 //! - front end over the OTP tree vs. an `epp:parse_file` loop;
 //! - static pass over the OTP tree (time, peak memory, suspects);
 //! - VM: fib, lists and ping-pong programs beside `erl`, fork (clone) cost;
@@ -59,6 +60,8 @@ fn main() {
     }
     if want("dpor") {
         dpor::run();
+    } else if args.iter().any(|a| a == "wide") {
+        dpor::run_wide();
     }
     if want("confirm") {
         confirm::run();
