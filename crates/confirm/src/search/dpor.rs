@@ -402,7 +402,8 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         if obs.global {
             return (0..i).rev().collect();
         }
-        let mut out: Vec<usize> = self.globals.clone();
+        // Each list is in run order: merge them from their ends.
+        let mut lists: Vec<&[usize]> = vec![&self.globals];
         for (item, _) in obs.access.iter().chain(obs.also.iter()) {
             let (g, key) = item.index_key();
             let Some(group) = self.index.get(&g) else {
@@ -411,15 +412,35 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             match key {
                 Some(k) => {
                     if let Some(steps) = group.keyed.get(&k) {
-                        out.extend_from_slice(steps);
+                        lists.push(steps);
                     }
-                    out.extend_from_slice(&group.whole);
+                    lists.push(&group.whole);
                 }
-                None => out.extend_from_slice(&group.all),
+                None => lists.push(&group.all),
             }
         }
-        out.sort_unstable_by(|a, b| b.cmp(a));
-        out.dedup();
+        let mut ends: Vec<usize> = lists.iter().map(|l| l.len()).collect();
+        let mut out: Vec<usize> = Vec::new();
+        loop {
+            let mut best: Option<(usize, usize)> = None;
+            for (li, l) in lists.iter().enumerate() {
+                if let Some(&k) = ends[li].checked_sub(1).map(|e| &l[e])
+                    && best.is_none_or(|(b, _)| k > b)
+                {
+                    best = Some((k, li));
+                }
+            }
+            let Some((k, _)) = best else {
+                break;
+            };
+            // Take it from every list that ends with it.
+            for (li, l) in lists.iter().enumerate() {
+                if ends[li] > 0 && l[ends[li] - 1] == k {
+                    ends[li] -= 1;
+                }
+            }
+            out.push(k);
+        }
         out
     }
 
