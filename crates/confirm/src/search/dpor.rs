@@ -31,6 +31,17 @@
 //!   and kept only if every process does exactly the same steps.
 //! - State: a node keeps a clone of the system only where two or more
 //!   processes can run; a forced step moves the state on.
+//! - Cost of a step: the run's steps are filed by the items they touched
+//!   ([`crate::system::Item::index_key`]), so a new step is compared only
+//!   with the earlier steps that may conflict with it (and with the few
+//!   that commute with nothing), not with the whole run; the initials of a
+//!   reversal are read off the clocks, a constant amount of work per step
+//!   between the two racing steps.
+//! - Two writes that print the same commute within a run, not in every
+//!   state: a process asleep on such a write stays asleep when another
+//!   process makes it only if its own step, tried on a copy of the state,
+//!   is still the same (`still_asleep`). Then N processes doing lookup then
+//!   insert of one counter explore exactly one run per class (the tests).
 
 use rustc_hash::FxHashMap;
 
