@@ -3,15 +3,19 @@
 //! (the real `epp` and `erl`, Concuerror built outside the project). What is
 //! not installed is skipped and said so.
 //!
-//! Sections (pick with arguments: `frontend`, `static`, `vm`, `limits`, `confirm`; default all;
-//! `witness` runs only the time-to-first-witness part of `confirm`):
+//! Sections (pick with arguments: `frontend`, `static`, `vm`, `limits`, `confirm`, `dpor`; default all;
+//! `witness` runs only the time-to-first-witness part of `confirm`, `wide`
+//! only the 1,000-process part of `dpor`):
 //! - front end over the OTP tree vs. an `epp:parse_file` loop;
 //! - static pass over the OTP tree (time, peak memory, suspects);
 //! - VM: fib, lists and ping-pong programs beside `erl`, fork (clone) cost;
 //! - limits: 40,000 spawns beside `erl`, and how soon runaway programs (a
 //!   spawn bomb, memory exhausted, a bignum squared) end with a named outcome;
 //! - confirmation: full exploration of `programs/ets_race.erl` vs. Concuerror,
-//!   and time to first witness for every corpus race.
+//!   and time to first witness for every corpus race;
+//! - DPOR: the lookup/insert and whereis/register families (N = 3..6)
+//!   explored in full beside Concuerror, and the first interleaving of
+//!   1,000 processes.
 //!
 //! `truth` is a command of its own (`racewit-bench truth --help`): it scores
 //! racewit's reports against the labelled truth sets in `tests/data/truth/`.
@@ -23,6 +27,7 @@
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 mod confirm;
+mod dpor;
 mod frontend;
 mod limits;
 mod measure;
@@ -52,6 +57,11 @@ fn main() {
     }
     if want("limits") {
         limits::run();
+    }
+    if want("dpor") {
+        dpor::run();
+    } else if args.iter().any(|a| a == "wide") {
+        dpor::run_wide();
     }
     if want("confirm") {
         confirm::run();

@@ -463,9 +463,10 @@ mod tests {
             let (all_runs, all) = classes(&systematic(Reduction::None, u32::MAX), &sys);
             let (dpor_runs, dpor) = classes(&systematic(Reduction::Dpor, u32::MAX), &sys);
             assert_eq!(dpor, all, "{n} processes: every class covered");
-            // Source-DPOR is not optimal: some runs repeat a class (measured:
-            // n=2 3 runs for 3 classes of 6 schedules, n=3 28 for 25 of 90,
-            // n=4 461 for 363 of 2,520).
+            // Source-DPOR is not optimal in general (sleep-set-blocked runs);
+            // on counters it explores one run per class (n=2 3 of 6
+            // schedules, n=3 25 of 90, n=4 363 of 2,520: see the exact
+            // counts in search::dpor's tests).
             assert!(
                 (dpor_runs as usize) * 10 <= all.len() * 13,
                 "{n} processes: {dpor_runs} runs for {} classes",

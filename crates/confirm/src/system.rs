@@ -43,6 +43,17 @@ pub struct Observation<I, S> {
 pub trait Item: Clone + Debug + PartialEq {
     /// Whether two accesses to these items can touch the same state.
     fn overlaps(&self, other: &Self) -> bool;
+
+    /// Where a search files accesses to this item so that it compares a
+    /// step only with the earlier steps that may touch the same state:
+    /// `(group, key)`. Two items that overlap must be in one group and have
+    /// the same key, or one of them no key (it stands for the whole group,
+    /// as a whole-table access does). Only a filter: overlap is still
+    /// decided by [`Item::overlaps`]. The default files every item in one
+    /// group with no key, which is correct and compares every pair.
+    fn index_key(&self) -> (u64, Option<u64>) {
+        (0, None)
+    }
 }
 
 /// How a process ended up at the end of a run.

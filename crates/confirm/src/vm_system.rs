@@ -214,6 +214,38 @@ impl Item for VmItem {
             (a, b) => a == b,
         }
     }
+
+    /// A table, a name space (registry, `global`, `persistent_term`) or one
+    /// item is a group; a key or name within it is a key, and the empty name
+    /// or a whole-table access has none. The message tags are left out:
+    /// sends and receives of one mailbox are one group.
+    fn index_key(&self) -> (u64, Option<u64>) {
+        use std::hash::{Hash, Hasher};
+        let hash = |x: &dyn Fn(&mut rustc_hash::FxHasher)| {
+            let mut h = rustc_hash::FxHasher::default();
+            x(&mut h);
+            h.finish()
+        };
+        let named = |space: u8, name: &str| {
+            let group = hash(&|h| space.hash(h));
+            let key = (!name.is_empty()).then(|| hash(&|h| name.hash(h)));
+            (group, key)
+        };
+        match &self.0 {
+            SharedItem::Ets { table, key } => (
+                hash(&|h| (0u8, table).hash(h)),
+                key.as_ref().map(|k| hash(&|h| k.hash(h))),
+            ),
+            SharedItem::Mnesia { table, key } => (
+                hash(&|h| (1u8, table).hash(h)),
+                key.as_ref().map(|k| hash(&|h| k.hash(h))),
+            ),
+            SharedItem::Registry(name) => named(2, name),
+            SharedItem::Global(name) => named(3, name),
+            SharedItem::PersistentTerm(name) => named(4, name),
+            item => (hash(&|h| (5u8, item).hash(h)), None),
+        }
+    }
 }
 
 impl From<VmAccess> for Access {
