@@ -1070,6 +1070,19 @@ fn explore_never_claims_runs_that_did_not_run_whole() {
         assert!(!text.contains("deadlock"), "{text}");
         report.push_str(&text);
     }
+    // A search stopped at its interleaving budget with runs left: no claim,
+    // exit 1.
+    let o = cmd()
+        .args(["explore", "partial:many_orders/0", "--max-interleavings", "3"])
+        .arg("tests/data/explore_partial/partial.erl")
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "many_orders: {text}");
+    assert!(!text.contains("every interleaving explored"), "{text}");
+    report.push_str(&text);
     insta::assert_snapshot!(report);
 }
 

@@ -212,7 +212,7 @@ fn deep_body_recursion_and_budgeted_loops() {
     };
     let mut vm = Vm::new(Arc::new(program), config);
     let p = vm.spawn_entry("t", "spin", vec![]);
-    assert!(matches!(vm.step(p), Err(VmError::BudgetExhausted(_))));
+    assert!(matches!(vm.step(p), Err(VmError::BudgetExhausted { .. })));
 }
 
 #[test]

@@ -1,7 +1,7 @@
 %% Tests whose runs cannot be explored whole: racewit explore must not say
 %% "every interleaving explored" for them, and must exit 1.
 -module(partial).
--export([never_ends/0, parked_sender/0, parked_after/0]).
+-export([never_ends/0, parked_sender/0, parked_after/0, many_orders/0]).
 
 %% Never terminates: every run is cut at the step limit.
 never_ends() ->
@@ -28,4 +28,12 @@ parked_after() ->
     spawn(fun() -> Self ! one end),
     receive one -> ok end,
     {ok, _} = file:read_file("/etc/hostname"),
+    ok.
+
+%% Runs whole, but has more interleavings than a small budget: a search
+%% stopped at the budget has runs left and claims nothing.
+many_orders() ->
+    Self = self(),
+    [spawn(fun() -> Self ! {I, I * I} end) || I <- [1, 2, 3, 4]],
+    [receive {I, _} -> ok end || I <- [1, 2, 3, 4]],
     ok.
