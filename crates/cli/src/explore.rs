@@ -45,6 +45,59 @@ pub fn parse_entry(entry: &str) -> Result<(String, String)> {
     Ok((m.to_string(), f.to_string()))
 }
 
+/// Why `module:function/0` is no entry of the loaded code, naming what
+/// is there instead: the module's exported functions of arity 0, or the
+/// loaded modules when the module is not one of them.
+pub fn missing_entry(
+    program: &racewit_syntax::ir::Program,
+    module: &str,
+    function: &str,
+) -> String {
+    const SHOWN: usize = 12;
+    let listed = |names: Vec<String>| {
+        if names.len() > SHOWN {
+            format!(
+                "{}, and {} more",
+                names[..SHOWN].join(", "),
+                names.len() - SHOWN
+            )
+        } else {
+            names.join(", ")
+        }
+    };
+    let entry = format!("{module}:{function}/0");
+    match program.module(module) {
+        Some(m) => {
+            let mut zero: Vec<String> = m
+                .functions
+                .iter()
+                .filter(|f| f.arity == 0 && f.exported)
+                .map(|f| format!("{module}:{}/0", f.name))
+                .collect();
+            zero.sort();
+            if zero.is_empty() {
+                format!(
+                    "{entry}: no such function in the loaded code, and {module} exports no \
+                     function of arity 0"
+                )
+            } else {
+                format!(
+                    "{entry}: no such function in the loaded code; {module} exports these of \
+                     arity 0: {}",
+                    listed(zero)
+                )
+            }
+        }
+        None if program.modules.is_empty() => {
+            format!("{entry}: no module was loaded from the given paths")
+        }
+        None => format!(
+            "{entry}: no module {module} in the loaded code; the loaded modules: {}",
+            listed(program.modules.keys().map(|n| n.to_string()).collect())
+        ),
+    }
+}
+
 pub fn describe(f: &Failure) -> String {
     match f {
         Failure::Crash { process, reason } => format!("{process} crashed: {reason}"),
@@ -61,7 +114,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let program =
         crate::progress::load(&args.load.paths, &load_opts, crate::report::Format::Human)?;
     if program.function(&module, &function, 0).is_none() {
-        bail!("{}: no such function in the loaded code", args.entry);
+        bail!("{}", missing_entry(&program, &module, &function));
     }
     let libraries = crate::libraries::load(&args.load.paths, &[]);
     let mut record = load_record(&args.load, &load_opts);

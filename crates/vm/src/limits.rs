@@ -321,7 +321,12 @@ mod tests {
 
     #[test]
     fn budgets_print_with_thousands_separators() {
-        let cases = [(0, "0"), (999, "999"), (1000, "1,000"), (100_000, "100,000")];
+        let cases = [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (100_000, "100,000"),
+        ];
         for (n, text) in cases {
             assert_eq!(thousands(n), text);
         }
