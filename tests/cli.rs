@@ -1050,13 +1050,15 @@ fn svg_picture_prints_a_multiline_consequence() {
 
 #[test]
 fn explore_never_claims_runs_that_did_not_run_whole() {
-    // A test that never ends, one whose awaited process stops at an
-    // unsupported call, and one that stops at such a call after its
-    // checks: none is "every interleaving explored", none is a deadlock,
-    // and each exits 1 (nothing may be read from what was explored).
+    // Two tests that never end (one computing, cut by the reduction budget,
+    // one passing messages, cut at the step limit), one whose awaited
+    // process stops at an unsupported call, and one that stops at such a
+    // call after its checks: none is "every interleaving explored", none is
+    // a deadlock, and each exits 1 (nothing may be read from what was
+    // explored).
     let out = tempfile::tempdir().expect("tempdir");
     let mut report = String::new();
-    for entry in ["never_ends", "parked_sender", "parked_after"] {
+    for entry in ["never_ends", "steps_forever", "parked_sender", "parked_after"] {
         let o = cmd()
             .args(["explore", &format!("partial:{entry}/0")])
             .arg("tests/data/explore_partial/partial.erl")
