@@ -1058,7 +1058,12 @@ fn explore_never_claims_runs_that_did_not_run_whole() {
     // explored).
     let out = tempfile::tempdir().expect("tempdir");
     let mut report = String::new();
-    for entry in ["never_ends", "steps_forever", "parked_sender", "parked_after"] {
+    for entry in [
+        "never_ends",
+        "steps_forever",
+        "parked_sender",
+        "parked_after",
+    ] {
         let o = cmd()
             .args(["explore", &format!("partial:{entry}/0")])
             .arg("tests/data/explore_partial/partial.erl")
