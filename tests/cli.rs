@@ -1050,13 +1050,20 @@ fn svg_picture_prints_a_multiline_consequence() {
 
 #[test]
 fn explore_never_claims_runs_that_did_not_run_whole() {
-    // A test that never ends, one whose awaited process stops at an
-    // unsupported call, and one that stops at such a call after its
-    // checks: none is "every interleaving explored", none is a deadlock,
-    // and each exits 1 (nothing may be read from what was explored).
+    // Two tests that never end (one computing, cut by the reduction budget,
+    // one passing messages, cut at the step limit), one whose awaited
+    // process stops at an unsupported call, and one that stops at such a
+    // call after its checks: none is "every interleaving explored", none is
+    // a deadlock, and each exits 1 (nothing may be read from what was
+    // explored).
     let out = tempfile::tempdir().expect("tempdir");
     let mut report = String::new();
-    for entry in ["never_ends", "parked_sender", "parked_after"] {
+    for entry in [
+        "never_ends",
+        "steps_forever",
+        "parked_sender",
+        "parked_after",
+    ] {
         let o = cmd()
             .args(["explore", &format!("partial:{entry}/0")])
             .arg("tests/data/explore_partial/partial.erl")
@@ -1070,6 +1077,24 @@ fn explore_never_claims_runs_that_did_not_run_whole() {
         assert!(!text.contains("deadlock"), "{text}");
         report.push_str(&text);
     }
+    // A search stopped at its interleaving budget with runs left: no claim,
+    // exit 1.
+    let o = cmd()
+        .args([
+            "explore",
+            "partial:many_orders/0",
+            "--max-interleavings",
+            "3",
+        ])
+        .arg("tests/data/explore_partial/partial.erl")
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "many_orders: {text}");
+    assert!(!text.contains("every interleaving explored"), "{text}");
+    report.push_str(&text);
     insta::assert_snapshot!(report);
 }
 
@@ -1299,23 +1324,32 @@ fn explore_fires_timeouts_as_the_policy_says() {
 #[test]
 fn entries_must_name_loaded_functions() {
     let out = tempfile::tempdir().expect("tempdir");
-    let o = cmd()
-        .args([
-            "check",
-            "corpus/registry/name_server.erl",
-            "--entry",
-            "foo:bar/0",
-        ])
-        .arg("--out")
-        .arg(out.path())
-        .output()
-        .expect("run");
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("--entry foo:bar/0: no such function"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    // The error names what the loaded code has instead: the module's
+    // exported functions of arity 0, or the loaded modules.
+    let mut errors = String::new();
+    for (command, entry) in [
+        ("check", "foo:bar/0"),
+        ("check", "name_server:bar/0"),
+        ("explore", "foo:bar/0"),
+        ("explore", "partial:nothing/0"),
+    ] {
+        let mut c = cmd();
+        c.arg(command);
+        if command == "check" {
+            c.args(["corpus/registry/name_server.erl", "--entry", entry]);
+        } else {
+            c.args([entry, "tests/data/explore_partial/partial.erl"]);
+        }
+        let o = c.arg("--out").arg(out.path()).output().expect("run");
+        assert_eq!(o.status.code(), Some(1), "{command} {entry}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let line = stderr
+            .lines()
+            .find(|l| l.contains("bar/0") || l.contains("nothing/0"))
+            .unwrap_or_else(|| panic!("{command} {entry}: {stderr}"));
+        errors.push_str(&format!("{command} {entry}: {line}\n"));
+    }
+    insta::assert_snapshot!(errors);
     let o = cmd()
         .args(["explore", "call_timeout:test/0", "--processes", "3"])
         .arg("tests/data/explore_timeout/call_timeout.erl")

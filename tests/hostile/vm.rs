@@ -184,7 +184,7 @@ fn a_flood_of_small_messages_is_cut() {
         120,
         Outcome {
             kind: "runs_cut",
-            holds: "did not end within 5000 steps",
+            holds: "did not terminate within 5,000 steps",
         },
     );
 }
@@ -230,7 +230,7 @@ fn a_spawn_bomb_under_check_is_cut() {
         120,
         Outcome {
             kind: "runs_cut",
-            holds: "did not end within 1000 steps",
+            holds: "did not terminate within 1,000 steps",
         },
     );
 }

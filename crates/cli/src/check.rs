@@ -482,10 +482,7 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
     let program = crate::progress::load(&args.load.paths, &load_opts, args.format)?;
     for (m, f) in &confirm_opts.entries {
         if program.function(m, f, 0).is_none() {
-            bail!(
-                "--entry {m}:{f}/0: no such function in the loaded code (an entry is a \
-                 function of arity 0 of an analysed module)"
-            );
+            bail!("--entry {}", crate::explore::missing_entry(&program, m, f));
         }
     }
     let libraries = crate::libraries::load(&args.load.paths, &[]);

@@ -222,7 +222,10 @@ mod tests {
             assert_eq!(out.stats.interleavings, 0, "{name}: no run ends");
             assert!(out.stats.cut_runs > 0, "{name}");
             let why = out.stats.first_error.as_deref().unwrap_or("");
-            assert!(why.contains("did not end within 50 steps"), "{name}: {why}");
+            assert!(
+                why.contains("did not terminate within 50 steps"),
+                "{name}: {why}"
+            );
             assert!(!out.stats.runs_whole(), "{name}");
         }
     }

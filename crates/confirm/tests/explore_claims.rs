@@ -98,7 +98,7 @@ fn runs_cut_at_the_step_limit_are_never_whole() {
         assert_eq!(s.interleavings, 0, "{reduction:?}/{bound}: no run ends");
         assert!(s.cut_runs > 0, "{reduction:?}/{bound}");
         let why = s.first_error.as_deref().unwrap_or("");
-        assert!(why.contains("did not end within 300 steps"), "{why}");
+        assert!(why.contains("did not terminate within 300 steps"), "{why}");
         // Cut runs count against the budget: a search of a program that
         // never ends stops.
         assert!(

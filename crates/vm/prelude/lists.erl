@@ -19,13 +19,27 @@ umerge(A, B) -> usort(A ++ B).
 merge(Ls) -> sort(lists:append(Ls)).
 umerge(Ls) -> usort(lists:append(Ls)).
 
-map(F, [H|T]) -> [F(H)|map(F, T)];
-map(F, []) when is_function(F, 1) -> [].
+%% As OTP's: the fun is checked first (function_clause for anything but a
+%% fun of the right arity, whatever the list), then the list's first cell
+%% ({case_clause, L} when it is no list), then the rest (function_clause at
+%% an improper tail).
+map(F, List) when is_function(F, 1) ->
+    case List of
+        [Hd|Tail] -> [F(Hd)|map_1(F, Tail)];
+        [] -> []
+    end.
 
-foldl(F, Accu, [Hd|Tail]) -> foldl(F, F(Hd, Accu), Tail);
-foldl(F, Accu, []) when is_function(F, 2) -> Accu.
+map_1(F, [Hd|Tail]) -> [F(Hd)|map_1(F, Tail)];
+map_1(_F, []) -> [].
 
-foldl_1(F, Accu, L) -> foldl(F, Accu, L).
+foldl(F, Accu, List) when is_function(F, 2) ->
+    case List of
+        [Hd|Tail] -> foldl_1(F, F(Hd, Accu), Tail);
+        [] -> Accu
+    end.
+
+foldl_1(F, Accu, [Hd|Tail]) -> foldl_1(F, F(Hd, Accu), Tail);
+foldl_1(_F, Accu, []) -> Accu.
 
 foldr(F, Accu, [Hd|Tail]) -> F(Hd, foldr(F, Accu, Tail));
 foldr(F, Accu, []) when is_function(F, 2) -> Accu.

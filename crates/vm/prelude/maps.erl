@@ -50,7 +50,8 @@ update_with(K, F, Init, M) -> erlang:error({badmap, M}, [K, F, Init, M]).
 next({K, V, I}) -> {K, V, I};
 next([Path | M]) when is_integer(Path), is_map(M) ->
     erts_internal:map_next(Path, M, iterator);
-next(none) -> none.
+next(none) -> none;
+next(Iter) -> erlang:error(badarg, [Iter]).
 
 groups_from_list(F, L) -> groups_from_list(F, fun(X) -> X end, L).
 groups_from_list(F, G, L) ->

@@ -88,10 +88,17 @@ impl CodeTable {
     /// With an installed OTP known, does its module `module` lack an
     /// export `name/arity`? (`false` when no OTP is known or the module's
     /// export table cannot be read.)
+    /// Whether OTP's `module` does not export `name/arity`: from the
+    /// installed OTP's export tables, or, with no OTP installed, from OTP
+    /// 25's exports of the modules the prelude stands in for.
     fn otp_lacks(&self, module: Atom, name: Atom, arity: u32) -> bool {
-        self.libraries
-            .otp_exports(module.name())
-            .is_some_and(|e| !e.contains(&(name.name().to_string(), arity)))
+        match self.libraries.otp_exports(module.name()) {
+            Some(e) => !e.contains(&(name.name().to_string(), arity)),
+            None if self.libraries.otp_modules.is_none() => {
+                library::otp25_exports(module.name(), name.name(), arity) == Some(false)
+            }
+            None => false,
+        }
     }
 
     pub fn module(&self, name: Atom) -> Option<(u32, &ModuleCode)> {
@@ -148,8 +155,20 @@ impl CodeTable {
                     },
                     // A module of the installed OTP (one of racewit's BIF
                     // modules, say) that does not export the function: undef.
+                    // With no OTP installed, the same for the modules racewit
+                    // runs itself, from OTP 25's exports.
                     Missing::Park(ParkReason::Unsupported)
                         if self.otp_lacks(module, name, arity) =>
+                    {
+                        Target::Undef {
+                            module,
+                            name,
+                            arity,
+                        }
+                    }
+                    Missing::Park(_)
+                        if self.libraries.otp_modules.is_none()
+                            && self.otp_lacks(module, name, arity) =>
                     {
                         Target::Undef {
                             module,

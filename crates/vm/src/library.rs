@@ -266,8 +266,55 @@ pub fn classify_missing(libs: &Libraries, module: &str, function: &str, named: b
         Some(_) => Missing::Undef,
         None if is_otp_library_module(module) => Missing::Park(ParkReason::NoOtp),
         None if named => Missing::Park(ParkReason::NotLoaded),
-        None => Missing::Park(ParkReason::Unsupported),
+        // With no OTP installed, OTP 25's module names still tell a module
+        // of OTP's (which the real node would have) from one that exists
+        // nowhere.
+        None if is_otp25_module(module) => Missing::Park(ParkReason::Unsupported),
+        None => Missing::Undef,
     }
+}
+
+/// Whether OTP 25's `module` exports `function/arity`, for the modules
+/// racewit runs itself, as BIFs or as the prelude's stand-ins (from
+/// `otp25_exports.txt`); `None` for any other module.
+pub fn otp25_exports(module: &str, function: &str, arity: u32) -> Option<bool> {
+    type Table = std::collections::HashMap<&'static str, Vec<(&'static str, u32)>>;
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = Table::new();
+        for line in include_str!("otp25_exports.txt").lines() {
+            if line.starts_with('#') {
+                continue;
+            }
+            let Some((m, fa)) = line.split_once(':') else {
+                continue;
+            };
+            let Some((f, a)) = fa.rsplit_once('/') else {
+                continue;
+            };
+            if let Ok(a) = a.parse() {
+                t.entry(m).or_default().push((f, a));
+            }
+        }
+        t
+    });
+    let exports = table.get(module)?;
+    Some(exports.iter().any(|&(f, a)| f == function && a == arity))
+}
+
+/// Is `module` one of Erlang/OTP 25's modules (any application)? Known
+/// without an installed OTP, from the list in `otp25_modules.txt`.
+pub fn is_otp25_module(module: &str) -> bool {
+    static NAMES: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            include_str!("otp25_modules.txt")
+                .lines()
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .collect()
+        })
+        .contains(module)
 }
 
 #[cfg(test)]
@@ -308,10 +355,22 @@ mod tests {
             check(&without, "gen_leader", "start_link", true),
             Missing::Park(ParkReason::NotLoaded)
         );
+        // A name made at run time: undef when OTP 25 has no such module,
+        // as on the BEAM; unsupported when OTP has it (racewit cannot load
+        // it without an installed OTP).
+        assert_eq!(check(&without, "made_up", "f", false), Missing::Undef);
         assert_eq!(
-            check(&without, "made_up", "f", false),
+            check(&without, "wxFrame", "new", false),
             Missing::Park(ParkReason::Unsupported)
         );
+        assert!(is_otp25_module("gen_server") && is_otp25_module("erlang"));
+        assert_eq!(otp25_exports("lists", "map", 2), Some(true));
+        assert_eq!(otp25_exports("lists", "no_such_function", 0), Some(false));
+        assert_eq!(otp25_exports("gen_server", "call", 3), Some(true));
+        assert_eq!(otp25_exports("erlang", "=:=", 2), Some(true));
+        assert_eq!(otp25_exports("erlang", "nofun", 0), Some(false));
+        assert_eq!(otp25_exports("made_up", "f", 0), None);
+        assert!(!is_otp25_module("made_up") && !is_otp25_module("# The module names"));
         assert_eq!(
             check(&without, "os", "cmd", false),
             Missing::Park(ParkReason::Host)

@@ -320,6 +320,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn budgets_print_with_thousands_separators() {
+        let cases = [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (100_000, "100,000"),
+        ];
+        for (n, text) in cases {
+            assert_eq!(thousands(n), text);
+        }
+        assert_eq!(thousands(5_000_000_000), "5,000,000,000");
+    }
+
+    #[test]
     fn fresh_words_count_only_what_nothing_else_holds() {
         let shared = Term::list(vec![Term::Int(1), Term::Int(2)]);
         let keep = shared.clone();
@@ -430,7 +444,11 @@ impl crate::vm::Vm {
         p: &crate::process::Process,
     ) -> Result<(), crate::vm::VmError> {
         if self.reductions > self.config.max_reductions {
-            return Err(crate::vm::VmError::BudgetExhausted(self.reductions));
+            return Err(crate::vm::VmError::BudgetExhausted {
+                reductions: self.config.max_reductions,
+                process: self.process_name(p.pid).to_string(),
+                location: self.where_running(p, None),
+            });
         }
         if self.mem.alloc >= self.mem.trigger {
             self.measure(p, 0)?;
@@ -631,4 +649,18 @@ fn process_footprint(q: &crate::process::Process, f: &mut Footprint) {
             }
         }
     }
+}
+
+/// `n` with a comma between groups of three digits (`100,000`), as the
+/// verdicts print budgets.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -296,7 +296,7 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, stopped: Option<VmErr
             }
         }
         RunResult::BudgetExhausted => match &stopped {
-            Some(VmError::BudgetExhausted(_)) | None => "racewit: budget exhausted\n".into(),
+            Some(VmError::BudgetExhausted { .. }) | None => "racewit: budget exhausted\n".into(),
             Some(e) => format!("racewit: {e}\n"),
         },
     };

@@ -51,8 +51,18 @@ impl Default for VmConfig {
 /// The interpreter cannot go on (Erlang exceptions are values, never this).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum VmError {
-    #[error("reduction budget exhausted after {0} reductions")]
-    BudgetExhausted(u64),
+    /// The run's reductions are spent: the program did not terminate
+    /// within them (a process computes without end, or the run is long).
+    #[error(
+        "the program did not terminate within {} reductions: reduction budget exhausted \
+         with {process} running at {location}",
+        crate::limits::thousands(*reductions)
+    )]
+    BudgetExhausted {
+        reductions: u64,
+        process: String,
+        location: String,
+    },
     #[error("no such process {0:?}")]
     NoSuchProcess(Pid),
     #[error("process {0:?} cannot take a step")]

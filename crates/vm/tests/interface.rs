@@ -212,7 +212,7 @@ fn deep_body_recursion_and_budgeted_loops() {
     };
     let mut vm = Vm::new(Arc::new(program), config);
     let p = vm.spawn_entry("t", "spin", vec![]);
-    assert!(matches!(vm.step(p), Err(VmError::BudgetExhausted(_))));
+    assert!(matches!(vm.step(p), Err(VmError::BudgetExhausted { .. })));
 }
 
 #[test]
@@ -241,8 +241,9 @@ fn unsupported_calls_park_the_process_only() {
 fn a_function_missing_from_a_partial_stand_in_parks() {
     // racewit's `global` and `mnesia` are partial stand-ins: what they lack
     // is unsupported, not undef. The prelude's `lists` stands in for OTP's
-    // when no OTP was found: what it lacks needs OTP. OTP's complete
-    // `lists`, loaded from source, raises undef.
+    // when no OTP was found: what it lacks and OTP 25's `lists` exports
+    // needs OTP; what OTP 25's `lists` does not export either is undef.
+    // OTP's complete `lists`, loaded from source, raises undef.
     use racewit_vm::ParkReason;
     let otp = racewit_otp::installed();
     let none = racewit_vm::Libraries::none();
@@ -267,10 +268,12 @@ fn a_function_missing_from_a_partial_stand_in_parks() {
             Some(("mnesia:info/0", ParkReason::Unsupported)),
         ),
         (
-            "catch lists:no_such_function()",
+            "catch lists:enumerate(1, [a])",
             &none,
-            Some(("lists:no_such_function/0", ParkReason::NoOtp)),
+            Some(("lists:enumerate/2", ParkReason::NoOtp)),
         ),
+        ("catch lists:no_such_function()", &none, None),
+        ("catch (list_to_atom(\"made_up_mod\")):f()", &none, None),
         ("catch lists:no_such_function()", &otp, None),
         (
             "gen_leader:start_link(a, b)",

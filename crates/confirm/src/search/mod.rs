@@ -322,8 +322,8 @@ impl Strategy for Systematic {
 /// Why a run was cut at the per-run step limit.
 pub(crate) fn step_limit_text(limit: usize) -> String {
     format!(
-        "a run did not end within {limit} steps (the program may not terminate; \
-         --max-run-steps raises the limit)"
+        "the program did not terminate within {} steps (--max-run-steps raises the limit)",
+        racewit_vm::limits::thousands(limit as u64)
     )
 }
 
