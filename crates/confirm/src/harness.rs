@@ -175,8 +175,10 @@ pub fn build(
         suspect,
         entry,
         processes,
-        &Drive::default(),
-        &rivals,
+        &Drive {
+            rivals: rivals.clone(),
+            ..Drive::default()
+        },
         module(0),
     );
     // Values the harness had to guess may be of the wrong shape for the code
@@ -276,13 +278,11 @@ pub fn build(
         .into_iter()
         .take(MAX_VARIANTS)
         .enumerate()
-        .map(|(k, (e, drive))| {
+        .map(|(k, (e, mut drive))| {
             // Rivals race the entry where what it works on exists.
-            let rivals = if e == entry && drive.prepare.is_some() {
-                rivals.as_slice()
-            } else {
-                &[]
-            };
+            if e == entry && drive.prepare.is_some() {
+                drive.rivals = rivals.clone();
+            }
             api_harness(
                 program,
                 callers,
@@ -290,7 +290,6 @@ pub fn build(
                 e,
                 processes,
                 &drive,
-                rivals,
                 module(k + 1),
             )
         })
@@ -311,6 +310,9 @@ struct Drive {
     boot: Option<Application>,
     /// Make what each worker's call works on first, as the program does.
     prepare: Option<Preparer>,
+    /// Calls that may race the entry on what it works on, each tried as
+    /// the second worker of a harness of its own (see [`Harness::mixed`]).
+    rivals: Vec<Preparer>,
     /// What differs, for the verdict's context.
     what: String,
 }
@@ -360,7 +362,6 @@ fn api_harness(
     entry: &Entry,
     processes: usize,
     drive: &Drive,
-    rivals: &[Preparer],
     module: String,
 ) -> Harness {
     let resource = resource_values(suspect);
@@ -498,7 +499,8 @@ fn api_harness(
     }
     if processes > 1 {
         // Two workers: the entry and its rival.
-        harness.mixed = rivals
+        harness.mixed = drive
+            .rivals
             .iter()
             .enumerate()
             .map(|(k, r)| {

@@ -230,6 +230,16 @@ impl Strategy for BoundedDfs {
                         };
                     }
                 }
+                // Exhausted first: a space whose last run lands exactly on
+                // the budget was explored whole (no choice point has a
+                // candidate left).
+                if pending.is_none() && stack.iter().all(|f| f.next >= f.candidates.len()) {
+                    return Outcome {
+                        found,
+                        stats,
+                        stop: StopReason::Exhausted,
+                    };
+                }
                 if stats.runs_ended() >= self.max_interleavings {
                     return Outcome {
                         found,
@@ -237,13 +247,6 @@ impl Strategy for BoundedDfs {
                         stop: StopReason::InterleavingBudget {
                             limit: self.max_interleavings,
                         },
-                    };
-                }
-                if pending.is_none() && stack.is_empty() {
-                    return Outcome {
-                        found,
-                        stats,
-                        stop: StopReason::Exhausted,
                     };
                 }
                 continue;

@@ -823,7 +823,12 @@ impl Strategy for SourceDpor {
                     } else if end.monitor.near_miss() {
                         ex.stats.near_misses += 1;
                     }
+                    // At the budget: a stop there only when something is
+                    // left to explore (the last run may end the space).
                     if ex.stats.runs_ended() >= self.max_interleavings {
+                        if !ex.backtrack() {
+                            break;
+                        }
                         let stop = if self.stop_at_first && !found.is_empty() {
                             StopReason::Found
                         } else {
@@ -842,6 +847,9 @@ impl Strategy for SourceDpor {
                 RunEnd::Cut(why) => {
                     ex.note_cut(why);
                     if ex.stats.runs_ended() >= self.max_interleavings {
+                        if !ex.backtrack() {
+                            break;
+                        }
                         return Outcome {
                             found,
                             stats: ex.stats,
