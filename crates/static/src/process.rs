@@ -464,3 +464,63 @@ fn receives_first(units: &Units<'_>, u: UnitId, depth: u32) -> bool {
             }
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use racewit_syntax::load_source;
+
+    /// Which functions of `src` run once, by name.
+    fn once(src: &str) -> Vec<String> {
+        let program = load_source("t.erl", src);
+        let units = Units::new(&program);
+        let flow = crate::dataflow::compute(&units, 16);
+        let cg = CallGraph::build(&units, &flow);
+        let procs = compute(&units, &flow, &cg);
+        let mut out: Vec<String> = (0..units.units.len())
+            .filter(|&u| procs.run_once[u].is_some())
+            .map(|u| {
+                let f = units.unit_function(UnitId(u as u32));
+                match units.units[u].fun {
+                    Some(_) => format!("fun in {}/{}", f.name, f.arity),
+                    None => format!("{}/{}", f.name, f.arity),
+                }
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    const SERVER: &str = "-module(t).\n-behaviour(gen_server).\n\
+        -export([start/0, init/1, handle_call/3, handle_cast/2, helper/0, api/0]).\n\
+        start() -> gen_server:start({local, t}, t, [], []).\n\
+        init([]) -> helper(), {ok, 0}.\n\
+        helper() -> spawn(fun() -> loop() end), inner().\n\
+        inner() -> ok.\n\
+        loop() -> receive _ -> ok end.\n\
+        handle_call(_, _, S) -> {reply, ok, S}.\n\
+        handle_cast(_, S) -> {noreply, S}.\n";
+
+    #[test]
+    fn what_only_a_named_servers_init_runs_runs_once() {
+        let src = format!("{SERVER}api() -> inner().\n");
+        // helper/0 is exported but only init/1 calls it; inner/0 is also
+        // called by api/0, which runs anywhere.
+        assert_eq!(
+            once(&src),
+            vec!["fun in helper/0", "helper/0", "init/1", "loop/0"]
+        );
+    }
+
+    #[test]
+    fn an_unnamed_start_or_a_call_by_name_runs_more_than_once() {
+        let unnamed = SERVER.replace(
+            "gen_server:start({local, t}, t, [], [])",
+            "gen_server:start(t, [], [])",
+        ) + "api() -> ok.\n";
+        assert!(once(&unnamed).is_empty());
+        // `M:helper()` of an unknown module may call helper/0 from anywhere.
+        let by_name = format!("{SERVER}api() -> M = get(m), M:helper().\n");
+        assert_eq!(once(&by_name), vec!["init/1"]);
+    }
+}
