@@ -1584,34 +1584,6 @@ mod tests {
     use super::*;
     use racewit_syntax::load_source;
 
-    /// The arguments of every `ets:insert/2` of the program, rendered.
-    fn insert_args(src: &str) -> Vec<String> {
-        let program = load_source("t.erl", src);
-        let units = Units::new(&program);
-        let flow = compute(&units, 16);
-        let mut out = Vec::new();
-        for sv in flow.sites.iter().flatten().flatten() {
-            if matches!(&sv.target, SiteTarget::Static(m) if m.module == "ets" && m.name == "insert")
-            {
-                out.push(sv.args[1].render_set(&|_| String::new()));
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn a_pattern_narrows_its_alias_variable() {
-        // The message is unknown: `K` is known only by what its pattern says.
-        let src = "-module(t).\n-export([loop/0]).\n\
-            loop() -> receive {reg, {n, l, _} = K, P} -> ets:insert(tab, {K, P}) end.\n";
-        assert_eq!(insert_args(src), vec!["{{{n, l, _}, _}}".to_string()]);
-        // Known values that cannot match the pattern are dropped.
-        let src = "-module(t).\n-export([go/1]).\n\
-            go(X) -> K0 = case X of 1 -> {n, l, x}; _ -> {p, l, y} end,\n\
-            case K0 of {n, _, _} = K -> ets:insert(tab, {K, 1}); _ -> ok end.\n";
-        assert_eq!(insert_args(src), vec!["{{{n, l, x}, 1}}".to_string()]);
-    }
-
     /// The chunk size changes only what runs at the same time, not the result.
     #[test]
     fn chunked_merge_gives_the_same_values() {

@@ -1217,50 +1217,6 @@ mod tests {
     }
 
     #[test]
-    fn refine_keeps_what_a_pattern_can_match() {
-        let n = |a: &str| Term::Atom(Name::new(a));
-        let shape = Shape::Tuple(vec![
-            Shape::Const(n("n")),
-            Shape::Const(n("l")),
-            Shape::Hole,
-        ]);
-        let x = Opaque::new(OpaqueId::Var {
-            function: 0,
-            var: 1,
-        });
-        // An unknown value takes the pattern's constants; its part keeps
-        // an identity of its own, so it still equals the whole value.
-        let r = refine(&Val::one(Term::Opaque(x)), &shape, 16);
-        assert_eq!(r.render_set(&|_| String::new()), "{{n, l, _}}");
-        assert!(r.may_equal(&Val::one(Term::Opaque(x))));
-        assert!(!r.may_equal(&Val::one(Term::Tuple(vec![n("p"), n("l"), n("k")]))));
-        assert!(!r.may_equal(&Val::one(Term::Tuple(vec![n("n"), n("l"), n("k")]))));
-        // Terms that cannot match are dropped; when none can, nothing is.
-        let two = Val::from_terms(
-            [
-                Term::Tuple(vec![n("n"), n("l"), n("a")]),
-                Term::Tuple(vec![n("p"), n("l"), n("a")]),
-            ],
-            16,
-        );
-        assert_eq!(
-            refine(&two, &shape, 16).render_set(&|_| String::new()),
-            "{{n, l, a}}"
-        );
-        let none = Val::one(n("x"));
-        assert_eq!(refine(&none, &shape, 16), none);
-        // A value not known at all and a parameter stay as they are.
-        assert_eq!(refine(&Val::Any, &shape, 16), Val::Any);
-        let p = Val::one(Term::Param(0));
-        assert_eq!(refine(&p, &shape, 16), p);
-        // A constant pattern names the value.
-        assert_eq!(
-            refine(&Val::one(Term::Opaque(x)), &Shape::Const(n("n")), 16),
-            Val::one(n("n"))
-        );
-    }
-
-    #[test]
     fn resolve_substitutes_params_inside_tuples() {
         let v = Val::one(Term::Tuple(vec![Term::Atom("k".into()), Term::Param(0)]));
         let r = resolve(&v, &[atoms(&["a", "b"])], 16);
