@@ -33,8 +33,8 @@ pub use crate::invoke::{SiteTarget, SiteVals};
 use crate::server::Behaviour;
 use crate::units::{FnId, Units};
 use crate::values::{
-    Opaque, OpaqueId, Origin, Shape, Term, UnitId, Val, constant_like, element, list_elements,
-    product, refine, resolve,
+    Opaque, OpaqueId, Origin, Term, UnitId, Val, constant_like, element, list_elements, product,
+    resolve,
 };
 
 /// The most rounds of the fixpoint before giving up on further precision.
@@ -865,33 +865,8 @@ impl Eval<'_, '_> {
             }
             Pat::Alias(a, b) => {
                 let (a, b) = (*a, *b);
-                // `{n, l, _} = K`: what the pattern says of the value
-                // narrows what the variable holds (a key's constant tags).
-                let (sa, sb) = (self.shape(a), self.shape(b));
-                if sa.has_const() || sb.has_const() {
-                    let var = [a, b].into_iter().find_map(|q| match self.body.pat(q) {
-                        Pat::Var(var) => Some(*var),
-                        _ => None,
-                    });
-                    let mut r = match var {
-                        // An unknown value gets the variable as its identity
-                        // first, so its parts keep identities of their own.
-                        Some(var) if v.is_any() => {
-                            Val::one(Term::Opaque(Opaque::new(OpaqueId::Var {
-                                function: self.fid.0,
-                                var: var.0,
-                            })))
-                        }
-                        _ => v.clone(),
-                    };
-                    r = refine(&r, &sa, limit);
-                    r = refine(&r, &sb, limit);
-                    self.bind(a, &r);
-                    self.bind(b, &r);
-                } else {
-                    self.bind(a, v);
-                    self.bind(b, v);
-                }
+                self.bind(a, v);
+                self.bind(b, v);
             }
             Pat::Map(fields) => {
                 for (k, q) in fields.clone() {
@@ -909,33 +884,6 @@ impl Eval<'_, '_> {
                 }
             }
             Pat::Missing | Pat::Wild | Pat::Bound(_) | Pat::Lit(_) | Pat::Nil => {}
-        }
-    }
-
-    /// The [`Shape`] of a pattern: its constants and tuple sizes. A
-    /// record pattern is a hole (its tag says nothing of keys, and an
-    /// unknown record's fields come from [`FieldKey::Record`]).
-    fn shape(&self, p: PatId) -> Shape {
-        match self.body.pat(p) {
-            Pat::Lit(Literal::Atom(a)) => Shape::Const(Term::Atom(a.clone())),
-            Pat::Lit(Literal::Int(i)) => Shape::Const(Term::Int(*i)),
-            Pat::Lit(Literal::String(s)) if s.is_empty() => Shape::Const(Term::List(Vec::new())),
-            Pat::Lit(Literal::String(s)) => Shape::Const(Term::Str(s.clone())),
-            Pat::Nil => Shape::Const(Term::List(Vec::new())),
-            Pat::Tuple(ps) => {
-                let record = matches!(ps.first().map(|&p0| self.body.pat(p0)),
-                    Some(Pat::Lit(Literal::Atom(r)))
-                        if self.units.records.contains(&(r.clone(), ps.len() as u32)));
-                if record {
-                    return Shape::Hole;
-                }
-                Shape::Tuple(ps.iter().map(|&q| self.shape(q)).collect())
-            }
-            Pat::Alias(a, b) => match self.shape(*a) {
-                Shape::Hole => self.shape(*b),
-                s => s,
-            },
-            _ => Shape::Hole,
         }
     }
 

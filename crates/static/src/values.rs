@@ -299,11 +299,6 @@ fn unify_in(a: &Term, b: &Term, wide: bool) -> bool {
         (Term::Opaque(w), t) | (t, Term::Opaque(w)) if wide && w.wide => constant_like(t),
         (Term::Conv(x), Term::Conv(y)) => x == y,
         (Term::Conv(_), _) | (_, Term::Conv(_)) => false,
-        // A tuple a pattern refined from this unknown value (or from a
-        // part of it) may be that value.
-        (Term::Opaque(o), Term::Tuple(ts)) | (Term::Tuple(ts), Term::Opaque(o)) => {
-            ts.iter().any(|t| holds_part_of(t, o))
-        }
         (Term::Opaque(_), _) | (_, Term::Opaque(_)) => false,
         (Term::Tuple(x), Term::Tuple(y))
         | (Term::List(x), Term::List(y))
@@ -322,24 +317,6 @@ fn unify_in(a: &Term, b: &Term, wide: bool) -> bool {
         (Term::Str(s), Term::Str(t)) => s == t,
         (Term::SelfPid, Term::Spawned(_)) | (Term::Spawned(_), Term::SelfPid) => true,
         _ => a == b,
-    }
-}
-
-/// `t` holds a projection of `o`'s identity ([`project`]): a part of it.
-fn holds_part_of(t: &Term, o: &Opaque) -> bool {
-    match t {
-        Term::Opaque(p) if p.id == o.id && p.derived == o.derived => {
-            let mut e = p.elem;
-            while e > o.elem {
-                e /= 16;
-                if e == o.elem {
-                    return true;
-                }
-            }
-            false
-        }
-        Term::Tuple(ts) => ts.iter().any(|t| holds_part_of(t, o)),
-        _ => false,
     }
 }
 
@@ -841,132 +818,6 @@ fn product_of(elems: &[Choices<'_>], limit: usize, make: fn(Vec<Term>) -> Term) 
         acc = next;
     }
     Val::from_terms(acc.into_iter().map(make), limit)
-}
-
-/// What a pattern says of the value it matches: the constants and tuple
-/// sizes written in it (`{n, l, _} = K` says `K` is a 3-tuple tagged `n`
-/// and `l`), holes where it binds or ignores.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Shape {
-    Hole,
-    Const(Term),
-    Tuple(Vec<Shape>),
-}
-
-impl Shape {
-    /// The shape says something beyond a hole.
-    pub fn informative(&self) -> bool {
-        !matches!(self, Shape::Hole)
-    }
-
-    /// The shape holds a constant somewhere.
-    pub fn has_const(&self) -> bool {
-        match self {
-            Shape::Hole => false,
-            Shape::Const(_) => true,
-            Shape::Tuple(ss) => ss.iter().any(Shape::has_const),
-        }
-    }
-
-    /// The term this shape alone describes (holes unknown).
-    fn fill(&self) -> Term {
-        match self {
-            Shape::Hole => Term::Any,
-            Shape::Const(c) => c.clone(),
-            Shape::Tuple(ss) => Term::Tuple(ss.iter().map(Shape::fill).collect()),
-        }
-    }
-}
-
-/// Projection `i` (0-based) of an unknown value: an identity of its own,
-/// named as [`resolve`] names the elements of an unknown argument.
-fn project(o: &Opaque, i: usize) -> Term {
-    if o.elem < 0x0fff && i < 15 {
-        Term::Opaque(Opaque {
-            elem: o.elem * 16 + i as u16 + 1,
-            ..*o
-        })
-    } else {
-        Term::Any
-    }
-}
-
-/// `t` as it is when it matches `s`; `None` when it cannot match.
-fn refine_term(t: &Term, s: &Shape) -> Option<Term> {
-    match (s, t) {
-        (Shape::Hole, _) => Some(t.clone()),
-        (_, Term::Any | Term::Wild | Term::ParamElem(..) | Term::Derived(_)) => Some(s.fill()),
-        (Shape::Const(c), Term::Opaque(_) | Term::Param(_) | Term::Keyed(..) | Term::Conv(_)) => {
-            Some(c.clone())
-        }
-        (Shape::Const(c), _) => unify(t, c).then(|| t.clone()),
-        (Shape::Tuple(ss), Term::Tuple(ts)) => {
-            if ss.len() != ts.len() {
-                return None;
-            }
-            ts.iter()
-                .zip(ss)
-                .map(|(t, s)| refine_term(t, s))
-                .collect::<Option<Vec<_>>>()
-                .map(Term::Tuple)
-        }
-        (Shape::Tuple(ss), Term::Opaque(o)) => ss
-            .iter()
-            .enumerate()
-            .map(|(i, s)| refine_term(&project(o, i), s))
-            .collect::<Option<Vec<_>>>()
-            .map(Term::Tuple),
-        (Shape::Tuple(ss), Term::Param(p)) => ss
-            .iter()
-            .enumerate()
-            .map(|(i, s)| refine_term(&Term::ParamElem(*p, i as u32), s))
-            .collect::<Option<Vec<_>>>()
-            .map(Term::Tuple),
-        (Shape::Tuple(ss), Term::Keyed(p, k)) => ss
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let e = if i + 1 == *p as usize {
-                    (**k).clone()
-                } else {
-                    Term::Any
-                };
-                refine_term(&e, s)
-            })
-            .collect::<Option<Vec<_>>>()
-            .map(Term::Tuple),
-        (Shape::Tuple(_), _) => None,
-    }
-}
-
-/// `v` narrowed to the values that match a pattern of shape `s`: the
-/// pattern's constants fill what was unknown (an unknown value's parts
-/// keep identities of their own, [`project`]), terms that cannot match are
-/// dropped. When no term of `v` can match, `v` stays as it is (the clause
-/// may be dead, but this is no place to decide it).
-pub fn refine(v: &Val, s: &Shape, limit: usize) -> Val {
-    if !s.informative() {
-        return v.clone();
-    }
-    // A value not known at all, or a parameter's, aliases nothing as it
-    // is (see [`Val::may_equal`]); filled with the pattern's constants and
-    // holes it would alias every key of that shape. They stay as they are.
-    let terms: Vec<Term> = match v {
-        Val::Any => return Val::Any,
-        Val::Set(set) => set
-            .iter()
-            .filter_map(|t| match (t, s) {
-                (Term::Param(_) | Term::ParamElem(..) | Term::Derived(_), Shape::Tuple(_)) => {
-                    Some(t.clone())
-                }
-                _ => refine_term(t, s),
-            })
-            .collect(),
-    };
-    if terms.is_empty() {
-        return v.clone();
-    }
-    Val::from_terms(terms, limit)
 }
 
 /// Replace [`Term::Param`]s by the context's values (missing ones are `Any`).
