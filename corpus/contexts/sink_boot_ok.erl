@@ -3,8 +3,8 @@
 %% from init/1 of the registered log_server, once per server: two calls
 %% never overlap. A harness calling ensure_sink/0 from two processes would
 %% invent a race the program cannot have.
-%% Expected: R001 unconfirmed (serialised): only called in init/1 of the
-%% registered server sink_boot_ok.
+%% Expected: R001 filtered (run once: only called in init/1 of the server
+%% every start names log_server; before that rule, confirm said serialised).
 -module(sink_boot_ok).
 -behaviour(gen_server).
 -export([start_link/0, ensure_sink/0, log/1, test/0]).
@@ -18,11 +18,11 @@ log(Line) ->
 
 ensure_sink() ->
     case whereis(log_sink) of
-%%       ^^^^^^^ R001 #1 read: registry log_sink (unconfirmed, serialised)
+%%       ^^^^^^^ R001 #1 read (filtered): registry log_sink, run once
         undefined ->
             Pid = spawn(fun sink/0),
             register(log_sink, Pid),
-%%          ^^^^^^^^ R001 #1 write: only ever run by log_server's init/1
+%%          ^^^^^^^^ R001 #1 write (filtered): only ever run by log_server's init/1
             Pid;
         Pid ->
             Pid

@@ -10,7 +10,7 @@ use crate::callgraph::{Callee, mfa_text};
 use crate::dataflow::SiteTarget;
 use crate::escape;
 use crate::message::{message, render_call};
-use crate::ops::{Item, may_alias};
+use crate::ops::{Item, may_alias, may_alias_narrow};
 use crate::search::{Hit, Read, World};
 use crate::spawn_register::Blocking;
 use crate::suspect::{Access, ArgHint, Category, Entry, Hop, HopKind, Resource, Suspect, ValueSet};
@@ -67,7 +67,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     /// that others can come between).
     pub fn filtered(&mut self, read: &Read, hit: &Hit) -> bool {
         if read.category != Category::SpawnRegister
-            && (self.serialised(read, hit) || self.locked(read, hit))
+            && (self.serialised(read, hit) || self.locked(read, hit) || self.started_once(read))
         {
             return true;
         }
@@ -129,6 +129,31 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
             .filter(|(_, o, wu, witem, _)| !self.initialising(*o, *wu, witem))
             .all(|(_, _, wu, _, _)| only(*wu) == Some(p))
+    }
+
+    /// The read and every write of its item run only once per start of
+    /// one singleton ([`crate::process::Processes::run_once`]: a check
+    /// and create in `init/1` of a server started under a constant name,
+    /// or in what only that `init/1` calls or spawns): the check cannot
+    /// run twice at a time, and nothing else writes the item.
+    fn started_once(&self, read: &Read) -> bool {
+        let once = &self.w.procs.run_once;
+        let Some(root) = once[read.unit.index()] else {
+            return false;
+        };
+        let ctx = self.w.global_ctx(read.unit);
+        let Some((_, item)) = self.w.item_at(read.category, read.origin, &ctx) else {
+            return false;
+        };
+        self.w
+            .writes
+            .iter()
+            .filter(|(c, ..)| *c == read.category)
+            // A widened parameter is taken for its identity here (as for
+            // summaries): a register wrapper fed many names elsewhere is
+            // not taken to write this one.
+            .filter(|(_, _, _, witem, _)| may_alias_narrow(&item, witem))
+            .all(|(_, _, wu, _, _)| once[wu.index()] == Some(root))
     }
 
     /// The one process that runs the whole path from the read to the

@@ -83,6 +83,14 @@ pub struct Processes {
     /// exported functions, funs let out.
     pub entered_outside: Vec<bool>,
     pub singletons: FxHashSet<Proc>,
+    /// Code run once per start of a singleton: `init/1` of a module every
+    /// start of which names it with a constant (the root, by module
+    /// index), and every function or fun all of whose calls and spawns in
+    /// the program come from code run once for that same root. Such code
+    /// does not run twice at a time (a second start of the root fails
+    /// before its `init/1`). An exported function counts when the program
+    /// calls it only from there: the pass takes it for an internal export.
+    pub run_once: Vec<Option<u32>>,
 }
 
 impl Processes {
@@ -219,21 +227,114 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
             }
         }
     }
-    let singletons = singletons(units, flow, cg, &runs_in);
+    let (singletons, started_once) = singletons(units, flow, cg, &runs_in);
+    let run_once = run_once(units, flow, cg, &started_once, &entered_outside);
     Processes {
         runs_in,
         entered_outside,
         singletons,
+        run_once,
     }
 }
 
-/// The processes that exist at most once at a time.
+/// [`Processes::run_once`]: from the roots' `init/1`, the units whose
+/// every incoming call or spawn comes from code run once for one root.
+fn run_once(
+    units: &Units<'_>,
+    flow: &Flow,
+    cg: &CallGraph,
+    started_once: &BTreeSet<u32>,
+    entered_outside: &[bool],
+) -> Vec<Option<u32>> {
+    let n = units.units.len();
+    // Names a call of an unknown module may run (`Mod:adding_handler(C)`,
+    // `apply(Mod, start, [])`): a function of that name may have callers
+    // no edge shows. (A call naming neither module nor function is not
+    // counted: it would make no code run once.)
+    let mut called_by_name: FxHashSet<racewit_syntax::ir::Name> = FxHashSet::default();
+    for per_site in &flow.sites {
+        for sv in per_site.iter().flatten() {
+            let ctx = flow.unit_ctx(units, sv.unit);
+            let (module, function) = match &sv.target {
+                SiteTarget::Dynamic { module, function } => (module, function),
+                SiteTarget::Static(mfa)
+                    if mfa.module == "erlang" && mfa.name == "apply" && mfa.arity == 3 =>
+                {
+                    (&sv.args[0], &sv.args[1])
+                }
+                _ => continue,
+            };
+            if resolve(module, ctx, flow.limit).atoms().is_some() {
+                continue;
+            }
+            for t in resolve(function, ctx, flow.limit).iter() {
+                if let Term::Atom(a) = t {
+                    called_by_name.insert(a.clone());
+                }
+            }
+        }
+    }
+    let mut out: Vec<Option<u32>> = vec![None; n];
+    for &mi in started_once {
+        let m = &units.module(mi).name;
+        if let Some(g) = units.lookup(m, "init", 1) {
+            out[units.fn_unit[g.index()].index()] = Some(mi);
+        }
+    }
+    // Callers of each unit (a caller per call or spawn edge).
+    let mut callers: Vec<Vec<UnitId>> = vec![Vec::new(); n];
+    for (i, sites) in cg.unit_sites.iter().enumerate() {
+        let module = units.units[i].module;
+        for &site in sites {
+            for inv in cg.invokes(module, site) {
+                let t = match inv.callee {
+                    Callee::Fn(g) => units.fn_unit[g.index()],
+                    Callee::Closure(u) => u,
+                    Callee::UnknownApply(_) => continue,
+                };
+                callers[t.index()].push(UnitId(i as u32));
+            }
+        }
+    }
+    // Entered from outside the program's calls for another reason than
+    // being exported: a behaviour's callback, a fun let out.
+    let outside = |u: usize| {
+        let unit = &units.units[u];
+        let func = units.unit_function(UnitId(u as u32));
+        match unit.fun {
+            Some(_) => entered_outside[u],
+            None => {
+                (func.exported && called_by_name.contains(&func.name))
+                    || Behaviour::of(units.module(unit.module))
+                        .is_some_and(|b| b.is_callback(&func.name, func.arity))
+            }
+        }
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for u in 0..n {
+            if out[u].is_some() || callers[u].is_empty() || outside(u) {
+                continue;
+            }
+            let first = out[callers[u][0].index()];
+            if first.is_some() && callers[u].iter().all(|c| out[c.index()] == first) {
+                out[u] = first;
+                changed = true;
+            }
+        }
+    }
+    out
+}
+
+/// The processes that exist at most once at a time, and the modules every
+/// start of which names them with a constant.
 fn singletons(
     units: &Units<'_>,
     flow: &Flow,
     cg: &CallGraph,
     runs_in: &[ProcSet],
-) -> FxHashSet<Proc> {
+) -> (FxHashSet<Proc>, BTreeSet<u32>) {
     let limit = flow.limit;
     // Per callback module: whether every start names it with a constant.
     let mut started: rustc_hash::FxHashMap<u32, bool> = Default::default();
@@ -256,7 +357,9 @@ fn singletons(
             let crate::spawn::StartShape::Init { m, .. } = start.shape else {
                 continue;
             };
-            let named = mfa.arity == 4 && m == 1;
+            // The name comes first when the module is second
+            // (`gen_server:start_link/4`, `supervisor:start_link/3`).
+            let named = m == 1;
             let constant_name = named
                 && resolve(&sv.args[0], ctx, limit).iter().all(|t| {
                     matches!(t, Term::Tuple(p) if matches!(p.as_slice(),
@@ -273,11 +376,12 @@ fn singletons(
             }
         }
     }
-    let mut out: FxHashSet<Proc> = started
+    let started_once: BTreeSet<u32> = started
         .into_iter()
         .filter(|&(_, only_named)| only_named)
-        .map(|(mi, _)| Proc::Server(mi))
+        .map(|(mi, _)| mi)
         .collect();
+    let mut out: FxHashSet<Proc> = started_once.iter().map(|&mi| Proc::Server(mi)).collect();
     // Hand-written loops: registered under a constant name by the parent,
     // waiting in a receive before anything else (a second one, whose
     // registration fails, waits forever where nobody can reach it).
@@ -312,7 +416,7 @@ fn singletons(
             }
         }
     }
-    out
+    (out, started_once)
 }
 
 /// Every clause of `u` starts with a `receive` (directly, or by calling a
@@ -359,4 +463,64 @@ fn receives_first(units: &Units<'_>, u: UnitId, depth: u32) -> bool {
                 _ => false,
             }
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use racewit_syntax::load_source;
+
+    /// Which functions of `src` run once, by name.
+    fn once(src: &str) -> Vec<String> {
+        let program = load_source("t.erl", src);
+        let units = Units::new(&program);
+        let flow = crate::dataflow::compute(&units, 16);
+        let cg = CallGraph::build(&units, &flow);
+        let procs = compute(&units, &flow, &cg);
+        let mut out: Vec<String> = (0..units.units.len())
+            .filter(|&u| procs.run_once[u].is_some())
+            .map(|u| {
+                let f = units.unit_function(UnitId(u as u32));
+                match units.units[u].fun {
+                    Some(_) => format!("fun in {}/{}", f.name, f.arity),
+                    None => format!("{}/{}", f.name, f.arity),
+                }
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    const SERVER: &str = "-module(t).\n-behaviour(gen_server).\n\
+        -export([start/0, init/1, handle_call/3, handle_cast/2, helper/0, api/0]).\n\
+        start() -> gen_server:start({local, t}, t, [], []).\n\
+        init([]) -> helper(), {ok, 0}.\n\
+        helper() -> spawn(fun() -> loop() end), inner().\n\
+        inner() -> ok.\n\
+        loop() -> receive _ -> ok end.\n\
+        handle_call(_, _, S) -> {reply, ok, S}.\n\
+        handle_cast(_, S) -> {noreply, S}.\n";
+
+    #[test]
+    fn what_only_a_named_servers_init_runs_runs_once() {
+        let src = format!("{SERVER}api() -> inner().\n");
+        // helper/0 is exported but only init/1 calls it; inner/0 is also
+        // called by api/0, which runs anywhere.
+        assert_eq!(
+            once(&src),
+            vec!["fun in helper/0", "helper/0", "init/1", "loop/0"]
+        );
+    }
+
+    #[test]
+    fn an_unnamed_start_or_a_call_by_name_runs_more_than_once() {
+        let unnamed = SERVER.replace(
+            "gen_server:start({local, t}, t, [], [])",
+            "gen_server:start(t, [], [])",
+        ) + "api() -> ok.\n";
+        assert!(once(&unnamed).is_empty());
+        // `M:helper()` of an unknown module may call helper/0 from anywhere.
+        let by_name = format!("{SERVER}api() -> M = get(m), M:helper().\n");
+        assert_eq!(once(&by_name), vec!["init/1"]);
+    }
 }

@@ -1,6 +1,6 @@
 //! Calls that start a process and the work they hand to it: the fun or
 //! `M:F(A...)` of `spawn*`/`proc_lib`, and the `init/1` that `gen_server`,
-//! `gen_statem`, `gen_fsm` and `supervisor` starts run.
+//! `gen_statem`, `gen_fsm`, `supervisor` and `supervisor_bridge` starts run.
 
 use racewit_syntax::ir::MFA;
 
@@ -72,7 +72,7 @@ pub fn start_of(mfa: &MFA) -> Option<Start> {
                 _ => None,
             }
         }
-        ("supervisor", "start_link") => match a {
+        ("supervisor" | "supervisor_bridge", "start_link") => match a {
             2 => shape_other(Init { m: 0, arg: 1 }),
             3 => shape_other(Init { m: 1, arg: 2 }),
             _ => None,
