@@ -477,35 +477,26 @@ fn confirm_one(
             }
         }
         // Still no visible harm: workers that wrote equal made-up values
-        // may have lost an update nobody can see; the same calls with a
-        // value of each worker's own show it if they did.
-        if let (Some((_, Consequence::None)), Some(d)) = (&first, h.distinct.as_deref()) {
-            let (dsys, dprefix) = settle(start(image, &d.module, &d.function, opts), d, opts);
-            let (again, n) = harmful_race(&dsys, d, &sites, opts);
-            interleavings += n;
-            if let Some(again) = again {
-                first = Some(again);
-                h = d;
-                sys = dsys;
-                prefix = dprefix;
-                last_harness = Some(h.clone());
-            }
-        }
-        // Still none: a different call the program makes on the same
-        // thing (a tag against an untag) may lose what an equal call
-        // cannot.
-        for m in &picked.mixed {
+        // may have lost an update nobody can see (the same calls with a
+        // value of each worker's own show it if they did), and a different
+        // call the program makes on the same thing (a tag against an
+        // untag) may lose what an equal call cannot.
+        for other in picked.distinct.as_deref().into_iter().chain(&picked.mixed) {
             if !matches!(&first, Some((_, Consequence::None))) {
                 break;
             }
-            let (msys, mprefix) = settle(start(image, &m.module, &m.function, opts), m, opts);
-            let (again, n) = harmful_race(&msys, m, &sites, opts);
+            let (osys, oprefix) = settle(
+                start(image, &other.module, &other.function, opts),
+                other,
+                opts,
+            );
+            let (again, n) = harmful_race(&osys, other, &sites, opts);
             interleavings += n;
             if let Some(again) = again {
                 first = Some(again);
-                h = m;
-                sys = msys;
-                prefix = mprefix;
+                h = other;
+                sys = osys;
+                prefix = oprefix;
                 last_harness = Some(h.clone());
             }
         }
@@ -747,7 +738,6 @@ fn crashes(sys: &VmSystem) -> Vec<(String, String)> {
 struct SerialSummary {
     crash_kinds: BTreeSet<String>,
     clean_exists: bool,
-    states: BTreeSet<String>,
     /// The workers' number and how each serial run ended ([`run_end`]).
     workers: usize,
     ends: BTreeSet<RunEnd>,
@@ -764,13 +754,12 @@ impl SerialSummary {
                 .map(|(_, reason)| crash_kind(&reason).to_string())
                 .collect(),
             clean_exists: serial.iter().any(|s| crashes(s).is_empty()),
-            states: serial.iter().map(state_of).collect(),
         }
     }
 
     /// Whether a run's end looks harmful against the serial reference: a
-    /// crash where a serial run has none, or of a kind none has, or a state
-    /// no serial run leaves. (The witness's consequence is then judged in
+    /// crash where a serial run has none, or of a kind none has, or an end
+    /// ([`differs`]) no serial run has. (The witness's consequence is then judged in
     /// full, with its trace.)
     fn looks_harmful(&self, end: &VmSystem) -> bool {
         let crashed = crashes(end);
@@ -782,10 +771,8 @@ impl SerialSummary {
         {
             return true;
         }
-        (!self.states.is_empty() && !self.states.contains(&state_of(end)))
-            || (!self.ends.is_empty()
-                && results(end, self.workers).iter().all(Option::is_some)
-                && !self.ends.contains(&run_end(end, self.workers)))
+        let (state, returned) = run_end(end, self.workers);
+        differs(&self.ends, &state, &returned).is_some()
     }
 }
 
@@ -880,6 +867,33 @@ type RunEnd = (String, Vec<Option<String>>);
 
 fn run_end(sys: &VmSystem, workers: usize) -> RunEnd {
     (state_of(sys), results(sys, workers))
+}
+
+/// How a run's end is one no serial run has.
+enum Differs {
+    /// Its final state is none of theirs (a lost update).
+    State,
+    /// Its final state is one of theirs, but what the calls returned goes
+    /// with it in none (a reset that hands back a count an increment had
+    /// already changed). Judged only when every call returned: a call that
+    /// crashed is judged as a crash, not by what the others returned.
+    Returns,
+}
+
+/// Whether the end `(state, returned)` differs from every serial run's
+/// end, and how; `None` when it matches one, or with no serial run to
+/// compare with.
+fn differs(serial: &BTreeSet<RunEnd>, state: &str, returned: &[Option<String>]) -> Option<Differs> {
+    if serial.is_empty() {
+        return None;
+    }
+    if !serial.iter().any(|(s, _)| s == state) {
+        return Some(Differs::State);
+    }
+    let seen = serial
+        .iter()
+        .any(|(s, r)| s == state && r.as_slice() == returned);
+    (returned.iter().all(Option::is_some) && !seen).then_some(Differs::Returns)
 }
 
 /// What each worker's call returned in a run, by worker (`None` for a call
@@ -1042,34 +1056,28 @@ fn consequence(
             };
         }
     }
-    let observed = state_of(end);
-    let serial_values: BTreeSet<String> = serial.iter().map(state_of).collect();
-    if !serial_values.is_empty() && !serial_values.contains(&observed) {
-        return Consequence::NonSerializable {
-            observed,
-            serial_outcomes: serial_values.len(),
-        };
-    }
-    // The final state is one a serial run leaves, but what the calls
-    // returned may not go with it: a reset that hands back a count which an
-    // increment it overwrote had already changed.
-    let returned = results(end, worker_count);
-    let outcomes: BTreeSet<RunEnd> = serial.iter().map(|s| run_end(s, worker_count)).collect();
-    // Only when every call returned: a call that crashed is judged as a
-    // crash (above), not by what the others returned.
-    if returned.iter().all(Option::is_some)
-        && !outcomes.is_empty()
-        && !outcomes.contains(&(observed.clone(), returned.clone()))
-    {
-        let calls: Vec<String> = workers_of(end)
-            .iter()
-            .zip(&returned)
-            .map(|(w, r)| format!("{w} returned {}", r.as_deref().unwrap_or_default()))
-            .collect();
-        return Consequence::NonSerializable {
-            observed: format!("{}\n{observed}", calls.join(", ")),
-            serial_outcomes: outcomes.len(),
-        };
+    let serial_ends: BTreeSet<RunEnd> = serial.iter().map(|s| run_end(s, worker_count)).collect();
+    let (observed, returned) = run_end(end, worker_count);
+    match differs(&serial_ends, &observed, &returned) {
+        Some(Differs::State) => {
+            let states: BTreeSet<&String> = serial_ends.iter().map(|(s, _)| s).collect();
+            return Consequence::NonSerializable {
+                serial_outcomes: states.len(),
+                observed,
+            };
+        }
+        Some(Differs::Returns) => {
+            let calls: Vec<String> = workers_of(end)
+                .iter()
+                .zip(&returned)
+                .map(|(w, r)| format!("{w} returned {}", r.as_deref().unwrap_or_default()))
+                .collect();
+            return Consequence::NonSerializable {
+                observed: format!("{}\n{observed}", calls.join(", ")),
+                serial_outcomes: serial_ends.len(),
+            };
+        }
+        None => {}
     }
     let parked = end
         .procs()

@@ -155,6 +155,70 @@ impl System for Model {
     }
 }
 
+/// Test support: the equivalence class of each run a search completes, to
+/// compare reductions with plain search (here and in `search::dpor`).
+#[cfg(test)]
+pub(crate) mod classes {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use super::{Cell, Model};
+    use crate::goal::Monitor;
+    use crate::search::{StopReason, Strategy};
+    use crate::system::{Observation, commute_in_run};
+
+    /// Which runs are equivalent: the order of every pair of dependent
+    /// steps of different processes (steps named by process and position).
+    pub(crate) type Signature = std::collections::BTreeSet<((usize, usize), (usize, usize))>;
+
+    /// Records the signature of every completed run, in order.
+    #[derive(Clone)]
+    struct Classes {
+        steps: Vec<(usize, usize, Observation<Cell, u32>)>,
+        seen: Rc<RefCell<Vec<Signature>>>,
+    }
+
+    impl Monitor<Model> for Classes {
+        fn observe(&mut self, _: &Model, p: usize, obs: &Observation<Cell, u32>, _: usize) {
+            let pos = self.steps.iter().filter(|(q, _, _)| *q == p).count();
+            self.steps.push((p, pos, obs.clone()));
+        }
+        fn hit(&self) -> bool {
+            false
+        }
+        fn finish(&mut self, _: &Model) -> bool {
+            let mut sig = Signature::new();
+            for (i, (p, a, oa)) in self.steps.iter().enumerate() {
+                for (q, b, ob) in &self.steps[i + 1..] {
+                    if p != q && !commute_in_run(oa, ob) {
+                        sig.insert(((*p, *a), (*q, *b)));
+                    }
+                }
+            }
+            self.seen.borrow_mut().push(sig);
+            false
+        }
+    }
+
+    /// Runs `strategy` over the whole space of `sys` (asserting it was
+    /// exhausted): (completed runs, sleep-set-blocked runs, the signature of
+    /// each completed run, one entry per run).
+    pub(crate) fn explore(strategy: &impl Strategy, sys: &Model) -> (u64, u64, Vec<Signature>) {
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let monitor = Classes {
+            steps: Vec::new(),
+            seen: seen.clone(),
+        };
+        let out = strategy.search(sys, monitor);
+        assert!(matches!(
+            out.stop,
+            StopReason::Exhausted | StopReason::ExhaustedAll
+        ));
+        let seen = seen.borrow().clone();
+        (out.stats.interleavings, out.stats.sleep_blocked, seen)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,61 +411,14 @@ mod tests {
         assert_eq!(a.stats, b.stats);
     }
 
-    /// Which runs are equivalent: the order of every pair of dependent
-    /// steps of different processes (steps named by process and position).
-    type Signature = std::collections::BTreeSet<((usize, usize), (usize, usize))>;
-
-    /// Collects the signature of every completed run.
-    #[derive(Clone)]
-    struct Classes {
-        steps: Vec<(usize, usize, Observation<Cell, u32>)>,
-        seen: std::rc::Rc<std::cell::RefCell<std::collections::BTreeSet<Signature>>>,
-    }
-
-    impl Classes {
-        fn new() -> Self {
-            Classes {
-                steps: Vec::new(),
-                seen: Default::default(),
-            }
-        }
-    }
-
-    impl crate::goal::Monitor<Model> for Classes {
-        fn observe(&mut self, _: &Model, p: usize, obs: &Observation<Cell, u32>, _: usize) {
-            let pos = self.steps.iter().filter(|(q, _, _)| *q == p).count();
-            self.steps.push((p, pos, obs.clone()));
-        }
-        fn hit(&self) -> bool {
-            false
-        }
-        fn finish(&mut self, _: &Model) -> bool {
-            let mut sig = Signature::new();
-            for (i, (p, a, oa)) in self.steps.iter().enumerate() {
-                for (q, b, ob) in &self.steps[i + 1..] {
-                    if p != q && !crate::system::commute_in_run(oa, ob) {
-                        sig.insert(((*p, *a), (*q, *b)));
-                    }
-                }
-            }
-            self.seen.borrow_mut().insert(sig);
-            false
-        }
-    }
-
+    /// Every equivalence class a search's completed runs fell in (see
+    /// [`classes::explore`]), as a set, and the completed runs.
     fn classes(
         strategy: &impl Strategy,
         sys: &Model,
-    ) -> (u64, std::collections::BTreeSet<Signature>) {
-        let m = Classes::new();
-        let seen = m.seen.clone();
-        let out = strategy.search(sys, m);
-        assert!(matches!(
-            out.stop,
-            StopReason::Exhausted | StopReason::ExhaustedAll
-        ));
-        let set = seen.borrow().clone();
-        (out.stats.interleavings, set)
+    ) -> (u64, std::collections::BTreeSet<classes::Signature>) {
+        let (runs, _, seen) = classes::explore(strategy, sys);
+        (runs, seen.into_iter().collect())
     }
 
     fn systematic(reduction: Reduction, bound: u32) -> Systematic {

@@ -84,13 +84,17 @@ impl VmSystem {
     /// while it runs or when it did not return.
     pub fn returned(&self, proc: Pid) -> Option<String> {
         let value = self.vm.process_result(proc)?;
+        let text = self.vm.format_term(&value);
+        if !text.contains('<') {
+            return Some(text);
+        }
         let names: BTreeMap<u32, String> = self
             .vm
             .processes()
             .into_iter()
             .map(|p| (p.number(), self.vm.process_name(p).to_string()))
             .collect();
-        Some(canonical(&self.vm.format_term(&value), &names))
+        Some(canonical(&text, &names))
     }
 
     /// Puts a message `pid` sent (on behalf of `actor`) in flight to `to`;

@@ -118,17 +118,30 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         if !once {
             return false;
         }
-        let ctx = self.w.global_ctx(read.unit);
-        let Some((_, item)) = self.w.item_at(read.category, read.origin, &ctx) else {
+        let Some(writes) = self.writes_of(read, may_alias) else {
             return false;
         };
-        self.w
-            .writes
-            .iter()
-            .filter(|(c, ..)| *c == read.category)
-            .filter(|(_, _, _, witem, _)| may_alias(&item, witem))
+        writes
             .filter(|(_, o, wu, witem, _)| !self.initialising(*o, *wu, witem))
             .all(|(_, _, wu, _, _)| only(*wu) == Some(p))
+    }
+
+    /// Every write of the item `read` reads, as `alias` matches items;
+    /// `None` when the read's item is not known.
+    fn writes_of<'s>(
+        &'s self,
+        read: &Read,
+        alias: fn(&Item, &Item) -> bool,
+    ) -> Option<impl Iterator<Item = &'s (Category, Origin, UnitId, Item, Vec<Val>)> + 's> {
+        let ctx = self.w.global_ctx(read.unit);
+        let (_, item) = self.w.item_at(read.category, read.origin, &ctx)?;
+        let category = read.category;
+        Some(
+            self.w
+                .writes
+                .iter()
+                .filter(move |(c, _, _, witem, _)| *c == category && alias(&item, witem)),
+        )
     }
 
     /// The read and every write of its item run only once per start of
@@ -141,19 +154,13 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         let Some(root) = once[read.unit.index()] else {
             return false;
         };
-        let ctx = self.w.global_ctx(read.unit);
-        let Some((_, item)) = self.w.item_at(read.category, read.origin, &ctx) else {
+        // A widened parameter is taken for its identity here (as for
+        // summaries): a register wrapper fed many names elsewhere is not
+        // taken to write this one.
+        let Some(mut writes) = self.writes_of(read, may_alias_narrow) else {
             return false;
         };
-        self.w
-            .writes
-            .iter()
-            .filter(|(c, ..)| *c == read.category)
-            // A widened parameter is taken for its identity here (as for
-            // summaries): a register wrapper fed many names elsewhere is
-            // not taken to write this one.
-            .filter(|(_, _, _, witem, _)| may_alias_narrow(&item, witem))
-            .all(|(_, _, wu, _, _)| once[wu.index()] == Some(root))
+        writes.all(|(_, _, wu, _, _)| once[wu.index()] == Some(root))
     }
 
     /// The one process that runs the whole path from the read to the

@@ -886,64 +886,17 @@ impl Strategy for SourceDpor {
 
 #[cfg(test)]
 mod tests {
-    use std::cell::RefCell;
     use std::collections::BTreeSet;
-    use std::rc::Rc;
 
     use super::*;
-    use crate::model::{Cell, Model, Op};
+    use crate::model::classes::{Signature, explore};
+    use crate::model::{Model, Op};
     use crate::search::bounded::BoundedDfs;
 
     /// A class of runs: each pair of steps of two processes that do not
     /// commute where they are taken, in the order the run took them (the
     /// step of a process is named by its place among that process's steps).
-    type Class = BTreeSet<((usize, usize), (usize, usize))>;
-
-    /// Records the class of every completed run.
-    #[derive(Clone)]
-    struct Classes {
-        steps: Vec<(usize, usize, Observation<Cell, u32>)>,
-        seen: Rc<RefCell<Vec<Class>>>,
-    }
-
-    impl Monitor<Model> for Classes {
-        fn observe(&mut self, _: &Model, p: usize, obs: &Observation<Cell, u32>, _: usize) {
-            let pos = self.steps.iter().filter(|(q, _, _)| *q == p).count();
-            self.steps.push((p, pos, obs.clone()));
-        }
-        fn hit(&self) -> bool {
-            false
-        }
-        fn finish(&mut self, _: &Model) -> bool {
-            let mut class = Class::new();
-            for (i, (p, a, oa)) in self.steps.iter().enumerate() {
-                for (q, b, ob) in &self.steps[i + 1..] {
-                    if p != q && !commute_in_run(oa, ob) {
-                        class.insert(((*p, *a), (*q, *b)));
-                    }
-                }
-            }
-            self.seen.borrow_mut().push(class);
-            false
-        }
-    }
-
-    /// (completed runs, sleep-set-blocked runs, the classes of the completed
-    /// runs, one entry per run).
-    fn explore(strategy: &impl Strategy, sys: &Model) -> (u64, u64, Vec<Class>) {
-        let seen = Rc::new(RefCell::new(Vec::new()));
-        let monitor = Classes {
-            steps: Vec::new(),
-            seen: seen.clone(),
-        };
-        let out = strategy.search(sys, monitor);
-        assert!(matches!(
-            out.stop,
-            StopReason::ExhaustedAll | StopReason::Exhausted
-        ));
-        let classes = seen.borrow().clone();
-        (out.stats.interleavings, out.stats.sleep_blocked, classes)
-    }
+    type Class = Signature;
 
     fn every_interleaving() -> SourceDpor {
         SourceDpor {
