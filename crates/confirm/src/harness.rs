@@ -198,6 +198,19 @@ pub fn build(
             },
         ));
     }
+    // The setup call left out comes early: when it is the very code that
+    // races (a `start/0` that registers the name), no later variant helps,
+    // and the preparers below may fill the variants' quota.
+    if !choose_setup(program, suspect, entry).is_empty() {
+        drives.push((
+            entry,
+            Drive {
+                no_setup: true,
+                what: "without its setup call".to_string(),
+                ..Drive::default()
+            },
+        ));
+    }
     // What the program calls first to make the thing the entry works on
     // (the metric before it is tagged), with the application booted when
     // there is one: a preparer needs the tables the application makes.
@@ -240,16 +253,6 @@ pub fn build(
                 },
             ));
         }
-    }
-    if !choose_setup(program, suspect, entry).is_empty() {
-        drives.push((
-            entry,
-            Drive {
-                no_setup: true,
-                what: "without its setup call".to_string(),
-                ..Drive::default()
-            },
-        ));
     }
     let mut singles = Vec::new();
     for (i, _, others) in open_args(program, callers, entry) {

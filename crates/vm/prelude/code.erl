@@ -8,7 +8,8 @@
 -module(code).
 -export([root_dir/0, lib_dir/0, lib_dir/1, lib_dir/2, priv_dir/1,
          is_loaded/1, ensure_loaded/1, ensure_modules_loaded/1, load_file/1,
-         which/1, objfile_extension/0, is_sticky/1, get_mode/0,
+         which/1, objfile_extension/0, is_sticky/1, stick_dir/1, unstick_dir/1,
+         get_mode/0,
          module_status/1, modified_modules/0, is_module_native/1]).
 
 root_dir() -> racewit_apps:root_dir().
@@ -55,7 +56,12 @@ ensure_modules_loaded(Ms) ->
         Bad -> {error, lists:reverse(Bad)}   % OTP's order: the last first
     end.
 
-load_file(M) -> ensure_loaded(M).
+load_file(M) when is_atom(M) ->
+    case is_sticky(M) of
+        true -> {error, sticky_directory};
+        false -> ensure_loaded(M)
+    end;
+load_file(M) -> erlang:error(function_clause, [M]).
 
 which(M) when is_atom(M) ->
     case racewit_code:origin(M) of
@@ -92,7 +98,52 @@ otp_object(M) ->
     end.
 
 objfile_extension() -> ".beam".
-is_sticky(_) -> false.
+%% Sticky directories, as a node started by `erl` has them: kernel's and
+%% stdlib's ebin, and the preloaded modules. A module is
+%% sticky when its object file's directory is; stick_dir/unstick_dir take
+%% a directory the code server can list (an application's ebin, or the
+%% directory of an analysed module's object file) and answer `error` for
+%% any other.
+is_sticky(M) when is_atom(M) ->
+    case which(M) of
+        preloaded -> true;
+        Path when is_list(Path) -> lists:member(filename:dirname(Path), sticky_dirs());
+        _ -> false
+    end.
+
+stick_dir(Dir) -> set_sticky(Dir, true).
+unstick_dir(Dir) -> set_sticky(Dir, false).
+
+set_sticky(Dir0, Stick) when is_list(Dir0) ->
+    Dir = filename:join([Dir0]),
+    case lists:member(Dir, code_dirs()) of
+        false -> error;
+        true ->
+            Others = lists:delete(Dir, sticky_dirs()),
+            racewit_world:put({code, sticky_dirs},
+                              case Stick of
+                                  true -> [Dir | Others];
+                                  false -> Others
+                              end),
+            ok
+    end;
+set_sticky(Dir, Stick) ->
+    erlang:error(function_clause, [Dir, Stick]).
+
+sticky_dirs() ->
+    case racewit_world:get({code, sticky_dirs}, undefined) of
+        undefined ->
+            [filename:join(D, "ebin")
+             || A <- [kernel, stdlib], D <- [racewit_apps:dir(A)], is_list(D)];
+        Dirs -> Dirs
+    end.
+
+%% The directories the code server can list: each application's ebin and
+%% the directories of the analysed modules' object files.
+code_dirs() ->
+    [filename:join(D, "ebin") || A <- racewit_apps:all(), D <- [racewit_apps:dir(A)], is_list(D)]
+    ++ [filename:dirname(filename:rootname(S) ++ ".beam")
+        || M <- racewit_code:user_modules(), S <- [racewit_code:source(M)], is_list(S)].
 get_mode() -> interactive.
 module_status(M) ->
     case racewit_code:origin(M) of

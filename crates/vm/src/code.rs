@@ -776,6 +776,14 @@ pub fn compile_onto(
             if table.by_name.get(&atom).is_some_and(|&i| i >= base_len) {
                 continue;
             }
+            // A preloaded module (erlang, init, prim_file...) is never loaded
+            // from a program's source, as the BEAM cannot load over it: the
+            // VM implements it. (erts' own erlang.erl is stubs calling
+            // `erlang:nif_error/1`: a BIF racewit lacks would run as a stub,
+            // or loop, instead of being named.)
+            if *origin != Origin::Prelude && crate::library::is_preloaded(name) {
+                continue;
+            }
             let mut fn_index = FxHashMap::default();
             for (i, f) in m.functions.iter().enumerate() {
                 fn_index.insert((Atom::new(&f.name), f.arity), i as u32);

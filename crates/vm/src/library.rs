@@ -239,6 +239,41 @@ pub enum Missing {
     Park(ParkReason),
 }
 
+/// `erlang:pre_loaded()` of OTP 25, in its order: the modules the BEAM has
+/// before any code is loaded, which no loaded code can replace.
+pub const PRE_LOADED: &[&str] = &[
+    "persistent_term",
+    "counters",
+    "atomics",
+    "erts_dirty_process_signal_handler",
+    "erts_literal_area_collector",
+    "erl_tracer",
+    "erts_internal",
+    "erlang",
+    "erl_prim_loader",
+    "prim_zip",
+    "prim_net",
+    "prim_socket",
+    "socket_registry",
+    "zlib",
+    "prim_file",
+    "prim_inet",
+    "prim_eval",
+    "prim_buffer",
+    "init",
+    "erl_init",
+    "erts_code_purger",
+];
+
+
+/// Is `module` preloaded in the BEAM (`erlang`, `init`, `prim_file`, ...)?
+/// A program's source of one (OTP's erts/src) is never what runs: the
+/// BEAM cannot load over a preloaded module, and racewit's VM implements
+/// them itself.
+pub fn is_preloaded(module: &str) -> bool {
+    PRE_LOADED.contains(&module)
+}
+
 /// Whether a call into `module:function` touches the host.
 pub fn touches_host(module: &str, function: &str) -> bool {
     HOST_MODULES.contains(&module)

@@ -235,6 +235,46 @@ const SYSTEM_TABLES: &[(&str, usize, bool)] = &[
     ("logger", 5, false),
 ];
 
+/// What a node's standard table holds at start, where code reads it
+/// directly. `logger`: the primary and proxy configuration that kernel's
+/// logger_server stores at boot (OTP's own logger modules, when a program
+/// carries them, read it), with no handler, as racewit runs none.
+fn system_table_objects(table: &str) -> Vec<Term> {
+    let map = |entries: Vec<(&str, Term)>| {
+        Term::map(entries.into_iter().map(|(k, v)| (Term::atom(k), v)).collect())
+    };
+    match table {
+        "logger" => vec![
+            Term::tuple(vec![
+                Term::atom("$primary_config$"),
+                map(vec![
+                    ("filter_default", Term::atom("log")),
+                    ("filters", Term::Nil),
+                    ("handlers", Term::Nil),
+                    ("level", Term::atom("notice")),
+                    ("metadata", map(vec![])),
+                ]),
+            ]),
+            Term::tuple(vec![
+                Term::atom("$proxy_config$"),
+                map(vec![
+                    ("burst_limit_enable", Term::atom("false")),
+                    ("burst_limit_max_count", Term::Int(500)),
+                    ("burst_limit_window_time", Term::Int(1000)),
+                    ("drop_mode_qlen", Term::Int(1000)),
+                    ("flush_qlen", Term::Int(5000)),
+                    ("overload_kill_enable", Term::atom("false")),
+                    ("overload_kill_mem_size", Term::Int(3_000_000)),
+                    ("overload_kill_qlen", Term::Int(20_000)),
+                    ("overload_kill_restart_after", Term::Int(5000)),
+                    ("sync_mode_qlen", Term::Int(500)),
+                ]),
+            ]),
+        ],
+        _ => Vec::new(),
+    }
+}
+
 /// The system process of index `i` in [`SYSTEM`].
 pub(crate) fn system_pid(i: usize) -> Pid {
     Pid(crate::term::SYSTEM_PID_BASE + i as u32)
@@ -375,7 +415,7 @@ impl Vm {
             } else {
                 crate::ets::Protection::Protected
             };
-            let t = crate::ets::Table::new(
+            let mut t = crate::ets::Table::new(
                 id,
                 name,
                 true,
@@ -384,6 +424,9 @@ impl Vm {
                 system_pid(*owner),
                 1,
             );
+            for obj in system_table_objects(name.name()) {
+                t.insert(obj);
+            }
             ets.tables.insert(id, Arc::new(t));
             ets.names.insert(name, id);
         }

@@ -125,3 +125,36 @@ fn external_term_format_matches_erl() {
     let out = run_entry(Arc::new(program), "etf", "main", &RunConfig::default());
     assert_eq!(out.stdout, include_str!("erl/etf.out"));
 }
+
+/// A program that carries erts' own sources (checking the OTP tree does)
+/// brings a module `erlang` of BIF stubs; the BEAM never loads over a
+/// preloaded module, so the VM's erlang serves and a BIF it lacks is named,
+/// not run as a stub that calls `erlang:nif_error/1` forever.
+#[test]
+fn a_programs_own_preloaded_module_is_not_loaded_over_the_vms() {
+    let program = racewit_syntax::load::load_sources(
+        &[
+            (
+                "t.erl",
+                "-module(t).\n-export([main/0]).\n\
+                 main() -> {catch erlang:nif_error_probe(), erlang:trace_pattern(x, true, [])}.\n",
+            ),
+            (
+                "erlang.erl",
+                "-module(erlang).\n-export([nif_error/1, nif_error_probe/0, trace_pattern/3]).\n\
+                 nif_error(_) -> erlang:nif_error(undefined).\n\
+                 nif_error_probe() -> from_the_program.\n\
+                 trace_pattern(_, _, _) -> erlang:nif_error(undefined).\n",
+            ),
+        ],
+        &Default::default(),
+    );
+    let out = run_entry(Arc::new(program), "t", "main", &RunConfig::default());
+    assert!(out.stopped.is_none(), "{:?}", out.stopped);
+    assert_eq!(out.parked.len(), 1, "{:?}", out.parked);
+    assert!(
+        out.parked[0].1.starts_with("erlang:trace_pattern/3"),
+        "{:?}",
+        out.parked
+    );
+}

@@ -175,3 +175,19 @@ fn a_stand_in_lacks_what_the_real_module_exports_not_what_it_does_not() {
     );
     assert_eq!(made_up.stdout, "undef\n");
 }
+
+/// OTP's own logger modules (a program carrying kernel's sources has them)
+/// read the primary configuration from the node's `logger` table, where
+/// logger_server stores it at boot: a level and filters, no handler, as
+/// racewit runs none.
+#[test]
+fn the_logger_table_holds_the_primary_configuration_of_a_booted_node() {
+    let out = run_with(
+        &module(
+            "main() -> [{_, C}] = ets:lookup(logger, '$primary_config$'), \
+             {maps:get(level, C), maps:get(handlers, C), ets:member(logger, '$proxy_config$')}.",
+        ),
+        Arc::new(racewit_vm::Libraries::default()),
+    );
+    assert_eq!(out.stdout.trim(), "{notice,[],true}", "{:?}", out.result);
+}

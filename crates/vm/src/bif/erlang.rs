@@ -497,6 +497,9 @@ pub fn register(t: &mut Table) {
     t.pure("erlang", "error", 1, |a| Err(a[0].clone()));
     t.ctx("erlang", "error", 2, |_, a| Flow::error(a[0].clone()));
     t.ctx("erlang", "error", 3, |_, a| Flow::error(a[0].clone()));
+    // "Works exactly like error/1,2", as OTP documents it.
+    t.pure("erlang", "nif_error", 1, |a| Err(a[0].clone()));
+    t.ctx("erlang", "nif_error", 2, |_, a| Flow::error(a[0].clone()));
     t.ctx("erlang", "exit", 1, |_, a| {
         Flow::Raise(Exception::exit(a[0].clone()))
     });

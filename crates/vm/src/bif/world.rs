@@ -46,6 +46,19 @@ pub fn register(t: &mut Table) {
         };
         Flow::Value(Term::atom(origin))
     });
+    t.ctx("racewit_code", "user_modules", 0, |ctx, _| {
+        let mut names: Vec<&str> = ctx
+            .vm
+            .code
+            .modules
+            .iter()
+            .filter(|m| m.origin == Origin::User)
+            .map(|m| m.name.name())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        Flow::Value(Term::list(names.into_iter().map(Term::atom).collect()))
+    });
     t.ctx("racewit_code", "source", 1, |ctx, a| {
         let path = a[0]
             .as_atom()
@@ -58,7 +71,10 @@ pub fn register(t: &mut Table) {
     });
     t.pure("erlang", "pre_loaded", 0, |_| {
         Ok(Term::list(
-            PRE_LOADED.iter().map(|m| Term::atom(m)).collect(),
+            crate::library::PRE_LOADED
+                .iter()
+                .map(|m| Term::atom(m))
+                .collect(),
         ))
     });
     t.ctx("erlang", "module_loaded", 1, |ctx, a| {
@@ -82,31 +98,6 @@ pub fn register(t: &mut Table) {
 
 /// The emulator's OS process id in the model.
 const OS_PID: &str = "4242";
-
-/// `erlang:pre_loaded()` of OTP 25, in its order.
-const PRE_LOADED: &[&str] = &[
-    "persistent_term",
-    "counters",
-    "atomics",
-    "erts_dirty_process_signal_handler",
-    "erts_literal_area_collector",
-    "erl_tracer",
-    "erts_internal",
-    "erlang",
-    "erl_prim_loader",
-    "prim_zip",
-    "prim_net",
-    "prim_socket",
-    "socket_registry",
-    "zlib",
-    "prim_file",
-    "prim_inet",
-    "prim_eval",
-    "prim_buffer",
-    "init",
-    "erl_init",
-    "erts_code_purger",
-];
 
 /// `racewit_world:log(Level, Text, Location)`: capture one log event (a
 /// visible step, like output).
