@@ -384,14 +384,35 @@ fn test_contexts(
     out
 }
 
-fn race_sites(s: &Suspect) -> RaceSites {
+fn race_sites(s: &Suspect, program: &Program) -> RaceSites {
     RaceSites {
         read_module: s.read.module.to_string(),
         read_site: s.read.site.0,
         write_module: s.write.module.to_string(),
         write_site: s.write.site.0,
         write_must_overlap: s.category != Category::SpawnRegister,
+        write_in_started: write_in_started(s, program),
     }
+}
+
+/// Whether the suspect's write is a process start under a name
+/// (`gen_server:start({local, Name}, ...)`): the name is then registered by
+/// the process it starts, not at the write's call site.
+fn write_in_started(s: &Suspect, program: &Program) -> bool {
+    let Some(module) = program.modules.get(&s.write.module) else {
+        return false;
+    };
+    let Some(target) = module
+        .call_sites
+        .get(s.write.site.index())
+        .and_then(|c| c.target.as_ref())
+    else {
+        return false;
+    };
+    matches!(
+        racewit_static::catalog::op_of(target, s.category).map(|op| op.shape),
+        Some(racewit_static::catalog::Shape::ScopedName { .. })
+    )
 }
 
 /// The goal for a race, from its sites.
@@ -403,6 +424,7 @@ pub fn race_goal(sites: &RaceSites) -> RaceGoal<VmSystem> {
     );
     // spawn_register: the spawned process's own exit is the interference.
     goal.by_actor = sites.write_must_overlap;
+    goal.write_in_started = sites.write_in_started;
     goal
 }
 
@@ -421,7 +443,7 @@ fn confirm_one(
     sources: &[crate::witness::SourceHash],
     opts: &ConfirmOptions,
 ) -> Confirmation {
-    let sites = race_sites(suspect);
+    let sites = race_sites(suspect, image.program());
     let mut interleavings = 0u64;
     let mut reached = Reached::default();
     let mut reason: Option<UnconfirmedReason> = None;

@@ -56,6 +56,15 @@ pub struct RaceGoal<S: System> {
     /// its client). Not for spawn_register, where the interfering process is
     /// the very one the reader started.
     pub by_actor: bool,
+    /// Whether the write starts a process under the name read
+    /// (`gen_server:start({local, Name}, ...)`): the started process
+    /// registers the name, at a site of the library, as the actor that
+    /// called the start (see [`System::actor`]). Then another process
+    /// acting for the reader (the one it started) touching the item read
+    /// after the read is the write, and a
+    /// failed register is harmful when that actor (the caller, told
+    /// `{error, {already_started, Pid}}`) crashes.
+    pub write_in_started: bool,
     pending: Vec<Pending<S>>,
     hit: Option<RaceHit>,
     /// A stale write that failed (it only observed the item: `register` of
@@ -92,6 +101,7 @@ impl<S: System> RaceGoal<S> {
             write_site,
             write_must_overlap,
             by_actor: true,
+            write_in_started: false,
             pending: Vec::new(),
             hit: None,
             failed: None,
@@ -122,7 +132,14 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
             return;
         };
         let at_read = obs.site.as_ref() == Some(&self.read_site);
-        let at_write = obs.site.as_ref() == Some(&self.write_site);
+        let at_write = obs.site.as_ref() == Some(&self.write_site)
+            || (self.write_in_started
+                && !at_read
+                && process != proc
+                && self
+                    .pending
+                    .iter()
+                    .any(|p| p.reader == proc && p.item.overlaps(item)));
         if at_write && self.pending.iter().any(|p| p.reader == proc) {
             self.write_seen = true;
         }
@@ -138,7 +155,10 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
                     interfering_write_step: p.interference.unwrap_or(p.read_step),
                     stale_write_step: index,
                 };
-                self.failed = Some((process, hit));
+                // A started process's failed register is harmful when the
+                // caller of the start crashes on what it was told.
+                let who = if self.write_in_started { proc } else { process };
+                self.failed = Some((who, hit));
             }
         }
         // The read site may itself change state (a spawn creates the process

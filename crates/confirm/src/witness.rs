@@ -91,6 +91,10 @@ pub struct RaceSites {
     pub write_site: u32,
     /// Whether the stale write must touch the item read (not for spawn_register).
     pub write_must_overlap: bool,
+    /// Whether the write starts a process that registers the name itself
+    /// (`gen_server:start({local, Name}, ...)`): see [`crate::goal::RaceGoal`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub write_in_started: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
