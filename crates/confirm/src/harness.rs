@@ -211,6 +211,35 @@ pub fn build(
             },
         ));
     }
+    // The servers the entry calls by name, started first by the program's
+    // own start functions, as the running system has them.
+    for st in crate::servers::starters_for(
+        program,
+        suspect,
+        (
+            entry.mfa.module.as_str(),
+            entry.mfa.name.as_str(),
+            entry.mfa.arity,
+        ),
+    )
+    .into_iter()
+    .take(MAX_SERVER_STARTS)
+    {
+        let p = Preparer {
+            module: st.module.clone(),
+            function: st.function.clone(),
+            args: vec![PrepArg::Open; st.arity as usize],
+            why: crate::prepare::Why::StartsServer,
+        };
+        drives.push((
+            entry,
+            Drive {
+                what: format!("with server {} started by {}", st.name, p.mfa()),
+                prepare: Some(p),
+                ..Drive::default()
+            },
+        ));
+    }
     // What the program calls first to make the thing the entry works on
     // (the metric before it is tagged), with the application booted when
     // there is one: a preparer needs the tables the application makes.
@@ -321,6 +350,9 @@ struct Drive {
 }
 
 const MAX_VARIANTS: usize = 24;
+
+/// The most variants that start a server the entry calls by name.
+const MAX_SERVER_STARTS: usize = 2;
 
 /// The most rivals (see [`Harness::mixed`]) tried for one harness.
 const MAX_RIVALS: usize = 2;

@@ -31,6 +31,7 @@ mod prepare;
 pub mod schedule;
 pub mod search;
 pub mod serial;
+mod servers;
 pub mod system;
 mod table_setup;
 #[cfg(test)]

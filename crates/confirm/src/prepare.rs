@@ -42,6 +42,8 @@ pub(crate) enum Why {
     /// A function of the entry's module taking the same table in the same
     /// place (no call site to go by).
     SameTable,
+    /// It starts a server the entry calls by name (see `crate::servers`).
+    StartsServer,
 }
 
 /// Where a preparer's argument comes from.
@@ -71,6 +73,10 @@ impl Preparer {
             ),
             Why::SameTable => format!(
                 "after {} with the same arguments, which writes the same table",
+                self.mfa()
+            ),
+            Why::StartsServer => format!(
+                "after {}, which starts a server the entry calls by name",
                 self.mfa()
             ),
         }

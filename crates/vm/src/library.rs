@@ -265,7 +265,6 @@ pub const PRE_LOADED: &[&str] = &[
     "erts_code_purger",
 ];
 
-
 /// Is `module` preloaded in the BEAM (`erlang`, `init`, `prim_file`, ...)?
 /// A program's source of one (OTP's erts/src) is never what runs: the
 /// BEAM cannot load over a preloaded module, and racewit's VM implements

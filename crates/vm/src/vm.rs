@@ -241,7 +241,12 @@ const SYSTEM_TABLES: &[(&str, usize, bool)] = &[
 /// carries them, read it), with no handler, as racewit runs none.
 fn system_table_objects(table: &str) -> Vec<Term> {
     let map = |entries: Vec<(&str, Term)>| {
-        Term::map(entries.into_iter().map(|(k, v)| (Term::atom(k), v)).collect())
+        Term::map(
+            entries
+                .into_iter()
+                .map(|(k, v)| (Term::atom(k), v))
+                .collect(),
+        )
     };
     match table {
         "logger" => vec![

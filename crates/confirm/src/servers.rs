@@ -1,0 +1,214 @@
+//! The servers an entry talks to by name, and the program's functions that
+//! start them. A client call made while its server is down only shows
+//! `noproc`: a harness variant starts those servers first, as the running
+//! system has them up (a client of `snmpa_target_cache` with the cache's
+//! server running).
+
+use racewit_static::catalog::{Shape, op_of};
+use racewit_static::{Category, Suspect};
+use racewit_syntax::ir::{Body, CallTarget, Expr, ExprId, Literal, MFA, Name, Program};
+
+/// The most functions followed from the entry when looking for the names
+/// it calls.
+const MAX_FUNCTIONS: usize = 200;
+
+/// Calls that reach a process by the name at argument 0.
+const BY_NAME: &[(&str, &str, &[u32])] = &[
+    ("gen_server", "call", &[2, 3]),
+    ("gen_server", "cast", &[2]),
+    ("gen_statem", "call", &[2, 3]),
+    ("gen_statem", "cast", &[2]),
+    ("gen_event", "notify", &[2]),
+    ("gen_event", "sync_notify", &[2]),
+    ("gen_event", "call", &[3, 4]),
+    ("erlang", "send", &[2, 3]),
+];
+
+/// A function of the program that starts the server registered as `name`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Starter {
+    pub name: String,
+    pub module: String,
+    pub function: String,
+    pub arity: u32,
+}
+
+/// The servers the entry `(m, f, a)` reaches by a constant name, in the
+/// order its code names them, each with the program's function that starts
+/// it. The names the suspect races on are left out: starting those first
+/// is the very write of the race.
+pub(crate) fn starters_for(
+    program: &Program,
+    suspect: &Suspect,
+    (m, f, a): (&str, &str, u32),
+) -> Vec<Starter> {
+    let raced: Vec<String> = match (&suspect.category, &suspect.resource.name) {
+        // A name not known precisely may be any server's.
+        (_, Some(names)) if names.any => return Vec::new(),
+        (Category::Registry | Category::SpawnRegister | Category::Global, Some(names)) => {
+            names.values.clone()
+        }
+        _ => Vec::new(),
+    };
+    names_called(program, (m, f, a))
+        .into_iter()
+        .filter(|n| !raced.contains(n))
+        .filter_map(|name| starter_of(program, &name))
+        .collect()
+}
+
+/// The constant names the entry's code (and the program's functions it
+/// calls, a bounded number) sends to or calls a server by.
+fn names_called(program: &Program, (m, f, a): (&str, &str, u32)) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut seen: Vec<(String, String, u32)> = vec![(m.to_string(), f.to_string(), a)];
+    let mut next = 0;
+    while next < seen.len() && next < MAX_FUNCTIONS {
+        let (cm, cf, ca) = seen[next].clone();
+        next += 1;
+        let Some(func) = program.function(&cm, &cf, ca) else {
+            continue;
+        };
+        let body = &func.body;
+        let mut found = |id: ExprId| {
+            if let Some(n) = atom(body, id)
+                && !names.contains(&n)
+            {
+                names.push(n);
+            }
+        };
+        for e in &body.exprs {
+            match e {
+                Expr::Send { to, .. } => found(*to),
+                Expr::Call { target, args, .. } => {
+                    let (tm, tf) = match target {
+                        CallTarget::Local { name, .. } => (cm.clone(), name.to_string()),
+                        CallTarget::Remote { module, function } => {
+                            match (atom(body, *module), atom(body, *function)) {
+                                (Some(tm), Some(tf)) => (tm, tf),
+                                _ => continue,
+                            }
+                        }
+                        CallTarget::Apply { .. } => continue,
+                    };
+                    let arity = args.len() as u32;
+                    if BY_NAME
+                        .iter()
+                        .any(|&(bm, bf, arities)| bm == tm && bf == tf && arities.contains(&arity))
+                        && let Some(&first) = args.first()
+                    {
+                        found(first);
+                    }
+                    let key = (tm, tf, arity);
+                    if program.function(&key.0, &key.1, key.2).is_some() && !seen.contains(&key) {
+                        seen.push(key);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    names
+}
+
+/// The exported function of the program (fewest arguments first, then in
+/// module order) that starts a behaviour under `{local, name}`.
+fn starter_of(program: &Program, name: &str) -> Option<Starter> {
+    let mut best: Option<Starter> = None;
+    for (module_name, module) in &program.modules {
+        for func in module.functions.iter().filter(|x| x.exported) {
+            if best.as_ref().is_some_and(|b| b.arity <= func.arity) {
+                continue;
+            }
+            if starts_named(&func.body, name) {
+                best = Some(Starter {
+                    name: name.to_string(),
+                    module: module_name.to_string(),
+                    function: func.name.to_string(),
+                    arity: func.arity,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// Whether `body` calls a behaviour start that registers the process it
+/// starts as `{local, name}` (`gen_server:start_link({local, Name}, ...)`).
+fn starts_named(body: &Body, name: &str) -> bool {
+    body.exprs.iter().any(|e| {
+        let Expr::Call {
+            target: CallTarget::Remote { module, function },
+            args,
+            ..
+        } = e
+        else {
+            return false;
+        };
+        let (Some(tm), Some(tf)) = (atom(body, *module), atom(body, *function)) else {
+            return false;
+        };
+        let mfa = MFA {
+            module: Name::new(&tm),
+            name: Name::new(&tf),
+            arity: args.len() as u32,
+        };
+        let Some(Shape::ScopedName { arg, scope }) =
+            op_of(&mfa, Category::Registry).map(|op| op.shape)
+        else {
+            return false;
+        };
+        let Some(&at) = args.get(arg) else {
+            return false;
+        };
+        matches!(body.expr(at), Expr::Tuple(items)
+            if items.len() == 2
+                && atom(body, items[0]).as_deref() == Some(scope)
+                && atom(body, items[1]).as_deref() == Some(name))
+    })
+}
+
+fn atom(body: &Body, id: ExprId) -> Option<String> {
+    match body.expr(id) {
+        Expr::Lit(Literal::Atom(a)) => Some(a.to_string()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::program;
+
+    const CACHE: &str = "-module(cache).\n\
+        -behaviour(gen_server).\n\
+        -export([start_link/1, start_link/0, lock/0, init/1]).\n\
+        start_link(Opts) -> gen_server:start_link({local, cache}, ?MODULE, Opts, []).\n\
+        start_link() -> start_link([]).\n\
+        lock() -> gen_server:call(cache, lock).\n\
+        init(_) -> {ok, #{}}.\n";
+
+    const CLIENT: &str = "-module(client).\n\
+        -export([targets/0]).\n\
+        targets() -> cache:lock(), other ! hello, ets:lookup(t, k).\n";
+
+    #[test]
+    fn the_servers_an_entry_calls_and_their_starters() {
+        let p = program(&[("cache", CACHE), ("client", CLIENT)]);
+        assert_eq!(
+            names_called(&p, ("client", "targets", 0)),
+            ["cache", "other"]
+        );
+        // start_link/0 only calls start_link/1: the start is in start_link/1.
+        assert_eq!(
+            starter_of(&p, "cache"),
+            Some(Starter {
+                name: "cache".into(),
+                module: "cache".into(),
+                function: "start_link".into(),
+                arity: 1,
+            })
+        );
+        assert_eq!(starter_of(&p, "other"), None);
+    }
+}
