@@ -142,7 +142,9 @@ pub fn build(
     });
     let usable = usable_entries(program, callers, &candidates);
     let Some(&entry) = usable.first() else {
-        return Err(serialised.unwrap_or(HarnessError::NoEntry));
+        return Err(serialised
+            .or_else(|| in_singleton_callbacks(program, suspect, &candidates))
+            .unwrap_or(HarnessError::NoEntry));
     };
     let module = |k: usize| match k {
         0 => format!("racewit_harness_{index}"),
@@ -327,6 +329,40 @@ pub fn build(
         })
         .collect();
     Ok(base)
+}
+
+/// When every way in is a callback of one server that the program only
+/// starts under one constant name, and the path from read to write stays
+/// in that process: the server handles one message at a time, so the pair
+/// never overlaps with itself there.
+fn in_singleton_callbacks(
+    program: &Program,
+    suspect: &Suspect,
+    candidates: &[Entry],
+) -> Option<HarnessError> {
+    let first = candidates.first()?;
+    let module = first.mfa.module.as_str();
+    let one_process = suspect.path.iter().all(|h| {
+        !matches!(
+            h.kind,
+            racewit_static::HopKind::Spawn | racewit_static::HopKind::Serve
+        )
+    });
+    let all_callbacks = candidates.iter().all(|e| {
+        e.mfa.module.as_str() == module
+            && is_callback(program, module, e.mfa.name.as_str(), e.mfa.arity)
+    });
+    if !one_process || !all_callbacks {
+        return None;
+    }
+    let name = crate::servers::singleton_name(program, module)?;
+    Some(HarnessError::Serialised {
+        mfa: first.mfa.to_string(),
+        why: format!(
+            "in the server registered as {name} (its callbacks handle one message at a time, \
+             and the path from the read to the write stays in that process)"
+        ),
+    })
 }
 
 /// How a harness variant drives its entry, against the first harness.

@@ -33,8 +33,8 @@ pub(crate) struct Starter {
     pub arity: u32,
 }
 
-/// The servers the entry `(m, f, a)` reaches by a constant name, in the
-/// order its code names them, each with the program's function that starts
+/// The servers the entry `(m, f, a)` reaches by a constant name, the ones
+/// its own body names first, each with the program's function that starts
 /// it. The names the suspect races on are left out: starting those first
 /// is the very write of the race.
 pub(crate) fn starters_for(
@@ -58,7 +58,7 @@ pub(crate) fn starters_for(
 }
 
 /// The constant names the entry's code (and the program's functions it
-/// calls, a bounded number) sends to or calls a server by.
+/// calls, a bounded number, breadth first) sends to or calls a server by.
 fn names_called(program: &Program, (m, f, a): (&str, &str, u32)) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     let mut seen: Vec<(String, String, u32)> = vec![(m.to_string(), f.to_string(), a)];
@@ -168,6 +168,68 @@ fn starts_named(body: &Body, name: &str) -> bool {
     })
 }
 
+/// The name of the server that runs callback module `module`, when every
+/// start of it in the program registers it under one constant
+/// `{local, Name}` (a singleton: its callbacks run one message at a time).
+/// `None` when the program starts it without a name, under several names,
+/// or not at all.
+pub(crate) fn singleton_name(program: &Program, module: &str) -> Option<String> {
+    let mut name: Option<String> = None;
+    for m in program.modules.values() {
+        for func in &m.functions {
+            let body = &func.body;
+            for e in &body.exprs {
+                let Expr::Call {
+                    target:
+                        CallTarget::Remote {
+                            module: tm,
+                            function: tf,
+                        },
+                    args,
+                    ..
+                } = e
+                else {
+                    continue;
+                };
+                let (Some(tm), Some(tf)) = (atom(body, *tm), atom(body, *tf)) else {
+                    continue;
+                };
+                let behaviour = matches!(
+                    tm.as_str(),
+                    "gen_server" | "gen_statem" | "gen_fsm" | "supervisor"
+                );
+                if !behaviour || !tf.starts_with("start") {
+                    continue;
+                }
+                // start(Mod, Args, Opts) or start({local, N}, Mod, Args, Opts)
+                // (supervisor: start_link(Mod, Args) or ({local, N}, Mod, Args)).
+                let named_arity = if tm == "supervisor" { 3 } else { 4 };
+                let (callback, registered) = if args.len() == named_arity {
+                    (args.get(1), args.first())
+                } else {
+                    (args.first(), None)
+                };
+                if callback.and_then(|&c| atom(body, c)).as_deref() != Some(module) {
+                    continue;
+                }
+                let local = registered.and_then(|&r| match body.expr(r) {
+                    Expr::Tuple(items) if items.len() == 2 => (atom(body, items[0]).as_deref()
+                        == Some("local"))
+                    .then(|| atom(body, items[1]))
+                    .flatten(),
+                    _ => None,
+                });
+                match (local, &name) {
+                    (Some(n), None) => name = Some(n),
+                    (Some(n), Some(known)) if n == *known => {}
+                    _ => return None,
+                }
+            }
+        }
+    }
+    name
+}
+
 fn atom(body: &Body, id: ExprId) -> Option<String> {
     match body.expr(id) {
         Expr::Lit(Literal::Atom(a)) => Some(a.to_string()),
@@ -197,7 +259,7 @@ mod tests {
         let p = program(&[("cache", CACHE), ("client", CLIENT)]);
         assert_eq!(
             names_called(&p, ("client", "targets", 0)),
-            ["cache", "other"]
+            ["other", "cache"]
         );
         // start_link/0 only calls start_link/1: the start is in start_link/1.
         assert_eq!(
@@ -210,5 +272,12 @@ mod tests {
             })
         );
         assert_eq!(starter_of(&p, "other"), None);
+        assert_eq!(singleton_name(&p, "cache").as_deref(), Some("cache"));
+        assert_eq!(singleton_name(&p, "client"), None);
+        // Started without a name somewhere: several may run.
+        let unnamed = "-module(pool).\n-export([go/0]).\n\
+            go() -> gen_server:start(cache, [], []).\n";
+        let p = program(&[("cache", CACHE), ("pool", unnamed)]);
+        assert_eq!(singleton_name(&p, "cache"), None);
     }
 }
