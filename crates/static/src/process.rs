@@ -248,6 +248,10 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
             }
         }
     }
+    let mut registered = registered;
+    for (o, p) in argument_tests(units, flow, cg, &runs_in, &registered, &entered_outside) {
+        registered.entry(o).or_insert(p);
+    }
     let (singletons, started_once) = singletons(units, flow, cg, &runs_in);
     let run_once = run_once(units, flow, cg, &started_once, &entered_outside, &behaviour);
     Processes {
@@ -257,6 +261,203 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
         run_once,
         registered,
     }
+}
+
+/// Call sites that run only when a parameter of their function is an
+/// atom (`if GG == true -> ...`, `case GG of true -> ...`), in a function
+/// whose every call passing that atom (or a value that may be it) comes
+/// from code running in one process `p`: the sites run only in `p`. A
+/// caller passing its own parameter along is followed to its callers; a
+/// caller passing another constant never runs the sites. An exported
+/// function, a callback, a fun, or a call from a spawn or library code is
+/// taken to pass anything from anywhere.
+fn argument_tests(
+    units: &Units<'_>,
+    flow: &Flow,
+    cg: &CallGraph,
+    runs_in: &[ProcSet],
+    registered: &FxHashMap<Origin, Proc>,
+    entered_outside: &[bool],
+) -> Vec<(Origin, Proc)> {
+    use racewit_syntax::ir::{BinOp, Body, CaseKind, Expr, ExprId, Literal, Pat, VarId};
+    // Calls into each named function: (caller unit, site), or None for
+    // an edge that is not a plain call.
+    let mut calls_into: FxHashMap<usize, Vec<Option<(UnitId, CallSiteId)>>> = FxHashMap::default();
+    for (i, sites) in cg.unit_sites.iter().enumerate() {
+        let module = units.units[i].module;
+        for &site in sites {
+            for inv in cg.invokes(module, site) {
+                if let Callee::Fn(g) = inv.callee {
+                    let call = (inv.kind == EdgeKind::Call).then_some((UnitId(i as u32), site));
+                    calls_into.entry(g.index()).or_default().push(call);
+                }
+            }
+        }
+    }
+    // The one process calls passing `atom` as parameter `param` of
+    // function `g` come from; `Err(())` when there is no such one.
+    fn from_callers(
+        g: usize,
+        param: usize,
+        atom: &Name,
+        cx: &Cx<'_, '_>,
+        visiting: &mut Vec<(usize, usize)>,
+    ) -> Result<Option<Proc>, ()> {
+        if visiting.contains(&(g, param)) {
+            // A call within the cycle runs in the process of the call
+            // that entered it.
+            return Ok(None);
+        }
+        let fu = cx.units.fn_unit[g];
+        if cx.entered_outside[fu.index()] || cx.units.fns[g].1.exported {
+            return Err(());
+        }
+        visiting.push((g, param));
+        let mut found: Option<Proc> = None;
+        let add = |p: Option<Proc>, found: &mut Option<Proc>| -> Result<(), ()> {
+            match (p, *found) {
+                (None, _) => Ok(()),
+                (Some(p), Some(q)) if p != q => Err(()),
+                (Some(p), _) => {
+                    *found = Some(p);
+                    Ok(())
+                }
+            }
+        };
+        let result = (|| {
+            for call in cx.calls_into.get(&g).map(Vec::as_slice).unwrap_or_default() {
+                let Some((u, site)) = *call else {
+                    return Err(());
+                };
+                let module = cx.units.units[u.index()].module;
+                let sv = cx.flow.site(module, site).ok_or(())?;
+                let arg = sv.args.get(param).ok_or(())?;
+                let here = Origin { module, site };
+                let process = || {
+                    cx.registered
+                        .get(&here)
+                        .copied()
+                        .or_else(|| cx.runs_in[u.index()].only())
+                        .ok_or(())
+                };
+                let Val::Set(terms) = arg else {
+                    add(Some(process()?), &mut found)?;
+                    continue;
+                };
+                for t in terms.iter() {
+                    match t {
+                        Term::Atom(a) if a != atom => {}
+                        Term::Param(j) if cx.units.units[u.index()].fun.is_none() => {
+                            let caller = cx.units.unit(u).owner.index();
+                            let p = from_callers(caller, *j as usize, atom, cx, visiting)?;
+                            add(p, &mut found)?;
+                        }
+                        _ => add(Some(process()?), &mut found)?,
+                    }
+                }
+            }
+            Ok(found)
+        })();
+        visiting.pop();
+        result
+    }
+    struct Cx<'a, 'p> {
+        units: &'a Units<'p>,
+        flow: &'a Flow,
+        runs_in: &'a [ProcSet],
+        registered: &'a FxHashMap<Origin, Proc>,
+        entered_outside: &'a [bool],
+        calls_into: FxHashMap<usize, Vec<Option<(UnitId, CallSiteId)>>>,
+    }
+    let cx = Cx {
+        units,
+        flow,
+        runs_in,
+        registered,
+        entered_outside,
+        calls_into,
+    };
+    fn sites_in(body: &Body, e: ExprId, out: &mut Vec<CallSiteId>) {
+        match body.expr(e) {
+            Expr::Call { site, .. } | Expr::Send { site, .. } => out.push(*site),
+            _ => {}
+        }
+        crate::walk::for_each_child(body, e, &mut |c| sites_in(body, c, out));
+    }
+    // The parameter variable and atom a test `V == atom` compares.
+    let var_is_atom = |body: &Body, e: ExprId| -> Option<(VarId, Name)> {
+        let Expr::Op(BinOp::Eq | BinOp::ExactEq, a, b) = body.expr(e) else {
+            return None;
+        };
+        match (body.expr(*a), body.expr(*b)) {
+            (Expr::Var(v), Expr::Lit(Literal::Atom(x)))
+            | (Expr::Lit(Literal::Atom(x)), Expr::Var(v)) => Some((*v, x.clone())),
+            _ => None,
+        }
+    };
+    let mut out = Vec::new();
+    for (g, &(mi, func)) in units.fns.iter().enumerate() {
+        let [clause] = func.clauses.as_slice() else {
+            continue;
+        };
+        let body = &func.body;
+        let cl = body.clause(*clause);
+        let param_of = |v: VarId| {
+            cl.pats
+                .iter()
+                .position(|&p| matches!(body.pat(p), Pat::Var(x) if *x == v))
+        };
+        // The `case`/`if` expressions of the clause outside funs.
+        let mut cases = Vec::new();
+        fn collect(body: &Body, e: ExprId, out: &mut Vec<ExprId>) {
+            if matches!(body.expr(e), Expr::Case { .. }) {
+                out.push(e);
+            }
+            crate::walk::for_each_child(body, e, &mut |c| collect(body, c, out));
+        }
+        collect(body, cl.body, &mut cases);
+        for e in cases {
+            let Expr::Case { kind, arg, clauses } = body.expr(e) else {
+                continue;
+            };
+            for &c in clauses {
+                let k = body.clause(c);
+                let tested = match kind {
+                    CaseKind::If => match k.guard.as_slice() {
+                        [conj] => match conj.as_slice() {
+                            [t] => var_is_atom(body, *t),
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                    CaseKind::Case if k.guard.is_empty() => {
+                        match (body.expr(*arg), k.pats.as_slice()) {
+                            (Expr::Var(v), [p]) => match body.pat(*p) {
+                                Pat::Lit(Literal::Atom(x)) => Some((*v, x.clone())),
+                                _ => None,
+                            },
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                let Some((v, atom)) = tested else { continue };
+                let Some(param) = param_of(v) else { continue };
+                let Ok(Some(p)) = from_callers(g, param, &atom, &cx, &mut Vec::new()) else {
+                    continue;
+                };
+                let mut sites = Vec::new();
+                sites_in(body, k.body, &mut sites);
+                out.extend(
+                    sites
+                        .into_iter()
+                        .map(|site| (Origin { module: mi, site }, p)),
+                );
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 /// Per atom, the processes that register under it as a local name: a
