@@ -982,6 +982,123 @@ mod tests {
         out
     }
 
+    /// The processes of `src`, with its units and flow.
+    fn procs_of(src: &str, f: impl FnOnce(&Units<'_>, &Flow, &Processes)) {
+        let program = load_source("t.erl", src);
+        let units = Units::new(&program);
+        let flow = crate::dataflow::compute(&units, 16);
+        let cg = CallGraph::build(&units, &flow);
+        let procs = compute(&units, &flow, &cg);
+        f(&units, &flow, &procs)
+    }
+
+    /// The one process the calls to local function `callee` run in, per
+    /// call site (the proved one, else the caller's).
+    fn call_procs(flow: &Flow, procs: &Processes, callee: &str) -> Vec<Option<Proc>> {
+        let mut out = Vec::new();
+        for (mi, per_site) in flow.sites.iter().enumerate() {
+            for (si, sv) in per_site.iter().enumerate() {
+                let Some(sv) = sv else { continue };
+                if matches!(&sv.target, SiteTarget::Static(m) if m.name == callee) {
+                    let o = Origin {
+                        module: mi as u32,
+                        site: CallSiteId(si as u32),
+                    };
+                    out.push(procs.site_process(sv.unit, o));
+                }
+            }
+        }
+        out
+    }
+
+    const GUARDED: &str = "-module(t).\n-behaviour(gen_server).\n\
+        -export([start/0, init/1, handle_call/3, handle_cast/2, make/0]).\n\
+        start() -> gen_server:start({local, t}, t, [], []).\n\
+        init([]) -> {ok, 0}.\n\
+        handle_call(_, _, S) -> {reply, make(), S}.\n\
+        handle_cast(_, S) -> {noreply, S}.\n\
+        make() -> case whereis(t) =:= self() of\n\
+          true -> ets:insert(tab, {k, 1});\n\
+          false -> gen_server:call(t, make)\n\
+        end.\n";
+
+    #[test]
+    fn code_under_a_whereis_self_test_runs_in_the_registered_server() {
+        procs_of(GUARDED, |_, flow, procs| {
+            let server = Proc::Server(0);
+            assert_eq!(call_procs(flow, procs, "insert"), vec![Some(server)]);
+            // The other clause runs wherever make/0 is called.
+            assert_eq!(call_procs(flow, procs, "call"), vec![None]);
+        });
+        // A second start under no name: the name's holder is not always
+        // that server.
+        let unnamed = GUARDED.replace(
+            "init([]) -> {ok, 0}.",
+            "init([]) -> {ok, 0}.\nother() -> gen_server:start(t, [], []).",
+        );
+        procs_of(&unnamed, |_, flow, procs| {
+            assert_eq!(call_procs(flow, procs, "insert"), vec![None]);
+        });
+        // Nor when something unregisters the name.
+        let unregistered = GUARDED.replace(
+            "init([]) -> {ok, 0}.",
+            "init([]) -> unregister(t), {ok, 0}.",
+        );
+        procs_of(&unregistered, |_, flow, procs| {
+            assert_eq!(call_procs(flow, procs, "insert"), vec![None]);
+        });
+    }
+
+    #[test]
+    fn a_loop_entered_under_a_name_is_a_singleton_server_with_its_prelude() {
+        let src = "-module(t).\n\
+            -export([start/0, handle_call/3, handle_cast/2]).\n\
+            start() -> proc_lib:spawn(fun() -> boot() end).\n\
+            boot() -> seed(), register(t, self()), fill(),\n\
+              gen_server:enter_loop(t, [], 0, {local, t}).\n\
+            seed() -> ok.\n\
+            fill() -> ok.\n\
+            handle_call(_, _, S) -> fill(), {reply, ok, S}.\n\
+            handle_cast(_, S) -> {noreply, S}.\n";
+        procs_of(src, |units, _flow, procs| {
+            let server = Proc::Server(0);
+            assert!(procs.singletons.contains(&server));
+            let runs = |name: &str, arity: u32| {
+                let g = units.lookup("t", name, arity).expect("function");
+                procs.runs_in[units.fn_unit[g.index()].index()].only()
+            };
+            assert_eq!(runs("handle_call", 3), Some(server));
+            // fill/0 runs after the register, in the process that becomes
+            // the server; seed/0 before it, in the spawned process.
+            assert_eq!(runs("fill", 0), Some(server));
+            assert_ne!(runs("seed", 0), Some(server));
+        });
+    }
+
+    #[test]
+    fn a_branch_on_a_parameter_runs_where_the_calls_passing_its_atom_run() {
+        let src = "-module(t).\n-behaviour(gen_server).\n\
+            -export([start/0, init/1, handle_call/3, handle_cast/2, get/0]).\n\
+            start() -> gen_server:start({local, t}, t, [], []).\n\
+            init([]) -> conf(true), {ok, 0}.\n\
+            handle_call(_, _, S) -> {reply, via(true), S}.\n\
+            handle_cast(_, S) -> {noreply, S}.\n\
+            get() -> via(false).\n\
+            via(GG) -> conf(GG).\n\
+            conf(GG) -> if GG == true -> persistent_term:put(t, 1); true -> ok end.\n";
+        procs_of(src, |_, flow, procs| {
+            assert_eq!(call_procs(flow, procs, "put"), vec![Some(Proc::Server(0))]);
+        });
+        // An exported function passing true runs anywhere.
+        let leaky = src.replace("get/0]", "get/0, set/0]").replace(
+            "get() -> via(false).",
+            "get() -> via(false).\nset() -> via(true).",
+        );
+        procs_of(&leaky, |_, flow, procs| {
+            assert_eq!(call_procs(flow, procs, "put"), vec![None]);
+        });
+    }
+
     const SERVER: &str = "-module(t).\n-behaviour(gen_server).\n\
         -export([start/0, init/1, handle_call/3, handle_cast/2, helper/0, api/0]).\n\
         start() -> gen_server:start({local, t}, t, [], []).\n\
