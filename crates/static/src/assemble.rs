@@ -110,7 +110,6 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     /// record.
     fn serialised(&self, read: &Read, hit: &Hit) -> bool {
         let procs = &self.w.procs;
-        let only = |u: UnitId| procs.runs_in[u.index()].only();
         let Some(p) = self.path_process(read, hit) else {
             return false;
         };
@@ -121,9 +120,66 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         let Some(writes) = self.writes_of(read, may_alias) else {
             return false;
         };
+        // After a read that found nothing, only a write that can create
+        // the object can make it stale: the others do nothing to an
+        // absent key, and the key stays absent while every creating
+        // write waits for `p`, which is between the read and the write.
+        let absent = self.after_absent(read, hit);
         writes
             .filter(|(_, o, wu, witem, _)| !self.initialising(*o, *wu, witem))
-            .all(|(_, _, wu, _, _)| only(*wu) == Some(p))
+            .filter(|(_, o, ..)| {
+                !absent
+                    || !self.mfa_at(*o).is_some_and(|m| {
+                        m.module == "ets" && crate::ets::never_creates(&m.name, m.arity)
+                    })
+            })
+            .all(|(_, o, wu, _, _)| procs.site_process(*wu, *o) == Some(p))
+    }
+
+    /// The write runs only in the clause a `case` on the ETS read itself
+    /// selects when the read found nothing (`case ets:lookup(T, K) of
+    /// [] -> ... ets:insert(T, ...)`, `false` of `ets:member/2`): every
+    /// run of the write follows the read finding no object.
+    fn after_absent(&self, read: &Read, hit: &Hit) -> bool {
+        use racewit_syntax::ir::{Expr, Literal, Pat};
+        let Some(empty) = self
+            .mfa_at(read.origin)
+            .filter(|m| m.module == "ets")
+            .and_then(|m| crate::ets::found_nothing(&m.name, m.arity))
+        else {
+            return false;
+        };
+        if hit.write_unit != read.unit || hit.write.module != read.origin.module {
+            return false;
+        }
+        let units = self.w.units;
+        let body = &units.function(units.unit(read.unit).owner).body;
+        let holds_write = |e| {
+            crate::walk::any_expr(
+                body,
+                e,
+                &mut |x| matches!(x, Expr::Call { site, .. } if *site == hit.write.site),
+            )
+        };
+        body.exprs.iter().any(|e| {
+            let Expr::Case { arg, clauses, .. } = e else {
+                return false;
+            };
+            if !matches!(body.expr(*arg), Expr::Call { site, .. } if *site == read.origin.site) {
+                return false;
+            }
+            clauses.iter().any(|&c| {
+                let cl = body.clause(c);
+                let found_nothing = match (cl.pats.as_slice(), empty) {
+                    ([p], crate::ets::NoObject::EmptyList) => matches!(body.pat(*p), Pat::Nil),
+                    ([p], crate::ets::NoObject::False) => {
+                        matches!(body.pat(*p), Pat::Lit(Literal::Atom(b)) if b == "false")
+                    }
+                    _ => false,
+                };
+                found_nothing && cl.guard.is_empty() && holds_write(cl.body)
+            })
+        })
     }
 
     /// Every write of the item `read` reads, as `alias` matches items;
@@ -183,13 +239,25 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         {
             return None;
         }
-        let runs_in = &self.w.procs.runs_in;
+        let procs = &self.w.procs;
+        let runs_in = &procs.runs_in;
         let mut units = vec![read.unit, hit.write_unit, hit.base_unit];
         for h in &hit.hops {
             units.push(h.unit);
             units.extend(h.other);
         }
         let mut found = None;
+        // A step under a test proving which registered process runs it.
+        let mut sites = vec![read.origin, hit.write];
+        sites.extend(hit.hops.iter().map(|h| h.origin));
+        for o in sites {
+            if let Some(&q) = procs.registered.get(&o) {
+                if found.is_some_and(|p| p != q) {
+                    return None;
+                }
+                found = Some(q);
+            }
+        }
         for u in units {
             match &runs_in[u.index()] {
                 crate::process::ProcSet::Any => {}

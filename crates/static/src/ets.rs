@@ -19,6 +19,43 @@ use rustc_hash::FxHashMap;
 use crate::units::FnId;
 use crate::values::{Origin, Term, Val, element};
 
+/// An ETS write that cannot give a key an object when it has none: it
+/// changes or removes objects that exist, and does nothing (or fails) on
+/// an absent key. (`ets:delete/1`, the whole table, is not one: a read
+/// that found nothing and the write after it see the table vanish.)
+pub fn never_creates(name: &str, arity: u32) -> bool {
+    matches!(
+        (name, arity),
+        ("delete", 2)
+            | ("delete_object", 2)
+            | ("take", 2)
+            | ("select_delete", 2)
+            | ("match_delete", 2)
+            | ("delete_all_objects", 1)
+            | ("update_counter", 3)
+            | ("update_element", 3)
+            | ("select_replace", 2)
+    )
+}
+
+/// The result a read gives when the table has no object for what it asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoObject {
+    /// `[]` from `lookup/2`, `match/2`, `match_object/2`, `select/2`.
+    EmptyList,
+    /// `false` from `member/2`.
+    False,
+}
+
+/// What ETS read `name/arity` returns when it finds no object.
+pub fn found_nothing(name: &str, arity: u32) -> Option<NoObject> {
+    match (name, arity) {
+        ("lookup" | "match" | "match_object" | "select", 2) => Some(NoObject::EmptyList),
+        ("member", 2) => Some(NoObject::False),
+        _ => None,
+    }
+}
+
 /// `ets:new` or `mnesia:create_table` found in the program.
 #[derive(Clone, Debug)]
 pub struct Creation {

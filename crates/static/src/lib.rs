@@ -72,10 +72,16 @@
 //!   run only by one process that exists once, which does every write of
 //!   the item ([`process`]: serialised by its mailbox; the path's process
 //!   is the one any function on it is confined to, so a read in a helper
-//!   that returns into a server callback counts), where "exists once"
+//!   that returns into a server callback counts, or the one a step of it
+//!   is proved to run in: under `case whereis(Name) =:= self() of true`
+//!   or after `register(Name, self())` (the holder of a name only one
+//!   server takes), under a test of a parameter against an atom that only
+//!   one process's calls pass; a module whose loop
+//!   `gen_server:enter_loop` enters is a server), where "exists once"
 //!   may also be the table's owner instance (a table made by that kind of
 //!   process, unnamed or named by a constant or by the value its `ets:new`
-//!   was given, written only there); a pair under a lock
+//!   was given, written only there; after a read that found nothing,
+//!   only writes that can create the object count); a pair under a lock
 //!   every write of the item holds ([`locks`]); an `ets:insert_new` whose
 //!   result selects a `case` clause (it never overwrites); an
 //!   `ets:update_counter` after an `ets:member` check when nothing removes

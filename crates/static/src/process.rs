@@ -14,10 +14,11 @@
 //! spawned loop registered under a constant name that blocks in a
 //! `receive` before it can do anything else.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use racewit_syntax::ir::CallSiteId;
-use rustc_hash::FxHashSet;
+use racewit_syntax::ir::Name;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::callgraph::{CallGraph, Callee, EdgeKind};
 use crate::dataflow::{Flow, SiteTarget};
@@ -91,9 +92,23 @@ pub struct Processes {
     /// before its `init/1`). An exported function counts when the program
     /// calls it only from there: the pass takes it for an internal export.
     pub run_once: Vec<Option<u32>>,
+    /// Call sites that run only in the process registered under a
+    /// constant name, by a test around them ([`registered_tests`]), with
+    /// that process.
+    pub registered: FxHashMap<Origin, Proc>,
 }
 
 impl Processes {
+    /// The one process the call site `o` of unit `u` runs in: the
+    /// registered process a test around it proves, else the unit's one
+    /// process.
+    pub fn site_process(&self, u: UnitId, o: Origin) -> Option<Proc> {
+        self.registered
+            .get(&o)
+            .copied()
+            .or_else(|| self.runs_in[u.index()].only())
+    }
+
     /// The one process `u` runs in, when that process exists at most once.
     pub fn confined(&self, u: UnitId) -> Option<Proc> {
         self.runs_in[u.index()]
@@ -159,13 +174,14 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
         }
     }
     let let_out = funs_let_out(units, flow, &ets_objects);
+    let looped = entered_loops(units, flow);
+    let behaviour = |mi: u32| Behaviour::of(units.module(mi)).or_else(|| looped.get(&mi).copied());
     // Seeds.
     let mut entered_outside = vec![false; n];
     for (i, u) in units.units.iter().enumerate() {
         let func = units.unit_function(UnitId(i as u32));
-        let m = units.module(u.module);
         let seed = match u.fun {
-            None => match Behaviour::of(m) {
+            None => match behaviour(u.module) {
                 Some(b) if func.exported && b.is_callback(&func.name, func.arity) => {
                     ProcSet::Some(BTreeSet::from([Proc::Server(u.module)]))
                 }
@@ -203,14 +219,19 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
             }
         }
     }
-    // Along calls and funs run by library code, to the fixpoint.
+    // Along calls and funs run by library code, to the fixpoint; a call
+    // under a test proving the caller is a registered process runs there.
+    let registered = registered_tests(units, flow, &registrars(units, flow));
     let mut work: Vec<usize> = (0..n).rev().collect();
     let mut queued = vec![true; n];
     while let Some(i) = work.pop() {
         queued[i] = false;
         let module = units.units[i].module;
-        let from = runs_in[i].clone();
         for &site in &cg.unit_sites[i] {
+            let from = match registered.get(&Origin { module, site }) {
+                Some(&p) => ProcSet::Some(BTreeSet::from([p])),
+                None => runs_in[i].clone(),
+            };
             for inv in cg.invokes(module, site) {
                 if !matches!(inv.kind, EdgeKind::Call | EdgeKind::Hof) {
                     continue;
@@ -227,14 +248,477 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
             }
         }
     }
+    let mut registered = registered;
+    for (o, p) in argument_tests(units, flow, cg, &runs_in, &registered, &entered_outside) {
+        registered.entry(o).or_insert(p);
+    }
     let (singletons, started_once) = singletons(units, flow, cg, &runs_in);
-    let run_once = run_once(units, flow, cg, &started_once, &entered_outside);
+    let run_once = run_once(units, flow, cg, &started_once, &entered_outside, &behaviour);
     Processes {
         runs_in,
         entered_outside,
         singletons,
         run_once,
+        registered,
     }
+}
+
+/// Call sites that run only when a parameter of their function is an
+/// atom (`if GG == true -> ...`, `case GG of true -> ...`), in a function
+/// whose every call passing that atom (or a value that may be it) comes
+/// from code running in one process `p`: the sites run only in `p`. A
+/// caller passing its own parameter along is followed to its callers; a
+/// caller passing another constant never runs the sites. An exported
+/// function, a callback, a fun, or a call from a spawn or library code is
+/// taken to pass anything from anywhere.
+fn argument_tests(
+    units: &Units<'_>,
+    flow: &Flow,
+    cg: &CallGraph,
+    runs_in: &[ProcSet],
+    registered: &FxHashMap<Origin, Proc>,
+    entered_outside: &[bool],
+) -> Vec<(Origin, Proc)> {
+    use racewit_syntax::ir::{BinOp, Body, CaseKind, Expr, ExprId, Literal, Pat, VarId};
+    // Calls into each named function: (caller unit, site), or None for
+    // an edge that is not a plain call.
+    let mut calls_into: FxHashMap<usize, Vec<Option<(UnitId, CallSiteId)>>> = FxHashMap::default();
+    for (i, sites) in cg.unit_sites.iter().enumerate() {
+        let module = units.units[i].module;
+        for &site in sites {
+            for inv in cg.invokes(module, site) {
+                if let Callee::Fn(g) = inv.callee {
+                    let call = (inv.kind == EdgeKind::Call).then_some((UnitId(i as u32), site));
+                    calls_into.entry(g.index()).or_default().push(call);
+                }
+            }
+        }
+    }
+    // The one process calls passing `atom` as parameter `param` of
+    // function `g` come from; `Err(())` when there is no such one.
+    fn from_callers(
+        g: usize,
+        param: usize,
+        atom: &Name,
+        cx: &Cx<'_, '_>,
+        visiting: &mut Vec<(usize, usize)>,
+    ) -> Result<Option<Proc>, ()> {
+        if visiting.contains(&(g, param)) {
+            // A call within the cycle runs in the process of the call
+            // that entered it.
+            return Ok(None);
+        }
+        let fu = cx.units.fn_unit[g];
+        if cx.entered_outside[fu.index()] || cx.units.fns[g].1.exported {
+            return Err(());
+        }
+        visiting.push((g, param));
+        let mut found: Option<Proc> = None;
+        let add = |p: Option<Proc>, found: &mut Option<Proc>| -> Result<(), ()> {
+            match (p, *found) {
+                (None, _) => Ok(()),
+                (Some(p), Some(q)) if p != q => Err(()),
+                (Some(p), _) => {
+                    *found = Some(p);
+                    Ok(())
+                }
+            }
+        };
+        let result = (|| {
+            for call in cx.calls_into.get(&g).map(Vec::as_slice).unwrap_or_default() {
+                let Some((u, site)) = *call else {
+                    return Err(());
+                };
+                let module = cx.units.units[u.index()].module;
+                let sv = cx.flow.site(module, site).ok_or(())?;
+                let arg = sv.args.get(param).ok_or(())?;
+                let here = Origin { module, site };
+                let process = || {
+                    cx.registered
+                        .get(&here)
+                        .copied()
+                        .or_else(|| cx.runs_in[u.index()].only())
+                        .ok_or(())
+                };
+                let Val::Set(terms) = arg else {
+                    add(Some(process()?), &mut found)?;
+                    continue;
+                };
+                for t in terms.iter() {
+                    match t {
+                        Term::Atom(a) if a != atom => {}
+                        Term::Param(j) if cx.units.units[u.index()].fun.is_none() => {
+                            let caller = cx.units.unit(u).owner.index();
+                            let p = from_callers(caller, *j as usize, atom, cx, visiting)?;
+                            add(p, &mut found)?;
+                        }
+                        _ => add(Some(process()?), &mut found)?,
+                    }
+                }
+            }
+            Ok(found)
+        })();
+        visiting.pop();
+        result
+    }
+    struct Cx<'a, 'p> {
+        units: &'a Units<'p>,
+        flow: &'a Flow,
+        runs_in: &'a [ProcSet],
+        registered: &'a FxHashMap<Origin, Proc>,
+        entered_outside: &'a [bool],
+        calls_into: FxHashMap<usize, Vec<Option<(UnitId, CallSiteId)>>>,
+    }
+    let cx = Cx {
+        units,
+        flow,
+        runs_in,
+        registered,
+        entered_outside,
+        calls_into,
+    };
+    fn sites_in(body: &Body, e: ExprId, out: &mut Vec<CallSiteId>) {
+        match body.expr(e) {
+            Expr::Call { site, .. } | Expr::Send { site, .. } => out.push(*site),
+            _ => {}
+        }
+        crate::walk::for_each_child(body, e, &mut |c| sites_in(body, c, out));
+    }
+    // The parameter variable and atom a test `V == atom` compares.
+    let var_is_atom = |body: &Body, e: ExprId| -> Option<(VarId, Name)> {
+        let Expr::Op(BinOp::Eq | BinOp::ExactEq, a, b) = body.expr(e) else {
+            return None;
+        };
+        match (body.expr(*a), body.expr(*b)) {
+            (Expr::Var(v), Expr::Lit(Literal::Atom(x)))
+            | (Expr::Lit(Literal::Atom(x)), Expr::Var(v)) => Some((*v, x.clone())),
+            _ => None,
+        }
+    };
+    let mut out = Vec::new();
+    for (g, &(mi, func)) in units.fns.iter().enumerate() {
+        let [clause] = func.clauses.as_slice() else {
+            continue;
+        };
+        let body = &func.body;
+        let cl = body.clause(*clause);
+        let param_of = |v: VarId| {
+            cl.pats
+                .iter()
+                .position(|&p| matches!(body.pat(p), Pat::Var(x) if *x == v))
+        };
+        // The `case`/`if` expressions of the clause outside funs.
+        let mut cases = Vec::new();
+        fn collect(body: &Body, e: ExprId, out: &mut Vec<ExprId>) {
+            if matches!(body.expr(e), Expr::Case { .. }) {
+                out.push(e);
+            }
+            crate::walk::for_each_child(body, e, &mut |c| collect(body, c, out));
+        }
+        collect(body, cl.body, &mut cases);
+        for e in cases {
+            let Expr::Case { kind, arg, clauses } = body.expr(e) else {
+                continue;
+            };
+            for &c in clauses {
+                let k = body.clause(c);
+                let tested = match kind {
+                    CaseKind::If => match k.guard.as_slice() {
+                        [conj] => match conj.as_slice() {
+                            [t] => var_is_atom(body, *t),
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                    CaseKind::Case if k.guard.is_empty() => {
+                        match (body.expr(*arg), k.pats.as_slice()) {
+                            (Expr::Var(v), [p]) => match body.pat(*p) {
+                                Pat::Lit(Literal::Atom(x)) => Some((*v, x.clone())),
+                                _ => None,
+                            },
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                let Some((v, atom)) = tested else { continue };
+                let Some(param) = param_of(v) else { continue };
+                let Ok(Some(p)) = from_callers(g, param, &atom, &cx, &mut Vec::new()) else {
+                    continue;
+                };
+                let mut sites = Vec::new();
+                sites_in(body, k.body, &mut sites);
+                out.extend(
+                    sites
+                        .into_iter()
+                        .map(|site| (Origin { module: mi, site }, p)),
+                );
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Per atom, the processes that register under it as a local name: a
+/// `gen_server`/`gen_statem`/... start or `enter_loop` under
+/// `{local, Name}` (the module's server), a `register(Name, Pid)` of a pid
+/// a spawn at a known site returned (that spawn's process). `None` among
+/// them: some registration under the name whose process is not known, an
+/// `unregister` of it (the name then passes from process to process), or
+/// a server that is also started under another name or none. A process
+/// registering itself (`register(Name, self())`) adds no other process:
+/// while it holds the name, no other holds it.
+fn registrars(units: &Units<'_>, flow: &Flow) -> BTreeMap<Name, BTreeSet<Option<Proc>>> {
+    let limit = flow.limit;
+    let mut out: BTreeMap<Name, BTreeSet<Option<Proc>>> = BTreeMap::new();
+    // The local names each server module is started or looped under
+    // (`None`: another name, a global one, or none).
+    let mut server_names: BTreeMap<u32, BTreeSet<Option<Name>>> = BTreeMap::new();
+    for per_site in &flow.sites {
+        for sv in per_site.iter().flatten() {
+            let SiteTarget::Static(mfa) = &sv.target else {
+                continue;
+            };
+            let ctx = flow.unit_ctx(units, sv.unit);
+            if mfa.module == "erlang" && mfa.name == "register" && mfa.arity == 2 {
+                let pid = resolve(&sv.args[1], ctx, limit);
+                let p = match pid.terms().as_slice() {
+                    [Term::Spawned(o)] => Some(Proc::Spawned(*o)),
+                    [Term::SelfPid] => continue,
+                    _ => None,
+                };
+                for a in resolve(&sv.args[0], ctx, limit).atoms().unwrap_or_default() {
+                    out.entry(a).or_default().insert(p);
+                }
+                continue;
+            }
+            if mfa.module == "erlang" && mfa.name == "unregister" && mfa.arity == 1 {
+                for a in resolve(&sv.args[0], ctx, limit).atoms().unwrap_or_default() {
+                    out.entry(a).or_default().insert(None);
+                }
+                continue;
+            }
+            let (m, name) = if let Some((_, m, name)) = Behaviour::entered_loop(mfa) {
+                (m, Some(name))
+            } else {
+                match start_of(mfa).map(|s| s.shape) {
+                    Some(crate::spawn::StartShape::Init { m: 1, .. }) => (1, Some(0)),
+                    Some(crate::spawn::StartShape::Init { m, .. }) => (m, None),
+                    _ => continue,
+                }
+            };
+            let Some(mods) = sv.args.get(m) else {
+                continue;
+            };
+            let mods: Vec<Option<u32>> = match resolve(mods, ctx, limit).atoms() {
+                Some(ms) => ms
+                    .iter()
+                    .map(|n| units.module_index.get(n).copied())
+                    .collect(),
+                None => vec![None],
+            };
+            let names: Vec<Option<Name>> = match name.and_then(|i| sv.args.get(i)) {
+                Some(v) => resolve(v, ctx, limit)
+                    .iter()
+                    .map(|t| match t {
+                        Term::Tuple(parts) => match parts.as_slice() {
+                            [Term::Atom(scope), Term::Atom(a)] if scope == "local" => {
+                                Some(a.clone())
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                    .collect(),
+                None => vec![None],
+            };
+            for n in &names {
+                for &mi in &mods {
+                    if let Some(mi) = mi {
+                        server_names.entry(mi).or_default().insert(n.clone());
+                    }
+                    if let Some(a) = n {
+                        out.entry(a.clone())
+                            .or_default()
+                            .insert(mi.map(Proc::Server));
+                    }
+                }
+            }
+        }
+    }
+    // A server also started under another name, or none, is not always
+    // the holder of the name.
+    for (mi, names) in server_names {
+        if names.len() > 1 || names.contains(&None) {
+            for a in names.into_iter().flatten() {
+                let e = out.entry(a).or_default();
+                e.remove(&Some(Proc::Server(mi)));
+                e.insert(None);
+            }
+        }
+    }
+    out
+}
+
+/// Call sites under a test proving the process running them is the one
+/// registered under a constant name: the `true` clause of
+/// `case whereis(Name) =:= self() of` (`==`; the `false` clause of `=/=`,
+/// `/=`; either operand order; `whereis/1` is no guard test, so an `if`
+/// cannot make it). A name is one process at a time, so such code runs in the
+/// process that registered the name, when every registration of it
+/// names one known process ([`registrars`]). Likewise the steps that
+/// follow a `register(Name, self())` in a sequence (it raises unless the
+/// process now holds the name). Calls inside funs made there are not
+/// counted (a fun may run elsewhere).
+fn registered_tests(
+    units: &Units<'_>,
+    flow: &Flow,
+    registrars: &BTreeMap<Name, BTreeSet<Option<Proc>>>,
+) -> FxHashMap<Origin, Proc> {
+    use racewit_syntax::ir::{BinOp, Body, Expr, ExprId, Literal, Pat};
+    let mut out = FxHashMap::default();
+    for &(mi, func) in units.fns.iter() {
+        let body = &func.body;
+        let call_to = |e: ExprId, name: &str| -> Option<Origin> {
+            let Expr::Call { site, .. } = body.expr(e) else {
+                return None;
+            };
+            let o = Origin {
+                module: mi,
+                site: *site,
+            };
+            let sv = flow.site(mi, *site)?;
+            match &sv.target {
+                SiteTarget::Static(m) if m.module == "erlang" && m.name == name => Some(o),
+                _ => None,
+            }
+        };
+        let holder = |name: &Val| -> Option<Proc> {
+            let names = name.atoms()?;
+            let [name] = names.as_slice() else {
+                return None;
+            };
+            match registrars.get(name)?.iter().collect::<Vec<_>>().as_slice() {
+                [Some(p)] => Some(*p),
+                _ => None,
+            }
+        };
+        // The process `e` tests self() to be, and whether the test is an
+        // equality (else an inequality).
+        let test = |e: ExprId| -> Option<(Proc, bool)> {
+            let Expr::Op(op, a, b) = body.expr(e) else {
+                return None;
+            };
+            let eq = match op {
+                BinOp::Eq | BinOp::ExactEq => true,
+                BinOp::NotEq | BinOp::ExactNotEq => false,
+                _ => return None,
+            };
+            let (w, _) = [(*a, *b), (*b, *a)]
+                .into_iter()
+                .find(|&(w, s)| call_to(w, "whereis").is_some() && call_to(s, "self").is_some())?;
+            let o = call_to(w, "whereis")?;
+            let sv = flow.site(mi, o.site)?;
+            let ctx = flow.unit_ctx(units, sv.unit);
+            holder(&resolve(sv.args.first()?, ctx, flow.limit)).map(|p| (p, eq))
+        };
+        let is_atom =
+            |pat, want: &str| matches!(body.pat(pat), Pat::Lit(Literal::Atom(a)) if a == want);
+        fn sites_in(body: &Body, e: ExprId, mi: u32, p: Proc, out: &mut FxHashMap<Origin, Proc>) {
+            match body.expr(e) {
+                Expr::Call { site, .. } | Expr::Send { site, .. } => {
+                    out.insert(
+                        Origin {
+                            module: mi,
+                            site: *site,
+                        },
+                        p,
+                    );
+                }
+                _ => {}
+            }
+            crate::walk::for_each_child(body, e, &mut |c| sites_in(body, c, mi, p, out));
+        }
+        for e in body.exprs.iter() {
+            // `register(Name, self())` as a step of a sequence: what
+            // follows runs only once the process holds the name (the call
+            // raises otherwise).
+            if let Expr::Block(es) = e {
+                for (i, &x) in es.iter().enumerate() {
+                    let x = match body.expr(x) {
+                        Expr::Match(_, y) => *y,
+                        _ => x,
+                    };
+                    let Some(o) = call_to(x, "register") else {
+                        continue;
+                    };
+                    let Some(sv) = flow.site(mi, o.site) else {
+                        continue;
+                    };
+                    let ctx = flow.unit_ctx(units, sv.unit);
+                    let pid = resolve(&sv.args[1], ctx, flow.limit);
+                    if pid.terms().as_slice() != [Term::SelfPid] {
+                        continue;
+                    }
+                    if let Some(p) = holder(&resolve(&sv.args[0], ctx, flow.limit)) {
+                        for &y in &es[i + 1..] {
+                            sites_in(body, y, mi, p, &mut out);
+                        }
+                    }
+                }
+                continue;
+            }
+            let Expr::Case { arg, clauses, kind } = e else {
+                continue;
+            };
+            for &c in clauses {
+                let cl = body.clause(c);
+                let proved = match kind {
+                    racewit_syntax::ir::CaseKind::Case if cl.guard.is_empty() => {
+                        match (test(*arg), cl.pats.as_slice()) {
+                            (Some((p, true)), [pat]) if is_atom(*pat, "true") => Some(p),
+                            (Some((p, false)), [pat]) if is_atom(*pat, "false") => Some(p),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                if let Some(p) = proved {
+                    sites_in(body, cl.body, mi, p, &mut out);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Modules a process turns into the server of by `gen_server:enter_loop`
+/// (`gen_statem:enter_loop`), with the behaviour, for those declaring none
+/// ([`Behaviour::of`] finds no `init/1` in a module that enters its loop
+/// from a spawned function of its own).
+fn entered_loops(units: &Units<'_>, flow: &Flow) -> rustc_hash::FxHashMap<u32, Behaviour> {
+    let mut out = rustc_hash::FxHashMap::default();
+    for per_site in &flow.sites {
+        for sv in per_site.iter().flatten() {
+            let SiteTarget::Static(mfa) = &sv.target else {
+                continue;
+            };
+            let Some((b, m, _)) = Behaviour::entered_loop(mfa) else {
+                continue;
+            };
+            let Some(mods) = sv.args.get(m) else {
+                continue;
+            };
+            let mods = resolve(mods, flow.unit_ctx(units, sv.unit), flow.limit);
+            for name in mods.atoms().unwrap_or_default() {
+                if let Some(&mi) = units.module_index.get(&name) {
+                    out.entry(mi).or_insert(b);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// [`Processes::run_once`]: from the roots' `init/1`, the units whose
@@ -245,6 +729,7 @@ fn run_once(
     cg: &CallGraph,
     started_once: &BTreeSet<u32>,
     entered_outside: &[bool],
+    behaviour: &dyn Fn(u32) -> Option<Behaviour>,
 ) -> Vec<Option<u32>> {
     let n = units.units.len();
     // Names a call of an unknown module may run (`Mod:adding_handler(C)`,
@@ -305,8 +790,7 @@ fn run_once(
             Some(_) => entered_outside[u],
             None => {
                 (func.exported && called_by_name.contains(&func.name))
-                    || Behaviour::of(units.module(unit.module))
-                        .is_some_and(|b| b.is_callback(&func.name, func.arity))
+                    || behaviour(unit.module).is_some_and(|b| b.is_callback(&func.name, func.arity))
             }
         }
     };
@@ -351,20 +835,27 @@ fn singletons(
                 }
                 continue;
             }
-            let Some(start) = start_of(mfa) else {
-                continue;
-            };
-            let crate::spawn::StartShape::Init { m, .. } = start.shape else {
-                continue;
-            };
-            // The name comes first when the module is second
-            // (`gen_server:start_link/4`, `supervisor:start_link/3`).
-            let named = m == 1;
-            let constant_name = named
-                && resolve(&sv.args[0], ctx, limit).iter().all(|t| {
+            let constant = |v: &Val| {
+                resolve(v, ctx, limit).iter().all(|t| {
                     matches!(t, Term::Tuple(p) if matches!(p.as_slice(),
                         [Term::Atom(scope), Term::Atom(_)] if scope == "local" || scope == "global"))
-                });
+                })
+            };
+            let (m, constant_name) = if let Some((_, m, name)) = Behaviour::entered_loop(mfa) {
+                // The process becomes the server; under a constant name
+                // only while it is registered so (the call checks).
+                (m, sv.args.get(name).is_some_and(constant))
+            } else {
+                let Some(start) = start_of(mfa) else {
+                    continue;
+                };
+                let crate::spawn::StartShape::Init { m, .. } = start.shape else {
+                    continue;
+                };
+                // The name comes first when the module is second
+                // (`gen_server:start_link/4`, `supervisor:start_link/3`).
+                (m, m == 1 && constant(&sv.args[0]))
+            };
             let Some(mods) = sv.args.get(m).map(|v| resolve(v, ctx, limit)) else {
                 continue;
             };
@@ -489,6 +980,123 @@ mod tests {
             .collect();
         out.sort();
         out
+    }
+
+    /// The processes of `src`, with its units and flow.
+    fn procs_of(src: &str, f: impl FnOnce(&Units<'_>, &Flow, &Processes)) {
+        let program = load_source("t.erl", src);
+        let units = Units::new(&program);
+        let flow = crate::dataflow::compute(&units, 16);
+        let cg = CallGraph::build(&units, &flow);
+        let procs = compute(&units, &flow, &cg);
+        f(&units, &flow, &procs)
+    }
+
+    /// The one process the calls to local function `callee` run in, per
+    /// call site (the proved one, else the caller's).
+    fn call_procs(flow: &Flow, procs: &Processes, callee: &str) -> Vec<Option<Proc>> {
+        let mut out = Vec::new();
+        for (mi, per_site) in flow.sites.iter().enumerate() {
+            for (si, sv) in per_site.iter().enumerate() {
+                let Some(sv) = sv else { continue };
+                if matches!(&sv.target, SiteTarget::Static(m) if m.name == callee) {
+                    let o = Origin {
+                        module: mi as u32,
+                        site: CallSiteId(si as u32),
+                    };
+                    out.push(procs.site_process(sv.unit, o));
+                }
+            }
+        }
+        out
+    }
+
+    const GUARDED: &str = "-module(t).\n-behaviour(gen_server).\n\
+        -export([start/0, init/1, handle_call/3, handle_cast/2, make/0]).\n\
+        start() -> gen_server:start({local, t}, t, [], []).\n\
+        init([]) -> {ok, 0}.\n\
+        handle_call(_, _, S) -> {reply, make(), S}.\n\
+        handle_cast(_, S) -> {noreply, S}.\n\
+        make() -> case whereis(t) =:= self() of\n\
+          true -> ets:insert(tab, {k, 1});\n\
+          false -> gen_server:call(t, make)\n\
+        end.\n";
+
+    #[test]
+    fn code_under_a_whereis_self_test_runs_in_the_registered_server() {
+        procs_of(GUARDED, |_, flow, procs| {
+            let server = Proc::Server(0);
+            assert_eq!(call_procs(flow, procs, "insert"), vec![Some(server)]);
+            // The other clause runs wherever make/0 is called.
+            assert_eq!(call_procs(flow, procs, "call"), vec![None]);
+        });
+        // A second start under no name: the name's holder is not always
+        // that server.
+        let unnamed = GUARDED.replace(
+            "init([]) -> {ok, 0}.",
+            "init([]) -> {ok, 0}.\nother() -> gen_server:start(t, [], []).",
+        );
+        procs_of(&unnamed, |_, flow, procs| {
+            assert_eq!(call_procs(flow, procs, "insert"), vec![None]);
+        });
+        // Nor when something unregisters the name.
+        let unregistered = GUARDED.replace(
+            "init([]) -> {ok, 0}.",
+            "init([]) -> unregister(t), {ok, 0}.",
+        );
+        procs_of(&unregistered, |_, flow, procs| {
+            assert_eq!(call_procs(flow, procs, "insert"), vec![None]);
+        });
+    }
+
+    #[test]
+    fn a_loop_entered_under_a_name_is_a_singleton_server_with_its_prelude() {
+        let src = "-module(t).\n\
+            -export([start/0, handle_call/3, handle_cast/2]).\n\
+            start() -> proc_lib:spawn(fun() -> boot() end).\n\
+            boot() -> seed(), register(t, self()), fill(),\n\
+              gen_server:enter_loop(t, [], 0, {local, t}).\n\
+            seed() -> ok.\n\
+            fill() -> ok.\n\
+            handle_call(_, _, S) -> fill(), {reply, ok, S}.\n\
+            handle_cast(_, S) -> {noreply, S}.\n";
+        procs_of(src, |units, _flow, procs| {
+            let server = Proc::Server(0);
+            assert!(procs.singletons.contains(&server));
+            let runs = |name: &str, arity: u32| {
+                let g = units.lookup("t", name, arity).expect("function");
+                procs.runs_in[units.fn_unit[g.index()].index()].only()
+            };
+            assert_eq!(runs("handle_call", 3), Some(server));
+            // fill/0 runs after the register, in the process that becomes
+            // the server; seed/0 before it, in the spawned process.
+            assert_eq!(runs("fill", 0), Some(server));
+            assert_ne!(runs("seed", 0), Some(server));
+        });
+    }
+
+    #[test]
+    fn a_branch_on_a_parameter_runs_where_the_calls_passing_its_atom_run() {
+        let src = "-module(t).\n-behaviour(gen_server).\n\
+            -export([start/0, init/1, handle_call/3, handle_cast/2, get/0]).\n\
+            start() -> gen_server:start({local, t}, t, [], []).\n\
+            init([]) -> conf(true), {ok, 0}.\n\
+            handle_call(_, _, S) -> {reply, via(true), S}.\n\
+            handle_cast(_, S) -> {noreply, S}.\n\
+            get() -> via(false).\n\
+            via(GG) -> conf(GG).\n\
+            conf(GG) -> if GG == true -> persistent_term:put(t, 1); true -> ok end.\n";
+        procs_of(src, |_, flow, procs| {
+            assert_eq!(call_procs(flow, procs, "put"), vec![Some(Proc::Server(0))]);
+        });
+        // An exported function passing true runs anywhere.
+        let leaky = src.replace("get/0]", "get/0, set/0]").replace(
+            "get() -> via(false).",
+            "get() -> via(false).\nset() -> via(true).",
+        );
+        procs_of(&leaky, |_, flow, procs| {
+            assert_eq!(call_procs(flow, procs, "put"), vec![None]);
+        });
     }
 
     const SERVER: &str = "-module(t).\n-behaviour(gen_server).\n\

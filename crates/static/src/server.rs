@@ -70,6 +70,20 @@ impl Behaviour {
         None
     }
 
+    /// The behaviour whose loop a `gen_server:enter_loop` (or
+    /// `gen_statem:enter_loop`) call turns the calling process into, with
+    /// the argument index of the module and of the server name the call
+    /// may give (`{local, Name}`: the call fails unless the process is
+    /// registered so). The module's callbacks then run in that process,
+    /// whether or not it declares the behaviour.
+    pub fn entered_loop(mfa: &racewit_syntax::ir::MFA) -> Option<(Behaviour, usize, usize)> {
+        match (mfa.module.as_str(), mfa.name.as_str(), mfa.arity) {
+            ("gen_server", "enter_loop", 3..=5) => Some((Behaviour::GenServer, 0, 3)),
+            ("gen_statem", "enter_loop", 4..=6) => Some((Behaviour::GenStatem, 0, 4)),
+            _ => None,
+        }
+    }
+
     /// The callbacks (other than `init/1`) that receive the state.
     pub fn callbacks(self) -> &'static [Callback] {
         match self {
