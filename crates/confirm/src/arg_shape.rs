@@ -122,6 +122,24 @@ impl Shape {
 pub(crate) struct Need {
     pub shape: Shape,
     pub why: String,
+    /// The calls the value was passed on through to that use, outermost
+    /// first (`m:f/2 at x.erl:4`).
+    pub through: Vec<String>,
+}
+
+impl Need {
+    /// The kind and why, in words: `a list: proplists:get_value/3 at
+    /// x.erl:12 needs one (passed on through m:opt/3 at x.erl:4)`.
+    pub(crate) fn describe(&self) -> String {
+        let mut text = format!("{}: {} needs one", self.shape.describe(), self.why);
+        if !self.through.is_empty() {
+            text.push_str(&format!(
+                " (passed on through {})",
+                self.through.join(", then ")
+            ));
+        }
+        text
+    }
 }
 
 /// What the `index`-th argument (from 0) of `m:f/a` needs, from how its
@@ -237,7 +255,11 @@ impl Cx<'_> {
                 self.at(body.clause(clause).body)
             );
             let shape = self.with_defaults(s, seen);
-            return Some(Need { shape, why });
+            return Some(Need {
+                shape,
+                why,
+                through: Vec::new(),
+            });
         }
         let mut direct: Vec<(u32, Need)> = Vec::new();
         let mut passed: Vec<(u32, (String, String, u32, usize), ExprId)> = Vec::new();
@@ -260,13 +282,12 @@ impl Cx<'_> {
         passed.sort_by_key(|(s, _, _)| *s);
         passed.into_iter().find_map(|(_, (cm, cf, ca, i), e)| {
             let inner = arg_need(self.program, (&cm, &cf, ca), i, self.depth - 1, seen)?;
+            let mut through = vec![format!("{cm}:{cf}/{ca} at {}", self.at(e))];
+            through.extend(inner.through);
             Some(Need {
                 shape: inner.shape,
-                why: format!(
-                    "{} (passed on at {} to {cm}:{cf}/{ca})",
-                    inner.why,
-                    self.at(e)
-                ),
+                why: inner.why,
+                through,
             })
         })
     }
@@ -279,6 +300,7 @@ impl Cx<'_> {
             Some(Need {
                 shape,
                 why: format!("{what} at {}", self.at(e)),
+                through: Vec::new(),
             })
         };
         match body.expr(e) {
@@ -320,7 +342,11 @@ impl Cx<'_> {
                 ..
             } if is_var(*fun) => need(
                 Shape::Fun(args.len() as u32),
-                format!("the call of it with {} arguments", args.len()),
+                format!(
+                    "the call of it with {} argument{}",
+                    args.len(),
+                    if args.len() == 1 { "" } else { "s" }
+                ),
             ),
             Expr::Send { to, .. } if is_var(*to) => need(Shape::Pid, "the send to it".into()),
             Expr::Op(BinOp::Append, l, _) if is_var(*l) => need(Shape::List, "`++`".into()),
@@ -450,7 +476,18 @@ impl Cx<'_> {
                     .collect();
                 format!("{{{}}}", parts?.join(", "))
             }
-            Pat::Map(_) => "#{}".into(),
+            Pat::Map(fields) => {
+                // The keys the pattern takes, with values their patterns
+                // accept (a key that is a bound variable is left out).
+                let parts: Vec<String> = fields
+                    .iter()
+                    .filter_map(|&(k, p)| {
+                        let key = crate::erl_text::const_text(body, k)?;
+                        Some(format!("{key} => {}", self.pattern(p, guard, seen)?))
+                    })
+                    .collect();
+                format!("#{{{}}}", parts.join(", "))
+            }
             Pat::Alias(a, b) => match body.pat(*a) {
                 Pat::Var(_) | Pat::Wild => self.pattern(*b, guard, seen)?,
                 _ => self.pattern(*a, guard, seen)?,
@@ -705,7 +742,7 @@ mod tests {
     /// The value and reason for argument `index` of `t:f/a`.
     fn check(src: &str, f: &str, a: u32, index: usize) -> Option<(String, String)> {
         let p = program(src);
-        need_of_arg(&p, ("t", f, a), index).map(|n| (n.shape.text(None), n.why))
+        need_of_arg(&p, ("t", f, a), index).map(|n| (n.shape.text(None), n.describe()))
     }
 
     #[test]
@@ -714,7 +751,10 @@ mod tests {
             "-module(t).\n-export([f/2]).\nf(K, Opts) ->\n    proplists:get_value(K, Opts, 1).\n";
         assert_eq!(
             check(src, "f", 2, 1),
-            Some(("[]".into(), "proplists:get_value/3 at t.erl:4".into()))
+            Some((
+                "[]".into(),
+                "a list: proplists:get_value/3 at t.erl:4 needs one".into()
+            ))
         );
         // The key is used as nothing in particular.
         assert_eq!(check(src, "f", 2, 0), None);
@@ -727,7 +767,8 @@ mod tests {
             check(src, "f", 1, 0),
             Some((
                 "#{}".into(),
-                "maps:get/2 at t.erl:6 (passed on at t.erl:4 to t:g/2)".into()
+                "a map: maps:get/2 at t.erl:6 needs one (passed on through t:g/2 at t.erl:4)"
+                    .into()
             ))
         );
     }
@@ -776,6 +817,14 @@ mod tests {
             Some("{ok, 1}".into())
         );
         assert_eq!(check(src, "k", 1, 0).map(|(v, _)| v), Some("[]".into()));
+        let src = "-module(t).\n-export([f/1]).\nf(L) -> g(L).\ng(#{level := Lv, id := {I, _}}) -> {Lv, I}.\n";
+        let p = program(src);
+        let func = p.function("t", "g", 1).unwrap();
+        let clause = func.body.clause(func.clauses[0]);
+        assert_eq!(
+            pattern_value(&p, "t", func, clause.pats[0], &clause.guard),
+            Some("#{level => 1, id => {1, 1}}".into())
+        );
     }
 
     #[test]
@@ -790,7 +839,10 @@ mod tests {
             "-module(t).\n-export([f/1]).\nf(X) ->\n    N = length(X),\n    maps:get(a, X) + N.\n";
         assert_eq!(
             check(src, "f", 1, 0),
-            Some(("[]".into(), "erlang:length/1 at t.erl:4".into()))
+            Some((
+                "[]".into(),
+                "a list: erlang:length/1 at t.erl:4 needs one".into()
+            ))
         );
     }
 

@@ -10,8 +10,8 @@ use racewit_static::{ArgHint, Entry, Suspect};
 use racewit_syntax::ir::{MFA, Program};
 use racewit_vm::library::Application;
 
-use crate::callers::{CALLBACKS, Callers};
 use crate::arg_shape::Need;
+use crate::callers::{CALLBACKS, Callers};
 use crate::erl_text::{atom, const_text};
 use crate::prepare::{PrepArg, Preparer};
 
@@ -438,7 +438,7 @@ fn api_harness(
                 position: i,
                 kind: need.shape.kind().to_string(),
                 value: need.shape.text(None),
-                why: format!("{}: {} needs one", need.shape.describe(), need.why),
+                why: need.describe(),
             })
         })
         .collect();
