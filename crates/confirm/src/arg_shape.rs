@@ -183,8 +183,11 @@ pub(crate) fn guard_shape(body: &Body, guard: &[Vec<ExprId>], var: VarId) -> Opt
         .find_map(|&g| type_test(body, g, var).map(|(s, _)| s))
 }
 
-/// Functions already followed (cycles end there).
-type Seen = Vec<(String, String, u32, usize)>;
+/// An argument of a function: module, name, arity, position from 0.
+type ArgOf = (String, String, u32, usize);
+
+/// Arguments already followed (cycles end there).
+type Seen = Vec<ArgOf>;
 
 fn arg_need(
     program: &Program,
@@ -262,7 +265,7 @@ impl Cx<'_> {
             });
         }
         let mut direct: Vec<(u32, Need)> = Vec::new();
-        let mut passed: Vec<(u32, (String, String, u32, usize), ExprId)> = Vec::new();
+        let mut passed: Vec<(u32, ArgOf, ExprId)> = Vec::new();
         for i in 0..body.exprs.len() {
             let e = ExprId(i as u32);
             let start = self.func.source_map.expr(e).start;
@@ -425,7 +428,7 @@ impl Cx<'_> {
 
     /// The function (and argument position) `e` passes `var` to, when `e`
     /// is a call of a function of the program named statically.
-    fn passed_to(&self, e: ExprId, var: VarId) -> Option<(String, String, u32, usize)> {
+    fn passed_to(&self, e: ExprId, var: VarId) -> Option<ArgOf> {
         let body = self.body();
         let Expr::Call { target, args, .. } = body.expr(e) else {
             return None;
