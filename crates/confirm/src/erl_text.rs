@@ -114,3 +114,72 @@ fn erlang_string(s: &str) -> Option<String> {
         s.replace('\\', "\\\\").replace('"', "\\\"")
     ))
 }
+
+/// Erlang text of a constant term (a record field's default, say); `None`
+/// for [`Const::NotConstant`] anywhere inside.
+///
+/// [`Const::NotConstant`]: racewit_syntax::ir::Const::NotConstant
+pub(crate) fn const_term_text(c: &racewit_syntax::ir::Const) -> Option<String> {
+    use racewit_syntax::ir::Const;
+    let all =
+        |items: &[Const]| -> Option<Vec<String>> { items.iter().map(const_term_text).collect() };
+    Some(match c {
+        Const::Atom(a) => atom(a),
+        Const::Int(i) => i.to_string(),
+        Const::BigInt(b) => b.clone(),
+        Const::Float(x) => format!("{x:?}"),
+        Const::String(s) => match erlang_string(s) {
+            Some(text) => text,
+            None => format!(
+                "[{}]",
+                s.chars()
+                    .map(|c| u32::from(c).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
+        Const::Nil => "[]".into(),
+        Const::Cons(h, t) => {
+            let mut parts = vec![const_term_text(h)?];
+            let mut tail = t.as_ref();
+            loop {
+                match tail {
+                    Const::Nil => break format!("[{}]", parts.join(", ")),
+                    Const::Cons(h2, t2) => {
+                        parts.push(const_term_text(h2)?);
+                        tail = t2;
+                    }
+                    other => break format!("[{} | {}]", parts.join(", "), const_term_text(other)?),
+                }
+            }
+        }
+        Const::Tuple(items) => format!("{{{}}}", all(items)?.join(", ")),
+        Const::Binary(bytes) => format!(
+            "<<{}>>",
+            bytes
+                .iter()
+                .map(|b| b.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Const::Map(pairs) => {
+            let parts: Option<Vec<String>> = pairs
+                .iter()
+                .map(|(k, v)| {
+                    Some(format!(
+                        "{} => {}",
+                        const_term_text(k)?,
+                        const_term_text(v)?
+                    ))
+                })
+                .collect();
+            format!("#{{{}}}", parts?.join(", "))
+        }
+        Const::FunRef {
+            module: Some(m),
+            name,
+            arity,
+        } => format!("fun {}:{}/{arity}", atom(m), atom(name)),
+        Const::FunRef { module: None, .. } | Const::NotConstant => return None,
+    })
+}

@@ -10,6 +10,7 @@ use racewit_static::{ArgHint, Entry, Suspect};
 use racewit_syntax::ir::{MFA, Program};
 use racewit_vm::library::Application;
 
+use crate::arg_shape::Need;
 use crate::callers::{CALLBACKS, Callers};
 use crate::erl_text::{atom, const_text};
 use crate::prepare::{PrepArg, Preparer};
@@ -272,8 +273,13 @@ pub fn build(
             ));
         }
     }
-    let invented = invented_args(program, callers, entry);
-    if invented.len() > 1 {
+    // Other fillers for the made-up arguments no use gives a kind to.
+    let needs = arg_needs(program, callers, entry);
+    let blind = invented_args(program, callers, entry)
+        .into_iter()
+        .filter(|&i| needs[i as usize - 1].is_none())
+        .count();
+    if blind > 1 {
         for filler in &FILLERS[1..] {
             drives.push((
                 entry,
@@ -494,8 +500,25 @@ fn api_harness(
         .filter(|i| !produced.iter().any(|(p, _)| *p as u32 + 1 == *i))
         .filter(|i| !set.iter().any(|(s, _)| *s as u32 + 1 == *i))
         .collect();
+    let needs = arg_needs(program, callers, entry);
+    let shaped: Vec<ShapedArg> = invented
+        .iter()
+        .filter_map(|&i| {
+            let need = needs.get(i as usize - 1)?.as_ref()?;
+            Some(ShapedArg {
+                position: i,
+                kind: need.shape.kind().to_string(),
+                value: need.shape.text(None),
+                why: need.describe(),
+            })
+        })
+        .collect();
     let args: Vec<Vec<String>> = (0..processes)
-        .map(|worker| worker_args(program, callers, entry, &resource, &given, filler, worker))
+        .map(|worker| {
+            worker_args(
+                program, callers, entry, &needs, &resource, &given, filler, worker,
+            )
+        })
         .collect();
     let finish =
         |module: String, args: &[Vec<String>], own_values: bool, rival: Option<&Preparer>| {
@@ -534,6 +557,7 @@ fn api_harness(
                 context: Context::Api {
                     calls: workers.clone(),
                     invented: invented.clone(),
+                    shaped: shaped.clone(),
                     made: made.clone(),
                     variant: drive.what.clone(),
                     application: drive.boot.as_ref().map(|a| a.name.clone()),
@@ -555,7 +579,11 @@ fn api_harness(
         .map(|(worker, a)| {
             let mut a = a.clone();
             for &i in &invented {
-                a[i as usize - 1] = distinct_filler(filler, worker);
+                let k = i as usize - 1;
+                a[k] = match &needs[k] {
+                    Some(need) => need.shape.text(Some(worker)),
+                    None => distinct_filler(filler, worker),
+                };
             }
             a
         })
@@ -640,6 +668,7 @@ fn named_tables(
                     } else {
                         value_from_call_sites(program, callers, &maker_mfa, k)
                             .or_else(|| value_from_clauses(program, &maker_mfa, k, 2))
+                            .or_else(|| shaped_value(program, &maker_mfa, k))
                             .unwrap_or_else(|| FILLERS[0].to_string())
                     }
                 })
@@ -667,13 +696,17 @@ fn open_args(
     let produced = produced_args(program, callers, entry);
     let mfa = entry.mfa.to_string();
     let values = arg_values(program, callers, entry);
+    let needs = arg_needs(program, callers, entry);
     entry
         .args
         .iter()
         .enumerate()
         .filter(|(i, hint)| !has_value(hint) && !produced.iter().any(|(p, _)| p == i))
         .map(|(i, _)| {
-            let current = values[i].clone().unwrap_or_else(|| FILLERS[0].to_string());
+            let current = values[i]
+                .clone()
+                .or_else(|| needs[i].as_ref().map(|n| n.shape.text(None)))
+                .unwrap_or_else(|| FILLERS[0].to_string());
             let mut others: Vec<String> = Vec::new();
             let candidates = values_from_call_sites(program, callers, &mfa, i)
                 .into_iter()
@@ -714,6 +747,10 @@ pub enum Context {
         /// for: the harness made them up.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         invented: Vec<u32>,
+        /// The made-up arguments given a value of the kind the code needs
+        /// (a list where it reads a proplist), and why.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        shaped: Vec<ShapedArg>,
         /// Values made once, before the calls, the way the program makes
         /// them (`Arg1 = m:new()`), which every call then shares.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -749,6 +786,20 @@ pub enum Context {
     /// Nothing ran (no harness could be built).
     #[default]
     None,
+}
+
+/// A made-up argument given a value of the kind the code needs.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ShapedArg {
+    /// The argument's position, from 1.
+    pub position: u32,
+    /// The kind (`list`, `map`, `record`, `fun`, `pattern`, ...).
+    pub kind: String,
+    /// The value passed (the first worker's).
+    pub value: String,
+    /// The kind in words and the use that needs it (`a list:
+    /// proplists:get_value/3 at x.erl:12 needs one`).
+    pub why: String,
 }
 
 impl Context {
@@ -791,6 +842,7 @@ impl std::fmt::Display for Context {
             Context::Api {
                 calls,
                 invented,
+                shaped,
                 made,
                 variant,
                 application,
@@ -814,14 +866,21 @@ impl std::fmt::Display for Context {
                         made.join(", ")
                     )?;
                 }
-                if !invented.is_empty() {
-                    let list: Vec<String> = invented.iter().map(|i| i.to_string()).collect();
+                let blind: Vec<String> = invented
+                    .iter()
+                    .filter(|i| !shaped.iter().any(|s| s.position == **i))
+                    .map(|i| i.to_string())
+                    .collect();
+                if !blind.is_empty() {
                     write!(
                         f,
                         " (argument{} {} made up: no call site or clause gives a value)",
-                        if invented.len() == 1 { "" } else { "s" },
-                        list.join(", ")
+                        if blind.len() == 1 { "" } else { "s" },
+                        blind.join(", ")
                     )?;
+                }
+                for s in shaped {
+                    write!(f, " (argument {} made up as {})", s.position, s.why)?;
                 }
                 if !variant.is_empty() {
                     write!(
@@ -1354,10 +1413,12 @@ fn call_text(entry: &Entry, args: &[String]) -> String {
 /// touches the same shared item; an argument with several known values that
 /// do not name the item (the setting written into one shared map, say)
 /// differs between workers, so that a lost update shows.
+#[allow(clippy::too_many_arguments)]
 fn worker_args(
     program: &Program,
     callers: &Callers,
     entry: &Entry,
+    needs: &[Option<Need>],
     resource: &[String],
     given: &[(usize, String)],
     filler: &str,
@@ -1376,6 +1437,8 @@ fn worker_args(
                 None => v.unwrap_or_else(|| {
                     if has_value(hint) {
                         arg_text(hint)
+                    } else if let Some(Some(need)) = needs.get(i) {
+                        need.shape.text(None)
                     } else {
                         filler.to_string()
                     }
@@ -1405,6 +1468,7 @@ fn prepare_call(
             PrepArg::Given(text) => text.clone(),
             PrepArg::Open => value_from_call_sites(program, callers, &mfa, k)
                 .or_else(|| value_from_clauses(program, &mfa, k, 2))
+                .or_else(|| shaped_value(program, &mfa, k))
                 .unwrap_or_else(|| filler.to_string()),
         })
         .collect();
@@ -1416,8 +1480,37 @@ fn prepare_call(
     )
 }
 
+/// What each of the entry's made-up arguments (see [`invented_args`]) needs,
+/// from how the entry's code uses it (`None` where nothing tells, and for
+/// the arguments something gives a value).
+fn arg_needs(program: &Program, callers: &Callers, entry: &Entry) -> Vec<Option<Need>> {
+    let (m, f, a) = (
+        entry.mfa.module.as_str(),
+        entry.mfa.name.as_str(),
+        entry.mfa.arity,
+    );
+    arg_values(program, callers, entry)
+        .into_iter()
+        .zip(&entry.args)
+        .enumerate()
+        .map(|(i, (v, hint))| {
+            if v.is_some() || has_value(hint) {
+                return None;
+            }
+            crate::arg_shape::need_of_arg(program, (m, f, a), i)
+        })
+        .collect()
+}
+
+/// A made-up value of the kind the `index`-th argument of `mfa` needs.
+fn shaped_value(program: &Program, mfa: &str, index: usize) -> Option<String> {
+    let (m, f, a) = split_mfa(mfa)?;
+    crate::arg_shape::need_of_arg(program, (m, f, a), index).map(|n| n.shape.text(None))
+}
+
 /// The positions (from 1) of the entry's arguments no call site, pattern or
-/// known value gives, which the harness fills with a made-up `1`.
+/// known value gives, which the harness makes up: of the kind the code
+/// needs there (see [`arg_needs`]), else a filler (`1`).
 fn invented_args(program: &Program, callers: &Callers, entry: &Entry) -> Vec<u32> {
     arg_values(program, callers, entry)
         .into_iter()
@@ -1546,7 +1639,7 @@ pub const WORKERS_DONE: &str = "racewit_workers_done";
 /// as `is_atom(X)`), one per clause that gives one, in clause order, without
 /// repeats.
 fn values_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) -> Vec<String> {
-    use racewit_syntax::ir::{CallTarget, Expr, Literal, Pat};
+    use racewit_syntax::ir::{CallTarget, Expr, Pat};
     let Some((m, f, a)) = split_mfa(mfa) else {
         return Vec::new();
     };
@@ -1554,77 +1647,9 @@ fn values_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) -
         return Vec::new();
     };
     let body = &func.body;
-    fn lit(l: &Literal) -> String {
-        match l {
-            Literal::Atom(a) => atom(a),
-            Literal::Int(i) => i.to_string(),
-            Literal::BigInt(b) => b.to_string(),
-            Literal::Float(x) => format!("{x:?}"),
-            Literal::String(s) => format!("{s:?}"),
-        }
-    }
-    fn guard_type(
-        body: &racewit_syntax::ir::Body,
-        guard: &[Vec<racewit_syntax::ir::ExprId>],
-        var: racewit_syntax::ir::VarId,
-    ) -> Option<&'static str> {
-        for conj in guard.iter().take(1) {
-            for &g in conj {
-                if let Expr::Call {
-                    target: CallTarget::Remote { function, .. },
-                    args,
-                    ..
-                } = body.expr(g)
-                    && args.len() == 1
-                    && matches!(body.expr(args[0]), Expr::Var(v) if *v == var)
-                    && let Expr::Lit(Literal::Atom(name)) = body.expr(*function)
-                {
-                    return Some(match name.as_str() {
-                        "is_atom" => "key",
-                        "is_integer" | "is_number" => "1",
-                        "is_float" => "1.0",
-                        "is_binary" | "is_bitstring" => "<<\"key\">>",
-                        "is_list" => "[]",
-                        "is_tuple" => "{}",
-                        "is_map" => "#{}",
-                        "is_pid" => "self()",
-                        "is_boolean" => "true",
-                        _ => continue,
-                    });
-                }
-            }
-        }
-        None
-    }
-    fn value(
-        body: &racewit_syntax::ir::Body,
-        pat: racewit_syntax::ir::PatId,
-        guard: &[Vec<racewit_syntax::ir::ExprId>],
-    ) -> Option<String> {
-        Some(match body.pat(pat) {
-            Pat::Missing => return None,
-            Pat::Wild | Pat::Bound(_) => "1".to_string(),
-            Pat::Var(v) => guard_type(body, guard, *v).unwrap_or("1").to_string(),
-            Pat::Lit(l) => lit(l),
-            Pat::Nil => "[]".to_string(),
-            Pat::Cons(h, t) => format!(
-                "[{} | {}]",
-                value(body, *h, guard)?,
-                value(body, *t, guard)?
-            ),
-            Pat::Tuple(items) => {
-                let parts: Option<Vec<String>> =
-                    items.iter().map(|&p| value(body, p, guard)).collect();
-                format!("{{{}}}", parts?.join(", "))
-            }
-            Pat::Map(_) => "#{}".to_string(),
-            Pat::Binary(_) => return None,
-            Pat::Alias(a, b) => match body.pat(*a) {
-                Pat::Var(_) | Pat::Wild => value(body, *b, guard)?,
-                _ => value(body, *a, guard)?,
-            },
-        })
-    }
+    let guard_type = |guard: &[Vec<racewit_syntax::ir::ExprId>], v| {
+        crate::arg_shape::guard_shape(body, guard, v)
+    };
     let mut found: Vec<String> = Vec::new();
     for v in func.clauses.iter().filter_map(|&c| {
         let clause = body.clause(c);
@@ -1632,7 +1657,7 @@ fn values_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) -
         // A plain variable with no guard: what the first local function it
         // is passed to accepts.
         if let Pat::Var(v) = body.pat(pat)
-            && guard_type(body, &clause.guard, *v).is_none()
+            && guard_type(&clause.guard, *v).is_none()
             && depth > 0
         {
             let passed = body.exprs.iter().find_map(|e| match e {
@@ -1654,11 +1679,11 @@ fn values_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) -
         }
         // An unconstrained argument is not a value found.
         if matches!(body.pat(pat), Pat::Wild | Pat::Bound(_))
-            || matches!(body.pat(pat), Pat::Var(v) if guard_type(body, &clause.guard, *v).is_none())
+            || matches!(body.pat(pat), Pat::Var(v) if guard_type(&clause.guard, *v).is_none())
         {
             return None;
         }
-        value(body, pat, &clause.guard)
+        crate::arg_shape::pattern_value(program, m, func, pat, &clause.guard)
     }) {
         if !found.contains(&v) {
             found.push(v);

@@ -21,6 +21,7 @@
 //! - [`schedule::Schedule`]: a schedule is data (process names per step).
 
 pub mod amplify;
+mod arg_shape;
 pub mod callers;
 pub mod confirmation;
 mod erl_text;

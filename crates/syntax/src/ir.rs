@@ -166,6 +166,10 @@ impl Module {
 pub struct RecordDef {
     pub name: Name,
     pub fields: Vec<Name>,
+    /// Each field's declared default as a constant: `undefined` where none
+    /// is declared, [`Const::NotConstant`] where the default is an
+    /// expression (evaluated at each construction).
+    pub defaults: Vec<Const>,
     pub span: Span,
 }
 

@@ -203,6 +203,14 @@ impl ModuleLowerer {
                         def: ir::RecordDef {
                             name: rec.name.clone(),
                             fields: rec.fields.iter().map(|f| f.name.clone()).collect(),
+                            defaults: rec
+                                .fields
+                                .iter()
+                                .map(|f| match &f.default {
+                                    Some(d) => const_of(d),
+                                    None => Const::Atom(Name::new("undefined")),
+                                })
+                                .collect(),
                             span: rec.span,
                         },
                         defaults: Arc::new(rec.fields.iter().map(|f| f.default.clone()).collect()),
