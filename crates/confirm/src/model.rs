@@ -84,6 +84,8 @@ impl System for Model {
             global: false,
             text: text.to_string(),
             item_label: None,
+            message: None,
+            orders: Vec::new(),
         };
         // The text says what the step saw or did, as the VM's does.
         let (cell, access, site, text) = match op {
@@ -123,6 +125,8 @@ impl System for Model {
             global: false,
             text,
             item_label: Some(cell.to_string()),
+            message: None,
+            orders: Vec::new(),
         })
     }
 

@@ -37,12 +37,27 @@ pub struct Observation<I, S> {
     /// next step another one, so a process asleep on this step must wake
     /// (sleep sets compare with [`independent`]).
     pub waits_on: Option<I>,
+    /// The message this step sent, by an identity unique within a run.
+    pub message: Option<u64>,
+    /// Pairs of messages sent earlier in the run, by identity, whose order
+    /// this step observed (a receive that took the first and could have
+    /// taken the second, which was behind it in the mailbox): the sends
+    /// are ordered, the first before the second, from this step on.
+    pub orders: Vec<(u64, u64)>,
 }
 
 /// A shared item: how two items can conflict.
 pub trait Item: Clone + Debug + PartialEq {
     /// Whether two accesses to these items can touch the same state.
     fn overlaps(&self, other: &Self) -> bool;
+
+    /// Whether two accesses to these items, taken in one run, can touch
+    /// the same state: may be finer than [`Item::overlaps`] where the
+    /// items say how they stand in the run (a receive and a message sent
+    /// before it that it did not take). The default is `overlaps`.
+    fn overlaps_in_run(&self, other: &Self) -> bool {
+        self.overlaps(other)
+    }
 
     /// Where a search files accesses to this item so that it compares a
     /// step only with the earlier steps that may touch the same state:
@@ -133,7 +148,7 @@ fn commute<I: Item, S>(a: &Observation<I, S>, b: &Observation<I, S>, same_run: b
                     .access
                     .iter()
                     .chain(other.also.iter())
-                    .any(|(i, acc)| *acc == Access::Write && i.overlaps(w))
+                    .any(|(i, acc)| *acc == Access::Write && w.overlaps(i))
             })
         };
         if wakes(a, b) || wakes(b, a) {
@@ -149,7 +164,11 @@ fn commute<I: Item, S>(a: &Observation<I, S>, b: &Observation<I, S>, same_run: b
     let all_a = a.access.iter().chain(a.also.iter());
     !all_a.into_iter().any(|(ia, aa)| {
         b.access.iter().chain(b.also.iter()).any(|(ib, ab)| {
-            ia.overlaps(ib)
+            (if same_run {
+                ia.overlaps_in_run(ib)
+            } else {
+                ia.overlaps(ib)
+            })
                 && (*aa == Access::Write || *ab == Access::Write)
                 && !same_write.is_some_and(|(ma, mb)| ia == ma && ib == mb)
         })

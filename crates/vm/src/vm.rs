@@ -168,6 +168,9 @@ pub struct Vm {
     pub(crate) output_bytes: u64,
     /// `erlang:halt/0,1,2` was called with this status: the run is over.
     pub(crate) halted: Option<Term>,
+    /// The VM runs a probe of a receive's clauses
+    /// ([`Vm::receive_could_take`]), not a step.
+    pub(crate) probing: bool,
 }
 
 /// A process's stable name, kept as a link to its parent: `P<index>` for
@@ -426,6 +429,7 @@ impl Vm {
             atoms_made: imbl::HashSet::new(),
             output_bytes: 0,
             halted: None,
+            probing: false,
         }
     }
 
