@@ -86,6 +86,7 @@ impl System for Model {
             item_label: None,
             message: None,
             orders: Vec::new(),
+            took: None,
         };
         // The text says what the step saw or did, as the VM's does.
         let (cell, access, site, text) = match op {
@@ -127,6 +128,7 @@ impl System for Model {
             item_label: Some(cell.to_string()),
             message: None,
             orders: Vec::new(),
+            took: None,
         })
     }
 

@@ -44,6 +44,12 @@ pub struct Observation<I, S> {
     /// taken the second, which was behind it in the mailbox): the sends
     /// are ordered, the first before the second, from this step on.
     pub orders: Vec<(u64, u64)>,
+    /// The message this step took (a receive), by identity, and whether
+    /// the step could have been taken without it (false for a receive that
+    /// waits forever: it comes after that send in every run, so the two
+    /// are ordered but never a race to reverse; what else it could have
+    /// taken is ordered with it by [`Item::overlaps`] and `orders`).
+    pub took: Option<(u64, bool)>,
 }
 
 /// A shared item: how two items can conflict.

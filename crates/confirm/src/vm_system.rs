@@ -481,6 +481,13 @@ fn observation(
         message,
         orders,
     } = tracked;
+    let took = match &mail {
+        Mail::Received { id, probe, .. } => Some((
+            *id,
+            !probe.0.as_ref().is_some_and(|p| p.receive.waits_forever()),
+        )),
+        _ => None,
+    };
     // Blocking in `receive` changes nothing anyone can see: the process
     // only finds no message it can take yet, so within a run it commutes
     // with every step (rule 5 on [`Mail`]). But a send of a message it
@@ -507,6 +514,7 @@ fn observation(
             item_label: None,
             message: None,
             orders: Vec::new(),
+            took: None,
         };
     }
     // Removing a monitor of another process only decides whether its death
@@ -571,6 +579,7 @@ fn observation(
         item_label: ev.item.as_ref().map(|i| item_label(vm, i)),
         message,
         orders,
+        took,
     }
 }
 

@@ -101,6 +101,8 @@ pub(crate) struct ProbeFrame {
     pub(crate) module: u32,
     pub(crate) function: u32,
     pub(crate) peek_pc: u32,
+    /// It has no `after` (or `after infinity`).
+    pub(crate) forever: bool,
     pub(crate) regs: Vec<Term>,
 }
 
@@ -115,6 +117,12 @@ impl std::fmt::Debug for ReceiveProbe {
 }
 
 impl ReceiveProbe {
+    /// Whether the receive has no timeout (no `after`, or `after
+    /// infinity`): it can only take a message, never go on without one.
+    pub fn waits_forever(&self) -> bool {
+        self.0.forever
+    }
+
     /// Whether two probes are the same receive taken once (one snapshot).
     pub fn same(&self, other: &ReceiveProbe) -> bool {
         std::sync::Arc::ptr_eq(&self.0, &other.0)

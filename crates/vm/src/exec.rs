@@ -30,6 +30,28 @@ enum Outcome {
     Probe(bool),
 }
 
+/// Whether the receive that peeks at `peek` in `f` has no `after` (or
+/// `after infinity`), its timeout read from `regs` (the frame when it
+/// started: the timeout is computed before). Found from the code's shape:
+/// the clauses end with `RecvAdvance; Jump(peek)`, then its `RecvWait`.
+/// Not found: false (the answer that assumes a timeout).
+fn waits_forever(f: &FnCode, peek: usize, regs: &[Term]) -> bool {
+    let instrs = &f.instrs;
+    let Some(at) = (peek..instrs.len().saturating_sub(2)).find(|&k| {
+        matches!(instrs[k], Instr::RecvAdvance)
+            && matches!(instrs[k + 1], Instr::Jump(l) if l as usize == peek)
+    }) else {
+        return false;
+    };
+    match &instrs[at + 2] {
+        Instr::RecvWait { timeout: None, .. } => true,
+        Instr::RecvWait {
+            timeout: Some(t), ..
+        } => matches!(regs.get(*t as usize), Some(Term::Atom(Atom::INFINITY))),
+        _ => false,
+    }
+}
+
 enum Raised {
     Handled,
     Exit(Term),
@@ -1725,6 +1747,7 @@ impl Vm {
                         let fr = p.frames.last().copied();
                         let size = f.frame_size as usize;
                         let frame = p.regs.get(base..base + size).unwrap_or(&[]).to_vec();
+                        let forever = waits_forever(f, pc, &frame);
                         p.recv_probe = fr.map(|fr| {
                             let regs = frame;
                             ReceiveProbe(std::sync::Arc::new(ProbeFrame {
@@ -1732,6 +1755,7 @@ impl Vm {
                                 module: fr.module,
                                 function: fr.function,
                                 peek_pc: pc as u32,
+                                forever,
                                 regs,
                             }))
                         });
