@@ -116,6 +116,11 @@ pub trait System: Clone {
     fn fate(&self, proc: Self::Proc) -> Fate;
     /// The current value of a shared item, printed (for serializability checks).
     fn item_value(&self, item: &Self::Item) -> String;
+    /// Where `proc` is now in its code (`x.erl:14`), if known: names a
+    /// process still running when a run is cut.
+    fn location(&self, _proc: Self::Proc) -> Option<String> {
+        None
+    }
     /// On whose behalf `proc` acts now: a server handling a request acts for
     /// the client that sent it, a helper process for the process that started
     /// it. A race is between actors, not only between processes.

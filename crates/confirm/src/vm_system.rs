@@ -657,6 +657,10 @@ impl System for VmSystem {
         }
     }
 
+    fn location(&self, proc: Pid) -> Option<String> {
+        self.vm.process_location(proc)
+    }
+
     fn item_value(&self, _item: &VmItem) -> String {
         self.vm.shared_state_digest()
     }

@@ -701,6 +701,15 @@ impl Vm {
         Arc::from(out.as_str())
     }
 
+    /// Where process `pid` is now, as a limit's report names it: the line
+    /// of the innermost function of the user's code on its stack, else the
+    /// function running (`None` for a process that does not exist).
+    pub fn process_location(&self, pid: Pid) -> Option<String> {
+        self.procs
+            .get(pid.0 as usize)
+            .map(|p| self.where_running(p, None))
+    }
+
     pub fn process_status(&self, pid: Pid) -> ProcStatus {
         self.procs
             .get(pid.0 as usize)

@@ -645,7 +645,16 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                 return RunEnd::Complete;
             }
             if self.events.len() >= self.opts.max_run_steps {
-                return RunEnd::Cut(crate::search::step_limit_text(self.opts.max_run_steps));
+                let last = self.trace.last().map(|t| t.process.as_str());
+                let text = match &node.sys {
+                    Some(sys) => crate::search::step_limit_text(self.opts.max_run_steps, sys, last),
+                    None => crate::search::step_limit_text(
+                        self.opts.max_run_steps,
+                        &self.initial,
+                        None,
+                    ),
+                };
+                return RunEnd::Cut(text);
             }
             if let Some(why) = cancelled(&self.opts.cancel) {
                 return RunEnd::Cancelled(why);

@@ -320,9 +320,36 @@ impl Strategy for Systematic {
     }
 }
 /// Why a run was cut at the per-run step limit.
-pub(crate) fn step_limit_text(limit: usize) -> String {
+/// Why a run was cut at the step limit: which process was still running
+/// and where (the one that took the last step when it may go on, else the
+/// first that may), and how many others could still run.
+pub(crate) fn step_limit_text<S: System>(
+    limit: usize,
+    sys: &S,
+    last: Option<&str>,
+) -> String {
+    let enabled = sys.enabled();
+    let running = last
+        .and_then(|name| sys.by_name(name))
+        .filter(|p| enabled.contains(p))
+        .or_else(|| enabled.first().copied());
+    let who = match running {
+        Some(p) => {
+            let at = sys
+                .location(p)
+                .map(|l| format!(" at {l}"))
+                .unwrap_or_default();
+            let others = match enabled.len().saturating_sub(1) {
+                0 => String::new(),
+                1 => " (1 other process could still run)".to_string(),
+                n => format!(" ({n} other processes could still run)"),
+            };
+            format!(": {} still running{at}{others}", sys.name(p))
+        }
+        None => String::new(),
+    };
     format!(
-        "the program did not terminate within {} steps (--max-run-steps raises the limit)",
+        "the program did not terminate within {} steps{who} (--max-run-steps raises the limit)",
         racewit_vm::limits::thousands(limit as u64)
     )
 }
