@@ -150,6 +150,7 @@ impl System for Model {
             Some(r) => Fate::Crashed { reason: r.clone() },
             None if self.parked[p] => Fate::Parked {
                 call: "m:unsupported/0".into(),
+                cause: crate::system::ParkCause::Unsupported,
             },
             None if self.pc[p] < self.programs[p].len() => Fate::Running,
             None => Fate::Normal,

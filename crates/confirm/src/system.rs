@@ -86,10 +86,61 @@ pub enum Fate {
     Crashed { reason: String },
     /// Blocked in `receive` with nothing to receive and no timeout.
     Blocked,
-    /// Stopped at a call the VM cannot run (named, with its location).
-    Parked { call: String },
+    /// Stopped at a call the VM cannot run (named, with its location), and why.
+    Parked { call: String, cause: ParkCause },
     /// Still runnable (the run was cut by a budget).
     Running,
+}
+
+/// Why a process stopped at a call instead of running it (the VM's
+/// [`racewit_vm::ParkReason`], for the search and its verdicts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParkCause {
+    /// racewit cannot run it: an OTP module it does not run, or a function
+    /// its partial stand-in of an OTP module lacks.
+    Unsupported,
+    /// It would touch the host (files, ports, sockets, the shell, NIFs).
+    Host,
+    /// Its module is loaded nowhere and is not OTP's: a dependency outside
+    /// the analysed paths.
+    NotLoaded,
+    /// An OTP library module, and no installed OTP was found.
+    NoOtp,
+}
+
+impl ParkCause {
+    /// The call that stopped a process, and why, as a user reads it after
+    /// "stopped at": `unsupported call os:cmd/1 (x.erl:9)`, `call
+    /// gen_leader:start/1 (x.erl:3): module gen_leader not loaded (...)`.
+    pub fn describe(self, call: &str) -> String {
+        let module = call.split(':').next().unwrap_or(call);
+        match self {
+            ParkCause::Unsupported => format!("unsupported call {call}"),
+            ParkCause::Host => {
+                format!("unsupported call {call} (it touches the host: never run)")
+            }
+            ParkCause::NotLoaded => format!(
+                "call {call}: module {module} not loaded (a dependency outside the analysed \
+                 paths: add its directory with -pa, or deps/ or _build/default/lib)"
+            ),
+            ParkCause::NoOtp => format!(
+                "call {call}: module {module} is OTP's library code, and no installed OTP was \
+                 found (install Erlang/OTP or set RACEWIT_OTP_ROOT)"
+            ),
+        }
+    }
+}
+
+impl From<racewit_vm::ParkReason> for ParkCause {
+    fn from(r: racewit_vm::ParkReason) -> ParkCause {
+        match r {
+            racewit_vm::ParkReason::Unsupported => ParkCause::Unsupported,
+            racewit_vm::ParkReason::Host => ParkCause::Host,
+            racewit_vm::ParkReason::NotLoaded => ParkCause::NotLoaded,
+            racewit_vm::ParkReason::NoOtp => ParkCause::NoOtp,
+        }
+    }
 }
 
 /// A deterministic system of processes.
@@ -179,8 +230,7 @@ fn commute<I: Item, S>(a: &Observation<I, S>, b: &Observation<I, S>, same_run: b
                 ia.overlaps_in_run(ib)
             } else {
                 ia.overlaps(ib)
-            })
-                && (*aa == Access::Write || *ab == Access::Write)
+            }) && (*aa == Access::Write || *ab == Access::Write)
                 && !same_write.is_some_and(|(ma, mb)| ia == ma && ib == mb)
         })
     })

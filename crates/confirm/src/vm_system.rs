@@ -430,7 +430,9 @@ fn overlap(a: &SharedItem, b: &SharedItem) -> bool {
             ta == tb && (ka.is_none() || kb.is_none() || ka == kb)
         }
         // `registered()` reads the whole registry (the empty name).
-        (SharedItem::Registry(a), SharedItem::Registry(b)) => a == b || a.is_empty() || b.is_empty(),
+        (SharedItem::Registry(a), SharedItem::Registry(b)) => {
+            a == b || a.is_empty() || b.is_empty()
+        }
         (SharedItem::Global(a), SharedItem::Global(b)) => a == b || a.is_empty() || b.is_empty(),
         (SharedItem::PersistentTerm(a), SharedItem::PersistentTerm(b)) => {
             a == b || a.is_empty() || b.is_empty()
@@ -643,8 +645,13 @@ impl System for VmSystem {
             }
             ProcStatus::Runnable | ProcStatus::Waiting { .. } => Fate::Running,
             ProcStatus::Blocked => Fate::Blocked,
-            ProcStatus::Parked { call, location, .. } => Fate::Parked {
+            ProcStatus::Parked {
+                call,
+                location,
+                reason,
+            } => Fate::Parked {
                 call: format!("{call} ({location})"),
+                cause: reason.into(),
             },
             ProcStatus::Exited(reason) => {
                 let text = self.vm.format_term(&reason);

@@ -10,7 +10,9 @@ use crate::arith;
 use crate::atom::Atom;
 use crate::bif::{BifKind, Ctx, Flow};
 use crate::code::{Callee, CodeTable, FailKind, FnCode, Instr, Slot, Target};
-use crate::event::{Access, Class, Event, EventKind, Exception, ProbeFrame, ReceiveProbe, SharedItem};
+use crate::event::{
+    Access, Class, Event, EventKind, Exception, ProbeFrame, ReceiveProbe, SharedItem,
+};
 use crate::format;
 use crate::hot_loop::Cursor;
 use crate::limits::{self, CONS_WORDS, fresh_words, tuple_words};

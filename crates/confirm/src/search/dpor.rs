@@ -648,11 +648,9 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                 let last = self.trace.last().map(|t| t.process.as_str());
                 let text = match &node.sys {
                     Some(sys) => crate::search::step_limit_text(self.opts.max_run_steps, sys, last),
-                    None => crate::search::step_limit_text(
-                        self.opts.max_run_steps,
-                        &self.initial,
-                        None,
-                    ),
+                    None => {
+                        crate::search::step_limit_text(self.opts.max_run_steps, &self.initial, None)
+                    }
                 };
                 return RunEnd::Cut(text);
             }
@@ -737,9 +735,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             }
             self.observed.pop();
             if later < i {
-                self.events[later]
-                    .observed_after
-                    .retain(|&(_, by)| by < i);
+                self.events[later].observed_after.retain(|&(_, by)| by < i);
                 again = Some(again.map_or(later, |a| a.min(later)));
             }
         }

@@ -67,7 +67,9 @@ impl Strategy for RandomWalk {
                     cut = Some(crate::search::step_limit_text(
                         self.max_run_steps,
                         &sys,
-                        trace.last().map(|t: &crate::search::TraceStep<S::Site>| t.process.as_str()),
+                        trace
+                            .last()
+                            .map(|t: &crate::search::TraceStep<S::Site>| t.process.as_str()),
                     ));
                     break;
                 }
