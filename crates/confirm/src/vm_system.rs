@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use racewit_syntax::ir::{CallSiteId, Name};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use racewit_vm::{
     Access as VmAccess, Event, EventKind, Pid, ProcStatus, ReceiveProbe, SharedItem, Term, Vm,
@@ -67,8 +67,8 @@ pub struct VmSystem {
     /// the run, which tells a receive the messages sent after it.
     serial: u64,
     /// A VM of the same image that receives' clauses are tried in
-    /// ([`Vm::receive_could_take`]): the one the system started with.
-    probe_vm: Arc<Vm>,
+    /// ([`Vm::probe_receive`]): a copy of the one the system started with.
+    probe_vm: Arc<Mutex<Vm>>,
     /// A generated harness's root said its workers are all done: from then
     /// on no timeout fires, so a run ends when the program is quiet (a
     /// server's periodic tick would otherwise run it on forever).
@@ -78,7 +78,7 @@ pub struct VmSystem {
 impl VmSystem {
     pub fn new(vm: Vm, timeouts: TimeoutPolicy) -> Self {
         let root = vm.processes().into_iter().next();
-        let probe_vm = Arc::new(vm.clone());
+        let probe_vm = Arc::new(Mutex::new(vm.clone()));
         VmSystem {
             vm,
             timeouts,
@@ -225,7 +225,7 @@ struct Tracked {
 #[derive(Clone)]
 pub struct Probe {
     receive: ReceiveProbe,
-    vm: Arc<Vm>,
+    vm: Arc<Mutex<Vm>>,
 }
 
 /// A value an item carries that takes no part in comparing items: equal to
@@ -262,7 +262,10 @@ impl<T> std::fmt::Debug for Carried<T> {
 /// known (the answer that orders them).
 fn could_take(probe: &Carried<Option<Probe>>, msg: &Option<Term>) -> bool {
     match (&probe.0, msg) {
-        (Some(p), Some(m)) => p.vm.receive_could_take(&p.receive, m),
+        (Some(p), Some(m)) => match p.vm.lock() {
+            Ok(mut vm) => vm.probe_receive(&p.receive, m),
+            Err(_) => true,
+        },
         _ => true,
     }
 }
@@ -474,7 +477,7 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
 
 fn observation(
     vm: &Vm,
-    probe_vm: &Arc<Vm>,
+    probe_vm: &Arc<Mutex<Vm>>,
     ev: &Event,
     tracked: Tracked,
 ) -> Observation<VmItem, Site> {

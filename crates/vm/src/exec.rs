@@ -69,8 +69,26 @@ impl Vm {
     /// that orders the receive with the message. `self` may be any VM made
     /// from the same image (the code is shared).
     pub fn receive_could_take(&self, probe: &ReceiveProbe, msg: &Term) -> bool {
+        self.clone().probe_receive(probe, msg)
+    }
+
+    /// [`Vm::receive_could_take`] run in this VM, kept for probes: what a
+    /// probe changes (its counters, the running process) is put back, so
+    /// one scratch VM serves every probe without a copy each.
+    pub fn probe_receive(&mut self, probe: &ReceiveProbe, msg: &Term) -> bool {
+        let saved = (self.reductions, self.mem.clone(), self.current);
+        let took = self.probe_in_place(probe, msg);
+        (self.reductions, self.mem, self.current) = saved;
+        self.probing = false;
+        self.deferred.clear();
+        self.atomic_event = None;
+        self.self_exit = None;
+        took
+    }
+
+    fn probe_in_place(&mut self, probe: &ReceiveProbe, msg: &Term) -> bool {
         let frame = &probe.0;
-        let mut vm = self.clone();
+        let vm = self;
         vm.probing = true;
         let mut p = Process::new(frame.pid, None, Term::Nil);
         p.regs = frame.regs.clone();
