@@ -101,7 +101,7 @@ fn runs_cut_at_the_step_limit_are_never_whole() {
         assert!(why.contains("did not terminate within 300 steps"), "{why}");
         // It names the process still running and where it is.
         assert!(
-            why.contains(": P1 still running at ") && why.contains("partial.erl:"),
+            why.contains(": P1 still running at ") && why.contains("partial_runs.erl:"),
             "{why}"
         );
         // Cut runs count against the budget: a search of a program that
