@@ -1063,6 +1063,7 @@ fn explore_never_claims_runs_that_did_not_run_whole() {
         "steps_forever",
         "parked_sender",
         "parked_after",
+        "parked_not_loaded",
     ] {
         let o = cmd()
             .args(["explore", &format!("partial:{entry}/0")])

@@ -263,10 +263,10 @@ pub fn partial_runs(s: &SearchStats) -> Vec<String> {
     let mut lines = Vec::new();
     if s.parked_runs > 0 {
         lines.push(format!(
-            "{} of {} runs stopped at unsupported call {}",
+            "{} of {} runs stopped at {}",
             s.parked_runs,
             s.interleavings,
-            s.first_parked.as_deref().unwrap_or("?")
+            s.first_parked_text().unwrap_or_else(|| "?".to_string())
         ));
     }
     if s.cut_runs > 0 {

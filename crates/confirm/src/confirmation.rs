@@ -1242,6 +1242,7 @@ fn why_not(
             call: call.clone(),
             runs: stats.parked_runs,
             of: complete,
+            cause: stats.first_parked_cause,
         };
     }
     if complete == 0
@@ -1261,14 +1262,15 @@ fn why_not(
             .procs()
             .into_iter()
             .find_map(|p| match run.end.fate(p) {
-                Fate::Parked { call } => Some(call),
+                Fate::Parked { call, cause } => Some((call, cause)),
                 _ => None,
             });
-        if let Some(call) = parked {
+        if let Some((call, cause)) = parked {
             return UnconfirmedReason::Unsupported {
                 call,
                 runs: 0,
                 of: 0,
+                cause: Some(cause),
             };
         }
     }
@@ -1379,7 +1381,7 @@ fn describe_run(suspect: &Suspect, run: &Found<VmSystem, Probe>) -> String {
             Fate::Normal => "exited normally".to_string(),
             Fate::Crashed { reason } => format!("crashed with {reason}"),
             Fate::Blocked => "blocked in receive".to_string(),
-            Fate::Parked { call } => format!("stopped at {call}"),
+            Fate::Parked { call, cause } => format!("stopped at {}", cause.describe(&call)),
             Fate::Running => "was still running".to_string(),
         };
         parts.push(match read {

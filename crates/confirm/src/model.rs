@@ -84,6 +84,9 @@ impl System for Model {
             global: false,
             text: text.to_string(),
             item_label: None,
+            message: None,
+            orders: Vec::new(),
+            took: None,
         };
         // The text says what the step saw or did, as the VM's does.
         let (cell, access, site, text) = match op {
@@ -123,6 +126,9 @@ impl System for Model {
             global: false,
             text,
             item_label: Some(cell.to_string()),
+            message: None,
+            orders: Vec::new(),
+            took: None,
         })
     }
 
@@ -144,6 +150,7 @@ impl System for Model {
             Some(r) => Fate::Crashed { reason: r.clone() },
             None if self.parked[p] => Fate::Parked {
                 call: "m:unsupported/0".into(),
+                cause: crate::system::ParkCause::Unsupported,
             },
             None if self.pc[p] < self.programs[p].len() => Fate::Running,
             None => Fate::Normal,

@@ -37,12 +37,33 @@ pub struct Observation<I, S> {
     /// next step another one, so a process asleep on this step must wake
     /// (sleep sets compare with [`independent`]).
     pub waits_on: Option<I>,
+    /// The message this step sent, by an identity unique within a run.
+    pub message: Option<u64>,
+    /// Pairs of messages sent earlier in the run, by identity, whose order
+    /// this step observed (a receive that took the first and could have
+    /// taken the second, which was behind it in the mailbox): the sends
+    /// are ordered, the first before the second, from this step on.
+    pub orders: Vec<(u64, u64)>,
+    /// The message this step took (a receive), by identity, and whether
+    /// the step could have been taken without it (false for a receive that
+    /// waits forever: it comes after that send in every run, so the two
+    /// are ordered but never a race to reverse; what else it could have
+    /// taken is ordered with it by [`Item::overlaps`] and `orders`).
+    pub took: Option<(u64, bool)>,
 }
 
 /// A shared item: how two items can conflict.
 pub trait Item: Clone + Debug + PartialEq {
     /// Whether two accesses to these items can touch the same state.
     fn overlaps(&self, other: &Self) -> bool;
+
+    /// Whether two accesses to these items, taken in one run, can touch
+    /// the same state: may be finer than [`Item::overlaps`] where the
+    /// items say how they stand in the run (a receive and a message sent
+    /// before it that it did not take). The default is `overlaps`.
+    fn overlaps_in_run(&self, other: &Self) -> bool {
+        self.overlaps(other)
+    }
 
     /// Where a search files accesses to this item so that it compares a
     /// step only with the earlier steps that may touch the same state:
@@ -65,10 +86,61 @@ pub enum Fate {
     Crashed { reason: String },
     /// Blocked in `receive` with nothing to receive and no timeout.
     Blocked,
-    /// Stopped at a call the VM cannot run (named, with its location).
-    Parked { call: String },
+    /// Stopped at a call the VM cannot run (named, with its location), and why.
+    Parked { call: String, cause: ParkCause },
     /// Still runnable (the run was cut by a budget).
     Running,
+}
+
+/// Why a process stopped at a call instead of running it (the VM's
+/// [`racewit_vm::ParkReason`], for the search and its verdicts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParkCause {
+    /// racewit cannot run it: an OTP module it does not run, or a function
+    /// its partial stand-in of an OTP module lacks.
+    Unsupported,
+    /// It would touch the host (files, ports, sockets, the shell, NIFs).
+    Host,
+    /// Its module is loaded nowhere and is not OTP's: a dependency outside
+    /// the analysed paths.
+    NotLoaded,
+    /// An OTP library module, and no installed OTP was found.
+    NoOtp,
+}
+
+impl ParkCause {
+    /// The call that stopped a process, and why, as a user reads it after
+    /// "stopped at": `unsupported call os:cmd/1 (x.erl:9)`, `call
+    /// gen_leader:start/1 (x.erl:3): module gen_leader not loaded (...)`.
+    pub fn describe(self, call: &str) -> String {
+        let module = call.split(':').next().unwrap_or(call);
+        match self {
+            ParkCause::Unsupported => format!("unsupported call {call}"),
+            ParkCause::Host => {
+                format!("unsupported call {call} (it touches the host: never run)")
+            }
+            ParkCause::NotLoaded => format!(
+                "call {call}: module {module} not loaded (a dependency outside the analysed \
+                 paths: add its directory with -pa, or deps/ or _build/default/lib)"
+            ),
+            ParkCause::NoOtp => format!(
+                "call {call}: module {module} is OTP's library code, and no installed OTP was \
+                 found (install Erlang/OTP or set RACEWIT_OTP_ROOT)"
+            ),
+        }
+    }
+}
+
+impl From<racewit_vm::ParkReason> for ParkCause {
+    fn from(r: racewit_vm::ParkReason) -> ParkCause {
+        match r {
+            racewit_vm::ParkReason::Unsupported => ParkCause::Unsupported,
+            racewit_vm::ParkReason::Host => ParkCause::Host,
+            racewit_vm::ParkReason::NotLoaded => ParkCause::NotLoaded,
+            racewit_vm::ParkReason::NoOtp => ParkCause::NoOtp,
+        }
+    }
 }
 
 /// A deterministic system of processes.
@@ -95,6 +167,11 @@ pub trait System: Clone {
     fn fate(&self, proc: Self::Proc) -> Fate;
     /// The current value of a shared item, printed (for serializability checks).
     fn item_value(&self, item: &Self::Item) -> String;
+    /// Where `proc` is now in its code (`x.erl:14`), if known: names a
+    /// process still running when a run is cut.
+    fn location(&self, _proc: Self::Proc) -> Option<String> {
+        None
+    }
     /// On whose behalf `proc` acts now: a server handling a request acts for
     /// the client that sent it, a helper process for the process that started
     /// it. A race is between actors, not only between processes.
@@ -133,7 +210,7 @@ fn commute<I: Item, S>(a: &Observation<I, S>, b: &Observation<I, S>, same_run: b
                     .access
                     .iter()
                     .chain(other.also.iter())
-                    .any(|(i, acc)| *acc == Access::Write && i.overlaps(w))
+                    .any(|(i, acc)| *acc == Access::Write && w.overlaps(i))
             })
         };
         if wakes(a, b) || wakes(b, a) {
@@ -149,8 +226,11 @@ fn commute<I: Item, S>(a: &Observation<I, S>, b: &Observation<I, S>, same_run: b
     let all_a = a.access.iter().chain(a.also.iter());
     !all_a.into_iter().any(|(ia, aa)| {
         b.access.iter().chain(b.also.iter()).any(|(ib, ab)| {
-            ia.overlaps(ib)
-                && (*aa == Access::Write || *ab == Access::Write)
+            (if same_run {
+                ia.overlaps_in_run(ib)
+            } else {
+                ia.overlaps(ib)
+            }) && (*aa == Access::Write || *ab == Access::Write)
                 && !same_write.is_some_and(|(ma, mb)| ia == ma && ib == mb)
         })
     })

@@ -82,6 +82,9 @@ pub enum UnconfirmedReason {
         runs: u64,
         #[serde(default)]
         of: u64,
+        /// Why it stopped there (none: an unsupported call).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cause: Option<crate::system::ParkCause>,
     },
     /// The harness itself crashed before the race could happen.
     HarnessCrashed {
@@ -227,11 +230,19 @@ impl std::fmt::Display for UnconfirmedReason {
                  race (drive it through a test or an --entry that starts the program \
                  as it really runs)"
             ),
-            UnconfirmedReason::Unsupported { call, runs, of } => {
+            UnconfirmedReason::Unsupported {
+                call,
+                runs,
+                of,
+                cause,
+            } => {
                 write!(
                     f,
-                    "stopped at unsupported call {call}{}; those runs show only part of \
-                     the program, so nothing was explored whole",
+                    "stopped at {}{}; those runs show only part of the program, so nothing \
+                     was explored whole",
+                    cause
+                        .unwrap_or(crate::system::ParkCause::Unsupported)
+                        .describe(call),
                     of_runs(*runs, *of)
                 )
             }

@@ -4,7 +4,12 @@
 use std::collections::BTreeMap;
 
 use racewit_syntax::ir::{CallSiteId, Name};
-use racewit_vm::{Access as VmAccess, Event, EventKind, Pid, ProcStatus, SharedItem, Vm, VmError};
+use std::sync::{Arc, Mutex};
+
+use racewit_vm::{
+    Access as VmAccess, Event, EventKind, Pid, ProcStatus, ReceiveProbe, SharedItem, Term, Vm,
+    VmError,
+};
 
 use crate::system::{Access, Fate, Item, Observation, System};
 
@@ -53,12 +58,17 @@ pub struct VmSystem {
     pub timeouts: TimeoutPolicy,
     root: Option<Pid>,
     actors: BTreeMap<Pid, Pid>,
-    /// Messages in flight per receiver: printed message, the sender's actor
-    /// and the message's identity.
-    in_flight: BTreeMap<Pid, Vec<(String, Pid, u64)>>,
+    /// Messages in flight per receiver, in the order they arrived.
+    in_flight: BTreeMap<Pid, Vec<InFlight>>,
     /// Sends made so far per process (a message is named by its sender and
     /// its place among the sender's sends, the same in every schedule).
     sends: BTreeMap<Pid, u32>,
+    /// Sends made so far in the run, by every process: a send's place in
+    /// the run, which tells a receive the messages sent after it.
+    serial: u64,
+    /// A VM of the same image that receives' clauses are tried in
+    /// ([`Vm::probe_receive`]): a copy of the one the system started with.
+    probe_vm: Arc<Mutex<Vm>>,
     /// A generated harness's root said its workers are all done: from then
     /// on no timeout fires, so a run ends when the program is quiet (a
     /// server's periodic tick would otherwise run it on forever).
@@ -68,6 +78,7 @@ pub struct VmSystem {
 impl VmSystem {
     pub fn new(vm: Vm, timeouts: TimeoutPolicy) -> Self {
         let root = vm.processes().into_iter().next();
+        let probe_vm = Arc::new(Mutex::new(vm.clone()));
         VmSystem {
             vm,
             timeouts,
@@ -75,6 +86,8 @@ impl VmSystem {
             actors: BTreeMap::new(),
             in_flight: BTreeMap::new(),
             sends: BTreeMap::new(),
+            serial: 0,
+            probe_vm,
             workers_done: false,
         }
     }
@@ -98,74 +111,227 @@ impl VmSystem {
     }
 
     /// Puts a message `pid` sent (on behalf of `actor`) in flight to `to`;
-    /// returns its identity: the sender and its place among the sender's
-    /// sends.
-    fn put_in_flight(&mut self, pid: Pid, actor: Pid, to: Pid, msg: &str) -> u64 {
+    /// returns its identity (the sender and its place among the sender's
+    /// sends) and its place in the run.
+    fn put_in_flight(&mut self, pid: Pid, actor: Pid, to: Pid, msg: Option<Term>) -> (u64, u64) {
         let n = self.sends.entry(pid).or_insert(0);
         *n += 1;
         let id = (u64::from(pid.0) << 32) | u64::from(*n);
-        self.in_flight
-            .entry(to)
-            .or_default()
-            .push((msg.to_string(), actor, id));
-        id
+        self.serial += 1;
+        self.in_flight.entry(to).or_default().push(InFlight {
+            msg,
+            sender: pid,
+            actor,
+            id,
+        });
+        (id, self.serial)
+    }
+
+    fn probe(&self, ev: &Event) -> Carried<Option<Probe>> {
+        Carried(ev.receive.clone().map(|receive| Probe {
+            receive,
+            vm: self.probe_vm.clone(),
+        }))
     }
 
     /// Follows actors and messages across a step; returns how the step
     /// touched a mailbox.
-    fn track(&mut self, pid: Pid, ev: &Event) -> Mail {
+    fn track(&mut self, pid: Pid, ev: &Event) -> Tracked {
         let me = self.actor(pid);
+        let mut out = Tracked {
+            mail: Mail::Any,
+            message: None,
+            orders: Vec::new(),
+        };
         match (&ev.kind, &ev.item) {
             (EventKind::Spawn, Some(SharedItem::Process(child))) => {
                 let actor = if Some(pid) == self.root { *child } else { me };
                 self.actors.insert(*child, actor);
-                Mail::Any
             }
-            (EventKind::Send, Some(SharedItem::Mailbox(to))) => {
-                let Some((_, msg)) = ev.text.split_once(" ! ") else {
-                    return Mail::Any;
-                };
-                let id = self.put_in_flight(pid, me, *to, msg);
-                Mail::Sent {
-                    text: msg.to_string(),
+            (EventKind::Send, Some(SharedItem::Mailbox(to))) if ev.message.is_some() => {
+                let (id, serial) = self.put_in_flight(pid, me, *to, ev.message.clone());
+                out.mail = Mail::Sent {
                     id,
-                }
+                    serial,
+                    msg: Carried(ev.message.clone()),
+                };
+                out.message = Some(id);
             }
             // A timer's message is in flight like a send's (its firing is
             // never commuted anyway): keeps the queue in the mailbox's order,
             // so a receive of an equal message names the one it took.
             (EventKind::Timeout, Some(SharedItem::Mailbox(to))) => {
-                if let Some((_, msg)) = ev.text.split_once(" ! ") {
-                    self.put_in_flight(pid, me, *to, msg);
-                }
-                Mail::Any
+                let (id, _) = self.put_in_flight(pid, me, *to, ev.message.clone());
+                out.message = Some(id);
+            }
+            (EventKind::Receive, _) if ev.message.is_none() => {
+                // Nothing taken (`after 0`): ordered with every message it
+                // could have taken.
+                out.mail = Mail::Waited {
+                    probe: self.probe(ev),
+                };
             }
             (EventKind::Receive, _) => {
-                if let Some(msg) = ev.text.strip_prefix("receive ")
-                    && let Some(queue) = self.in_flight.get_mut(&pid)
-                    && let Some(i) = queue.iter().position(|(m, _, _)| m == msg)
+                let probe = self.probe(ev);
+                let serial = self.serial;
+                if let Some(queue) = self.in_flight.get_mut(&pid)
+                    && let Some(i) = queue
+                        .iter()
+                        .position(|m| m.msg.is_some() && m.msg == ev.message)
                 {
-                    let (_, actor, id) = queue.remove(i);
-                    self.actors.insert(pid, actor);
-                    return Mail::Received { id };
+                    let taken = queue.remove(i);
+                    self.actors.insert(pid, taken.actor);
+                    // The messages behind it that it could have taken: had
+                    // one of them come first, it would have been taken.
+                    // Their order with the one taken is what the receive
+                    // saw (one sender's messages keep their order anyway).
+                    out.orders = queue[i..]
+                        .iter()
+                        .filter(|m| m.sender != taken.sender && could_take(&probe, &m.msg))
+                        .map(|m| (taken.id, m.id))
+                        .collect();
+                    out.mail = Mail::Received {
+                        id: taken.id,
+                        serial,
+                        probe,
+                    };
                 }
-                Mail::Any
             }
-            _ => Mail::Any,
+            _ => {}
         }
+        out
+    }
+}
+
+/// A message in flight.
+#[derive(Clone)]
+struct InFlight {
+    msg: Option<Term>,
+    sender: Pid,
+    /// The sender's actor (the receiver acts for it once it takes it).
+    actor: Pid,
+    /// Its identity: the sender and its place among the sender's sends.
+    id: u64,
+}
+
+/// What [`VmSystem::track`] learnt of a step.
+struct Tracked {
+    mail: Mail,
+    message: Option<u64>,
+    orders: Vec<(u64, u64)>,
+}
+
+/// A receive's clauses, to try messages on.
+#[derive(Clone)]
+pub struct Probe {
+    receive: ReceiveProbe,
+    vm: Arc<Mutex<Vm>>,
+}
+
+/// A value an item carries that takes no part in comparing items: equal to
+/// any other, hashed as nothing.
+#[derive(Clone)]
+pub struct Carried<T>(pub T);
+
+impl<T> PartialEq for Carried<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl<T> Eq for Carried<T> {}
+impl<T> PartialOrd for Carried<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for Carried<T> {
+    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+impl<T> std::hash::Hash for Carried<T> {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+impl<T> std::fmt::Debug for Carried<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("_")
+    }
+}
+
+/// Whether the receive could take the message; true when either is not
+/// known (the answer that orders them).
+fn could_take(probe: &Carried<Option<Probe>>, msg: &Option<Term>) -> bool {
+    match (&probe.0, msg) {
+        (Some(p), Some(m)) => match p.vm.lock() {
+            Ok(mut vm) => vm.probe_receive(&p.receive, m),
+            Err(_) => true,
+        },
+        _ => true,
     }
 }
 
 /// How a step touches a mailbox, which tells the sends and receives that
 /// commute.
+///
+/// The rule (Concuerror's, with receive patterns). A mailbox is a queue; a
+/// send appends, a receive takes the first message one of its clauses
+/// takes, or takes nothing (`after`, or it blocks). What a run shows of a
+/// mailbox is only what its receives take, so:
+/// 1. Two sends to one mailbox by different processes commute: swapping
+///    them changes the queue's order, which only a receive can see, and
+///    the rules below order them where one does.
+/// 2. A receive that took a message is ordered with the send of that
+///    message, and with every send to the mailbox after it whose message
+///    it could have taken (sent before it, that message would have been a
+///    candidate).
+/// 3. A receive that took a message, with a message behind it from another
+///    sender that it could also have taken, orders the two sends (the
+///    observation's `orders`): in the other order it takes the other one.
+/// 4. A receive that took nothing (`after 0`, a timeout) is ordered with
+///    every send to the mailbox it could have taken; a timeout fires on
+///    the virtual clock and commutes with nothing anyway.
+/// 5. Blocking changes nothing anyone sees and takes nothing: it commutes
+///    with every step within a run. A message it could take makes the
+///    process's next step another one (a receive), so a process asleep on
+///    its blocking step wakes at such a send (`waits_on`).
+/// 6. One process's sends keep their order (they are its steps); exit
+///    signals and `'DOWN'` messages, `global:send` and messages in a
+///    transaction are [`Mail::Any`]: ordered with every access to the
+///    mailbox.
+///
+/// Why every distinguishable ordering is still explored: take two runs
+/// with the same happens-before (this relation, plus each process's
+/// order). By induction along the second, each receive takes the same
+/// message as in the first. Its own process did the same before it. The
+/// message `m` it took in the first run was sent before it (rule 2). A
+/// message `m'` it could take and that is there before it in the second
+/// run: was sent before it in the first too (else rule 2 orders them the
+/// other way), so it was behind `m` there (the receive took the first it
+/// could), so the sends of `m` and `m'` are ordered (rule 3, or one
+/// sender), and `m'` is behind `m` in the second run too. The messages
+/// taken before by the same process are the same (induction). So the
+/// first message it can take is `m` again. A receive that took nothing
+/// sees no message it could take in either run (rule 4). Sends, ETS and
+/// the rest read nothing of a mailbox. So the two runs make the same
+/// steps, and a race reversal that reaches one reaches the other.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Mail {
     /// Not known: conflicts with every access to the mailbox.
     Any,
-    /// Sent the message `text`, named `id`.
-    Sent { text: String, id: u64 },
-    /// Received the message named `id`.
-    Received { id: u64 },
+    /// Sent a message, named `id`; `serial` is its place in the run.
+    Sent {
+        id: u64,
+        serial: u64,
+        msg: Carried<Option<Term>>,
+    },
+    /// Received the message named `id`, after `serial` sends of the run.
+    Received {
+        id: u64,
+        serial: u64,
+        probe: Carried<Option<Probe>>,
+    },
+    /// Took nothing (`after 0`, blocked): its clauses.
+    Waited { probe: Carried<Option<Probe>> },
 }
 
 /// A shared item as the search compares them.
@@ -176,47 +342,52 @@ impl VmItem {
     pub fn new(item: SharedItem) -> Self {
         VmItem(item, Mail::Any)
     }
+
+    /// How two accesses of one mailbox conflict by the rule on [`Mail`]
+    /// (`in_run`: taken in one run, so a send's place in it tells whether
+    /// it came after a receive); `None` when it does not decide.
+    fn mail_overlap(&self, other: &Self, in_run: bool) -> Option<bool> {
+        if !matches!(self.0, SharedItem::Mailbox(_)) || self.0 != other.0 {
+            return None;
+        }
+        match (&self.1, &other.1) {
+            (Mail::Sent { .. }, Mail::Sent { .. }) => Some(false),
+            (
+                Mail::Sent { id, serial, msg },
+                Mail::Received {
+                    id: took,
+                    serial: at,
+                    probe,
+                },
+            )
+            | (
+                Mail::Received {
+                    id: took,
+                    serial: at,
+                    probe,
+                },
+                Mail::Sent { id, serial, msg },
+            ) => Some(id == took || ((!in_run || serial > at) && could_take(probe, &msg.0))),
+            (Mail::Sent { msg, .. }, Mail::Waited { probe })
+            | (Mail::Waited { probe }, Mail::Sent { msg, .. }) => Some(could_take(probe, &msg.0)),
+            _ => None,
+        }
+    }
 }
 
 impl Item for VmItem {
     fn overlaps(&self, other: &Self) -> bool {
-        match (&self.1, &other.1) {
-            // Two sends to one mailbox never commute, even of equal messages
-            // (from different senders: one process's sends are ordered by
-            // the process anyway). Swapping them leaves the same mailbox,
-            // but not the same events: a receive then takes the other
-            // sender's message, so a receive that happened between the two
-            // in one order has no equivalent in the other.
-            // A receive takes the first matching message, which was there
-            // before it: a send of another message, before or after, changes
-            // neither what it takes nor what is left. Only the send of the
-            // message it took is ordered with it.
-            (Mail::Sent { id: a, .. }, Mail::Received { id: b })
-            | (Mail::Received { id: b }, Mail::Sent { id: a, .. }) => {
-                return self.0 == other.0 && a == b;
-            }
-            _ => {}
+        if let Some(o) = self.mail_overlap(other, false) {
+            return o;
         }
-        match (&self.0, &other.0) {
-            (SharedItem::Ets { table: ta, key: ka }, SharedItem::Ets { table: tb, key: kb }) => {
-                ta == tb && (ka.is_none() || kb.is_none() || ka == kb)
-            }
-            (
-                SharedItem::Mnesia { table: ta, key: ka },
-                SharedItem::Mnesia { table: tb, key: kb },
-            ) => ta == tb && (ka.is_none() || kb.is_none() || ka == kb),
-            // `registered()` reads the whole registry (the empty name).
-            (SharedItem::Registry(a), SharedItem::Registry(b)) => {
-                a == b || a.is_empty() || b.is_empty()
-            }
-            (SharedItem::Global(a), SharedItem::Global(b)) => {
-                a == b || a.is_empty() || b.is_empty()
-            }
-            (SharedItem::PersistentTerm(a), SharedItem::PersistentTerm(b)) => {
-                a == b || a.is_empty() || b.is_empty()
-            }
-            (a, b) => a == b,
+        overlap(&self.0, &other.0)
+    }
+
+    fn overlaps_in_run(&self, other: &Self) -> bool {
+        if let Some(o) = self.mail_overlap(other, true) {
+            return o;
         }
+        overlap(&self.0, &other.0)
     }
 
     /// A table, a name space (registry, `global`, `persistent_term`) or one
@@ -252,6 +423,27 @@ impl Item for VmItem {
     }
 }
 
+/// Whether two shared items can be the same state.
+fn overlap(a: &SharedItem, b: &SharedItem) -> bool {
+    match (a, b) {
+        (SharedItem::Ets { table: ta, key: ka }, SharedItem::Ets { table: tb, key: kb }) => {
+            ta == tb && (ka.is_none() || kb.is_none() || ka == kb)
+        }
+        (SharedItem::Mnesia { table: ta, key: ka }, SharedItem::Mnesia { table: tb, key: kb }) => {
+            ta == tb && (ka.is_none() || kb.is_none() || ka == kb)
+        }
+        // `registered()` reads the whole registry (the empty name).
+        (SharedItem::Registry(a), SharedItem::Registry(b)) => {
+            a == b || a.is_empty() || b.is_empty()
+        }
+        (SharedItem::Global(a), SharedItem::Global(b)) => a == b || a.is_empty() || b.is_empty(),
+        (SharedItem::PersistentTerm(a), SharedItem::PersistentTerm(b)) => {
+            a == b || a.is_empty() || b.is_empty()
+        }
+        (a, b) => a == b,
+    }
+}
+
 impl From<VmAccess> for Access {
     fn from(a: VmAccess) -> Access {
         match a {
@@ -283,26 +475,51 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
     }
 }
 
-fn observation(vm: &Vm, ev: &Event, mail: Mail) -> Observation<VmItem, Site> {
+fn observation(
+    vm: &Vm,
+    probe_vm: &Arc<Mutex<Vm>>,
+    ev: &Event,
+    tracked: Tracked,
+) -> Observation<VmItem, Site> {
+    let Tracked {
+        mail,
+        message,
+        orders,
+    } = tracked;
+    let took = match &mail {
+        Mail::Received { id, probe, .. } => Some((
+            *id,
+            !probe.0.as_ref().is_some_and(|p| p.receive.waits_forever()),
+        )),
+        _ => None,
+    };
     // Blocking in `receive` changes nothing anyone can see: the process
-    // only finds no message yet, so within a run it commutes with every
-    // step. But a send to its mailbox makes its next step another one (a
-    // receive that takes the message): a process asleep on its blocking
-    // step must wake then (`waits_on`). Without that, DPOR missed
-    // interleavings where a receive takes one sender's message before
-    // another sends.
+    // only finds no message it can take yet, so within a run it commutes
+    // with every step (rule 5 on [`Mail`]). But a send of a message it
+    // could take makes its next step another one (a receive that takes
+    // it): a process asleep on its blocking step must wake then
+    // (`waits_on`).
     if ev.kind == EventKind::Blocked {
+        let probe = ev.receive.clone().map(|receive| Probe {
+            receive,
+            vm: probe_vm.clone(),
+        });
         return Observation {
-            // Ordered with sends to its mailbox within a run too: DPOR then
-            // plans the receive before another sender's send (the
-            // dependency tests show interleavings lost otherwise).
-            access: Some((VmItem::new(SharedItem::Mailbox(ev.pid)), Access::Read)),
-            waits_on: Some(VmItem::new(SharedItem::Mailbox(ev.pid))),
+            access: None,
+            waits_on: Some(VmItem(
+                SharedItem::Mailbox(ev.pid),
+                Mail::Waited {
+                    probe: Carried(probe),
+                },
+            )),
             also: Vec::new(),
             site: ev.site.clone(),
             global: false,
             text: ev.text.clone(),
             item_label: None,
+            message: None,
+            orders: Vec::new(),
+            took: None,
         };
     }
     // Removing a monitor of another process only decides whether its death
@@ -365,6 +582,9 @@ fn observation(vm: &Vm, ev: &Event, mail: Mail) -> Observation<VmItem, Site> {
         global,
         text: ev.text.clone(),
         item_label: ev.item.as_ref().map(|i| item_label(vm, i)),
+        message,
+        orders,
+        took,
     }
 }
 
@@ -398,8 +618,8 @@ impl System for VmSystem {
         {
             self.workers_done = true;
         }
-        let mail = self.track(proc, &ev);
-        Ok(observation(&self.vm, &ev, mail))
+        let tracked = self.track(proc, &ev);
+        Ok(observation(&self.vm, &self.probe_vm, &ev, tracked))
     }
 
     fn name(&self, proc: Pid) -> String {
@@ -428,8 +648,13 @@ impl System for VmSystem {
             }
             ProcStatus::Runnable | ProcStatus::Waiting { .. } => Fate::Running,
             ProcStatus::Blocked => Fate::Blocked,
-            ProcStatus::Parked { call, location, .. } => Fate::Parked {
+            ProcStatus::Parked {
+                call,
+                location,
+                reason,
+            } => Fate::Parked {
                 call: format!("{call} ({location})"),
+                cause: reason.into(),
             },
             ProcStatus::Exited(reason) => {
                 let text = self.vm.format_term(&reason);
@@ -440,6 +665,10 @@ impl System for VmSystem {
                 }
             }
         }
+    }
+
+    fn location(&self, proc: Pid) -> Option<String> {
+        self.vm.process_location(proc)
     }
 
     fn item_value(&self, _item: &VmItem) -> String {

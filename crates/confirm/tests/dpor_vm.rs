@@ -102,6 +102,9 @@ fn dpor_reaches_every_end_state_of_every_schedule() {
         "name_before_exit",
         "table_before_exit",
         "waits",
+        "order_seen",
+        "order_unseen",
+        "guarded",
     ];
     for timeouts in [
         TimeoutPolicy::WhenStuck,
@@ -123,6 +126,23 @@ fn dpor_reaches_every_end_state_of_every_schedule() {
             );
         }
     }
+}
+
+/// Sends to one mailbox commute unless a receive can tell their order:
+/// one run where each receive takes one sender's message, every order of
+/// arrival where receives take any message.
+#[test]
+fn sends_commute_unless_a_receive_sees_their_order() {
+    let (states, runs) = end_states("order_unseen", TimeoutPolicy::WhenStuck, Reduction::Dpor);
+    assert_eq!((states.len(), runs), (1, 1), "order_unseen: {states:?}");
+    let (all, _) = end_states("order_seen", TimeoutPolicy::WhenStuck, Reduction::None);
+    let (dpor, _) = end_states("order_seen", TimeoutPolicy::WhenStuck, Reduction::Dpor);
+    assert_eq!(all.len(), 6, "order_seen: {all:?}");
+    assert_eq!(dpor, all);
+    let (all, _) = end_states("guarded", TimeoutPolicy::WhenStuck, Reduction::None);
+    let (dpor, _) = end_states("guarded", TimeoutPolicy::WhenStuck, Reduction::Dpor);
+    assert_eq!(all.len(), 2, "guarded: {all:?}");
+    assert_eq!(dpor, all);
 }
 
 /// The state between a process's last visible call and its exit is one

@@ -99,6 +99,11 @@ fn runs_cut_at_the_step_limit_are_never_whole() {
         assert!(s.cut_runs > 0, "{reduction:?}/{bound}");
         let why = s.first_error.as_deref().unwrap_or("");
         assert!(why.contains("did not terminate within 300 steps"), "{why}");
+        // It names the process still running and where it is.
+        assert!(
+            why.contains(": P1 still running at ") && why.contains("partial_runs.erl:"),
+            "{why}"
+        );
         // Cut runs count against the budget: a search of a program that
         // never ends stops.
         assert!(

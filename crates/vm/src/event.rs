@@ -77,6 +77,56 @@ pub struct Event {
     pub text: String,
     /// Every shared access of an atomic step (a mnesia transaction), in order.
     pub accesses: Vec<(SharedItem, Access)>,
+    /// The message a send put in its target's mailbox (a send, or a timer
+    /// firing), or the one a receive took, for the scheduler's dependency
+    /// relation.
+    pub message: Option<Term>,
+    /// For a step of a `receive` (a message taken, nothing matched with
+    /// `after 0`, blocked, or timed out): its clauses as they stood, so the
+    /// scheduler can ask which other messages it could have taken
+    /// ([`crate::Vm::receive_could_take`]).
+    pub receive: Option<ReceiveProbe>,
+}
+
+/// A `receive`'s clauses (patterns and guards) in the frame they ran in:
+/// where the receive scans (its module, function and the instruction that
+/// peeks at a message) and the frame's registers when it started, which
+/// hold every variable its patterns and guards read. Shared: cloning is a
+/// reference count.
+#[derive(Clone)]
+pub struct ReceiveProbe(pub(crate) std::sync::Arc<ProbeFrame>);
+
+pub(crate) struct ProbeFrame {
+    pub(crate) pid: Pid,
+    pub(crate) module: u32,
+    pub(crate) function: u32,
+    pub(crate) peek_pc: u32,
+    /// It has no `after` (or `after infinity`).
+    pub(crate) forever: bool,
+    pub(crate) regs: Vec<Term>,
+}
+
+impl std::fmt::Debug for ReceiveProbe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "ReceiveProbe({:?} at {}:{}:{})",
+            self.0.pid, self.0.module, self.0.function, self.0.peek_pc
+        )
+    }
+}
+
+impl ReceiveProbe {
+    /// Whether the receive has no timeout (no `after`, or `after
+    /// infinity`): it can only take a message, never go on without one.
+    pub fn waits_forever(&self) -> bool {
+        self.0.forever
+    }
+
+    /// Whether two probes are the same receive taken once (one snapshot).
+    pub fn same(&self, other: &ReceiveProbe) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl Event {
@@ -90,6 +140,8 @@ impl Event {
             span: None,
             text,
             accesses: Vec::new(),
+            message: None,
+            receive: None,
         }
     }
 

@@ -10,7 +10,9 @@ use crate::arith;
 use crate::atom::Atom;
 use crate::bif::{BifKind, Ctx, Flow};
 use crate::code::{Callee, CodeTable, FailKind, FnCode, Instr, Slot, Target};
-use crate::event::{Access, Class, Event, EventKind, Exception, SharedItem};
+use crate::event::{
+    Access, Class, Event, EventKind, Exception, ProbeFrame, ReceiveProbe, SharedItem,
+};
 use crate::format;
 use crate::hot_loop::Cursor;
 use crate::limits::{self, CONS_WORDS, fresh_words, tuple_words};
@@ -25,6 +27,31 @@ const HOT_RUN_MIN: u8 = 3;
 enum Outcome {
     Event(Event),
     Exit(Term),
+    /// A probe of a receive's clauses ([`Vm::receive_could_take`]) ended:
+    /// whether a clause took the message.
+    Probe(bool),
+}
+
+/// Whether the receive that peeks at `peek` in `f` has no `after` (or
+/// `after infinity`), its timeout read from `regs` (the frame when it
+/// started: the timeout is computed before). Found from the code's shape:
+/// the clauses end with `RecvAdvance; Jump(peek)`, then its `RecvWait`.
+/// Not found: false (the answer that assumes a timeout).
+fn waits_forever(f: &FnCode, peek: usize, regs: &[Term]) -> bool {
+    let instrs = &f.instrs;
+    let Some(at) = (peek..instrs.len().saturating_sub(2)).find(|&k| {
+        matches!(instrs[k], Instr::RecvAdvance)
+            && matches!(instrs[k + 1], Instr::Jump(l) if l as usize == peek)
+    }) else {
+        return false;
+    };
+    match &instrs[at + 2] {
+        Instr::RecvWait { timeout: None, .. } => true,
+        Instr::RecvWait {
+            timeout: Some(t), ..
+        } => matches!(regs.get(*t as usize), Some(Term::Atom(Atom::INFINITY))),
+        _ => false,
+    }
 }
 
 enum Raised {
@@ -33,6 +60,56 @@ enum Raised {
 }
 
 impl Vm {
+    /// Whether the receive `probe` describes would take `msg` if it were
+    /// the only message in the mailbox: its patterns and guards are run on
+    /// a copy of the frame they ran in, in a scratch copy of this VM, up to
+    /// the clause that takes it or the end of the clauses. Patterns and
+    /// guards have no effects, so nothing of this VM changes; anything
+    /// unexpected on the way (a budget, a limit) answers true, the answer
+    /// that orders the receive with the message. `self` may be any VM made
+    /// from the same image (the code is shared).
+    pub fn receive_could_take(&self, probe: &ReceiveProbe, msg: &Term) -> bool {
+        self.clone().probe_receive(probe, msg)
+    }
+
+    /// [`Vm::receive_could_take`] run in this VM, kept for probes: what a
+    /// probe changes (its counters, the running process) is put back, so
+    /// one scratch VM serves every probe without a copy each.
+    pub fn probe_receive(&mut self, probe: &ReceiveProbe, msg: &Term) -> bool {
+        let saved = (self.reductions, self.mem.clone(), self.current);
+        let took = self.probe_in_place(probe, msg);
+        (self.reductions, self.mem, self.current) = saved;
+        self.probing = false;
+        self.deferred.clear();
+        self.atomic_event = None;
+        self.self_exit = None;
+        took
+    }
+
+    fn probe_in_place(&mut self, probe: &ReceiveProbe, msg: &Term) -> bool {
+        let frame = &probe.0;
+        let vm = self;
+        vm.probing = true;
+        let mut p = Process::new(frame.pid, None, Term::Nil);
+        p.regs = frame.regs.clone();
+        p.top = p.regs.len();
+        p.frames.push(Frame {
+            module: frame.module,
+            function: frame.function,
+            pc: frame.peek_pc,
+            base: 0,
+            ret: 0,
+            chunk: 0,
+        });
+        p.mailbox.push_back(msg.clone());
+        let code = vm.code.clone();
+        vm.current = Some(frame.pid);
+        vm.open_meter();
+        let outcome = vm.interpret(&code, &mut p);
+        limits::close();
+        !matches!(outcome, Ok(Outcome::Probe(false)))
+    }
+
     /// Run `pid` up to and including its next visible action.
     pub fn step(&mut self, pid: Pid) -> Result<Event, VmError> {
         let idx = pid.0 as usize;
@@ -78,6 +155,8 @@ impl Vm {
         }
         match outcome {
             Ok(Outcome::Event(ev)) => Ok(ev),
+            // Only a probe ends so, and a step is never one.
+            Ok(Outcome::Probe(_)) => Ok(Event::new(pid, EventKind::Local, String::new())),
             Ok(Outcome::Exit(reason)) => {
                 let text = format!("exit({})", format::brief(&reason));
                 // A failed attempt keeps the access it had (a refused
@@ -137,6 +216,7 @@ impl Vm {
             ev.accesses.push((SharedItem::Mailbox(t), Access::Write));
             ev.item = Some(SharedItem::Mailbox(t));
             ev.access = Some(Access::Write);
+            ev.message = Some(job.msg.clone());
             self.deliver(t, job.msg);
         }
         ev.accesses
@@ -207,11 +287,9 @@ impl Vm {
                 if let Some(f) = p.frames.last_mut() {
                     f.pc = p.after_pc;
                 }
-                return Ok(Outcome::Event(Event::new(
-                    p.pid,
-                    EventKind::Timeout,
-                    "timeout".into(),
-                )));
+                let mut ev = Event::new(p.pid, EventKind::Timeout, "timeout".into());
+                ev.receive = p.recv_probe.clone();
+                return Ok(Outcome::Event(ev));
             }
             ProcStatus::Waiting { .. } => {
                 self.stop_waiting(p);
@@ -1523,6 +1601,7 @@ impl Vm {
                     match target {
                         Some(t) => {
                             ev = ev.with_item(SharedItem::Mailbox(t), Access::Write);
+                            ev.message = Some(m.clone());
                             if let Term::Atom(a) = &dest {
                                 ev.accesses.insert(
                                     0,
@@ -1677,7 +1756,31 @@ impl Vm {
                     self.mem.alloc += 2 * tuple_words(2);
                     r!(*dst) = v;
                 }
-                Instr::RecvStart => p.recv_pos = 0,
+                Instr::RecvStart => {
+                    p.recv_pos = 0;
+                    // The receive's clauses in their frame, for the
+                    // scheduler's question of what else it could take: the
+                    // registers its patterns and guards read hold the same
+                    // values at every peek (they are live on every path
+                    // back to it), so the frame as it is now serves.
+                    if !self.probing {
+                        let fr = p.frames.last().copied();
+                        let size = f.frame_size as usize;
+                        let frame = p.regs.get(base..base + size).unwrap_or(&[]).to_vec();
+                        let forever = waits_forever(f, pc, &frame);
+                        p.recv_probe = fr.map(|fr| {
+                            let regs = frame;
+                            ReceiveProbe(std::sync::Arc::new(ProbeFrame {
+                                pid: p.pid,
+                                module: fr.module,
+                                function: fr.function,
+                                peek_pc: pc as u32,
+                                forever,
+                                regs,
+                            }))
+                        });
+                    }
+                }
                 Instr::RecvPeek { dst, empty } => {
                     if p.recv_pos < p.mailbox.len() {
                         let m = p.mailbox[p.recv_pos].clone();
@@ -1686,8 +1789,16 @@ impl Vm {
                         pc = *empty as usize;
                     }
                 }
-                Instr::RecvAdvance => p.recv_pos += 1,
+                Instr::RecvAdvance => {
+                    if self.probing {
+                        return Ok(Outcome::Probe(false));
+                    }
+                    p.recv_pos += 1
+                }
                 Instr::RecvAccept => {
+                    if self.probing {
+                        return Ok(Outcome::Probe(true));
+                    }
                     let m = p.mailbox.remove(p.recv_pos).unwrap_or(Term::Nil);
                     p.recv_pos = 0;
                     p.scanned = 0;
@@ -1695,8 +1806,10 @@ impl Vm {
                     let mut text = String::with_capacity(64);
                     text.push_str("receive ");
                     format::brief_into(&m, &mut text);
-                    let ev = Event::new(p.pid, EventKind::Receive, text)
+                    let mut ev = Event::new(p.pid, EventKind::Receive, text)
                         .with_item(SharedItem::Mailbox(p.pid), Access::Read);
+                    ev.receive = p.recv_probe.clone();
+                    ev.message = Some(m);
                     if let Some(ev) = self.take_or_merge(p, ev) {
                         return Ok(Outcome::Event(ev));
                     }
@@ -1706,6 +1819,9 @@ impl Vm {
                     resume,
                     after,
                 } => {
+                    if self.probing {
+                        return Ok(Outcome::Probe(false));
+                    }
                     let t = match timeout {
                         None => None,
                         Some(s) => match &r!(*s) {
@@ -1722,12 +1838,13 @@ impl Vm {
                         // ends here, ordered with the sends to the mailbox.
                         pc = *after as usize;
                         save_pc!();
-                        let ev = Event::new(
+                        let mut ev = Event::new(
                             p.pid,
                             EventKind::Receive,
                             "receive: nothing matched (after 0)".to_string(),
                         )
                         .with_item(SharedItem::Mailbox(p.pid), Access::Read);
+                        ev.receive = p.recv_probe.clone();
                         if let Some(ev) = self.take_or_merge(p, ev) {
                             return Ok(Outcome::Event(ev));
                         }
@@ -1749,10 +1866,10 @@ impl Vm {
                         None => "receive (waiting)".to_string(),
                         Some(ms) => format!("receive (waiting, after {ms})"),
                     };
-                    return Ok(Outcome::Event(
-                        Event::new(p.pid, EventKind::Blocked, text)
-                            .with_item(SharedItem::Mailbox(p.pid), Access::Read),
-                    ));
+                    let mut ev = Event::new(p.pid, EventKind::Blocked, text)
+                        .with_item(SharedItem::Mailbox(p.pid), Access::Read);
+                    ev.receive = p.recv_probe.clone();
+                    return Ok(Outcome::Event(ev));
                 }
                 Instr::ListNext { list, head, done } => {
                     // A turn of a comprehension is a reduction.

@@ -122,7 +122,7 @@ pub mod term;
 pub mod vm;
 pub mod world;
 
-pub use event::{Access, Class, Event, EventKind, Exception, SharedItem};
+pub use event::{Access, Class, Event, EventKind, Exception, ReceiveProbe, SharedItem};
 pub use library::{Libraries, ParkReason};
 pub use process::{ProcName, ProcStatus};
 pub use term::{Pid, Term};

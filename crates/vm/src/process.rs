@@ -86,6 +86,9 @@ pub struct Process {
     pub mailbox: VecDeque<Term>,
     /// Scan position of the current `receive`.
     pub recv_pos: usize,
+    /// The current `receive`'s clauses in their frame, taken when it
+    /// started (see [`crate::event::ReceiveProbe`]).
+    pub recv_probe: Option<crate::event::ReceiveProbe>,
     /// Messages present when the process last blocked (new ones make it runnable).
     pub scanned: usize,
     pub status: ProcStatus,
@@ -159,6 +162,7 @@ impl Process {
             start,
             mailbox: VecDeque::new(),
             recv_pos: 0,
+            recv_probe: None,
             scanned: 0,
             status: ProcStatus::Runnable,
             links: BTreeSet::new(),

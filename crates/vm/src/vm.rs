@@ -168,6 +168,9 @@ pub struct Vm {
     pub(crate) output_bytes: u64,
     /// `erlang:halt/0,1,2` was called with this status: the run is over.
     pub(crate) halted: Option<Term>,
+    /// The VM runs a probe of a receive's clauses
+    /// ([`Vm::receive_could_take`]), not a step.
+    pub(crate) probing: bool,
 }
 
 /// A process's stable name, kept as a link to its parent: `P<index>` for
@@ -474,6 +477,7 @@ impl Vm {
             atoms_made: imbl::HashSet::new(),
             output_bytes: 0,
             halted: None,
+            probing: false,
         }
     }
 
@@ -743,6 +747,15 @@ impl Vm {
             };
         }
         Arc::from(out.as_str())
+    }
+
+    /// Where process `pid` is now, as a limit's report names it: the line
+    /// of the innermost function of the user's code on its stack, else the
+    /// function running (`None` for a process that does not exist).
+    pub fn process_location(&self, pid: Pid) -> Option<String> {
+        self.procs
+            .get(pid.0 as usize)
+            .map(|p| self.where_running(p, None))
     }
 
     pub fn process_status(&self, pid: Pid) -> ProcStatus {

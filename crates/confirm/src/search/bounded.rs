@@ -137,7 +137,11 @@ impl BoundedDfs {
                 return Advance::End(p);
             }
             if trace.len() >= self.max_run_steps {
-                return Advance::Cut(crate::search::step_limit_text(self.max_run_steps));
+                return Advance::Cut(crate::search::step_limit_text(
+                    self.max_run_steps,
+                    &p.sys,
+                    trace.last().map(|t| t.process.as_str()),
+                ));
             }
             if let Some(why) = cancelled(&self.cancel) {
                 return Advance::Cancelled(why);

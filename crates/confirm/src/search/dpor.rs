@@ -135,6 +135,9 @@ struct Event<S: System> {
     max_other: u32,
     /// Where the step is filed in [`Explorer::index`] (to unfile it).
     filed: Vec<(u64, Option<u64>)>,
+    /// Earlier steps ordered before this one by a later step that observed
+    /// their order (see [`Observation::orders`]): `(earlier, observer)`.
+    observed_after: Vec<(usize, usize)>,
 }
 
 /// The steps of the current run that touched one group of items
@@ -222,6 +225,11 @@ struct Explorer<'a, S: System, M> {
     index: FxHashMap<u64, Group>,
     /// The current run's steps that commute with nothing.
     globals: Vec<usize>,
+    /// The current run's steps that sent a message, by its identity.
+    senders: FxHashMap<u64, usize>,
+    /// Orders observed in the current run, as they were added:
+    /// `(observer, later step)` (the later step holds the edge).
+    observed: Vec<(usize, usize)>,
     trace: Vec<TraceStep<S::Site>>,
     schedule: Vec<String>,
     stats: SearchStats,
@@ -352,7 +360,12 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             if e.pidx == pidx || clock.covers(e.pidx, j) || commute_in_run(&e.obs, &obs) {
                 continue;
             }
-            races.push(j);
+            // A receive that waits forever comes after the send of what it
+            // took in every run: ordered, never reversed.
+            let forced = matches!((obs.took, e.obs.message), (Some((t, false)), Some(m)) if t == m);
+            if !forced {
+                races.push(j);
+            }
             clock.join(&e.clock);
         }
         clock.set(pidx, i as u32 + 1);
@@ -365,6 +378,10 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             .max()
             .unwrap_or(0);
         let filed = self.file(&obs, i);
+        if let Some(m) = obs.message {
+            self.senders.insert(m, i);
+        }
+        let orders = obs.orders.clone();
         self.events.push(Event {
             proc,
             pidx,
@@ -373,11 +390,13 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             prev_same: prev,
             max_other,
             filed,
+            observed_after: Vec::new(),
         });
         self.last_of[pidx] = Some(i);
         for j in races {
             self.plan_reversal(j, i);
         }
+        self.observe_orders(&orders, i);
         // A step that disables another process (a kill, an exit signal, a
         // timeout that is no longer allowed) races with that process's
         // next step, which this run never takes: plan it before the step.
@@ -405,6 +424,70 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         Ok(())
     }
 
+    /// Step `i` observed the order of pairs of earlier sends (a receive
+    /// that took the first and could have taken the second): each pair is
+    /// now dependent, the first before the second. A pair no step ordered
+    /// yet is a race, found only now: its reversal is planned, and the
+    /// clocks from the second on are computed again with the new edge.
+    fn observe_orders(&mut self, orders: &[(u64, u64)], i: usize) {
+        let mut from: Option<usize> = None;
+        for (a, b) in orders {
+            let (Some(&ja), Some(&jb)) = (self.senders.get(a), self.senders.get(b)) else {
+                continue;
+            };
+            if ja >= jb {
+                continue;
+            }
+            let (ea, eb) = (&self.events[ja], &self.events[jb]);
+            if ea.pidx == eb.pidx || eb.clock.covers(ea.pidx, ja) {
+                continue;
+            }
+            self.plan_reversal(ja, jb);
+            self.events[jb].observed_after.push((ja, i));
+            self.observed.push((i, jb));
+            from = Some(from.map_or(jb, |f| f.min(jb)));
+        }
+        if let Some(f) = from {
+            self.recompute_clocks(f, i + 1);
+        }
+    }
+
+    /// Computes again the clocks (and `max_other`) of the steps at
+    /// positions `from..to`, after the edges between earlier steps changed.
+    fn recompute_clocks(&mut self, from: usize, to: usize) {
+        for k in from..to.min(self.events.len()) {
+            let (pidx, prev) = (self.events[k].pidx, self.events[k].prev_same);
+            let mut clock = prev
+                .map(|e| self.events[e].clock.clone())
+                .unwrap_or_default();
+            for j in self.candidates(&self.events[k].obs, k) {
+                let e = &self.events[j];
+                if e.pidx == pidx
+                    || clock.covers(e.pidx, j)
+                    || commute_in_run(&e.obs, &self.events[k].obs)
+                {
+                    continue;
+                }
+                clock.join(&e.clock);
+            }
+            for &(j, _) in &self.events[k].observed_after {
+                clock.join(&self.events[j].clock);
+            }
+            clock.set(pidx, k as u32 + 1);
+            let max_other = clock
+                .0
+                .iter()
+                .enumerate()
+                .filter(|&(q, _)| q != pidx)
+                .map(|(_, &c)| c)
+                .max()
+                .unwrap_or(0);
+            let e = &mut self.events[k];
+            e.clock = clock;
+            e.max_other = max_other;
+        }
+    }
+
     /// The earlier steps (before position `i`) a step with observation
     /// `obs` may conflict with, latest first: those filed under an item it
     /// may overlap, and those that commute with nothing; every earlier step
@@ -430,7 +513,10 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                 None => lists.push(&group.all),
             }
         }
-        let mut ends: Vec<usize> = lists.iter().map(|l| l.len()).collect();
+        let mut ends: Vec<usize> = lists
+            .iter()
+            .map(|l| l.partition_point(|&k| k < i))
+            .collect();
         let mut out: Vec<usize> = Vec::new();
         loop {
             let mut best: Option<(usize, usize)> = None;
@@ -559,7 +645,14 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                 return RunEnd::Complete;
             }
             if self.events.len() >= self.opts.max_run_steps {
-                return RunEnd::Cut(crate::search::step_limit_text(self.opts.max_run_steps));
+                let last = self.trace.last().map(|t| t.process.as_str());
+                let text = match &node.sys {
+                    Some(sys) => crate::search::step_limit_text(self.opts.max_run_steps, sys, last),
+                    None => {
+                        crate::search::step_limit_text(self.opts.max_run_steps, &self.initial, None)
+                    }
+                };
+                return RunEnd::Cut(text);
             }
             if let Some(why) = cancelled(&self.opts.cancel) {
                 return RunEnd::Cancelled(why);
@@ -629,7 +722,25 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             self.unfile(last);
             if let Some(e) = self.events.pop() {
                 self.last_of[e.pidx] = e.prev_same;
+                if let Some(m) = e.obs.message {
+                    self.senders.remove(&m);
+                }
             }
+        }
+        // Orders observed by the steps dropped no longer hold.
+        let mut again: Option<usize> = None;
+        while let Some(&(observer, later)) = self.observed.last() {
+            if observer < i {
+                break;
+            }
+            self.observed.pop();
+            if later < i {
+                self.events[later].observed_after.retain(|&(_, by)| by < i);
+                again = Some(again.map_or(later, |a| a.min(later)));
+            }
+        }
+        if let Some(from) = again {
+            self.recompute_clocks(from, i);
         }
         self.nodes.truncate(i + 1);
         self.trace.truncate(i);
@@ -778,6 +889,8 @@ impl Strategy for SourceDpor {
             dense: FxHashMap::default(),
             index: FxHashMap::default(),
             globals: Vec::new(),
+            senders: FxHashMap::default(),
+            observed: Vec::new(),
             trace: Vec::new(),
             schedule: Vec::new(),
             stats: SearchStats::default(),

@@ -16,7 +16,7 @@ pub mod soundness;
 use serde::{Deserialize, Serialize};
 
 use crate::goal::Monitor;
-use crate::system::{Fate, Observation, System};
+use crate::system::{Fate, Observation, ParkCause, System};
 
 /// One step of a recorded run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -136,6 +136,9 @@ pub struct SearchStats {
     pub parked_runs: u64,
     /// The first such call met (with its location).
     pub first_parked: Option<String>,
+    /// Why that process stopped there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_parked_cause: Option<ParkCause>,
     /// Completed runs that reached the goal's first milestone (a race's
     /// read), and its second (the same actor's write after that read).
     pub runs_reached: [u64; 2],
@@ -157,6 +160,7 @@ impl SearchStats {
         self.parked_runs += earlier.parked_runs;
         if earlier.first_parked.is_some() {
             self.first_parked.clone_from(&earlier.first_parked);
+            self.first_parked_cause = earlier.first_parked_cause;
         }
         self.runs_reached[0] += earlier.runs_reached[0];
         self.runs_reached[1] += earlier.runs_reached[1];
@@ -193,15 +197,27 @@ impl SearchStats {
         self.runs_reached[0] += reached[0] as u64;
         self.runs_reached[1] += reached[1] as u64;
         let parked = sys.procs().into_iter().find_map(|p| match sys.fate(p) {
-            Fate::Parked { call } => Some(call),
+            Fate::Parked { call, cause } => Some((call, cause)),
             _ => None,
         });
-        if let Some(call) = parked {
+        if let Some((call, cause)) = parked {
             self.parked_runs += 1;
             if self.first_parked.is_none() {
                 self.first_parked = Some(call);
+                self.first_parked_cause = Some(cause);
             }
         }
+    }
+
+    /// The first call a process stopped at, and why, as a user reads it
+    /// after "stopped at" (see [`ParkCause::describe`]).
+    pub fn first_parked_text(&self) -> Option<String> {
+        let call = self.first_parked.as_deref()?;
+        Some(
+            self.first_parked_cause
+                .unwrap_or(ParkCause::Unsupported)
+                .describe(call),
+        )
     }
 }
 
@@ -320,9 +336,32 @@ impl Strategy for Systematic {
     }
 }
 /// Why a run was cut at the per-run step limit.
-pub(crate) fn step_limit_text(limit: usize) -> String {
+/// Why a run was cut at the step limit: which process was still running
+/// and where (the one that took the last step when it may go on, else the
+/// first that may), and how many others could still run.
+pub(crate) fn step_limit_text<S: System>(limit: usize, sys: &S, last: Option<&str>) -> String {
+    let enabled = sys.enabled();
+    let running = last
+        .and_then(|name| sys.by_name(name))
+        .filter(|p| enabled.contains(p))
+        .or_else(|| enabled.first().copied());
+    let who = match running {
+        Some(p) => {
+            let at = sys
+                .location(p)
+                .map(|l| format!(" at {l}"))
+                .unwrap_or_default();
+            let others = match enabled.len().saturating_sub(1) {
+                0 => String::new(),
+                1 => " (1 other process could still run)".to_string(),
+                n => format!(" ({n} other processes could still run)"),
+            };
+            format!(": {} still running{at}{others}", sys.name(p))
+        }
+        None => String::new(),
+    };
     format!(
-        "the program did not terminate within {} steps (--max-run-steps raises the limit)",
+        "the program did not terminate within {} steps{who} (--max-run-steps raises the limit)",
         racewit_vm::limits::thousands(limit as u64)
     )
 }

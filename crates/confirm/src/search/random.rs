@@ -64,7 +64,13 @@ impl Strategy for RandomWalk {
                     break;
                 }
                 if trace.len() >= self.max_run_steps {
-                    cut = Some(crate::search::step_limit_text(self.max_run_steps));
+                    cut = Some(crate::search::step_limit_text(
+                        self.max_run_steps,
+                        &sys,
+                        trace
+                            .last()
+                            .map(|t: &crate::search::TraceStep<S::Site>| t.process.as_str()),
+                    ));
                     break;
                 }
                 if let Some(why) = crate::search::cancelled(&self.cancel) {

@@ -6,7 +6,8 @@
 //! a short list of operations drawn from what makes processes interact:
 //! sends to a pid and to a registered name, with payloads that are equal
 //! across senders (`a`, `b`) or carry the sender (`{p2, 1}`); receives,
-//! blocking or selective, with `after 0` or a short timeout; `register`,
+//! blocking or selective (a payload, one sender's messages, a guard on
+//! the message), with `after 0` or a short timeout; `register`,
 //! `whereis`, `unregister`; ETS operations on a named and an unnamed
 //! table, and a named table a child creates; `process_flag(trap_exit,
 //! true)`, links, monitors and the `'EXIT'`/`'DOWN'` messages they bring;
@@ -267,7 +268,7 @@ impl Gen {
     /// process's last (a crash may go there).
     fn op(&mut self, s: &mut Scope, last: bool) -> String {
         loop {
-            let pick = self.below(30);
+            let pick = self.below(33);
             let text = match pick {
                 0..=3 => self.peer(s).map(|to| {
                     let m = self.payload(s);
@@ -394,6 +395,24 @@ impl Gen {
                         format!("erlang:read_timer({t})")
                     }
                 }),
+                // Receives that take one sender's messages and not the
+                // others', or some of a sender's (a guard), with and
+                // without `after 0`: the order of two senders' messages
+                // matters to one and not to another.
+                29..=31 => {
+                    let from = 2 + self.below(3);
+                    Some(match self.below(5) {
+                        0 => format!("receive {{p{from}, _}} = M$ -> M$ after 0 -> none end"),
+                        1 => format!("receive {{p{from}, _}} = M$ -> M$ after 10 -> timeout end"),
+                        2 => format!("receive {{p{from}, _}} = M$ -> M$; b -> b end"),
+                        3 => "receive {_, N$} = M$ when N$ > 1 -> M$ after 0 -> none end"
+                            .to_string(),
+                        _ => format!(
+                            "receive a -> a; {{p{from}, N$}} = M$ when N$ =:= 1 -> M$ \
+                             after 0 -> none end"
+                        ),
+                    })
+                }
                 _ => last.then(|| "exit(boom)".to_string()),
             };
             if let Some(t) = text {

@@ -7,7 +7,8 @@
 -export([mailbox/0, selective/0, register_kill/0, down/0, counter/0,
          same_writes/0, timeouts/0, link_crash/0, two_register/0,
          terms/0, demonitor_race/0, equal_sends/0,
-         name_before_exit/0, table_before_exit/0, waits/0]).
+         name_before_exit/0, table_before_exit/0, waits/0,
+         order_seen/0, order_unseen/0, guarded/0]).
 
 table() ->
     ets:new(seen, [public, named_table, duplicate_bag]).
@@ -172,3 +173,33 @@ waits() ->
     B = receive ping -> ping after 5000 -> long end,
     ets:insert(seen, {waits, A, B}),
     hold().
+
+%% Three senders, and two receives that take any message: which two
+%% arrive first, in which order, is what the parent records (6 ways).
+order_seen() ->
+    table(),
+    Self = self(),
+    [spawn(fun() -> Self ! {I, 1} end) || I <- [a, b, c]],
+    X = receive M1 -> M1 end,
+    Y = receive M2 -> M2 end,
+    ets:insert(seen, {X, Y}),
+    receive stop -> ok end.
+
+%% Three senders, and a receive per sender that takes only its message:
+%% no receive can tell the order of the sends apart (one run).
+order_unseen() ->
+    Self = self(),
+    Pids = [spawn(fun() -> Self ! {done, self()} end) || _ <- [1, 2, 3]],
+    [receive {done, P} -> ok end || P <- Pids],
+    ok.
+
+%% A guard picks some messages, `after 0` takes none if none is there.
+%% (The parents keep their tables: they wait for a message never sent.)
+guarded() ->
+    table(),
+    Self = self(),
+    spawn(fun() -> Self ! {n, 1} end),
+    spawn(fun() -> Self ! {n, 2} end),
+    R = receive {n, N} when N > 1 -> N after 0 -> none end,
+    ets:insert(seen, {got, R}),
+    receive stop -> ok end.

@@ -1627,6 +1627,9 @@ pub(crate) fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     match target {
         Some(p) => {
             ctx.emit_access(EventKind::Send, text, SharedItem::Mailbox(p), Access::Write);
+            if let Some(ev) = ctx.event.as_mut() {
+                ev.message = Some(msg.clone());
+            }
             ctx.vm.deliver(p, msg.clone());
             Flow::Value(msg)
         }
