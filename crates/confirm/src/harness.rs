@@ -348,11 +348,13 @@ fn in_singleton_callbacks(
 ) -> Option<HarnessError> {
     let first = candidates.first()?;
     let module = first.mfa.module.as_str();
+    // No hop starts a process or crosses into a server, and none is in a
+    // fun: a fun a callback makes may be run anywhere, later.
     let one_process = suspect.path.iter().all(|h| {
         !matches!(
             h.kind,
             racewit_static::HopKind::Spawn | racewit_static::HopKind::Serve
-        )
+        ) && !h.function.contains("-fun-")
     });
     let all_callbacks = candidates.iter().all(|e| {
         e.mfa.module.as_str() == module
