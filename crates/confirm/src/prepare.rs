@@ -312,48 +312,81 @@ pub(crate) fn may_write(
     (m, f, a): (&str, &str, u32),
     category: racewit_static::Category,
 ) -> bool {
-    const MAX_FUNCTIONS: usize = 200;
+    walk_reached(program, (m, f, a), |_, e, target| {
+        let (Some((tm, tf)), Expr::Call { args, .. }) = (target, e) else {
+            return false;
+        };
+        let callee = racewit_syntax::ir::MFA {
+            module: racewit_syntax::ir::Name::new(tm),
+            name: racewit_syntax::ir::Name::new(tf),
+            arity: args.len() as u32,
+        };
+        racewit_static::catalog::classify(&callee)
+            .1
+            .contains(category)
+    })
+}
+
+/// The most functions [`walk_reached`] looks into.
+const MAX_REACHED: usize = 200;
+
+/// Walks the expressions of `(m, f, a)` and of the program's functions it
+/// calls by name, breadth first, at most [`MAX_REACHED`] functions. `visit`
+/// gets each expression with its function's body and, for a call naming its
+/// target, the target's module and function; returning true stops the walk,
+/// and the walk then returns true.
+pub(crate) fn walk_reached(
+    program: &Program,
+    (m, f, a): (&str, &str, u32),
+    mut visit: impl FnMut(&Body, &Expr, Option<(&str, &str)>) -> bool,
+) -> bool {
     let mut seen: Vec<(String, String, u32)> = vec![(m.to_string(), f.to_string(), a)];
     let mut next = 0;
-    while next < seen.len() && next < MAX_FUNCTIONS {
+    while next < seen.len() && next < MAX_REACHED {
         let (cm, cf, ca) = seen[next].clone();
         next += 1;
         let Some(func) = program.function(&cm, &cf, ca) else {
             continue;
         };
         let body = &func.body;
-        let atom = |id: ExprId| match body.expr(id) {
-            Expr::Lit(Literal::Atom(a)) => Some(a.to_string()),
-            _ => None,
-        };
         for e in &body.exprs {
-            let Expr::Call { target, args, .. } = e else {
-                continue;
-            };
-            let (tm, tf) = match target {
-                CallTarget::Local { name, .. } => (cm.clone(), name.to_string()),
-                CallTarget::Remote { module, function } => match (atom(*module), atom(*function)) {
-                    (Some(tm), Some(tf)) => (tm, tf),
-                    _ => continue,
+            let target = match e {
+                Expr::Call { target, .. } => match target {
+                    CallTarget::Local { name, .. } => Some((cm.clone(), name.to_string())),
+                    CallTarget::Remote { module, function } => {
+                        match (atom_at(body, *module), atom_at(body, *function)) {
+                            (Some(tm), Some(tf)) => Some((tm, tf)),
+                            _ => None,
+                        }
+                    }
+                    CallTarget::Apply { .. } => None,
                 },
-                CallTarget::Apply { .. } => continue,
+                _ => None,
             };
-            let callee = racewit_syntax::ir::MFA {
-                module: racewit_syntax::ir::Name::new(&tm),
-                name: racewit_syntax::ir::Name::new(&tf),
-                arity: args.len() as u32,
-            };
-            let (_, writes) = racewit_static::catalog::classify(&callee);
-            if writes.contains(category) {
+            if visit(
+                body,
+                e,
+                target.as_ref().map(|(tm, tf)| (tm.as_str(), tf.as_str())),
+            ) {
                 return true;
             }
-            let key = (tm, tf, args.len() as u32);
-            if program.function(&key.0, &key.1, key.2).is_some() && !seen.contains(&key) {
-                seen.push(key);
+            if let (Some((tm, tf)), Expr::Call { args, .. }) = (target, e) {
+                let key = (tm, tf, args.len() as u32);
+                if program.function(&key.0, &key.1, key.2).is_some() && !seen.contains(&key) {
+                    seen.push(key);
+                }
             }
         }
     }
     false
+}
+
+/// The atom an expression is, when it is an atom literal.
+pub(crate) fn atom_at(body: &Body, id: ExprId) -> Option<String> {
+    match body.expr(id) {
+        Expr::Lit(Literal::Atom(a)) => Some(a.to_string()),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

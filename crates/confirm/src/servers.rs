@@ -6,11 +6,9 @@
 
 use racewit_static::catalog::{Shape, op_of};
 use racewit_static::{Category, Suspect};
-use racewit_syntax::ir::{Body, CallTarget, Expr, ExprId, Literal, MFA, Name, Program};
+use racewit_syntax::ir::{Body, CallTarget, Expr, MFA, Name, Program};
 
-/// The most functions followed from the entry when looking for the names
-/// it calls.
-const MAX_FUNCTIONS: usize = 200;
+use crate::prepare::{atom_at as atom, walk_reached};
 
 /// Calls that reach a process by the name at argument 0.
 const BY_NAME: &[(&str, &str, &[u32])] = &[
@@ -61,53 +59,26 @@ pub(crate) fn starters_for(
 /// calls, a bounded number, breadth first) sends to or calls a server by.
 fn names_called(program: &Program, (m, f, a): (&str, &str, u32)) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    let mut seen: Vec<(String, String, u32)> = vec![(m.to_string(), f.to_string(), a)];
-    let mut next = 0;
-    while next < seen.len() && next < MAX_FUNCTIONS {
-        let (cm, cf, ca) = seen[next].clone();
-        next += 1;
-        let Some(func) = program.function(&cm, &cf, ca) else {
-            continue;
-        };
-        let body = &func.body;
-        let mut found = |id: ExprId| {
-            if let Some(n) = atom(body, id)
-                && !names.contains(&n)
-            {
-                names.push(n);
+    walk_reached(program, (m, f, a), |body, e, target| {
+        let to = match (e, target) {
+            (Expr::Send { to, .. }, _) => Some(*to),
+            (Expr::Call { args, .. }, Some((tm, tf))) => {
+                let arity = args.len() as u32;
+                BY_NAME
+                    .iter()
+                    .any(|&(bm, bf, arities)| bm == tm && bf == tf && arities.contains(&arity))
+                    .then(|| args.first().copied())
+                    .flatten()
             }
+            _ => None,
         };
-        for e in &body.exprs {
-            match e {
-                Expr::Send { to, .. } => found(*to),
-                Expr::Call { target, args, .. } => {
-                    let (tm, tf) = match target {
-                        CallTarget::Local { name, .. } => (cm.clone(), name.to_string()),
-                        CallTarget::Remote { module, function } => {
-                            match (atom(body, *module), atom(body, *function)) {
-                                (Some(tm), Some(tf)) => (tm, tf),
-                                _ => continue,
-                            }
-                        }
-                        CallTarget::Apply { .. } => continue,
-                    };
-                    let arity = args.len() as u32;
-                    if BY_NAME
-                        .iter()
-                        .any(|&(bm, bf, arities)| bm == tm && bf == tf && arities.contains(&arity))
-                        && let Some(&first) = args.first()
-                    {
-                        found(first);
-                    }
-                    let key = (tm, tf, arity);
-                    if program.function(&key.0, &key.1, key.2).is_some() && !seen.contains(&key) {
-                        seen.push(key);
-                    }
-                }
-                _ => {}
-            }
+        if let Some(n) = to.and_then(|to| atom(body, to))
+            && !names.contains(&n)
+        {
+            names.push(n);
         }
-    }
+        false
+    });
     names
 }
 
@@ -228,13 +199,6 @@ pub(crate) fn singleton_name(program: &Program, module: &str) -> Option<String> 
         }
     }
     name
-}
-
-fn atom(body: &Body, id: ExprId) -> Option<String> {
-    match body.expr(id) {
-        Expr::Lit(Literal::Atom(a)) => Some(a.to_string()),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

@@ -121,6 +121,17 @@ impl Clock {
     fn covers(&self, p: usize, pos: usize) -> bool {
         self.get(p) as usize > pos
     }
+
+    /// The latest entry of any process but `p`.
+    fn max_other(&self, p: usize) -> u32 {
+        self.0
+            .iter()
+            .enumerate()
+            .filter(|&(q, _)| q != p)
+            .map(|(_, &c)| c)
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 struct Event<S: System> {
@@ -369,14 +380,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             clock.join(&e.clock);
         }
         clock.set(pidx, i as u32 + 1);
-        let max_other = clock
-            .0
-            .iter()
-            .enumerate()
-            .filter(|&(q, _)| q != pidx)
-            .map(|(_, &c)| c)
-            .max()
-            .unwrap_or(0);
+        let max_other = clock.max_other(pidx);
         let filed = self.file(&obs, i);
         if let Some(m) = obs.message {
             self.senders.insert(m, i);
@@ -474,14 +478,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                 clock.join(&self.events[j].clock);
             }
             clock.set(pidx, k as u32 + 1);
-            let max_other = clock
-                .0
-                .iter()
-                .enumerate()
-                .filter(|&(q, _)| q != pidx)
-                .map(|(_, &c)| c)
-                .max()
-                .unwrap_or(0);
+            let max_other = clock.max_other(pidx);
             let e = &mut self.events[k];
             e.clock = clock;
             e.max_other = max_other;
