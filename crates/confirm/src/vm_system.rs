@@ -21,7 +21,8 @@ pub type Site = (Name, CallSiteId);
 #[serde(rename_all = "snake_case")]
 pub enum TimeoutPolicy {
     /// Only when no process can run otherwise (a responsive system never
-    /// times out): the default.
+    /// times out): the default. A process parked at a call racewit cannot
+    /// run counts as able to run.
     WhenStuck,
     /// Whenever the waiting process is scheduled: every timing is explored.
     Always,
@@ -602,7 +603,11 @@ impl System for VmSystem {
             return self.vm.enabled();
         }
         let runnable = self.vm.runnable_without_timeout();
-        let others = !runnable.is_empty();
+        // A parked process (a call racewit cannot run) would go on in a
+        // real system: nothing is stuck, so no timeout is due for being
+        // stuck. Otherwise a server's periodic tick fires on and on while
+        // its caller waits parked, and the run only ends at its step limit.
+        let others = !runnable.is_empty() || self.vm.any_parked();
         let mut out = self.vm.enabled();
         out.retain(|p| {
             runnable.binary_search(p).is_ok() || self.timeouts.may_fire(&self.vm, *p, others)

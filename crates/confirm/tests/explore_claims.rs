@@ -91,6 +91,19 @@ fn runs_that_park_in_some_interleavings_only_are_not_whole_either() {
 }
 
 #[test]
+fn no_timeout_fires_while_a_process_is_parked() {
+    for (reduction, bound) in searches() {
+        let e = run("parked_beside_a_tick", reduction, bound, 10_000);
+        let s = &e.stats;
+        assert!(s.interleavings > 0, "{reduction:?}/{bound}");
+        assert_eq!(s.parked_runs, s.interleavings, "{reduction:?}/{bound}");
+        assert_eq!(s.cut_runs, 0, "{reduction:?}/{bound}: {s:?}");
+        let call = s.first_parked.as_deref().unwrap_or("");
+        assert!(call.starts_with("os:cmd/1 ("), "{call}");
+    }
+}
+
+#[test]
 fn runs_cut_at_the_step_limit_are_never_whole() {
     for (reduction, bound) in searches() {
         let e = run("steps_forever", reduction, bound, 200);

@@ -5,7 +5,8 @@
 //! queue; the running process keeps going until it blocks, exits or uses its
 //! quantum of reductions; spawned and woken processes join the queue's end.
 //! A timeout fires only when nothing else can run (earliest deadline first),
-//! advancing virtual time. After the entry process ends, the other processes
+//! advancing virtual time; a process parked at a call racewit cannot run
+//! counts as able to run, so no timeout fires while one is. After the entry process ends, the other processes
 //! run on until none can without a timeout.
 
 use std::collections::VecDeque;
@@ -133,7 +134,13 @@ pub fn run_entry(
             if main_done_at.is_some() {
                 break;
             }
-            // Nothing can run: fire the earliest timeout, if any.
+            // Nothing can run: fire the earliest timeout, if any. Not while
+            // a process is parked at a call racewit cannot run: it would go
+            // on in a real node, so time does not pass for the others (a
+            // server's periodic tick would run on without end).
+            if vm.any_parked() {
+                break;
+            }
             match vm.next_timeout() {
                 Some(p) => {
                     queue.push(p);

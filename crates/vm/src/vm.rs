@@ -709,6 +709,17 @@ impl Vm {
             .collect()
     }
 
+    /// Is some process parked at a call the VM cannot run? Such a process
+    /// would go on in a real system: the program is not stuck, only its
+    /// model is, so time must not pass for the others (see the search's
+    /// timeout policy).
+    pub fn any_parked(&self) -> bool {
+        self.halted.is_none()
+            && self
+                .live_procs()
+                .any(|p| matches!(p.status, ProcStatus::Parked { .. }))
+    }
+
     /// The process that spawned `pid` (a root has none).
     pub fn parent_of(&self, pid: Pid) -> Option<Pid> {
         let tag = self.names.get(pid.0 as usize)?;

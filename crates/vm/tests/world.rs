@@ -191,3 +191,27 @@ fn the_logger_table_holds_the_primary_configuration_of_a_booted_node() {
     );
     assert_eq!(out.stdout.trim(), "{notice,[],true}", "{:?}", out.result);
 }
+
+/// A process parked at a call racewit cannot run would go on in a real
+/// node: time does not pass for the others while it is parked, so a
+/// periodic tick does not run on until a budget ends the run. The run
+/// stops at once and names the call.
+#[test]
+fn no_timeout_fires_while_a_process_is_parked() {
+    let out = run_with(
+        &module(
+            "main() ->\n\
+             \x20   spawn(fun tick/0),\n\
+             \x20   os:cmd(\"true\").\n\
+             tick() ->\n\
+             \x20   erlang:send_after(10, self(), tick),\n\
+             \x20   receive tick -> tick() end.",
+        ),
+        racewit_vm::Libraries::none(),
+    );
+    assert!(
+        out.stdout.starts_with("racewit: stopped at ") && out.stdout.contains("os:cmd/1"),
+        "{}",
+        out.stdout
+    );
+}

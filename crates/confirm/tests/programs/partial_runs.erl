@@ -1,7 +1,7 @@
 %% Tests whose runs cannot stand for the whole program: exploring them
 %% must never end in a claim that every interleaving was explored.
 -module(partial_runs).
--export([parked_always/0, parked_sometimes/0, steps_forever/0, spins_forever/0, whole/0]).
+-export([parked_always/0, parked_sometimes/0, parked_beside_a_tick/0, steps_forever/0, spins_forever/0, whole/0]).
 
 %% A process stops at a call the VM cannot run, in every run.
 parked_always() ->
@@ -21,6 +21,22 @@ parked_sometimes() ->
           end),
     register(flag, self()),
     receive never -> ok after 10 -> ok end.
+
+%% A server ticks on a timer while its caller is parked at a call the VM
+%% cannot run: the caller would go on in a real node, so no tick is due
+%% (time only passes when the program is stuck), and every run ends parked
+%% at once instead of being cut at the step limit.
+parked_beside_a_tick() ->
+    Server = spawn(fun tick/0),
+    os:cmd("true"),
+    Server ! stop.
+
+tick() ->
+    erlang:send_after(10, self(), tick),
+    receive
+        tick -> tick();
+        stop -> ok
+    end.
 
 %% Two processes send each other messages forever: every run is cut at the
 %% step limit.
