@@ -43,6 +43,8 @@
 //!   is still the same (`still_asleep`). Then N processes doing lookup then
 //!   insert of one counter explore exactly one run per class (the tests).
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use crate::goal::Monitor;
@@ -93,27 +95,67 @@ type Obs<S> = Observation<<S as System>::Item, <S as System>::Site>;
 /// A vector clock over dense process indices: entry `p` is one more than
 /// the position of process `p`'s last step that happens before (or is) the
 /// step holding the clock; 0 when there is none.
+///
+/// Every step keeps its clock, and a run may have thousands of processes
+/// (each `erlang:send_after` timer is one), so the entries are held in
+/// shared blocks: a step's clock is its predecessor's with a few entries
+/// changed, and only the blocks that changed are copied. A flat vector
+/// made a 50,000-step run of a ticking server hold 3 GB.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Clock(Vec<u32>);
+struct Clock(Vec<Arc<ClockBlock>>);
+
+const CLOCK_BLOCK: usize = 32;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ClockBlock {
+    at: [u32; CLOCK_BLOCK],
+    /// The largest entry of the block.
+    max: u32,
+}
+
+const EMPTY_BLOCK: ClockBlock = ClockBlock {
+    at: [0; CLOCK_BLOCK],
+    max: 0,
+};
 
 impl Clock {
     fn get(&self, p: usize) -> u32 {
-        self.0.get(p).copied().unwrap_or(0)
+        self.0
+            .get(p / CLOCK_BLOCK)
+            .map_or(0, |b| b.at[p % CLOCK_BLOCK])
     }
 
     fn set(&mut self, p: usize, v: u32) {
-        if self.0.len() <= p {
-            self.0.resize(p + 1, 0);
+        let i = p / CLOCK_BLOCK;
+        if self.0.len() <= i {
+            self.0.resize_with(i + 1, || Arc::new(EMPTY_BLOCK));
         }
-        self.0[p] = v;
+        let b = Arc::make_mut(&mut self.0[i]);
+        b.at[p % CLOCK_BLOCK] = v;
+        b.max = b.at.iter().copied().max().unwrap_or(0);
     }
 
     fn join(&mut self, other: &Clock) {
-        if self.0.len() < other.0.len() {
-            self.0.resize(other.0.len(), 0);
-        }
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            *a = (*a).max(*b);
+        for (i, theirs) in other.0.iter().enumerate() {
+            let Some(mine) = self.0.get_mut(i) else {
+                self.0.push(theirs.clone());
+                continue;
+            };
+            if mine.max == 0 {
+                *mine = theirs.clone();
+                continue;
+            }
+            if Arc::ptr_eq(mine, theirs)
+                || theirs.max == 0
+                || mine.at.iter().zip(&theirs.at).all(|(a, b)| a >= b)
+            {
+                continue;
+            }
+            let b = Arc::make_mut(mine);
+            for (a, t) in b.at.iter_mut().zip(&theirs.at) {
+                *a = (*a).max(*t);
+            }
+            b.max = b.max.max(theirs.max);
         }
     }
 
@@ -124,11 +166,21 @@ impl Clock {
 
     /// The latest entry of any process but `p`.
     fn max_other(&self, p: usize) -> u32 {
+        let own = p / CLOCK_BLOCK;
         self.0
             .iter()
             .enumerate()
-            .filter(|&(q, _)| q != p)
-            .map(|(_, &c)| c)
+            .map(|(i, b)| {
+                if i != own {
+                    return b.max;
+                }
+                b.at.iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != p % CLOCK_BLOCK)
+                    .map(|(_, &c)| c)
+                    .max()
+                    .unwrap_or(0)
+            })
             .max()
             .unwrap_or(0)
     }
@@ -169,8 +221,15 @@ struct Group {
 /// system is deterministic). A search's memory then grows with a run's
 /// length divided by the spacing, not with its length: a 50,000-step run
 /// would otherwise hold 50,000 forks of the VM.
+///
+/// A fork holds a few words per process (the process table, names,
+/// actors), so the spacing grows with the processes the run has had, one
+/// more `CHECKPOINT_EVERY` per `PROCS_PER_SPACING`: a run that makes a
+/// timer every few steps would otherwise hold forks that grow with its
+/// length, its memory growing with the square of it.
 const KEEP_ALL_UNTIL: usize = 256;
 const CHECKPOINT_EVERY: usize = 32;
+const PROCS_PER_SPACING: usize = 64;
 
 struct Node<S: System, M> {
     /// The state before this node's step; dropped once no choice remains,
@@ -300,7 +359,8 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         let keep = if i < keep_all {
             choice
         } else {
-            i.is_multiple_of(every.max(1))
+            let spacing = every.max(1) * (1 + self.dense.len() / PROCS_PER_SPACING);
+            i.is_multiple_of(spacing)
         };
         let (mut sys, mut monitor) = if keep {
             match &node.sys {
@@ -1002,6 +1062,37 @@ mod tests {
     use crate::model::classes::{Signature, explore};
     use crate::model::{Model, Op};
     use crate::search::bounded::BoundedDfs;
+
+    #[test]
+    fn clocks_share_the_blocks_they_do_not_change() {
+        let mut a = Clock::default();
+        for p in 0..100 {
+            a.set(p, p as u32 + 1);
+        }
+        assert_eq!(a.get(70), 71);
+        assert_eq!(a.get(1000), 0);
+        assert_eq!(a.max_other(99), 99);
+        assert_eq!(a.max_other(5), 100);
+        let mut b = a.clone();
+        b.set(3, 500);
+        assert!(Arc::ptr_eq(&a.0[1], &b.0[1]), "untouched block copied");
+        assert!(!Arc::ptr_eq(&a.0[0], &b.0[0]));
+        let mut c = Clock::default();
+        c.set(40, 7);
+        c.set(130, 9);
+        c.join(&b);
+        assert_eq!(
+            (c.get(3), c.get(40), c.get(41), c.get(130)),
+            (500, 41, 42, 9)
+        );
+        assert!(
+            Arc::ptr_eq(&c.0[2], &b.0[2]),
+            "a block empty on one side is shared"
+        );
+        assert_eq!(c.max_other(3), 100);
+        assert_eq!(c.max_other(99), 500);
+        assert!(c.covers(130, 8) && !c.covers(130, 9));
+    }
 
     /// A class of runs: each pair of steps of two processes that do not
     /// commute where they are taken, in the order the run took them (the
