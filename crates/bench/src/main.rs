@@ -3,7 +3,7 @@
 //! (the real `epp` and `erl`, Concuerror built outside the project). What is
 //! not installed is skipped and said so.
 //!
-//! Sections (pick with arguments: `frontend`, `static`, `vm`, `limits`, `confirm`, `dpor`; default all;
+//! Sections (pick with arguments: `frontend`, `static`, `vm`, `limits`, `confirm`, `dpor`, `check`; default all;
 //! `witness` runs only the time-to-first-witness part of `confirm`, `wide`
 //! only the 1,000-process part of `dpor`):
 //! - front end over the OTP tree vs. an `epp:parse_file` loop;
@@ -15,7 +15,9 @@
 //!   and time to first witness for every corpus race;
 //! - DPOR: the lookup/insert and whereis/register families (N = 3..6)
 //!   explored in full beside Concuerror, and the first interleaving of
-//!   1,000 processes.
+//!   1,000 processes;
+//! - check: `racewit check` on the whole OTP tree under a 4 GB limit, its
+//!   phases, and peak memory for every suspect, about 100 and about 10.
 //!
 //! `truth` is a command of its own (`racewit-bench truth --help`): it scores
 //! racewit's reports against the labelled truth sets in `tests/data/truth/`.
@@ -26,6 +28,7 @@
 #[global_allocator]
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+mod check;
 mod confirm;
 mod dpor;
 mod frontend;
@@ -62,6 +65,9 @@ fn main() {
         dpor::run();
     } else if args.iter().any(|a| a == "wide") {
         dpor::run_wide();
+    }
+    if want("check") {
+        check::run();
     }
     if want("confirm") {
         confirm::run();
