@@ -470,7 +470,11 @@ impl ReturnView {
 
     /// For a worker that ended normally: what it returned (as printed) and
     /// what the program's callers of its function make of it.
-    fn judged(&self, sys: &VmSystem, proc: racewit_vm::Pid) -> Option<(String, crate::returns::Judged)> {
+    fn judged(
+        &self,
+        sys: &VmSystem,
+        proc: racewit_vm::Pid,
+    ) -> Option<(String, crate::returns::Judged)> {
         let k = workers(sys, self.calls.len())
             .iter()
             .position(|&p| p == proc)?;

@@ -86,17 +86,15 @@ impl Shape {
             Pat::Lit(Literal::String(s)) => Shape::Chars(s.chars().collect()),
             Pat::Lit(Literal::BigInt(b)) => Shape::Unknown(b.to_string()),
             Pat::Nil => Shape::Nil,
-            Pat::Cons(h, t) => Shape::Cons(
-                Box::new(Shape::of(func, *h)),
-                Box::new(Shape::of(func, *t)),
-            ),
+            Pat::Cons(h, t) => {
+                Shape::Cons(Box::new(Shape::of(func, *h)), Box::new(Shape::of(func, *t)))
+            }
             Pat::Tuple(items) => Shape::Tuple(items.iter().map(|&i| Shape::of(func, i)).collect()),
             Pat::Map(_) => Shape::Map,
             Pat::Binary(_) => Shape::Binary,
-            Pat::Alias(a, b) => Shape::Alias(
-                Box::new(Shape::of(func, *a)),
-                Box::new(Shape::of(func, *b)),
-            ),
+            Pat::Alias(a, b) => {
+                Shape::Alias(Box::new(Shape::of(func, *a)), Box::new(Shape::of(func, *b)))
+            }
         }
     }
 
@@ -160,7 +158,11 @@ impl std::fmt::Display for Shape {
                     write!(f, "{n}")
                 }
             }
-            Shape::Atom(a) => write!(f, "{}", racewit_vm::format::atom_text(racewit_vm::atom::Atom::new(a))),
+            Shape::Atom(a) => write!(
+                f,
+                "{}",
+                racewit_vm::format::atom_text(racewit_vm::atom::Atom::new(a))
+            ),
             Shape::Int(i) => write!(f, "{i}"),
             Shape::Float(x) => write!(f, "{x:?}"),
             Shape::Chars(cs) => write!(f, "{:?}", cs.iter().collect::<String>()),
@@ -499,7 +501,13 @@ fn use_in(func: &Function, call: ExprId) -> (Flow, ExprId, bool) {
                 kind: CaseKind::Case,
                 arg,
                 clauses,
-            } if *arg == e => return (Flow::Case(clauses.clone(), "case_clause"), p, caught_above(p)),
+            } if *arg == e => {
+                return (
+                    Flow::Case(clauses.clone(), "case_clause"),
+                    p,
+                    caught_above(p),
+                );
+            }
             Expr::Case { arg, clauses, .. } if *arg != e => {
                 // A clause body (not a guard) gives the case its value.
                 if clauses.iter().any(|&c| body.clause(c).body == e) {
