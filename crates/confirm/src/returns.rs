@@ -508,13 +508,11 @@ fn use_in(func: &Function, call: ExprId) -> (Flow, ExprId, bool) {
                     caught_above(p),
                 );
             }
-            Expr::Case { arg, clauses, .. } if *arg != e => {
-                // A clause body (not a guard) gives the case its value.
-                if clauses.iter().any(|&c| body.clause(c).body == e) {
-                    e = p;
-                } else {
-                    return (Flow::Other, call, false);
-                }
+            // A clause body (not a guard) gives the case its value.
+            Expr::Case { arg, clauses, .. }
+                if *arg != e && clauses.iter().any(|&c| body.clause(c).body == e) =>
+            {
+                e = p;
             }
             Expr::Receive { clauses, after } => {
                 let tail = clauses.iter().any(|&c| body.clause(c).body == e)
