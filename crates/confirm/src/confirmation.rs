@@ -102,6 +102,9 @@ pub struct Plan<'a> {
     sources: Vec<crate::witness::SourceHash>,
     load: LoadRecord,
     opts: ConfirmOptions,
+    /// The user's calls, by callee (built before harnesses are loaded):
+    /// what the program's callers do with a value a worker returned.
+    callers: crate::callers::Callers,
 }
 
 impl<'a> Plan<'a> {
@@ -163,6 +166,7 @@ impl<'a> Plan<'a> {
             sources,
             load: load.clone(),
             opts: opts.clone(),
+            callers,
         }
     }
 
@@ -195,6 +199,7 @@ impl<'a> Plan<'a> {
             &self.image,
             &self.suspects[i],
             &self.harnesses[i],
+            &self.callers,
             &self.load,
             &self.sources,
             &opts,
@@ -428,6 +433,199 @@ pub fn race_goal(sites: &RaceSites) -> RaceGoal<VmSystem> {
     goal
 }
 
+/// The race goal of `sites`, judging what a worker whose write failed
+/// returned by the program's callers of its function (`view`).
+fn judged_goal(sites: &RaceSites, view: &Option<Arc<ReturnView>>) -> RaceGoal<VmSystem> {
+    let mut goal = race_goal(sites);
+    goal.returns = view
+        .clone()
+        .map(|v| v as Arc<dyn crate::goal::ReturnHarm<VmSystem>>);
+    goal
+}
+
+/// A harness's workers with the program function each calls, and how the
+/// program's callers of those functions use their values.
+#[derive(Debug)]
+pub(crate) struct ReturnView {
+    calls: Vec<Option<crate::callers::Mfa>>,
+    uses: crate::returns::ReturnUses,
+}
+
+impl ReturnView {
+    /// `None` when no worker is one call of a program function.
+    fn new(
+        program: &Program,
+        callers: &crate::callers::Callers,
+        h: &Harness,
+    ) -> Option<Arc<ReturnView>> {
+        if h.calls.iter().all(Option::is_none) || h.calls.len() != h.workers.len() {
+            return None;
+        }
+        let uses = crate::returns::ReturnUses::new(program, callers, h.calls.iter().flatten());
+        Some(Arc::new(ReturnView {
+            calls: h.calls.clone(),
+            uses,
+        }))
+    }
+
+    /// For a worker that ended normally: what it returned (as printed) and
+    /// what the program's callers of its function make of it.
+    fn judged(
+        &self,
+        sys: &VmSystem,
+        proc: racewit_vm::Pid,
+    ) -> Option<(String, crate::returns::Judged)> {
+        let k = workers(sys, self.calls.len())
+            .iter()
+            .position(|&p| p == proc)?;
+        let mfa = self.calls.get(k)?.as_ref()?;
+        if sys.fate(proc) != Fate::Normal {
+            return None;
+        }
+        let value = sys.vm.process_result(proc)?;
+        Some((sys.returned(proc)?, self.uses.judge(mfa, &value)))
+    }
+
+    /// Whether some worker of the run returned a value a caller crashes on.
+    fn any_crash(&self, sys: &VmSystem) -> bool {
+        workers(sys, self.calls.len()).into_iter().any(|p| {
+            self.judged(sys, p)
+                .is_some_and(|(_, j)| matches!(j, crate::returns::Judged::Crashes { .. }))
+        })
+    }
+
+    /// The function worker `proc` called, as `m:f/a`.
+    fn function_of(&self, sys: &VmSystem, proc: racewit_vm::Pid) -> Option<String> {
+        let k = workers(sys, self.calls.len())
+            .iter()
+            .position(|&p| p == proc)?;
+        let (m, f, a) = self.calls.get(k)?.as_ref()?;
+        Some(format!("{m}:{f}/{a}"))
+    }
+}
+
+impl crate::goal::ReturnHarm<VmSystem> for ReturnView {
+    fn harms(&self, sys: &VmSystem, proc: racewit_vm::Pid) -> bool {
+        matches!(
+            self.judged(sys, proc),
+            Some((_, crate::returns::Judged::Crashes { .. }))
+        )
+    }
+}
+
+/// What happened to the value of a race whose failed write was handled:
+/// one run where the write failed, the worker that made it, what its call
+/// returned and what the program's callers of that function make of it.
+/// `None` when the failing process is not a worker that returned.
+fn handled_return(
+    sys: &VmSystem,
+    sites: &RaceSites,
+    view: &ReturnView,
+    opts: &ConfirmOptions,
+) -> Option<String> {
+    let outcome = search(
+        sys,
+        NearMiss {
+            goal: race_goal(sites),
+        },
+        opts,
+    );
+    let run = outcome.found.first()?;
+    let p = run.monitor.goal.failed_process()?;
+    let (value, judged) = view.judged(&run.end, p)?;
+    let who = run.end.name(p);
+    let f = view.function_of(&run.end, p)?;
+    // A value the calls also return when run one after the other (the
+    // winner's pid, `ok`): the program itself handled the failure.
+    let serial = serial_runs(sys, view.calls.len(), opts.max_run_steps, 200);
+    let usual = serial.iter().any(|(s, _)| {
+        results(s, view.calls.len())
+            .iter()
+            .flatten()
+            .any(|r| without_pids(r) == without_pids(&value))
+    });
+    if usual {
+        return Some(format!(
+            "the program handles the failure ({who}'s call of {f} returned {value}, as calls \
+             made one after the other do)"
+        ));
+    }
+    use crate::returns::Judged;
+    Some(match judged {
+        Judged::Accepted { by } => format!(
+            "{who}'s call of {f} returned {value}, which the program's callers take: {}",
+            by.join("; ")
+        ),
+        Judged::NoCaller => format!(
+            "{who}'s call of {f} returned {value} to the harness; no function of the program \
+             calls {f}, so nothing in the program judges it"
+        ),
+        Judged::Unjudged { by } => format!(
+            "{who}'s call of {f} returned {value}; what the program's callers do with it is \
+             not judged ({by})"
+        ),
+        Judged::Crashes { .. } => return None,
+    })
+}
+
+/// A printed term with its process names (`P1.2.1`) blanked, to compare
+/// values across runs whose processes differ.
+fn without_pids(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut prev: Option<char> = None;
+    while let Some(c) = chars.next() {
+        let starts_name = c == 'P'
+            && !prev.is_some_and(|p| p.is_alphanumeric() || p == '_' || p == '\'')
+            && chars.peek().is_some_and(char::is_ascii_digit);
+        if starts_name {
+            while chars
+                .peek()
+                .is_some_and(|&d| d.is_ascii_digit() || d == '.')
+            {
+                chars.next();
+            }
+            out.push_str("P_");
+            prev = Some('_');
+            continue;
+        }
+        out.push(c);
+        prev = Some(c);
+    }
+    out
+}
+
+/// The race goal, accepting only runs where the stale write failed and
+/// nothing crashed (a run the race goal counts as a near miss).
+#[derive(Clone)]
+struct NearMiss {
+    goal: RaceGoal<VmSystem>,
+}
+
+impl Monitor<VmSystem> for NearMiss {
+    fn observe(
+        &mut self,
+        sys: &VmSystem,
+        proc: racewit_vm::Pid,
+        obs: &Observation<VmItem, Site>,
+        index: usize,
+    ) {
+        self.goal.observe(sys, proc, obs, index);
+    }
+    fn hold(&self) -> Option<racewit_vm::Pid> {
+        self.goal.hold()
+    }
+    fn hit(&self) -> bool {
+        false
+    }
+    fn finish(&mut self, sys: &VmSystem) -> bool {
+        !self.goal.finish(sys) && self.goal.near_miss()
+    }
+    fn reached(&self) -> [bool; 2] {
+        self.goal.reached()
+    }
+}
+
 /// A fresh system running `module:function()` as `P1`.
 pub fn start(image: &Image, module: &str, function: &str, opts: &ConfirmOptions) -> VmSystem {
     let mut vm = Vm::from_image(image, opts.vm.clone());
@@ -439,6 +637,7 @@ fn confirm_one(
     image: &Image,
     suspect: &Suspect,
     harnesses: &[Result<Harness, harness::HarnessError>],
+    callers: &crate::callers::Callers,
     load: &LoadRecord,
     sources: &[crate::witness::SourceHash],
     opts: &ConfirmOptions,
@@ -474,17 +673,18 @@ fn confirm_one(
         };
         let picked = pick_variant(image, h, &sites, opts);
         let mut h = &picked;
+        let mut view = ReturnView::new(image.program(), callers, h);
         last_harness = Some(h.clone());
         last_processes = h.workers.len();
         tried.push(h.describe());
         let (mut sys, mut prefix) = settle(start(image, &h.module, &h.function, opts), h, opts);
         last_setup = prefix.len();
-        let outcome = search(&sys, race_goal(&sites), opts);
+        let outcome = search(&sys, judged_goal(&sites, &view), opts);
         interleavings += outcome.stats.interleavings;
         reached.read += outcome.stats.runs_reached[0];
         reached.write += outcome.stats.runs_reached[1];
         let mut first = outcome.found.first().map(|found| {
-            let c = consequence(&sys, found, h.workers.len(), opts);
+            let c = consequence(&sys, found, h.workers.len(), view.as_deref(), opts);
             (found.clone(), c)
         });
         // The first interleaving that shows the race did no visible harm:
@@ -492,7 +692,7 @@ fn confirm_one(
         // still alive when the first registers, say) before calling it
         // harmless.
         if let Some((_, Consequence::None)) = &first {
-            let (again, n) = harmful_race(&sys, h, &sites, opts);
+            let (again, n) = harmful_race(&sys, h, &sites, &view, opts);
             interleavings += n;
             if let Some(again) = again {
                 first = Some(again);
@@ -512,10 +712,12 @@ fn confirm_one(
                 other,
                 opts,
             );
-            let (again, n) = harmful_race(&osys, other, &sites, opts);
+            let oview = ReturnView::new(image.program(), callers, other);
+            let (again, n) = harmful_race(&osys, other, &sites, &oview, opts);
             interleavings += n;
             if let Some(again) = again {
                 first = Some(again);
+                view = oview;
                 h = other;
                 sys = osys;
                 prefix = oprefix;
@@ -592,7 +794,7 @@ fn confirm_one(
         if harmless.is_some() {
             continue;
         }
-        let why = why_not(suspect, &sys, &sites, &outcome, opts);
+        let why = why_not(suspect, &sys, &sites, &view, &outcome, opts);
         reason = Some(combine(reason.take(), why));
     }
     if let Some(c) = harmless {
@@ -636,6 +838,7 @@ fn harmful_race(
     sys: &VmSystem,
     h: &Harness,
     sites: &RaceSites,
+    view: &Option<Arc<ReturnView>>,
     opts: &ConfirmOptions,
 ) -> (Option<(RaceFound, Consequence)>, u64) {
     let serial = serial_runs(sys, h.workers.len(), opts.max_run_steps, 200);
@@ -646,7 +849,7 @@ fn harmful_race(
     let again = search(
         sys,
         HarmfulRace {
-            goal: race_goal(sites),
+            goal: judged_goal(sites, view),
             serial: summary,
         },
         opts,
@@ -660,7 +863,7 @@ fn harmful_race(
             monitor: found.monitor.goal,
             end: found.end,
         };
-        let c = consequence(sys, &found, h.workers.len(), opts);
+        let c = consequence(sys, &found, h.workers.len(), view.as_deref(), opts);
         (c != Consequence::None).then_some((found, c))
     });
     (found, n)
@@ -676,14 +879,34 @@ fn combine(earlier: Option<UnconfirmedReason>, new: UnconfirmedReason) -> Unconf
         return new;
     };
     match (earlier, new) {
-        (R::Handled { runs: a, all: x }, R::Handled { runs: b, all: y }) => R::Handled {
+        (
+            R::Handled {
+                runs: a,
+                all: x,
+                returned,
+            },
+            R::Handled {
+                runs: b,
+                all: y,
+                returned: later,
+            },
+        ) => R::Handled {
             runs: a + b,
             all: x && y,
+            returned: returned.or(later),
         },
         (h @ R::Handled { .. }, _) => h,
-        (e, R::Handled { runs, all }) => R::Handled {
+        (
+            e,
+            R::Handled {
+                runs,
+                all,
+                returned,
+            },
+        ) => R::Handled {
             runs,
             all: all && e.every_interleaving(),
+            returned,
         },
         (
             R::NotReached {
@@ -1011,6 +1234,7 @@ fn consequence(
     start: &VmSystem,
     found: &Found<VmSystem, RaceGoal<VmSystem>>,
     worker_count: usize,
+    view: Option<&ReturnView>,
     opts: &ConfirmOptions,
 ) -> Consequence {
     let end = &found.end;
@@ -1054,6 +1278,20 @@ fn consequence(
         return Consequence::Crash {
             process: process.clone(),
             reason: reason.clone(),
+        };
+    }
+    // The process whose write failed returned a value its function's
+    // callers in the program crash on (unless they crash on what every
+    // serial run returns too: then it is not the race's doing).
+    if let Some(view) = view
+        && let Some(p) = found.monitor.failed_process()
+        && let Some((value, judged)) = view.judged(end, p)
+        && let Some((caller, reason)) = judged.crash(&value)
+        && serial.iter().any(|s| !view.any_crash(s))
+    {
+        return Consequence::Crash {
+            process: format!("{}'s caller {caller}", end.name(p)),
+            reason,
         };
     }
     // What the root process (a test, an entry) read once its workers were
@@ -1211,6 +1449,7 @@ fn why_not(
     suspect: &Suspect,
     sys: &VmSystem,
     sites: &RaceSites,
+    view: &Option<Arc<ReturnView>>,
     outcome: &Outcome<VmSystem, RaceGoal<VmSystem>>,
     opts: &ConfirmOptions,
 ) -> UnconfirmedReason {
@@ -1235,6 +1474,9 @@ fn why_not(
         return UnconfirmedReason::Handled {
             runs: stats.near_misses,
             all,
+            returned: view
+                .as_deref()
+                .and_then(|v| handled_return(sys, sites, v, opts)),
         };
     }
     if let Some(call) = &stats.first_parked {

@@ -2,7 +2,18 @@
 //! step of a run, may steer the search (which process to hold back), and
 //! judges each finished run.
 
+use std::sync::Arc;
+
 use crate::system::{Access, Fate, Item, Observation, System};
+
+/// Judges a process whose stale write failed and that then ended normally:
+/// whether what it returned would crash the program's own caller of the
+/// function it ran (`{ok, _} = ensure_started()` given
+/// `{error, {already_started, Pid}}`). A harness worker's value goes to
+/// the harness, which judges nothing; in the program it goes to its callers.
+pub trait ReturnHarm<S: System>: Send + Sync + std::fmt::Debug {
+    fn harms(&self, sys: &S, proc: S::Proc) -> bool;
+}
 
 /// Watches one run. Cloned at every choice point with the system.
 pub trait Monitor<S: System>: Clone {
@@ -76,6 +87,10 @@ pub struct RaceGoal<S: System> {
     /// Whether an actor that ran the read then reached the write site (its
     /// write ran, or failed): the code path of the suspect was executed.
     write_seen: bool,
+    /// Judges what a process whose write failed returned, when it did not
+    /// crash: a failed write is harmful too when the value it made its
+    /// function return crashes the program's caller of that function.
+    pub returns: Option<Arc<dyn ReturnHarm<S>>>,
 }
 
 #[derive(Clone, Debug)]
@@ -107,11 +122,23 @@ impl<S: System> RaceGoal<S> {
             failed: None,
             read_seen: false,
             write_seen: false,
+            returns: None,
         }
     }
 
     pub fn race(&self) -> Option<RaceHit> {
         self.hit
+    }
+
+    /// The race pattern, harmful or not: the race, else a stale write that
+    /// failed after another process wrote the item.
+    pub fn pattern(&self) -> Option<RaceHit> {
+        self.hit.or(self.failed.map(|(_, hit)| hit))
+    }
+
+    /// The process (actor) whose stale write failed, if one did.
+    pub fn failed_process(&self) -> Option<S::Proc> {
+        self.failed.map(|(p, _)| p)
     }
 }
 
@@ -217,9 +244,15 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
     fn finish(&mut self, sys: &S) -> bool {
         if self.hit.is_none()
             && let Some((process, hit)) = self.failed
-            && matches!(sys.fate(process), Fate::Crashed { .. })
         {
-            self.hit = Some(hit);
+            let harmful = match sys.fate(process) {
+                Fate::Crashed { .. } => true,
+                Fate::Normal => self.returns.as_ref().is_some_and(|r| r.harms(sys, process)),
+                _ => false,
+            };
+            if harmful {
+                self.hit = Some(hit);
+            }
         }
         self.hit.is_some()
     }

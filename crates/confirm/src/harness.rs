@@ -54,6 +54,11 @@ pub struct Harness {
     /// two equal calls may lose nothing that a different writer would.
     #[serde(skip)]
     pub mixed: Vec<Harness>,
+    /// The program function each worker calls, by worker, when the worker
+    /// is one call of it (its value is then that function's, and the
+    /// program's callers of the function judge it: see `returns`).
+    #[serde(skip)]
+    pub calls: Vec<Option<crate::callers::Mfa>>,
 }
 
 impl Harness {
@@ -572,6 +577,17 @@ fn api_harness(
                 variants: Vec::new(),
                 distinct: None,
                 mixed: Vec::new(),
+                calls: (0..args.len())
+                    .map(|k| {
+                        (rival.is_none() || k == 0).then(|| {
+                            (
+                                entry.mfa.module.to_string(),
+                                entry.mfa.name.to_string(),
+                                entry.mfa.arity,
+                            )
+                        })
+                    })
+                    .collect(),
             }
         };
     let mut harness = finish(module.clone(), &args, false, None);
@@ -946,6 +962,7 @@ pub fn for_entry(module: &str, function: &str) -> Harness {
         variants: Vec::new(),
         distinct: None,
         mixed: Vec::new(),
+        calls: Vec::new(),
     }
 }
 
@@ -986,6 +1003,7 @@ pub fn for_test(
             variants: Vec::new(),
             distinct: None,
             mixed: Vec::new(),
+            calls: Vec::new(),
         }
     } else {
         Harness {
@@ -999,6 +1017,7 @@ pub fn for_test(
             variants: Vec::new(),
             distinct: None,
             mixed: Vec::new(),
+            calls: Vec::new(),
         }
     }
 }

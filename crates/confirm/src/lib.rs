@@ -29,6 +29,7 @@ pub mod explore;
 pub mod goal;
 pub mod harness;
 mod prepare;
+mod returns;
 pub mod schedule;
 pub mod search;
 pub mod serial;

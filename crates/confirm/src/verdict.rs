@@ -118,10 +118,17 @@ pub enum UnconfirmedReason {
         detail: String,
     },
     /// The race happened (another process wrote the item between the read
-    /// and the write) in `runs` runs, but the write then failed and the
-    /// program handled the failure: no process crashed. `all`: every
-    /// interleaving was explored.
-    Handled { runs: u64, all: bool },
+    /// and the write) in `runs` runs, but the write then failed and no
+    /// process crashed. `all`: every interleaving was explored. `returned`:
+    /// when the process whose write failed was a worker that returned, what
+    /// it returned and what the program's callers of its function make of
+    /// it (they take it; none in the program; not judged).
+    Handled {
+        runs: u64,
+        all: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        returned: Option<String>,
+    },
     /// The search was stopped because racewit held more memory than allowed
     /// (`--max-memory`).
     MemoryBudget {
@@ -293,9 +300,22 @@ impl std::fmt::Display for UnconfirmedReason {
                     if *runs == 1 { "run" } else { "runs" }
                 )
             }
-            UnconfirmedReason::Handled { runs, .. } => write!(
+            UnconfirmedReason::Handled {
+                runs,
+                returned: None,
+                ..
+            } => write!(
                 f,
                 "the race happens ({runs} {}), but the stale write fails and the program handles the failure: no process crashed",
+                if *runs == 1 { "run" } else { "runs" }
+            ),
+            UnconfirmedReason::Handled {
+                runs,
+                returned: Some(returned),
+                ..
+            } => write!(
+                f,
+                "the race happens ({runs} {}), but the stale write fails and no process crashed: {returned}",
                 if *runs == 1 { "run" } else { "runs" }
             ),
             UnconfirmedReason::MemoryBudget {

@@ -101,7 +101,9 @@ pub fn replay_witness(
     let events = match (witness.kind, &witness.sites) {
         (WitnessKind::Suspect, Some(sites)) => {
             let run = replay(&sys, race_goal(sites), &witness.schedule.steps)?;
-            let race = run.monitor.race();
+            // The race pattern; its harm (a crash, or a value a caller of
+            // the program crashes on) is the witness's recorded verdict.
+            let race = run.monitor.pattern();
             if race.is_none() {
                 return Err(ReplayMismatch::Outcome(
                     "the race pattern did not occur".into(),
