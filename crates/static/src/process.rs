@@ -899,7 +899,10 @@ fn child_starts(units: &Units<'_>) -> Vec<(u32, crate::units::FnId)> {
 /// child start functions ([`child_starts`]) are called by the supervisor
 /// process: run once for the supervisor's root when it is started only
 /// under constant names. A recursive call of a function by itself stays
-/// within the run that entered it.
+/// within the run that entered it; but a process started from code that
+/// may run many times in one run (a function calling itself, a fun
+/// handed to library code such as `lists:foreach/2`, and what they call)
+/// is not run once: several such processes may run at once.
 fn run_once(
     units: &Units<'_>,
     flow: &Flow,
@@ -968,6 +971,9 @@ fn run_once(
         Supervisor(u32),
     }
     let mut callers: Vec<Vec<In>> = vec![Vec::new(); n];
+    // Code that may run many times in one run: a function calling itself,
+    // a fun handed to library code, and what they call.
+    let mut repeats = vec![false; n];
     for (i, sites) in cg.unit_sites.iter().enumerate() {
         let module = units.units[i].module;
         for &site in sites {
@@ -979,13 +985,33 @@ fn run_once(
                 };
                 // A recursive call stays in the run that entered it.
                 if t.index() == i && inv.kind == EdgeKind::Call {
+                    repeats[i] = true;
                     continue;
+                }
+                if inv.kind == EdgeKind::Hof {
+                    repeats[t.index()] = true;
                 }
                 callers[t.index()].push(In::Site(
                     UnitId(i as u32),
                     Origin { module, site },
                     inv.kind,
                 ));
+            }
+        }
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for u in 0..n {
+            if repeats[u] {
+                continue;
+            }
+            let from_repeating = callers[u].iter().any(|c| {
+                matches!(c, In::Site(cu, _, EdgeKind::Call | EdgeKind::Hof) if repeats[cu.index()])
+            });
+            if from_repeating {
+                repeats[u] = true;
+                changed = true;
             }
         }
     }
@@ -1016,7 +1042,7 @@ fn run_once(
             }
         }
     };
-    let mut changed = true;
+    changed = true;
     while changed {
         changed = false;
         for u in 0..n {
@@ -1038,6 +1064,9 @@ fn run_once(
                     {
                         None
                     }
+                    // A process started from code that may run many
+                    // times: several may run at once.
+                    In::Site(cu, _, EdgeKind::Spawn) if repeats[cu.index()] => None,
                     In::Site(cu, o, _) => holders
                         .get(o)
                         .map(|name| Root::Holder(name.clone()))
@@ -1416,6 +1445,29 @@ mod tests {
     }
 
     #[test]
+    fn a_process_started_from_a_loop_of_run_once_code_is_not_run_once() {
+        // The coordinator's loop spawns a worker per message: workers may
+        // run at once, though the loop itself runs in one process.
+        let src = coordinator("worker() -> ensure().\n")
+            .replace(
+                "receive _ -> loop() end",
+                "receive _ -> spawn(fun worker/0), loop() end",
+            )
+            .replace(
+                "register(coord, self()), ensure(),",
+                "register(coord, self()),",
+            );
+        assert_eq!(once(&src), vec!["loop/0"]);
+        // Likewise from a fun handed to lists:foreach/2 (the fun itself
+        // runs in the coordinator, one call after the other).
+        let each = coordinator("").replace(
+            "ensure(), loop()",
+            "lists:foreach(fun(_) -> spawn(fun ensure/0) end, [1, 2]), loop()",
+        );
+        assert_eq!(once(&each), vec!["fun in go/0", "loop/0"]);
+    }
+
+    #[test]
     fn a_recursive_helper_of_run_once_code_runs_once() {
         let src = coordinator("")
             .replace("ensure(), loop()", "ensure(3), loop()")
@@ -1424,7 +1476,8 @@ mod tests {
                 "ensure() -> case",
                 "ensure(0) -> ok;\nensure(N) -> ensure(N - 1), case",
             );
-        assert_eq!(once(&src), vec!["aux/0", "ensure/1", "loop/0"]);
+        // aux/0 is spawned at each step of the recursion: not once.
+        assert_eq!(once(&src), vec!["ensure/1", "loop/0"]);
     }
 
     /// A named server whose `init/1` starts an unnamed worker server of
