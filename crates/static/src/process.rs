@@ -1065,8 +1065,13 @@ fn run_once(
                         None
                     }
                     // A process started from code that may run many
-                    // times: several may run at once.
-                    In::Site(cu, _, EdgeKind::Spawn) if repeats[cu.index()] => None,
+                    // times: several may run at once (but a synchronous
+                    // start's `init/1` has returned before the next).
+                    In::Site(cu, o, EdgeKind::Spawn)
+                        if repeats[cu.index()] && !(init && sync_start(o)) =>
+                    {
+                        None
+                    }
                     In::Site(cu, o, _) => holders
                         .get(o)
                         .map(|name| Root::Holder(name.clone()))
@@ -1483,6 +1488,14 @@ mod tests {
     /// A named server whose `init/1` starts an unnamed worker server of
     /// module `w` (`start_worker/0`), plus `EXTRA`.
     fn with_worker(extra: &str) -> Vec<String> {
+        with_worker_started(
+            "start_worker() -> gen_server:start_link(w, [], []).\n",
+            extra,
+        )
+    }
+
+    /// [`with_worker`] with `START` defining `start_worker/0`.
+    fn with_worker_started(start: &str, extra: &str) -> Vec<String> {
         let main = "-module(t).\n-behaviour(gen_server).\n\
                     -export([start/0, init/1, handle_call/3, handle_cast/2]).\n\
                     start() -> gen_server:start({local, t}, t, [], []).\n\
@@ -1492,7 +1505,7 @@ mod tests {
         let worker = format!(
             "-module(w).\n-behaviour(gen_server).\n\
              -export([start_worker/0, init/1, handle_call/3, handle_cast/2]).\n\
-             start_worker() -> gen_server:start_link(w, [], []).\n\
+             {start}\
              init([]) -> prep(), {{ok, 0}}.\n\
              prep() -> ok.\n\
              handle_call(_, _, S) -> {{reply, ok, S}}.\n\
@@ -1530,6 +1543,22 @@ mod tests {
         // Another start of w from anywhere: two w:init/1 may overlap.
         let more = with_worker("-export([more/0]).\nmore() -> gen_server:start(w, [], []).\n");
         assert_eq!(more, vec!["t:init/1", "w:start_worker/0"]);
+        // Started again by a recursive starter: one init/1 at a time.
+        let retried = with_worker_started(
+            "start_worker() -> retry(3).\nretry(0) -> error;\n\
+             retry(N) -> case gen_server:start_link(w, [], []) of {ok, P} -> {ok, P}; _ -> retry(N - 1) end.\n",
+            "",
+        );
+        assert_eq!(
+            retried,
+            vec![
+                "t:init/1",
+                "w:init/1",
+                "w:prep/0",
+                "w:retry/1",
+                "w:start_worker/0"
+            ]
+        );
         // A plain spawn of w:init/1 does not wait for it.
         let spawned = with_worker("-export([more/0]).\nmore() -> spawn(w, init, [[]]).\n");
         assert_eq!(spawned, vec!["t:init/1", "w:start_worker/0"]);
