@@ -37,5 +37,4 @@ test() ->
     Pids = [spawn(fun() -> Self ! {done, self(), add_worker()} end) || _ <- [1, 2]],
     [receive {done, P, _} -> ok end || P <- Pids],
     N = size(),
-    persistent_term:erase(fleet_workers),
     N.

@@ -35,5 +35,4 @@ test() ->
     [receive {done, P, _} -> ok end || P <- Pids],
     N = size(),
     stop(),
-    persistent_term:erase(fleet_ok_workers),
     N.
