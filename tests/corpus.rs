@@ -30,6 +30,8 @@ fn racewit(args: &[&str]) -> (i32, String, String) {
 const GROUPS: &[&[&str]] = &[
     &["registry/svc_sup.erl", "registry/svc_starter.erl"],
     &["ets/inventory.erl", "ets/inventory_store.erl"],
+    &["gen_server/fleet_ok.erl", "gen_server/fleet_ok_worker.erl"],
+    &["gen_server/fleet.erl", "gen_server/fleet_worker.erl"],
 ];
 
 fn cases() -> Vec<Vec<String>> {

@@ -207,7 +207,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     /// run twice at a time, and nothing else writes the item.
     fn started_once(&self, read: &Read) -> bool {
         let once = &self.w.procs.run_once;
-        let Some(root) = once[read.unit.index()] else {
+        let Some(root) = &once[read.unit.index()] else {
             return false;
         };
         // A widened parameter is taken for its identity here (as for
@@ -216,7 +216,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         let Some(mut writes) = self.writes_of(read, may_alias_narrow) else {
             return false;
         };
-        writes.all(|(_, _, wu, _, _)| once[wu.index()] == Some(root))
+        writes.all(|(_, _, wu, _, _)| once[wu.index()].as_ref() == Some(root))
     }
 
     /// The one process that runs the whole path from the read to the

@@ -86,7 +86,13 @@
 //!   result selects a `case` clause (it never overwrites); an
 //!   `ets:update_counter` after an `ets:member` check when nothing removes
 //!   objects from the table; `spawn`+`register` whose new
-//!   process blocks in a `receive` first. Pairs in test code are counted,
+//!   process blocks in a `receive` first; a pair whose read and every
+//!   write of its item run once for one root ([`process::Root`]: the
+//!   `init/1` of a server started only under constant names, or the code
+//!   after a process's own `register(Name, self())` of a name nothing
+//!   unregisters, and what only such code calls, spawns, starts
+//!   synchronously (`init/1` of `gen_server:start_link/3`) or names in a
+//!   singleton supervisor's child specifications). Pairs in test code are counted,
 //!   not reported, unless `include_tests`.
 //!
 //! Searches share what does not depend on the read: each function's global

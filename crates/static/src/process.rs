@@ -36,6 +36,18 @@ pub enum Proc {
     Spawned(Origin),
 }
 
+/// What code run once ([`Processes::run_once`]) is run once for: no two
+/// runs for one root overlap.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Root {
+    /// A start of the module (index) every start of which names it with
+    /// a constant: its `init/1` and what only that calls.
+    Init(u32),
+    /// The process that registered itself under this name
+    /// ([`holder_sites`]): the code after its `register(Name, self())`.
+    Holder(Name),
+}
+
 /// The processes a unit may run in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProcSet {
@@ -84,14 +96,18 @@ pub struct Processes {
     /// exported functions, funs let out.
     pub entered_outside: Vec<bool>,
     pub singletons: FxHashSet<Proc>,
-    /// Code run once per start of a singleton: `init/1` of a module every
-    /// start of which names it with a constant (the root, by module
-    /// index), and every function or fun all of whose calls and spawns in
-    /// the program come from code run once for that same root. Such code
-    /// does not run twice at a time (a second start of the root fails
-    /// before its `init/1`). An exported function counts when the program
-    /// calls it only from there: the pass takes it for an internal export.
-    pub run_once: Vec<Option<u32>>,
+    /// Code run once per start of a singleton ([`Root`]): `init/1` of a
+    /// module every start of which names it with a constant, the code a
+    /// process runs after registering itself under a name nothing
+    /// unregisters, and every function or fun all of whose calls and
+    /// spawns in the program come from code run once for that same root
+    /// (with the `init/1` those calls start, and a singleton supervisor's
+    /// child start functions). Such code does not run twice at a time (a
+    /// second start of the root fails before its `init/1`; a second
+    /// process cannot take the name while the first holds it). An
+    /// exported function counts when the program calls it only from
+    /// there: the pass takes it for an internal export.
+    pub run_once: Vec<Option<Root>>,
     /// Call sites that run only in the process registered under a
     /// constant name, by a test around them ([`registered_tests`]), with
     /// that process.
@@ -721,8 +737,172 @@ fn entered_loops(units: &Units<'_>, flow: &Flow) -> rustc_hash::FxHashMap<u32, B
     out
 }
 
-/// [`Processes::run_once`]: from the roots' `init/1`, the units whose
-/// every incoming call or spawn comes from code run once for one root.
+/// Call sites that run only after their process registered itself under
+/// a constant name that nothing in the program unregisters: the steps
+/// that follow `register(Name, self())` in a sequence (the call raises
+/// unless the process now holds the name). At most one process holds a
+/// name at a time and, with no `unregister`, keeps it until it exits, so
+/// this code never runs in two processes at once. Calls inside funs made
+/// there are not counted (a fun may run elsewhere). An `unregister`
+/// whose argument names no constant is not counted, as in
+/// [`registrars`].
+fn holder_sites(units: &Units<'_>, flow: &Flow) -> FxHashMap<Origin, Name> {
+    use racewit_syntax::ir::{Body, Expr, ExprId};
+    let limit = flow.limit;
+    let mut unregistered: FxHashSet<Name> = FxHashSet::default();
+    for per_site in &flow.sites {
+        for sv in per_site.iter().flatten() {
+            if let SiteTarget::Static(mfa) = &sv.target
+                && mfa.module == "erlang"
+                && mfa.name == "unregister"
+                && mfa.arity == 1
+            {
+                let ctx = flow.unit_ctx(units, sv.unit);
+                unregistered.extend(resolve(&sv.args[0], ctx, limit).atoms().unwrap_or_default());
+            }
+        }
+    }
+    fn sites_in(body: &Body, e: ExprId, mi: u32, name: &Name, out: &mut FxHashMap<Origin, Name>) {
+        if let Expr::Call { site, .. } | Expr::Send { site, .. } = body.expr(e) {
+            out.insert(
+                Origin {
+                    module: mi,
+                    site: *site,
+                },
+                name.clone(),
+            );
+        }
+        crate::walk::for_each_child(body, e, &mut |c| sites_in(body, c, mi, name, out));
+    }
+    let mut out = FxHashMap::default();
+    for &(mi, func) in units.fns.iter() {
+        let body = &func.body;
+        for e in body.exprs.iter() {
+            let Expr::Block(es) = e else { continue };
+            for (i, &x) in es.iter().enumerate() {
+                let x = match body.expr(x) {
+                    Expr::Match(_, y) => *y,
+                    _ => x,
+                };
+                let Expr::Call { site, .. } = body.expr(x) else {
+                    continue;
+                };
+                let Some(sv) = flow.site(mi, *site) else {
+                    continue;
+                };
+                let SiteTarget::Static(mfa) = &sv.target else {
+                    continue;
+                };
+                if !(mfa.module == "erlang" && mfa.name == "register" && mfa.arity == 2) {
+                    continue;
+                }
+                let ctx = flow.unit_ctx(units, sv.unit);
+                if resolve(&sv.args[1], ctx, limit).terms().as_slice() != [Term::SelfPid] {
+                    continue;
+                }
+                let names = resolve(&sv.args[0], ctx, limit).atoms();
+                let Some([name]) = names.as_deref() else {
+                    continue;
+                };
+                if unregistered.contains(name) {
+                    continue;
+                }
+                for &y in &es[i + 1..] {
+                    sites_in(body, y, mi, name, &mut out);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The start functions a supervisor's `init/1` names in its child
+/// specifications written in place (`{Id, {M, F, Args}, ...}` or
+/// `#{start => {M, F, Args}}`, with `M`, `F` atoms and `Args` a list of
+/// known length), for modules declaring `-behaviour(supervisor)` that
+/// are not `simple_one_for_one` (whose children take more arguments).
+/// The supervisor process calls each of them itself, one at a time (at
+/// its start, on a restart, for `start_child`), and waits for it.
+fn child_starts(units: &Units<'_>) -> Vec<(u32, crate::units::FnId)> {
+    use racewit_syntax::ir::{Body, Expr, ExprId, Literal};
+    let atom = |body: &Body, e: ExprId| match body.expr(e) {
+        Expr::Lit(Literal::Atom(a)) => Some(a.clone()),
+        _ => None,
+    };
+    let list_len = |body: &Body, mut e: ExprId| {
+        let mut n = 0u32;
+        loop {
+            match body.expr(e) {
+                Expr::Nil => return Some(n),
+                Expr::Cons(_, tail) => {
+                    n += 1;
+                    e = *tail;
+                }
+                _ => return None,
+            }
+        }
+    };
+    let mfa = |body: &Body, e: ExprId| {
+        let Expr::Tuple(parts) = body.expr(e) else {
+            return None;
+        };
+        let [m, f, a] = parts.as_slice() else {
+            return None;
+        };
+        Some((atom(body, *m)?, atom(body, *f)?, list_len(body, *a)?))
+    };
+    let mut out = Vec::new();
+    for (mi, m) in units.modules.iter().enumerate() {
+        if !m.behaviours.iter().any(|b| b == "supervisor") {
+            continue;
+        }
+        let Some(init) = m.function("init", 1) else {
+            continue;
+        };
+        let body = &init.body;
+        let one_by_one = body
+            .exprs
+            .iter()
+            .any(|e| matches!(e, Expr::Lit(Literal::Atom(a)) if a == "simple_one_for_one"));
+        if one_by_one {
+            continue;
+        }
+        for e in body.exprs.iter() {
+            let start = match e {
+                Expr::Tuple(parts) if parts.len() == 6 => mfa(body, parts[1]),
+                Expr::Map { base: None, fields } => fields
+                    .iter()
+                    .find(|f| atom(body, f.key).is_some_and(|k| k == "start"))
+                    .and_then(|f| mfa(body, f.value)),
+                _ => None,
+            };
+            if let Some((cm, cf, ca)) = start
+                && let Some(g) = units.lookup(&cm, &cf, ca)
+            {
+                out.push((mi as u32, g));
+            }
+        }
+    }
+    out
+}
+
+/// [`Processes::run_once`]: from the roots (the `init/1` of modules
+/// started only under constant names, the code after a process
+/// registered itself), the units whose every incoming call or spawn comes
+/// from code run once for one root.
+///
+/// A module's `init/1` runs once for a root when every start naming the
+/// module (`gen_server:start_link/3,4` and the like) is in code run once
+/// for it: such a start returns only after `init/1` has, so `init/1`
+/// runs inside the starter's run (the behaviours' own `Mod:init(Args)`,
+/// a call naming no module, is how the starts run it). A supervisor's
+/// child start functions ([`child_starts`]) are called by the supervisor
+/// process: run once for the supervisor's root when it is started only
+/// under constant names. A recursive call of a function by itself stays
+/// within the run that entered it; but a process started from code that
+/// may run many times in one run (a function calling itself, a fun
+/// handed to library code such as `lists:foreach/2`, and what they call)
+/// is not run once: several such processes may run at once.
 fn run_once(
     units: &Units<'_>,
     flow: &Flow,
@@ -730,44 +910,70 @@ fn run_once(
     started_once: &BTreeSet<u32>,
     entered_outside: &[bool],
     behaviour: &dyn Fn(u32) -> Option<Behaviour>,
-) -> Vec<Option<u32>> {
+) -> Vec<Option<Root>> {
     let n = units.units.len();
     // Names a call of an unknown module may run (`Mod:adding_handler(C)`,
-    // `apply(Mod, start, [])`): a function of that name may have callers
-    // no edge shows. (A call naming neither module nor function is not
-    // counted: it would make no code run once.)
-    let mut called_by_name: FxHashSet<racewit_syntax::ir::Name> = FxHashSet::default();
-    for per_site in &flow.sites {
-        for sv in per_site.iter().flatten() {
+    // `apply(Mod, start, [])`), with the arity when the call shows it: a
+    // function of that name may have callers no edge shows. (A call
+    // naming neither module nor function is not counted: it would make
+    // no code run once.)
+    let mut called_by_name: FxHashMap<Name, BTreeSet<Option<u32>>> = FxHashMap::default();
+    // Sites calling a function of the program without naming its module.
+    let mut nameless: FxHashSet<Origin> = FxHashSet::default();
+    for (mi, per_site) in flow.sites.iter().enumerate() {
+        for (si, sv) in per_site.iter().enumerate() {
+            let Some(sv) = sv else { continue };
             let ctx = flow.unit_ctx(units, sv.unit);
-            let (module, function) = match &sv.target {
-                SiteTarget::Dynamic { module, function } => (module, function),
+            let (module, function, arity) = match &sv.target {
+                SiteTarget::Dynamic { module, function } => {
+                    (module, function, Some(sv.args.len() as u32))
+                }
                 SiteTarget::Static(mfa)
                     if mfa.module == "erlang" && mfa.name == "apply" && mfa.arity == 3 =>
                 {
-                    (&sv.args[0], &sv.args[1])
+                    (&sv.args[0], &sv.args[1], None)
                 }
                 _ => continue,
             };
             if resolve(module, ctx, flow.limit).atoms().is_some() {
                 continue;
             }
+            nameless.insert(Origin {
+                module: mi as u32,
+                site: CallSiteId(si as u32),
+            });
             for t in resolve(function, ctx, flow.limit).iter() {
                 if let Term::Atom(a) = t {
-                    called_by_name.insert(a.clone());
+                    called_by_name.entry(a.clone()).or_default().insert(arity);
                 }
             }
         }
     }
-    let mut out: Vec<Option<u32>> = vec![None; n];
+    let by_name = |name: &Name, arity: u32| {
+        called_by_name
+            .get(name)
+            .is_some_and(|ars| ars.iter().any(|a| a.is_none_or(|a| a == arity)))
+    };
+    let mut out: Vec<Option<Root>> = vec![None; n];
     for &mi in started_once {
         let m = &units.module(mi).name;
         if let Some(g) = units.lookup(m, "init", 1) {
-            out[units.fn_unit[g.index()].index()] = Some(mi);
+            out[units.fn_unit[g.index()].index()] = Some(Root::Init(mi));
         }
     }
-    // Callers of each unit (a caller per call or spawn edge).
-    let mut callers: Vec<Vec<UnitId>> = vec![Vec::new(); n];
+    let holders = holder_sites(units, flow);
+    /// How a unit is entered: from a caller unit at a site, by a
+    /// synchronous start of its module (`init/1` only), or by its
+    /// supervisor.
+    #[derive(Clone)]
+    enum In {
+        Site(UnitId, Origin, EdgeKind),
+        Supervisor(u32),
+    }
+    let mut callers: Vec<Vec<In>> = vec![Vec::new(); n];
+    // Code that may run many times in one run: a function calling itself,
+    // a fun handed to library code, and what they call.
+    let mut repeats = vec![false; n];
     for (i, sites) in cg.unit_sites.iter().enumerate() {
         let module = units.units[i].module;
         for &site in sites {
@@ -777,10 +983,52 @@ fn run_once(
                     Callee::Closure(u) => u,
                     Callee::UnknownApply(_) => continue,
                 };
-                callers[t.index()].push(UnitId(i as u32));
+                // A recursive call stays in the run that entered it.
+                if t.index() == i && inv.kind == EdgeKind::Call {
+                    repeats[i] = true;
+                    continue;
+                }
+                if inv.kind == EdgeKind::Hof {
+                    repeats[t.index()] = true;
+                }
+                callers[t.index()].push(In::Site(
+                    UnitId(i as u32),
+                    Origin { module, site },
+                    inv.kind,
+                ));
             }
         }
     }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for u in 0..n {
+            if repeats[u] {
+                continue;
+            }
+            let from_repeating = callers[u].iter().any(|c| {
+                matches!(c, In::Site(cu, _, EdgeKind::Call | EdgeKind::Hof) if repeats[cu.index()])
+            });
+            if from_repeating {
+                repeats[u] = true;
+                changed = true;
+            }
+        }
+    }
+    for (sup, g) in child_starts(units) {
+        callers[units.fn_unit[g.index()].index()].push(In::Supervisor(sup));
+    }
+    let is_init = |u: usize| {
+        let func = units.unit_function(UnitId(u as u32));
+        units.units[u].fun.is_none() && func.name == "init" && func.arity == 1
+    };
+    // A start that returns only once the new process's `init/1` has.
+    let sync_start = |o: &Origin| {
+        flow.site(o.module, o.site).is_some_and(|sv| {
+            matches!(&sv.target, SiteTarget::Static(mfa)
+                if start_of(mfa).is_some_and(|s| matches!(s.shape, crate::spawn::StartShape::Init { .. })))
+        })
+    };
     // Entered from outside the program's calls for another reason than
     // being exported: a behaviour's callback, a fun let out.
     let outside = |u: usize| {
@@ -789,21 +1037,58 @@ fn run_once(
         match unit.fun {
             Some(_) => entered_outside[u],
             None => {
-                (func.exported && called_by_name.contains(&func.name))
+                (func.exported && by_name(&func.name, func.arity))
                     || behaviour(unit.module).is_some_and(|b| b.is_callback(&func.name, func.arity))
             }
         }
     };
-    let mut changed = true;
+    changed = true;
     while changed {
         changed = false;
         for u in 0..n {
-            if out[u].is_some() || callers[u].is_empty() || outside(u) {
+            if out[u].is_some() || callers[u].is_empty() {
                 continue;
             }
-            let first = out[callers[u][0].index()];
-            if first.is_some() && callers[u].iter().all(|c| out[c.index()] == first) {
-                out[u] = first;
+            let init = is_init(u);
+            if !init && outside(u) {
+                continue;
+            }
+            let mut root: Option<Root> = None;
+            let mut all = true;
+            for c in &callers[u] {
+                let r = match c {
+                    // The behaviours' own `Mod:init(Args)`.
+                    In::Site(_, o, EdgeKind::Call) if init && nameless.contains(o) => continue,
+                    In::Site(_, o, kind)
+                        if init && !(*kind == EdgeKind::Spawn && sync_start(o)) =>
+                    {
+                        None
+                    }
+                    // A process started from code that may run many
+                    // times: several may run at once (but a synchronous
+                    // start's `init/1` has returned before the next).
+                    In::Site(cu, o, EdgeKind::Spawn)
+                        if repeats[cu.index()] && !(init && sync_start(o)) =>
+                    {
+                        None
+                    }
+                    In::Site(cu, o, _) => holders
+                        .get(o)
+                        .map(|name| Root::Holder(name.clone()))
+                        .or_else(|| out[cu.index()].clone()),
+                    In::Supervisor(sup) => started_once.contains(sup).then_some(Root::Init(*sup)),
+                };
+                match (r, &root) {
+                    (Some(r), None) => root = Some(r),
+                    (Some(r), Some(q)) if r == *q => {}
+                    _ => {
+                        all = false;
+                        break;
+                    }
+                }
+            }
+            if all && root.is_some() {
+                out[u] = root;
                 changed = true;
             }
         }
@@ -1130,5 +1415,182 @@ mod tests {
         // `M:helper()` of an unknown module may call helper/0 from anywhere.
         let by_name = format!("{SERVER}api() -> M = get(m), M:helper().\n");
         assert_eq!(once(&by_name), vec!["init/1"]);
+    }
+
+    /// A coordinator that registers itself, then makes a helper only it
+    /// calls; `EXTRA` added at the end.
+    fn coordinator(extra: &str) -> String {
+        format!(
+            "-module(t).\n-export([start/0, ensure/0, go/0]).\n\
+             start() -> spawn(fun go/0).\n\
+             go() -> setup(), register(coord, self()), ensure(), loop().\n\
+             setup() -> ok.\n\
+             ensure() -> case whereis(aux) of undefined -> register(aux, spawn(fun aux/0)); _ -> ok end.\n\
+             loop() -> receive _ -> loop() end.\n\
+             aux() -> receive _ -> ok end.\n{extra}"
+        )
+    }
+
+    #[test]
+    fn what_only_a_self_registered_process_calls_runs_once() {
+        // ensure/0 is exported, but the program calls it only after
+        // register(coord, self()); setup/0 runs before it, anywhere.
+        // loop/0 too, and aux/0, which only ensure/0 spawns.
+        assert_eq!(once(&coordinator("")), vec!["aux/0", "ensure/0", "loop/0"]);
+        // A name something unregisters passes to another process while
+        // the first still runs.
+        let handover = coordinator("-export([drop/0]).\ndrop() -> unregister(coord).\n");
+        assert!(once(&handover).is_empty());
+        // A call of `M:ensure()` naming no module may run it anywhere; one
+        // of another arity cannot.
+        let by_name = coordinator("-export([p/1]).\np(M) -> M:ensure().\n");
+        assert_eq!(once(&by_name), vec!["loop/0"]);
+        let other_arity = coordinator("-export([p/1]).\np(M) -> M:ensure(x).\n");
+        assert_eq!(once(&other_arity), vec!["aux/0", "ensure/0", "loop/0"]);
+    }
+
+    #[test]
+    fn a_process_started_from_a_loop_of_run_once_code_is_not_run_once() {
+        // The coordinator's loop spawns a worker per message: workers may
+        // run at once, though the loop itself runs in one process.
+        let src = coordinator("worker() -> ensure().\n")
+            .replace(
+                "receive _ -> loop() end",
+                "receive _ -> spawn(fun worker/0), loop() end",
+            )
+            .replace(
+                "register(coord, self()), ensure(),",
+                "register(coord, self()),",
+            );
+        assert_eq!(once(&src), vec!["loop/0"]);
+        // Likewise from a fun handed to lists:foreach/2 (the fun itself
+        // runs in the coordinator, one call after the other).
+        let each = coordinator("").replace(
+            "ensure(), loop()",
+            "lists:foreach(fun(_) -> spawn(fun ensure/0) end, [1, 2]), loop()",
+        );
+        assert_eq!(once(&each), vec!["fun in go/0", "loop/0"]);
+    }
+
+    #[test]
+    fn a_recursive_helper_of_run_once_code_runs_once() {
+        let src = coordinator("")
+            .replace("ensure(), loop()", "ensure(3), loop()")
+            .replace("ensure/0", "ensure/1")
+            .replace(
+                "ensure() -> case",
+                "ensure(0) -> ok;\nensure(N) -> ensure(N - 1), case",
+            );
+        // aux/0 is spawned at each step of the recursion: not once.
+        assert_eq!(once(&src), vec!["ensure/1", "loop/0"]);
+    }
+
+    /// A named server whose `init/1` starts an unnamed worker server of
+    /// module `w` (`start_worker/0`), plus `EXTRA`.
+    fn with_worker(extra: &str) -> Vec<String> {
+        with_worker_started(
+            "start_worker() -> gen_server:start_link(w, [], []).\n",
+            extra,
+        )
+    }
+
+    /// [`with_worker`] with `START` defining `start_worker/0`.
+    fn with_worker_started(start: &str, extra: &str) -> Vec<String> {
+        let main = "-module(t).\n-behaviour(gen_server).\n\
+                    -export([start/0, init/1, handle_call/3, handle_cast/2]).\n\
+                    start() -> gen_server:start({local, t}, t, [], []).\n\
+                    init([]) -> w:start_worker(), {ok, 0}.\n\
+                    handle_call(_, _, S) -> {reply, ok, S}.\n\
+                    handle_cast(_, S) -> {noreply, S}.\n";
+        let worker = format!(
+            "-module(w).\n-behaviour(gen_server).\n\
+             -export([start_worker/0, init/1, handle_call/3, handle_cast/2]).\n\
+             {start}\
+             init([]) -> prep(), {{ok, 0}}.\n\
+             prep() -> ok.\n\
+             handle_call(_, _, S) -> {{reply, ok, S}}.\n\
+             handle_cast(_, S) -> {{noreply, S}}.\n{extra}"
+        );
+        let mut program = load_source("t.erl", main);
+        program.absorb(load_source("w.erl", &worker));
+        let units = Units::new(&program);
+        let flow = crate::dataflow::compute(&units, 16);
+        let cg = CallGraph::build(&units, &flow);
+        let procs = compute(&units, &flow, &cg);
+        let mut out: Vec<String> = (0..units.units.len())
+            .filter(|&u| procs.run_once[u].is_some() && units.units[u].fun.is_none())
+            .map(|u| {
+                let f = units.unit_function(UnitId(u as u32));
+                format!(
+                    "{}:{}/{}",
+                    units.module(units.units[u].module).name,
+                    f.name,
+                    f.arity
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_servers_init_started_only_from_run_once_code_runs_once() {
+        // start_link/3 returns once w:init/1 has: it runs inside t's init/1.
+        assert_eq!(
+            with_worker(""),
+            vec!["t:init/1", "w:init/1", "w:prep/0", "w:start_worker/0"]
+        );
+        // Another start of w from anywhere: two w:init/1 may overlap.
+        let more = with_worker("-export([more/0]).\nmore() -> gen_server:start(w, [], []).\n");
+        assert_eq!(more, vec!["t:init/1", "w:start_worker/0"]);
+        // Started again by a recursive starter: one init/1 at a time.
+        let retried = with_worker_started(
+            "start_worker() -> retry(3).\nretry(0) -> error;\n\
+             retry(N) -> case gen_server:start_link(w, [], []) of {ok, P} -> {ok, P}; _ -> retry(N - 1) end.\n",
+            "",
+        );
+        assert_eq!(
+            retried,
+            vec![
+                "t:init/1",
+                "w:init/1",
+                "w:prep/0",
+                "w:retry/1",
+                "w:start_worker/0"
+            ]
+        );
+        // A plain spawn of w:init/1 does not wait for it.
+        let spawned = with_worker("-export([more/0]).\nmore() -> spawn(w, init, [[]]).\n");
+        assert_eq!(spawned, vec!["t:init/1", "w:start_worker/0"]);
+    }
+
+    /// A supervisor module (started by `START`) whose child spec names its
+    /// own `start_child/0`, which registers a helper; with `FLAGS`.
+    fn supervised(start: &str, flags: &str) -> Vec<String> {
+        once(&format!(
+            "-module(t).\n-behaviour(supervisor).\n\
+             -export([start/0, init/1, start_child/0]).\n\
+             start() -> {start}.\n\
+             init([]) -> {{ok, {{{flags}, [{{c, {{t, start_child, []}}, permanent, 1000, worker, [t]}}]}}}}.\n\
+             start_child() -> case whereis(c) of undefined -> {{ok, spawn_link(fun() -> register(c, self()), receive _ -> ok end end)}}; P -> {{ok, P}} end.\n"
+        ))
+    }
+
+    #[test]
+    fn a_singleton_supervisors_child_start_runs_once() {
+        let named = "supervisor:start_link({local, t}, t, [])";
+        assert_eq!(
+            supervised(named, "{one_for_one, 1, 5}"),
+            vec!["fun in start_child/0", "init/1", "start_child/0"]
+        );
+        // Several supervisors of the module may start children at once.
+        let unnamed = "supervisor:start_link(t, [])";
+        assert!(supervised(unnamed, "{one_for_one, 1, 5}").is_empty());
+        // simple_one_for_one children take more arguments than the spec
+        // shows: the spec names no function of the program for sure.
+        assert_eq!(
+            supervised(named, "{simple_one_for_one, 1, 5}"),
+            vec!["init/1"]
+        );
     }
 }
