@@ -426,10 +426,10 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             .map(|e| self.events[e].clock.clone())
             .unwrap_or_default();
         let mut races = Vec::new();
-        for j in self.candidates(&obs, i) {
+        let mut consider = |j: usize, clock: &mut Clock| {
             let e = &self.events[j];
             if e.pidx == pidx || clock.covers(e.pidx, j) || commute_in_run(&e.obs, &obs) {
-                continue;
+                return;
             }
             // A receive that waits forever comes after the send of what it
             // took in every run: ordered, never reversed.
@@ -438,6 +438,38 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                 races.push(j);
             }
             clock.join(&e.clock);
+        };
+        if obs.global && self.last_of.len() * 8 < i {
+            // A step that commutes with nothing has every earlier step as
+            // a candidate, latest first. A process's steps are ordered, so
+            // once one is covered by the clock (which only grows) all its
+            // earlier ones are: each process's steps are walked back only
+            // while they are not. The same steps in the same order as the
+            // walk over the whole run, in time that grows with the
+            // processes, not with the run (a loop that waits in `receive
+            // ... after` fires a timeout every few steps of a long run).
+            let mut heads: std::collections::BinaryHeap<(usize, usize)> = self
+                .last_of
+                .iter()
+                .enumerate()
+                .filter_map(|(q, last)| {
+                    last.filter(|&j| q != pidx && !clock.covers(q, j))
+                        .map(|j| (j, q))
+                })
+                .collect();
+            while let Some((j, q)) = heads.pop() {
+                if clock.covers(q, j) {
+                    continue;
+                }
+                consider(j, &mut clock);
+                if let Some(before) = self.events[j].prev_same {
+                    heads.push((before, q));
+                }
+            }
+        } else {
+            for j in self.candidates(&obs, i) {
+                consider(j, &mut clock);
+            }
         }
         clock.set(pidx, i as u32 + 1);
         let max_other = clock.max_other(pidx);
