@@ -4,7 +4,7 @@
 %% Expected: R006 confirmed (non_serializable).
 -module(fleet_worker).
 -behaviour(gen_server).
--export([start_link/0]).
+-export([start_link/0, test/0]).
 -export([init/1, handle_call/3, handle_cast/2]).
 
 start_link() ->
@@ -22,3 +22,7 @@ handle_call(id, _From, Id) ->
 
 handle_cast(_Msg, Id) ->
     {noreply, Id}.
+
+%% Workers are started through the fleet: its test is theirs.
+test() ->
+    fleet:test().
