@@ -16,8 +16,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use racewit_syntax::ir::CallSiteId;
 use racewit_syntax::ir::Name;
+use racewit_syntax::ir::{Body, CallSiteId, Expr, ExprId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::callgraph::{CallGraph, Callee, EdgeKind};
@@ -393,13 +393,6 @@ fn argument_tests(
         entered_outside,
         calls_into,
     };
-    fn sites_in(body: &Body, e: ExprId, out: &mut Vec<CallSiteId>) {
-        match body.expr(e) {
-            Expr::Call { site, .. } | Expr::Send { site, .. } => out.push(*site),
-            _ => {}
-        }
-        crate::walk::for_each_child(body, e, &mut |c| sites_in(body, c, out));
-    }
     // The parameter variable and atom a test `V == atom` compares.
     let var_is_atom = |body: &Body, e: ExprId| -> Option<(VarId, Name)> {
         let Expr::Op(BinOp::Eq | BinOp::ExactEq, a, b) = body.expr(e) else {
@@ -462,13 +455,9 @@ fn argument_tests(
                 let Ok(Some(p)) = from_callers(g, param, &atom, &cx, &mut Vec::new()) else {
                     continue;
                 };
-                let mut sites = Vec::new();
-                sites_in(body, k.body, &mut sites);
-                out.extend(
-                    sites
-                        .into_iter()
-                        .map(|site| (Origin { module: mi, site }, p)),
-                );
+                each_site_in(body, k.body, &mut |site| {
+                    out.push((Origin { module: mi, site }, p));
+                });
             }
         }
     }
@@ -577,6 +566,55 @@ fn registrars(units: &Units<'_>, flow: &Flow) -> BTreeMap<Name, BTreeSet<Option<
     out
 }
 
+/// Every call and send site in `e` and below it, funs made there excepted
+/// (a fun may run elsewhere).
+fn each_site_in(body: &Body, e: ExprId, f: &mut dyn FnMut(CallSiteId)) {
+    if let Expr::Call { site, .. } | Expr::Send { site, .. } = body.expr(e) {
+        f(*site);
+    }
+    crate::walk::for_each_child(body, e, &mut |c| each_site_in(body, c, f));
+}
+
+/// For each step `register(Name, self())` (or `X = register(...)`) of the
+/// sequence `e` (an expression of `body`, in module `mi`): the value of
+/// `Name` and the steps that follow it, which run only once the process
+/// holds the name (the call raises otherwise).
+fn after_self_registers(
+    units: &Units<'_>,
+    flow: &Flow,
+    mi: u32,
+    body: &Body,
+    e: &Expr,
+    mut f: impl FnMut(&Val, &[ExprId]),
+) {
+    let Expr::Block(es) = e else {
+        return;
+    };
+    for (i, &x) in es.iter().enumerate() {
+        let x = match body.expr(x) {
+            Expr::Match(_, y) => *y,
+            _ => x,
+        };
+        let Expr::Call { site, .. } = body.expr(x) else {
+            continue;
+        };
+        let Some(sv) = flow.site(mi, *site) else {
+            continue;
+        };
+        let SiteTarget::Static(mfa) = &sv.target else {
+            continue;
+        };
+        if !(mfa.module == "erlang" && mfa.name == "register" && mfa.arity == 2) {
+            continue;
+        }
+        let ctx = flow.unit_ctx(units, sv.unit);
+        if resolve(&sv.args[1], ctx, flow.limit).terms().as_slice() != [Term::SelfPid] {
+            continue;
+        }
+        f(&resolve(&sv.args[0], ctx, flow.limit), &es[i + 1..]);
+    }
+}
+
 /// Call sites under a test proving the process running them is the one
 /// registered under a constant name: the `true` clause of
 /// `case whereis(Name) =:= self() of` (`==`; the `false` clause of `=/=`,
@@ -592,7 +630,7 @@ fn registered_tests(
     flow: &Flow,
     registrars: &BTreeMap<Name, BTreeSet<Option<Proc>>>,
 ) -> FxHashMap<Origin, Proc> {
-    use racewit_syntax::ir::{BinOp, Body, Expr, ExprId, Literal, Pat};
+    use racewit_syntax::ir::{BinOp, Literal, Pat};
     let mut out = FxHashMap::default();
     for &(mi, func) in units.fns.iter() {
         let body = &func.body;
@@ -641,48 +679,20 @@ fn registered_tests(
         };
         let is_atom =
             |pat, want: &str| matches!(body.pat(pat), Pat::Lit(Literal::Atom(a)) if a == want);
-        fn sites_in(body: &Body, e: ExprId, mi: u32, p: Proc, out: &mut FxHashMap<Origin, Proc>) {
-            match body.expr(e) {
-                Expr::Call { site, .. } | Expr::Send { site, .. } => {
-                    out.insert(
-                        Origin {
-                            module: mi,
-                            site: *site,
-                        },
-                        p,
-                    );
-                }
-                _ => {}
-            }
-            crate::walk::for_each_child(body, e, &mut |c| sites_in(body, c, mi, p, out));
-        }
+        let mut mark = |e: ExprId, p: Proc| {
+            each_site_in(body, e, &mut |site| {
+                out.insert(Origin { module: mi, site }, p);
+            });
+        };
         for e in body.exprs.iter() {
-            // `register(Name, self())` as a step of a sequence: what
-            // follows runs only once the process holds the name (the call
-            // raises otherwise).
-            if let Expr::Block(es) = e {
-                for (i, &x) in es.iter().enumerate() {
-                    let x = match body.expr(x) {
-                        Expr::Match(_, y) => *y,
-                        _ => x,
-                    };
-                    let Some(o) = call_to(x, "register") else {
-                        continue;
-                    };
-                    let Some(sv) = flow.site(mi, o.site) else {
-                        continue;
-                    };
-                    let ctx = flow.unit_ctx(units, sv.unit);
-                    let pid = resolve(&sv.args[1], ctx, flow.limit);
-                    if pid.terms().as_slice() != [Term::SelfPid] {
-                        continue;
-                    }
-                    if let Some(p) = holder(&resolve(&sv.args[0], ctx, flow.limit)) {
-                        for &y in &es[i + 1..] {
-                            sites_in(body, y, mi, p, &mut out);
+            if let Expr::Block(_) = e {
+                after_self_registers(units, flow, mi, body, e, |name, rest| {
+                    if let Some(p) = holder(name) {
+                        for &y in rest {
+                            mark(y, p);
                         }
                     }
-                }
+                });
                 continue;
             }
             let Expr::Case { arg, clauses, kind } = e else {
@@ -701,7 +711,7 @@ fn registered_tests(
                     _ => None,
                 };
                 if let Some(p) = proved {
-                    sites_in(body, cl.body, mi, p, &mut out);
+                    mark(cl.body, p);
                 }
             }
         }
@@ -747,7 +757,6 @@ fn entered_loops(units: &Units<'_>, flow: &Flow) -> rustc_hash::FxHashMap<u32, B
 /// whose argument names no constant is not counted, as in
 /// [`registrars`].
 fn holder_sites(units: &Units<'_>, flow: &Flow) -> FxHashMap<Origin, Name> {
-    use racewit_syntax::ir::{Body, Expr, ExprId};
     let limit = flow.limit;
     let mut unregistered: FxHashSet<Name> = FxHashSet::default();
     for per_site in &flow.sites {
@@ -762,55 +771,24 @@ fn holder_sites(units: &Units<'_>, flow: &Flow) -> FxHashMap<Origin, Name> {
             }
         }
     }
-    fn sites_in(body: &Body, e: ExprId, mi: u32, name: &Name, out: &mut FxHashMap<Origin, Name>) {
-        if let Expr::Call { site, .. } | Expr::Send { site, .. } = body.expr(e) {
-            out.insert(
-                Origin {
-                    module: mi,
-                    site: *site,
-                },
-                name.clone(),
-            );
-        }
-        crate::walk::for_each_child(body, e, &mut |c| sites_in(body, c, mi, name, out));
-    }
     let mut out = FxHashMap::default();
     for &(mi, func) in units.fns.iter() {
         let body = &func.body;
         for e in body.exprs.iter() {
-            let Expr::Block(es) = e else { continue };
-            for (i, &x) in es.iter().enumerate() {
-                let x = match body.expr(x) {
-                    Expr::Match(_, y) => *y,
-                    _ => x,
-                };
-                let Expr::Call { site, .. } = body.expr(x) else {
-                    continue;
-                };
-                let Some(sv) = flow.site(mi, *site) else {
-                    continue;
-                };
-                let SiteTarget::Static(mfa) = &sv.target else {
-                    continue;
-                };
-                if !(mfa.module == "erlang" && mfa.name == "register" && mfa.arity == 2) {
-                    continue;
-                }
-                let ctx = flow.unit_ctx(units, sv.unit);
-                if resolve(&sv.args[1], ctx, limit).terms().as_slice() != [Term::SelfPid] {
-                    continue;
-                }
-                let names = resolve(&sv.args[0], ctx, limit).atoms();
+            after_self_registers(units, flow, mi, body, e, |name, rest| {
+                let names = name.atoms();
                 let Some([name]) = names.as_deref() else {
-                    continue;
+                    return;
                 };
                 if unregistered.contains(name) {
-                    continue;
+                    return;
                 }
-                for &y in &es[i + 1..] {
-                    sites_in(body, y, mi, name, &mut out);
+                for &y in rest {
+                    each_site_in(body, y, &mut |site| {
+                        out.insert(Origin { module: mi, site }, name.clone());
+                    });
                 }
-            }
+            });
         }
     }
     out
