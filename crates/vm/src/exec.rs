@@ -486,7 +486,10 @@ impl Vm {
         reason: crate::library::ParkReason,
         span: Option<racewit_syntax::Span>,
     ) -> Outcome {
-        let location = span.map(|_| String::new()).unwrap_or_default();
+        // Where it stopped: the call's line when known, else the innermost
+        // function of the program's own code (a BIF called from library
+        // code), so a parked call is never reported without a place.
+        let location = self.where_running(p, span);
         let text = format!("stopped at {}", reason.describe(&call));
         p.status = ProcStatus::Parked {
             call,
@@ -1597,6 +1600,10 @@ impl Vm {
                     ev.site = Some((md.ir_name.clone(), CallSiteId(*site)));
                     if !md.prelude {
                         ev.span = md.sites.get(*site as usize).map(|s| s.span);
+                    }
+                    if let Some(call) = target.and_then(crate::vm::host_request) {
+                        let span = ev.span;
+                        return Ok(self.park(p, call, crate::library::ParkReason::Host, span));
                     }
                     match target {
                         Some(t) => {

@@ -192,6 +192,13 @@ pub(crate) struct SystemProcess {
     pub name: &'static str,
     pub current: (&'static str, &'static str, i64),
     pub initial: (&'static str, &'static str, i64),
+    /// What it serves from the host, for a server whose every answer
+    /// would: a message to it parks the sender (the request would touch
+    /// the host, [`crate::library::ParkReason::Host`]) instead of being
+    /// dropped. Such a request comes from the library code that fronts
+    /// the server (OTP's `file`) when a program carries that code itself,
+    /// as the OTP tree does.
+    pub host: Option<&'static str>,
 }
 
 /// The node's standard processes, `<0.N.0>` with N their index.
@@ -200,31 +207,43 @@ pub(crate) const SYSTEM: &[SystemProcess] = &[
         name: "init",
         current: ("init", "boot_loop", 2),
         initial: ("erl_init", "start", 2),
+        host: None,
     },
     SystemProcess {
         name: "user",
         current: ("user", "server_loop", 2),
         initial: ("erlang", "apply", 2),
+        host: None,
     },
     SystemProcess {
         name: "kernel_sup",
         current: ("gen_server", "loop", 7),
         initial: ("proc_lib", "init_p", 5),
+        host: None,
     },
     SystemProcess {
         name: "application_controller",
         current: ("gen_server", "loop", 7),
         initial: ("erlang", "apply", 2),
+        host: None,
     },
     SystemProcess {
         name: "global_name_server",
         current: ("gen_server", "loop", 7),
         initial: ("proc_lib", "init_p", 5),
+        host: None,
     },
     SystemProcess {
         name: "logger",
         current: ("gen_server", "loop", 7),
         initial: ("proc_lib", "init_p", 5),
+        host: None,
+    },
+    SystemProcess {
+        name: "file_server_2",
+        current: ("gen_server", "loop", 7),
+        initial: ("proc_lib", "init_p", 5),
+        host: Some("the node's file server"),
     },
 ];
 
@@ -286,6 +305,14 @@ fn system_table_objects(table: &str) -> Vec<Term> {
 /// The system process of index `i` in [`SYSTEM`].
 pub(crate) fn system_pid(i: usize) -> Pid {
     Pid(crate::term::SYSTEM_PID_BASE + i as u32)
+}
+
+/// The request text of a message to a system process that serves from the
+/// host (see [`SystemProcess::host`]): the call a parked sender names.
+pub(crate) fn host_request(pid: Pid) -> Option<String> {
+    let sp = system_process(pid)?;
+    let what = sp.host?;
+    Some(format!("erlang:send/2 to {}, {what}", sp.name))
 }
 
 /// The system process behind `pid`, if it is one.

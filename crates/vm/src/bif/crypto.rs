@@ -118,7 +118,7 @@ fn open_state(t: &Term) -> Result<(Alg, Vec<u8>), Term> {
 
 fn digest(alg: Alg, data: &[u8]) -> Vec<u8> {
     match alg {
-        Alg::Md5 => md5(data).to_vec(),
+        Alg::Md5 => crate::bif::checksum::md5(data).to_vec(),
         Alg::Sha1 => sha1(data).to_vec(),
         Alg::Sha224 => sha2::Sha224::digest(data).to_vec(),
         Alg::Sha256 => sha2::Sha256::digest(data).to_vec(),
@@ -140,64 +140,17 @@ fn rand_bytes(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     Flow::Value(Term::binary(out))
 }
 
-/// The message padded as MD5 and SHA-1 both pad it: a 1 bit, zeros, and
-/// the length in bits (little-endian for MD5, big-endian for SHA-1).
-fn padded(data: &[u8], big_endian: bool) -> Vec<u8> {
+/// The message padded as SHA-1 pads it: a 1 bit, zeros, and the length in
+/// bits (big-endian).
+fn padded(data: &[u8]) -> Vec<u8> {
     let mut m = data.to_vec();
     let bits = (data.len() as u64).wrapping_mul(8);
     m.push(0x80);
     while m.len() % 64 != 56 {
         m.push(0);
     }
-    if big_endian {
-        m.extend_from_slice(&bits.to_be_bytes());
-    } else {
-        m.extend_from_slice(&bits.to_le_bytes());
-    }
+    m.extend_from_slice(&bits.to_be_bytes());
     m
-}
-
-/// MD5 (RFC 1321).
-fn md5(data: &[u8]) -> [u8; 16] {
-    // Per-round shift amounts, and the sine-derived constants.
-    const S: [u32; 16] = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
-    let k: Vec<u32> = (0..64)
-        .map(|i| ((i as f64 + 1.0).sin().abs() * 4_294_967_296.0) as u32)
-        .collect();
-    let mut h: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
-    for chunk in padded(data, false).chunks(64) {
-        let w: Vec<u32> = chunk
-            .chunks(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
-        let [mut a, mut b, mut c, mut d] = h;
-        for i in 0..64 {
-            let (f, g) = match i / 16 {
-                0 => ((b & c) | (!b & d), i),
-                1 => ((d & b) | (!d & c), (5 * i + 1) % 16),
-                2 => (b ^ c ^ d, (3 * i + 5) % 16),
-                _ => (c ^ (b | !d), (7 * i) % 16),
-            };
-            let s = S[(i / 16) * 4 + i % 4];
-            let rotated = a
-                .wrapping_add(f)
-                .wrapping_add(k[i])
-                .wrapping_add(w[g])
-                .rotate_left(s);
-            a = d;
-            d = c;
-            c = b;
-            b = b.wrapping_add(rotated);
-        }
-        for (x, y) in h.iter_mut().zip([a, b, c, d]) {
-            *x = x.wrapping_add(y);
-        }
-    }
-    let mut out = [0u8; 16];
-    for (i, x) in h.iter().enumerate() {
-        out[i * 4..i * 4 + 4].copy_from_slice(&x.to_le_bytes());
-    }
-    out
 }
 
 /// SHA-1 (FIPS 180-4).
@@ -209,7 +162,7 @@ fn sha1(data: &[u8]) -> [u8; 20] {
         0x1032_5476,
         0xC3D2_E1F0,
     ];
-    for chunk in padded(data, true).chunks(64) {
+    for chunk in padded(data).chunks(64) {
         let mut w = [0u32; 80];
         for (i, b) in chunk.chunks(4).enumerate() {
             w[i] = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
@@ -251,6 +204,7 @@ fn sha1(data: &[u8]) -> [u8; 20] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bif::checksum::md5;
 
     fn hex(b: &[u8]) -> String {
         b.iter().map(|x| format!("{x:02x}")).collect()

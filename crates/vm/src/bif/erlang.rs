@@ -494,6 +494,41 @@ pub fn register(t: &mut Table) {
     });
     t.pure("erlang", "garbage_collect", 0, |_| Ok(Term::bool(true)));
     t.pure("erlang", "fun_info", 2, fun_info);
+    // A BIF on the BEAM (`file`'s source has a stub): it wins over the
+    // source when a program carries OTP's `file`.
+    t.pure("file", "native_name_encoding", 0, |_| {
+        Ok(Term::atom("utf8"))
+    });
+    t.ctx("erlang", "fun_info", 1, |_ctx, a| {
+        // An external fun's items are all known; a local fun's also hold
+        // the compiler's index and uniq values, which racewit does not have.
+        match &a[0] {
+            Term::Fun(f) if matches!(&**f, Fun::Export { .. }) => {
+                let items: Result<Vec<Term>, Term> = ["module", "name", "arity", "env", "type"]
+                    .into_iter()
+                    .map(|k| fun_info(&[a[0].clone(), Term::atom(k)]))
+                    .collect();
+                match items {
+                    Ok(items) => Flow::Value(Term::list(items)),
+                    Err(e) => Flow::error(e),
+                }
+            }
+            Term::Fun(_) => Flow::Park("erlang:fun_info/1 of a local fun".into()),
+            _ => Flow::badarg(),
+        }
+    });
+    t.pure("erlang", "make_fun", 3, |a| {
+        match (&a[0], &a[1], a[2].as_int()) {
+            (Term::Atom(module), Term::Atom(name), Some(arity @ 0..=255)) => {
+                Ok(Term::Fun(std::sync::Arc::new(crate::term::Fun::Export {
+                    module: *module,
+                    name: *name,
+                    arity: arity as u32,
+                })))
+            }
+            _ => Err(badarg()),
+        }
+    });
     t.pure("erlang", "error", 1, |a| Err(a[0].clone()));
     t.ctx("erlang", "error", 2, |_, a| Flow::error(a[0].clone()));
     t.ctx("erlang", "error", 3, |_, a| Flow::error(a[0].clone()));
@@ -802,6 +837,39 @@ pub fn register(t: &mut Table) {
                 Flow::Value(Term::Int((ctx.vm.alive + crate::vm::SYSTEM.len()) as i64))
             }
             Some("wordsize") => Flow::Value(Term::Int(8)),
+            // What OTP 25's emulator answers on any 64-bit host.
+            Some("smp_support" | "threads" | "time_correction") => Flow::Value(Term::bool(true)),
+            Some("debug_compiled") => Flow::Value(Term::bool(false)),
+            Some("machine") => Flow::Value(Term::string("BEAM")),
+            Some("heap_type") => Flow::Value(Term::atom("private")),
+            Some("compat_rel") => Flow::Value(Term::Int(25)),
+            Some("multi_scheduling") => Flow::Value(Term::atom("enabled")),
+            Some("build_type") => Flow::Value(Term::atom("opt")),
+            Some("time_warp_mode") => Flow::Value(Term::atom("no_time_warp")),
+            Some("thread_pool_size") => Flow::Value(Term::Int(1)),
+            // A node that is not distributed.
+            Some("creation") => Flow::Value(Term::Int(0)),
+            Some("sequential_tracer") => Flow::Value(Term::tuple(vec![
+                Term::atom("sequential_tracer"),
+                Term::bool(false),
+            ])),
+            None => match &a[0] {
+                Term::Tuple(t)
+                    if t.len() == 2
+                        && t[0].as_atom().is_some_and(|x| x.name() == "wordsize")
+                        && t[1]
+                            .as_atom()
+                            .is_some_and(|x| matches!(x.name(), "internal" | "external")) =>
+                {
+                    Flow::Value(Term::Int(8))
+                }
+                Term::Tuple(t)
+                    if t.len() == 2 && t[0].as_atom().is_some_and(|x| x.name() == "wordsize") =>
+                {
+                    Flow::badarg()
+                }
+                _ => Flow::Park(format!("erlang:system_info({})", write_term(&a[0]))),
+            },
             _ => Flow::Park(format!("erlang:system_info({})", write_term(&a[0]))),
         }
     });
@@ -1623,6 +1691,9 @@ pub(crate) fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             .and_then(|n| ctx.vm.registry.get(&n).copied()),
         _ => return Flow::badarg(),
     };
+    if let Some(call) = target.and_then(crate::vm::host_request) {
+        return Flow::ParkWith(crate::library::ParkReason::Host, call);
+    }
     let text = format!("{} ! {}", format::brief(dest), format::brief(&msg));
     match target {
         Some(p) => {

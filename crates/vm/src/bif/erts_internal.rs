@@ -1,6 +1,7 @@
 //! What OTP's library modules ask of the runtime when they run from their
 //! real source: `erts_internal:map_next/3` (the map iterator behind
-//! `maps:next/1`, `maps:fold/3` and friends).
+//! `maps:next/1`, `maps:fold/3` and friends), and `dynamic_node_name/0`
+//! (`false`: the node is not distributed).
 //!
 //! A fresh map iterator is `[0 | Map]`, as on the BEAM; racewit's maps keep
 //! their keys in term order, so an index counts keys in that order (the
@@ -11,6 +12,10 @@ use crate::bif::{Table, badarg};
 use crate::term::{Term, TermMap};
 
 pub fn register(t: &mut Table) {
+    // The node is not distributed, so its name is not a dynamic one.
+    t.pure("erts_internal", "dynamic_node_name", 0, |_| {
+        Ok(Term::bool(false))
+    });
     t.pure("erts_internal", "map_next", 3, |a| {
         let (Term::Int(i), Term::Map(m)) = (&a[0], &a[1]) else {
             return Err(badarg());

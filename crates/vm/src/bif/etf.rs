@@ -13,6 +13,11 @@ use crate::term::{Bitstr, MapKey, Pid, Term, TermMap};
 pub fn register(t: &mut Table) {
     t.pure("erlang", "term_to_binary", 1, |a| to_binary(&a[0]));
     t.pure("erlang", "term_to_binary", 2, |a| to_binary(&a[0]));
+    // The size of the encoding `term_to_binary/1` makes (the BEAM computes
+    // a bound without encoding; for an uncompressed encoding it is exact).
+    t.pure("erlang", "external_size", 1, |a| {
+        Ok(Term::Int(encoded(&a[0])?.len() as i64))
+    });
     t.ctx("erlang", "binary_to_term", 1, |ctx, a| {
         decode_counted(ctx, &a[0])
     });
@@ -83,12 +88,17 @@ fn encode_atom(a: Atom, out: &mut Vec<u8>) {
 }
 
 fn to_binary(t: &Term) -> Result<Term, Term> {
+    Ok(Term::binary(encoded(t)?))
+}
+
+/// `t` in the external term format, with its version byte.
+fn encoded(t: &Term) -> Result<Vec<u8>, Term> {
     let mut out = Encoded {
         buf: vec![131u8],
         granted: 0,
     };
     encode(t, &mut out)?;
-    Ok(Term::binary(out.buf))
+    Ok(out.buf)
 }
 
 /// The encoding under way, and the bytes the memory budget granted it so

@@ -16,6 +16,7 @@ use crate::term::{Pid, Term};
 use crate::vm::Vm;
 
 mod binary;
+mod checksum;
 pub(crate) mod clock;
 pub(crate) mod counters;
 mod crypto;
@@ -32,6 +33,7 @@ mod mnesia;
 mod node_env;
 mod persistent_term;
 mod timers;
+mod trace;
 mod world;
 
 pub type PureFn = fn(&[Term]) -> Result<Term, Term>;
@@ -214,6 +216,8 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         clock::register(&mut t);
         counters::register(&mut t);
         crypto::register(&mut t);
+        checksum::register(&mut t);
+        trace::register(&mut t);
         world::register(&mut t);
         timers::register(&mut t);
         t.0
