@@ -29,12 +29,19 @@
 //!   order their happens-before allows that switches process as seldom as
 //!   it can (a witness with fewer preemptions reads better). It is replayed
 //!   and kept only if every process does exactly the same steps.
-//! - State: a node keeps a clone of the system only where two or more
-//!   processes can run; a forced step moves the state on.
+//! - State: a node keeps a clone of the system (and of the monitor) only
+//!   where two or more processes can run, and past a run's first steps
+//!   only at checkpoints; a forced step moves the state on. A step's
+//!   observation is held once, shared by its event, its node's done list
+//!   and the sleep sets it is carried in; the trace and the schedule of a
+//!   run are built from the events only for a finding.
 //! - Cost of a step: the run's steps are filed by the items they touched
 //!   ([`crate::system::Item::index_key`]), so a new step is compared only
 //!   with the earlier steps that may conflict with it (and with the few
-//!   that commute with nothing), not with the whole run; the initials of a
+//!   that commute with nothing), not with the whole run, and each
+//!   process's steps among those only back to the first its clock covers
+//!   (a loop that touches its own process at every step would otherwise
+//!   compare each step with the whole loop); the initials of a
 //!   reversal are read off the clocks, a constant amount of work per step
 //!   between the two racing steps.
 //! - Two writes that print the same commute within a run, not in every
@@ -51,7 +58,7 @@ use crate::goal::Monitor;
 use crate::search::replay::follow;
 use crate::search::{
     CancelReason, Found, KEEP_FOUND, Outcome, SearchStats, StopReason, Strategy, TraceStep,
-    cancelled, take_step,
+    cancelled,
 };
 use crate::system::{Item, Observation, System, commute_in_run, independent};
 
@@ -90,7 +97,10 @@ impl Default for SourceDpor {
     }
 }
 
-type Obs<S> = Observation<<S as System>::Item, <S as System>::Site>;
+/// A step's observation, shared by the run's event, its node's done list
+/// and the sleep sets it is carried in: one copy per step, whatever the
+/// places that hold it.
+type Obs<S> = Arc<Observation<<S as System>::Item, <S as System>::Site>>;
 
 /// A vector clock over dense process indices: entry `p` is one more than
 /// the position of process `p`'s last step that happens before (or is) the
@@ -189,6 +199,8 @@ impl Clock {
 struct Event<S: System> {
     proc: S::Proc,
     pidx: usize,
+    /// Whether taking the step preempted a process that could go on.
+    preemption: bool,
     obs: Obs<S>,
     clock: Clock,
     /// The previous step of the same process in this run.
@@ -208,11 +220,35 @@ struct Event<S: System> {
 #[derive(Default)]
 struct Group {
     /// Every step that touched the group.
-    all: Vec<usize>,
+    all: Filed,
     /// The steps that touched a keyed item, by key.
-    keyed: FxHashMap<u64, Vec<usize>>,
+    keyed: FxHashMap<u64, Filed>,
     /// The steps that touched the whole group (an item with no key).
-    whole: Vec<usize>,
+    whole: Filed,
+}
+
+/// Steps filed together, in run order, and by process: a new step walks
+/// each process's steps back only while its clock does not cover them.
+#[derive(Default)]
+struct Filed {
+    run: Vec<usize>,
+    /// By dense process index: that process's steps among them.
+    of: FxHashMap<usize, Vec<usize>>,
+}
+
+impl Filed {
+    fn push(&mut self, i: usize, pidx: usize) {
+        self.run.push(i);
+        self.of.entry(pidx).or_default().push(i);
+    }
+
+    /// Unfiles the last step filed, made by process `pidx`.
+    fn pop(&mut self, pidx: usize) {
+        self.run.pop();
+        if let Some(steps) = self.of.get_mut(&pidx) {
+            steps.pop();
+        }
+    }
 }
 
 /// Runs shorter than this keep the state of every choice point; past it,
@@ -227,18 +263,19 @@ struct Group {
 /// more `CHECKPOINT_EVERY` per `PROCS_PER_SPACING`: a run that makes a
 /// timer every few steps would otherwise hold forks that grow with its
 /// length, its memory growing with the square of it.
-const KEEP_ALL_UNTIL: usize = 256;
-const CHECKPOINT_EVERY: usize = 32;
-const PROCS_PER_SPACING: usize = 64;
+pub(crate) const KEEP_ALL_UNTIL: usize = 256;
+pub(crate) const CHECKPOINT_EVERY: usize = 32;
+pub(crate) const PROCS_PER_SPACING: usize = 64;
 
 struct Node<S: System, M> {
-    /// The state before this node's step; dropped once no choice remains,
-    /// and at a choice point between checkpoints (see `restorable`).
-    sys: Option<S>,
+    /// The state before this node's step, with the monitor as it stood
+    /// there; dropped once no choice remains, and at a choice point
+    /// between checkpoints (see `restorable`). Boxed: a node without it
+    /// is a few words, not the size of a system.
+    sys: Option<Box<(S, M)>>,
     /// The state was dropped at a choice point: [`Explorer::restore`]
     /// rebuilds it from the nearest kept state before.
     restorable: bool,
-    monitor: M,
     enabled: Vec<S::Proc>,
     /// The process that took the previous step.
     last: Option<S::Proc>,
@@ -294,14 +331,12 @@ struct Explorer<'a, S: System, M> {
     /// it, not with the whole run.
     index: FxHashMap<u64, Group>,
     /// The current run's steps that commute with nothing.
-    globals: Vec<usize>,
+    globals: Filed,
     /// The current run's steps that sent a message, by its identity.
     senders: FxHashMap<u64, usize>,
     /// Orders observed in the current run, as they were added:
     /// `(observer, later step)` (the later step holds the edge).
     observed: Vec<(usize, usize)>,
-    trace: Vec<TraceStep<S::Site>>,
-    schedule: Vec<String>,
     stats: SearchStats,
 }
 
@@ -319,10 +354,11 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
     fn first_choice(&self) -> Option<S::Proc> {
         let node = self.nodes.last()?;
         let last_enabled = node.last.filter(|l| node.enabled.contains(l));
-        let hold = if self.opts.steer && !node.monitor.hit() {
-            node.monitor.hold().filter(|h| node.enabled.contains(h))
-        } else {
-            None
+        // The frontier always holds its state (a run goes on from it).
+        let monitor = node.sys.as_deref().map(|(_, m)| m);
+        let hold = match monitor {
+            Some(m) if self.opts.steer && !m.hit() => m.hold().filter(|h| node.enabled.contains(h)),
+            _ => None,
         };
         let order = last_enabled
             .into_iter()
@@ -362,40 +398,36 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             let spacing = every.max(1) * (1 + self.dense.len() / PROCS_PER_SPACING);
             i.is_multiple_of(spacing)
         };
+        // The monitor goes with the state: kept where it is kept, rebuilt
+        // with it by replay where it is dropped.
         let (mut sys, mut monitor) = if keep {
-            match &node.sys {
-                Some(s) => (s.clone(), node.monitor.clone()),
+            match node.sys.as_deref() {
+                Some(s) => s.clone(),
                 None => return Err("search state lost at a choice point".into()),
             }
         } else if choice {
             match node.sys.take() {
                 Some(s) => {
                     node.restorable = true;
-                    (s, node.monitor.clone())
+                    *s
                 }
                 None => return Err("search state lost at a choice point".into()),
             }
         } else {
             match node.sys.take() {
-                Some(s) => (s, node.monitor.clone()),
+                Some(s) => *s,
                 None => return Err("search state lost at a forced step".into()),
             }
         };
         self.stats.steps += 1;
-        let obs = match take_step(
-            &mut sys,
-            &mut monitor,
-            proc,
-            &mut self.trace,
-            &mut self.schedule,
-            preemption,
-        ) {
-            Ok(obs) => obs,
+        let obs = match sys.step(proc) {
+            Ok(obs) => Arc::new(obs),
             Err(e) => {
                 self.nodes[i].done.push((proc, None));
                 return Err(e.to_string());
             }
         };
+        monitor.observe(&sys, proc, &obs, i);
         let enabled = sys.enabled();
         let node = &mut self.nodes[i];
         let mut probes = 0;
@@ -466,14 +498,49 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                     heads.push((before, q));
                 }
             }
-        } else {
+        } else if obs.global {
             for j in self.candidates(&obs, i) {
                 consider(j, &mut clock);
+            }
+        } else {
+            // The earlier steps filed with it, latest first, as
+            // `candidates` gives them; but each process's steps in a list
+            // are walked back only while the clock does not cover them (it
+            // only grows, and a process's steps are ordered), and the
+            // step's own process's not at all (its clock covers them): a
+            // loop that touches its own process or mailbox at every step
+            // would otherwise compare each step with the whole run.
+            let lists = self.filed_with(&obs);
+            let mut heads: std::collections::BinaryHeap<(usize, usize, usize, usize)> =
+                std::collections::BinaryHeap::new();
+            for (li, list) in lists.iter().enumerate() {
+                for (&q, steps) in &list.of {
+                    if let Some(&j) = steps.last()
+                        && q != pidx
+                        && !clock.covers(q, j)
+                    {
+                        heads.push((j, q, li, steps.len() - 1));
+                    }
+                }
+            }
+            let mut last = None;
+            while let Some((j, q, li, at)) = heads.pop() {
+                if clock.covers(q, j) {
+                    continue;
+                }
+                if last != Some(j) {
+                    consider(j, &mut clock);
+                    last = Some(j);
+                }
+                if let Some(before) = at.checked_sub(1) {
+                    let steps = &lists[li].of[&q];
+                    heads.push((steps[before], q, li, before));
+                }
             }
         }
         clock.set(pidx, i as u32 + 1);
         let max_other = clock.max_other(pidx);
-        let filed = self.file(&obs, i);
+        let filed = self.file(&obs, i, pidx);
         if let Some(m) = obs.message {
             self.senders.insert(m, i);
         }
@@ -481,6 +548,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         self.events.push(Event {
             proc,
             pidx,
+            preemption,
             obs,
             clock,
             prev_same: prev,
@@ -507,9 +575,8 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             self.nodes[i].plan(q);
         }
         self.nodes.push(Node {
-            sys: Some(sys),
+            sys: Some(Box::new((sys, monitor))),
             restorable: false,
-            monitor,
             enabled,
             last: Some(proc),
             preemptions,
@@ -586,22 +653,11 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             return (0..i).rev().collect();
         }
         // Each list is in run order: merge them from their ends.
-        let mut lists: Vec<&[usize]> = vec![&self.globals];
-        for (item, _) in obs.access.iter().chain(obs.also.iter()) {
-            let (g, key) = item.index_key();
-            let Some(group) = self.index.get(&g) else {
-                continue;
-            };
-            match key {
-                Some(k) => {
-                    if let Some(steps) = group.keyed.get(&k) {
-                        lists.push(steps);
-                    }
-                    lists.push(&group.whole);
-                }
-                None => lists.push(&group.all),
-            }
-        }
+        let lists: Vec<&[usize]> = self
+            .filed_with(obs)
+            .into_iter()
+            .map(|f| f.run.as_slice())
+            .collect();
         let mut ends: Vec<usize> = lists
             .iter()
             .map(|l| l.partition_point(|&k| k < i))
@@ -630,10 +686,34 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         out
     }
 
-    /// Files step `i` under the items it touched; returns where.
-    fn file(&mut self, obs: &Obs<S>, i: usize) -> Vec<(u64, Option<u64>)> {
+    /// The filed steps a step with observation `obs` (that does not
+    /// commute with everything) may conflict with: those that commute with
+    /// nothing, and those filed under an item it may overlap.
+    fn filed_with(&self, obs: &Obs<S>) -> Vec<&Filed> {
+        let mut lists: Vec<&Filed> = vec![&self.globals];
+        for (item, _) in obs.access.iter().chain(obs.also.iter()) {
+            let (g, key) = item.index_key();
+            let Some(group) = self.index.get(&g) else {
+                continue;
+            };
+            match key {
+                Some(k) => {
+                    if let Some(steps) = group.keyed.get(&k) {
+                        lists.push(steps);
+                    }
+                    lists.push(&group.whole);
+                }
+                None => lists.push(&group.all),
+            }
+        }
+        lists
+    }
+
+    /// Files step `i`, by process `pidx`, under the items it touched;
+    /// returns where.
+    fn file(&mut self, obs: &Obs<S>, i: usize, pidx: usize) -> Vec<(u64, Option<u64>)> {
         if obs.global {
-            self.globals.push(i);
+            self.globals.push(i, pidx);
         }
         let mut filed: Vec<(u64, Option<u64>)> = Vec::new();
         for (item, _) in obs.access.iter().chain(obs.also.iter()) {
@@ -643,10 +723,10 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             }
             filed.push(at);
             let group = self.index.entry(at.0).or_default();
-            group.all.push(i);
+            group.all.push(i, pidx);
             match at.1 {
-                Some(k) => group.keyed.entry(k).or_default().push(i),
-                None => group.whole.push(i),
+                Some(k) => group.keyed.entry(k).or_default().push(i, pidx),
+                None => group.whole.push(i, pidx),
             }
         }
         filed
@@ -654,23 +734,24 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
 
     /// Unfiles step `i`, the last filed.
     fn unfile(&mut self, i: usize) {
-        if self.globals.last() == Some(&i) {
-            self.globals.pop();
+        let pidx = self.events[i].pidx;
+        if self.globals.run.last() == Some(&i) {
+            self.globals.pop(pidx);
         }
         let filed = std::mem::take(&mut self.events[i].filed);
         for (g, key) in filed {
             let Some(group) = self.index.get_mut(&g) else {
                 continue;
             };
-            group.all.pop();
+            group.all.pop(pidx);
             match key {
                 Some(k) => {
                     if let Some(steps) = group.keyed.get_mut(&k) {
-                        steps.pop();
+                        steps.pop(pidx);
                     }
                 }
                 None => {
-                    group.whole.pop();
+                    group.whole.pop(pidx);
                 }
             }
         }
@@ -734,9 +815,15 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                 return RunEnd::Complete;
             }
             if self.events.len() >= self.opts.max_run_steps {
-                let last = self.trace.last().map(|t| t.process.as_str());
-                let text = match &node.sys {
-                    Some(sys) => crate::search::step_limit_text(self.opts.max_run_steps, sys, last),
+                let text = match node.sys.as_deref() {
+                    Some((sys, _)) => {
+                        let last = self.events.last().map(|e| sys.name(e.proc));
+                        crate::search::step_limit_text(
+                            self.opts.max_run_steps,
+                            sys,
+                            last.as_deref(),
+                        )
+                    }
                     None => {
                         crate::search::step_limit_text(self.opts.max_run_steps, &self.initial, None)
                     }
@@ -787,19 +874,20 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         false
     }
 
-    /// Rebuilds the state of node `i` by replaying this run's steps from
-    /// the nearest node before it that kept its state.
+    /// Rebuilds the state of node `i` (and its monitor) by replaying this
+    /// run's steps from the nearest node before it that kept its state.
     fn restore(&mut self, i: usize) -> Result<(), String> {
         let from = (0..i)
             .rev()
             .find(|&k| self.nodes[k].sys.is_some())
             .ok_or("no kept state to rebuild a choice point from")?;
-        let mut sys = self.nodes[from].sys.clone().expect("found");
-        for e in &self.events[from..i] {
-            sys.step(e.proc).map_err(|e| e.to_string())?;
+        let (mut sys, mut monitor) = self.nodes[from].sys.as_deref().cloned().expect("found");
+        for (k, e) in self.events[from..i].iter().enumerate() {
+            let obs = sys.step(e.proc).map_err(|e| e.to_string())?;
+            monitor.observe(&sys, e.proc, &obs, from + k);
         }
         let node = &mut self.nodes[i];
-        node.sys = Some(sys);
+        node.sys = Some(Box::new((sys, monitor)));
         node.restorable = false;
         Ok(())
     }
@@ -832,14 +920,26 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             self.recompute_clocks(from, i);
         }
         self.nodes.truncate(i + 1);
-        self.trace.truncate(i);
-        self.schedule.truncate(i);
+    }
+
+    /// The current run's schedule (its processes by name, as `end`, the
+    /// state at its end, names them: a process keeps its name) and trace.
+    fn recorded(&self, end: &S) -> (Vec<String>, Vec<TraceStep<S::Site>>) {
+        let mut names: FxHashMap<S::Proc, String> = FxHashMap::default();
+        let mut schedule = Vec::with_capacity(self.events.len());
+        let mut trace = Vec::with_capacity(self.events.len());
+        for e in &self.events {
+            let name = names.entry(e.proc).or_insert_with(|| end.name(e.proc));
+            schedule.push(name.clone());
+            trace.push(TraceStep::of(name.clone(), &e.obs, e.preemption));
+        }
+        (schedule, trace)
     }
 
     /// The current run's steps in an order their happens-before allows,
     /// staying with the process that ran last whenever it may go on, else
     /// taking the earliest step that may go.
-    fn relinearized(&self) -> Vec<String> {
+    fn relinearized(&self, schedule: &[String]) -> Vec<String> {
         let n = self.events.len();
         let procs = self.dense.len();
         let mut of_proc: Vec<Vec<usize>> = vec![Vec::new(); procs];
@@ -877,7 +977,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             let p = self.events[k].pidx;
             taken[p] += 1;
             last = Some(p);
-            order.push(self.trace[k].process.clone());
+            order.push(schedule[k].clone());
         }
         order
     }
@@ -885,7 +985,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
     /// `run` re-ordered to switch process less, if that replays to the same
     /// steps of every process and is still a finding.
     fn fewer_switches(&mut self, run: Found<S, M>) -> Found<S, M> {
-        let order = self.relinearized();
+        let order = self.relinearized(&run.schedule);
         if order.len() != run.schedule.len() || order == run.schedule {
             return run;
         }
@@ -963,9 +1063,8 @@ impl Strategy for SourceDpor {
             initial: initial.clone(),
             initial_monitor: monitor.clone(),
             nodes: vec![Node {
-                sys: Some(initial.clone()),
+                sys: Some(Box::new((initial.clone(), monitor))),
                 restorable: false,
-                monitor,
                 enabled,
                 last: None,
                 preemptions: 0,
@@ -977,11 +1076,9 @@ impl Strategy for SourceDpor {
             last_of: Vec::new(),
             dense: FxHashMap::default(),
             index: FxHashMap::default(),
-            globals: Vec::new(),
+            globals: Filed::default(),
             senders: FxHashMap::default(),
             observed: Vec::new(),
-            trace: Vec::new(),
-            schedule: Vec::new(),
             stats: SearchStats::default(),
         };
         let mut found = Vec::new();
@@ -991,26 +1088,30 @@ impl Strategy for SourceDpor {
                     let Some(end) = ex.nodes.last_mut() else {
                         break;
                     };
-                    match &end.sys {
-                        Some(sys) => ex.stats.note_complete(sys, &end.monitor),
+                    match end.sys.as_deref() {
+                        Some((sys, monitor)) => ex.stats.note_complete(sys, monitor),
                         None => ex.stats.interleavings += 1,
                     }
                     ex.stats.max_preemptions_used =
                         ex.stats.max_preemptions_used.max(end.preemptions);
-                    let finding = match &end.sys {
-                        Some(sys) => end.monitor.finish(sys),
+                    let finding = match end.sys.as_deref_mut() {
+                        Some((sys, monitor)) => monitor.finish(sys),
                         None => false,
                     };
+                    let near_miss = end.sys.as_deref().is_some_and(|(_, m)| m.near_miss());
+                    let preemptions = end.preemptions;
                     if finding {
                         ex.stats.findings += 1;
                         if found.len() < KEEP_FOUND
-                            && let Some(sys) = end.sys.take()
+                            && let Some(state) = end.sys.take()
                         {
+                            let (sys, monitor) = *state;
+                            let (schedule, trace) = ex.recorded(&sys);
                             let run = Found {
-                                schedule: ex.schedule.clone(),
-                                trace: ex.trace.clone(),
-                                preemptions: end.preemptions,
-                                monitor: end.monitor.clone(),
+                                schedule,
+                                trace,
+                                preemptions,
+                                monitor,
                                 end: sys,
                             };
                             found.push(ex.fewer_switches(run));
@@ -1022,7 +1123,7 @@ impl Strategy for SourceDpor {
                                 stop: StopReason::Found,
                             };
                         }
-                    } else if end.monitor.near_miss() {
+                    } else if near_miss {
                         ex.stats.near_misses += 1;
                     }
                     // At the budget: a stop there only when something is
