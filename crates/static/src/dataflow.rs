@@ -252,7 +252,7 @@ fn compute_in_chunks(units: &Units<'_>, limit: usize, chunk: usize) -> Flow {
         internal_ctx,
         fed_constant,
         ret: vec![Val::bottom(); units.units.len()],
-        fields: FxHashMap::default(),
+        fields: stored_fields(units),
         sites: units
             .modules
             .iter()
@@ -750,6 +750,85 @@ struct Eval<'a, 'p> {
     facts: FnFacts,
     /// Invocations computed for the site being evaluated.
     invoked: Option<Vec<Invoke>>,
+    /// Fields a record update being evaluated copies from its base record
+    /// (the variables of the fields it does not set).
+    copies: Vec<ExprId>,
+}
+
+/// Every record field some code of the program stores a value in (a
+/// record built, or a field a record update sets), as "no value yet".
+/// A field is read back before the round that stores its first value is
+/// merged; it then reads as not known yet, as the result of a function not
+/// evaluated yet does, instead of as any value (which, joined into what
+/// the reader returns, would stay there after the field is known). A field
+/// no code stores in (records that come only from outside) stays absent,
+/// and reads as any value.
+fn stored_fields(units: &Units<'_>) -> FxHashMap<FieldKey, Val> {
+    let mut out = FxHashMap::default();
+    for (_, f) in &units.fns {
+        let body = &f.body;
+        let mut copies: FxHashSet<ExprId> = FxHashSet::default();
+        for e in &body.exprs {
+            if let Expr::Case {
+                kind: CaseKind::Record,
+                clauses,
+                ..
+            } = e
+            {
+                copies.extend(update_copies(body, clauses));
+            }
+        }
+        for e in &body.exprs {
+            let Expr::Tuple(es) = e else { continue };
+            let Some(Expr::Lit(Literal::Atom(r))) = es.first().map(|&x| body.expr(x)) else {
+                continue;
+            };
+            let n = es.len() as u32;
+            if !units.records.contains(&(r.clone(), n)) {
+                continue;
+            }
+            for (i, x) in es.iter().enumerate().skip(1) {
+                if !copies.contains(x) {
+                    out.entry(FieldKey::Record(r.clone(), n, i as u32))
+                        .or_insert_with(Val::bottom);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A value that says something: not unknown, not only identities.
+fn known_value(v: &Val) -> bool {
+    !v.is_any() && !only_identities(v) && !v.iter().any(|t| matches!(t, Term::Any))
+}
+
+/// The elements of a record update (`R#r{f = V}`, lowered to `case R of
+/// {r, F1, ..} -> {r, .., V, ..}; _ -> r end`) that copy a field of the base
+/// record: the first clause binds the field to a variable and the tuple it
+/// builds puts that variable back at the same position.
+fn update_copies(body: &Body, clauses: &[ClauseId]) -> Vec<ExprId> {
+    let Some(&c) = clauses.first() else {
+        return Vec::new();
+    };
+    let clause = body.clause(c);
+    let (Some(&p), Expr::Tuple(es)) = (clause.pats.first(), body.expr(clause.body)) else {
+        return Vec::new();
+    };
+    let Pat::Tuple(ps) = body.pat(p) else {
+        return Vec::new();
+    };
+    if ps.len() != es.len() {
+        return Vec::new();
+    }
+    ps.iter()
+        .zip(es)
+        .filter(|&(&q, &e)| match (body.pat(q), body.expr(e)) {
+            (Pat::Var(a), Expr::Var(b)) => a == b,
+            _ => false,
+        })
+        .map(|(_, &e)| e)
+        .collect()
 }
 
 fn eval_function(units: &Units<'_>, flow: &Flow, fid: FnId) -> FnFacts {
@@ -764,6 +843,7 @@ fn eval_function(units: &Units<'_>, flow: &Flow, fid: FnId) -> FnFacts {
         unit: units.fn_unit[fid.index()],
         facts: FnFacts::default(),
         invoked: None,
+        copies: Vec::new(),
     };
     let params: Vec<Val> = (0..func.arity).map(|i| Val::one(Term::Param(i))).collect();
     let ret = ev.clauses(&func.clauses, &params);
@@ -847,12 +927,16 @@ impl Eval<'_, '_> {
                     let unknown_record = e.is_any() || only_identities(&e);
                     if unknown_record && let Some(r) = &record {
                         let key = FieldKey::Record(r.clone(), ps.len() as u32, i as u32);
-                        if let Some(f) = self.flow.fields.get(&key)
-                            && (e.is_any() || only_tables(f))
-                        {
-                            e = f.clone();
+                        self.facts.field_reads.push(key.clone());
+                        match self.flow.fields.get(&key) {
+                            Some(f) if only_tables(f) => e = f.clone(),
+                            // Stored somewhere, but no value merged yet:
+                            // read again when it is (a table field then
+                            // reads as its tables only).
+                            Some(f) if e.is_any() && f.is_bottom() => e = f.clone(),
+                            Some(f) if e.is_any() => e = f.clone(),
+                            _ => {}
                         }
-                        self.facts.field_reads.push(key);
                     }
                     self.bind(q, &e);
                 }
@@ -933,7 +1017,15 @@ impl Eval<'_, '_> {
                     let n = es.len() as u32;
                     let ctx = &self.flow.ctx[self.fid.index()];
                     for (i, v) in vals.iter().enumerate().skip(1) {
+                        // A field a record update copies from a base record
+                        // not known here holds what that record held: a
+                        // value some construction of the record stored
+                        // there, counted where it was stored (reading it
+                        // back from an unknown record assumes as much).
                         let rv = resolve(v, ctx, limit);
+                        if self.copies.contains(&es[i]) && !known_value(&rv) {
+                            continue;
+                        }
                         self.facts
                             .fields
                             .push((FieldKey::Record(r.clone(), n, i as u32), rv));
@@ -998,7 +1090,11 @@ impl Eval<'_, '_> {
                 // A record access or update: the second clause raises
                 // `{badrecord, R}` (its body, the record's name, is no value).
                 let v = self.expr(*arg);
-                self.clauses(&clauses[..clauses.len().min(1)], &[v])
+                let mark = self.copies.len();
+                self.copies.extend(update_copies(body, clauses));
+                let out = self.clauses(&clauses[..clauses.len().min(1)], &[v]);
+                self.copies.truncate(mark);
+                out
             }
             Expr::Case { arg, clauses, .. } => {
                 let v = self.expr(*arg);

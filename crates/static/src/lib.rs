@@ -915,6 +915,26 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_record_update_does_not_widen_the_fields_it_copies() {
+        // `touch/1` (exported) updates a record it is handed: the cache it
+        // copies is what `new/0` stored, the protected table.
+        let src = "-module(t).\n-export([new/0, touch/1, bump/2, get/1]).\n\
+                   -record(c, {tab, n = 0}).\n\
+                   new() -> #c{tab = ets:new(x, [set])}.\n\
+                   touch(#c{n = N} = C) -> C#c{n = N + 1}.\n\
+                   bump(K, #c{tab = T}) ->\n    [{K, V}] = ets:lookup(T, K),\n    ets:insert(T, {K, V + 1}).\n\
+                   get(C) -> tab(C).\n\
+                   tab(#c{} = C) -> C#c.tab.\n";
+        assert_eq!(check(src), vec![]);
+        // An update that sets the field to a public table is counted.
+        let public = src.replace(
+            "C#c{n = N + 1}",
+            "C#c{n = N + 1, tab = ets:new(y, [public])}",
+        );
+        assert_eq!(check(&public), vec![("ets", 7, 8)]);
+    }
+
     /// `bump/0` as `body` (on lines 5-7), plus `extra`.
     fn locked(body: &str, extra: &str) -> Vec<(&'static str, u32, u32)> {
         check(&format!(
