@@ -34,6 +34,52 @@ pub struct Callers {
     /// (`gen_server:start_link({local, N}, M, ...)`, declared behaviour or
     /// not): one process runs their callbacks.
     registered_servers: BTreeSet<String>,
+    /// Functions run as the body of a new process
+    /// (`spawn(M, F, [A1, ..., An])`, `proc_lib:start_link(M, F, Args)`,
+    /// with `M`, `F` atoms and `Args` a list of known length), each with the
+    /// functions whose code makes such a spawn.
+    spawned: BTreeMap<Mfa, Vec<Mfa>>,
+}
+
+/// The functions that start a new process running `M:F(Args...)`, given
+/// as (module, function, arity, position of `M` among the arguments): the
+/// function is at the next position and the argument list after it.
+const SPAWNS: &[(&str, &str, u32, usize)] = &[
+    ("erlang", "spawn", 3, 0),
+    ("erlang", "spawn_link", 3, 0),
+    ("erlang", "spawn_monitor", 3, 0),
+    ("erlang", "spawn_opt", 4, 0),
+    ("erlang", "spawn", 4, 1),
+    ("erlang", "spawn_link", 4, 1),
+    ("erlang", "spawn_opt", 5, 1),
+    ("proc_lib", "spawn", 3, 0),
+    ("proc_lib", "spawn_link", 3, 0),
+    ("proc_lib", "spawn_opt", 4, 0),
+    ("proc_lib", "start", 3, 0),
+    ("proc_lib", "start", 4, 0),
+    ("proc_lib", "start", 5, 0),
+    ("proc_lib", "start_link", 3, 0),
+    ("proc_lib", "start_link", 4, 0),
+    ("proc_lib", "start_link", 5, 0),
+    ("proc_lib", "start_monitor", 3, 0),
+    ("proc_lib", "start_monitor", 4, 0),
+    ("proc_lib", "start_monitor", 5, 0),
+];
+
+/// How many elements a list expression has, when it is written out
+/// (`[A, B]`, `[]`).
+fn list_length(body: &racewit_syntax::ir::Body, mut e: racewit_syntax::ir::ExprId) -> Option<u32> {
+    let mut n = 0;
+    loop {
+        match body.expr(e) {
+            Expr::Nil => return Some(n),
+            Expr::Cons(_, tail) => {
+                n += 1;
+                e = *tail;
+            }
+            _ => return None,
+        }
+    }
 }
 
 /// Callbacks an OTP behaviour calls from its own process, one request at a
@@ -61,6 +107,7 @@ impl Callers {
     pub fn new(program: &Program) -> Callers {
         let mut calls: BTreeMap<Mfa, Vec<CallIn>> = BTreeMap::new();
         let mut registered_servers = BTreeSet::new();
+        let mut spawned: BTreeMap<Mfa, Vec<Mfa>> = BTreeMap::new();
         let mut behaviour_modules = BTreeSet::new();
         for (mname, module) in &program.modules {
             if module.behaviours.iter().any(|b| {
@@ -123,6 +170,21 @@ impl Callers {
                     {
                         registered_servers.insert(server.to_string());
                     }
+                    // A process started running a named function.
+                    if let Some(&(_, _, _, at)) = SPAWNS
+                        .iter()
+                        .find(|&&(sm, sf, sa, _)| sm == m && sf == f && sa as usize == args.len())
+                        && let (Some(bm), Some(bf)) = (atom(args[at]), atom(args[at + 1]))
+                        && let Some(n) = list_length(body, args[at + 2])
+                    {
+                        let spawner = (mname.to_string(), func.name.to_string(), func.arity);
+                        let list = spawned
+                            .entry((bm.to_string(), bf.to_string(), n))
+                            .or_default();
+                        if !list.contains(&spawner) {
+                            list.push(spawner);
+                        }
+                    }
                     calls
                         .entry((m.to_string(), f.to_string(), args.len() as u32))
                         .or_default()
@@ -168,7 +230,23 @@ impl Callers {
         Callers {
             calls,
             registered_servers,
+            spawned,
         }
+    }
+
+    /// The functions that start a process running `mfa`, when the program
+    /// only ever runs it that way: it is spawned as a process's body
+    /// somewhere and never called (but by itself, looping). Such a function
+    /// runs once per process started, so how many run at once is for its
+    /// spawners to say: calling it from several workers would invent
+    /// processes the program does not start.
+    pub fn only_spawners(&self, mfa: &Mfa) -> Option<&[Mfa]> {
+        let spawners = self.spawned.get(mfa)?;
+        let called = self
+            .calls
+            .get(mfa)
+            .is_some_and(|calls| calls.iter().any(|c| &c.caller != mfa));
+        (!called).then_some(spawners.as_slice())
     }
 
     /// Every static call of `m:f/a` in the program: the calling function
