@@ -39,6 +39,11 @@ pub struct Callers {
     /// with `M`, `F` atoms and `Args` a list of known length), each with the
     /// functions whose code makes such a spawn.
     spawned: BTreeMap<Mfa, Vec<Mfa>>,
+    /// Functions named as a kernel process of a boot script
+    /// (`{kernelProcess, Name, {M, F, Args}}` written in the program, as a
+    /// release tool writes the script): the init process starts each once
+    /// per boot, one after another. With where the term is written.
+    kernel_processes: BTreeMap<Mfa, String>,
 }
 
 /// The functions that start a new process running `M:F(Args...)`, given
@@ -108,6 +113,7 @@ impl Callers {
         let mut calls: BTreeMap<Mfa, Vec<CallIn>> = BTreeMap::new();
         let mut registered_servers = BTreeSet::new();
         let mut spawned: BTreeMap<Mfa, Vec<Mfa>> = BTreeMap::new();
+        let mut kernel_processes: BTreeMap<Mfa, String> = BTreeMap::new();
         let mut behaviour_modules = BTreeSet::new();
         for (mname, module) in &program.modules {
             if module.behaviours.iter().any(|b| {
@@ -140,6 +146,32 @@ impl Callers {
                         .iter()
                         .any(|f| f.file == span.file && f.start <= span.start && span.end <= f.end)
                 };
+                // Boot script kernel processes written as terms.
+                for (i, e) in body.exprs.iter().enumerate() {
+                    if let Expr::Tuple(items) = e
+                        && let [tag, name, start] = items.as_slice()
+                        && atom(*tag) == Some("kernelProcess")
+                        && let Expr::Tuple(mfa) = body.expr(*start)
+                        && let [m, f, a] = mfa.as_slice()
+                        && let (Some(m), Some(f), Some(n)) = (atom(*m), atom(*f), list_length(body, *a))
+                    {
+                        let loc = program.sources.location(map.exprs[i]);
+                        let file = std::path::Path::new(&loc.file)
+                            .file_name()
+                            .map(|x| x.to_string_lossy().into_owned())
+                            .unwrap_or(loc.file.clone());
+                        let name = atom(*name).map(|x| format!(" {x}")).unwrap_or_default();
+                        kernel_processes
+                            .entry((m.to_string(), f.to_string(), n))
+                            .or_insert_with(|| {
+                                format!(
+                                    "from the init process, once at boot, as the kernel process{name} \
+                                     of a boot script ({{kernelProcess, ...}} at {file}:{})",
+                                    loc.line
+                                )
+                            });
+                    }
+                }
                 let mut registers: Vec<u32> = Vec::new();
                 for (i, e) in body.exprs.iter().enumerate() {
                     let Expr::Call { target, args, .. } = e else {
@@ -231,6 +263,7 @@ impl Callers {
             calls,
             registered_servers,
             spawned,
+            kernel_processes,
         }
     }
 
@@ -273,6 +306,16 @@ impl Callers {
     }
 
     fn serialised_at(&self, mfa: &Mfa, depth: u32, seen: &mut Vec<Mfa>) -> Option<String> {
+        // A kernel process of the boot script that nothing in the program
+        // calls: init starts it once.
+        if let Some(why) = self.kernel_processes.get(mfa)
+            && self
+                .calls
+                .get(mfa)
+                .is_none_or(|calls| calls.iter().all(|c| &c.caller == mfa))
+        {
+            return Some(why.clone());
+        }
         let calls = self.calls.get(mfa)?;
         // Calls from the function itself (recursion) say nothing.
         let outside: Vec<&CallIn> = calls.iter().filter(|c| &c.caller != mfa).collect();
@@ -369,6 +412,51 @@ mod tests {
         assert_eq!(c.serialised(&mfa("helper", "spawned", 0)), None);
         // No caller at all: an API.
         assert_eq!(c.serialised(&mfa("helper", "nobody", 0)), None);
+    }
+
+    #[test]
+    fn a_kernel_process_of_a_boot_script_is_started_once_by_init() {
+        let c = callers(&[
+            (
+                "watchdog",
+                "-module(watchdog).\n-export([start/0, init/1, beat/0]).\n\
+                 start() -> case whereis(watchdog) of undefined -> spawn(?MODULE, init, [self()]); P -> P end.\n\
+                 init(_) -> register(watchdog, self()).\n\
+                 beat() -> ok.\n",
+            ),
+            (
+                "relgen",
+                "-module(relgen).\n-export([procs/0]).\n\
+                 procs() -> [{kernelProcess, watchdog, {watchdog, start, []}},\n\
+                 \x20          {kernelProcess, other, {other, start, [a, b]}}].\n",
+            ),
+        ]);
+        let why = c
+            .serialised(&mfa("watchdog", "start", 0))
+            .expect("a kernel process");
+        assert!(
+            why.contains("kernel process watchdog") && why.contains("relgen.erl:3"),
+            "{why}"
+        );
+        assert!(c.serialised(&mfa("other", "start", 2)).is_some());
+        assert_eq!(c.serialised(&mfa("watchdog", "beat", 0)), None);
+        // init/1 is only ever a spawned process's body, started by start/0.
+        assert_eq!(
+            c.only_spawners(&mfa("watchdog", "init", 1)),
+            Some(&[mfa("watchdog", "start", 0)][..])
+        );
+    }
+
+    #[test]
+    fn a_kernel_process_the_program_also_calls_is_not_serialised_by_init() {
+        let c = callers(&[(
+            "relgen",
+            "-module(relgen).\n-export([procs/0, again/0, start/0]).\n\
+             procs() -> [{kernelProcess, relgen, {relgen, start, []}}].\n\
+             start() -> ok.\n\
+             again() -> start().\n",
+        )]);
+        assert_eq!(c.serialised(&mfa("relgen", "start", 0)), None);
     }
 
     #[test]
