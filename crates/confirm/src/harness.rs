@@ -132,50 +132,38 @@ pub fn build(
     }
     // A function the program only runs as the body of processes it spawns
     // (`spawn(M, server, [...])`) runs as many times at once as its
-    // spawners start it: it is never called from the workers. When no
-    // other way in is left, it is driven through its spawners (the exported
-    // ones, else the exported functions calling them).
-    let mut bodies: Vec<String> = Vec::new();
+    // spawners start it. When every spawner runs in one serialising context
+    // (see `Callers::serialised`), the body never runs twice at once: it is
+    // not called from the workers, and its spawners stand in for it (the
+    // serialised filter below then says why). Otherwise calling it from
+    // several workers stands for several spawners running at once.
     let mut through_spawners: Vec<Entry> = Vec::new();
     candidates.retain(|e| {
-        let key = (
-            e.mfa.module.to_string(),
-            e.mfa.name.to_string(),
-            e.mfa.arity,
-        );
+        let key = (e.mfa.module.to_string(), e.mfa.name.to_string(), e.mfa.arity);
         let Some(spawners) = callers.only_spawners(&key) else {
             return true;
         };
+        if !spawners.iter().all(|s| callers.serialised(s).is_some()) {
+            return true;
+        }
         for (sm, sf, sa) in spawners {
-            let spawner = MFA {
-                module: sm.as_str().into(),
-                name: sf.as_str().into(),
-                arity: *sa,
+            let spawner = Entry {
+                mfa: MFA {
+                    module: sm.as_str().into(),
+                    name: sf.as_str().into(),
+                    arity: *sa,
+                },
+                args: vec![ArgHint::Unknown; *sa as usize],
             };
-            let found = if program.function(sm, sf, *sa).is_some_and(|f| f.exported)
-                && !is_callback(program, sm, sf, *sa)
-            {
-                vec![Entry {
-                    mfa: spawner,
-                    args: vec![ArgHint::Unknown; *sa as usize],
-                }]
-            } else {
-                caller_entries(program, callers, &spawner)
-            };
-            for c in found {
-                if !through_spawners.iter().any(|x| x.mfa == c.mfa) {
-                    through_spawners.push(c);
-                }
+            if !through_spawners.iter().any(|x| x.mfa == spawner.mfa) {
+                through_spawners.push(spawner);
             }
         }
-        bodies.push(e.mfa.to_string());
         false
     });
-    if candidates.is_empty() {
-        for c in through_spawners {
-            if !candidates.iter().any(|x| x.mfa == c.mfa) && !bodies.contains(&c.mfa.to_string()) {
-                candidates.push(c);
-            }
+    for c in through_spawners {
+        if !candidates.iter().any(|x| x.mfa == c.mfa) {
+            candidates.push(c);
         }
     }
     // Entries the program only ever calls from one process at a time are
