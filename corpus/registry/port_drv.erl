@@ -1,7 +1,8 @@
 %% The twin of port_drv_ok: start/0 is the API, and nothing in the program
 %% serialises its callers. Two clients start a driver each; both drivers
 %% find no port_drv and register, and the second register raises badarg.
-%% Driven through start/0 (server/1 is only ever a spawned process's body).
+%% server/1 is only ever a spawned process's body, but its spawner may run
+%% in several processes at once, so workers calling it stand for that.
 %% Expected: R001 confirmed crash.
 -module(port_drv).
 -export([start/0, server/1, stop/0, test/0]).
