@@ -153,7 +153,8 @@ impl Callers {
                         && atom(*tag) == Some("kernelProcess")
                         && let Expr::Tuple(mfa) = body.expr(*start)
                         && let [m, f, a] = mfa.as_slice()
-                        && let (Some(m), Some(f), Some(n)) = (atom(*m), atom(*f), list_length(body, *a))
+                        && let (Some(m), Some(f), Some(n)) =
+                            (atom(*m), atom(*f), list_length(body, *a))
                     {
                         let loc = program.sources.location(map.exprs[i]);
                         let file = std::path::Path::new(&loc.file)

@@ -139,7 +139,11 @@ pub fn build(
     // several workers stands for several spawners running at once.
     let mut through_spawners: Vec<Entry> = Vec::new();
     candidates.retain(|e| {
-        let key = (e.mfa.module.to_string(), e.mfa.name.to_string(), e.mfa.arity);
+        let key = (
+            e.mfa.module.to_string(),
+            e.mfa.name.to_string(),
+            e.mfa.arity,
+        );
         let Some(spawners) = callers.only_spawners(&key) else {
             return true;
         };
