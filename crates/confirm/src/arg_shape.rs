@@ -327,6 +327,22 @@ impl Cx<'_> {
                 {
                     return need(self.with_defaults(shape, seen), what);
                 }
+                // An element of the argument list of a formatted print
+                // needs what its directive prints (`~ts`: text).
+                if let Some(at) = format_args_at(cm, cf, args.len())
+                    && let Expr::Lit(Literal::String(fmt)) = body.expr(args[at - 1])
+                    && let Some(k) = list_position(body, args[at], var)
+                {
+                    let shape = directive_shape(fmt, k)?;
+                    return need(
+                        shape,
+                        format!(
+                            "the `{}` at {cm}:{cf}/{}",
+                            directive_text(fmt, k)?,
+                            args.len()
+                        ),
+                    );
+                }
                 let pos = args.iter().position(|&x| is_var(x))?;
                 let int_arg = |k: usize| match args.get(k).map(|&x| body.expr(x)) {
                     Some(Expr::Lit(Literal::Int(n))) if *n > 0 => Some(*n as usize),
@@ -645,6 +661,110 @@ fn type_test(body: &Body, e: ExprId, var: VarId) -> Option<(Shape, String)> {
     Some((shape, format!("{name}/{}", args.len())))
 }
 
+/// For a formatted print (`io:format(Dev, Fmt, Args)`,
+/// `io_lib:format(Fmt, Args)`), the position of its argument list (the
+/// format string is just before it).
+fn format_args_at(m: &str, f: &str, arity: usize) -> Option<usize> {
+    match (m, f, arity) {
+        ("io", "format" | "fwrite", 2) | ("io_lib", "format" | "fwrite", 2) => Some(1),
+        ("io", "format" | "fwrite", 3) => Some(2),
+        _ => None,
+    }
+}
+
+/// Where `var` is in a list written out (`[A, B, Var]`: 2), from 0.
+fn list_position(body: &Body, mut e: ExprId, var: VarId) -> Option<usize> {
+    let mut k = 0;
+    loop {
+        match body.expr(e) {
+            Expr::Cons(head, tail) => {
+                if matches!(body.expr(*head), Expr::Var(v) if *v == var) {
+                    return Some(k);
+                }
+                k += 1;
+                e = *tail;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The directives of a format string that take arguments, in order, each
+/// as its text (`~ts`) and the control character; `None` when a width or
+/// precision is itself an argument (`~*c`), which shifts the count.
+fn directives(fmt: &str) -> Option<Vec<(String, char)>> {
+    let mut out = Vec::new();
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '~' {
+            continue;
+        }
+        let mut text = String::from("~");
+        // Field width, precision, padding: digits and dots, the character
+        // after a second dot being the pad (any character).
+        let mut dots = 0;
+        loop {
+            match chars.peek().copied() {
+                Some('*') => return None,
+                Some(d) if d.is_ascii_digit() || d == '-' => {
+                    text.push(d);
+                    chars.next();
+                }
+                Some('.') => {
+                    text.push('.');
+                    chars.next();
+                    dots += 1;
+                    if dots == 2 {
+                        text.extend(chars.next());
+                    }
+                }
+                _ => break,
+            }
+        }
+        // Modifiers.
+        while let Some(m) = chars
+            .peek()
+            .copied()
+            .filter(|m| matches!(m, 't' | 'l' | 'k' | 'K'))
+        {
+            text.push(m);
+            chars.next();
+        }
+        let Some(control) = chars.next() else {
+            break;
+        };
+        text.push(control);
+        match control {
+            '~' | 'n' => {}
+            // Two arguments: the term and a depth.
+            'W' | 'P' => {
+                out.push((text.clone(), control));
+                out.push((text, '*'));
+            }
+            _ => out.push((text, control)),
+        }
+    }
+    Some(out)
+}
+
+/// What the `k`-th argument (from 0) of format string `fmt` must be, for
+/// the directives that print one kind of value.
+fn directive_shape(fmt: &str, k: usize) -> Option<Shape> {
+    let (_, control) = directives(fmt)?.into_iter().nth(k)?;
+    match control {
+        // Text: a string (an empty one prints nothing).
+        's' => Some(Shape::List),
+        'c' | 'b' | 'B' | 'x' | 'X' | '#' | '+' => Some(Shape::Integer),
+        'f' | 'e' | 'g' => Some(Shape::Float),
+        _ => None,
+    }
+}
+
+/// The text of the `k`-th directive taking an argument (`~ts`).
+fn directive_text(fmt: &str, k: usize) -> Option<String> {
+    directives(fmt)?.into_iter().nth(k).map(|(text, _)| text)
+}
+
 /// The kind of value standard library function `m:f/arity` needs as its
 /// argument number `pos` (from 0), for the functions whose arguments are
 /// of one kind.
@@ -773,6 +893,35 @@ mod tests {
                 "a map: maps:get/2 at t.erl:6 needs one (passed on through t:g/2 at t.erl:4)"
                     .into()
             ))
+        );
+    }
+
+    #[test]
+    fn a_formatted_text_argument_needs_a_string() {
+        let src = "-module(t).\n-export([f/3]).\n\
+                   f(A, B, C) -> io:format(user, \"~w at ~5.2f: ~ts~n\", [A, B, C]), \
+                   io_lib:format(\"~p\", [A]).\n";
+        let (text, why) = check(src, "f", 3, 2).expect("a need");
+        assert_eq!(text, "[]");
+        assert!(why.contains("the `~ts` at io:format/3"), "{why}");
+        let (text, why) = check(src, "f", 3, 1).expect("a need");
+        assert_eq!(text, "1.0");
+        assert!(why.contains("`~5.2f`"), "{why}");
+        // `~w` and `~p` print anything.
+        assert_eq!(check(src, "f", 3, 0), None);
+        assert_eq!(
+            directives("~*c ~s").map(|d| d.len()),
+            None,
+            "a width taken from the arguments shifts them"
+        );
+        assert_eq!(
+            directives("~~ ~n ~.10.xs ~tP ~kp").unwrap(),
+            vec![
+                ("~.10.xs".to_string(), 's'),
+                ("~tP".to_string(), 'P'),
+                ("~tP".to_string(), '*'),
+                ("~kp".to_string(), 'p'),
+            ]
         );
     }
 

@@ -34,6 +34,57 @@ pub struct Callers {
     /// (`gen_server:start_link({local, N}, M, ...)`, declared behaviour or
     /// not): one process runs their callbacks.
     registered_servers: BTreeSet<String>,
+    /// Functions run as the body of a new process
+    /// (`spawn(M, F, [A1, ..., An])`, `proc_lib:start_link(M, F, Args)`,
+    /// with `M`, `F` atoms and `Args` a list of known length), each with the
+    /// functions whose code makes such a spawn.
+    spawned: BTreeMap<Mfa, Vec<Mfa>>,
+    /// Functions named as a kernel process of a boot script
+    /// (`{kernelProcess, Name, {M, F, Args}}` written in the program, as a
+    /// release tool writes the script): the init process starts each once
+    /// per boot, one after another. With where the term is written.
+    kernel_processes: BTreeMap<Mfa, String>,
+}
+
+/// The functions that start a new process running `M:F(Args...)`, given
+/// as (module, function, arity, position of `M` among the arguments): the
+/// function is at the next position and the argument list after it.
+const SPAWNS: &[(&str, &str, u32, usize)] = &[
+    ("erlang", "spawn", 3, 0),
+    ("erlang", "spawn_link", 3, 0),
+    ("erlang", "spawn_monitor", 3, 0),
+    ("erlang", "spawn_opt", 4, 0),
+    ("erlang", "spawn", 4, 1),
+    ("erlang", "spawn_link", 4, 1),
+    ("erlang", "spawn_opt", 5, 1),
+    ("proc_lib", "spawn", 3, 0),
+    ("proc_lib", "spawn_link", 3, 0),
+    ("proc_lib", "spawn_opt", 4, 0),
+    ("proc_lib", "start", 3, 0),
+    ("proc_lib", "start", 4, 0),
+    ("proc_lib", "start", 5, 0),
+    ("proc_lib", "start_link", 3, 0),
+    ("proc_lib", "start_link", 4, 0),
+    ("proc_lib", "start_link", 5, 0),
+    ("proc_lib", "start_monitor", 3, 0),
+    ("proc_lib", "start_monitor", 4, 0),
+    ("proc_lib", "start_monitor", 5, 0),
+];
+
+/// How many elements a list expression has, when it is written out
+/// (`[A, B]`, `[]`).
+fn list_length(body: &racewit_syntax::ir::Body, mut e: racewit_syntax::ir::ExprId) -> Option<u32> {
+    let mut n = 0;
+    loop {
+        match body.expr(e) {
+            Expr::Nil => return Some(n),
+            Expr::Cons(_, tail) => {
+                n += 1;
+                e = *tail;
+            }
+            _ => return None,
+        }
+    }
 }
 
 /// Callbacks an OTP behaviour calls from its own process, one request at a
@@ -61,6 +112,8 @@ impl Callers {
     pub fn new(program: &Program) -> Callers {
         let mut calls: BTreeMap<Mfa, Vec<CallIn>> = BTreeMap::new();
         let mut registered_servers = BTreeSet::new();
+        let mut spawned: BTreeMap<Mfa, Vec<Mfa>> = BTreeMap::new();
+        let mut kernel_processes: BTreeMap<Mfa, String> = BTreeMap::new();
         let mut behaviour_modules = BTreeSet::new();
         for (mname, module) in &program.modules {
             if module.behaviours.iter().any(|b| {
@@ -93,6 +146,33 @@ impl Callers {
                         .iter()
                         .any(|f| f.file == span.file && f.start <= span.start && span.end <= f.end)
                 };
+                // Boot script kernel processes written as terms.
+                for (i, e) in body.exprs.iter().enumerate() {
+                    if let Expr::Tuple(items) = e
+                        && let [tag, name, start] = items.as_slice()
+                        && atom(*tag) == Some("kernelProcess")
+                        && let Expr::Tuple(mfa) = body.expr(*start)
+                        && let [m, f, a] = mfa.as_slice()
+                        && let (Some(m), Some(f), Some(n)) =
+                            (atom(*m), atom(*f), list_length(body, *a))
+                    {
+                        let loc = program.sources.location(map.exprs[i]);
+                        let file = std::path::Path::new(&loc.file)
+                            .file_name()
+                            .map(|x| x.to_string_lossy().into_owned())
+                            .unwrap_or(loc.file.clone());
+                        let name = atom(*name).map(|x| format!(" {x}")).unwrap_or_default();
+                        kernel_processes
+                            .entry((m.to_string(), f.to_string(), n))
+                            .or_insert_with(|| {
+                                format!(
+                                    "from the init process, once at boot, as the kernel process{name} \
+                                     of a boot script ({{kernelProcess, ...}} at {file}:{})",
+                                    loc.line
+                                )
+                            });
+                    }
+                }
                 let mut registers: Vec<u32> = Vec::new();
                 for (i, e) in body.exprs.iter().enumerate() {
                     let Expr::Call { target, args, .. } = e else {
@@ -122,6 +202,21 @@ impl Callers {
                         && let Some(server) = atom(args[1])
                     {
                         registered_servers.insert(server.to_string());
+                    }
+                    // A process started running a named function.
+                    if let Some(&(_, _, _, at)) = SPAWNS
+                        .iter()
+                        .find(|&&(sm, sf, sa, _)| sm == m && sf == f && sa as usize == args.len())
+                        && let (Some(bm), Some(bf)) = (atom(args[at]), atom(args[at + 1]))
+                        && let Some(n) = list_length(body, args[at + 2])
+                    {
+                        let spawner = (mname.to_string(), func.name.to_string(), func.arity);
+                        let list = spawned
+                            .entry((bm.to_string(), bf.to_string(), n))
+                            .or_default();
+                        if !list.contains(&spawner) {
+                            list.push(spawner);
+                        }
                     }
                     calls
                         .entry((m.to_string(), f.to_string(), args.len() as u32))
@@ -168,7 +263,24 @@ impl Callers {
         Callers {
             calls,
             registered_servers,
+            spawned,
+            kernel_processes,
         }
+    }
+
+    /// The functions that start a process running `mfa`, when the program
+    /// only ever runs it that way: it is spawned as a process's body
+    /// somewhere and never called (but by itself, looping). Such a function
+    /// runs once per process started, so how many run at once is for its
+    /// spawners to say: calling it from several workers would invent
+    /// processes the program does not start.
+    pub fn only_spawners(&self, mfa: &Mfa) -> Option<&[Mfa]> {
+        let spawners = self.spawned.get(mfa)?;
+        let called = self
+            .calls
+            .get(mfa)
+            .is_some_and(|calls| calls.iter().any(|c| &c.caller != mfa));
+        (!called).then_some(spawners.as_slice())
     }
 
     /// Every static call of `m:f/a` in the program: the calling function
@@ -195,6 +307,16 @@ impl Callers {
     }
 
     fn serialised_at(&self, mfa: &Mfa, depth: u32, seen: &mut Vec<Mfa>) -> Option<String> {
+        // A kernel process of the boot script that nothing in the program
+        // calls: init starts it once.
+        if let Some(why) = self.kernel_processes.get(mfa)
+            && self
+                .calls
+                .get(mfa)
+                .is_none_or(|calls| calls.iter().all(|c| &c.caller == mfa))
+        {
+            return Some(why.clone());
+        }
         let calls = self.calls.get(mfa)?;
         // Calls from the function itself (recursion) say nothing.
         let outside: Vec<&CallIn> = calls.iter().filter(|c| &c.caller != mfa).collect();
@@ -291,6 +413,51 @@ mod tests {
         assert_eq!(c.serialised(&mfa("helper", "spawned", 0)), None);
         // No caller at all: an API.
         assert_eq!(c.serialised(&mfa("helper", "nobody", 0)), None);
+    }
+
+    #[test]
+    fn a_kernel_process_of_a_boot_script_is_started_once_by_init() {
+        let c = callers(&[
+            (
+                "watchdog",
+                "-module(watchdog).\n-export([start/0, init/1, beat/0]).\n\
+                 start() -> case whereis(watchdog) of undefined -> spawn(?MODULE, init, [self()]); P -> P end.\n\
+                 init(_) -> register(watchdog, self()).\n\
+                 beat() -> ok.\n",
+            ),
+            (
+                "relgen",
+                "-module(relgen).\n-export([procs/0]).\n\
+                 procs() -> [{kernelProcess, watchdog, {watchdog, start, []}},\n\
+                 \x20          {kernelProcess, other, {other, start, [a, b]}}].\n",
+            ),
+        ]);
+        let why = c
+            .serialised(&mfa("watchdog", "start", 0))
+            .expect("a kernel process");
+        assert!(
+            why.contains("kernel process watchdog") && why.contains("relgen.erl:3"),
+            "{why}"
+        );
+        assert!(c.serialised(&mfa("other", "start", 2)).is_some());
+        assert_eq!(c.serialised(&mfa("watchdog", "beat", 0)), None);
+        // init/1 is only ever a spawned process's body, started by start/0.
+        assert_eq!(
+            c.only_spawners(&mfa("watchdog", "init", 1)),
+            Some(&[mfa("watchdog", "start", 0)][..])
+        );
+    }
+
+    #[test]
+    fn a_kernel_process_the_program_also_calls_is_not_serialised_by_init() {
+        let c = callers(&[(
+            "relgen",
+            "-module(relgen).\n-export([procs/0, again/0, start/0]).\n\
+             procs() -> [{kernelProcess, relgen, {relgen, start, []}}].\n\
+             start() -> ok.\n\
+             again() -> start().\n",
+        )]);
+        assert_eq!(c.serialised(&mfa("relgen", "start", 0)), None);
     }
 
     #[test]

@@ -130,6 +130,46 @@ pub fn build(
             }
         }
     }
+    // A function the program only runs as the body of processes it spawns
+    // (`spawn(M, server, [...])`) runs as many times at once as its
+    // spawners start it. When every spawner runs in one serialising context
+    // (see `Callers::serialised`), the body never runs twice at once: it is
+    // not called from the workers, and its spawners stand in for it (the
+    // serialised filter below then says why). Otherwise calling it from
+    // several workers stands for several spawners running at once.
+    let mut through_spawners: Vec<Entry> = Vec::new();
+    candidates.retain(|e| {
+        let key = (
+            e.mfa.module.to_string(),
+            e.mfa.name.to_string(),
+            e.mfa.arity,
+        );
+        let Some(spawners) = callers.only_spawners(&key) else {
+            return true;
+        };
+        if !spawners.iter().all(|s| callers.serialised(s).is_some()) {
+            return true;
+        }
+        for (sm, sf, sa) in spawners {
+            let spawner = Entry {
+                mfa: MFA {
+                    module: sm.as_str().into(),
+                    name: sf.as_str().into(),
+                    arity: *sa,
+                },
+                args: vec![ArgHint::Unknown; *sa as usize],
+            };
+            if !through_spawners.iter().any(|x| x.mfa == spawner.mfa) {
+                through_spawners.push(spawner);
+            }
+        }
+        false
+    });
+    for c in through_spawners {
+        if !candidates.iter().any(|x| x.mfa == c.mfa) {
+            candidates.push(c);
+        }
+    }
     // Entries the program only ever calls from one process at a time are
     // not called concurrently (their callers, when exported, are).
     let mut serialised: Option<HarnessError> = None;
@@ -175,6 +215,20 @@ pub fn build(
         },
     )
     .into_iter()
+    .take(MAX_RIVALS)
+    .collect();
+    // Writers of the very key the suspect's write puts come first.
+    let rivals: Vec<Preparer> = crate::prepare::key_linked_rivals(
+        program,
+        (
+            entry.mfa.module.as_str(),
+            entry.mfa.name.as_str(),
+            entry.mfa.arity,
+        ),
+        &suspect.write,
+    )
+    .into_iter()
+    .chain(rivals)
     .take(MAX_RIVALS)
     .collect();
     let mut base = api_harness(
@@ -1486,6 +1540,10 @@ fn prepare_call(
         .enumerate()
         .map(|(k, a)| match a {
             PrepArg::Entry(j) => args.get(*j).cloned().unwrap_or_else(|| filler.to_string()),
+            PrepArg::EntryInList(j) => format!(
+                "[{}]",
+                args.get(*j).cloned().unwrap_or_else(|| filler.to_string())
+            ),
             PrepArg::Given(text) => text.clone(),
             PrepArg::Open => value_from_call_sites(program, callers, &mfa, k)
                 .or_else(|| value_from_clauses(program, &mfa, k, 2))

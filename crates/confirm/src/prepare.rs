@@ -13,7 +13,7 @@
 //! the same table argument in the same place. Which of them (if any) lets a run reach the race is left to the
 //! harness's trial runs: a `delete(counter)` found the same way does not.
 
-use racewit_syntax::ir::{Body, CallTarget, Expr, ExprId, Literal, Program, VarId};
+use racewit_syntax::ir::{Body, CallTarget, Expr, ExprId, Literal, Pat, Program, Qualifier, VarId};
 
 use crate::callers::Callers;
 use crate::erl_text::const_text;
@@ -44,6 +44,11 @@ pub(crate) enum Why {
     SameTable,
     /// It starts a server the entry calls by name (see `crate::servers`).
     StartsServer,
+    /// Another function of the writing module writes the item the race is
+    /// on, under a key built the same way from the same value (the entry's
+    /// `put({?MODULE, Module}, ...)` beside a
+    /// `[put({?MODULE, M}, ...) || M <- Modules]`).
+    SameKey,
 }
 
 /// Where a preparer's argument comes from.
@@ -51,6 +56,9 @@ pub(crate) enum Why {
 pub(crate) enum PrepArg {
     /// The value the worker passes as the entry's argument (from 0).
     Entry(usize),
+    /// A list holding only the value the worker passes as the entry's
+    /// argument (from 0): the rival takes a list of the things it writes.
+    EntryInList(usize),
     /// A constant the program passes there.
     Given(String),
     /// Nothing known: the harness picks a value as it does for its own
@@ -79,13 +87,16 @@ impl Preparer {
                 "after {}, which starts a server the entry calls by name",
                 self.mfa()
             ),
+            Why::SameKey => format!("after {}, which writes the same key", self.mfa()),
         }
     }
 
     /// Whether some argument is the entry's own (the call works on what
     /// the entry works on).
     pub(crate) fn shares(&self) -> bool {
-        self.args.iter().any(|a| matches!(a, PrepArg::Entry(_)))
+        self.args
+            .iter()
+            .any(|a| matches!(a, PrepArg::Entry(_) | PrepArg::EntryInList(_)))
     }
 }
 
@@ -302,6 +313,209 @@ fn blocks(body: &Body) -> impl Iterator<Item = &[ExprId]> {
     })
 }
 
+/// The writes whose key [`key_linked_rivals`] compares: the call and the
+/// position of the key among its arguments (for `ets:insert/2`, the first
+/// element of the tuple inserted).
+fn key_of_write(m: &str, f: &str, arity: usize) -> Option<(usize, bool)> {
+    Some(match (m, f, arity) {
+        ("persistent_term", "put", 2) => (0, false),
+        ("persistent_term", "erase", 1) => (0, false),
+        ("ets", "insert", 2) => (1, true),
+        ("ets", "delete", 2) => (1, false),
+        ("ets", "update_counter", 3 | 4) => (1, false),
+        ("ets", "update_element", 3) => (1, false),
+        _ => return None,
+    })
+}
+
+/// A key written out: its constant parts (`None` for the one variable part)
+/// and that variable.
+type KeyShape = (Vec<Option<String>>, VarId);
+
+/// The key a write call at `e` writes, when it is a variable or a tuple
+/// of constants and one variable (`{?MODULE, Module}`), with the table for
+/// an ETS write (its constant name; `None` for persistent_term).
+fn write_key(body: &Body, e: ExprId) -> Option<(String, Option<String>, KeyShape)> {
+    let Expr::Call {
+        target: CallTarget::Remote { module, function },
+        args,
+        ..
+    } = body.expr(e)
+    else {
+        return None;
+    };
+    let (m, f) = (atom_at(body, *module)?, atom_at(body, *function)?);
+    let (at, in_object) = key_of_write(&m, &f, args.len())?;
+    let table = if m == "ets" {
+        Some(atom_at(body, args[0])?)
+    } else {
+        None
+    };
+    let mut key = *args.get(at)?;
+    if in_object {
+        let Expr::Tuple(items) = body.expr(key) else {
+            return None;
+        };
+        key = *items.first()?;
+    }
+    let shape = match body.expr(key) {
+        Expr::Var(v) => (vec![None], *v),
+        Expr::Tuple(items) => {
+            let mut parts = Vec::new();
+            let mut var = None;
+            for &x in items {
+                match body.expr(x) {
+                    Expr::Var(v) if var.is_none() => {
+                        var = Some(*v);
+                        parts.push(None);
+                    }
+                    _ => parts.push(Some(const_text(body, x)?)),
+                }
+            }
+            (parts, var?)
+        }
+        _ => return None,
+    };
+    Some((format!("{m}:{f}/{}", args.len()), table, shape))
+}
+
+/// The position of the parameter bound to `var` in some clause of `func`.
+fn param_of(func: &racewit_syntax::ir::Function, var: VarId) -> Option<usize> {
+    func.clauses.iter().find_map(|&c| {
+        func.body
+            .clause(c)
+            .pats
+            .iter()
+            .position(|&p| matches!(func.body.pat(p), Pat::Var(v) if *v == var))
+    })
+}
+
+/// The parameter whose list a generator binding `var` walks
+/// (`[... || M <- Modules]`, `Modules` a parameter).
+fn generator_param(func: &racewit_syntax::ir::Function, var: VarId) -> Option<usize> {
+    let body = &func.body;
+    body.exprs.iter().find_map(|e| {
+        let Expr::Comprehension(c) = e else {
+            return None;
+        };
+        c.qualifiers.iter().find_map(|q| match q {
+            Qualifier::Generator { pat, expr, .. }
+                if matches!(body.pat(*pat), Pat::Var(v) if *v == var) =>
+            {
+                match body.expr(*expr) {
+                    Expr::Var(list) => param_of(func, *list),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+    })
+}
+
+/// Rivals of a suspect whose write puts a key made from a parameter of its
+/// function (`allow(Level, Module)` putting `{?MODULE, Module}`): the other
+/// exported functions of the same module that write a key built the same
+/// way (the same call, the same constants, the same table), from one of
+/// their own parameters or from each element of a parameter that is a list.
+/// Each is called with the value the entry's worker passes for that key (in
+/// a list for the latter), its other arguments left open: a writer of the
+/// very item the race is on, as the program has it. The value is followed
+/// from the entry to the writing function when the entry is that function
+/// or calls it passing its own parameter on.
+pub(crate) fn key_linked_rivals(
+    program: &Program,
+    entry: (&str, &str, u32),
+    write: &racewit_static::Access,
+) -> Vec<Preparer> {
+    let wm = write.module.as_str();
+    let Some(module) = program.module(wm) else {
+        return Vec::new();
+    };
+    let Some(site) = module.call_sites.get(write.site.index()) else {
+        return Vec::new();
+    };
+    let Some(wfunc) = module
+        .function_index
+        .get(&site.function)
+        .and_then(|&i| module.functions.get(i))
+    else {
+        return Vec::new();
+    };
+    let Some((call, table, (parts, var))) = (0..wfunc.body.exprs.len())
+        .map(|i| ExprId(i as u32))
+        .find(|&e| wfunc.source_map.expr(e) == site.span)
+        .and_then(|e| write_key(&wfunc.body, e))
+    else {
+        return Vec::new();
+    };
+    let Some(i) = param_of(wfunc, var) else {
+        return Vec::new();
+    };
+    // The entry's argument that becomes the writing function's parameter.
+    let (em, ef, ea) = entry;
+    let from_entry = if (em, ef, ea) == (wm, wfunc.name.as_str(), wfunc.arity) {
+        Some(i)
+    } else {
+        program.function(em, ef, ea).and_then(|efunc| {
+            let body = &efunc.body;
+            body.exprs.iter().find_map(|e| {
+                let Expr::Call { target, args, .. } = e else {
+                    return None;
+                };
+                let calls_w = match target {
+                    CallTarget::Local { name, .. } => em == wm && *name == wfunc.name,
+                    CallTarget::Remote { module, function } => {
+                        atom_at(body, *module).as_deref() == Some(wm)
+                            && atom_at(body, *function).as_deref() == Some(wfunc.name.as_str())
+                    }
+                    CallTarget::Apply { .. } => false,
+                };
+                if !calls_w || args.len() != wfunc.arity as usize {
+                    return None;
+                }
+                match body.expr(args[i]) {
+                    Expr::Var(v) => param_of(efunc, *v),
+                    _ => None,
+                }
+            })
+        })
+    };
+    let Some(k) = from_entry else {
+        return Vec::new();
+    };
+    let mut out: Vec<Preparer> = Vec::new();
+    for func in module.functions.iter().filter(|g| g.exported) {
+        if func.name == wfunc.name && func.arity == wfunc.arity {
+            continue;
+        }
+        let body = &func.body;
+        let found = (0..body.exprs.len()).find_map(|x| {
+            let (c, t, (p, u)) = write_key(body, ExprId(x as u32))?;
+            if c != call || t != table || p != parts {
+                return None;
+            }
+            match param_of(func, u) {
+                Some(j) => Some((j, PrepArg::Entry(k))),
+                None => generator_param(func, u).map(|j| (j, PrepArg::EntryInList(k))),
+            }
+        });
+        if let Some((j, arg)) = found {
+            let mut args = vec![PrepArg::Open; func.arity as usize];
+            args[j] = arg;
+            let p = Preparer {
+                module: wm.to_string(),
+                function: func.name.to_string(),
+                args,
+                why: Why::SameKey,
+            };
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
 /// Whether a call of `(m, f, a)` may write shared state of `category`: some
 /// call it makes, directly or through the program's functions it calls by
 /// name (a few levels deep), is an operation of that category that writes
@@ -454,6 +668,52 @@ mod tests {
                 ("new", &[PrepArg::Entry(0)][..]),
                 ("delete", &[PrepArg::Entry(0)][..]),
             ]
+        );
+    }
+
+    #[test]
+    fn a_writer_of_the_same_key_from_a_list_is_a_rival() {
+        // `allow/2` caches the default level under `{levels, Module}`;
+        // `set_level/2` writes the same key for each module of a list,
+        // `reset/1` under another key shape, `other/1` in another table.
+        let p = program(&[
+            (
+                "levels",
+                "-module(levels).\n-export([allow/2, set_level/2, reset/1]).\n\
+                 allow(Level, Module) ->\n\
+                 \x20   case persistent_term:get({levels, Module}, undefined) of\n\
+                 \x20       undefined -> persistent_term:put({levels, Module}, 5), Level =< 5;\n\
+                 \x20       L -> Level =< L\n\
+                 \x20   end.\n\
+                 set_level(Modules, L) -> [persistent_term:put({levels, M}, L) || M <- Modules], ok.\n\
+                 reset(M) -> persistent_term:put({other, M}, 0).\n",
+            ),
+            (
+                "front",
+                "-module(front).\n-export([allow/2]).\n\
+                 allow(Level, Module) -> levels:allow(Level, Module).\n",
+            ),
+        ]);
+        let analysis = racewit_static::find_suspects(&p, &racewit_static::StaticOptions::default());
+        let suspect = analysis
+            .suspects
+            .iter()
+            .find(|s| s.write.function == "levels:allow/2")
+            .expect("the allow pair is reported");
+        let want = vec![Preparer {
+            module: "levels".into(),
+            function: "set_level".into(),
+            args: vec![PrepArg::EntryInList(1), PrepArg::Open],
+            why: Why::SameKey,
+        }];
+        assert_eq!(
+            key_linked_rivals(&p, ("levels", "allow", 2), &suspect.write),
+            want
+        );
+        // Followed from an entry that passes its own parameter on.
+        assert_eq!(
+            key_linked_rivals(&p, ("front", "allow", 2), &suspect.write),
+            want
         );
     }
 
