@@ -71,11 +71,12 @@
 //! application environment starts empty and is shared state (`ac_tab`
 //! items); the OS environment is empty and the emulator has no arguments.
 //! The node's standard processes `init`, `user`, `kernel_sup`,
-//! `application_controller`, `global_name_server`, `logger` and
-//! `file_server_2` are registered and alive from the start, never
-//! scheduled (a message to one is dropped, a signal ignored; a message to
-//! the file server parks its sender, as touching the host), with the named
-//! tables `ac_tab`, `global_names` and `logger` (empty).
+//! `application_controller`, `global_name_server`, `logger`,
+//! `file_server_2` and `code_server` are registered and alive from the
+//! start, never scheduled (a message to one is dropped, a signal ignored;
+//! a message to the file or code server parks its sender, as touching the
+//! host), with the named tables `ac_tab`, `global_names` and `logger`
+//! (empty).
 //!
 //! Calls racewit does not run park the calling process
 //! ([`ProcStatus::Parked`]) with a [`ParkReason`]: an OTP module that is not

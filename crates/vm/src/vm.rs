@@ -245,6 +245,12 @@ pub(crate) const SYSTEM: &[SystemProcess] = &[
         initial: ("proc_lib", "init_p", 5),
         host: Some("the node's file server"),
     },
+    SystemProcess {
+        name: "code_server",
+        current: ("code_server", "loop", 1),
+        initial: ("erlang", "apply", 2),
+        host: Some("the node's code server"),
+    },
 ];
 
 /// Index of `user` in [`SYSTEM`] (every root's group leader).
