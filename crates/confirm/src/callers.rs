@@ -71,22 +71,6 @@ const SPAWNS: &[(&str, &str, u32, usize)] = &[
     ("proc_lib", "start_monitor", 5, 0),
 ];
 
-/// How many elements a list expression has, when it is written out
-/// (`[A, B]`, `[]`).
-fn list_length(body: &racewit_syntax::ir::Body, mut e: racewit_syntax::ir::ExprId) -> Option<u32> {
-    let mut n = 0;
-    loop {
-        match body.expr(e) {
-            Expr::Nil => return Some(n),
-            Expr::Cons(_, tail) => {
-                n += 1;
-                e = *tail;
-            }
-            _ => return None,
-        }
-    }
-}
-
 /// Callbacks an OTP behaviour calls from its own process, one request at a
 /// time.
 pub(crate) const CALLBACKS: &[(&str, u32)] = &[
@@ -154,7 +138,7 @@ impl Callers {
                         && let Expr::Tuple(mfa) = body.expr(*start)
                         && let [m, f, a] = mfa.as_slice()
                         && let (Some(m), Some(f), Some(n)) =
-                            (atom(*m), atom(*f), list_length(body, *a))
+                            (atom(*m), atom(*f), body.written_list_len(*a))
                     {
                         let loc = program.sources.location(map.exprs[i]);
                         let file = std::path::Path::new(&loc.file)
@@ -208,7 +192,7 @@ impl Callers {
                         .iter()
                         .find(|&&(sm, sf, sa, _)| sm == m && sf == f && sa as usize == args.len())
                         && let (Some(bm), Some(bf)) = (atom(args[at]), atom(args[at + 1]))
-                        && let Some(n) = list_length(body, args[at + 2])
+                        && let Some(n) = body.written_list_len(args[at + 2])
                     {
                         let spawner = (mname.to_string(), func.name.to_string(), func.arity);
                         let list = spawned

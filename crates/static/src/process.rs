@@ -807,19 +807,6 @@ fn child_starts(units: &Units<'_>) -> Vec<(u32, crate::units::FnId)> {
         Expr::Lit(Literal::Atom(a)) => Some(a.clone()),
         _ => None,
     };
-    let list_len = |body: &Body, mut e: ExprId| {
-        let mut n = 0u32;
-        loop {
-            match body.expr(e) {
-                Expr::Nil => return Some(n),
-                Expr::Cons(_, tail) => {
-                    n += 1;
-                    e = *tail;
-                }
-                _ => return None,
-            }
-        }
-    };
     let mfa = |body: &Body, e: ExprId| {
         let Expr::Tuple(parts) = body.expr(e) else {
             return None;
@@ -827,7 +814,7 @@ fn child_starts(units: &Units<'_>) -> Vec<(u32, crate::units::FnId)> {
         let [m, f, a] = parts.as_slice() else {
             return None;
         };
-        Some((atom(body, *m)?, atom(body, *f)?, list_len(body, *a)?))
+        Some((atom(body, *m)?, atom(body, *f)?, body.written_list_len(*a)?))
     };
     let mut out = Vec::new();
     for (mi, m) in units.modules.iter().enumerate() {

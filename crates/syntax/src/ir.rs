@@ -275,6 +275,21 @@ impl Body {
     pub fn var_count(&self) -> usize {
         self.vars.len()
     }
+    /// How many elements the list expression `e` has, when it is written
+    /// out to its end (`[A, B]`, `[]`); `None` for anything else.
+    pub fn written_list_len(&self, mut e: ExprId) -> Option<u32> {
+        let mut n = 0;
+        loop {
+            match self.expr(e) {
+                Expr::Nil => return Some(n),
+                Expr::Cons(_, tail) => {
+                    n += 1;
+                    e = *tail;
+                }
+                _ => return None,
+            }
+        }
+    }
 }
 
 /// Spans of the nodes of a [`Body`], indexed like its arenas.
