@@ -118,7 +118,9 @@ fn table_words(msg: &str) -> String {
         .strip_prefix("can't find include file \"")
         .or_else(|| msg.strip_prefix("can't find include lib \""))
     {
-        return format!("missing include {}", rest.trim_end_matches('"'));
+        // The name ends at its closing quote; a hint may follow it.
+        let name = rest.split_once('"').map_or(rest, |(n, _)| n);
+        return format!("missing include {name}");
     }
     // The table prints the macro name as an Erlang term (quoted if needed).
     if let Some(name) = msg

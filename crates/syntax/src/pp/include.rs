@@ -442,6 +442,34 @@ impl SearchPath {
         out
     }
 
+    /// The application an `-include_lib` path names (its first component,
+    /// after `$VAR` expansion), when no library root, enclosing project,
+    /// enclosing directory or installed OTP holds an application of that
+    /// name: the header is missing because the whole application is (a
+    /// dependency not fetched, a library root not given), not because the
+    /// application lacks the file.
+    pub fn missing_application(&self, cache: &HeaderCache, name: &str) -> Option<String> {
+        let name = expand_var(name);
+        let Some(Component::Normal(app)) = Path::new(&name).components().next() else {
+            return None;
+        };
+        let app = app.to_string_lossy().into_owned();
+        let ancestors = self.spelled_ancestors();
+        let in_roots = self
+            .lib_roots
+            .iter()
+            .chain(cache.project_roots(&self.module_dir, &ancestors).iter())
+            .chain(otp_lib_dirs())
+            .any(|root| cache.apps_in(root).contains_key(&app));
+        let enclosing = ancestors.iter().any(|(_, abs)| {
+            abs.file_name().is_some_and(|n| {
+                let n = n.to_string_lossy();
+                n.split_once('-').map_or(&*n, |(a, _)| a) == app
+            })
+        });
+        (!in_roots && !enclosing).then_some(app)
+    }
+
     /// Resolve `-include_lib(name)` from a file in `from_dir`.
     pub fn find_include_lib(
         &self,

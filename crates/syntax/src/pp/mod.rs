@@ -1181,7 +1181,18 @@ impl<'e> Preprocessor<'e> {
                             path.display()
                         )
                     }
-                    None => format!("can't find {what} \"{}\"", name.0),
+                    None => match lib
+                        .then(|| self.search.missing_application(cache, &name.0))
+                        .flatten()
+                    {
+                        Some(app) => format!(
+                            "can't find {what} \"{}\": no application `{app}` in the library \
+                             paths (a dependency not fetched? `rebar3 get-deps` puts them in \
+                             _build/default/lib; or name its parent directory with --lib-dir)",
+                            name.0
+                        ),
+                        None => format!("can't find {what} \"{}\"", name.0),
+                    },
                 };
                 self.error(DiagnosticCode::E020MissingInclude, name.1, msg);
                 return;

@@ -416,6 +416,30 @@ fn include_lib_resolution() {
     assert_eq!(got, "f ( ) -> { new , dep , own } . !E020:4");
 }
 
+/// A header of an application that is nowhere to be found says so, and
+/// what to do; a header missing from an application that is there does not.
+#[test]
+fn include_lib_of_a_missing_application_says_what_to_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(root, "proj/deps/dep/include/d.hrl", "-define(D, dep).\n");
+    let path = root.join("proj/src/m.erl");
+    let text = "-include_lib(\"parse_trans_x/include/exprecs.hrl\").\n-include_lib(\"dep/include/gone.hrl\").\n";
+    let file = SourceFile::new(path.clone(), Arc::from(text));
+    let (toks, _) = tokenize(FileId(0), text);
+    let out = preprocess(FileId(0), &file, toks, &PpEnv::default());
+    let messages: Vec<&str> = out.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "can't find include lib \"parse_trans_x/include/exprecs.hrl\": no application \
+             `parse_trans_x` in the library paths (a dependency not fetched? `rebar3 get-deps` \
+             puts them in _build/default/lib; or name its parent directory with --lib-dir)",
+            "can't find include lib \"dep/include/gone.hrl\"",
+        ]
+    );
+}
+
 #[test]
 fn include_lib_from_otp() {
     if !Path::new("/usr/lib/erlang/lib").is_dir() {
