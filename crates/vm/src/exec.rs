@@ -1601,9 +1601,9 @@ impl Vm {
                     if !md.prelude {
                         ev.span = md.sites.get(*site as usize).map(|s| s.span);
                     }
-                    if let Some(call) = target.and_then(crate::vm::host_request) {
+                    if let Some((why, call)) = target.and_then(crate::vm::parked_request) {
                         let span = ev.span;
-                        return Ok(self.park(p, call, crate::library::ParkReason::Host, span));
+                        return Ok(self.park(p, call, why, span));
                     }
                     match target {
                         Some(t) => {

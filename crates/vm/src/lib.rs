@@ -72,11 +72,14 @@
 //! items); the OS environment is empty and the emulator has no arguments.
 //! The node's standard processes `init`, `user`, `kernel_sup`,
 //! `application_controller`, `global_name_server`, `logger`,
-//! `file_server_2` and `code_server` are registered and alive from the
-//! start, never scheduled (a message to one is dropped, a signal ignored;
-//! a message to the file or code server parks its sender, as touching the
-//! host), with the named tables `ac_tab`, `global_names` and `logger`
-//! (empty).
+//! `file_server_2`, `code_server` and `rex` are registered and alive from
+//! the start, never scheduled (a message to one is dropped, a signal
+//! ignored; a message to the file or code server parks its sender, as
+//! touching the host, and one to the rpc server `rex` as unsupported), with
+//! the named tables `ac_tab`, `global_names` and `logger` (empty).
+//! `erlang:spawn_request/1..5` spawns on this node at once and answers a
+//! request for any other node `noconnection` (the node is not
+//! distributed), so OTP's `erpc`, and `rpc:call` over it, run.
 //!
 //! Calls racewit does not run park the calling process
 //! ([`ProcStatus::Parked`]) with a [`ParkReason`]: an OTP module that is not

@@ -113,6 +113,8 @@ pub const OTP_LIBRARY_MODULES: &[(&str, &str)] = &[
     ("stdlib", "unicode"),
     ("kernel", "inet_parse"),
     ("kernel", "inet"),
+    ("kernel", "erpc"),
+    ("kernel", "rpc"),
 ];
 
 /// Modules whose work touches the host (files, ports, sockets, the shell,

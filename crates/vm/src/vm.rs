@@ -9,6 +9,7 @@ use crate::atom::Atom;
 use crate::code::{CodeTable, Origin, Target, compile_onto, compile_programs};
 use crate::ets::EtsStore;
 use crate::event::Event;
+use crate::library::ParkReason;
 use crate::mnesia::MnesiaStore;
 use crate::process::{ProcName, ProcStatus, Process, Start, TimerJob};
 use crate::term::{Pid, Term};
@@ -192,13 +193,14 @@ pub(crate) struct SystemProcess {
     pub name: &'static str,
     pub current: (&'static str, &'static str, i64),
     pub initial: (&'static str, &'static str, i64),
-    /// What it serves from the host, for a server whose every answer
-    /// would: a message to it parks the sender (the request would touch
-    /// the host, [`crate::library::ParkReason::Host`]) instead of being
-    /// dropped. Such a request comes from the library code that fronts
-    /// the server (OTP's `file`) when a program carries that code itself,
-    /// as the OTP tree does.
-    pub host: Option<&'static str>,
+    /// What it serves, for a server racewit does not run: a message to it
+    /// parks the sender instead of being dropped, for the reason given
+    /// ([`ParkReason::Host`] when every answer would come from the host,
+    /// [`ParkReason::Unsupported`] when racewit does not model the server).
+    /// Such a request comes from the library code that fronts the server
+    /// (OTP's `file`, `rpc`), which a program may carry itself, as the OTP
+    /// tree does, or which racewit runs from the installed OTP.
+    pub serves: Option<(ParkReason, &'static str)>,
 }
 
 /// The node's standard processes, `<0.N.0>` with N their index.
@@ -207,49 +209,55 @@ pub(crate) const SYSTEM: &[SystemProcess] = &[
         name: "init",
         current: ("init", "boot_loop", 2),
         initial: ("erl_init", "start", 2),
-        host: None,
+        serves: None,
     },
     SystemProcess {
         name: "user",
         current: ("user", "server_loop", 2),
         initial: ("erlang", "apply", 2),
-        host: None,
+        serves: None,
     },
     SystemProcess {
         name: "kernel_sup",
         current: ("gen_server", "loop", 7),
         initial: ("proc_lib", "init_p", 5),
-        host: None,
+        serves: None,
     },
     SystemProcess {
         name: "application_controller",
         current: ("gen_server", "loop", 7),
         initial: ("erlang", "apply", 2),
-        host: None,
+        serves: None,
     },
     SystemProcess {
         name: "global_name_server",
         current: ("gen_server", "loop", 7),
         initial: ("proc_lib", "init_p", 5),
-        host: None,
+        serves: None,
     },
     SystemProcess {
         name: "logger",
         current: ("gen_server", "loop", 7),
         initial: ("proc_lib", "init_p", 5),
-        host: None,
+        serves: None,
     },
     SystemProcess {
         name: "file_server_2",
         current: ("gen_server", "loop", 7),
         initial: ("proc_lib", "init_p", 5),
-        host: Some("the node's file server"),
+        serves: Some((ParkReason::Host, "the node's file server")),
     },
     SystemProcess {
         name: "code_server",
         current: ("code_server", "loop", 1),
         initial: ("erlang", "apply", 2),
-        host: Some("the node's code server"),
+        serves: Some((ParkReason::Host, "the node's code server")),
+    },
+    SystemProcess {
+        name: "rex",
+        current: ("gen_server", "loop", 7),
+        initial: ("proc_lib", "init_p", 5),
+        serves: Some((ParkReason::Unsupported, "the node's rpc server")),
     },
 ];
 
@@ -313,12 +321,13 @@ pub(crate) fn system_pid(i: usize) -> Pid {
     Pid(crate::term::SYSTEM_PID_BASE + i as u32)
 }
 
-/// The request text of a message to a system process that serves from the
-/// host (see [`SystemProcess::host`]): the call a parked sender names.
-pub(crate) fn host_request(pid: Pid) -> Option<String> {
+/// Why a message to a system process that racewit does not run parks its
+/// sender (see [`SystemProcess::serves`]), and the call the parked sender
+/// names.
+pub(crate) fn parked_request(pid: Pid) -> Option<(ParkReason, String)> {
     let sp = system_process(pid)?;
-    let what = sp.host?;
-    Some(format!("erlang:send/2 to {}, {what}", sp.name))
+    let (why, what) = sp.serves?;
+    Some((why, format!("erlang:send/2 to {}, {what}", sp.name)))
 }
 
 /// The system process behind `pid`, if it is one.

@@ -215,3 +215,30 @@ fn no_timeout_fires_while_a_process_is_parked() {
         out.stdout
     );
 }
+
+/// The node's rpc server `rex` is registered but not run: OTP's `rpc`
+/// (run from the installed OTP) reaches it for `block_call`, and the caller
+/// stops there, named, instead of waiting forever for an answer that a
+/// dropped message never gets. `rpc:call/5` to this node runs over
+/// `erpc` and `spawn_request`, and returns.
+#[test]
+fn a_request_to_the_rpc_server_stops_named() {
+    if racewit_otp::discover().is_none() {
+        eprintln!("skipped: no installed OTP (rpc and erpc run from its sources)");
+        return;
+    }
+    let out = run_with(
+        &module(
+            "main() ->\n    6 = rpc:call(node(), lists, sum, [[1, 2, 3]], 1000),\n    \
+             rpc:block_call(node(), lists, sum, [[1]]).",
+        ),
+        racewit_otp::installed(),
+    );
+    assert!(
+        out.stdout.starts_with(
+            "racewit: stopped at unsupported call erlang:send/2 to rex, the node's rpc server"
+        ),
+        "{}",
+        out.stdout
+    );
+}

@@ -1,9 +1,9 @@
-%% Checks: a node's standard processes and tables are there from the start: init, user, kernel_sup, application_controller, global_name_server, logger, file_server_2 and code_server are registered and alive; ac_tab, global_names and logger are named tables with their owners, type and protection.
+%% Checks: a node's standard processes and tables are there from the start: init, user, kernel_sup, application_controller, global_name_server, logger, file_server_2, code_server and rex are registered and alive; ac_tab, global_names and logger are named tables with their owners, type and protection.
 -module(sem_system_processes).
 -export([main/0]).
 
 main() ->
-    Names = [init, user, kernel_sup, application_controller, global_name_server, logger, file_server_2, code_server],
+    Names = [init, user, kernel_sup, application_controller, global_name_server, logger, file_server_2, code_server, rex],
     Alive = [{N, is_pid(whereis(N)) andalso is_process_alive(whereis(N))} || N <- Names],
     Registered = [N || N <- Names, lists:member(N, registered())],
     Init = whereis(init) =:= list_to_pid("<0.0.0>"),

@@ -1221,7 +1221,7 @@ pub fn hash_term(t: &Term) -> u64 {
     h >> 1
 }
 
-fn fun_mfa(f: &Term) -> Term {
+pub(super) fn fun_mfa(f: &Term) -> Term {
     match f {
         Term::Fun(fun) => match &**fun {
             Fun::Export {
@@ -1691,8 +1691,8 @@ pub(crate) fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             .and_then(|n| ctx.vm.registry.get(&n).copied()),
         _ => return Flow::badarg(),
     };
-    if let Some(call) = target.and_then(crate::vm::host_request) {
-        return Flow::ParkWith(crate::library::ParkReason::Host, call);
+    if let Some((why, call)) = target.and_then(crate::vm::parked_request) {
+        return Flow::ParkWith(why, call);
     }
     let text = format!("{} ! {}", format::brief(dest), format::brief(&msg));
     match target {

@@ -32,6 +32,7 @@ mod math;
 mod mnesia;
 mod node_env;
 mod persistent_term;
+mod spawn_request;
 mod timers;
 mod trace;
 mod world;
@@ -220,6 +221,7 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         trace::register(&mut t);
         world::register(&mut t);
         timers::register(&mut t);
+        spawn_request::register(&mut t);
         t.0
     })
 }
