@@ -37,6 +37,9 @@ pub enum DiagnosticCode {
     E032Unsupported,
     /// A module name that clashes with another loaded file.
     E033DuplicateModule,
+    /// An `ets:fun2ms/1` or `dbg:fun2ms/1` call the `ms_transform` parse
+    /// transform refuses (the call is left as written).
+    E034MatchSpecTransform,
     /// `-warning(...)` reached.
     W001WarningDirective,
     /// A directory that is a symlink back to one being walked.
@@ -63,6 +66,7 @@ impl DiagnosticCode {
             DiagnosticCode::E031UnboundVar => "E031",
             DiagnosticCode::E032Unsupported => "E032",
             DiagnosticCode::E033DuplicateModule => "E033",
+            DiagnosticCode::E034MatchSpecTransform => "E034",
             DiagnosticCode::W001WarningDirective => "W001",
             DiagnosticCode::W002SymlinkLoop => "W002",
             DiagnosticCode::W003ConfigNotUsed => "W003",

@@ -118,6 +118,20 @@ pub struct Module {
     pub call_sites: Vec<CallSite>,
     /// Number of `fun` expressions (indexed by [`FunId`]).
     pub fun_count: u32,
+    /// The `ets:fun2ms/1` and `dbg:fun2ms/1` calls the `ms_transform` parse
+    /// transform rewrote into match specifications, in source order.
+    pub fun2ms: Vec<Fun2ms>,
+}
+
+/// A `fun2ms` call rewritten into the match specification the compiler
+/// puts there (the IR holds the lowered literal in its place).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fun2ms {
+    /// The `fun` the call was given.
+    pub span: Span,
+    /// The match specification as Erlang text (variables of the enclosing
+    /// function by name).
+    pub text: String,
 }
 
 impl Module {
@@ -145,6 +159,9 @@ impl Module {
         }
         for c in &mut module.call_sites {
             fix(&mut c.span);
+        }
+        for m in &mut module.fun2ms {
+            fix(&mut m.span);
         }
         for f in &mut module.functions {
             fix(&mut f.span);

@@ -6,13 +6,15 @@
 //! `None` only when the file has no `-module(Name)` attribute.
 //!
 //! Module-level work happens here (attributes, exports, imports, records,
-//! `-compile` options, and EUnit's parse transforms `eunit_autoexport` and
-//! `eunit_striptests`, which `eunit.hrl` names); function bodies are
+//! `-compile` options, EUnit's parse transforms `eunit_autoexport` and
+//! `eunit_striptests`, which `eunit.hrl` names, and `ms_transform`, which
+//! `ms_transform.hrl` names, in `ms_transform`); function bodies are
 //! lowered by the `body` module. The IR pretty printer is
 //! [`pretty::pretty_module`].
 
 mod bifs;
 mod body;
+mod ms_transform;
 pub mod pretty;
 
 use std::collections::BTreeMap;
@@ -130,6 +132,8 @@ pub struct ModuleLowerer {
     exports: Vec<(FunName, Span)>,
     export_all: bool,
     transforms: Vec<Transform>,
+    /// The `fun2ms` calls `ms_transform` rewrote.
+    fun2ms: Vec<ir::Fun2ms>,
     behaviours: Vec<Name>,
     attributes: Vec<ir::Attribute>,
     ctx: ModuleCtx,
@@ -149,6 +153,7 @@ impl ModuleLowerer {
             exports: Vec::new(),
             export_all: false,
             transforms: Vec::new(),
+            fun2ms: Vec::new(),
             behaviours: Vec::new(),
             attributes: Vec::new(),
             ctx: ModuleCtx {
@@ -239,7 +244,26 @@ impl ModuleLowerer {
             self.function_before_module = true;
         }
         self.ctx.current_function = self.functions.len() as u32;
-        let lowered = body::lower_function(&mut self.ctx, f, false);
+        // `ms_transform` rewrites the function's `fun2ms` calls first (it
+        // knows the records defined before the function, as the compiler's
+        // parse transform does when it walks the forms in order).
+        let transformed = if self.transforms.iter().any(|t| t.module == "ms_transform") {
+            ms_transform::transform_function(f, &self.ctx.records)
+        } else {
+            None
+        };
+        let lowered = match transformed {
+            Some((g, rewritten, mut diags)) => {
+                self.diags.append(&mut diags);
+                self.fun2ms
+                    .extend(rewritten.into_iter().map(|r| ir::Fun2ms {
+                        span: r.fun_span,
+                        text: ms_transform::literal_text(&r.literal),
+                    }));
+                body::lower_function(&mut self.ctx, &g, false)
+            }
+            None => body::lower_function(&mut self.ctx, f, false),
+        };
         self.functions.push(lowered);
     }
 
@@ -379,7 +403,8 @@ impl ModuleLowerer {
 
         // Parse transforms run in the order the module names them, before
         // exports are settled (as the compiler runs them); racewit models
-        // EUnit's and leaves any other alone.
+        // EUnit's here, `ms_transform` function by function as each is
+        // lowered, and leaves any other alone.
         let mut auto_exports: Vec<FunName> = Vec::new();
         let transforms = std::mem::take(&mut self.transforms);
         for t in &transforms {
@@ -445,6 +470,7 @@ impl ModuleLowerer {
             records,
             call_sites: self.ctx.call_sites,
             fun_count: self.ctx.fun_count,
+            fun2ms: self.fun2ms,
         };
         (Some(module), self.diags)
     }

@@ -138,12 +138,13 @@ fn mentions_parse_transform(c: &Const) -> bool {
     }
 }
 
-/// EUnit's parse transforms, which racewit models (the calls they leave
-/// are compared like any others).
+/// The parse transforms racewit models, EUnit's and `ms_transform` (the
+/// calls they leave are compared like any others).
 fn modelled_transform(c: &Const) -> bool {
     matches!(c, Const::Tuple(v) if matches!(v.as_slice(),
         [Const::Atom(p), Const::Atom(m)]
-            if p == "parse_transform" && (m == "eunit_autoexport" || m == "eunit_striptests")))
+            if p == "parse_transform"
+                && matches!(m.as_str(), "eunit_autoexport" | "eunit_striptests" | "ms_transform")))
 }
 
 fn strip_modelled(c: &Const) -> Const {
@@ -236,9 +237,9 @@ fn compare_with(
         };
         compare("functions", &ours.functions, &theirs.functions);
         compare("exports", &ours.exports, &theirs.exports);
-        // A parse transform (`ets:fun2ms`, `merl`) rewrites calls before the
-        // compiler sees them; racewit does not run parse transforms other
-        // than EUnit's.
+        // A parse transform (`merl`'s, `qlc`'s) rewrites calls before the
+        // compiler sees them; racewit runs no parse transforms but EUnit's
+        // and `ms_transform`.
         if !uses_parse_transform(m) {
             compare("remote calls", &ours.remote_calls, &theirs.remote_calls);
             compare("local calls", &ours.local_calls, &theirs.local_calls);

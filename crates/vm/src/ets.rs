@@ -320,9 +320,14 @@ pub fn match_pattern(pat: &Term, t: &Term, binds: &mut Vec<(u32, Term)>) -> bool
     }
 }
 
+/// The number of a match variable `'$N'` (`'$0'`, or digits with no
+/// leading zero, as the BEAM reads them: `'$01'` is a plain atom).
 pub fn ms_var(name: &str) -> Option<u32> {
     let rest = name.strip_prefix('$')?;
     if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if rest.len() > 1 && rest.starts_with('0') {
         return None;
     }
     rest.parse().ok()

@@ -118,6 +118,7 @@ pub mod layout;
 pub mod library;
 pub mod limits;
 pub mod liveness;
+pub mod match_spec;
 pub mod mnesia;
 pub mod pattern;
 pub mod prelude;

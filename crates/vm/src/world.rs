@@ -35,6 +35,11 @@ pub struct World {
     pub(crate) arrays: imbl::OrdMap<u64, imbl::Vector<i64>>,
     /// State of the byte stream of `crypto:strong_rand_bytes/1`.
     pub(crate) rand_state: u64,
+    /// Compiled match specifications by reference number: what
+    /// `ets:match_spec_compile/1` made, each its checked source (the BEAM's
+    /// is a magic reference to a compiled program; a reference here too, so
+    /// it prints, compares and tests `is_reference` the same way).
+    pub(crate) compiled_ms: imbl::OrdMap<u64, crate::term::Term>,
 }
 
 /// The seed of the random byte stream (any fixed value: runs repeat).
@@ -47,6 +52,7 @@ impl Default for World {
             log: Arc::new(Vec::new()),
             arrays: imbl::OrdMap::new(),
             rand_state: RAND_SEED,
+            compiled_ms: imbl::OrdMap::new(),
         }
     }
 }

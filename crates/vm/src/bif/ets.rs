@@ -1,12 +1,13 @@
 //! `ets:*`: every call is a visible read or write of a table (and key).
 
+use crate::arith;
 use crate::atom::Atom;
-use crate::bif::{Ctx, Flow, Table, badarg, tuple2};
-use crate::ets::{Kind, Protection, Table as EtsTable, match_pattern, ms_var};
+use crate::bif::{Ctx, Flow, Table, tuple2};
+use crate::ets::{Kind, Protection, Table as EtsTable, match_pattern};
 use crate::event::{Access, EventKind, SharedItem};
 use crate::format::brief;
+use crate::match_spec::{self, Dialect, Subject};
 use crate::term::{Term, exact_eq};
-use crate::{arith, bif};
 
 pub fn register(t: &mut Table) {
     t.ctx("ets", "new", 2, new);
@@ -581,142 +582,36 @@ fn match_delete(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     result(ctx, Term::bool(true))
 }
 
-/// Run a match specification against one object: `Some(result)` when a clause matches.
-pub fn run_match_spec(spec: &[Term], obj: &Term) -> Result<Option<Term>, Term> {
-    for clause in spec {
-        let Term::Tuple(c) = clause else {
-            return Err(badarg());
-        };
-        if c.len() != 3 {
-            return Err(badarg());
-        }
-        let mut b = Vec::new();
-        if !match_pattern(&c[0], obj, &mut b) {
-            continue;
-        }
-        let guards = c[1].list_to_vec().ok_or_else(badarg)?;
-        let ok = guards
-            .iter()
-            .all(|g| matches!(ms_eval(g, obj, &b), Ok(Term::Atom(Atom::TRUE))));
-        if !ok {
-            continue;
-        }
-        let body = c[2].list_to_vec().ok_or_else(badarg)?;
-        let mut last = Term::Nil;
-        for e in &body {
-            last = ms_eval(e, obj, &b).unwrap_or(Term::Nil);
-        }
-        return Ok(Some(last));
-    }
-    Ok(None)
+/// Is `spec` a match specification the BEAM's table compiler accepts
+/// (`ets:select/2` and the others raise `badarg` on one it rejects)?
+pub fn table_spec_ok(spec: &Term) -> bool {
+    match_spec::check(spec, Dialect::Table).is_empty()
 }
 
-fn ms_eval(e: &Term, obj: &Term, b: &[(u32, Term)]) -> Result<Term, Term> {
-    match e {
-        Term::Atom(a) => {
-            let n = a.name();
-            if n == "$_" {
-                return Ok(obj.clone());
-            }
-            if n == "$$" {
-                let mut v = b.to_vec();
-                v.sort_by_key(|(k, _)| *k);
-                return Ok(Term::list(v.into_iter().map(|(_, t)| t).collect()));
-            }
-            if let Some(k) = ms_var(n) {
-                return b
-                    .iter()
-                    .find(|(x, _)| *x == k)
-                    .map(|(_, t)| t.clone())
-                    .ok_or_else(badarg);
-            }
-            Ok(e.clone())
-        }
-        Term::Tuple(items) if items.len() == 1 => match &items[0] {
-            Term::Tuple(inner) => {
-                let v: Result<Vec<Term>, Term> = inner.iter().map(|x| ms_eval(x, obj, b)).collect();
-                Ok(Term::tuple(v?))
-            }
-            other => Ok(other.clone()),
-        },
-        Term::Tuple(items) if !items.is_empty() => {
-            let Term::Atom(op) = items[0] else {
-                return Err(badarg());
-            };
-            let name = op.name();
-            if name == "const" && items.len() == 2 {
-                return Ok(items[1].clone());
-            }
-            if name == "andalso" || name == "and" {
-                for x in &items[1..] {
-                    if !matches!(ms_eval(x, obj, b)?, Term::Atom(Atom::TRUE)) {
-                        return Ok(Term::bool(false));
-                    }
-                }
-                return Ok(Term::bool(true));
-            }
-            if name == "orelse" || name == "or" {
-                for x in &items[1..] {
-                    if matches!(ms_eval(x, obj, b)?, Term::Atom(Atom::TRUE)) {
-                        return Ok(Term::bool(true));
-                    }
-                }
-                return Ok(Term::bool(false));
-            }
-            let args: Result<Vec<Term>, Term> =
-                items[1..].iter().map(|x| ms_eval(x, obj, b)).collect();
-            let args = args?;
-            let binop = match name {
-                "+" => Some(racewit_syntax::ir::BinOp::Add),
-                "-" => Some(racewit_syntax::ir::BinOp::Sub),
-                "*" => Some(racewit_syntax::ir::BinOp::Mul),
-                "div" => Some(racewit_syntax::ir::BinOp::Div),
-                "rem" => Some(racewit_syntax::ir::BinOp::Rem),
-                ">" => Some(racewit_syntax::ir::BinOp::Greater),
-                "<" => Some(racewit_syntax::ir::BinOp::Less),
-                ">=" => Some(racewit_syntax::ir::BinOp::GreaterEq),
-                "=<" => Some(racewit_syntax::ir::BinOp::LessEq),
-                "==" => Some(racewit_syntax::ir::BinOp::Eq),
-                "/=" => Some(racewit_syntax::ir::BinOp::NotEq),
-                "=:=" => Some(racewit_syntax::ir::BinOp::ExactEq),
-                "=/=" => Some(racewit_syntax::ir::BinOp::ExactNotEq),
-                "xor" => Some(racewit_syntax::ir::BinOp::Xor),
-                _ => None,
-            };
-            if let (Some(op), 2) = (binop, args.len()) {
-                return arith::binop(op, &args[0], &args[1]);
-            }
-            if name == "not" && args.len() == 1 {
-                return arith::unop(racewit_syntax::ir::UnOp::Not, &args[0]);
-            }
-            match bif::lookup(Atom::ERLANG, op, args.len() as u32) {
-                Some(bif::Bif {
-                    kind: bif::BifKind::Pure(f),
-                    ..
-                }) => f(&args),
-                _ => Err(badarg()),
-            }
-        }
-        Term::Cons(_) | Term::Nil => {
-            let items = e.list_to_vec().ok_or_else(badarg)?;
-            let v: Result<Vec<Term>, Term> = items.iter().map(|x| ms_eval(x, obj, b)).collect();
-            Ok(Term::list(v?))
-        }
-        _ => Ok(e.clone()),
+/// Run a checked table match specification against one object: the
+/// matching clause's result, or `None`. The one evaluator of match
+/// specifications is [`match_spec::run`]; this is its table-object entry.
+pub fn run_match_spec(spec: &Term, obj: &Term, env: &match_spec::Env) -> Option<Term> {
+    match_spec::run(spec, Subject::Object(obj), env).map(|o| o.result)
+}
+
+/// What a match specification run by `pid` sees.
+pub fn ms_env(pid: crate::term::Pid) -> match_spec::Env {
+    match_spec::Env {
+        self_pid: Term::Pid(pid),
     }
 }
 
 fn select_results(ctx: &Ctx<'_>, id: u64, spec: &Term) -> Result<Vec<(Term, Term)>, Flow> {
-    let Some(spec) = spec.list_to_vec() else {
+    if !table_spec_ok(spec) {
         return Err(Flow::badarg());
-    };
+    }
+    let env = ms_env(ctx.pid());
     let t = ctx.vm.ets.get(id).expect("resolved");
     let mut out = Vec::new();
     for o in t.objects() {
-        match run_match_spec(&spec, &o) {
-            Ok(Some(r)) => out.push((o, r)),
-            Ok(None) => {}
-            Err(_) => return Err(Flow::badarg()),
+        if let Some(r) = run_match_spec(spec, &o, &env) {
+            out.push((o, r));
         }
     }
     Ok(out)

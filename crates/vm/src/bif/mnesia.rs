@@ -473,20 +473,20 @@ fn select(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         return Flow::badarg();
     };
     ev(ctx, "select", args, tab, None, Access::Read);
-    let Some(spec) = args[1].list_to_vec() else {
+    let spec = &args[1];
+    if !bif::ets::table_spec_ok(spec) {
         return Flow::badarg();
-    };
+    }
+    let env = bif::ets::ms_env(ctx.pid());
     let Some(t) = ctx.vm.mnesia.get(tab) else {
         return no_exists(vec![args[0].clone()]);
     };
-    let mut out = Vec::new();
-    for o in t.data.objects() {
-        match bif::ets_run_match_spec(&spec, &o) {
-            Ok(Some(r)) => out.push(r),
-            Ok(None) => {}
-            Err(_) => return Flow::badarg(),
-        }
-    }
+    let out = t
+        .data
+        .objects()
+        .iter()
+        .filter_map(|o| bif::ets::run_match_spec(spec, o, &env))
+        .collect();
     Flow::Value(Term::list(out))
 }
 

@@ -28,6 +28,7 @@ pub(crate) mod global;
 pub(crate) mod io;
 mod lists;
 mod maps;
+mod match_spec;
 mod math;
 mod mnesia;
 mod node_env;
@@ -207,6 +208,7 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         lists::register(&mut t);
         maps::register(&mut t);
         ets::register(&mut t);
+        match_spec::register(&mut t);
         io::register(&mut t);
         mnesia::register(&mut t);
         math::register(&mut t);
@@ -231,11 +233,6 @@ pub fn hash_text(s: &str) -> u64 {
     s.bytes().fold(0xcbf29ce484222325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
     })
-}
-
-/// Run an ETS match specification on one object.
-pub fn ets_run_match_spec(spec: &[Term], obj: &Term) -> Result<Option<Term>, Term> {
-    ets::run_match_spec(spec, obj)
 }
 
 /// `float_to_list/1`'s text.
