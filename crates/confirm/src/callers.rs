@@ -44,6 +44,20 @@ pub struct Callers {
     /// release tool writes the script): the init process starts each once
     /// per boot, one after another. With where the term is written.
     kernel_processes: BTreeMap<Mfa, String>,
+    /// Functions the program names as data to be run by whoever holds the
+    /// term: `{M, F, Args}` written with `M`, `F` atoms and `Args` a list
+    /// of known length (a supervisor's child start, an entry of boot or
+    /// configuration data that is later applied), and `apply(M, F, Args)`
+    /// written the same way. Each with the functions holding such a term
+    /// (the function whose process may run it), and whether the term sits
+    /// inside a fun (then another process may hold it).
+    named: BTreeMap<Mfa, Vec<(Mfa, bool)>>,
+    /// Modules whose `init/1` a synchronous start names
+    /// (`gen_server:start_link(M, Args, Opts)`, `supervisor:start_link(M,
+    /// Args)`, with or without a name), with the functions making each
+    /// start and whether it sits inside a fun. Such a start returns only
+    /// after `init/1` has, so `init/1` runs inside its starter's call.
+    sync_started: BTreeMap<String, Vec<(Mfa, bool)>>,
 }
 
 /// The functions that start a new process running `M:F(Args...)`, given
@@ -92,12 +106,25 @@ pub(crate) const CALLBACKS: &[(&str, u32)] = &[
     ("callback_mode", 0),
 ];
 
+/// Behaviours whose start runs the callback module's `init/1` in the new
+/// process and returns only once it has returned, with the arity of the
+/// start without a name (the named start takes one more argument first).
+const SYNC_STARTS: &[(&str, usize)] = &[
+    ("gen_server", 3),
+    ("gen_statem", 3),
+    ("gen_fsm", 3),
+    ("supervisor", 2),
+    ("supervisor_bridge", 2),
+];
+
 impl Callers {
     pub fn new(program: &Program) -> Callers {
         let mut calls: BTreeMap<Mfa, Vec<CallIn>> = BTreeMap::new();
         let mut registered_servers = BTreeSet::new();
         let mut spawned: BTreeMap<Mfa, Vec<Mfa>> = BTreeMap::new();
         let mut kernel_processes: BTreeMap<Mfa, String> = BTreeMap::new();
+        let mut named: BTreeMap<Mfa, Vec<(Mfa, bool)>> = BTreeMap::new();
+        let mut sync_started: BTreeMap<String, Vec<(Mfa, bool)>> = BTreeMap::new();
         let mut behaviour_modules = BTreeSet::new();
         for (mname, module) in &program.modules {
             if module.behaviours.iter().any(|b| {
@@ -157,6 +184,24 @@ impl Callers {
                             });
                     }
                 }
+                let this = (mname.to_string(), func.name.to_string(), func.arity);
+                let mut name_it = |m: &str, f: &str, n: u32, span| {
+                    let list = named.entry((m.to_string(), f.to_string(), n)).or_default();
+                    let holder = (this.clone(), in_fun(span));
+                    if !list.contains(&holder) {
+                        list.push(holder);
+                    }
+                };
+                // `{M, F, Args}` terms: functions named to be run later.
+                for (i, e) in body.exprs.iter().enumerate() {
+                    if let Expr::Tuple(mfa) = e
+                        && let [m, f, a] = mfa.as_slice()
+                        && let (Some(m), Some(f), Some(n)) =
+                            (atom(*m), atom(*f), body.written_list_len(*a))
+                    {
+                        name_it(m, f, n, map.exprs[i]);
+                    }
+                }
                 let mut registers: Vec<u32> = Vec::new();
                 for (i, e) in body.exprs.iter().enumerate() {
                     let Expr::Call { target, args, .. } = e else {
@@ -177,8 +222,15 @@ impl Callers {
                         registers.push(span.start);
                     }
                     // A behaviour started under a name.
-                    if matches!(m, "gen_server" | "gen_statem" | "gen_event" | "gen_fsm")
-                        && matches!(f, "start" | "start_link" | "start_monitor")
+                    if matches!(
+                        m,
+                        "gen_server"
+                            | "gen_statem"
+                            | "gen_event"
+                            | "gen_fsm"
+                            | "supervisor"
+                            | "supervisor_bridge"
+                    ) && matches!(f, "start" | "start_link" | "start_monitor")
                         && args.len() >= 3
                         && let Expr::Tuple(items) = body.expr(args[0])
                         && items.len() == 2
@@ -186,6 +238,29 @@ impl Callers {
                         && let Some(server) = atom(args[1])
                     {
                         registered_servers.insert(server.to_string());
+                    }
+                    // `apply(M, F, Args)` written out: a call of `M:F/N`
+                    // made in this function's process.
+                    if m == "erlang"
+                        && f == "apply"
+                        && let [am, af, aa] = args.as_slice()
+                        && let (Some(am), Some(af), Some(n)) =
+                            (atom(*am), atom(*af), body.written_list_len(*aa))
+                    {
+                        name_it(am, af, n, span);
+                    }
+                    // A synchronous start of a behaviour: the module's
+                    // `init/1` runs inside this call.
+                    if let Some(&(_, unnamed)) = SYNC_STARTS.iter().find(|(b, _)| *b == m)
+                        && matches!(f, "start" | "start_link" | "start_monitor")
+                        && (args.len() == unnamed || args.len() == unnamed + 1)
+                        && let Some(started) = atom(args[args.len() - unnamed])
+                    {
+                        let list = sync_started.entry(started.to_string()).or_default();
+                        let starter = (this.clone(), in_fun(span));
+                        if !list.contains(&starter) {
+                            list.push(starter);
+                        }
                     }
                     // A process started running a named function.
                     if let Some(&(_, _, _, at)) = SPAWNS
@@ -249,6 +324,8 @@ impl Callers {
             registered_servers,
             spawned,
             kernel_processes,
+            named,
+            sync_started,
         }
     }
 
@@ -263,7 +340,11 @@ impl Callers {
         let called = self
             .calls
             .get(mfa)
-            .is_some_and(|calls| calls.iter().any(|c| &c.caller != mfa));
+            .is_some_and(|calls| calls.iter().any(|c| &c.caller != mfa))
+            || self
+                .named
+                .get(mfa)
+                .is_some_and(|held| held.iter().any(|(h, _)| h != mfa));
         (!called).then_some(spawners.as_slice())
     }
 
@@ -301,10 +382,33 @@ impl Callers {
         {
             return Some(why.clone());
         }
-        let calls = self.calls.get(mfa)?;
         // Calls from the function itself (recursion) say nothing.
-        let outside: Vec<&CallIn> = calls.iter().filter(|c| &c.caller != mfa).collect();
-        if outside.is_empty() || seen.contains(mfa) {
+        let outside: Vec<&CallIn> = self
+            .calls
+            .get(mfa)
+            .into_iter()
+            .flatten()
+            .filter(|c| &c.caller != mfa)
+            .collect();
+        // Terms naming it, held by other functions.
+        let held: Vec<&(Mfa, bool)> = self
+            .named
+            .get(mfa)
+            .into_iter()
+            .flatten()
+            .filter(|(h, _)| h != mfa)
+            .collect();
+        // Synchronous starts running it, when it is an `init/1`.
+        let started: Vec<&(Mfa, bool)> = if mfa.1 == "init" && mfa.2 == 1 {
+            self.sync_started
+                .get(&mfa.0)
+                .into_iter()
+                .flatten()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if (outside.is_empty() && held.is_empty() && started.is_empty()) || seen.contains(mfa) {
             return None;
         }
         seen.push(mfa.clone());
@@ -328,7 +432,44 @@ impl Callers {
             };
             whys.insert(why);
         }
+        let (tm, tf, ta) = mfa;
+        for ((holder, in_fun), how) in held
+            .into_iter()
+            .map(|h| (h, "named"))
+            .chain(started.into_iter().map(|s| (s, "started")))
+        {
+            if *in_fun {
+                return None;
+            }
+            let inner = self.one_at_a_time(holder, depth, seen)?;
+            let (m, f, a) = holder;
+            whys.insert(match how {
+                "named" => format!(
+                    "as data ({{{tm}, {tf}, Args}} with {ta} arguments) in {m}:{f}/{a}, run by \
+                     the process holding the term; {m}:{f}/{a} runs {inner}"
+                ),
+                _ => format!(
+                    "as the init/1 of {tm}, inside a synchronous start made by {m}:{f}/{a}, \
+                     which runs {inner}"
+                ),
+            });
+        }
         Some(whys.into_iter().collect::<Vec<_>>().join("; "))
+    }
+
+    /// Why `mfa` runs one call at a time, if it does: it is a callback of a
+    /// registered server, or (within `depth` more levels) everything that
+    /// runs it is serialised.
+    fn one_at_a_time(&self, mfa: &Mfa, depth: u32, seen: &mut Vec<Mfa>) -> Option<String> {
+        let (m, f, a) = mfa;
+        if self.registered_servers.contains(m) && CALLBACKS.iter().any(|(n, k)| n == f && k == a) {
+            return Some(format!("in {f}/{a} of the registered server {m}"));
+        }
+        if depth == 0 {
+            return None;
+        }
+        let inner = self.serialised_at(mfa, depth - 1, seen)?;
+        Some(format!("only when called {inner}"))
     }
 }
 
@@ -455,5 +596,69 @@ mod tests {
              handle_info(_, S) -> util:bump(), {noreply, S}.\n",
         )]);
         assert_eq!(c.serialised(&mfa("util", "bump", 0)), None);
+    }
+
+    #[test]
+    fn a_function_named_in_a_registered_supervisors_child_spec_is_started_once() {
+        let c = callers(&[
+            (
+                "top",
+                "-module(top).\n-behaviour(supervisor).\n-export([start/0, init/1]).\n\
+                 start() -> supervisor:start_link({local, top}, top, []).\n\
+                 init([]) -> {ok, {{one_for_one, 1, 5}, [{b, {bridge, start, []}, permanent, 1000, worker, [bridge]}]}}.\n",
+            ),
+            (
+                "bridge",
+                "-module(bridge).\n-export([start/0, init/1, driver/0]).\n\
+                 start() -> supervisor_bridge:start_link(bridge, []).\n\
+                 init([]) -> {M, F, A} = pick(), apply(M, F, A), {ok, self(), self()}.\n\
+                 pick() -> {drv, start, []}.\n\
+                 driver() -> apply(drv, start, [x]).\n",
+            ),
+            (
+                "drv",
+                "-module(drv).\n-export([start/0, start/1, loop/1]).\n\
+                 start() -> spawn(drv, loop, [a]).\n\
+                 start(X) -> spawn(drv, loop, [X]).\n\
+                 loop(_) -> ok.\n",
+            ),
+        ]);
+        // Named in the child spec of the registered supervisor top.
+        let why = c
+            .serialised(&mfa("bridge", "start", 0))
+            .expect("child start");
+        assert!(why.contains("registered server top"), "{why}");
+        // The init/1 the unnamed bridge's start runs, and what it names.
+        let why = c
+            .serialised(&mfa("drv", "start", 0))
+            .expect("named by pick/0");
+        assert!(
+            why.contains("bridge:pick/0") && why.contains("init/1 of bridge"),
+            "{why}"
+        );
+        // Applied by driver/0, which anyone may call.
+        assert_eq!(c.serialised(&mfa("drv", "start", 1)), None);
+        // The body is spawned, never called nor named.
+        assert_eq!(
+            c.only_spawners(&mfa("drv", "loop", 1)),
+            Some(&[mfa("drv", "start", 0), mfa("drv", "start", 1)][..])
+        );
+    }
+
+    #[test]
+    fn a_function_named_by_code_anyone_may_run_is_not_serialised() {
+        let c = callers(&[(
+            "cfg",
+            "-module(cfg).\n-export([default/0, run/0, start/0, init/1, go/0]).\n\
+             default() -> {cfg, go, []}.\n\
+             run() -> {M, F, A} = default(), apply(M, F, A).\n\
+             start() -> gen_server:start_link(cfg, [], []).\n\
+             init([]) -> spawn(fun() -> apply(cfg, go, []) end), {ok, s}.\n\
+             go() -> ok.\n",
+        )]);
+        // Held by an exported function nothing serialises.
+        assert_eq!(c.serialised(&mfa("cfg", "go", 0)), None);
+        // The init/1 of an unnamed server started from an exported function.
+        assert_eq!(c.serialised(&mfa("cfg", "init", 1)), None);
     }
 }

@@ -978,6 +978,19 @@ fn crashes(sys: &VmSystem) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Whether a crash is a process of the program following one that had
+/// already gone: a process started by a worker (not by the harness
+/// itself), exiting with a bare `noproc`, which is what a link or a
+/// monitor set on a process already gone delivers (asn1_db's server
+/// monitors the process that started it and exits with the reason of its
+/// `'DOWN'`). The worker's call returned and the worker ended, as the
+/// harness's workers do; in the program the caller goes on living. That is
+/// not the harness crashing before the race: the run is judged by what
+/// it reached (`not_reached` names each process's end).
+fn follows_gone_starter(process: &str, reason: &str) -> bool {
+    reason == "noproc" && process.matches('.').count() >= 2
+}
+
 /// The serial reference of a harness, summed up for a cheap look at a run's
 /// end: how serial runs crash, whether one does not, what state they leave.
 struct SerialSummary {
@@ -1518,7 +1531,9 @@ fn why_not(
     }
     if stats.runs_reached[0] == 0 {
         if let Some(run) = run
-            && let Some((process, reason)) = crashes(&run.end).into_iter().next()
+            && let Some((process, reason)) = crashes(&run.end)
+                .into_iter()
+                .find(|(process, reason)| !follows_gone_starter(process, reason))
         {
             return UnconfirmedReason::HarnessCrashed {
                 process,

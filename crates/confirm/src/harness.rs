@@ -135,8 +135,12 @@ pub fn build(
     // spawners start it. When every spawner runs in one serialising context
     // (see `Callers::serialised`), the body never runs twice at once: it is
     // not called from the workers, and its spawners stand in for it (the
-    // serialised filter below then says why). Otherwise calling it from
-    // several workers stands for several spawners running at once.
+    // serialised filter below then says why). When only some do (user_drv's
+    // start/0, which its supervisor names in data and runs once, beside
+    // other exported starts), the others are what may run at once: they
+    // are the entries, passing the body the arguments they really pass.
+    // When none does, calling the body from several workers stands for
+    // several spawners running at once.
     let mut through_spawners: Vec<Entry> = Vec::new();
     candidates.retain(|e| {
         let key = (
@@ -147,7 +151,7 @@ pub fn build(
         let Some(spawners) = callers.only_spawners(&key) else {
             return true;
         };
-        if !spawners.iter().all(|s| callers.serialised(s).is_some()) {
+        if !spawners.iter().any(|s| callers.serialised(s).is_some()) {
             return true;
         }
         for (sm, sf, sa) in spawners {
