@@ -342,6 +342,38 @@ fn meet_term(a: &Term, b: &Term) -> Term {
     }
 }
 
+/// `general` stands for every value `specific` may be: equal, or `Any`
+/// where they differ (a hole of a product that outgrew the limit).
+fn covers(general: &Term, specific: &Term) -> bool {
+    match (general, specific) {
+        (Term::Any, _) => true,
+        (Term::Tuple(g), Term::Tuple(s)) | (Term::List(g), Term::List(s)) => {
+            g.len() == s.len() && g.iter().zip(s.iter()).all(|(x, y)| covers(x, y))
+        }
+        (g, s) => g == s,
+    }
+}
+
+/// `Any` inside a tuple or list.
+fn has_hole(t: &Term) -> bool {
+    match t {
+        Term::Tuple(ts) | Term::List(ts) => {
+            ts.iter().any(|x| matches!(x, Term::Any) || has_hole(x))
+        }
+        _ => false,
+    }
+}
+
+/// The terms of `set` no other term of it covers ([`covers`]).
+fn without_covered(set: &TermSet) -> TermSet {
+    let kept: Vec<Term> = set
+        .iter()
+        .filter(|t| !set.iter().any(|g| g != *t && covers(g, t)))
+        .cloned()
+        .collect();
+    TermSet::from_vec(kept)
+}
+
 /// A set of terms: sorted, without duplicates, shared (cloning is cheap).
 /// Sets stay small (at most the atom limit), so one flat slice beats a tree.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -522,12 +554,26 @@ impl Val {
                     return true;
                 }
                 let u = a.union(b);
-                *self = if u.len() > limit {
-                    Val::Any
-                } else {
-                    Val::Set(u)
-                };
-                true
+                if !u.iter().any(has_hole) {
+                    *self = if u.len() > limit {
+                        Val::Any
+                    } else {
+                        Val::Set(u)
+                    };
+                    return true;
+                }
+                // Values joined over rounds: a product an earlier round
+                // spelled out, a later one with a hole (`{k, Any}`) where
+                // it outgrew the limit. The terms a hole covers add
+                // nothing, and would push the set past the limit.
+                let kept = without_covered(&u);
+                if kept.len() > limit {
+                    *self = Val::Any;
+                    return true;
+                }
+                let grew = kept != *a;
+                *self = Val::Set(kept);
+                grew
             }
         }
     }
@@ -1049,6 +1095,23 @@ mod tests {
         assert_eq!(v, atoms(&["a", "b", "c"]));
         assert!(v.join_in(&atoms(&["d"]), 3));
         assert_eq!(v, Val::Any);
+    }
+
+    #[test]
+    fn a_hole_that_covers_earlier_terms_keeps_the_set_under_the_limit() {
+        let t = |k: &str, x: Term| Term::Tuple(vec![Term::Atom(k.into()), x]);
+        // An earlier round spelled the product out: {c, 1}, {c, 2}, {c, 3}.
+        let mut v = Val::from_terms((1..=3).map(|i| t("c", Term::Int(i))), 3);
+        // A later one gave {c, _} (the product outgrew the limit) and {d, 1}.
+        let later = Val::from_terms([t("c", Term::Any), t("d", Term::Int(1))], 3);
+        assert!(v.join_in(&later, 3));
+        assert_eq!(v, later);
+        // Joining what is covered again changes nothing.
+        assert!(!v.join_in(&Val::one(t("c", Term::Int(2))), 3));
+        // Terms no hole covers still widen past the limit.
+        let mut w = Val::from_terms((1..=3).map(|i| t("c", Term::Int(i))), 3);
+        assert!(w.join_in(&Val::one(t("d", Term::Int(1))), 3));
+        assert_eq!(w, Val::Any);
     }
 
     #[test]
