@@ -283,6 +283,9 @@ pub fn touches_host(module: &str, function: &str) -> bool {
             .any(|&(m, f)| m == module && f == function)
 }
 
+/// Atoms that code uses as values, never as the name of a dependency.
+const VALUE_ATOMS: &[&str] = &["undefined", "true", "false"];
+
 /// Is `module` one of the OTP library modules racewit runs from source?
 pub fn is_otp_library_module(module: &str) -> bool {
     OTP_LIBRARY_MODULES.iter().any(|&(_, m)| m == module)
@@ -291,11 +294,16 @@ pub fn is_otp_library_module(module: &str) -> bool {
 /// A call to `module:function`, where no loaded code defines `module`.
 /// `named` says whether loaded code names the module (as a call target or
 /// an atom): then it is a dependency that is missing, not a typo at run
-/// time.
+/// time. The atoms Erlang code uses as values, `undefined` (no value set)
+/// and the booleans, name no dependency even where the code writes them:
+/// a call on one comes from a value that was never set (a handler module
+/// read from an unset application variable, say), and is `undef`, as on
+/// the BEAM.
 pub fn classify_missing(libs: &Libraries, module: &str, function: &str, named: bool) -> Missing {
     if touches_host(module, function) {
         return Missing::Park(ParkReason::Host);
     }
+    let named = named && !VALUE_ATOMS.contains(&module);
     match &libs.otp_modules {
         Some(otp) if otp.contains(module) => Missing::Park(ParkReason::Unsupported),
         Some(_) if named => Missing::Park(ParkReason::NotLoaded),
@@ -378,6 +386,15 @@ mod tests {
             Missing::Park(ParkReason::NotLoaded)
         );
         assert_eq!(check(&with, "no_such_mod", "f", false), Missing::Undef);
+        // An unset value's atom is no dependency, though the code names it.
+        assert_eq!(
+            check(&with, "undefined", "module_info", true),
+            Missing::Undef
+        );
+        assert_eq!(
+            check(&Libraries::default(), "undefined", "f", true),
+            Missing::Undef
+        );
         assert_eq!(
             check(&with, "ssl", "connect", true),
             Missing::Park(ParkReason::Host)
