@@ -33,6 +33,7 @@ mod math;
 mod mnesia;
 mod node_env;
 mod persistent_term;
+mod re;
 mod spawn_request;
 mod timers;
 mod trace;
@@ -224,6 +225,7 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         world::register(&mut t);
         timers::register(&mut t);
         spawn_request::register(&mut t);
+        re::register(&mut t);
         t.0
     })
 }
