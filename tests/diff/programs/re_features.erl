@@ -5,7 +5,8 @@
 %% \xHH \. \Q..\E), classes with ranges, negation and POSIX names, greedy,
 %% lazy and possessive quantifiers, counted repeats, alternation order,
 %% named groups in every syntax, backreferences (\1 \g{1} \k<n> (?P=n)),
-%% lookahead and lookbehind, atomic groups, captures in repeats.
+%% lookahead and lookbehind, atomic groups, captures in repeats, octal
+%% escapes, a group referring to itself (atomic in PCRE 8).
 main() ->
     P = fun(Re, S) -> io:format("~p~n", [{Re, re:run(S, Re, [{capture, all, list}])}]) end,
     P("\\d+\\D\\w+\\W\\s\\S", "x12a_b!  y"),
@@ -60,4 +61,9 @@ main() ->
     P("a|b|", "c"),
     P("(?#comment)x", "x"),
     P("\\/path\\/", "a/path/b"),
+    P("\\101\\0", [$A, 0]),
+    P("(a)\\11", "a\t"),
+    P("[\\60-\\62]+", "x0120"),
+    P("a+(a{1,2}|\\1)a", "aaa "),
+    P("a+(a|\\1)a", "aaa "),
     ok.

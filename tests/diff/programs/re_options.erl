@@ -35,6 +35,8 @@ main() ->
     P(re:run("x\ny", "(?s)x.y")),
     P(re:run("x\ny", "(?m)^y")),
     P(re:run("ab", "(?x) a  b ")),
+    P(re:run("bbbb", "b+ +b", [extended])),
+    P(re:run("bbbb", "b+ ?b", [extended])),
     P(re:run("ab", "a(?i)x|b")),
     P(re:run("a", "(", [report_errors])),
     P(re:run("a", "a", [report_errors, {newline, lf}, {match_limit, 1000}, {match_limit_recursion, 100}])),

@@ -177,6 +177,7 @@ pub fn parse(src: &[u8], opts: Options) -> Result<Pattern, PatternError> {
     let mut names = p.names;
     names.sort();
     check_refs(&node, &names)?;
+    let node = atomic_self_refs(node, &names);
     Ok(Pattern {
         node,
         groups: p.groups,
@@ -194,6 +195,52 @@ fn check_refs(node: &Node, names: &[(String, usize)]) -> Result<(), PatternError
         Node::Repeat { node, .. } => check_refs(node, names),
         Node::Cat(v) | Node::Alt(v) => v.iter().try_for_each(|n| check_refs(n, names)),
         _ => Ok(()),
+    }
+}
+
+/// PCRE (8.x) matches a capturing group that holds a back reference to
+/// itself as an atomic group.
+fn atomic_self_refs(node: Node, names: &[(String, usize)]) -> Node {
+    let go = |n: Box<Node>| Box::new(atomic_self_refs(*n, names));
+    match node {
+        Node::Group(body, Some(i)) => {
+            let body = go(body);
+            let self_ref = refers_to(&body, i, names);
+            let g = Node::Group(body, Some(i));
+            if self_ref {
+                Node::Atomic(Box::new(g))
+            } else {
+                g
+            }
+        }
+        Node::Group(body, None) => Node::Group(go(body), None),
+        Node::Atomic(body) => Node::Atomic(go(body)),
+        Node::Look(b, n, body) => Node::Look(b, n, go(body)),
+        Node::Repeat {
+            node,
+            min,
+            max,
+            greed,
+        } => Node::Repeat {
+            node: go(node),
+            min,
+            max,
+            greed,
+        },
+        Node::Cat(v) => Node::Cat(v.into_iter().map(|n| atomic_self_refs(n, names)).collect()),
+        Node::Alt(v) => Node::Alt(v.into_iter().map(|n| atomic_self_refs(n, names)).collect()),
+        other => other,
+    }
+}
+
+fn refers_to(node: &Node, i: usize, names: &[(String, usize)]) -> bool {
+    match node {
+        Node::Backref(j, _) => *j == i,
+        Node::NamedRef(n, _) => names.iter().any(|(m, j)| m == n && *j == i),
+        Node::Group(n, _) | Node::Atomic(n) | Node::Look(_, _, n) => refers_to(n, i, names),
+        Node::Repeat { node, .. } => refers_to(node, i, names),
+        Node::Cat(v) | Node::Alt(v) => v.iter().any(|n| refers_to(n, i, names)),
+        _ => false,
     }
 }
 
@@ -359,6 +406,7 @@ impl Parser {
                     start.max(self.pos() - 1),
                 ));
             }
+            self.skip_extended();
             let mut greed = if self.flags.ungreedy {
                 Greed::Lazy
             } else {
@@ -724,16 +772,38 @@ impl Parser {
                     Node::Backref(n as usize, ci)
                 } else {
                     self.i = save;
-                    return unsupported("an octal escape");
+                    Node::Lit(self.octal()?, ci)
                 }
             }
-            '0' => return unsupported("an octal escape"),
+            '0' => {
+                self.i -= 1;
+                Node::Lit(self.octal()?, ci)
+            }
             'p' | 'P' | 'X' | 'R' | 'N' | 'C' => {
                 return unsupported(&format!("\\{}", char::from_u32(c).unwrap_or('?')));
             }
             'K' => return unsupported("\\K"),
             _ => Node::Lit(self.simple_escape(c)?, ci),
         })
+    }
+
+    /// An octal escape's value: up to three octal digits from here.
+    fn octal(&mut self) -> Result<u32, PatternError> {
+        let mut v = 0;
+        for k in 0..3 {
+            match self.peek().filter(|d| (48..56).contains(d)) {
+                Some(d) => {
+                    v = v * 8 + (d - 48);
+                    self.i += 1;
+                }
+                None if k == 0 => return unsupported("\\8 and \\9 escapes"),
+                None => break,
+            }
+        }
+        if v > 255 && !self.opts.utf {
+            return unsupported("an octal escape above \\377");
+        }
+        Ok(v)
     }
 
     fn relative(&self, n: u32, neg: bool) -> Result<usize, PatternError> {
@@ -969,7 +1039,10 @@ impl Parser {
             'V' => kind(ClassKind::VSpace, true),
             'b' => Ok(ClassItem::Char(8)),
             'p' | 'P' | 'X' | 'R' | 'N' | 'Q' | 'E' => unsupported("this escape in a class"),
-            '0'..='9' => unsupported("an octal escape"),
+            '0'..='9' => {
+                self.i -= 1;
+                Ok(ClassItem::Char(self.octal()?))
+            }
             _ => Ok(ClassItem::Char(self.simple_escape(e)?)),
         }
     }
