@@ -31,7 +31,11 @@ main() ->
     lists:foreach(fun(Re) -> P({Re, Shape(re:compile(Re))}) end,
                   ["(", "*", "a**", "[a", ")", "[z-a]", "a\\", "(?<n>a)(?<n>b)",
                    "a{2,1}", "(?<=a+)b", "(?z)", "[[:foo:]]", "ab)", "(?<=x|yy)z",
-                   "\\2(a)", "x{99999}", "(a|b", "?a", "a|*"]),
+                   "\\2(a)", "x{99999}", "(a|b", "?a", "a|*",
+                   "{2}", "a{2}{2}", "[:alpha:]", "[a-[:digit:]]", "(?i", "(?-",
+                   "(?<=\\(?-i)\\", "\\L", "x\\u"]),
+    P(Shape(re:compile("(?i--)\\i\\y"))),
+    P(re:run("iy", "(?i--)\\i\\y")),
     P(E(fun() -> re:compile(<<"a">>, [bogus]) end)),
     P(E(fun() -> re:compile(an_atom) end)),
     ok.

@@ -162,11 +162,18 @@ pub fn parse(src: &[u8], opts: Options) -> Result<Pattern, PatternError> {
         names: Vec::new(),
         max_ref: 0,
         depth: 0,
+        behind_error: None,
     };
     let node = p.alternation()?;
     if p.i < p.s.len() {
         // Only a `)` stops the top-level alternation.
         return Err(PatternError::Syntax("unmatched parentheses", p.pos()));
+    }
+    if let Some(at) = p.behind_error {
+        return Err(PatternError::Syntax(
+            "lookbehind assertion is not fixed length",
+            at,
+        ));
     }
     if p.max_ref > p.groups {
         return Err(PatternError::Syntax(
@@ -272,6 +279,8 @@ struct Parser {
     names: Vec<(String, usize)>,
     max_ref: usize,
     depth: usize,
+    /// Where the first lookbehind of no fixed length ends.
+    behind_error: Option<usize>,
 }
 
 fn unsupported<T>(what: &str) -> Result<T, PatternError> {
@@ -429,9 +438,12 @@ impl Parser {
             };
             self.skip_extended();
             if matches!(self.peek(), Some(c) if c == u32::from(b'*') || c == u32::from(b'+') || c == u32::from(b'?'))
-                || (self.peek() == Some(u32::from(b'{')) && self.looks_like_braces())
             {
                 return Err(PatternError::Syntax("nothing to repeat", self.pos()));
+            }
+            if self.peek() == Some(u32::from(b'{')) && self.looks_like_braces() {
+                self.braces()?;
+                return Err(PatternError::Syntax("nothing to repeat", self.pos() - 1));
             }
         }
     }
@@ -506,7 +518,17 @@ impl Parser {
         self.i += 1;
         let node = match char::from_u32(c).unwrap_or('\u{0}') {
             '(' => return self.group(start),
-            '[' => self.class(start)?,
+            '[' => {
+                self.i -= 1;
+                if self.posix_end().is_some() {
+                    return Err(PatternError::Syntax(
+                        "POSIX named classes are supported only within a class",
+                        start,
+                    ));
+                }
+                self.i += 1;
+                self.class(start)?
+            }
             '.' => Node::Any(self.flags.dotall),
             '^' => Node::Bol(self.flags.multiline),
             '$' => Node::Eol(self.flags.multiline, self.opts.dollar_endonly),
@@ -519,7 +541,10 @@ impl Parser {
                 b
             } =>
             {
-                return Err(PatternError::Syntax("nothing to repeat", start));
+                // PCRE points at the quantifier's last character.
+                self.i -= 1;
+                self.braces()?;
+                return Err(PatternError::Syntax("nothing to repeat", self.pos() - 1));
             }
             _ => Node::Lit(c, self.flags.caseless),
         };
@@ -604,7 +629,10 @@ impl Parser {
                     let mut on = true;
                     loop {
                         let Some(c) = self.peek() else {
-                            return Err(PatternError::Syntax("missing )", self.pos()));
+                            return Err(PatternError::Syntax(
+                                "unrecognized character after (? or (?-",
+                                self.pos(),
+                            ));
                         };
                         self.i += 1;
                         match char::from_u32(c).unwrap_or('\u{0}') {
@@ -615,7 +643,7 @@ impl Parser {
                             'U' => flags.ungreedy = on,
                             'J' => return unsupported("the (?J) option"),
                             'X' => {}
-                            '-' if on => on = false,
+                            '-' => on = false,
                             ')' => {
                                 self.flags = flags;
                                 return Ok(None);
@@ -651,11 +679,10 @@ impl Parser {
             b'=' => Node::Look(false, false, Box::new(body)),
             b'!' => Node::Look(false, true, Box::new(body)),
             b'<' | b'N' => {
-                if behind_lengths(&body).is_none() {
-                    return Err(PatternError::Syntax(
-                        "lookbehind assertion is not fixed length",
-                        close,
-                    ));
+                // PCRE finds every other syntax error first (its first
+                // pass skips this check).
+                if behind_lengths(&body).is_none() && self.behind_error.is_none() {
+                    self.behind_error = Some(close);
                 }
                 Node::Look(true, kind == b'N', Box::new(body))
             }
@@ -767,7 +794,7 @@ impl Parser {
                 self.i -= 1;
                 let save = self.i;
                 let n = self.number().expect("digit");
-                if n < 10 || n as usize <= self.groups {
+                if (n < 8 || n as usize <= self.groups) && n != 0 {
                     self.max_ref = self.max_ref.max(n as usize);
                     Node::Backref(n as usize, ci)
                 } else {
@@ -878,8 +905,15 @@ impl Parser {
                 }
                 _ => return unsupported("this \\c form"),
             },
-            c if c.is_ascii_alphanumeric() => {
-                return unsupported(&format!("the escape \\{c}"));
+            'L' | 'l' | 'U' | 'u' => {
+                return Err(PatternError::Syntax(
+                    "PCRE does not support \\L, \\l, \\N{name}, \\U, or \\u",
+                    self.pos() - 1,
+                ));
+            }
+            // Any other letter PCRE 8 gives no meaning stands for itself.
+            'o' | 'N' | 'p' | 'P' | 'X' | 'R' | 'C' | 'K' | 'g' | 'k' => {
+                return unsupported(&format!("the escape \\{ch}"));
             }
             _ => c,
         })
@@ -928,12 +962,13 @@ impl Parser {
             {
                 let save = self.i;
                 self.i += 1;
-                if self.peek() == Some(u32::from(b'[')) && self.peek_at(1) == Some(u32::from(b':'))
-                {
-                    self.i = save;
-                    set.ranges.push((lo, lo));
-                    continue;
+                if self.peek() == Some(u32::from(b'[')) && self.posix_end().is_some() {
+                    return Err(PatternError::Syntax(
+                        "invalid range in character class",
+                        self.pos(),
+                    ));
                 }
+                let _ = save;
                 let at = self.pos();
                 match self.class_char()? {
                     ClassItem::Char(hi) => {
@@ -957,22 +992,35 @@ impl Parser {
         Ok(Node::Set(Box::new(set)))
     }
 
+    /// At a `[` followed by `:`, `.` or `=`: the offset (from here) of the
+    /// matching terminator before `]`, when this is POSIX class syntax
+    /// (PCRE's rule: no `]` and no `[` plus terminator in between).
+    fn posix_end(&self) -> Option<usize> {
+        let term = self
+            .peek_at(1)
+            .filter(|&t| t == u32::from(b':') || t == u32::from(b'.') || t == u32::from(b'='))?;
+        let close = u32::from(b']');
+        let mut k = 2;
+        loop {
+            let c = self.peek_at(k)?;
+            let next = self.peek_at(k + 1);
+            if c == u32::from(b'\\') && (next == Some(close) || next == Some(c)) {
+                k += 2;
+            } else if (c == u32::from(b'[') && next == Some(term)) || c == close {
+                return None;
+            } else if c == term && next == Some(close) {
+                return Some(k);
+            } else {
+                k += 1;
+            }
+        }
+    }
+
     fn posix(&mut self) -> Result<Option<(ClassKind, bool)>, PatternError> {
         let kind = self.peek_at(1).expect("checked");
-        // Find the terminator kind + ']'.
-        let mut k = 2;
-        while let Some(c) = self.peek_at(k) {
-            if c == kind && self.peek_at(k + 1) == Some(u32::from(b']')) {
-                break;
-            }
-            if c == u32::from(b']') {
-                return Ok(None);
-            }
-            k += 1;
-        }
-        if self.peek_at(k).is_none() {
+        let Some(k) = self.posix_end() else {
             return Ok(None);
-        }
+        };
         if kind != u32::from(b':') {
             return unsupported("POSIX collating elements");
         }
