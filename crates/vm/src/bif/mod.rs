@@ -1,6 +1,7 @@
 //! Built-in functions implemented in Rust (those the BEAM implements in C):
 //! `erlang`, `lists` (the non-higher-order ones), `maps`, `ets`, `io`,
-//! `io_lib`, `mnesia` dirty operations. Pure BIFs also run in guards.
+//! `io_lib`, `mnesia` dirty operations, the NIFs of `re`. Pure BIFs also
+//! run in guards.
 
 use std::sync::OnceLock;
 
