@@ -519,3 +519,27 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod depth_tests {
+    use super::matcher::{RunOptions, find};
+    use super::pattern::{Options, parse};
+
+    /// A repeat of a group recurses per iteration: past the depth limit the
+    /// run stops (and parks) before the thread's stack (2 MiB for a test
+    /// thread) runs out.
+    #[test]
+    fn deep_group_repeat_stops_within_a_small_stack() {
+        let s = "ab".repeat(50_000);
+        for re in ["(?:ab)*$", "(ab)+x", "(?:a|b)*?$", "((a)(b))*"] {
+            let p = parse(re.as_bytes(), Options::default()).expect("parses");
+            let _ = find(&p, s.as_bytes(), RunOptions::default());
+        }
+        let p = parse(b"(?:ab)*$", Options::default()).expect("parses");
+        let short = "ab".repeat(100);
+        assert_eq!(
+            find(&p, short.as_bytes(), RunOptions::default()).expect("within limits"),
+            Some(vec![Some((0, 200))])
+        );
+    }
+}
