@@ -150,7 +150,11 @@ fn options(list: &Term, run: bool) -> Result<Opts, Option<String>> {
                     .ok_or(None)?;
             }
             ("match_limit" | "match_limit_recursion", 2) if run => {
-                t[1].as_int().filter(|&i| i >= 0).ok_or(None)?;
+                let m = t[1]
+                    .as_int()
+                    .and_then(|i| u64::try_from(i).ok())
+                    .ok_or(None)?;
+                o.run.max_steps = Some(o.run.max_steps.map_or(m, |old| old.min(m)));
             }
             ("capture", 2) if run => o.capture = Some((t[1].clone(), Term::atom("index"))),
             ("capture", 3) if run => o.capture = Some((t[1].clone(), t[2].clone())),
@@ -329,7 +333,9 @@ fn run(subject: &Term, re: &Term, opts: &Term) -> Flow {
     else {
         return Flow::badarg();
     };
-    let limit = || Flow::Park("re match over racewit's step or depth limit".into());
+    let limit = || {
+        Flow::Park("re match over racewit's step or depth limit, or near its match_limit".into())
+    };
     if !o.global {
         return match matcher::find(&p, &s, o.run) {
             Err(matcher::Limit) => limit(),
@@ -505,6 +511,18 @@ mod tests {
         let p = parse(b"(a*)*b", Options::default()).expect("parses");
         let s = "a".repeat(40);
         assert!(find(&p, s.as_bytes(), RunOptions::default()).is_err());
+    }
+
+    #[test]
+    fn a_run_near_the_callers_match_limit_stops() {
+        let p = parse(b"(a|b)*c", Options::default()).expect("parses");
+        let s = "ab".repeat(50);
+        let o = RunOptions {
+            max_steps: Some(50),
+            ..RunOptions::default()
+        };
+        assert!(find(&p, s.as_bytes(), o).is_err());
+        assert!(find(&p, s.as_bytes(), RunOptions::default()).is_ok());
     }
 
     #[test]

@@ -16,6 +16,10 @@ pub struct RunOptions {
     pub noteol: bool,
     pub notempty: bool,
     pub notempty_atstart: bool,
+    /// A `match_limit` the caller gave: the matcher's own step count is
+    /// no measure of PCRE's, so a run that comes near it stops ([`Limit`])
+    /// rather than guess whether PCRE would have given up.
+    pub max_steps: Option<u64>,
 }
 
 /// The matcher gave up: too many steps or too deep.
@@ -33,6 +37,7 @@ struct M<'a> {
     o: RunOptions,
     start: usize,
     steps: u64,
+    max_steps: u64,
     depth: usize,
     limit: bool,
 }
@@ -48,6 +53,7 @@ pub fn find(p: &Pattern, s: &[u8], o: RunOptions) -> Result<Option<Caps>, Limit>
         o,
         start: o.offset,
         steps: 0,
+        max_steps: o.max_steps.map_or(MAX_STEPS, |m| m.min(MAX_STEPS)),
         depth: 0,
         limit: false,
     };
@@ -204,7 +210,7 @@ impl M<'_> {
 
     fn node(&mut self, n: &Node, pos: usize, caps: &mut Caps, k: K<'_>) -> bool {
         self.steps += 1;
-        if self.steps > MAX_STEPS || self.depth > MAX_DEPTH {
+        if self.steps > self.max_steps || self.depth > MAX_DEPTH {
             self.limit = true;
             return false;
         }
@@ -470,7 +476,7 @@ impl M<'_> {
                 return true;
             }
             self.steps += 1;
-            if self.limit || self.steps > MAX_STEPS {
+            if self.limit || self.steps > self.max_steps {
                 self.limit = true;
                 return false;
             }
