@@ -550,7 +550,8 @@ fn printable_binary(bytes: &[u8], unicode: bool) -> Option<String> {
         }
         return Some(format!("<<{}>>", string_text(&chars)));
     }
-    if let Ok(s) = std::str::from_utf8(bytes) {
+    // Under ~p (latin1) a binary that is not latin1 text prints as bytes.
+    if unicode && let Ok(s) = std::str::from_utf8(bytes) {
         let printable = s.chars().all(|c| {
             let i = c as u32;
             matches!(i, 32..=126 | 160.. | 8..=13 | 27)

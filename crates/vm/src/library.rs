@@ -111,6 +111,7 @@ pub const OTP_LIBRARY_MODULES: &[(&str, &str)] = &[
     ("stdlib", "erl_scan"),
     ("stdlib", "erl_anno"),
     ("stdlib", "unicode"),
+    ("stdlib", "re"),
     ("kernel", "inet_parse"),
     ("kernel", "inet"),
     ("kernel", "erpc"),

@@ -121,6 +121,12 @@ const CALLS: &[&str] = &[
     "persistent_term:",
     "application:get_env(",
     "global:trans(",
+    "re:run(",
+    "re:compile(",
+    "re:replace(",
+    "re:split(",
+    "re:inspect(",
+    "re:version(",
 ];
 
 /// Exception reasons the specification names, as the BEAM prints them.

@@ -158,3 +158,35 @@ fn a_programs_own_preloaded_module_is_not_loaded_over_the_vms() {
         out.parked
     );
 }
+
+/// A regular-expression feature the matcher does not run parks the caller
+/// with the feature named, never answering.
+#[test]
+fn re_pattern_feature_racewit_lacks_parks() {
+    for (pattern, feature) in [
+        ("\\\\p{L}+", "\\\\p"),
+        ("(a)(?1)", "recursion"),
+        ("(?(1)a|b)", "conditional"),
+        ("a\\\\Kb", "\\\\K"),
+        ("(*COMMIT)a", "verbs"),
+    ] {
+        let src = format!(
+            "-module(t).\n-export([main/0]).\n\
+             main() -> io:format(\"before~n\"), re:run(\"abc\", \"{pattern}\").\n"
+        );
+        let program = racewit_syntax::load_source("t.erl", &src);
+        let out = run_entry(Arc::new(program), "t", "main", &with_otp());
+        assert!(
+            out.stdout.starts_with("before\n"),
+            "{pattern}: {}",
+            out.stdout
+        );
+        assert_eq!(out.parked.len(), 1, "{pattern}: {:?}", out.parked);
+        let why = &out.parked[0].1;
+        assert!(
+            why.contains("re pattern feature")
+                && why.contains(feature.replace("\\\\", "\\").as_str()),
+            "{pattern}: {why}"
+        );
+    }
+}

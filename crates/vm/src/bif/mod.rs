@@ -1,6 +1,7 @@
 //! Built-in functions implemented in Rust (those the BEAM implements in C):
 //! `erlang`, `lists` (the non-higher-order ones), `maps`, `ets`, `io`,
-//! `io_lib`, `mnesia` dirty operations. Pure BIFs also run in guards.
+//! `io_lib`, `mnesia` dirty operations, the NIFs of `re`. Pure BIFs also
+//! run in guards.
 
 use std::sync::OnceLock;
 
@@ -33,6 +34,7 @@ mod math;
 mod mnesia;
 mod node_env;
 mod persistent_term;
+mod re;
 mod spawn_request;
 mod timers;
 mod trace;
@@ -224,6 +226,7 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         world::register(&mut t);
         timers::register(&mut t);
         spawn_request::register(&mut t);
+        re::register(&mut t);
         t.0
     })
 }

@@ -1,0 +1,35 @@
+-module(re_replace_split).
+-export([main/0]).
+
+%% Checks: re:replace/3,4 (& and \N and \g{N} in replacements, \& literal,
+%% global, return types iodata/list/binary) and re:split/2,3 (parts, trim,
+%% group, return types, captured separators), run from OTP's re.erl.
+main() ->
+    P = fun(X) -> io:format("~p~n", [X]) end,
+    P(iolist_to_binary(re:replace("hello world", "o", "0"))),
+    P(re:replace("hello world", "o", "0", [global, {return, list}])),
+    P(re:replace("hello world", "(l+)", "[&]", [global, {return, binary}])),
+    P(re:replace("key=value", "(\\w+)=(\\w+)", "\\2=\\1", [{return, list}])),
+    P(re:replace("key=value", "(\\w+)=(\\w+)", "\\g{2}:\\g1", [{return, binary}])),
+    P(re:replace("a.b.c", "\\.", "\\&", [global, {return, list}])),
+    P(re:replace("abc", "x", "y", [{return, list}])),
+    P(re:replace("abc", "", "-", [global, {return, list}])),
+    P(re:replace("aXbXc", "x", "_", [caseless, global, {return, binary}])),
+    P(re:replace(<<"  trim me  ">>, "^\\s+|\\s+$", "", [global, {return, binary}])),
+    P(re:replace("2024-01-02", "(\\d+)-(\\d+)-(\\d+)", "\\3/\\2/\\1", [{return, list}])),
+    P(re:replace("abc", "(b)(x)?", "[\\2]", [{return, list}])),
+    P(re:split("a,b,,c", ",")),
+    P(re:split("a,b,,c,,", ",", [{return, list}])),
+    P(re:split("a,b,,c,,", ",", [trim, {return, list}])),
+    P(re:split("a,b,,c,,", ",", [{parts, 2}, {return, list}])),
+    P(re:split("a,b,,c,,", ",", [{parts, 0}, {return, binary}])),
+    P(re:split("a1b22c", "(\\d+)", [{return, list}])),
+    P(re:split("a1b22c", "(\\d+)", [group, {return, list}])),
+    P(re:split("abc", "", [{return, list}])),
+    P(re:split("one  two three", "\\s+", [{return, binary}])),
+    P(re:split(<<"x">>, ",", [{return, list}])),
+    P(re:split("a:b:c", ":", [{parts, infinity}, {return, list}])),
+    E = fun(F) -> try F() catch C:R -> {C, R} end end,
+    P(E(fun() -> re:replace("a", "(", "b") end)),
+    P(E(fun() -> re:split("a", "[", []) end)),
+    ok.

@@ -1,0 +1,37 @@
+-module(re_run_capture).
+-export([main/0]).
+
+%% Checks: re:run/2,3 capture specs (all, all_but_first, first, none, all_names,
+%% lists of numbers and names) and types (index, list, binary), unset groups,
+%% trailing unset groups as PCRE reports them, nomatch.
+main() ->
+    P = fun(X) -> io:format("~p~n", [X]) end,
+    S = "key=value; other=thing",
+    P(re:run(S, "(\\w+)=(\\w+)")),
+    P(re:run(list_to_binary(S), "(\\w+)=(\\w+)", [{capture, all, list}])),
+    P(re:run(S, "(\\w+)=(\\w+)", [{capture, all, binary}])),
+    P(re:run(S, "(\\w+)=(\\w+)", [{capture, all_but_first, binary}])),
+    P(re:run(S, "(\\w+)=(\\w+)", [{capture, first, list}])),
+    P(re:run(S, "(\\w+)=(\\w+)", [{capture, none}])),
+    P(re:run(S, "(\\w+)=(\\w+)", [{capture, [2, 1, 0]}])),
+    P(re:run(S, "(\\w+)=(\\w+)", [{capture, [2, 7], list}])),
+    P(re:run(S, "(?<k>\\w+)=(?<v>\\w+)", [{capture, [v, "k", <<"k">>], binary}])),
+    P(re:run(S, "(?<zz>\\w+)=(?<aa>\\w+)", [{capture, all_names, list}])),
+    P(re:run(S, "(?<k>\\w+)=(?<v>\\w+)", [{capture, [missing, k], index}])),
+    P(re:run("a", "(a)|(b)")),
+    P(re:run("b", "(a)|(b)")),
+    P(re:run("b", "(a)|(b)", [{capture, all, list}])),
+    P(re:run("b", "(a)|(b)", [{capture, all, binary}])),
+    P(re:run("b", "(a)|(b)", [{capture, [1, 2], list}])),
+    P(re:run("ab", "(?<x>a)(?<y>z)?", [{capture, all_names, binary}])),
+    P(re:run("xyz", "q")),
+    P(re:run("xyz", "q", [{capture, none}])),
+    P(re:run(["ab", [$c | <<"de">>]], "c(d)e", [{capture, all, list}])),
+    P(re:run(<<"abcabc">>, "b", [{offset, 2}])),
+    P(re:run(<<"abcabc">>, "^b", [{offset, 1}])),
+    P(re:run(<<"abcabc">>, "\\Gb", [{offset, 1}])),
+    P(re:run("abc", "", [])),
+    P(re:run("abc", "(x)?c")),
+    P(re:run("abc", "(x)?(c)", [{capture, all, list}])),
+    P(re:run("aaa", "a(?:a)(a)?", [{capture, all, index}])),
+    ok.
