@@ -1277,16 +1277,45 @@ fn spawn(ctx: &mut Ctx<'_>, start: Start, initial: Term, link: bool, mon: bool) 
     {
         return Flow::badarg();
     }
-    let Some(pid) = ctx.vm.spawn_child(ctx.proc, start, initial) else {
-        return ctx.too_many_processes();
-    };
-    let me = ctx.pid();
-    let child_name = ctx.vm.process_name(pid).to_string();
     let verb = match (link, mon) {
         (true, _) => "spawn_link",
         (_, true) => "spawn_monitor",
         _ => "spawn",
     };
+    let monitor = if mon { Monitor::New } else { Monitor::No };
+    match start_child(ctx, start, initial, verb, link, monitor) {
+        Ok((pid, Some(r))) => Flow::Value(tuple2(Term::Pid(pid), Term::Ref(r))),
+        Ok((pid, None)) => Flow::Value(Term::Pid(pid)),
+        Err(stop) => stop,
+    }
+}
+
+/// Whether a new process is monitored by its parent, and under which
+/// reference.
+pub(super) enum Monitor {
+    No,
+    /// Under a reference made for it (after the process).
+    New,
+    /// Under a reference the caller already made (`spawn_request`'s).
+    With(u64),
+}
+
+/// Start a child of the calling process: the spawn event (named `verb`),
+/// the link and the monitor. The child's pid and the monitor's reference;
+/// `Err` ends the run at the process limit.
+pub(super) fn start_child(
+    ctx: &mut Ctx<'_>,
+    start: Start,
+    initial: Term,
+    verb: &str,
+    link: bool,
+    monitor: Monitor,
+) -> Result<(Pid, Option<u64>), Flow> {
+    let Some(pid) = ctx.vm.spawn_child(ctx.proc, start, initial) else {
+        return Err(ctx.too_many_processes());
+    };
+    let me = ctx.pid();
+    let child_name = ctx.vm.process_name(pid).to_string();
     ctx.emit_access(
         EventKind::Spawn,
         format!("{verb} -> {child_name}"),
@@ -1299,15 +1328,16 @@ fn spawn(ctx: &mut Ctx<'_>, start: Start, initial: Term, link: bool, mon: bool) 
             c.links.insert(me);
         }
     }
-    if mon {
-        let r = ctx.vm.new_ref();
-        ctx.proc.monitors.insert(r, pid);
-        if let Some(c) = ctx.vm.proc_mut(pid) {
-            c.monitored_by.insert(r, (me, None));
-        }
-        return Flow::Value(tuple2(Term::Pid(pid), Term::Ref(r)));
+    let r = match monitor {
+        Monitor::No => return Ok((pid, None)),
+        Monitor::New => ctx.vm.new_ref(),
+        Monitor::With(r) => r,
+    };
+    ctx.proc.monitors.insert(r, pid);
+    if let Some(c) = ctx.vm.proc_mut(pid) {
+        c.monitored_by.insert(r, (me, None));
     }
-    Flow::Value(Term::Pid(pid))
+    Ok((pid, Some(r)))
 }
 
 fn link(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {

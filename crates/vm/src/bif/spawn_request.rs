@@ -13,8 +13,8 @@
 //! bad node, module, function, fun or option list is `badarg` at once.
 
 use crate::atom::Atom;
+use crate::bif::erlang::{Monitor, start_child};
 use crate::bif::{Ctx, Flow, Table};
-use crate::event::{Access, EventKind, SharedItem};
 use crate::process::Start;
 use crate::term::Term;
 
@@ -145,13 +145,7 @@ fn spawn_request(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     };
     if let Some(why) = refused {
         if matches!(opts.reply, Reply::Yes | Reply::ErrorOnly) {
-            let reply = Term::tuple(vec![
-                opts.tag,
-                Term::Ref(req),
-                Term::atom("error"),
-                Term::atom(why),
-            ]);
-            ctx.proc.mailbox.push_back(reply);
+            reply(ctx, opts.tag, req, "error", Term::atom(why));
         }
         return Flow::Value(Term::Ref(req));
     }
@@ -173,38 +167,24 @@ fn spawn_request(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             )
         }
     };
-    let Some(pid) = ctx.vm.spawn_child(ctx.proc, start, initial) else {
-        return ctx.too_many_processes();
+    // The monitor's reference is the request's: 'DOWN' carries ReqId.
+    let monitor = if opts.monitor {
+        Monitor::With(req)
+    } else {
+        Monitor::No
     };
-    let me = ctx.pid();
-    let child = ctx.name_of(pid);
-    ctx.emit_access(
-        EventKind::Spawn,
-        format!("spawn_request -> {child}"),
-        SharedItem::Process(pid),
-        Access::Write,
-    );
-    if opts.link {
-        ctx.proc.links.insert(pid);
-        if let Some(c) = ctx.vm.proc_mut(pid) {
-            c.links.insert(me);
-        }
-    }
-    if opts.monitor {
-        // The monitor's reference is the request's: 'DOWN' carries ReqId.
-        ctx.proc.monitors.insert(req, pid);
-        if let Some(c) = ctx.vm.proc_mut(pid) {
-            c.monitored_by.insert(req, (me, None));
-        }
-    }
+    let pid = match start_child(ctx, start, initial, "spawn_request", opts.link, monitor) {
+        Ok((pid, _)) => pid,
+        Err(stop) => return stop,
+    };
     if matches!(opts.reply, Reply::Yes | Reply::SuccessOnly) {
-        let reply = Term::tuple(vec![
-            opts.tag,
-            Term::Ref(req),
-            Term::atom("ok"),
-            Term::Pid(pid),
-        ]);
-        ctx.proc.mailbox.push_back(reply);
+        reply(ctx, opts.tag, req, "ok", Term::Pid(pid));
     }
     Flow::Value(Term::Ref(req))
+}
+
+/// `{Tag, ReqId, Status, Value}` into the caller's own mailbox.
+fn reply(ctx: &mut Ctx<'_>, tag: Term, req: u64, status: &str, value: Term) {
+    let msg = Term::tuple(vec![tag, Term::Ref(req), Term::atom(status), value]);
+    ctx.proc.mailbox.push_back(msg);
 }

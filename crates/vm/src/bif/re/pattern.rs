@@ -1109,19 +1109,23 @@ fn char_len(c: u32, utf: bool) -> usize {
     }
 }
 
-fn repeatable(n: &Node) -> bool {
-    !matches!(
+/// An anchor: a position test that consumes nothing (`^`, `$`, `\A`,
+/// `\z`, `\Z`, `\G`, `\b`, `\B`).
+fn is_anchor(n: &Node) -> bool {
+    matches!(
         n,
-        Node::Empty
-            | Node::Bol(_)
+        Node::Bol(_)
             | Node::Eol(..)
             | Node::SubjectStart
             | Node::SubjectEnd
             | Node::SubjectEndNl
             | Node::MatchStart
             | Node::WordBoundary(_)
-            | Node::Repeat { .. }
     )
+}
+
+fn repeatable(n: &Node) -> bool {
+    !(is_anchor(n) || matches!(n, Node::Empty | Node::Repeat { .. }))
 }
 
 /// The lengths (in characters) a lookbehind body can have, one per
@@ -1135,15 +1139,8 @@ pub fn behind_lengths(n: &Node) -> Option<Vec<usize>> {
 
 fn fixed_len(n: &Node) -> Option<usize> {
     match n {
-        Node::Empty
-        | Node::Bol(_)
-        | Node::Eol(..)
-        | Node::SubjectStart
-        | Node::SubjectEnd
-        | Node::SubjectEndNl
-        | Node::MatchStart
-        | Node::WordBoundary(_)
-        | Node::Look(..) => Some(0),
+        n if is_anchor(n) => Some(0),
+        Node::Empty | Node::Look(..) => Some(0),
         Node::Lit(..) | Node::Any(_) | Node::Set(_) => Some(1),
         Node::Group(n, _) | Node::Atomic(n) => fixed_len(n),
         Node::Cat(v) => v.iter().map(fixed_len).sum(),
