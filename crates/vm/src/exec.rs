@@ -283,6 +283,7 @@ impl Vm {
             ProcStatus::Waiting { deadline } if p.mailbox.len() <= p.scanned => {
                 self.stop_waiting(p);
                 p.status = ProcStatus::Runnable;
+                p.wait_deadline = None;
                 self.vclock = self.vclock.max(deadline);
                 if let Some(f) = p.frames.last_mut() {
                     f.pc = p.after_pc;
@@ -1809,6 +1810,7 @@ impl Vm {
                     let m = p.mailbox.remove(p.recv_pos).unwrap_or(Term::Nil);
                     p.recv_pos = 0;
                     p.scanned = 0;
+                    p.wait_deadline = None;
                     save_pc!();
                     let mut text = String::with_capacity(64);
                     text.push_str("receive ");
@@ -1838,6 +1840,7 @@ impl Vm {
                         },
                     };
                     if t == Some(0) {
+                        p.wait_deadline = None;
                         // No message matched and none is waited for: the
                         // receive read the mailbox and found nothing it
                         // takes. That is a visible action (a message sent
@@ -1864,7 +1867,9 @@ impl Vm {
                     p.status = match t {
                         None => ProcStatus::Blocked,
                         Some(ms) => {
-                            let deadline = self.vclock.saturating_add(ms);
+                            let deadline = *p
+                                .wait_deadline
+                                .get_or_insert(self.vclock.saturating_add(ms));
                             self.timeouts.insert((deadline, p.pid));
                             ProcStatus::Waiting { deadline }
                         }

@@ -91,6 +91,11 @@ pub struct Process {
     pub recv_probe: Option<crate::event::ReceiveProbe>,
     /// Messages present when the process last blocked (new ones make it runnable).
     pub scanned: usize,
+    /// The deadline of the `receive ... after` being waited in: set when
+    /// the receive first waits and kept while new messages that match no
+    /// clause wake it, as the BEAM keeps the receive's timer; cleared when
+    /// a message is taken or the timeout fires.
+    pub wait_deadline: Option<u64>,
     pub status: ProcStatus,
     pub links: BTreeSet<Pid>,
     /// Monitors this process holds: ref → (monitored pid).
@@ -164,6 +169,7 @@ impl Process {
             recv_pos: 0,
             recv_probe: None,
             scanned: 0,
+            wait_deadline: None,
             status: ProcStatus::Runnable,
             links: BTreeSet::new(),
             monitors: BTreeMap::new(),

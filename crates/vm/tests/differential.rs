@@ -105,7 +105,7 @@ fn programs_match_erl() {
             .expect("thread")
             .join()
             .unwrap_or_else(|_| (b"<panic>".to_vec(), false));
-        if only.is_some() {
+        if only.is_some() || (got != expected && std::env::var("RACEWIT_DIFF_SHOW").is_ok()) {
             eprintln!(
                 "--- expected\n{}--- got\n{}---",
                 String::from_utf8_lossy(&expected),
