@@ -7,8 +7,9 @@
 //!
 //! Module-level work happens here (attributes, exports, imports, records,
 //! `-compile` options, EUnit's parse transforms `eunit_autoexport` and
-//! `eunit_striptests`, which `eunit.hrl` names, and `ms_transform`, which
-//! `ms_transform.hrl` names, in `ms_transform`); function bodies are
+//! `eunit_striptests`, which `eunit.hrl` names, `ms_transform`, which
+//! `ms_transform.hrl` names, in `ms_transform`, and `qlc`, which `qlc.hrl`
+//! names, in `qlc_transform`); function bodies are
 //! lowered by the `body` module. The IR pretty printer is
 //! [`pretty::pretty_module`].
 
@@ -16,6 +17,8 @@ mod bifs;
 mod body;
 mod ms_transform;
 pub mod pretty;
+mod qlc_transform;
+mod walk;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -244,10 +247,18 @@ impl ModuleLowerer {
             self.function_before_module = true;
         }
         self.ctx.current_function = self.functions.len() as u32;
-        // `ms_transform` rewrites the function's `fun2ms` calls first (it
-        // knows the records defined before the function, as the compiler's
-        // parse transform does when it walks the forms in order).
-        let transformed = if self.transforms.iter().any(|t| t.module == "ms_transform") {
+        // `qlc` rewrites the function's query list comprehensions, then
+        // `ms_transform` its `fun2ms` calls (it knows the records defined
+        // before the function, as the compiler's parse transform does when
+        // it walks the forms in order).
+        let names = |m: &str| self.transforms.iter().any(|t| t.module == m);
+        let queries = if names("qlc") {
+            qlc_transform::transform_function(f)
+        } else {
+            None
+        };
+        let f = queries.as_ref().unwrap_or(f);
+        let transformed = if names("ms_transform") {
             ms_transform::transform_function(f, &self.ctx.records)
         } else {
             None
@@ -403,7 +414,7 @@ impl ModuleLowerer {
 
         // Parse transforms run in the order the module names them, before
         // exports are settled (as the compiler runs them); racewit models
-        // EUnit's here, `ms_transform` function by function as each is
+        // EUnit's here, `qlc` and `ms_transform` function by function as each is
         // lowered, and leaves any other alone.
         let mut auto_exports: Vec<FunName> = Vec::new();
         let transforms = std::mem::take(&mut self.transforms);

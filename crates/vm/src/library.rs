@@ -112,6 +112,7 @@ pub const OTP_LIBRARY_MODULES: &[(&str, &str)] = &[
     ("stdlib", "erl_anno"),
     ("stdlib", "unicode"),
     ("stdlib", "re"),
+    ("stdlib", "qlc"),
     ("kernel", "inet_parse"),
     ("kernel", "inet"),
     ("kernel", "erpc"),

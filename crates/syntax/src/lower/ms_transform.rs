@@ -34,7 +34,7 @@ use smol_str::SmolStr;
 use crate::ast::{self, Expr, ExprKind as K};
 use crate::diagnostic::{Diagnostic, DiagnosticCode};
 use crate::ir::{BinOp, Name, UnOp};
-use crate::lower::RecordInfo;
+use crate::lower::{RecordInfo, walk};
 use crate::source::Span;
 use crate::token::IntLit;
 
@@ -78,152 +78,9 @@ fn clause_has_call(c: &ast::Clause) -> bool {
     let mut found = false;
     let mut probe = |e: &Expr| found |= fun2ms_dialect(e).is_some();
     for e in c.guard.iter().flatten().chain(&c.body).chain(&c.pats) {
-        visit(e, &mut probe);
+        walk::visit(e, &mut probe);
     }
     found
-}
-
-/// Every expression under `e` (itself included).
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    let mut each = |x: &Expr| visit(x, f);
-    children(e, &mut each);
-}
-
-/// The direct sub-expressions of `e`, clauses' patterns, guards and
-/// bodies included.
-fn children(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    let clause = |c: &ast::Clause, f: &mut dyn FnMut(&Expr)| {
-        c.pats
-            .iter()
-            .chain(c.guard.iter().flatten())
-            .chain(&c.body)
-            .for_each(&mut *f)
-    };
-    match &e.kind {
-        K::Tuple(v) | K::Block(v) => v.iter().for_each(f),
-        K::List { elems, tail } => {
-            elems.iter().for_each(&mut *f);
-            if let Some(t) = tail {
-                f(t);
-            }
-        }
-        K::Binary(elems) => elems.iter().for_each(|b| {
-            f(&b.value);
-            if let Some(s) = &b.size {
-                f(s);
-            }
-        }),
-        K::Comprehension {
-            body, qualifiers, ..
-        } => {
-            f(body);
-            for q in qualifiers {
-                qualifier(q, f);
-            }
-        }
-        K::Map { base, fields } => {
-            if let Some(b) = base {
-                f(b);
-            }
-            fields.iter().for_each(|m| {
-                f(&m.key);
-                f(&m.value);
-            });
-        }
-        K::Record(r) => {
-            if let Some(b) = &r.base {
-                f(b);
-            }
-            r.fields.iter().for_each(|x| f(&x.value));
-        }
-        K::RecordAccess(r) => f(&r.base),
-        K::Call { callee, args } => {
-            f(callee);
-            args.iter().for_each(f);
-        }
-        K::Remote { module, function } => {
-            f(module);
-            f(function);
-        }
-        K::Op(_, a, b)
-        | K::Andalso(a, b)
-        | K::Orelse(a, b)
-        | K::Match(a, b)
-        | K::MaybeMatch(a, b)
-        | K::Send(a, b) => {
-            f(a);
-            f(b);
-        }
-        K::UnOp(_, a) | K::Catch(a) => f(a),
-        K::Case { arg, clauses } => {
-            f(arg);
-            clauses.iter().for_each(|c| clause(c, f));
-        }
-        K::If(clauses) => clauses.iter().for_each(|c| clause(c, f)),
-        K::Receive(r) => {
-            r.clauses.iter().for_each(|c| clause(c, f));
-            if let Some(a) = &r.after {
-                f(&a.timeout);
-                a.body.iter().for_each(&mut *f);
-            }
-        }
-        K::Try(t) => {
-            t.body.iter().for_each(&mut *f);
-            t.of_clauses.iter().for_each(|c| clause(c, f));
-            for c in &t.catch_clauses {
-                c.class
-                    .iter()
-                    .chain(std::iter::once(&c.reason))
-                    .chain(&c.stack)
-                    .chain(c.guard.iter().flatten())
-                    .chain(&c.body)
-                    .for_each(&mut *f);
-            }
-            t.after.iter().flatten().for_each(f);
-        }
-        K::Fun(fun) => fun.clauses.iter().for_each(|c| clause(c, f)),
-        K::FunRef {
-            module,
-            name,
-            arity,
-        } => {
-            if let Some(m) = module {
-                f(m);
-            }
-            f(name);
-            f(arity);
-        }
-        K::Maybe(m) => {
-            m.body.iter().for_each(&mut *f);
-            m.else_clauses.iter().flatten().for_each(|c| clause(c, f));
-        }
-        K::Missing
-        | K::Var(_)
-        | K::Atom(_)
-        | K::Int(_)
-        | K::Float(_)
-        | K::Char(_)
-        | K::String(_)
-        | K::Sigil { .. }
-        | K::RecordIndex(_) => {}
-    }
-}
-
-fn qualifier(q: &ast::Qualifier, f: &mut dyn FnMut(&Expr)) {
-    match q {
-        ast::Qualifier::Generator {
-            pat, value, expr, ..
-        } => {
-            f(pat);
-            if let Some(v) = value {
-                f(v);
-            }
-            f(expr);
-        }
-        ast::Qualifier::Zip(qs) => qs.iter().for_each(|q| qualifier(q, f)),
-        ast::Qualifier::Filter(e) => f(e),
-    }
 }
 
 /// `ets:fun2ms(...)` or `dbg:fun2ms(...)` (one argument).
@@ -255,20 +112,13 @@ struct Rewriter<'a> {
 
 impl Rewriter<'_> {
     fn clause(&mut self, c: &mut ast::Clause) {
-        for e in c
-            .pats
-            .iter_mut()
-            .chain(c.guard.iter_mut().flatten())
-            .chain(c.body.iter_mut())
-        {
-            self.expr(e);
-        }
+        walk::clause_mut(c, &mut |e| self.expr(e));
     }
 
     /// Rewrite the calls in `e`, innermost first (a call inside the fun of
     /// another is rewritten before the outer fun is read).
     fn expr(&mut self, e: &mut Expr) {
-        self.children_mut(e);
+        walk::children_mut(e, &mut |x| self.expr(x));
         let Some(dialect) = fun2ms_dialect(e) else {
             return;
         };
@@ -289,136 +139,6 @@ impl Rewriter<'_> {
                 err.span,
                 err.message,
             )),
-        }
-    }
-
-    fn children_mut(&mut self, e: &mut Expr) {
-        match &mut e.kind {
-            K::Tuple(v) | K::Block(v) => v.iter_mut().for_each(|x| self.expr(x)),
-            K::List { elems, tail } => {
-                elems.iter_mut().for_each(|x| self.expr(x));
-                if let Some(t) = tail {
-                    self.expr(t);
-                }
-            }
-            K::Binary(elems) => elems.iter_mut().for_each(|b| {
-                self.expr(&mut b.value);
-                if let Some(s) = &mut b.size {
-                    self.expr(s);
-                }
-            }),
-            K::Comprehension {
-                body, qualifiers, ..
-            } => {
-                self.expr(body);
-                for q in qualifiers {
-                    self.qualifier(q);
-                }
-            }
-            K::Map { base, fields } => {
-                if let Some(b) = base {
-                    self.expr(b);
-                }
-                fields.iter_mut().for_each(|m| {
-                    self.expr(&mut m.key);
-                    self.expr(&mut m.value);
-                });
-            }
-            K::Record(r) => {
-                if let Some(b) = &mut r.base {
-                    self.expr(b);
-                }
-                r.fields.iter_mut().for_each(|x| self.expr(&mut x.value));
-            }
-            K::RecordAccess(r) => self.expr(&mut r.base),
-            K::Call { callee, args } => {
-                self.expr(callee);
-                args.iter_mut().for_each(|x| self.expr(x));
-            }
-            K::Remote { module, function } => {
-                self.expr(module);
-                self.expr(function);
-            }
-            K::Op(_, a, b)
-            | K::Andalso(a, b)
-            | K::Orelse(a, b)
-            | K::Match(a, b)
-            | K::MaybeMatch(a, b)
-            | K::Send(a, b) => {
-                self.expr(a);
-                self.expr(b);
-            }
-            K::UnOp(_, a) | K::Catch(a) => self.expr(a),
-            K::Case { arg, clauses } => {
-                self.expr(arg);
-                clauses.iter_mut().for_each(|c| self.clause(c));
-            }
-            K::If(clauses) => clauses.iter_mut().for_each(|c| self.clause(c)),
-            K::Receive(r) => {
-                r.clauses.iter_mut().for_each(|c| self.clause(c));
-                if let Some(a) = &mut r.after {
-                    self.expr(&mut a.timeout);
-                    a.body.iter_mut().for_each(|x| self.expr(x));
-                }
-            }
-            K::Try(t) => {
-                t.body.iter_mut().for_each(|x| self.expr(x));
-                t.of_clauses.iter_mut().for_each(|c| self.clause(c));
-                for c in &mut t.catch_clauses {
-                    c.class
-                        .iter_mut()
-                        .chain(std::iter::once(&mut c.reason))
-                        .chain(c.stack.iter_mut())
-                        .chain(c.guard.iter_mut().flatten())
-                        .chain(c.body.iter_mut())
-                        .for_each(|x| self.expr(x));
-                }
-                t.after.iter_mut().flatten().for_each(|x| self.expr(x));
-            }
-            K::Fun(fun) => fun.clauses.iter_mut().for_each(|c| self.clause(c)),
-            K::FunRef {
-                module,
-                name,
-                arity,
-            } => {
-                if let Some(m) = module {
-                    self.expr(m);
-                }
-                self.expr(name);
-                self.expr(arity);
-            }
-            K::Maybe(m) => {
-                m.body.iter_mut().for_each(|x| self.expr(x));
-                m.else_clauses
-                    .iter_mut()
-                    .flatten()
-                    .for_each(|c| self.clause(c));
-            }
-            K::Missing
-            | K::Var(_)
-            | K::Atom(_)
-            | K::Int(_)
-            | K::Float(_)
-            | K::Char(_)
-            | K::String(_)
-            | K::Sigil { .. }
-            | K::RecordIndex(_) => {}
-        }
-    }
-
-    fn qualifier(&mut self, q: &mut ast::Qualifier) {
-        match q {
-            ast::Qualifier::Generator {
-                pat, value, expr, ..
-            } => {
-                self.expr(pat);
-                if let Some(v) = value {
-                    self.expr(v);
-                }
-                self.expr(expr);
-            }
-            ast::Qualifier::Zip(qs) => qs.iter_mut().for_each(|q| self.qualifier(q)),
-            ast::Qualifier::Filter(e) => self.expr(e),
         }
     }
 }

@@ -63,6 +63,7 @@ pub fn register(t: &mut Table) {
     });
     t.ctx("ets", "select_reverse", 2, select_reverse);
     t.ctx("ets", "setopts", 2, setopts);
+    t.ctx("ets", "safe_fixtable", 2, safe_fixtable);
 }
 
 fn item(t: &EtsTable, key: Option<&Term>) -> SharedItem {
@@ -341,6 +342,20 @@ fn member(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         .lookup(&args[1])
         .is_empty();
     result(ctx, Term::bool(v))
+}
+
+/// `ets:safe_fixtable/2`: this VM keeps every table in key order and
+/// `next/2` finds the key after any term, present or deleted, so a
+/// traversal is always as safe as a fixed one's and fixing changes
+/// nothing but the answer: `true`, or `badarg` for a table the caller cannot read.
+fn safe_fixtable(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    if !(args[1].is_atom(Atom::TRUE) || args[1].is_atom(Atom::FALSE)) {
+        return Flow::badarg();
+    }
+    if let Err(f) = table_for(ctx, "safe_fixtable", args, None, Access::Read) {
+        return f;
+    }
+    result(ctx, Term::bool(true))
 }
 
 fn delete_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
