@@ -188,6 +188,48 @@ fn same_bytes_whatever_the_thread_count() {
     }
 }
 
+/// The VM's hot loop is only a faster way to the same states: the whole
+/// corpus gets the same report, witnesses and journal included, with it off.
+#[test]
+fn same_bytes_without_the_hot_loop() {
+    let run = |out: &str, extra: &[&str]| {
+        let o = cmd()
+            .args([
+                "check", "corpus", "--format", "json", "--jobs", "2", "--out", out,
+            ])
+            .args(extra)
+            .output()
+            .expect("run");
+        let dir = root().join(out);
+        let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .map(|e| {
+                        let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+                        (
+                            e.file_name().to_string_lossy().into_owned(),
+                            text.replace(out, "[OUT]"),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        (
+            String::from_utf8_lossy(&o.stdout).replace(out, "[OUT]"),
+            files,
+        )
+    };
+    let hot = run("target/cli-test-hot", &[]);
+    let general = run("target/cli-test-general", &["--no-hot-loop"]);
+    assert!(hot.0.contains("\"verdict\": \"confirmed\""), "{}", hot.0);
+    assert!(
+        hot.1.iter().any(|(name, _)| name.starts_with('R')),
+        "no witness written"
+    );
+    assert_eq!(hot, general);
+}
+
 /// Runs `check corpus/` into `out` and stops it with `signal` once the
 /// journal holds `lines` verdicts; returns the exit status and stderr.
 fn check_killed(out: &Path, signal: &str, lines: usize) -> (Option<i32>, String) {

@@ -165,6 +165,10 @@ pub struct SearchArgs {
     /// reason `time_budget` (a cap that is not hit changes nothing).
     #[arg(long, value_name = "SECS", default_value_t = 300)]
     pub timeout: u64,
+    /// Run every instruction in the VM's general loop (no hot loop): the
+    /// same verdicts and witnesses, slower. For tests of the VM.
+    #[arg(long, hide = true)]
+    pub no_hot_loop: bool,
 }
 
 /// A timeout policy as `--after-timeout` spells it.
@@ -244,6 +248,10 @@ impl SearchArgs {
             reduction: self.reduction.into(),
             random: self.random.map(|runs| (runs, self.seed)),
             timeouts: self.after_timeout,
+            vm: racewit_vm::VmConfig {
+                hot_loop: !self.no_hot_loop,
+                ..ConfirmOptions::default().vm
+            },
             ..ConfirmOptions::default()
         })
     }

@@ -419,6 +419,7 @@ impl Item for VmItem {
             SharedItem::Registry(name) => named(2, name),
             SharedItem::Global(name) => named(3, name),
             SharedItem::PersistentTerm(name) => named(4, name),
+            SharedItem::OsEnv(name) => named(6, name),
             item => (hash(&|h| (5u8, item).hash(h)), None),
         }
     }
@@ -438,9 +439,8 @@ fn overlap(a: &SharedItem, b: &SharedItem) -> bool {
             a == b || a.is_empty() || b.is_empty()
         }
         (SharedItem::Global(a), SharedItem::Global(b)) => a == b || a.is_empty() || b.is_empty(),
-        (SharedItem::PersistentTerm(a), SharedItem::PersistentTerm(b)) => {
-            a == b || a.is_empty() || b.is_empty()
-        }
+        (SharedItem::PersistentTerm(a), SharedItem::PersistentTerm(b))
+        | (SharedItem::OsEnv(a), SharedItem::OsEnv(b)) => a == b || a.is_empty() || b.is_empty(),
         (a, b) => a == b,
     }
 }
@@ -472,6 +472,8 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
         SharedItem::Process(p) => format!("process {}", vm.process_name(*p)),
         SharedItem::Global(name) => format!("global {name}"),
         SharedItem::PersistentTerm(key) => format!("persistent_term {key}"),
+        SharedItem::OsEnv(name) if name.is_empty() => "os environment".to_string(),
+        SharedItem::OsEnv(name) => format!("os environment {name}"),
         SharedItem::Atomic { array, index } => format!("atomics #{array}[{index}]"),
     }
 }

@@ -24,6 +24,9 @@ pub enum SharedItem {
     Global(String),
     /// A `persistent_term` key (printed); the empty text stands for every key.
     PersistentTerm(String),
+    /// A variable of the OS environment; the empty name stands for every
+    /// variable (`os:getenv/0`).
+    OsEnv(String),
     /// Element `index` (1-based) of a `counters`/`atomics` array, by the
     /// number of its reference.
     Atomic {

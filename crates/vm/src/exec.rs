@@ -1135,12 +1135,13 @@ impl Vm {
                 }
             }};
         }
+        let hot = self.config.hot_loop;
         loop {
             // The common instructions run in the hot loop; it stops at the
             // first one it leaves to this loop. It is entered where a run
             // of instructions it may run starts (for one or two, entering
             // costs more than it saves).
-            if f.hot_run.get(pc).is_some_and(|&n| n >= HOT_RUN_MIN) {
+            if hot && f.hot_run.get(pc).is_some_and(|&n| n >= HOT_RUN_MIN) {
                 let mut cur = Cursor {
                     f,
                     module,

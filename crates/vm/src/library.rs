@@ -157,8 +157,6 @@ pub const HOST_MODULES: &[&str] = &[
 /// Functions that touch the host inside modules that are otherwise modelled.
 const HOST_FUNCTIONS: &[(&str, &str)] = &[
     ("os", "cmd"),
-    ("os", "putenv"),
-    ("os", "unsetenv"),
     ("erlang", "open_port"),
     ("erlang", "load_nif"),
     ("erlang", "port_command"),

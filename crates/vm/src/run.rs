@@ -30,6 +30,10 @@ pub struct RunConfig {
     pub quantum: u64,
     /// Library code (OTP's own modules, dependencies) loaded by the caller.
     pub libraries: Arc<Libraries>,
+    /// See [`VmConfig::hot_loop`].
+    pub hot_loop: bool,
+    /// Keep every step's event in [`RunOutcome::trace`].
+    pub trace: bool,
 }
 
 impl Default for RunConfig {
@@ -39,6 +43,8 @@ impl Default for RunConfig {
             max_memory_words: VmConfig::default().max_memory_words,
             quantum: 4000,
             libraries: Libraries::none(),
+            hot_loop: true,
+            trace: false,
         }
     }
 }
@@ -87,6 +93,9 @@ pub struct RunOutcome {
     /// The status of `erlang:halt/0,1,2`, when a process halted the run:
     /// then nothing more is printed (as on the BEAM, where the node stops).
     pub halted: Option<Term>,
+    /// Each step's event (`P1.2: text`), in order, when
+    /// [`RunConfig::trace`] asked for them.
+    pub trace: Vec<String>,
 }
 
 impl RunOutcome {
@@ -117,9 +126,11 @@ pub fn run_entry(
         max_reductions: config.max_reductions,
         libraries: config.libraries.clone(),
         max_memory_words: config.max_memory_words,
+        hot_loop: config.hot_loop,
         ..VmConfig::default()
     };
     let mut vm = Vm::new(program, vm_config);
+    let mut trace = Vec::new();
     let main = vm.spawn_entry(module, function, Vec::new());
     let mut queue = RunQueue::default();
     let mut main_done_at: Option<usize> = None;
@@ -155,7 +166,12 @@ pub fn run_entry(
                 break;
             }
             match vm.step(pid) {
-                Ok(_) => queue.join(&mut vm, Some(pid)),
+                Ok(ev) => {
+                    if config.trace {
+                        trace.push(format!("{}: {}", vm.process_name(ev.pid), ev.text));
+                    }
+                    queue.join(&mut vm, Some(pid))
+                }
                 Err(e) => {
                     budget_out = true;
                     stopped = Some(e);
@@ -177,7 +193,9 @@ pub fn run_entry(
             break;
         }
     }
-    finish(&vm, main, main_done_at, stopped)
+    let mut outcome = finish(&vm, main, main_done_at, stopped);
+    outcome.trace = trace;
+    outcome
 }
 
 /// The run queue: FIFO, each process in it at most once.
@@ -349,5 +367,6 @@ fn finish(vm: &Vm, main: Pid, main_done_at: Option<usize>, stopped: Option<VmErr
             .collect(),
         stopped: stopped.map(|e| e.to_string()),
         halted,
+        trace: Vec::new(),
     }
 }

@@ -34,6 +34,10 @@ pub struct VmConfig {
     /// installed OTP, dependencies), and what is known of the installed OTP
     /// (see [`crate::library`]). The VM reads no files: the caller loads them.
     pub libraries: Arc<crate::library::Libraries>,
+    /// Run the common instructions in the hot loop (`hot_loop.rs`). Off,
+    /// the general loop runs every instruction: the same states, events and
+    /// reductions, slower (tests compare the two).
+    pub hot_loop: bool,
 }
 
 impl Default for VmConfig {
@@ -45,6 +49,7 @@ impl Default for VmConfig {
             max_atoms: 1_000_000,
             prelude: true,
             libraries: crate::library::Libraries::none(),
+            hot_loop: true,
         }
     }
 }
@@ -115,6 +120,9 @@ pub struct Vm {
     pub(crate) global_locks: imbl::OrdMap<crate::term::MapKey, crate::bif::global::GlobalLock>,
     /// The `application` environment by (application, key).
     pub(crate) app_env: imbl::OrdMap<(crate::term::MapKey, crate::term::MapKey), Term>,
+    /// The OS environment (`os:getenv/putenv/unsetenv`), by name: empty at
+    /// the start of a run, changed only by the run.
+    pub(crate) os_env: imbl::OrdMap<String, String>,
     /// `persistent_term` storage.
     pub(crate) persistent_terms: imbl::OrdMap<crate::term::MapKey, Term>,
     pub(crate) ets: EtsStore,
@@ -487,6 +495,7 @@ impl Vm {
             global_names: imbl::OrdMap::new(),
             global_locks: imbl::OrdMap::new(),
             app_env: imbl::OrdMap::new(),
+            os_env: imbl::OrdMap::new(),
             persistent_terms: imbl::OrdMap::new(),
             ets,
             mnesia: MnesiaStore::default(),
@@ -917,6 +926,13 @@ impl Vm {
                     crate::format::brief(&key.0),
                     crate::format::brief(v)
                 ));
+            }
+            out.push('\n');
+        }
+        if !self.os_env.is_empty() {
+            out.push_str("os env:");
+            for (name, value) in self.os_env.iter() {
+                out.push_str(&format!(" {name:?}={value:?}"));
             }
             out.push('\n');
         }

@@ -154,3 +154,77 @@ fn programs_match_erl() {
         );
     }
 }
+
+/// The hot loop is only a faster way to the same state: every program (and
+/// the bench programs) runs with it on and off, and the two runs take the
+/// same steps, with the same events, reductions and output.
+#[test]
+fn the_hot_loop_changes_no_step() {
+    let root = diff_root();
+    let mut programs: Vec<PathBuf> = ["programs", "bench"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(root.join(d)).ok())
+        .flat_map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "erl"))
+        .collect();
+    programs.sort();
+    assert!(
+        programs.len() > 300,
+        "the differential programs are missing"
+    );
+    let libraries = racewit_otp::installed();
+    let mut differ = Vec::new();
+    for p in &programs {
+        let name = p
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let text = std::fs::read_to_string(p).expect("program readable");
+        let program = Arc::new(racewit_syntax::load_source(&p.display().to_string(), &text));
+        let run = |hot_loop: bool| {
+            let config = RunConfig {
+                max_reductions: 50_000_000,
+                libraries: libraries.clone(),
+                hot_loop,
+                trace: true,
+                ..RunConfig::default()
+            };
+            let (program, name) = (program.clone(), name.clone());
+            std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn(move || {
+                    let out = run_entry(program, &name, "main", &config);
+                    (out.stdout, out.steps, out.reductions, out.trace)
+                })
+                .expect("thread")
+                .join()
+                .expect("the run does not panic")
+        };
+        let (hot, general) = (run(true), run(false));
+        assert!(!hot.3.is_empty(), "{name}: no events traced");
+        if hot != general {
+            let first = hot
+                .3
+                .iter()
+                .zip(&general.3)
+                .position(|(a, b)| a != b)
+                .unwrap_or(hot.3.len().min(general.3.len()));
+            eprintln!(
+                "{name}: steps {} / {}, reductions {} / {}, first differing event #{first}: \
+                 {:?} / {:?}",
+                hot.1,
+                general.1,
+                hot.2,
+                general.2,
+                hot.3.get(first),
+                general.3.get(first)
+            );
+            differ.push(name);
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "the hot loop changes these runs: {differ:?}"
+    );
+}

@@ -5,9 +5,13 @@
 //!   item (`ets ac_tab/{env,App,Key}`). Loading an application
 //!   (`prelude/application.erl`) sets its `.app` environment; the caller's
 //!   own application (`get_env/1`) is found there. No `sys.config` is read.
-//! - the OS environment is empty (`os:getenv/1` is `false`), and the
-//!   emulator was started with no arguments (`init:get_argument/1` is
-//!   `error`). `os:putenv/2` is unsupported: the change would be lost.
+//! - the OS environment: empty when a run starts (`os:getenv/1` is
+//!   `false`), then what the run's `os:putenv/2` and `os:unsetenv/1` make
+//!   it; node-wide, so each variable is a shared item (`os environment
+//!   NAME`; `os:getenv/0` reads them all). The host's is never read or
+//!   changed.
+//! - the emulator was started with no arguments (`init:get_argument/1` is
+//!   `error`).
 
 use crate::bif::{Ctx, Flow, Table, tuple2};
 use crate::event::{Access, EventKind, SharedItem};
@@ -35,15 +39,11 @@ pub fn register(t: &mut Table) {
     });
     t.ctx("application", "get_all_env", 1, get_all_env);
 
-    t.pure("os", "getenv", 0, |_| Ok(Term::Nil));
-    t.pure("os", "getenv", 1, |a| match a[0] {
-        Term::Nil | Term::Cons(_) => Ok(Term::atom("false")),
-        _ => Err(crate::bif::badarg()),
-    });
-    t.pure("os", "getenv", 2, |a| match a[0] {
-        Term::Nil | Term::Cons(_) => Ok(a[1].clone()),
-        _ => Err(crate::bif::badarg()),
-    });
+    t.ctx("os", "getenv", 0, getenv_all);
+    t.ctx("os", "getenv", 1, |ctx, a| getenv(ctx, &a[0], None));
+    t.ctx("os", "getenv", 2, |ctx, a| getenv(ctx, &a[0], Some(&a[1])));
+    t.ctx("os", "putenv", 2, |ctx, a| setenv(ctx, &a[0], Some(&a[1])));
+    t.ctx("os", "unsetenv", 1, |ctx, a| setenv(ctx, &a[0], None));
     t.pure("init", "get_argument", 1, |_| Ok(Term::atom("error")));
     t.pure("init", "get_arguments", 0, |_| Ok(Term::Nil));
     t.pure("init", "get_plain_arguments", 0, |_| Ok(Term::Nil));
@@ -113,4 +113,70 @@ fn get_all_env(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     let text = format!("application:get_all_env({})", brief(&a[0]));
     ctx.emit_access(EventKind::Ets, text, item(&a[0], None), Access::Read);
     Flow::Value(Term::list(all))
+}
+
+/// A variable name or value as `os` takes it: a flat list of characters.
+fn env_text(t: &Term) -> Option<String> {
+    t.as_charlist()
+}
+
+fn getenv_all(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
+    let all: Vec<Term> = ctx
+        .vm
+        .os_env
+        .iter()
+        .map(|(k, v)| Term::string(&format!("{k}={v}")))
+        .collect();
+    let text = format!("os:getenv() -> {} variables", all.len());
+    ctx.emit_access(
+        EventKind::Local,
+        text,
+        SharedItem::OsEnv(String::new()),
+        Access::Read,
+    );
+    Flow::Value(Term::list(all))
+}
+
+fn getenv(ctx: &mut Ctx<'_>, name: &Term, default: Option<&Term>) -> Flow {
+    let Some(key) = env_text(name) else {
+        return Flow::badarg();
+    };
+    let value = match (ctx.vm.os_env.get(&key), default) {
+        (Some(v), _) => Term::string(v),
+        (None, Some(d)) => d.clone(),
+        (None, None) => Term::atom("false"),
+    };
+    let mut args = vec![brief(name)];
+    args.extend(default.map(brief));
+    let text = format!("os:getenv({}) -> {}", args.join(", "), brief(&value));
+    ctx.emit_access(EventKind::Local, text, SharedItem::OsEnv(key), Access::Read);
+    Flow::Value(value)
+}
+
+/// `os:putenv/2` (`value` given) or `os:unsetenv/1`: `true`, or `badarg`
+/// for a name that holds `=`, as the BEAM refuses it.
+fn setenv(ctx: &mut Ctx<'_>, name: &Term, value: Option<&Term>) -> Flow {
+    let Some(key) = env_text(name).filter(|k| !k.contains('=')) else {
+        return Flow::badarg();
+    };
+    let text = match value {
+        Some(v) => {
+            let Some(v_text) = env_text(v) else {
+                return Flow::badarg();
+            };
+            ctx.vm.os_env.insert(key.clone(), v_text);
+            format!("os:putenv({}, {}) -> true", brief(name), brief(v))
+        }
+        None => {
+            ctx.vm.os_env.remove(&key);
+            format!("os:unsetenv({}) -> true", brief(name))
+        }
+    };
+    ctx.emit_access(
+        EventKind::Local,
+        text,
+        SharedItem::OsEnv(key),
+        Access::Write,
+    );
+    Flow::Value(Term::atom("true"))
 }
