@@ -332,22 +332,24 @@ impl Cx<'_> {
             return None;
         }
         passed.sort_by_key(|(s, _, _, _)| *s);
-        passed.into_iter().find_map(|(_, (cm, cf, ca, i), e, start)| {
-            let depth = if start { self.depth } else { self.depth - 1 };
-            let inner = if cf == INIT_ELEMENT {
-                init_element_need(self.program, &cm, i, depth, seen)?
-            } else {
-                arg_need(self.program, (&cm, &cf, ca), i, depth, seen)?
-            };
-            let cf = if cf == INIT_ELEMENT { "init" } else { &cf };
-            let mut through = vec![format!("{cm}:{cf}/{ca} at {}", self.at(e))];
-            through.extend(inner.through);
-            Some(Need {
-                shape: inner.shape,
-                why: inner.why,
-                through,
+        passed
+            .into_iter()
+            .find_map(|(_, (cm, cf, ca, i), e, start)| {
+                let depth = if start { self.depth } else { self.depth - 1 };
+                let inner = if cf == INIT_ELEMENT {
+                    init_element_need(self.program, &cm, i, depth, seen)?
+                } else {
+                    arg_need(self.program, (&cm, &cf, ca), i, depth, seen)?
+                };
+                let cf = if cf == INIT_ELEMENT { "init" } else { &cf };
+                let mut through = vec![format!("{cm}:{cf}/{ca} at {}", self.at(e))];
+                through.extend(inner.through);
+                Some(Need {
+                    shape: inner.shape,
+                    why: inner.why,
+                    through,
+                })
             })
-        })
     }
 
     /// What expression `e` needs of `var`, when it uses it directly.

@@ -1692,10 +1692,7 @@ fn holds_atom(text: &str, atom: &str) -> bool {
         in_string ^= text[start..i].matches('"').count() % 2 == 1;
         let before = text[..i].chars().next_back();
         let after = text[i + atom.len()..].chars().next();
-        if !in_string
-            && !before.is_some_and(word)
-            && !after.is_some_and(|c| word(c) || c == ':')
-        {
+        if !in_string && !before.is_some_and(word) && !after.is_some_and(|c| word(c) || c == ':') {
             return true;
         }
         start = i + atom.len();
