@@ -222,6 +222,51 @@ fn arg_need(
     })
 }
 
+/// Stands, in an [`ArgOf`], for the element at the given position of the
+/// list a callback module's `init/1` takes (see [`Cx::started_with`]).
+const INIT_ELEMENT: &str = "init/1 list element";
+
+/// What the element at `index` of the list `init/1` of `m` takes needs,
+/// from the first clause whose argument is a list pattern binding a
+/// variable there (`init([Prio, Opts])`).
+fn init_element_need(
+    program: &Program,
+    m: &str,
+    index: usize,
+    depth: u32,
+    seen: &mut Seen,
+) -> Option<Need> {
+    let key = (m.to_string(), INIT_ELEMENT.to_string(), 1, index);
+    if seen.contains(&key) {
+        return None;
+    }
+    seen.push(key);
+    let func = program.function(m, "init", 1)?;
+    let cx = Cx {
+        program,
+        m,
+        func,
+        depth,
+    };
+    func.clauses.iter().find_map(|&c| {
+        let body = &func.body;
+        let mut pat = *body.clause(c).pats.first()?;
+        for _ in 0..index {
+            match body.pat(pat) {
+                Pat::Cons(_, tail) => pat = *tail,
+                _ => return None,
+            }
+        }
+        let Pat::Cons(head, _) = body.pat(pat) else {
+            return None;
+        };
+        let Pat::Var(var) = body.pat(*head) else {
+            return None;
+        };
+        cx.var_need(c, *var, seen)
+    })
+}
+
 /// One function being read.
 struct Cx<'p> {
     program: &'p Program,
@@ -265,14 +310,18 @@ impl Cx<'_> {
             });
         }
         let mut direct: Vec<(u32, Need)> = Vec::new();
-        let mut passed: Vec<(u32, ArgOf, ExprId)> = Vec::new();
+        // Each with whether it is a behaviour start (its hop into `init/1`
+        // is no call deeper: the start runs `init/1` for its caller).
+        let mut passed: Vec<(u32, ArgOf, ExprId, bool)> = Vec::new();
         for i in 0..body.exprs.len() {
             let e = ExprId(i as u32);
             let start = self.func.source_map.expr(e).start;
             if let Some(need) = self.direct_use(e, var, seen) {
                 direct.push((start, need));
             } else if let Some(callee) = self.passed_to(e, var) {
-                passed.push((start, callee, e));
+                passed.push((start, callee, e, false));
+            } else if let Some(init) = self.started_with(e, var) {
+                passed.push((start, init, e, true));
             }
         }
         direct.sort_by_key(|(s, _)| *s);
@@ -282,17 +331,25 @@ impl Cx<'_> {
         if self.depth == 0 {
             return None;
         }
-        passed.sort_by_key(|(s, _, _)| *s);
-        passed.into_iter().find_map(|(_, (cm, cf, ca, i), e)| {
-            let inner = arg_need(self.program, (&cm, &cf, ca), i, self.depth - 1, seen)?;
-            let mut through = vec![format!("{cm}:{cf}/{ca} at {}", self.at(e))];
-            through.extend(inner.through);
-            Some(Need {
-                shape: inner.shape,
-                why: inner.why,
-                through,
+        passed.sort_by_key(|(s, _, _, _)| *s);
+        passed
+            .into_iter()
+            .find_map(|(_, (cm, cf, ca, i), e, start)| {
+                let depth = if start { self.depth } else { self.depth - 1 };
+                let inner = if cf == INIT_ELEMENT {
+                    init_element_need(self.program, &cm, i, depth, seen)?
+                } else {
+                    arg_need(self.program, (&cm, &cf, ca), i, depth, seen)?
+                };
+                let cf = if cf == INIT_ELEMENT { "init" } else { &cf };
+                let mut through = vec![format!("{cm}:{cf}/{ca} at {}", self.at(e))];
+                through.extend(inner.through);
+                Some(Need {
+                    shape: inner.shape,
+                    why: inner.why,
+                    through,
+                })
             })
-        })
     }
 
     /// What expression `e` needs of `var`, when it uses it directly.
@@ -467,6 +524,52 @@ impl Cx<'_> {
         let arity = args.len() as u32;
         self.program.function(&cm, &cf, arity)?;
         Some((cm, cf, arity, pos))
+    }
+
+    /// The callback module's `init/1` that `e` starts with `var` among
+    /// its arguments, when `e` is a behaviour start naming the module
+    /// (`gen_server:start_link({local, N}, Mod, [A, B], Opts)`): `init/1`
+    /// gets the argument term as it is, so `var` is its argument (position
+    /// 0 of `init/1`) or, in a list written out, the element at that
+    /// position (an [`INIT_ELEMENT`] of the module).
+    fn started_with(&self, e: ExprId, var: VarId) -> Option<ArgOf> {
+        let body = self.body();
+        let Expr::Call {
+            target: CallTarget::Remote { module, function },
+            args,
+            ..
+        } = body.expr(e)
+        else {
+            return None;
+        };
+        let (Expr::Lit(Literal::Atom(bm)), Expr::Lit(Literal::Atom(bf))) =
+            (body.expr(*module), body.expr(*function))
+        else {
+            return None;
+        };
+        // Where the callback module and its argument term are: supervisor's
+        // start_link(Mod, Args) / (Name, Mod, Args), the others'
+        // start(Mod, Args, Opts) / (Name, Mod, Args, Opts).
+        let named = match (bm.as_str(), bf.as_str()) {
+            ("supervisor", "start_link") => args.len() == 3,
+            ("gen_server" | "gen_statem" | "gen_fsm", f) if f.starts_with("start") => {
+                args.len() == 4
+            }
+            _ => return None,
+        };
+        let (callback, term) = if named { (1, 2) } else { (0, 1) };
+        let (Some(&cb), Some(&term)) = (args.get(callback), args.get(term)) else {
+            return None;
+        };
+        let Expr::Lit(Literal::Atom(cb)) = body.expr(cb) else {
+            return None;
+        };
+        self.program.function(cb, "init", 1)?;
+        if matches!(body.expr(term), Expr::Var(v) if *v == var) {
+            return Some((cb.to_string(), "init".into(), 1, 0));
+        }
+        let k = list_position(body, term, var)?;
+        Some((cb.to_string(), INIT_ELEMENT.into(), 1, k))
     }
 
     /// A value pattern `pat` accepts (see [`pattern_value`]).
@@ -881,6 +984,33 @@ mod tests {
         );
         // The key is used as nothing in particular.
         assert_eq!(check(src, "f", 2, 0), None);
+    }
+
+    #[test]
+    fn an_argument_a_server_start_passes_to_init_takes_what_init_needs() {
+        // In a list written out, as the element init/1's pattern binds.
+        let src = "-module(t).\n-export([start_link/2, init/1]).\n\
+            start_link(Prio, Opts) ->\n    gen_server:start_link({local, t}, t, [Prio, Opts], []).\n\
+            init([_Prio, Opts]) ->\n    {ok, setup(Opts)}.\n\
+            setup(Opts) ->\n    proplists:get_value(verbosity, Opts, silence).\n";
+        assert_eq!(
+            check(src, "start_link", 2, 1),
+            Some((
+                "[]".into(),
+                "a list: proplists:get_value/3 at t.erl:8 needs one (passed on through \
+                 t:init/1 at t.erl:4, then t:setup/1 at t.erl:6)"
+                    .into()
+            ))
+        );
+        assert_eq!(check(src, "start_link", 2, 0), None);
+        // As the whole argument term.
+        let src = "-module(t).\n-export([start/1, init/1]).\n\
+            start(Conf) ->\n    gen_server:start(t, Conf, []).\n\
+            init(Conf) ->\n    {ok, maps:get(port, Conf)}.\n";
+        assert_eq!(
+            check(src, "start", 1, 0).map(|(v, _)| v),
+            Some("#{}".into())
+        );
     }
 
     #[test]

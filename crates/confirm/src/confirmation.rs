@@ -31,7 +31,7 @@ use crate::witness::{
 };
 
 /// The pseudo-directory generated harness modules are loaded from.
-pub const HARNESS_DIR: &str = "<racewit-harness>";
+pub const HARNESS_DIR: &str = racewit_vm::code::GENERATED_DIR;
 
 #[derive(Clone, Debug)]
 pub struct ConfirmOptions {
@@ -794,7 +794,7 @@ fn confirm_one(
         if harmless.is_some() {
             continue;
         }
-        let why = why_not(suspect, &sys, &sites, &view, &outcome, opts);
+        let why = why_not(suspect, h, &sys, &sites, &view, &outcome, opts);
         reason = Some(combine(reason.take(), why));
     }
     if let Some(c) = harmless {
@@ -1460,6 +1460,7 @@ fn pick_variant(image: &Image, h: &Harness, sites: &RaceSites, opts: &ConfirmOpt
 /// the processes did instead.
 fn why_not(
     suspect: &Suspect,
+    h: &Harness,
     sys: &VmSystem,
     sites: &RaceSites,
     view: &Option<Arc<ReturnView>>,
@@ -1536,15 +1537,16 @@ fn why_not(
                 .find(|(process, reason)| !follows_gone_starter(process, reason))
         {
             return UnconfirmedReason::HarnessCrashed {
+                made_up: made_up_module(h, &reason),
                 process,
                 reason,
                 tried: Vec::new(),
             };
         }
-        return not_reached(suspect, Milestone::Read, complete, run);
+        return not_reached(suspect, h, Milestone::Read, complete, run);
     }
     if stats.runs_reached[1] == 0 {
-        return not_reached(suspect, Milestone::Write, complete, run);
+        return not_reached(suspect, h, Milestone::Write, complete, run);
     }
     if let Some(why) = &stats.first_error {
         return UnconfirmedReason::RunsCut {
@@ -1591,6 +1593,7 @@ fn serial_probe(
 /// each ended.
 fn not_reached(
     suspect: &Suspect,
+    h: &Harness,
     milestone: Milestone,
     runs: u64,
     run: Option<&Found<VmSystem, Probe>>,
@@ -1604,7 +1607,7 @@ fn not_reached(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| access.file.clone());
     let detail = match run {
-        Some(run) => describe_run(suspect, run),
+        Some(run) => describe_run(suspect, h, run),
         None => "no run completed".to_string(),
     };
     UnconfirmedReason::NotReached {
@@ -1619,7 +1622,7 @@ fn not_reached(
 /// What each process of a run did with the suspect's read, and how it
 /// ended: `in the first run, P1.1 read ets:lookup(t, k) -> [] and exited
 /// normally; P1.2 ...`.
-fn describe_run(suspect: &Suspect, run: &Found<VmSystem, Probe>) -> String {
+fn describe_run(suspect: &Suspect, h: &Harness, run: &Found<VmSystem, Probe>) -> String {
     let read_site = (suspect.read.module.clone(), suspect.read.site);
     let end = &run.end;
     let mut parts = Vec::new();
@@ -1636,7 +1639,10 @@ fn describe_run(suspect: &Suspect, run: &Found<VmSystem, Probe>) -> String {
             .next_back();
         let fate = match end.fate(p) {
             Fate::Normal => "exited normally".to_string(),
-            Fate::Crashed { reason } => format!("crashed with {reason}"),
+            Fate::Crashed { reason } => match made_up_module(h, &reason) {
+                Some(made_up) => format!("crashed with {reason} ({made_up})"),
+                None => format!("crashed with {reason}"),
+            },
             Fate::Blocked => "blocked in receive".to_string(),
             Fate::Parked { call, cause } => format!("stopped at {}", cause.describe(&call)),
             Fate::Running => "was still running".to_string(),
@@ -1650,6 +1656,48 @@ fn describe_run(suspect: &Suspect, run: &Found<VmSystem, Probe>) -> String {
         return "in the first run no worker process ran".to_string();
     }
     format!("in the first run, {}", parts.join("; "))
+}
+
+/// When `reason` is `undef` for a call on a module that `h`'s calls pass
+/// as an atom: the harness made that module name up for an argument (the
+/// VM parks, as not loaded, a call on a module the program itself names),
+/// and the crash is the harness's, in words.
+fn made_up_module(h: &Harness, reason: &str) -> Option<String> {
+    if crash_kind(reason) != "undef" {
+        return None;
+    }
+    let module = reason
+        .strip_prefix("{undef,[{")?
+        .split(',')
+        .next()
+        .filter(|m| !m.is_empty())?;
+    let call = h
+        .workers
+        .iter()
+        .chain(&h.setup)
+        .find(|call| holds_atom(call, module))?;
+    Some(format!(
+        "the call is on `{module}`, a module name the harness made up for an argument of \
+         `{call}`: nothing in the program gives that argument a value"
+    ))
+}
+
+/// Whether Erlang text `text` holds the atom written `atom` as a whole
+/// token (not inside a longer name or a string).
+fn holds_atom(text: &str, atom: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '@';
+    let mut in_string = false;
+    let mut start = 0;
+    while let Some(i) = text[start..].find(atom).map(|i| i + start) {
+        in_string ^= text[start..i].matches('"').count() % 2 == 1;
+        let before = text[..i].chars().next_back();
+        let after = text[i + atom.len()..].chars().next();
+        if !in_string && !before.is_some_and(word) && !after.is_some_and(|c| word(c) || c == ':') {
+            return true;
+        }
+        start = i + atom.len();
+    }
+    false
 }
 
 /// Wraps a race goal to note whether the read ever ran; accepts every run.

@@ -90,6 +90,11 @@ pub enum UnconfirmedReason {
     HarnessCrashed {
         process: String,
         reason: String,
+        /// When the crash is a call on a module name the harness made up
+        /// for an argument (`undef`): that, in words. Such a crash says
+        /// nothing of the program, only that the harness had no value.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        made_up: Option<String>,
         /// The harnesses that were tried, in order (`API: 2 concurrent
         /// calls of m:f/1`, `test m:t/0`).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -256,12 +261,16 @@ impl std::fmt::Display for UnconfirmedReason {
             UnconfirmedReason::HarnessCrashed {
                 process,
                 reason,
+                made_up,
                 tried,
             } => {
                 write!(
                     f,
                     "the harness crashed before the race: {process} exited with {reason}"
                 )?;
+                if let Some(made_up) = made_up {
+                    write!(f, "; {made_up}")?;
+                }
                 if !tried.is_empty() {
                     write!(f, " (tried: {})", tried.join("; "))?;
                 }

@@ -145,7 +145,10 @@ impl CodeTable {
                 },
             },
             None => {
-                let named = self.named.contains(&module) || bif::module_known(module);
+                // A BIF module the program names (`crypto` with no OTP
+                // installed) is one of the node's; racewit's own are not.
+                let named = self.named.contains(&module)
+                    || (bif::module_known(module) && !bif::is_racewit_module(module));
                 match library::classify_missing(&self.libraries, module.name(), name.name(), named)
                 {
                     Missing::Undef => Target::Undef {
@@ -822,11 +825,31 @@ pub fn compile_onto(
     table
 }
 
+/// The directory racewit's generated modules (harnesses, their support
+/// code) are loaded from. What they hold is racewit's, not the program's:
+/// an atom a harness made up for an argument names no module the program
+/// uses, so a call on it is `undef` as on the BEAM, not a missing
+/// dependency.
+pub const GENERATED_DIR: &str = "<racewit-harness>";
+
+/// Whether module `m` of `program` is racewit's generated code (loaded
+/// from [`GENERATED_DIR`]).
+pub fn is_generated(program: &Program, m: &ir::Module) -> bool {
+    program
+        .sources
+        .path(m.file)
+        .starts_with(std::path::Path::new(GENERATED_DIR))
+}
+
 /// Adds the modules `program`'s code names to `out`: the module of every
 /// static remote call, and every atom literal (a callback module passed to
-/// `gen_server:start_link/4`, a module kept in a variable).
+/// `gen_server:start_link/4`, a module kept in a variable). racewit's
+/// generated modules name nothing (see [`GENERATED_DIR`]).
 fn names_in(program: &Program, out: &mut FxHashSet<Atom>) {
     for m in program.modules.values() {
+        if is_generated(program, m) {
+            continue;
+        }
         for site in &m.call_sites {
             if let Some(t) = &site.target {
                 out.insert(Atom::new(&t.module));

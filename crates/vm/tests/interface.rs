@@ -319,6 +319,55 @@ fn a_function_missing_from_a_partial_stand_in_parks() {
 }
 
 #[test]
+fn a_module_only_racewit_names_is_undef_and_one_the_program_names_is_not_loaded() {
+    // `m:f(Reader)` calls `Reader:read_config/1`. When the program itself
+    // writes the atom (`lib:f(made_up_reader)` in t.erl), the module is a
+    // dependency nobody loaded: the caller parks, not loaded. When only
+    // racewit's generated code (a harness, loaded from GENERATED_DIR)
+    // passes it, the program names no such module: undef, as on the BEAM.
+    // `racewit`, the name of racewit's own BIF module, is no module of the
+    // program's either.
+    use racewit_vm::ParkReason;
+    let lib = "-module(lib).\n-export([f/1]).\nf(Reader) -> Reader:read_config(x).\n";
+    for (reader, from_harness, parked) in [
+        ("made_up_reader", false, true),
+        ("made_up_reader", true, false),
+        ("racewit", true, false),
+    ] {
+        let mut program = racewit_syntax::load_source("lib.erl", lib);
+        let path = if from_harness {
+            format!("{}/t.erl", racewit_vm::code::GENERATED_DIR)
+        } else {
+            "t.erl".to_string()
+        };
+        program.absorb(racewit_syntax::load_source(
+            &path,
+            &format!("-module(t).\n-export([main/0]).\nmain() -> catch lib:f({reader}).\n"),
+        ));
+        let mut vm = Vm::new(Arc::new(program), VmConfig::default());
+        let p = vm.spawn_entry("t", "main", vec![]);
+        let texts = run_all(&mut vm);
+        let call = format!("{reader}:read_config/1");
+        match vm.process_status(p) {
+            ProcStatus::Parked {
+                call: got, reason, ..
+            } if parked => {
+                assert_eq!(got, call);
+                assert_eq!(reason, ParkReason::NotLoaded);
+            }
+            ProcStatus::Exited(_) if !parked => {
+                let result = vm.process_result(p).map(|t| vm.format_term(&t));
+                assert!(
+                    result.as_deref().is_some_and(|r| r.contains("undef")),
+                    "{reader} from the harness: {result:?}"
+                );
+            }
+            other => panic!("{reader} (from the harness: {from_harness}): {other:?} {texts:?}"),
+        }
+    }
+}
+
+#[test]
 fn receive_timeouts_are_choices() {
     let mut vm = vm("-module(t).\n-export([main/0]).\n\
         main() -> receive x -> got after 100 -> timeout end.\n");

@@ -257,6 +257,14 @@ pub fn module_known(module: Atom) -> bool {
     table().keys().any(|(m, _, _)| *m == module)
 }
 
+/// Whether `module` is one of racewit's own BIF modules (`racewit`,
+/// `racewit_world`, ...), which its prelude calls and no real node has:
+/// a program naming one names nothing of its own.
+pub fn is_racewit_module(module: Atom) -> bool {
+    let name = module.name();
+    name == "racewit" || name.starts_with("racewit_")
+}
+
 // ---- small argument helpers shared by the BIF modules ----
 
 pub(crate) fn badarg() -> Term {
