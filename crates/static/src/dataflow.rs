@@ -1594,6 +1594,8 @@ impl Eval<'_, '_> {
                 continue;
             }
             match inv.callee {
+                // What a BIF or NIF returns is not in its stub's source.
+                Callee::Fn(g) if self.units.native_stub(g) => return Val::Any,
                 Callee::Fn(g) => {
                     any_target = true;
                     let gu = self.units.fn_unit[g.index()];
@@ -1627,6 +1629,36 @@ impl Eval<'_, '_> {
 mod tests {
     use super::*;
     use racewit_syntax::load_source;
+
+    /// A BIF's or NIF's stub returns (an unknown value), so a record
+    /// holding its result and a table reaches the loop that receives it;
+    /// with OTP's `erlang.erl` analysed, `erlang:nif_error/1` is itself a
+    /// stub that calls itself.
+    #[test]
+    fn a_native_stub_returns_an_unknown_value() {
+        let erlang = "-module(erlang).\n-export([nif_error/1, monitor/2]).\n\
+            nif_error(_) -> erlang:nif_error(undefined).\n\
+            monitor(_, _) -> erlang:nif_error(undefined).\n";
+        let src = "-module(t).\n-export([start/0]).\n\
+            start() -> loop({st, erlang:monitor(process, self()), ets:new(t, [])}).\n\
+            loop({st, _, T} = S) -> ets:lookup(T, k), loop(S).\n";
+        let program = racewit_syntax::load::load_sources(
+            &[("erlang.erl", erlang), ("t.erl", src)],
+            &Default::default(),
+        );
+        let units = Units::new(&program);
+        let flow = compute(&units, 16);
+        let g = units.lookup("t", "loop", 1).unwrap();
+        let state = &flow.ctx[g.index()][0];
+        assert!(!state.is_bottom(), "{state:?}");
+        assert!(matches!(
+            element(state, 2, 16).iter().next(),
+            Some(Term::Table(_))
+        ));
+        let r = units.lookup("erlang", "monitor", 2).unwrap();
+        assert!(units.native_stub(r));
+        assert!(!units.native_stub(g));
+    }
 
     /// The chunk size changes only what runs at the same time, not the result.
     #[test]

@@ -220,6 +220,32 @@ impl<'p> Units<'p> {
         self.function(self.unit(u).owner)
     }
 
+    /// A function the runtime implements natively: every clause only
+    /// calls `erlang:nif_error/1,2` (the stubs of `erlang.erl`, `ets.erl`,
+    /// a NIF module's Erlang side). The stub's body never returns, but the
+    /// BIF or NIF loaded in its place does, with a value the source does
+    /// not show.
+    pub fn native_stub(&self, f: FnId) -> bool {
+        let (mi, func) = self.fns[f.index()];
+        let m = self.module(mi);
+        let body = &func.body;
+        !func.clauses.is_empty()
+            && func.clauses.iter().all(|&c| {
+                let mut e = body.clause(c).body;
+                while let Expr::Block(es) = body.expr(e)
+                    && let Some(&last) = es.last()
+                {
+                    e = last;
+                }
+                matches!(body.expr(e), Expr::Call { site, .. }
+                    if m.call_sites.get(site.index())
+                        .and_then(|s| s.target.as_ref())
+                        .is_some_and(|t| t.module == "erlang"
+                            && t.name == "nif_error"
+                            && matches!(t.arity, 1 | 2)))
+            })
+    }
+
     pub fn module(&self, i: u32) -> &'p Module {
         self.modules[i as usize]
     }
