@@ -98,6 +98,8 @@ pub struct Units<'p> {
     pub test_modules: Vec<bool>,
     /// Literal keys some map expression of the program is built with.
     pub map_keys: rustc_hash::FxHashSet<Term>,
+    /// Literal keys some `persistent_term:put/2` of the program stores under.
+    pub persistent_keys: rustc_hash::FxHashSet<Term>,
     /// Per module, per call site: the program's function its static
     /// target names (looked up once; `None` if dynamic or outside).
     pub site_fns: Vec<Vec<Option<FnId>>>,
@@ -171,6 +173,24 @@ impl<'p> Units<'p> {
                 }
             }
         }
+        let mut persistent_keys = rustc_hash::FxHashSet::default();
+        for (mi, f) in &fns {
+            let m = modules[*mi as usize];
+            for e in &f.body.exprs {
+                if let Expr::Call { site, args, .. } = e
+                    && let [key, _] = args.as_slice()
+                    && let Expr::Lit(l) = f.body.expr(*key)
+                    && m.call_sites
+                        .get(site.index())
+                        .and_then(|s| s.target.as_ref())
+                        .is_some_and(|t| {
+                            t.module == "persistent_term" && t.name == "put" && t.arity == 2
+                        })
+                {
+                    persistent_keys.insert(literal_term(l));
+                }
+            }
+        }
         let test_modules = modules
             .iter()
             .map(|m| is_test_code(program.sources.path(m.file), &m.name))
@@ -179,6 +199,7 @@ impl<'p> Units<'p> {
             test_modules,
             records,
             map_keys,
+            persistent_keys,
             exported,
             program,
             modules,
