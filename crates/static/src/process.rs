@@ -284,9 +284,10 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
 /// whose every call passing that atom (or a value that may be it) comes
 /// from code running in one process `p`: the sites run only in `p`. A
 /// caller passing its own parameter along is followed to its callers; a
-/// caller passing another constant never runs the sites. An exported
-/// function, a callback, a fun, or a call from a spawn or library code is
-/// taken to pass anything from anywhere.
+/// caller passing another atom, or a value that is no atom at all (a
+/// record, a list, a number, a pid, a fun), never runs the sites. An
+/// exported function, a callback, a fun, or a call from a spawn or
+/// library code is taken to pass anything from anywhere.
 fn argument_tests(
     units: &Units<'_>,
     flow: &Flow,
