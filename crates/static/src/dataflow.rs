@@ -67,6 +67,15 @@ pub enum FieldKey {
     Record(Name, u32, u32),
     /// The value under a constant key of any map (`#{tab => T}`).
     Map(Term),
+    /// The value `persistent_term:put/2` stores under a key (`Any` for a
+    /// key not known), and [`FieldKey::PERSISTENT`], which a read of any
+    /// key follows (a put under a new key grows it too).
+    PersistentTerm(Term),
+}
+
+impl FieldKey {
+    /// Read by every `persistent_term:get`: grows with every put.
+    pub const PERSISTENT: FieldKey = FieldKey::PersistentTerm(Term::Wild);
 }
 
 #[derive(Default)]
@@ -537,9 +546,16 @@ fn merge(units: &Units<'_>, flow: &mut Flow, state: &mut Worklist, fid: FnId, mu
             continue;
         }
         state.fields_grew.insert(k.clone());
-        if let Some(readers) = state.field_readers.get(&k) {
-            for r in readers {
-                state.dirty[r.index()] = true;
+        // A read of a persistent term follows every key's slot.
+        let also = matches!(k, FieldKey::PersistentTerm(_)).then_some(&FieldKey::PERSISTENT);
+        if also.is_some() {
+            state.fields_grew.insert(FieldKey::PERSISTENT);
+        }
+        for key in std::iter::once(&k).chain(also) {
+            if let Some(readers) = state.field_readers.get(key) {
+                for r in readers {
+                    state.dirty[r.index()] = true;
+                }
             }
         }
     }
@@ -1314,6 +1330,43 @@ impl Eval<'_, '_> {
         out
     }
 
+    /// What `persistent_term:get` of `key` returns: the values the
+    /// program's puts store under keys that may be it, when `key` is one
+    /// constant some put of the program names literally; else anything (a
+    /// value stored by code outside the program).
+    fn persistent_get(&mut self, key: &Val) -> Val {
+        let limit = self.limit();
+        let ctx = &self.flow.ctx[self.fid.index()];
+        let key = resolve(key, ctx, limit);
+        let t = match key.terms().as_slice() {
+            [t] if constant_like(t)
+                && !key.has_param()
+                && !matches!(t, Term::Any | Term::Wild | Term::Conv(_))
+                && self.units.persistent_keys.contains(t) =>
+            {
+                t.clone()
+            }
+            _ => return Val::Any,
+        };
+        self.facts.field_reads.push(FieldKey::PERSISTENT);
+        let mut stored: Vec<(&Term, &Val)> = self
+            .flow
+            .fields
+            .iter()
+            .filter_map(|(k, v)| match k {
+                FieldKey::PersistentTerm(s) if *k != FieldKey::PERSISTENT => Some((s, v)),
+                _ => None,
+            })
+            .filter(|(s, _)| crate::values::unify(s, &t))
+            .collect();
+        stored.sort_by(|a, b| a.0.cmp(b.0));
+        let mut out = Val::bottom();
+        for (_, v) in stored {
+            out.join_in(v, limit);
+        }
+        out
+    }
+
     /// Maps `base` with the `pairs` put in; what is put under a constant
     /// key is also recorded for every map (see [`Eval::map_get`]).
     fn map_put(&mut self, pairs: &[(Val, Val)], base: &Val) -> Val {
@@ -1536,6 +1589,27 @@ impl Eval<'_, '_> {
                     }
                     return Val::from_terms(objs, limit);
                 }
+                ("persistent_term", "put", 2) => {
+                    let ctx = &self.flow.ctx[self.fid.index()];
+                    let key = resolve(&a[0], ctx, limit);
+                    let value = resolve(&a[1], ctx, limit);
+                    for t in key.iter() {
+                        self.facts
+                            .fields
+                            .push((FieldKey::PersistentTerm(t.clone()), value.clone()));
+                    }
+                    self.facts
+                        .fields
+                        .push((FieldKey::PERSISTENT, Val::atom("ok")));
+                    return Val::Any;
+                }
+                ("persistent_term", "get", 1 | 2) => {
+                    let v = self.persistent_get(&a[0]);
+                    return match a.get(1) {
+                        Some(default) => v.join(default, limit),
+                        None => v,
+                    };
+                }
                 ("maps", "get", 2) => return self.map_get(&a[0], &a[1]),
                 ("maps", "get", 3) => {
                     let v = self.map_get(&a[0], &a[1]);
@@ -1594,6 +1668,8 @@ impl Eval<'_, '_> {
                 continue;
             }
             match inv.callee {
+                // What a BIF or NIF returns is not in its stub's source.
+                Callee::Fn(g) if self.units.native_stub(g) => return Val::Any,
                 Callee::Fn(g) => {
                     any_target = true;
                     let gu = self.units.fn_unit[g.index()];
@@ -1627,6 +1703,74 @@ impl Eval<'_, '_> {
 mod tests {
     use super::*;
     use racewit_syntax::load_source;
+
+    /// A BIF's or NIF's stub returns (an unknown value), so a record
+    /// holding its result and a table reaches the loop that receives it;
+    /// with OTP's `erlang.erl` analysed, `erlang:nif_error/1` is itself a
+    /// stub that calls itself.
+    #[test]
+    fn a_native_stub_returns_an_unknown_value() {
+        let erlang = "-module(erlang).\n-export([nif_error/1, monitor/2]).\n\
+            nif_error(_) -> erlang:nif_error(undefined).\n\
+            monitor(_, _) -> erlang:nif_error(undefined).\n";
+        let src = "-module(t).\n-export([start/0]).\n\
+            start() -> loop({st, erlang:monitor(process, self()), ets:new(t, [])}).\n\
+            loop({st, _, T} = S) -> ets:lookup(T, k), loop(S).\n";
+        let program = racewit_syntax::load::load_sources(
+            &[("erlang.erl", erlang), ("t.erl", src)],
+            &Default::default(),
+        );
+        let units = Units::new(&program);
+        let flow = compute(&units, 16);
+        let g = units.lookup("t", "loop", 1).unwrap();
+        let state = &flow.ctx[g.index()][0];
+        assert!(!state.is_bottom(), "{state:?}");
+        assert!(matches!(
+            element(state, 2, 16).iter().next(),
+            Some(Term::Table(_))
+        ));
+        let r = units.lookup("erlang", "monitor", 2).unwrap();
+        assert!(units.native_stub(r));
+        assert!(!units.native_stub(g));
+    }
+
+    /// `persistent_term:get` of a key some put of the program names
+    /// returns what the puts store there (and the default); of a key no
+    /// put names, anything (code outside the program may have stored it).
+    #[test]
+    fn a_persistent_term_read_returns_what_the_program_stores() {
+        let src = "-module(t).\n-export([set/0, ready/0, get/0, other/0]).\n\
+            set() -> persistent_term:put(conf, {conf, 1}).\n\
+            ready() -> persistent_term:put(conf, ready).\n\
+            get() -> persistent_term:get(conf, none).\n\
+            other() -> persistent_term:get(elsewhere).\n";
+        let program = load_source("t.erl", src);
+        let units = Units::new(&program);
+        let flow = compute(&units, 16);
+        let ret = |f: &str| {
+            let g = units.lookup("t", f, 0).unwrap();
+            flow.ret[units.fn_unit[g.index()].index()].clone()
+        };
+        let got = ret("get");
+        let mut terms = got.terms();
+        terms.sort();
+        let mut want = vec![
+            Term::Atom("none".into()),
+            Term::Atom("ready".into()),
+            Term::Tuple(vec![Term::Atom("conf".into()), Term::Int(1)]),
+        ];
+        want.sort();
+        assert_eq!(terms, want);
+        // Unknown (with the call's identity), never nothing.
+        let other = ret("other");
+        assert!(!other.is_bottom());
+        assert!(
+            other
+                .iter()
+                .all(|t| matches!(t, Term::Any | Term::Opaque(_))),
+            "{other:?}"
+        );
+    }
 
     /// The chunk size changes only what runs at the same time, not the result.
     #[test]

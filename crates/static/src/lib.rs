@@ -50,7 +50,8 @@
 //!   pass constants, may equal any constant): a function's own pairs never
 //!   depend on how many callers it has. Tables are values: they flow
 //!   through arguments, results, records, maps, tuples, lists, closures,
-//!   spawn arguments and a server's state ([`server`]); a lookup returns
+//!   spawn arguments, a server's state ([`server`]) and persistent terms
+//!   (a `get` of a key the program's puts name); a lookup returns
 //!   objects keyed by what it looked up. `self()`, `make_ref()` and values
 //!   derived from them are unique to a process and never race.
 //! - Dependence ([`depend`]): a write counts only if it depends on the read's

@@ -284,9 +284,10 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
 /// whose every call passing that atom (or a value that may be it) comes
 /// from code running in one process `p`: the sites run only in `p`. A
 /// caller passing its own parameter along is followed to its callers; a
-/// caller passing another constant never runs the sites. An exported
-/// function, a callback, a fun, or a call from a spawn or library code is
-/// taken to pass anything from anywhere.
+/// caller passing another atom, or a value that is no atom at all (a
+/// record, a list, a number, a pid, a fun), never runs the sites. An
+/// exported function, a callback, a fun, or a call from a spawn or
+/// library code is taken to pass anything from anywhere.
 fn argument_tests(
     units: &Units<'_>,
     flow: &Flow,
@@ -363,6 +364,12 @@ fn argument_tests(
                 for t in terms.iter() {
                     match t {
                         Term::Atom(a) if a != atom => {}
+                        // A value that is no atom at all (a record, a
+                        // list, a number, a pid, a fun) fails the test
+                        // as another atom does: `get_own_nodes(GG) when
+                        // is_boolean(GG) -> get_own_nodes(lookup(GG))`
+                        // passes a record on, not the flag.
+                        t if never_atom(t) => {}
                         Term::Param(j) if cx.units.units[u.index()].fun.is_none() => {
                             let caller = cx.units.unit(u).owner.index();
                             let p = from_callers(caller, *j as usize, atom, cx, visiting)?;
@@ -568,6 +575,26 @@ fn registrars(units: &Units<'_>, flow: &Flow) -> BTreeMap<Name, BTreeSet<Option<
 
 /// Every call and send site in `e` and below it, funs made there excepted
 /// (a fun may run elsewhere).
+/// A term that can never be an atom: a number, a string, a list, a
+/// tuple (an object read from a table among them), a map, a table id, a
+/// pid or a fun. Unknown values, parameters and conversions may be one.
+fn never_atom(t: &Term) -> bool {
+    matches!(
+        t,
+        Term::Int(_)
+            | Term::Str(_)
+            | Term::List(_)
+            | Term::Tuple(_)
+            | Term::Keyed(..)
+            | Term::Map(_)
+            | Term::Table(_)
+            | Term::Spawned(_)
+            | Term::SelfPid
+            | Term::Fun(_)
+            | Term::FunRef(_)
+    )
+}
+
 fn each_site_in(body: &Body, e: ExprId, f: &mut dyn FnMut(CallSiteId)) {
     if let Expr::Call { site, .. } | Expr::Send { site, .. } = body.expr(e) {
         f(*site);

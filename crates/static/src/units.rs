@@ -98,6 +98,8 @@ pub struct Units<'p> {
     pub test_modules: Vec<bool>,
     /// Literal keys some map expression of the program is built with.
     pub map_keys: rustc_hash::FxHashSet<Term>,
+    /// Literal keys some `persistent_term:put/2` of the program stores under.
+    pub persistent_keys: rustc_hash::FxHashSet<Term>,
     /// Per module, per call site: the program's function its static
     /// target names (looked up once; `None` if dynamic or outside).
     pub site_fns: Vec<Vec<Option<FnId>>>,
@@ -171,6 +173,24 @@ impl<'p> Units<'p> {
                 }
             }
         }
+        let mut persistent_keys = rustc_hash::FxHashSet::default();
+        for (mi, f) in &fns {
+            let m = modules[*mi as usize];
+            for e in &f.body.exprs {
+                if let Expr::Call { site, args, .. } = e
+                    && let [key, _] = args.as_slice()
+                    && let Expr::Lit(l) = f.body.expr(*key)
+                    && m.call_sites
+                        .get(site.index())
+                        .and_then(|s| s.target.as_ref())
+                        .is_some_and(|t| {
+                            t.module == "persistent_term" && t.name == "put" && t.arity == 2
+                        })
+                {
+                    persistent_keys.insert(literal_term(l));
+                }
+            }
+        }
         let test_modules = modules
             .iter()
             .map(|m| is_test_code(program.sources.path(m.file), &m.name))
@@ -179,6 +199,7 @@ impl<'p> Units<'p> {
             test_modules,
             records,
             map_keys,
+            persistent_keys,
             exported,
             program,
             modules,
@@ -218,6 +239,32 @@ impl<'p> Units<'p> {
 
     pub fn unit_function(&self, u: UnitId) -> &'p Function {
         self.function(self.unit(u).owner)
+    }
+
+    /// A function the runtime implements natively: every clause only
+    /// calls `erlang:nif_error/1,2` (the stubs of `erlang.erl`, `ets.erl`,
+    /// a NIF module's Erlang side). The stub's body never returns, but the
+    /// BIF or NIF loaded in its place does, with a value the source does
+    /// not show.
+    pub fn native_stub(&self, f: FnId) -> bool {
+        let (mi, func) = self.fns[f.index()];
+        let m = self.module(mi);
+        let body = &func.body;
+        !func.clauses.is_empty()
+            && func.clauses.iter().all(|&c| {
+                let mut e = body.clause(c).body;
+                while let Expr::Block(es) = body.expr(e)
+                    && let Some(&last) = es.last()
+                {
+                    e = last;
+                }
+                matches!(body.expr(e), Expr::Call { site, .. }
+                    if m.call_sites.get(site.index())
+                        .and_then(|s| s.target.as_ref())
+                        .is_some_and(|t| t.module == "erlang"
+                            && t.name == "nif_error"
+                            && matches!(t.arity, 1 | 2)))
+            })
     }
 
     pub fn module(&self, i: u32) -> &'p Module {
