@@ -248,23 +248,7 @@ impl<'p> Units<'p> {
     /// not show.
     pub fn native_stub(&self, f: FnId) -> bool {
         let (mi, func) = self.fns[f.index()];
-        let m = self.module(mi);
-        let body = &func.body;
-        !func.clauses.is_empty()
-            && func.clauses.iter().all(|&c| {
-                let mut e = body.clause(c).body;
-                while let Expr::Block(es) = body.expr(e)
-                    && let Some(&last) = es.last()
-                {
-                    e = last;
-                }
-                matches!(body.expr(e), Expr::Call { site, .. }
-                    if m.call_sites.get(site.index())
-                        .and_then(|s| s.target.as_ref())
-                        .is_some_and(|t| t.module == "erlang"
-                            && t.name == "nif_error"
-                            && matches!(t.arity, 1 | 2)))
-            })
+        self.module(mi).is_native_stub(func)
     }
 
     pub fn module(&self, i: u32) -> &'p Module {

@@ -135,6 +135,51 @@ pub struct Fun2ms {
 }
 
 impl Module {
+    /// Whether `f` is a stub the runtime replaces with native code: every
+    /// clause ends in a call of `erlang:nif_error/1,2` (the BIFs of
+    /// `erlang.erl`, `lists.erl`, `ets.erl`; a NIF library's Erlang side), or
+    /// is one call, with constant arguments, of a local function that does
+    /// (`crypto`'s `?nif_stub`, `nif_stub_error(?LINE)`; a wrapper passing
+    /// its arguments on to a stub is code). The stub never returns; the
+    /// native code loaded in its place does.
+    pub fn is_native_stub(&self, f: &Function) -> bool {
+        let body = &f.body;
+        self.ends_in_nif_error(f)
+            || (!f.clauses.is_empty()
+                && f.clauses.iter().all(|&c| {
+                    matches!(body.expr(body.clause(c).body), Expr::Call {
+                        target: CallTarget::Local { name, arity }, args, ..
+                    } if args.iter().all(|&a| matches!(body.expr(a), Expr::Lit(_)))
+                        && self.function(name, *arity).is_some_and(|g| self.ends_in_nif_error(g)))
+                }))
+    }
+
+    /// Every clause of `f` ends in a call of `erlang:nif_error/1,2`.
+    fn ends_in_nif_error(&self, f: &Function) -> bool {
+        let body = &f.body;
+        !f.clauses.is_empty()
+            && f.clauses.iter().all(|&c| {
+                let mut e = body.clause(c).body;
+                while let Expr::Block(es) = body.expr(e)
+                    && let Some(&last) = es.last()
+                {
+                    e = last;
+                }
+                matches!(body.expr(e), Expr::Call { site, .. }
+                    if self.call_sites.get(site.index())
+                        .and_then(|s| s.target.as_ref())
+                        .is_some_and(|t| t.module == "erlang"
+                            && t.name == "nif_error"
+                            && matches!(t.arity, 1 | 2)))
+            })
+    }
+
+    /// Whether the module loads native code when it is loaded (an
+    /// `-on_load` function: a NIF library's Erlang side).
+    pub fn has_on_load(&self) -> bool {
+        self.attributes.iter().any(|a| a.name == "on_load")
+    }
+
     pub fn function(&self, name: &str, arity: u32) -> Option<&Function> {
         let key = FunName {
             name: Name::new(name),

@@ -113,6 +113,17 @@ impl CodeTable {
         }
         match self.module(module) {
             Some((mi, m)) => match m.fn_index.get(&(name, arity)) {
+                Some(_)
+                    if m.exports.contains(&(name, arity))
+                        && m.native_stubs.contains_key(&(name, arity)) =>
+                {
+                    Target::Unsupported {
+                        module,
+                        name,
+                        arity,
+                        reason: m.native_stubs[&(name, arity)],
+                    }
+                }
                 Some(&fi) if m.exports.contains(&(name, arity)) => Target::Code {
                     module: mi,
                     function: fi,
@@ -214,6 +225,11 @@ pub struct ModuleCode {
     pub functions_len: u32,
     pub fn_index: FxHashMap<(Atom, u32), u32>,
     pub exports: FxHashSet<(Atom, u32)>,
+    /// Functions the runtime replaces with native code (see
+    /// [`ir::Module::is_native_stub`]), and why a call of one parks: a NIF
+    /// library's (`-on_load`) would run native code (host); a BIF stub
+    /// (`lists.erl`, `ets.erl`) is a BIF racewit lacks (unsupported).
+    pub native_stubs: FxHashMap<(Atom, u32), ParkReason>,
     pub sites: Vec<SiteInfo>,
     /// Loaded from racewit's own prelude or a library (its spans are not the user's).
     pub prelude: bool,
@@ -788,8 +804,18 @@ pub fn compile_onto(
                 continue;
             }
             let mut fn_index = FxHashMap::default();
+            let mut native_stubs = FxHashMap::default();
+            let native = if m.has_on_load() {
+                ParkReason::Host
+            } else {
+                ParkReason::Unsupported
+            };
             for (i, f) in m.functions.iter().enumerate() {
-                fn_index.insert((Atom::new(&f.name), f.arity), i as u32);
+                let key = (Atom::new(&f.name), f.arity);
+                fn_index.insert(key, i as u32);
+                if *origin != Origin::Prelude && m.is_native_stub(f) {
+                    native_stubs.insert(key, native);
+                }
             }
             let exports = m
                 .exports
@@ -812,6 +838,7 @@ pub fn compile_onto(
                 functions_len: m.functions.len() as u32,
                 fn_index,
                 exports,
+                native_stubs,
                 sites,
                 prelude: *origin != Origin::User,
                 origin: *origin,
@@ -1733,10 +1760,16 @@ impl<'a> FnCompiler<'a> {
                 if let Some(b) = bif::lookup(this, name_atom, *a) {
                     Callee::Static(Target::Bif(b))
                 } else {
-                    match self.table.modules[self.module_index as usize]
-                        .fn_index
-                        .get(&(name_atom, *a))
-                    {
+                    let m = &self.table.modules[self.module_index as usize];
+                    match m.fn_index.get(&(name_atom, *a)) {
+                        Some(_) if m.native_stubs.contains_key(&(name_atom, *a)) => {
+                            Callee::Static(Target::Unsupported {
+                                module: this,
+                                name: name_atom,
+                                arity: *a,
+                                reason: m.native_stubs[&(name_atom, *a)],
+                            })
+                        }
                         Some(&fi) => Callee::Static(Target::Code {
                             module: self.module_index,
                             function: fi,

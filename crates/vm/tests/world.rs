@@ -242,3 +242,63 @@ fn a_request_to_the_rpc_server_stops_named() {
         out.stdout
     );
 }
+
+/// A NIF library's Erlang side (a module with `-on_load`) is stubs calling
+/// `erlang:nif_error/1`: a call of one, exported or local, would run native
+/// code, and parks as touching the host instead of raising the stub's
+/// error. A stub in a module without `-on_load` stands for a BIF racewit
+/// lacks: unsupported.
+#[test]
+fn a_nif_stub_parks_named() {
+    let nif = "-module(w).\n-export([main/0, digest/1]).\n-on_load(init/0).\n\
+               init() -> erlang:load_nif(\"w_nif\", 0).\n\
+               main() -> digest(<<1>>).\n\
+               digest(B) -> digest_nif(B).\n\
+               digest_nif(_) -> erlang:nif_error(not_loaded).\n";
+    let out = run_with(nif, racewit_vm::Libraries::none());
+    assert_eq!(
+        out.parked.first().map(|p| (p.1.as_str(), p.3)),
+        Some(("w:digest_nif/1", racewit_vm::ParkReason::Host)),
+        "{}",
+        out.stdout
+    );
+    let remote = "-module(w).\n-export([main/0, digest/1]).\n-on_load(init/0).\n\
+                  init() -> ok.\n\
+                  main() -> w:digest(<<1>>).\n\
+                  digest(_) -> erlang:nif_error(undef).\n";
+    let out = run_with(remote, racewit_vm::Libraries::none());
+    assert_eq!(
+        out.parked.first().map(|p| (p.1.as_str(), p.3)),
+        Some(("w:digest/1", racewit_vm::ParkReason::Host)),
+        "{}",
+        out.stdout
+    );
+    let bif = "-module(w).\n-export([main/0, fast/1]).\n\
+               main() -> w:fast(1).\n\
+               fast(_) -> erlang:nif_error(undef).\n";
+    let out = run_with(bif, racewit_vm::Libraries::none());
+    assert_eq!(
+        out.parked.first().map(|p| (p.1.as_str(), p.3)),
+        Some(("w:fast/1", racewit_vm::ParkReason::Unsupported)),
+        "{}",
+        out.stdout
+    );
+}
+
+/// crypto's stubs are `?nif_stub`: one call of a local function that calls
+/// `erlang:nif_error/1` with the line. They are stubs too.
+#[test]
+fn a_stub_through_a_local_error_helper_parks_named() {
+    let nif = "-module(w).\n-export([main/0, info/0]).\n-on_load(init/0).\n\
+               init() -> ok.\n\
+               main() -> w:info().\n\
+               info() -> stub_error(?LINE).\n\
+               stub_error(Line) -> erlang:nif_error({nif_not_loaded, module, ?MODULE, line, Line}).\n";
+    let out = run_with(nif, racewit_vm::Libraries::none());
+    assert_eq!(
+        out.parked.first().map(|p| (p.1.as_str(), p.3)),
+        Some(("w:info/0", racewit_vm::ParkReason::Host)),
+        "{}",
+        out.stdout
+    );
+}
