@@ -63,9 +63,9 @@ fn generated_module(bytes: usize) -> String {
 
 /// A large module (16 MB: the issue's 50 MB file scaled so the test stays
 /// fast in a debug build) loads with no diagnostic, and its peak memory
-/// stays proportional to its size: at most 25 bytes per source byte above
-/// what a 1 MB module takes (measured: 22; the issue asks for 50 MB under
-/// 1 GB, 20 bytes per byte).
+/// stays proportional to its size: at most 20 bytes per source byte above
+/// what a 1 MB module takes, what the issue's 50 MB under 1 GB allows
+/// (measured: 22 with 64-byte expressions, 17.3 since they are 32 bytes).
 #[test]
 fn a_large_module_loads_in_memory_proportional_to_its_size() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -88,7 +88,7 @@ fn a_large_module_loads_in_memory_proportional_to_its_size() {
     let grew_kib = big.1.saturating_sub(small.1);
     let per_byte = (grew_kib * 1024) as f64 / (big.0 - small.0) as f64;
     assert!(
-        per_byte <= 25.0,
+        per_byte <= 20.0,
         "peak memory grew {grew_kib} KiB for {} more source bytes: {per_byte:.1} bytes per byte",
         big.0 - small.0
     );

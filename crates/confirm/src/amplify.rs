@@ -128,7 +128,7 @@ fn reaches(module: &Module, name: &str, targets: &[(String, String, u32)]) -> bo
             if call_target(&func.body, &module.name, target, args.len(), targets).is_some() {
                 return true;
             }
-            if let CallTarget::Local { name, arity } = target {
+            if let CallTarget::Local { name, arity } = &**target {
                 todo.push((name.clone(), *arity));
             }
         }
@@ -218,7 +218,7 @@ pub fn add_amplified(program: &mut Program, a: &Amplification) -> bool {
                 )))));
             func.source_map.exprs.push(span);
             if let Expr::Call { target, .. } = &mut body.exprs[i] {
-                *target = CallTarget::Remote {
+                **target = CallTarget::Remote {
                     module: module_atom,
                     function: function_atom,
                 };

@@ -364,11 +364,9 @@ impl Cx<'_> {
             })
         };
         match body.expr(e) {
-            Expr::Call {
-                target: CallTarget::Remote { module, function },
-                args,
-                ..
-            } => {
+            Expr::Call { target, args, .. }
+                if let CallTarget::Remote { module, function } = &**target =>
+            {
                 let (Expr::Lit(Literal::Atom(cm)), Expr::Lit(Literal::Atom(cf))) =
                     (body.expr(*module), body.expr(*function))
                 else {
@@ -412,18 +410,19 @@ impl Cx<'_> {
                 };
                 need(shape, format!("{cm}:{cf}/{}", args.len()))
             }
-            Expr::Call {
-                target: CallTarget::Apply { fun },
-                args,
-                ..
-            } if is_var(*fun) => need(
-                Shape::Fun(args.len() as u32),
-                format!(
-                    "the call of it with {} argument{}",
-                    args.len(),
-                    if args.len() == 1 { "" } else { "s" }
-                ),
-            ),
+            Expr::Call { target, args, .. }
+                if let CallTarget::Apply { fun } = &**target
+                    && is_var(*fun) =>
+            {
+                need(
+                    Shape::Fun(args.len() as u32),
+                    format!(
+                        "the call of it with {} argument{}",
+                        args.len(),
+                        if args.len() == 1 { "" } else { "s" }
+                    ),
+                )
+            }
             Expr::Send { to, .. } if is_var(*to) => need(Shape::Pid, "the send to it".into()),
             Expr::Op(BinOp::Append, l, _) if is_var(*l) => need(Shape::List, "`++`".into()),
             Expr::Op(BinOp::Subtract, l, r) if is_var(*l) || is_var(*r) => {
@@ -509,7 +508,7 @@ impl Cx<'_> {
         let pos = args
             .iter()
             .position(|&x| matches!(body.expr(x), Expr::Var(v) if *v == var))?;
-        let (cm, cf) = match target {
+        let (cm, cf) = match &**target {
             CallTarget::Local { name, .. } => (self.m.to_string(), name.to_string()),
             CallTarget::Remote { module, function } => {
                 match (body.expr(*module), body.expr(*function)) {
@@ -710,12 +709,10 @@ fn lit_text(l: &Literal) -> String {
 /// The shape a type test `e` (`is_list(V)`, `is_function(V, 2)`,
 /// `is_record(V, r)`) gives `var`, and its name.
 fn type_test(body: &Body, e: ExprId, var: VarId) -> Option<(Shape, String)> {
-    let Expr::Call {
-        target: CallTarget::Remote { function, .. },
-        args,
-        ..
-    } = body.expr(e)
-    else {
+    let Expr::Call { target, args, .. } = body.expr(e) else {
+        return None;
+    };
+    let CallTarget::Remote { function, .. } = &**target else {
         return None;
     };
     let Expr::Lit(Literal::Atom(name)) = body.expr(*function) else {

@@ -207,7 +207,7 @@ impl Callers {
                     let Expr::Call { target, args, .. } = e else {
                         continue;
                     };
-                    let (m, f) = match target {
+                    let (m, f) = match &**target {
                         CallTarget::Local { name, .. } => (mname.as_str(), name.as_str()),
                         CallTarget::Remote { module, function } => {
                             match (atom(*module), atom(*function)) {
@@ -243,7 +243,7 @@ impl Callers {
                     // made in this function's process.
                     if m == "erlang"
                         && f == "apply"
-                        && let [am, af, aa] = args.as_slice()
+                        && let [am, af, aa] = &args[..]
                         && let (Some(am), Some(af), Some(n)) =
                             (atom(*am), atom(*af), body.written_list_len(*aa))
                     {
@@ -298,7 +298,7 @@ impl Callers {
                         if span.start <= first || in_fun(span) {
                             continue;
                         }
-                        let (m, f) = match target {
+                        let (m, f) = match &**target {
                             CallTarget::Local { name, .. } => (mname.as_str(), name.as_str()),
                             CallTarget::Remote { module, function } => {
                                 match (atom(*module), atom(*function)) {

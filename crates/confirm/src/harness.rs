@@ -1206,12 +1206,12 @@ fn call_args<'b>(
     let atom_is =
         |id, want: &str| matches!(body.expr(id), Expr::Lit(Literal::Atom(x)) if x == want);
     let hit = args.len() == a as usize
-        && match target {
+        && match &**target {
             CallTarget::Local { name, arity } => here == m && name == f && *arity == a,
             CallTarget::Remote { module, function } => atom_is(*module, m) && atom_is(*function, f),
             CallTarget::Apply { .. } => false,
         };
-    hit.then_some(args.as_slice())
+    hit.then_some(&args[..])
 }
 
 /// Exported functions (not tests) that call `mfa`, as entries with no hints.
@@ -1744,14 +1744,13 @@ fn values_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) -
             && depth > 0
         {
             let passed = body.exprs.iter().find_map(|e| match e {
-                Expr::Call {
-                    target: CallTarget::Local { name, arity },
-                    args,
-                    ..
-                } => args
-                    .iter()
-                    .position(|&a| matches!(body.expr(a), Expr::Var(x) if x == v))
-                    .map(|i| (format!("{m}:{name}/{arity}"), i)),
+                Expr::Call { target, args, .. }
+                    if let CallTarget::Local { name, arity } = &**target =>
+                {
+                    args.iter()
+                        .position(|&a| matches!(body.expr(a), Expr::Var(x) if x == v))
+                        .map(|i| (format!("{m}:{name}/{arity}"), i))
+                }
                 _ => None,
             });
             if let Some((callee, i)) = passed
@@ -1863,7 +1862,7 @@ fn producer_call(
     let Expr::Call { target, args, .. } = body.expr(e) else {
         return None;
     };
-    let (cm, cf) = match target {
+    let (cm, cf) = match &**target {
         CallTarget::Local { name, .. } => (here.to_string(), name.to_string()),
         CallTarget::Remote { module, function } => match (body.expr(*module), body.expr(*function))
         {
@@ -2062,7 +2061,7 @@ fn call_sites<'p>(
     callers.sites(m, f, a).filter_map(move |((cm, cf, ca), e)| {
         let body = &program.function(cm, cf, *ca)?.body;
         match body.expr(e) {
-            Expr::Call { args, .. } if args.len() == a as usize => Some((body, args.as_slice())),
+            Expr::Call { args, .. } if args.len() == a as usize => Some((body, &args[..])),
             _ => None,
         }
     })

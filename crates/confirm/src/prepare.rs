@@ -273,7 +273,7 @@ fn preparer_at(
         Expr::Lit(Literal::Atom(a)) => Some(a.to_string()),
         _ => None,
     };
-    let (pm, pf) = match target {
+    let (pm, pf) = match &**target {
         CallTarget::Local { name, .. } => (here.to_string(), name.to_string()),
         CallTarget::Remote { module, function } => (atom(*module)?, atom(*function)?),
         CallTarget::Apply { .. } => return None,
@@ -336,12 +336,10 @@ type KeyShape = (Vec<Option<String>>, VarId);
 /// of constants and one variable (`{?MODULE, Module}`), with the table for
 /// an ETS write (its constant name; `None` for persistent_term).
 fn write_key(body: &Body, e: ExprId) -> Option<(String, Option<String>, KeyShape)> {
-    let Expr::Call {
-        target: CallTarget::Remote { module, function },
-        args,
-        ..
-    } = body.expr(e)
-    else {
+    let Expr::Call { target, args, .. } = body.expr(e) else {
+        return None;
+    };
+    let CallTarget::Remote { module, function } = &**target else {
         return None;
     };
     let (m, f) = (atom_at(body, *module)?, atom_at(body, *function)?);
@@ -462,7 +460,7 @@ pub(crate) fn key_linked_rivals(
                 let Expr::Call { target, args, .. } = e else {
                     return None;
                 };
-                let calls_w = match target {
+                let calls_w = match &**target {
                     CallTarget::Local { name, .. } => em == wm && *name == wfunc.name,
                     CallTarget::Remote { module, function } => {
                         atom_at(body, *module).as_deref() == Some(wm)
@@ -565,7 +563,7 @@ pub(crate) fn walk_reached(
         let body = &func.body;
         for e in &body.exprs {
             let target = match e {
-                Expr::Call { target, .. } => match target {
+                Expr::Call { target, .. } => match &**target {
                     CallTarget::Local { name, .. } => Some((cm.clone(), name.to_string())),
                     CallTarget::Remote { module, function } => {
                         match (atom_at(body, *module), atom_at(body, *function)) {

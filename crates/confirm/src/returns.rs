@@ -477,7 +477,7 @@ fn use_in(func: &Function, call: ExprId) -> (Flow, ExprId, bool) {
         while let Some(p) = parent[e.index()] {
             match body.expr(p) {
                 Expr::Catch(_) => return true,
-                Expr::Try { body: b, .. } if *b == e => return true,
+                Expr::Try(t) if t.body == e => return true,
                 _ => {}
             }
             e = p;
@@ -530,12 +530,13 @@ fn use_in(func: &Function, call: ExprId) -> (Flow, ExprId, bool) {
                 }
             }
             Expr::Catch(_) => e = p,
-            Expr::Try {
-                body: b,
-                of_clauses,
-                catch_clauses,
-                after,
-            } => {
+            Expr::Try(t) => {
+                let racewit_syntax::ir::TryExpr {
+                    body: b,
+                    of_clauses,
+                    catch_clauses,
+                    after,
+                } = &**t;
                 if *b == e {
                     if of_clauses.is_empty() {
                         e = p;

@@ -108,12 +108,10 @@ fn starter_of(program: &Program, name: &str) -> Option<Starter> {
 /// starts as `{local, name}` (`gen_server:start_link({local, Name}, ...)`).
 fn starts_named(body: &Body, name: &str) -> bool {
     body.exprs.iter().any(|e| {
-        let Expr::Call {
-            target: CallTarget::Remote { module, function },
-            args,
-            ..
-        } = e
-        else {
+        let Expr::Call { target, args, .. } = e else {
+            return false;
+        };
+        let CallTarget::Remote { module, function } = &**target else {
             return false;
         };
         let (Some(tm), Some(tf)) = (atom(body, *module), atom(body, *function)) else {
@@ -150,15 +148,13 @@ pub(crate) fn singleton_name(program: &Program, module: &str) -> Option<String> 
         for func in &m.functions {
             let body = &func.body;
             for e in &body.exprs {
-                let Expr::Call {
-                    target:
-                        CallTarget::Remote {
-                            module: tm,
-                            function: tf,
-                        },
-                    args,
-                    ..
-                } = e
+                let Expr::Call { target, args, .. } = e else {
+                    continue;
+                };
+                let CallTarget::Remote {
+                    module: tm,
+                    function: tf,
+                } = &**target
                 else {
                     continue;
                 };

@@ -12,16 +12,16 @@ const DEPTH: u32 = 3;
 /// The `ets:` function an expression calls, with its arguments.
 pub(crate) fn ets_call(body: &Body, e: ExprId) -> Option<(&str, &[ExprId])> {
     match body.expr(e) {
-        Expr::Call {
-            target: CallTarget::Remote { module, function },
-            args,
-            ..
-        } => match (body.expr(*module), body.expr(*function)) {
-            (Expr::Lit(Literal::Atom(m)), Expr::Lit(Literal::Atom(f))) if m == "ets" => {
-                Some((f.as_str(), args.as_slice()))
+        Expr::Call { target, args, .. }
+            if let CallTarget::Remote { module, function } = &**target =>
+        {
+            match (body.expr(*module), body.expr(*function)) {
+                (Expr::Lit(Literal::Atom(m)), Expr::Lit(Literal::Atom(f))) if m == "ets" => {
+                    Some((f.as_str(), &args[..]))
+                }
+                _ => None,
             }
-            _ => None,
-        },
+        }
         _ => None,
     }
 }
@@ -65,19 +65,19 @@ fn used_within(
                 return f != "new" && args.first().is_some_and(|&t| is_v(t));
             }
             match body.expr(id) {
-                Expr::Call {
-                    target:
-                        CallTarget::Local {
-                            name: callee,
-                            arity: a,
-                        },
-                    args,
-                    ..
-                } if depth > 0 => args.iter().enumerate().any(|(k, &arg)| {
-                    is_v(arg)
-                        && !(callee.as_str() == name && *a == arity && k == index)
-                        && used_within(program, module, callee.as_str(), *a, k, depth - 1)
-                }),
+                Expr::Call { target, args, .. }
+                    if let CallTarget::Local {
+                        name: callee,
+                        arity: a,
+                    } = &**target
+                        && depth > 0 =>
+                {
+                    args.iter().enumerate().any(|(k, &arg)| {
+                        is_v(arg)
+                            && !(callee.as_str() == name && *a == arity && k == index)
+                            && used_within(program, module, callee.as_str(), *a, k, depth - 1)
+                    })
+                }
                 _ => false,
             }
         })
@@ -119,11 +119,11 @@ fn name_param(program: &Program, module: &str, f: &Function, depth: u32) -> Opti
                 .flatten();
         }
         match body.expr(id) {
-            Expr::Call {
-                target: CallTarget::Local { name, arity },
-                args,
-                ..
-            } if depth > 0 && !(name == &f.name && *arity == f.arity) => {
+            Expr::Call { target, args, .. }
+                if let CallTarget::Local { name, arity } = &**target
+                    && depth > 0
+                    && !(name == &f.name && *arity == f.arity) =>
+            {
                 let callee = program.function(module, name.as_str(), *arity)?;
                 let k = name_param(program, module, callee, depth - 1)?;
                 param(*args.get(k)?)

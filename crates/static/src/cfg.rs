@@ -191,7 +191,7 @@ impl Builder<'_> {
             Expr::Fun(_) => f,
             Expr::Call { site, target, args } => {
                 let mut f = f;
-                match target {
+                match &**target {
                     racewit_syntax::ir::CallTarget::Remote { module, function } => {
                         f = self.expr(*module, f);
                         f = self.expr(*function, f);
@@ -221,12 +221,13 @@ impl Builder<'_> {
                 }
                 out
             }
-            Expr::Try {
-                body: b,
-                of_clauses,
-                catch_clauses,
-                after,
-            } => {
+            Expr::Try(t) => {
+                let racewit_syntax::ir::TryExpr {
+                    body: b,
+                    of_clauses,
+                    catch_clauses,
+                    after,
+                } = &**t;
                 let first = self.cfg.nodes.len() as u32;
                 let f1 = self.expr(*b, f.clone());
                 let f2 = self.clauses(of_clauses, f1.clone());
@@ -292,10 +293,11 @@ impl Builder<'_> {
                     None => fb,
                 }
             }
-            Expr::Maybe {
-                body: items,
-                else_clauses,
-            } => {
+            Expr::Maybe(m) => {
+                let racewit_syntax::ir::MaybeExpr {
+                    body: items,
+                    else_clauses,
+                } = &**m;
                 let mut f = f;
                 let mut early: Vec<u32> = Vec::new();
                 for &e in items {

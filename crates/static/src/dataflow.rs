@@ -1000,7 +1000,7 @@ impl Eval<'_, '_> {
                 Literal::Atom(a) => Val::one(Term::Atom(a.clone())),
                 Literal::Int(i) => Val::one(Term::Int(*i)),
                 Literal::String(s) if s.is_empty() => Val::one(Term::List(Vec::new())),
-                Literal::String(s) => Val::one(Term::Str(s.clone())),
+                Literal::String(s) => Val::one(Term::Str(s.as_ref().into())),
                 Literal::BigInt(_) | Literal::Float(_) => self.opaque(id),
             },
             Expr::Var(v) => self.env[v.index()].clone().unwrap_or(Val::Any),
@@ -1125,12 +1125,13 @@ impl Eval<'_, '_> {
                 }
                 out
             }
-            Expr::Try {
-                body: b,
-                of_clauses,
-                catch_clauses,
-                after,
-            } => {
+            Expr::Try(t) => {
+                let racewit_syntax::ir::TryExpr {
+                    body: b,
+                    of_clauses,
+                    catch_clauses,
+                    after,
+                } = &**t;
                 let v = self.expr(*b);
                 let mut out = if of_clauses.is_empty() {
                     v
@@ -1211,10 +1212,11 @@ impl Eval<'_, '_> {
                 self.expr(c.body);
                 self.opaque(id)
             }
-            Expr::Maybe {
-                body: items,
-                else_clauses,
-            } => {
+            Expr::Maybe(m) => {
+                let racewit_syntax::ir::MaybeExpr {
+                    body: items,
+                    else_clauses,
+                } = &**m;
                 let mut last = Val::Any;
                 for &e in items {
                     last = self.expr(e);

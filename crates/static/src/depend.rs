@@ -120,11 +120,9 @@ impl Dep<'_> {
     fn diverges(&self, e: ExprId) -> bool {
         match self.body.expr(e) {
             Expr::Block(es) => es.last().is_some_and(|&l| self.diverges(l)),
-            Expr::Call {
-                target: CallTarget::Remote { module, function },
-                args,
-                ..
-            } => {
+            Expr::Call { target, args, .. }
+                if let CallTarget::Remote { module, function } = &**target =>
+            {
                 let atom = |x: ExprId| match self.body.expr(x) {
                     Expr::Lit(Literal::Atom(a)) => Some(a.as_str().to_string()),
                     _ => None,
@@ -226,7 +224,7 @@ impl Dep<'_> {
                 t
             }
             Expr::Call { site, target, args } => {
-                let mut t = match target {
+                let mut t = match &**target {
                     CallTarget::Remote { module, function } => {
                         let a = self.expr(*module);
                         self.expr(*function) || a
@@ -256,12 +254,13 @@ impl Dep<'_> {
                 }
                 r
             }
-            Expr::Try {
-                body: b,
-                of_clauses,
-                catch_clauses,
-                after,
-            } => {
+            Expr::Try(t) => {
+                let racewit_syntax::ir::TryExpr {
+                    body: b,
+                    of_clauses,
+                    catch_clauses,
+                    after,
+                } = &**t;
                 let seen_before = self.seen;
                 let ctrl_before = self.ctrl;
                 let t = self.expr(*b);
@@ -315,10 +314,11 @@ impl Dep<'_> {
                 self.ctrl = saved;
                 t || saved
             }
-            Expr::Maybe {
-                body: items,
-                else_clauses,
-            } => {
+            Expr::Maybe(m) => {
+                let racewit_syntax::ir::MaybeExpr {
+                    body: items,
+                    else_clauses,
+                } = &**m;
                 let mut t = false;
                 for &e in items {
                     t |= self.expr(e);

@@ -72,8 +72,8 @@ fn find(body: &Body, e: ExprId, site: CallSiteId, steps: &mut Vec<Step>) -> bool
             if *s == site {
                 return true;
             }
-            let mut parts: Vec<ExprId> = args.clone();
-            match target {
+            let mut parts: Vec<ExprId> = args.to_vec();
+            match &**target {
                 CallTarget::Remote { module, function } => parts.extend([*module, *function]),
                 CallTarget::Apply { fun } => parts.push(*fun),
                 CallTarget::Local { .. } => {}
@@ -311,11 +311,10 @@ fn exact(t: &Term) -> bool {
 fn surely_false(body: &Body, t: ExprId, env: &FxHashMap<VarId, Val>, limit: usize) -> bool {
     match body.expr(t) {
         Expr::Lit(Literal::Atom(a)) => a == "false",
-        Expr::Call {
-            target: CallTarget::Remote { module, function },
-            args,
-            ..
-        } if args.len() == 1 => {
+        Expr::Call { target, args, .. }
+            if args.len() == 1
+                && let CallTarget::Remote { module, function } = &**target =>
+        {
             let atom = |x: ExprId| match body.expr(x) {
                 Expr::Lit(Literal::Atom(a)) => Some(a.clone()),
                 _ => None,

@@ -1218,11 +1218,10 @@ fn receives_first(units: &Units<'_>, u: UnitId, depth: u32) -> bool {
             }
             match body.expr(first(cl.body)) {
                 Expr::Receive { clauses, .. } => !clauses.is_empty(),
-                Expr::Call {
-                    target: CallTarget::Local { name, arity },
-                    args,
-                    ..
-                } if args.iter().all(|&a| calls_nothing(a)) => {
+                Expr::Call { target, args, .. }
+                    if let CallTarget::Local { name, arity } = &**target
+                        && args.iter().all(|&a| calls_nothing(a)) =>
+                {
                     let m = &units.module(unit.module).name;
                     units
                         .lookup(m, name, *arity)

@@ -41,7 +41,7 @@ pub fn literal_term(l: &racewit_syntax::ir::Literal) -> Term {
         Literal::Atom(a) => Term::Atom(a.clone()),
         Literal::Int(i) => Term::Int(*i),
         Literal::String(s) if s.is_empty() => Term::List(Vec::new()),
-        Literal::String(s) => Term::Str(s.clone()),
+        Literal::String(s) => Term::Str(s.as_ref().into()),
         Literal::BigInt(_) | Literal::Float(_) => Term::Any,
     }
 }

@@ -1047,7 +1047,7 @@ fn term_may_match(body: &racewit_syntax::ir::Body, p: racewit_syntax::ir::PatId,
         Pat::Lit(l) => match (l, t) {
             (Literal::Atom(a), Term::Atom(b)) => a == b,
             (Literal::Int(i), Term::Int(j)) => i == j,
-            (Literal::String(s), Term::Str(u)) => s == u,
+            (Literal::String(s), Term::Str(u)) => **s == **u,
             (Literal::String(s), Term::List(l)) => s.chars().count() == l.len(),
             (Literal::String(s), _) if s.is_empty() => matches!(t, Term::List(l) if l.is_empty()),
             (Literal::BigInt(_) | Literal::Float(_), _) => true,

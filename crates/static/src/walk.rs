@@ -66,7 +66,7 @@ pub fn for_each_child(body: &Body, e: ExprId, f: &mut dyn FnMut(ExprId)) {
             }
         }
         Expr::Call { target, args, .. } => {
-            match target {
+            match &**target {
                 CallTarget::Remote { module, function } => {
                     f(*module);
                     f(*function);
@@ -91,12 +91,13 @@ pub fn for_each_child(body: &Body, e: ExprId, f: &mut dyn FnMut(ExprId)) {
                 f(a.body);
             }
         }
-        Expr::Try {
-            body: b,
-            of_clauses,
-            catch_clauses,
-            after,
-        } => {
+        Expr::Try(t) => {
+            let racewit_syntax::ir::TryExpr {
+                body: b,
+                of_clauses,
+                catch_clauses,
+                after,
+            } = &**t;
             f(*b);
             for &c in of_clauses.iter().chain(catch_clauses) {
                 clause(c, f);
@@ -115,10 +116,11 @@ pub fn for_each_child(body: &Body, e: ExprId, f: &mut dyn FnMut(ExprId)) {
             }
             f(c.body);
         }
-        Expr::Maybe {
-            body: items,
-            else_clauses,
-        } => {
+        Expr::Maybe(m) => {
+            let racewit_syntax::ir::MaybeExpr {
+                body: items,
+                else_clauses,
+            } = &**m;
             items.iter().for_each(|&x| f(x));
             for &c in else_clauses.iter().flatten() {
                 clause(c, f);

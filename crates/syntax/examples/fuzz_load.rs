@@ -20,6 +20,9 @@
 //!
 //! Each worker thread has its own scratch directory holding the odd files;
 //! the module and its two headers are rewritten for every input.
+//!
+//! `RACEWIT_FUZZ_ONLY=I` runs input `I` alone (the same input as in the
+//! whole run with that seed): to time or debug one input a run reported.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -433,7 +436,15 @@ fn main() {
     let diagnostics = AtomicU64::new(0);
     let odd = AtomicU64::new(0);
     let started = Instant::now();
-    (0..inputs).into_par_iter().for_each(|i| {
+    let only: Option<u64> = std::env::var("RACEWIT_FUZZ_ONLY")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let range = match only {
+        Some(i) => i..i + 1,
+        None => 0..inputs,
+    };
+    let inputs = range.end - range.start;
+    range.into_par_iter().for_each(|i| {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ (i + 1).wrapping_mul(0xD1B5_4A32_D192_ED03)
             | 1);

@@ -382,8 +382,10 @@ pub enum Literal {
     Int(i64),
     BigInt(Box<BigInt>),
     Float(f64),
-    /// A string literal: the list of its characters' code points (`[]` when empty).
-    String(SmolStr),
+    /// A string literal: the list of its characters' code points (`[]` when
+    /// empty). A boxed `str` rather than a [`Name`] keeps a `Literal` 24
+    /// bytes (two inline-string variants would need a tag word).
+    String(Box<str>),
 }
 
 /// A clause of a function, `case`, `receive`, `try ... of`, `fun`, or `catch`
@@ -411,7 +413,7 @@ pub enum Expr {
     /// `#{K => V}` (base `None`) or `Base#{K => V, K := V}`.
     Map {
         base: Option<ExprId>,
-        fields: Vec<MapField>,
+        fields: Box<[MapField]>,
     },
     /// Exprs evaluated in order; the value is the last one's.
     Block(Vec<ExprId>),
@@ -425,10 +427,13 @@ pub enum Expr {
         to: ExprId,
         msg: ExprId,
     },
+    /// The target is boxed and the arguments a boxed slice so that an
+    /// `Expr` stays 32 bytes (most of a module's memory is its
+    /// expressions).
     Call {
         site: CallSiteId,
-        target: CallTarget,
-        args: Vec<ExprId>,
+        target: Box<CallTarget>,
+        args: Box<[ExprId]>,
     },
     /// `case Arg of Clauses end` (each clause has one pattern), and `if` (with
     /// `arg` a `Nil` literal and one wildcard pattern per clause). No clause
@@ -439,18 +444,11 @@ pub enum Expr {
         clauses: Vec<ClauseId>,
     },
     Receive {
-        clauses: Vec<ClauseId>,
+        clauses: Box<[ClauseId]>,
         after: Option<After>,
     },
     /// `try Body of OfClauses catch CatchClauses after After end`.
-    /// `of_clauses` empty means the body's value is the result; each catch
-    /// clause has 3 patterns: class, reason, stacktrace.
-    Try {
-        body: ExprId,
-        of_clauses: Vec<ClauseId>,
-        catch_clauses: Vec<ClauseId>,
-        after: Option<ExprId>,
-    },
+    Try(Box<TryExpr>),
     /// `catch Expr`
     Catch(ExprId),
     /// `fun (...) -> ... end`, possibly named (`fun Name(...) -> ... end`).
@@ -464,16 +462,31 @@ pub enum Expr {
     },
     /// List, binary and map comprehensions.
     Comprehension(Box<Comprehension>),
-    /// `maybe Items else ElseClauses end`: items are ordinary expressions and
-    /// [`Expr::MaybeMatch`]; a `?=` that fails leaves the block with the
-    /// non-matching value (matched against `else` clauses when present, where
-    /// no match raises `{else_clause, V}`).
-    Maybe {
-        body: Vec<ExprId>,
-        else_clauses: Option<Vec<ClauseId>>,
-    },
+    /// `maybe Items else ElseClauses end` (see [`MaybeExpr`]).
+    Maybe(Box<MaybeExpr>),
     /// `Pat ?= Expr` (only inside [`Expr::Maybe`]).
     MaybeMatch(PatId, ExprId),
+}
+
+/// `try Body of OfClauses catch CatchClauses after After end`.
+/// `of_clauses` empty means the body's value is the result; each catch
+/// clause has 3 patterns: class, reason, stacktrace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TryExpr {
+    pub body: ExprId,
+    pub of_clauses: Vec<ClauseId>,
+    pub catch_clauses: Vec<ClauseId>,
+    pub after: Option<ExprId>,
+}
+
+/// `maybe Items else ElseClauses end`: items are ordinary expressions and
+/// [`Expr::MaybeMatch`]; a `?=` that fails leaves the block with the
+/// non-matching value (matched against `else` clauses when present, where
+/// no match raises `{else_clause, V}`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MaybeExpr {
+    pub body: Vec<ExprId>,
+    pub else_clauses: Option<Vec<ClauseId>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -715,3 +728,10 @@ pub enum Pat {
     /// `P1 = P2` inside a pattern: both must match.
     Alias(PatId, PatId),
 }
+
+// Most of a loaded module's memory is its expressions and patterns (a
+// generated 50 MB module: about 30 expressions a function); their size is
+// held here so that a new variant cannot grow every node of every body.
+const _: () = assert!(std::mem::size_of::<Expr>() == 32);
+const _: () = assert!(std::mem::size_of::<Pat>() == 32);
+const _: () = assert!(std::mem::size_of::<Literal>() == 24);

@@ -498,15 +498,16 @@ impl ModuleLowerer {
                 continue;
             };
             let key = match e {
-                ir::Expr::Call {
-                    target: ir::CallTarget::Remote { function, .. },
-                    args,
-                    ..
-                } => match body.exprs.get(function.index()) {
-                    Some(ir::Expr::Lit(ir::Literal::Atom(f))) => FunName {
-                        name: f.clone(),
-                        arity: args.len() as u32,
-                    },
+                ir::Expr::Call { target, args, .. } => match &**target {
+                    ir::CallTarget::Remote { function, .. } => {
+                        match body.exprs.get(function.index()) {
+                            Some(ir::Expr::Lit(ir::Literal::Atom(f))) => FunName {
+                                name: f.clone(),
+                                arity: args.len() as u32,
+                            },
+                            _ => continue,
+                        }
+                    }
                     _ => continue,
                 },
                 ir::Expr::FunRef { name, arity, .. } => {
@@ -528,7 +529,7 @@ impl ModuleLowerer {
             }
             match &mut body.exprs[id.index()] {
                 ir::Expr::Call { site, target, .. } => {
-                    *target = ir::CallTarget::Local {
+                    **target = ir::CallTarget::Local {
                         name: key.name.clone(),
                         arity: key.arity,
                     };

@@ -72,7 +72,7 @@ fn check_module(m: &Module) -> Vec<String> {
                 }
                 Expr::Call { site, target, args } => {
                     ids.extend(args.iter().map(|x| x.index()));
-                    match target {
+                    match &**target {
                         CallTarget::Remote { module, function } => {
                             ids.extend([module.index(), function.index()])
                         }
@@ -104,12 +104,13 @@ fn check_module(m: &Module) -> Vec<String> {
                         ids.extend([a.timeout.index(), a.body.index()]);
                     }
                 }
-                Expr::Try {
-                    body,
-                    of_clauses,
-                    catch_clauses,
-                    after,
-                } => {
+                Expr::Try(t) => {
+                    let racewit_syntax::ir::TryExpr {
+                        body,
+                        of_clauses,
+                        catch_clauses,
+                        after,
+                    } = &**t;
                     ids.push(body.index());
                     ids.extend(after.iter().map(|a| a.index()));
                     clauses.extend(of_clauses.iter().map(|c| (c.index(), Some(1))));
@@ -142,7 +143,8 @@ fn check_module(m: &Module) -> Vec<String> {
                         }
                     }
                 }
-                Expr::Maybe { body, else_clauses } => {
+                Expr::Maybe(m) => {
+                    let racewit_syntax::ir::MaybeExpr { body, else_clauses } = &**m;
                     ids.extend(body.iter().map(|x| x.index()));
                     if let Some(cs) = else_clauses {
                         clauses.extend(cs.iter().map(|c| (c.index(), Some(1))));

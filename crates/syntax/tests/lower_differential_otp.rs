@@ -191,7 +191,7 @@ fn facts_of(m: &Module) -> Facts {
             let Expr::Call { target, args, .. } = e else {
                 continue;
             };
-            match target {
+            match &**target {
                 CallTarget::Local { name, arity } if name != "module_info" => {
                     f.local_calls.insert(format!("{name}/{arity}"));
                 }

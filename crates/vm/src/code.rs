@@ -1367,11 +1367,9 @@ impl<'a> FnCompiler<'a> {
                 Box::new(self.compile_gexpr(b)),
             ),
             Expr::UnOp(op, a) => GExpr::UnOp(op, Box::new(self.compile_gexpr(a))),
-            Expr::Call {
-                target: ir::CallTarget::Remote { module, function },
-                args,
-                ..
-            } => {
+            Expr::Call { target, args, .. }
+                if let ir::CallTarget::Remote { module, function } = *target =>
+            {
                 let (m, f) = (self.body.expr(module), self.body.expr(function));
                 let (Expr::Lit(Literal::Atom(m)), Expr::Lit(Literal::Atom(f))) = (m, f) else {
                     return GExpr::Invalid;
@@ -1632,12 +1630,15 @@ impl<'a> FnCompiler<'a> {
             Expr::Receive { clauses, after } => {
                 self.compile_receive(&clauses, after.as_ref(), tail)
             }
-            Expr::Try {
-                body,
-                of_clauses,
-                catch_clauses,
-                after,
-            } => self.compile_try(body, &of_clauses, &catch_clauses, after, tail),
+            Expr::Try(t) => {
+                let ir::TryExpr {
+                    body,
+                    of_clauses,
+                    catch_clauses,
+                    after,
+                } = *t;
+                self.compile_try(body, &of_clauses, &catch_clauses, after, tail)
+            }
             Expr::Catch(inner) => {
                 let (c, r, s) = (self.temp(), self.temp(), self.temp());
                 let result = self.temp();
@@ -1697,7 +1698,8 @@ impl<'a> FnCompiler<'a> {
                 t
             }
             Expr::Comprehension(c) => self.compile_comprehension(&c),
-            Expr::Maybe { body, else_clauses } => {
+            Expr::Maybe(m) => {
+                let ir::MaybeExpr { body, else_clauses } = *m;
                 self.compile_maybe(&body, else_clauses.as_deref(), tail)
             }
         }

@@ -18,8 +18,8 @@ use crate::diagnostic::DiagnosticCode;
 use crate::ir::{
     After, BinOp, BinSeg, BinType, Body, BodySourceMap, CallSite, CallSiteId, CallTarget, CaseKind,
     Clause, ClauseId, Comprehension, ComprehensionKind, Endian, Expr, ExprId, FunExpr, FunId,
-    FunName, Function, Generator, GeneratorKind, Literal, MFA, MapField, Name, Pat, PatId,
-    Qualifier, UnOp, VarId,
+    FunName, Function, Generator, GeneratorKind, Literal, MFA, MapField, MaybeExpr, Name, Pat,
+    PatId, Qualifier, TryExpr, UnOp, VarId,
 };
 use crate::source::Span;
 use crate::token::IntLit;
@@ -536,7 +536,7 @@ impl BodyLowerer<'_> {
                 }
                 self.alloc(
                     Expr::Receive {
-                        clauses: ids,
+                        clauses: ids.into(),
                         after: after_out,
                     },
                     span,
@@ -567,10 +567,10 @@ impl BodyLowerer<'_> {
                     ids
                 });
                 self.alloc(
-                    Expr::Maybe {
+                    Expr::Maybe(Box::new(MaybeExpr {
                         body: items,
                         else_clauses,
-                    },
+                    })),
                     span,
                 )
             }
@@ -581,7 +581,7 @@ impl BodyLowerer<'_> {
         if s.is_empty() {
             self.alloc(Expr::Nil, span)
         } else {
-            self.lit(Literal::String(s.clone()), span)
+            self.lit(Literal::String(s.as_str().into()), span)
         }
     }
 
@@ -667,12 +667,12 @@ impl BodyLowerer<'_> {
             None => self.alloc(Expr::Missing, span),
         };
         self.alloc(
-            Expr::Try {
+            Expr::Try(Box::new(TryExpr {
                 body,
                 of_clauses: of_ids,
                 catch_clauses: catch_ids,
                 after,
-            },
+            })),
             span,
         )
     }
@@ -935,6 +935,7 @@ impl BodyLowerer<'_> {
                 };
                 let provisional = matches!(target, CallTarget::Remote { .. });
                 let args = args.iter().map(|a| self.expr(a)).collect();
+                let target = Box::new(target);
                 let id = self.alloc(Expr::Call { site, target, args }, span);
                 if provisional {
                     let f = self.m.current_function;
@@ -958,7 +959,7 @@ impl BodyLowerer<'_> {
                 self.alloc(
                     Expr::Call {
                         site,
-                        target: CallTarget::Remote { module, function },
+                        target: Box::new(CallTarget::Remote { module, function }),
                         args,
                     },
                     span,
@@ -971,7 +972,7 @@ impl BodyLowerer<'_> {
                 self.alloc(
                     Expr::Call {
                         site,
-                        target: CallTarget::Apply { fun },
+                        target: Box::new(CallTarget::Apply { fun }),
                         args,
                     },
                     span,
@@ -1027,8 +1028,8 @@ impl BodyLowerer<'_> {
                 Some(self.alloc(
                     Expr::Call {
                         site,
-                        target: CallTarget::Remote { module, function },
-                        args: vec![x, r, n],
+                        target: Box::new(CallTarget::Remote { module, function }),
+                        args: Box::new([x, r, n]),
                     },
                     span,
                 ))
@@ -1307,10 +1308,10 @@ impl BodyLowerer<'_> {
             K::Float(f) => Pat::Lit(Literal::Float(*f)),
             K::Char(c) => Pat::Lit(Literal::Int(i64::from(*c))),
             K::String(s) if s.is_empty() => Pat::Nil,
-            K::String(s) => Pat::Lit(Literal::String(s.clone())),
+            K::String(s) => Pat::Lit(Literal::String(s.as_str().into())),
             K::Sigil { prefix, value } => match prefix {
                 Some('s' | 'S') if value.is_empty() => Pat::Nil,
-                Some('s' | 'S') => Pat::Lit(Literal::String(value.clone())),
+                Some('s' | 'S') => Pat::Lit(Literal::String(value.as_str().into())),
                 _ => {
                     let segs = value
                         .bytes()

@@ -10,7 +10,8 @@ use std::fmt::Write;
 
 use crate::ir::{
     BinSeg, BinType, Body, CallTarget, CaseKind, ClauseId, ComprehensionKind, Const, Endian, Expr,
-    ExprId, Function, GeneratorKind, Literal, Module, Pat, PatId, Qualifier, VarId,
+    ExprId, Function, GeneratorKind, Literal, MaybeExpr, Module, Pat, PatId, Qualifier, TryExpr,
+    VarId,
 };
 
 /// The whole module: header, records, attributes, functions, call sites.
@@ -273,7 +274,7 @@ impl Printer<'_> {
                 self.expr(*msg, level)
             ),
             Expr::Call { site, target, args } => {
-                let callee = match target {
+                let callee = match &**target {
                     CallTarget::Local { name, arity } => format!("{}/{arity}", quote_atom(name)),
                     CallTarget::Remote { module, function } => {
                         format!(
@@ -312,12 +313,13 @@ impl Printer<'_> {
                 out.push_str("end");
                 out
             }
-            Expr::Try {
-                body,
-                of_clauses,
-                catch_clauses,
-                after,
-            } => {
+            Expr::Try(t) => {
+                let TryExpr {
+                    body,
+                    of_clauses,
+                    catch_clauses,
+                    after,
+                } = &**t;
                 let mut out = "try\n".to_string();
                 self.body_into(&mut out, *body, level + 1);
                 out.push('\n');
@@ -433,7 +435,8 @@ impl Printer<'_> {
                     .collect();
                 format!("{open}{body} || {}{close}", quals.join(", "))
             }
-            Expr::Maybe { body, else_clauses } => {
+            Expr::Maybe(m) => {
+                let MaybeExpr { body, else_clauses } = &**m;
                 let mut out = "maybe\n".to_string();
                 self.seq_into(&mut out, body, level + 1);
                 if let Some(cs) = else_clauses {
