@@ -533,12 +533,10 @@ impl Cx<'_> {
     /// position (an [`INIT_ELEMENT`] of the module).
     fn started_with(&self, e: ExprId, var: VarId) -> Option<ArgOf> {
         let body = self.body();
-        let Expr::Call {
-            target: CallTarget::Remote { module, function },
-            args,
-            ..
-        } = body.expr(e)
-        else {
+        let Expr::Call { target, args, .. } = body.expr(e) else {
+            return None;
+        };
+        let CallTarget::Remote { module, function } = &**target else {
             return None;
         };
         let (Expr::Lit(Literal::Atom(bm)), Expr::Lit(Literal::Atom(bf))) =

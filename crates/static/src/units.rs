@@ -178,7 +178,7 @@ impl<'p> Units<'p> {
             let m = modules[*mi as usize];
             for e in &f.body.exprs {
                 if let Expr::Call { site, args, .. } = e
-                    && let [key, _] = args.as_slice()
+                    && let [key, _] = &args[..]
                     && let Expr::Lit(l) = f.body.expr(*key)
                     && m.call_sites
                         .get(site.index())

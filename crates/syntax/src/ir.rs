@@ -147,10 +147,16 @@ impl Module {
         self.ends_in_nif_error(f)
             || (!f.clauses.is_empty()
                 && f.clauses.iter().all(|&c| {
-                    matches!(body.expr(body.clause(c).body), Expr::Call {
-                        target: CallTarget::Local { name, arity }, args, ..
-                    } if args.iter().all(|&a| matches!(body.expr(a), Expr::Lit(_)))
-                        && self.function(name, *arity).is_some_and(|g| self.ends_in_nif_error(g)))
+                    let Expr::Call { target, args, .. } = body.expr(body.clause(c).body) else {
+                        return false;
+                    };
+                    let CallTarget::Local { name, arity } = &**target else {
+                        return false;
+                    };
+                    args.iter().all(|&a| matches!(body.expr(a), Expr::Lit(_)))
+                        && self
+                            .function(name, *arity)
+                            .is_some_and(|g| self.ends_in_nif_error(g))
                 }))
     }
 
