@@ -44,6 +44,12 @@ pub fn register(t: &mut Table) {
     t.ctx("os", "getenv", 2, |ctx, a| getenv(ctx, &a[0], Some(&a[1])));
     t.ctx("os", "putenv", 2, |ctx, a| setenv(ctx, &a[0], Some(&a[1])));
     t.ctx("os", "unsetenv", 1, |ctx, a| setenv(ctx, &a[0], None));
+    // A process of this node talks to its I/O server in Unicode (the flag
+    // is about the connection to another node).
+    t.pure("net_kernel", "dflag_unicode_io", 1, |a| match a[0] {
+        Term::Pid(_) => Ok(Term::atom("true")),
+        _ => Err(crate::bif::badarg()),
+    });
     t.pure("init", "get_argument", 1, |_| Ok(Term::atom("error")));
     t.pure("init", "get_arguments", 0, |_| Ok(Term::Nil));
     t.pure("init", "get_plain_arguments", 0, |_| Ok(Term::Nil));
