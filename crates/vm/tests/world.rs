@@ -302,3 +302,22 @@ fn a_stub_through_a_local_error_helper_parks_named() {
         out.stdout
     );
 }
+
+/// A run is one node: a spawn on this node runs here (`bif_spawn_on_node`
+/// holds it to the BEAM), and a spawn on another node parks, named.
+#[test]
+fn a_spawn_on_another_node_parks_named() {
+    let out = run_with(
+        &module("main() -> spawn(foo@bar, fun() -> ok end)."),
+        racewit_vm::Libraries::none(),
+    );
+    assert_eq!(
+        out.parked.first().map(|p| (p.1.as_str(), p.3)),
+        Some((
+            "erlang:spawn/2 on node foo@bar: racewit runs one node",
+            racewit_vm::ParkReason::Unsupported
+        )),
+        "{}",
+        out.stdout
+    );
+}

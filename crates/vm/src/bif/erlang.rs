@@ -655,6 +655,22 @@ pub fn register(t: &mut Table) {
             mon,
         )
     });
+    // The same with a node first. This run is one node: the local spawn
+    // on it, and a call for another parks, named.
+    for arity in [2, 4] {
+        t.ctx("erlang", "spawn", arity, |ctx, a| on_node(ctx, a, "spawn"));
+        t.ctx("erlang", "spawn_link", arity, |ctx, a| {
+            on_node(ctx, a, "spawn_link")
+        });
+        t.ctx("erlang", "spawn_monitor", arity, |ctx, a| {
+            on_node(ctx, a, "spawn_monitor")
+        });
+    }
+    for arity in [3, 5] {
+        t.ctx("erlang", "spawn_opt", arity, |ctx, a| {
+            on_node(ctx, a, "spawn_opt")
+        });
+    }
     t.ctx("erlang", "link", 1, link);
     t.ctx("erlang", "unlink", 1, unlink);
     t.ctx("erlang", "monitor", 2, monitor);
@@ -1288,6 +1304,27 @@ fn spawn(ctx: &mut Ctx<'_>, start: Start, initial: Term, link: bool, mon: bool) 
         Ok((pid, None)) => Flow::Value(Term::Pid(pid)),
         Err(stop) => stop,
     }
+}
+
+/// `spawn*(Node, ...)`: on this node, the spawn without the node; another
+/// node is not there to run it (racewit runs one node): the caller parks.
+fn on_node(_ctx: &mut Ctx<'_>, a: &[Term], name: &str) -> Flow {
+    let Term::Atom(node) = &a[0] else {
+        return Flow::badarg();
+    };
+    let arity = a.len() as u32;
+    if *node != Atom::NONODE {
+        return Flow::ParkWith(
+            crate::library::ParkReason::Unsupported,
+            format!(
+                "erlang:{name}/{arity} on node {}: racewit runs one node",
+                format::atom_text(*node)
+            ),
+        );
+    }
+    let local = crate::bif::lookup(Atom::ERLANG, Atom::new(name), arity - 1)
+        .expect("every spawn with a node has its local form");
+    Flow::Call(Target::Bif(local), a[1..].to_vec())
 }
 
 /// Whether a new process is monitored by its parent, and under which
