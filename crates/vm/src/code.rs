@@ -113,21 +113,9 @@ impl CodeTable {
         }
         match self.module(module) {
             Some((mi, m)) => match m.fn_index.get(&(name, arity)) {
-                Some(_)
-                    if m.exports.contains(&(name, arity))
-                        && m.native_stubs.contains_key(&(name, arity)) =>
-                {
-                    Target::Unsupported {
-                        module,
-                        name,
-                        arity,
-                        reason: m.native_stubs[&(name, arity)],
-                    }
+                Some(&fi) if m.exports.contains(&(name, arity)) => {
+                    m.code_target(mi, fi, name, arity)
                 }
-                Some(&fi) if m.exports.contains(&(name, arity)) => Target::Code {
-                    module: mi,
-                    function: fi,
-                },
                 // racewit's partial stand-in for an OTP module (global,
                 // mnesia, ...) lacks the function: the real module may well
                 // have it (unsupported), unless the installed OTP's module
@@ -239,6 +227,23 @@ pub struct ModuleCode {
 }
 
 impl ModuleCode {
+    /// What a call of this module's function `fi` (`name/arity`, module
+    /// index `mi`) runs: its code, or, for a native stub, a park.
+    fn code_target(&self, mi: u32, fi: u32, name: Atom, arity: u32) -> Target {
+        match self.native_stubs.get(&(name, arity)) {
+            Some(&reason) => Target::Unsupported {
+                module: self.name,
+                name,
+                arity,
+                reason,
+            },
+            None => Target::Code {
+                module: mi,
+                function: fi,
+            },
+        }
+    }
+
     /// Whether the module has been entered (and so compiled).
     pub fn is_compiled(&self) -> bool {
         self.functions.get().is_some()
@@ -1764,18 +1769,9 @@ impl<'a> FnCompiler<'a> {
                 } else {
                     let m = &self.table.modules[self.module_index as usize];
                     match m.fn_index.get(&(name_atom, *a)) {
-                        Some(_) if m.native_stubs.contains_key(&(name_atom, *a)) => {
-                            Callee::Static(Target::Unsupported {
-                                module: this,
-                                name: name_atom,
-                                arity: *a,
-                                reason: m.native_stubs[&(name_atom, *a)],
-                            })
+                        Some(&fi) => {
+                            Callee::Static(m.code_target(self.module_index, fi, name_atom, *a))
                         }
-                        Some(&fi) => Callee::Static(Target::Code {
-                            module: self.module_index,
-                            function: fi,
-                        }),
                         None => match bif::lookup(Atom::ERLANG, name_atom, *a) {
                             Some(b) => Callee::Static(Target::Bif(b)),
                             None => Callee::Static(Target::Undef {

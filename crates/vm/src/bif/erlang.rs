@@ -658,18 +658,16 @@ pub fn register(t: &mut Table) {
     // The same with a node first. This run is one node: the local spawn
     // on it, and a call for another parks, named.
     for arity in [2, 4] {
-        t.ctx("erlang", "spawn", arity, |ctx, a| on_node(ctx, a, "spawn"));
-        t.ctx("erlang", "spawn_link", arity, |ctx, a| {
-            on_node(ctx, a, "spawn_link")
+        t.ctx("erlang", "spawn", arity, |_, a| on_node(a, "spawn"));
+        t.ctx("erlang", "spawn_link", arity, |_, a| {
+            on_node(a, "spawn_link")
         });
-        t.ctx("erlang", "spawn_monitor", arity, |ctx, a| {
-            on_node(ctx, a, "spawn_monitor")
+        t.ctx("erlang", "spawn_monitor", arity, |_, a| {
+            on_node(a, "spawn_monitor")
         });
     }
     for arity in [3, 5] {
-        t.ctx("erlang", "spawn_opt", arity, |ctx, a| {
-            on_node(ctx, a, "spawn_opt")
-        });
+        t.ctx("erlang", "spawn_opt", arity, |_, a| on_node(a, "spawn_opt"));
     }
     t.ctx("erlang", "link", 1, link);
     t.ctx("erlang", "unlink", 1, unlink);
@@ -1308,7 +1306,7 @@ fn spawn(ctx: &mut Ctx<'_>, start: Start, initial: Term, link: bool, mon: bool) 
 
 /// `spawn*(Node, ...)`: on this node, the spawn without the node; another
 /// node is not there to run it (racewit runs one node): the caller parks.
-fn on_node(_ctx: &mut Ctx<'_>, a: &[Term], name: &str) -> Flow {
+fn on_node(a: &[Term], name: &str) -> Flow {
     let Term::Atom(node) = &a[0] else {
         return Flow::badarg();
     };

@@ -121,11 +121,6 @@ fn get_all_env(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     Flow::Value(Term::list(all))
 }
 
-/// A variable name or value as `os` takes it: a flat list of characters.
-fn env_text(t: &Term) -> Option<String> {
-    t.as_charlist()
-}
-
 fn getenv_all(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
     let all: Vec<Term> = ctx
         .vm
@@ -144,7 +139,7 @@ fn getenv_all(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
 }
 
 fn getenv(ctx: &mut Ctx<'_>, name: &Term, default: Option<&Term>) -> Flow {
-    let Some(key) = env_text(name) else {
+    let Some(key) = name.as_charlist() else {
         return Flow::badarg();
     };
     let value = match (ctx.vm.os_env.get(&key), default) {
@@ -162,12 +157,12 @@ fn getenv(ctx: &mut Ctx<'_>, name: &Term, default: Option<&Term>) -> Flow {
 /// `os:putenv/2` (`value` given) or `os:unsetenv/1`: `true`, or `badarg`
 /// for a name that holds `=`, as the BEAM refuses it.
 fn setenv(ctx: &mut Ctx<'_>, name: &Term, value: Option<&Term>) -> Flow {
-    let Some(key) = env_text(name).filter(|k| !k.contains('=')) else {
+    let Some(key) = name.as_charlist().filter(|k| !k.contains('=')) else {
         return Flow::badarg();
     };
     let text = match value {
         Some(v) => {
-            let Some(v_text) = env_text(v) else {
+            let Some(v_text) = v.as_charlist() else {
                 return Flow::badarg();
             };
             ctx.vm.os_env.insert(key.clone(), v_text);
