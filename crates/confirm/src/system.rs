@@ -107,6 +107,9 @@ pub enum ParkCause {
     NotLoaded,
     /// An OTP library module, and no installed OTP was found.
     NoOtp,
+    /// Not a call: a busy loop, run no further (see
+    /// [`racewit_vm::ParkReason::BusyLoop`]).
+    BusyLoop,
 }
 
 impl ParkCause {
@@ -128,6 +131,10 @@ impl ParkCause {
                 "call {call}: module {module} is OTP's library code, and no installed OTP was \
                  found (install Erlang/OTP or set RACEWIT_OTP_ROOT)"
             ),
+            ParkCause::BusyLoop => format!(
+                "{call}: racewit runs such a process no further (it stays alive and still \
+                 takes exit signals)"
+            ),
         }
     }
 }
@@ -139,6 +146,7 @@ impl From<racewit_vm::ParkReason> for ParkCause {
             racewit_vm::ParkReason::Host => ParkCause::Host,
             racewit_vm::ParkReason::NotLoaded => ParkCause::NotLoaded,
             racewit_vm::ParkReason::NoOtp => ParkCause::NoOtp,
+            racewit_vm::ParkReason::BusyLoop => ParkCause::BusyLoop,
         }
     }
 }

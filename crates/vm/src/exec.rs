@@ -104,6 +104,7 @@ impl Vm {
         p.mailbox.push_back(msg.clone());
         let code = vm.code.clone();
         vm.current = Some(frame.pid);
+        vm.step_start = vm.reductions;
         vm.open_meter();
         let outcome = vm.interpret(&code, &mut p);
         limits::close();
@@ -124,8 +125,19 @@ impl Vm {
         let mut arc = self.take_placeholder(idx);
         let proc = Arc::make_mut(&mut arc);
         self.current = Some(pid);
+        self.step_start = self.reductions;
         self.open_meter();
-        let outcome = self.run(&code, proc);
+        let outcome = match self.run(&code, proc) {
+            // A busy loop: parked where it runs, alive; the others go on.
+            Err(VmError::BusyLoop { reductions, .. }) => {
+                let call = format!(
+                    "a busy loop ({} reductions without a visible action)",
+                    limits::thousands(reductions)
+                );
+                Ok(self.park(proc, call, crate::library::ParkReason::BusyLoop, None))
+            }
+            other => other,
+        };
         limits::close();
         self.current = None;
         self.self_exit = None;

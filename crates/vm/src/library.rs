@@ -202,6 +202,10 @@ pub enum ParkReason {
     NotLoaded,
     /// An OTP library module, and no installed OTP was found to load it from.
     NoOtp,
+    /// Not a call: the process ran [`crate::VmConfig::max_step_reductions`]
+    /// reductions without a visible action (a busy loop), and is run no
+    /// further; it stays alive and still takes exit signals.
+    BusyLoop,
 }
 
 impl ParkReason {
@@ -212,6 +216,7 @@ impl ParkReason {
             ParkReason::Host => "host",
             ParkReason::NotLoaded => "not_loaded",
             ParkReason::NoOtp => "no_otp",
+            ParkReason::BusyLoop => "busy_loop",
         }
     }
 
@@ -228,6 +233,9 @@ impl ParkReason {
                 "{call}: needs OTP's library code, and no installed OTP was found (install \
                  Erlang/OTP or set RACEWIT_OTP_ROOT)"
             ),
+            ParkReason::BusyLoop => {
+                format!("{call}: run no further (it stays alive and still takes exit signals)")
+            }
         }
     }
 }

@@ -450,13 +450,24 @@ impl crate::vm::Vm {
                 location: self.where_running(p, None),
             });
         }
+        let step_end = self
+            .step_start
+            .saturating_add(self.config.max_step_reductions);
+        if self.reductions > step_end {
+            return Err(crate::vm::VmError::BusyLoop {
+                reductions: self.config.max_step_reductions,
+                process: self.process_name(p.pid).to_string(),
+                location: self.where_running(p, None),
+            });
+        }
         if self.mem.alloc >= self.mem.trigger {
             self.measure(p, 0)?;
         }
         self.max_reductions = self
             .config
             .max_reductions
-            .min(self.reductions + CHECK_INTERVAL);
+            .min(self.reductions + CHECK_INTERVAL)
+            .min(step_end);
         Ok(())
     }
 

@@ -38,6 +38,12 @@ pub struct VmConfig {
     /// the general loop runs every instruction: the same states, events and
     /// reductions, slower (tests compare the two).
     pub hot_loop: bool,
+    /// Reductions one step may take without a visible action. A process
+    /// past it runs a busy loop (`fun F() -> F() end()`, a worker stand-in
+    /// in a test): it is parked ([`crate::library::ParkReason::BusyLoop`]),
+    /// alive, never scheduled again, still taking exit signals, and the
+    /// other processes run on, as the BEAM's preemptive scheduler lets them.
+    pub max_step_reductions: u64,
 }
 
 impl Default for VmConfig {
@@ -50,6 +56,7 @@ impl Default for VmConfig {
             prelude: true,
             libraries: crate::library::Libraries::none(),
             hot_loop: true,
+            max_step_reductions: 1_000_000,
         }
     }
 }
@@ -94,6 +101,15 @@ pub enum VmError {
         location: String,
         limit: usize,
     },
+    /// One step took more than `config.max_step_reductions` without a
+    /// visible action: the process runs a busy loop. [`Vm::step`] parks the
+    /// process instead of returning this.
+    #[error("{process} ran {reductions} reductions at {location} without a visible action")]
+    BusyLoop {
+        reductions: u64,
+        process: String,
+        location: String,
+    },
 }
 
 /// Work for the process that is running right now (it is out of the table).
@@ -136,6 +152,9 @@ pub struct Vm {
     pub(crate) config: Arc<VmConfig>,
     /// `config.max_reductions`, at hand for the per-call check.
     pub(crate) max_reductions: u64,
+    /// The reduction count when the running step began (for
+    /// `config.max_step_reductions`).
+    pub(crate) step_start: u64,
     roots: u32,
     pub(crate) current: Option<Pid>,
     pub(crate) deferred: Vec<Deferred>,
@@ -505,6 +524,7 @@ impl Vm {
             vclock: 0,
             reductions: 0,
             max_reductions: config.max_reductions.min(crate::limits::CHECK_INTERVAL),
+            step_start: 0,
             config: Arc::new(config),
             roots: 0,
             current: None,
@@ -763,12 +783,14 @@ impl Vm {
     /// Is some process parked at a call the VM cannot run? Such a process
     /// would go on in a real system: the program is not stuck, only its
     /// model is, so time must not pass for the others (see the search's
-    /// timeout policy).
+    /// timeout policy). A busy loop is not such a call: it would loop on in
+    /// a real system too, and time passes for the others there.
     pub fn any_parked(&self) -> bool {
         self.halted.is_none()
-            && self
-                .live_procs()
-                .any(|p| matches!(p.status, ProcStatus::Parked { .. }))
+            && self.live_procs().any(|p| {
+                matches!(&p.status, ProcStatus::Parked { reason, .. }
+                    if *reason != crate::library::ParkReason::BusyLoop)
+            })
     }
 
     /// The process that spawned `pid` (a root has none).
