@@ -1145,10 +1145,12 @@ fn explore_never_claims_runs_that_did_not_run_whole() {
 fn caps_on_time_and_memory_stop_a_search_and_say_so() {
     // The search of busy_counter finds no race and has a very large space;
     // each caller holds a large list. A cap that is hit ends the search
-    // with its own reason and no claim about the space.
+    // with its own reason and no claim about the space (the step allowance
+    // of a context as well as the caps on time and memory).
     for (flag, value, kind) in [
         ("--timeout", "1", "time_budget"),
         ("--max-memory", "100M", "memory_budget"),
+        ("--max-context-steps", "2000", "step_budget"),
     ] {
         let out = tempfile::tempdir().expect("tempdir");
         let o = cmd()
@@ -1179,6 +1181,7 @@ fn numeric_flags_are_range_checked() {
         &["--max-interleavings", "0"][..],
         &["--bound", "100000"][..],
         &["--max-run-steps", "0"][..],
+        &["--max-context-steps", "0"][..],
         &["--timeout", "0"][..],
         &["--max-memory", "1K"][..],
         &["--max-memory", "lots"][..],

@@ -230,6 +230,11 @@ fn how_it_ended(stop: &StopReason, s: &SearchStats, random: bool, budget: u64) -
             CancelReason::Time { seconds } => {
                 format!("stopped: the exploration took longer than {seconds} s (--timeout)")
             }
+            // `explore` gives no step allowance; a caller that does is told.
+            CancelReason::Steps { limit } => format!(
+                "stopped: the exploration took its {} steps",
+                racewit_vm::limits::thousands(*limit)
+            ),
         },
     }
 }

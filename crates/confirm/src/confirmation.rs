@@ -41,6 +41,12 @@ pub struct ConfirmOptions {
     pub processes: Vec<usize>,
     pub max_interleavings: u64,
     pub max_run_steps: usize,
+    /// Steps one context of a suspect (a test as it is, amplified, the API
+    /// with 2 workers...) may take in all its runs, trials and probes; past
+    /// it the context stops (`step_budget`) and the next one runs. The
+    /// same on every machine, unlike `--timeout`: a long test cannot leave
+    /// the suspect's other contexts no time.
+    pub max_context_steps: u64,
     /// How the systematic search cuts equivalent schedules.
     pub reduction: Reduction,
     /// Random search instead of bounded DFS: (runs, seed).
@@ -62,6 +68,7 @@ impl Default for ConfirmOptions {
             processes: vec![2, 3],
             max_interleavings: 20_000,
             max_run_steps: 50_000,
+            max_context_steps: 10_000_000,
             reduction: Reduction::Dpor,
             random: None,
             entries: Vec::new(),
@@ -630,7 +637,7 @@ impl Monitor<VmSystem> for NearMiss {
 pub fn start(image: &Image, module: &str, function: &str, opts: &ConfirmOptions) -> VmSystem {
     let mut vm = Vm::from_image(image, opts.vm.clone());
     vm.spawn_entry(module, function, Vec::new());
-    VmSystem::new(vm, opts.timeouts)
+    VmSystem::new(vm, opts.timeouts).metered(opts.cancel.clone())
 }
 
 fn confirm_one(
@@ -671,6 +678,15 @@ fn confirm_one(
                 continue;
             }
         };
+        // Each context spends an allowance of its own.
+        let context_opts = ConfirmOptions {
+            cancel: Some(Arc::new(Cancel::with_steps(
+                opts.cancel.clone(),
+                opts.max_context_steps,
+            ))),
+            ..opts.clone()
+        };
+        let opts = &context_opts;
         let picked = pick_variant(image, h, &sites, opts);
         let mut h = &picked;
         let mut view = ReturnView::new(image.program(), callers, h);
@@ -1477,6 +1493,10 @@ fn why_not(
             },
             CancelReason::Time { seconds } => UnconfirmedReason::TimeBudget {
                 seconds: *seconds,
+                interleavings: complete,
+            },
+            CancelReason::Steps { limit } => UnconfirmedReason::StepBudget {
+                steps: *limit,
                 interleavings: complete,
             },
         };

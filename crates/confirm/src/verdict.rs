@@ -143,6 +143,9 @@ pub enum UnconfirmedReason {
     /// The search was stopped because the suspect took longer than allowed
     /// (`--timeout`).
     TimeBudget { seconds: u64, interleavings: u64 },
+    /// The context's search was stopped after the steps one context may
+    /// take (`--max-context-steps`); the suspect's next context ran.
+    StepBudget { steps: u64, interleavings: u64 },
 }
 
 /// A point on the suspect's path that explored runs must reach before a
@@ -197,6 +200,7 @@ impl UnconfirmedReason {
             UnconfirmedReason::Handled { .. } => "handled",
             UnconfirmedReason::MemoryBudget { .. } => "memory_budget",
             UnconfirmedReason::TimeBudget { .. } => "time_budget",
+            UnconfirmedReason::StepBudget { .. } => "step_budget",
         }
     }
 }
@@ -343,6 +347,15 @@ impl std::fmt::Display for UnconfirmedReason {
                 f,
                 "stopped after {interleavings} interleavings: the suspect took longer than \
                  {seconds} s (--timeout); the space was not exhausted"
+            ),
+            UnconfirmedReason::StepBudget {
+                steps,
+                interleavings,
+            } => write!(
+                f,
+                "stopped after {interleavings} interleavings: the context took the {} steps \
+                 one context may take (--max-context-steps); the space was not exhausted",
+                racewit_vm::limits::thousands(*steps)
             ),
         }
     }

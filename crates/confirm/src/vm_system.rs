@@ -74,6 +74,9 @@ pub struct VmSystem {
     /// on no timeout fires, so a run ends when the program is quiet (a
     /// server's periodic tick would otherwise run it on forever).
     workers_done: bool,
+    /// Spends one step of this token's allowance per step taken (a
+    /// context's `--max-context-steps`).
+    meter: Option<Arc<crate::search::Cancel>>,
 }
 
 impl VmSystem {
@@ -90,7 +93,14 @@ impl VmSystem {
             serial: 0,
             probe_vm,
             workers_done: false,
+            meter: None,
         }
+    }
+
+    /// Every step from now on spends one of `meter`'s allowance.
+    pub fn metered(mut self, meter: Option<Arc<crate::search::Cancel>>) -> Self {
+        self.meter = meter;
+        self
     }
 
     /// What process `proc`'s first function returned, as compared between
@@ -618,6 +628,9 @@ impl System for VmSystem {
     }
 
     fn step(&mut self, proc: Pid) -> Result<Observation<VmItem, Site>, VmError> {
+        if let Some(meter) = &self.meter {
+            meter.spend_step();
+        }
         let ev = self.vm.step(proc)?;
         if Some(proc) == self.root
             && ev.kind == EventKind::Send

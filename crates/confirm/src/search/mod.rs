@@ -84,18 +84,45 @@ pub enum CancelReason {
     Memory { limit_bytes: u64 },
     /// The suspect took longer than allowed (`--timeout`).
     Time { seconds: u64 },
+    /// One context of the suspect took the steps it was allowed
+    /// (`--max-context-steps`): deterministic, unlike the two above.
+    Steps { limit: u64 },
 }
 
 /// A request from outside a search to stop at once: a time or memory cap
-/// that the caller watches (the search itself reads no clock). Checked at
-/// every step; a search that sees it stops with
+/// that the caller watches (the search itself reads no clock), or an
+/// allowance of steps that the system spends ([`Cancel::spend_step`]).
+/// Checked at every step; a search that sees it stops with
 /// [`StopReason::Cancelled`], and claims nothing about what it did not see.
 #[derive(Debug, Default)]
 pub struct Cancel {
     why: std::sync::OnceLock<CancelReason>,
+    /// A stop of the parent (the whole suspect's) is a stop of this one.
+    parent: Option<std::sync::Arc<Cancel>>,
+    /// Steps allowed, and steps taken so far.
+    steps: Option<(u64, std::sync::atomic::AtomicU64)>,
 }
 
 impl Cancel {
+    /// A token for one part of a search under `parent` (one context of a
+    /// suspect), which stops it after `limit` steps.
+    pub fn with_steps(parent: Option<std::sync::Arc<Cancel>>, limit: u64) -> Cancel {
+        Cancel {
+            why: std::sync::OnceLock::new(),
+            parent,
+            steps: Some((limit, std::sync::atomic::AtomicU64::new(0))),
+        }
+    }
+
+    /// One step was taken: past the allowance, a stop is asked for.
+    pub fn spend_step(&self) {
+        if let Some((limit, taken)) = &self.steps
+            && taken.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1 >= *limit
+        {
+            self.cancel(CancelReason::Steps { limit: *limit });
+        }
+    }
+
     /// Asks the search to stop (the first reason given stays).
     pub fn cancel(&self, why: CancelReason) {
         let _ = self.why.set(why);
@@ -103,7 +130,9 @@ impl Cancel {
 
     /// Why the search must stop, if it must.
     pub fn reason(&self) -> Option<&CancelReason> {
-        self.why.get()
+        self.why
+            .get()
+            .or_else(|| self.parent.as_deref().and_then(Cancel::reason))
     }
 }
 
