@@ -1150,7 +1150,7 @@ fn caps_on_time_and_memory_stop_a_search_and_say_so() {
     for (flag, value, kind) in [
         ("--timeout", "1", "time_budget"),
         ("--max-memory", "100M", "memory_budget"),
-        ("--max-context-steps", "2000", "step_budget"),
+        ("--max-context-reductions", "200000", "context_budget"),
     ] {
         let out = tempfile::tempdir().expect("tempdir");
         let o = cmd()
@@ -1181,7 +1181,7 @@ fn numeric_flags_are_range_checked() {
         &["--max-interleavings", "0"][..],
         &["--bound", "100000"][..],
         &["--max-run-steps", "0"][..],
-        &["--max-context-steps", "0"][..],
+        &["--max-context-reductions", "0"][..],
         &["--timeout", "0"][..],
         &["--max-memory", "1K"][..],
         &["--max-memory", "lots"][..],

@@ -122,12 +122,12 @@ pub struct HarnessArgs {
     /// harnesses, for the suspects of its module (repeatable).
     #[arg(long = "entry", value_name = "MOD:FUN/0")]
     pub entries: Vec<String>,
-    /// Most steps one context of a suspect (a test as it is, amplified, the
-    /// API with N workers) may take in all; past it the context stops with
-    /// `step_budget` and the next context runs (the same on every machine,
-    /// unlike --timeout)
-    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
-    pub max_context_steps: u64,
+    /// Most reductions one context of a suspect (a test as it is, amplified,
+    /// the API with N workers) may run in all its runs (a step counts at
+    /// least 200); past them the context stops with `context_budget` and the
+    /// next context runs (the same on every machine, unlike --timeout)
+    #[arg(long, value_name = "N", default_value_t = 200_000_000)]
+    pub max_context_reductions: u64,
 }
 
 /// Options of the schedule search, shared with `explore`.
@@ -233,8 +233,13 @@ impl HarnessArgs {
             .map(|e| crate::explore::parse_entry(e))
             .collect::<Result<Vec<_>>>()?;
         opts.processes = self.processes.clone();
-        in_range("--max-context-steps", self.max_context_steps, 1, MAX_COUNT)?;
-        opts.max_context_steps = self.max_context_steps;
+        in_range(
+            "--max-context-reductions",
+            self.max_context_reductions,
+            1,
+            MAX_COUNT,
+        )?;
+        opts.max_context_reductions = self.max_context_reductions;
         Ok(())
     }
 }
@@ -303,7 +308,7 @@ impl SearchArgs {
     pub fn fingerprint(&self, harness: &HarnessArgs) -> String {
         format!(
             "bound={} processes={:?} max_interleavings={} max_run_steps={} random={:?} \
-             seed={} reduction={:?} entries={:?} after_timeout={:?} max_context_steps={}",
+             seed={} reduction={:?} entries={:?} after_timeout={:?} max_context_reductions={}",
             self.bound,
             harness.processes,
             self.max_interleavings,
@@ -313,7 +318,7 @@ impl SearchArgs {
             self.reduction,
             harness.entries,
             self.after_timeout,
-            harness.max_context_steps,
+            harness.max_context_reductions,
         )
     }
 }

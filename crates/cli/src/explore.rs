@@ -230,9 +230,9 @@ fn how_it_ended(stop: &StopReason, s: &SearchStats, random: bool, budget: u64) -
             CancelReason::Time { seconds } => {
                 format!("stopped: the exploration took longer than {seconds} s (--timeout)")
             }
-            // `explore` gives no step allowance; a caller that does is told.
-            CancelReason::Steps { limit } => format!(
-                "stopped: the exploration took its {} steps",
+            // `explore` gives no allowance of work; a caller that does is told.
+            CancelReason::Work { limit } => format!(
+                "stopped: the exploration ran its {} reductions",
                 racewit_vm::limits::thousands(*limit)
             ),
         },

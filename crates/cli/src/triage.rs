@@ -53,7 +53,7 @@ fn reason_rank(kind: &str) -> u8 {
     match kind {
         "handled" => 0,
         "not_reached" | "harness_crashed" | "unsupported" | "runs_cut" | "no_harness" => 1,
-        "budget" | "time_budget" | "memory_budget" | "step_budget" => 2,
+        "budget" | "time_budget" | "memory_budget" | "context_budget" => 2,
         "bound_exhausted" => 3,
         "all_exhausted" | "serialised" => 4,
         _ => 5,

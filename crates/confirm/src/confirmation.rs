@@ -41,12 +41,13 @@ pub struct ConfirmOptions {
     pub processes: Vec<usize>,
     pub max_interleavings: u64,
     pub max_run_steps: usize,
-    /// Steps one context of a suspect (a test as it is, amplified, the API
-    /// with 2 workers...) may take in all its runs, trials and probes; past
-    /// it the context stops (`step_budget`) and the next one runs. The
-    /// same on every machine, unlike `--timeout`: a long test cannot leave
-    /// the suspect's other contexts no time.
-    pub max_context_steps: u64,
+    /// Work one context of a suspect (a test as it is, amplified, the API
+    /// with 2 workers...) may do in all its runs, trials and probes, in
+    /// reductions (a step counts at least [`crate::vm_system::STEP_WORK`]);
+    /// past it the context stops (`context_budget`) and the next one runs.
+    /// The same on every machine, unlike `--timeout`: a long test cannot
+    /// leave the suspect's other contexts no time.
+    pub max_context_reductions: u64,
     /// How the systematic search cuts equivalent schedules.
     pub reduction: Reduction,
     /// Random search instead of bounded DFS: (runs, seed).
@@ -68,7 +69,7 @@ impl Default for ConfirmOptions {
             processes: vec![2, 3],
             max_interleavings: 20_000,
             max_run_steps: 50_000,
-            max_context_steps: 10_000_000,
+            max_context_reductions: 200_000_000,
             reduction: Reduction::Dpor,
             random: None,
             entries: Vec::new(),
@@ -680,9 +681,9 @@ fn confirm_one(
         };
         // Each context spends an allowance of its own.
         let context_opts = ConfirmOptions {
-            cancel: Some(Arc::new(Cancel::with_steps(
+            cancel: Some(Arc::new(Cancel::with_allowance(
                 opts.cancel.clone(),
-                opts.max_context_steps,
+                opts.max_context_reductions,
             ))),
             ..opts.clone()
         };
@@ -1495,8 +1496,8 @@ fn why_not(
                 seconds: *seconds,
                 interleavings: complete,
             },
-            CancelReason::Steps { limit } => UnconfirmedReason::StepBudget {
-                steps: *limit,
+            CancelReason::Work { limit } => UnconfirmedReason::ContextBudget {
+                reductions: *limit,
                 interleavings: complete,
             },
         };

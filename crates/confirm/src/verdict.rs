@@ -143,9 +143,9 @@ pub enum UnconfirmedReason {
     /// The search was stopped because the suspect took longer than allowed
     /// (`--timeout`).
     TimeBudget { seconds: u64, interleavings: u64 },
-    /// The context's search was stopped after the steps one context may
-    /// take (`--max-context-steps`); the suspect's next context ran.
-    StepBudget { steps: u64, interleavings: u64 },
+    /// The context's search was stopped after the work one context may do
+    /// (`--max-context-reductions`); the suspect's next context ran.
+    ContextBudget { reductions: u64, interleavings: u64 },
 }
 
 /// A point on the suspect's path that explored runs must reach before a
@@ -200,7 +200,7 @@ impl UnconfirmedReason {
             UnconfirmedReason::Handled { .. } => "handled",
             UnconfirmedReason::MemoryBudget { .. } => "memory_budget",
             UnconfirmedReason::TimeBudget { .. } => "time_budget",
-            UnconfirmedReason::StepBudget { .. } => "step_budget",
+            UnconfirmedReason::ContextBudget { .. } => "context_budget",
         }
     }
 }
@@ -348,14 +348,15 @@ impl std::fmt::Display for UnconfirmedReason {
                 "stopped after {interleavings} interleavings: the suspect took longer than \
                  {seconds} s (--timeout); the space was not exhausted"
             ),
-            UnconfirmedReason::StepBudget {
-                steps,
+            UnconfirmedReason::ContextBudget {
+                reductions,
                 interleavings,
             } => write!(
                 f,
-                "stopped after {interleavings} interleavings: the context took the {} steps \
-                 one context may take (--max-context-steps); the space was not exhausted",
-                racewit_vm::limits::thousands(*steps)
+                "stopped after {interleavings} interleavings: the context ran the {} \
+                 reductions one context may run (--max-context-reductions); the space was not \
+                 exhausted",
+                racewit_vm::limits::thousands(*reductions)
             ),
         }
     }

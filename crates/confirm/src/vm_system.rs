@@ -74,10 +74,16 @@ pub struct VmSystem {
     /// on no timeout fires, so a run ends when the program is quiet (a
     /// server's periodic tick would otherwise run it on forever).
     workers_done: bool,
-    /// Spends one step of this token's allowance per step taken (a
-    /// context's `--max-context-steps`).
+    /// Spends this token's allowance (a context's
+    /// `--max-context-reductions`): each step its reductions, and at least
+    /// [`STEP_WORK`].
     meter: Option<Arc<crate::search::Cancel>>,
 }
+
+/// The least work a step counts for in a context's allowance, in
+/// reductions: what the search spends around a step (observing it, keeping
+/// states) is worth about this many reductions of the VM.
+pub const STEP_WORK: u64 = 200;
 
 impl VmSystem {
     pub fn new(vm: Vm, timeouts: TimeoutPolicy) -> Self {
@@ -628,10 +634,12 @@ impl System for VmSystem {
     }
 
     fn step(&mut self, proc: Pid) -> Result<Observation<VmItem, Site>, VmError> {
+        let before = self.vm.reductions();
+        let ev = self.vm.step(proc);
         if let Some(meter) = &self.meter {
-            meter.spend_step();
+            meter.spend((self.vm.reductions() - before).max(STEP_WORK));
         }
-        let ev = self.vm.step(proc)?;
+        let ev = ev?;
         if Some(proc) == self.root
             && ev.kind == EventKind::Send
             && ev.text.contains(crate::harness::WORKERS_DONE)

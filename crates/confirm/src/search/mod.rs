@@ -84,14 +84,14 @@ pub enum CancelReason {
     Memory { limit_bytes: u64 },
     /// The suspect took longer than allowed (`--timeout`).
     Time { seconds: u64 },
-    /// One context of the suspect took the steps it was allowed
-    /// (`--max-context-steps`): deterministic, unlike the two above.
-    Steps { limit: u64 },
+    /// One context of the suspect used the work it was allowed
+    /// (`--max-context-reductions`): deterministic, unlike the two above.
+    Work { limit: u64 },
 }
 
 /// A request from outside a search to stop at once: a time or memory cap
 /// that the caller watches (the search itself reads no clock), or an
-/// allowance of steps that the system spends ([`Cancel::spend_step`]).
+/// allowance of work that the system spends ([`Cancel::spend`]).
 /// Checked at every step; a search that sees it stops with
 /// [`StopReason::Cancelled`], and claims nothing about what it did not see.
 #[derive(Debug, Default)]
@@ -99,27 +99,27 @@ pub struct Cancel {
     why: std::sync::OnceLock<CancelReason>,
     /// A stop of the parent (the whole suspect's) is a stop of this one.
     parent: Option<std::sync::Arc<Cancel>>,
-    /// Steps allowed, and steps taken so far.
-    steps: Option<(u64, std::sync::atomic::AtomicU64)>,
+    /// Work allowed, and work done so far (in reductions).
+    work: Option<(u64, std::sync::atomic::AtomicU64)>,
 }
 
 impl Cancel {
     /// A token for one part of a search under `parent` (one context of a
-    /// suspect), which stops it after `limit` steps.
-    pub fn with_steps(parent: Option<std::sync::Arc<Cancel>>, limit: u64) -> Cancel {
+    /// suspect), which stops it after `limit` units of work.
+    pub fn with_allowance(parent: Option<std::sync::Arc<Cancel>>, limit: u64) -> Cancel {
         Cancel {
             why: std::sync::OnceLock::new(),
             parent,
-            steps: Some((limit, std::sync::atomic::AtomicU64::new(0))),
+            work: Some((limit, std::sync::atomic::AtomicU64::new(0))),
         }
     }
 
-    /// One step was taken: past the allowance, a stop is asked for.
-    pub fn spend_step(&self) {
-        if let Some((limit, taken)) = &self.steps
-            && taken.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1 >= *limit
+    /// `units` of work were done: past the allowance, a stop is asked for.
+    pub fn spend(&self, units: u64) {
+        if let Some((limit, done)) = &self.work
+            && done.fetch_add(units, std::sync::atomic::Ordering::Relaxed) + units >= *limit
         {
-            self.cancel(CancelReason::Steps { limit: *limit });
+            self.cancel(CancelReason::Work { limit: *limit });
         }
     }
 
