@@ -8,7 +8,6 @@
 //! inside a unit are units of their own and add no nodes.
 
 use racewit_syntax::ir::{Body, CallSiteId, ClauseId, Expr, ExprId, Qualifier};
-use rustc_hash::FxHashMap;
 
 use crate::catalog::CatSet;
 
@@ -25,7 +24,9 @@ pub struct Node {
 #[derive(Clone, Debug, Default)]
 pub struct Cfg {
     pub nodes: Vec<Node>,
-    pub by_site: FxHashMap<CallSiteId, u32>,
+    /// The node of each kept site, sorted by site (a unit keeps few sites:
+    /// a sorted slice costs less than a map, and there is a CFG per unit).
+    pub by_site: Vec<(CallSiteId, u32)>,
     /// Per node: categories (bits) written at the node itself or by what it
     /// runs, and by any node after it ([`Cfg::set_ahead`]; empty until then).
     pub ahead: Vec<CatSet>,
@@ -37,7 +38,10 @@ pub struct Cfg {
 
 impl Cfg {
     pub fn node_of(&self, site: CallSiteId) -> Option<u32> {
-        self.by_site.get(&site).copied()
+        self.by_site
+            .binary_search_by_key(&site, |&(s, _)| s)
+            .ok()
+            .map(|i| self.by_site[i].1)
     }
 
     /// Fill [`Cfg::ahead`] from the categories each site may write
@@ -114,7 +118,7 @@ pub fn build(body: &Body, clauses: &[ClauseId], keep: &dyn Fn(CallSiteId) -> boo
         keep,
         cfg: Cfg {
             nodes: vec![Node::default(), Node::default()],
-            by_site: FxHashMap::default(),
+            by_site: Vec::new(),
             ahead: Vec::new(),
             clause_starts: Vec::with_capacity(clauses.len()),
         },
@@ -131,7 +135,24 @@ pub fn build(body: &Body, clauses: &[ClauseId], keep: &dyn Fn(CallSiteId) -> boo
         exits = Builder::merge(exits, &ex);
     }
     b.connect(&exits, EXIT);
-    b.cfg
+    let mut cfg = b.cfg;
+    // Of two nodes of one site, the later one is its node (as a map's
+    // insert would keep); the stable sort keeps them in creation order.
+    cfg.by_site.sort_by_key(|&(s, _)| s);
+    let mut by_site: Vec<(CallSiteId, u32)> = Vec::with_capacity(cfg.by_site.len());
+    for &(s, n) in &cfg.by_site {
+        match by_site.last_mut() {
+            Some(last) if last.0 == s => last.1 = n,
+            _ => by_site.push((s, n)),
+        }
+    }
+    cfg.by_site = by_site;
+    cfg.nodes.shrink_to_fit();
+    for n in &mut cfg.nodes {
+        n.succs.shrink_to_fit();
+    }
+    cfg.clause_starts.shrink_to_fit();
+    cfg
 }
 
 impl Builder<'_> {
@@ -142,7 +163,7 @@ impl Builder<'_> {
             succs: Vec::new(),
         });
         if let Some(s) = site {
-            self.cfg.by_site.insert(s, id);
+            self.cfg.by_site.push((s, id));
         }
         id
     }

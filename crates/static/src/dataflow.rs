@@ -1180,11 +1180,11 @@ impl Eval<'_, '_> {
                 let a = self.expr(*arity);
                 match (m.atoms(), n.atoms(), a.iter().next()) {
                     (Some(ms), Some(ns), Some(Term::Int(ar))) if ms.len() == 1 && ns.len() == 1 => {
-                        Val::one(Term::FunRef(MFA {
+                        Val::one(Term::FunRef(Box::new(MFA {
                             module: ms[0].clone(),
                             name: ns[0].clone(),
                             arity: *ar as u32,
-                        }))
+                        })))
                     }
                     _ => Val::Any,
                 }

@@ -99,7 +99,9 @@ pub struct World<'a, 'p> {
 #[derive(Clone, Debug)]
 pub struct HashedCtx {
     pub hash: u64,
-    pub ctx: Arc<Vec<Val>>,
+    /// A slice, not a vector: one allocation per context, and every named
+    /// function has a global one.
+    pub ctx: Arc<[Val]>,
 }
 
 impl HashedCtx {
@@ -109,7 +111,7 @@ impl HashedCtx {
         ctx.hash(&mut h);
         HashedCtx {
             hash: h.finish(),
-            ctx: Arc::new(ctx),
+            ctx: Arc::from(ctx),
         }
     }
 }
@@ -404,16 +406,21 @@ impl World<'_, '_> {
         {
             return d.clone();
         }
-        let func = self.units.unit_function(unit);
-        let d = Arc::new(dependent(
-            &func.body,
-            self.units.unit(unit).clauses(func),
-            src,
-        ));
+        let d = self.dep_unshared(unit, src);
         if let Ok(mut cache) = self.deps.lock() {
             cache.insert((unit, src), d.clone());
         }
         d
+    }
+
+    /// [`World::dep`] computed for one search alone.
+    fn dep_unshared(&self, unit: UnitId, src: CallSiteId) -> Arc<DepInfo> {
+        let func = self.units.unit_function(unit);
+        Arc::new(dependent(
+            &func.body,
+            self.units.unit(unit).clauses(func),
+            src,
+        ))
     }
 
     pub fn search(&self, read: &Read) -> Outcome {
@@ -431,7 +438,7 @@ struct Search<'w, 'a, 'p> {
     entries: Vec<EntryRec>,
     entry_index: FxHashMap<(UnitId, u32, bool, Mode, u32), u32>,
     deps: FxHashMap<(UnitId, CallSiteId), Arc<DepInfo>>,
-    ctxs: Vec<Arc<Vec<Val>>>,
+    ctxs: Vec<Arc<[Val]>>,
     ctx_index: FxHashMap<HashedCtx, u32>,
     /// The interned global context of each unit met so far.
     global_ids: FxHashMap<UnitId, u32>,
@@ -918,9 +925,18 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
 
     fn dep(&mut self, unit: UnitId, src: CallSiteId) -> &DepInfo {
         let w = self.w;
-        self.deps
-            .entry((unit, src))
-            .or_insert_with(|| w.dep(unit, src))
+        // The read's own dependence is what only its searches (one per
+        // category it reads) need: sharing it would keep one per read of
+        // the program for the whole pass. Those of the call sites climbed
+        // through are shared by every read below them.
+        let own = unit == self.read.unit && src == self.read.origin.site;
+        self.deps.entry((unit, src)).or_insert_with(|| {
+            if own {
+                w.dep_unshared(unit, src)
+            } else {
+                w.dep(unit, src)
+            }
+        })
     }
 
     fn exit(&mut self, s: u32, entry: u32, unit: UnitId) {

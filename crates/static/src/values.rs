@@ -124,12 +124,18 @@ pub enum Term {
     Derived(u32),
     /// A `fun` expression's closure.
     Fun(UnitId),
-    /// `fun M:F/A` (or `fun F/A`).
-    FunRef(MFA),
+    /// `fun M:F/A` (or `fun F/A`); boxed, as it is rare and would make
+    /// every term 56 bytes instead of 32.
+    FunRef(Box<MFA>),
     /// A map of known keys: keys and values alternate, sorted by key
     /// ([`Term::map`] builds one).
     Map(Vec<Term>),
 }
+
+// Values are sets of terms kept for every call site and result of the
+// program: a term is an atom's or a vector's 24 bytes and a tag, anything
+// larger is boxed.
+const _: () = assert!(std::mem::size_of::<Term>() == 32);
 
 impl Term {
     /// The map of these key-value pairs (a later pair for the same key wins).
@@ -382,6 +388,30 @@ pub struct TermSet(Arc<[Term]>);
 /// The empty set, allocated once.
 static EMPTY: LazyLock<TermSet> = LazyLock::new(|| TermSet(Arc::from(Vec::new())));
 
+/// Parameters and small integers below this are the commonest values of
+/// all (every call passing a parameter on holds one): their singleton
+/// sets are allocated once and shared.
+const COMMON: usize = 32;
+
+/// `{Param(i)}` for `i < COMMON`, then `{Int(i)}` for `i < COMMON`.
+static SINGLETONS: LazyLock<Vec<TermSet>> = LazyLock::new(|| {
+    (0..COMMON)
+        .map(|i| Term::Param(i as u32))
+        .chain((0..COMMON).map(|i| Term::Int(i as i64)))
+        .map(|t| TermSet(Arc::from([t])))
+        .collect()
+});
+
+/// The shared singleton set of `t`, if it is one of [`SINGLETONS`].
+fn common_singleton(t: &Term) -> Option<TermSet> {
+    let i = match *t {
+        Term::Param(p) if (p as usize) < COMMON => p as usize,
+        Term::Int(n) if (0..COMMON as i64).contains(&n) => COMMON + n as usize,
+        _ => return None,
+    };
+    Some(SINGLETONS[i].clone())
+}
+
 impl TermSet {
     pub fn empty() -> TermSet {
         EMPTY.clone()
@@ -483,6 +513,9 @@ impl Val {
     pub fn one(t: Term) -> Val {
         if t == Term::Any {
             return Val::Any;
+        }
+        if let Some(s) = common_singleton(&t) {
+            return Val::Set(s);
         }
         Val::Set(TermSet(Arc::from([t.truncate(0)])))
     }
