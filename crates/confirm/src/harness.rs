@@ -1356,6 +1356,16 @@ fn client_entries(program: &Program, callback: &Entry) -> Vec<Entry> {
         let Some(tags) = &tags else { return true };
         message_tag(body, msg).is_none_or(|t| tags.iter().any(|want| want == t.as_str()))
     };
+    // The request calls themselves, each with where its message is, then
+    // the module's own functions that pass an argument on as the message
+    // (`call(Request) -> gen_server:call(?SERVER, Request, T)`).
+    let mut senders: Vec<(String, String, u32, usize)> = requests
+        .iter()
+        .map(|&(rm, rf, ra)| (rm.to_string(), rf.to_string(), ra, 1))
+        .collect();
+    if f != "handle_info" {
+        senders.extend(request_wrappers(module, m, &senders));
+    }
     let mut out = Vec::new();
     for func in module.functions.iter().filter(|func| func.exported) {
         if func.name == "test"
@@ -1368,8 +1378,8 @@ fn client_entries(program: &Program, callback: &Entry) -> Vec<Entry> {
         let sends = body.exprs.iter().any(|e| {
             let message = match e {
                 Expr::Send { msg, .. } if f == "handle_info" => Some(*msg),
-                _ => requests.iter().find_map(|&target| {
-                    call_args(body, e, m, target).and_then(|args| args.get(1).copied())
+                _ => senders.iter().find_map(|(sm, sf, sa, at)| {
+                    call_args(body, e, m, (sm, sf, *sa)).and_then(|args| args.get(*at).copied())
                 }),
             };
             message.is_some_and(|msg| tag_ok(body, msg))
@@ -1387,6 +1397,66 @@ fn client_entries(program: &Program, callback: &Entry) -> Vec<Entry> {
     }
     out
 }
+
+/// The functions of `module` (named `m`) that pass one of their arguments
+/// on, unchanged, as the message of one of `senders` (a request call, with
+/// the argument position of its message): `call(Request) ->
+/// gen_server:call(?SERVER, Request, Timeout)`. A call of such a wrapper
+/// makes the request its argument is; wrappers of wrappers count too, a
+/// few levels deep. Each comes with the position of the argument it passes
+/// on.
+fn request_wrappers(
+    module: &racewit_syntax::ir::Module,
+    m: &str,
+    senders: &[(String, String, u32, usize)],
+) -> Vec<(String, String, u32, usize)> {
+    use racewit_syntax::ir::{Expr, Pat};
+    let mut found: Vec<(String, String, u32, usize)> = Vec::new();
+    for _ in 0..MAX_WRAPPER_DEPTH {
+        let known: Vec<(String, String, u32, usize)> =
+            senders.iter().chain(&found).cloned().collect();
+        let mut more = Vec::new();
+        for func in &module.functions {
+            let body = &func.body;
+            // The argument positions whose variable this body passes on as
+            // a message.
+            for e in &body.exprs {
+                let passed = known.iter().find_map(|(sm, sf, sa, at)| {
+                    let args = call_args(body, e, m, (sm, sf, *sa))?;
+                    match body.expr(*args.get(*at)?) {
+                        Expr::Var(v) => Some(*v),
+                        _ => None,
+                    }
+                });
+                let Some(var) = passed else { continue };
+                // The position of a clause's parameter that binds it.
+                let position = func.clauses.iter().find_map(|&c| {
+                    body.clause(c).pats.iter().position(|&p| match body.pat(p) {
+                        Pat::Var(v) => *v == var,
+                        Pat::Alias(a, b) => [a, b]
+                            .iter()
+                            .any(|&&q| matches!(body.pat(q), Pat::Var(v) if *v == var)),
+                        _ => false,
+                    })
+                });
+                if let Some(k) = position {
+                    let w = (m.to_string(), func.name.to_string(), func.arity, k);
+                    if !known.contains(&w) && !more.contains(&w) {
+                        more.push(w);
+                    }
+                }
+            }
+        }
+        if more.is_empty() {
+            break;
+        }
+        found.extend(more);
+    }
+    found
+}
+
+/// How many levels of wrappers [`request_wrappers`] follows.
+const MAX_WRAPPER_DEPTH: usize = 3;
 
 /// The atom a message expression is tagged with: the atom itself, or the
 /// first element of a tuple (`{checkout, W}` gives `checkout`).
@@ -2148,5 +2218,51 @@ mod tests {
         );
         assert_eq!(table_maker(&program, &mfa("p", "plain", 2), 0), None);
         assert_eq!(producer_by_shape(&program, &mfa("p", "plain", 2), 0), None);
+    }
+
+    #[test]
+    fn clients_of_a_callback_include_those_that_send_through_a_wrapper() {
+        let src = "-module(srv).\n\
+            -behaviour(gen_server).\n\
+            -export([add/2, drop/1, ping/0, init/1, handle_call/3, handle_cast/2]).\n\
+            add(K, V) -> call({add, K, V}).\n\
+            drop(K) -> request({drop, K}).\n\
+            ping() -> ok.\n\
+            request(Req) -> call(Req).\n\
+            call(Req) when is_tuple(Req) -> gen_server:call(srv, Req, infinity).\n\
+            init([]) -> {ok, []}.\n\
+            handle_call(_, _, S) -> {reply, ok, S}.\n\
+            handle_cast(_, S) -> {noreply, S}.\n";
+        let program = racewit_syntax::load_source("srv.erl", src);
+        let entry = |tags: Option<Vec<&str>>| Entry {
+            mfa: mfa("srv", "handle_call", 3),
+            args: vec![
+                match tags {
+                    Some(t) => ArgHint::Atoms {
+                        values: t.into_iter().map(Into::into).collect(),
+                    },
+                    None => ArgHint::Unknown,
+                },
+                ArgHint::Unknown,
+                ArgHint::Unknown,
+            ],
+        };
+        let names = |e: &Entry| -> Vec<String> {
+            client_entries(&program, e)
+                .iter()
+                .map(|c| c.mfa.to_string())
+                .collect()
+        };
+        // `add` sends through `call/1`, `drop` through `request/1` then
+        // `call/1`; `ping` sends nothing.
+        assert_eq!(names(&entry(None)), ["srv:add/2", "srv:drop/1"]);
+        // The request tag still picks the client.
+        assert_eq!(names(&entry(Some(vec!["drop"]))), ["srv:drop/1"]);
+        // A cast handler's clients are those that cast, wrapped or not.
+        let cast = Entry {
+            mfa: mfa("srv", "handle_cast", 2),
+            args: vec![ArgHint::Unknown, ArgHint::Unknown],
+        };
+        assert!(names(&cast).is_empty());
     }
 }

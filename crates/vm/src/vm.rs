@@ -228,6 +228,14 @@ pub(crate) struct SystemProcess {
     /// (OTP's `file`, `rpc`), which a program may carry itself, as the OTP
     /// tree does, or which racewit runs from the installed OTP.
     pub serves: Option<(ParkReason, &'static str)>,
+    /// The module whose server the node's boot script starts under this
+    /// name (`logger`: kernelProcess `{logger_server, start_link, []}`).
+    /// racewit stands in for the process; when the analysed program
+    /// carries that module itself (OTP's kernel, checked as a program),
+    /// the program's server is the node's: the program registering the
+    /// name retires the stand-in, its name and its tables, and its own
+    /// server runs in its place (see [`Vm::retire_stand_in`]).
+    pub boots: Option<&'static str>,
 }
 
 /// The node's standard processes, `<0.N.0>` with N their index.
@@ -237,54 +245,63 @@ pub(crate) const SYSTEM: &[SystemProcess] = &[
         current: ("init", "boot_loop", 2),
         initial: ("erl_init", "start", 2),
         serves: None,
+        boots: None,
     },
     SystemProcess {
         name: "user",
         current: ("user", "server_loop", 2),
         initial: ("erlang", "apply", 2),
         serves: None,
+        boots: None,
     },
     SystemProcess {
         name: "kernel_sup",
         current: ("gen_server", "loop", 7),
         initial: ("proc_lib", "init_p", 5),
         serves: None,
+        boots: None,
     },
     SystemProcess {
         name: "application_controller",
         current: ("gen_server", "loop", 7),
         initial: ("erlang", "apply", 2),
         serves: None,
+        boots: None,
     },
     SystemProcess {
         name: "global_name_server",
         current: ("gen_server", "loop", 7),
         initial: ("proc_lib", "init_p", 5),
         serves: None,
+        boots: None,
     },
     SystemProcess {
         name: "logger",
         current: ("gen_server", "loop", 7),
         initial: ("proc_lib", "init_p", 5),
         serves: None,
+        boots: Some("logger_server"),
     },
     SystemProcess {
         name: "file_server_2",
         current: ("gen_server", "loop", 7),
         initial: ("proc_lib", "init_p", 5),
         serves: Some((ParkReason::Host, "the node's file server")),
+        boots: None,
     },
     SystemProcess {
         name: "code_server",
         current: ("code_server", "loop", 1),
         initial: ("erlang", "apply", 2),
         serves: Some((ParkReason::Host, "the node's code server")),
+        boots: None,
     },
     SystemProcess {
         name: "rex",
         current: ("gen_server", "loop", 7),
         initial: ("proc_lib", "init_p", 5),
         serves: Some((ParkReason::Unsupported, "the node's rpc server")),
+        boots: None,
     },
 ];
 
@@ -797,6 +814,35 @@ impl Vm {
     pub fn parent_of(&self, pid: Pid) -> Option<Pid> {
         let tag = self.names.get(pid.0 as usize)?;
         (tag.parent != u32::MAX).then_some(Pid(tag.parent))
+    }
+
+    /// When `name` is held by a standard process racewit stands in for
+    /// whose server the analysed program carries (see
+    /// [`SystemProcess::boots`]): frees the name and deletes the tables
+    /// the stand-in owns, so that the program's own server takes its
+    /// place, and returns the names of those tables. A name held
+    /// otherwise stays held (`None`).
+    pub(crate) fn retire_stand_in(&mut self, name: Atom) -> Option<Vec<Atom>> {
+        let pid = *self.registry.get(&name)?;
+        let carried = system_process(pid)
+            .and_then(|sp| sp.boots)
+            .and_then(|m| self.code.module(Atom::new(m)))
+            .is_some_and(|(_, m)| m.origin == crate::code::Origin::User);
+        if !carried {
+            return None;
+        }
+        self.registry.remove(&name);
+        let owned: Vec<(u64, Atom)> = self
+            .ets
+            .tables
+            .iter()
+            .filter(|(_, t)| t.owner == pid)
+            .map(|(id, t)| (*id, t.name))
+            .collect();
+        for (id, _) in &owned {
+            self.ets.delete(*id);
+        }
+        Some(owned.into_iter().map(|(_, n)| n).collect())
     }
 
     /// Was `pid` ever a process of this run (exited or not)?

@@ -192,6 +192,54 @@ fn the_logger_table_holds_the_primary_configuration_of_a_booted_node() {
     assert_eq!(out.stdout.trim(), "{notice,[],true}", "{:?}", out.result);
 }
 
+/// The node's `logger` is racewit's stand-in while the program does not
+/// carry kernel's logger_server. A program that does (OTP's kernel checked
+/// as a program) runs its own: starting it takes the name and the table
+/// from the stand-in. A program without it cannot take the name: it is
+/// held, as on the BEAM.
+#[test]
+fn a_program_carrying_the_logger_server_runs_its_own() {
+    const SERVER: &str = "-module(logger_server).\n\
+        -behaviour(gen_server).\n\
+        -export([start_link/0, get/0, init/1, handle_call/3, handle_cast/2]).\n\
+        start_link() -> gen_server:start_link({local, logger}, ?MODULE, [], []).\n\
+        get() -> gen_server:call(logger, get).\n\
+        init([]) -> ets:new(logger, [named_table, protected]), \
+                    ets:insert(logger, {mine, 1}), {ok, []}.\n\
+        handle_call(get, _, S) -> {reply, ets:tab2list(logger), S}.\n\
+        handle_cast(_, S) -> {noreply, S}.\n";
+    let main = "-module(w).\n-export([main/0]).\n\
+        main() -> Before = whereis(logger), {ok, P} = logger_server:start_link(), \
+                  {is_pid(Before), Before =/= P, whereis(logger) =:= P, \
+                   ets:info(logger, owner) =:= P, logger_server:get()}.\n";
+    let program = racewit_syntax::load::load_sources(
+        &[("w.erl", main), ("logger_server.erl", SERVER)],
+        &racewit_syntax::LoadOptions::default(),
+    );
+    let config = RunConfig {
+        libraries: Arc::new(racewit_vm::Libraries::default()),
+        ..RunConfig::default()
+    };
+    let out = run_entry(Arc::new(program), "w", "main", &config);
+    assert_eq!(
+        out.stdout.trim(),
+        "{true,true,true,true,[{mine,1}]}",
+        "{:?}",
+        out.result
+    );
+    // The name of a stand-in is not free for any other program.
+    let out = run_with(
+        &module("main() -> {catch register(logger, self()), ets:info(logger, owner)}."),
+        Arc::new(racewit_vm::Libraries::default()),
+    );
+    assert_eq!(
+        out.stdout.trim(),
+        "{{'EXIT',{badarg,[{w,main,0,[]}]}},<0.5.0>}",
+        "{:?}",
+        out.result
+    );
+}
+
 /// A process parked at a call racewit cannot run would go on in a real
 /// node: time does not pass for the others while it is parked, so a
 /// periodic tick does not run on until a budget ends the run. The run

@@ -1646,6 +1646,24 @@ fn register_name(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             ev.accesses.push((SharedItem::Process(*pid), Access::Read));
         }
     }
+    // A standard process racewit stands in for gives its name to the
+    // program's own server of it (its tables go with it: the program's
+    // server makes its own).
+    if !already_named
+        && ctx.is_alive(*pid)
+        && let Some(tables) = ctx.vm.retire_stand_in(*name)
+        && let Some(ev) = ctx.event.as_mut()
+    {
+        for t in tables {
+            ev.accesses.push((
+                SharedItem::Ets {
+                    table: t.name().to_string(),
+                    key: None,
+                },
+                Access::Write,
+            ));
+        }
+    }
     if name.name() == "undefined"
         || ctx.vm.registry.contains_key(name)
         || !ctx.is_alive(*pid)
