@@ -85,6 +85,13 @@ pub enum HarnessError {
          calling it from several processes would invent a race the program cannot have"
     )]
     Serialised { mfa: String, why: String },
+    /// The read or the write lies in `module`, part of an application
+    /// racewit models instead of running (see
+    /// [`racewit_vm::library::MODELLED_APPLICATIONS`]), and every function
+    /// that reaches the read is that application's own: its processes
+    /// never run, so no harness can drive the race.
+    #[error("{module} is part of {application}, which racewit models instead of running")]
+    Modelled { module: String, application: String },
 }
 
 /// Builds the harness for `suspect` with `processes` workers, named
@@ -172,6 +179,28 @@ pub fn build(
     for c in through_spawners {
         if !candidates.iter().any(|x| x.mfa == c.mfa) {
             candidates.push(c);
+        }
+    }
+    // A race inside an application racewit models (mnesia) is driven only
+    // through code that is not the application's own: its processes never
+    // run, so calling its internal functions would work on state nothing
+    // made. With no other way in, that is the verdict.
+    if let Some(modelled) = modelled_part(program, apps, suspect) {
+        let inside = |e: &Entry| modelled_module(program, apps, &e.mfa.module).is_some();
+        let outside = callers_outside(
+            program,
+            callers,
+            apps,
+            candidates.iter().filter(|e| inside(e)),
+        );
+        candidates.retain(|e| !inside(e));
+        for c in outside {
+            if !candidates.iter().any(|x| x.mfa == c.mfa) {
+                candidates.push(c);
+            }
+        }
+        if candidates.is_empty() {
+            return Err(modelled);
         }
     }
     // Entries the program only ever calls from one process at a time are
@@ -478,6 +507,86 @@ fn boot_call(app: &Application) -> String {
          end",
         atom(&m)
     )
+}
+
+/// When the suspect's read or write lies in a module of an application
+/// racewit models, that module (the read's first) and its application.
+fn modelled_part(
+    program: &Program,
+    apps: &[Application],
+    suspect: &Suspect,
+) -> Option<HarnessError> {
+    [&suspect.read.module, &suspect.write.module]
+        .into_iter()
+        .find_map(|m| {
+            let app = modelled_module(program, apps, m)?;
+            Some(HarnessError::Modelled {
+                module: m.to_string(),
+                application: app.name.to_string(),
+            })
+        })
+}
+
+/// How many calls up [`callers_outside`] looks through a modelled
+/// application's own exported functions.
+const MODELLED_CALLER_DEPTH: usize = 4;
+
+/// The exported functions outside any application racewit models that
+/// call `entries` (functions of a modelled application), directly or
+/// through its other exported functions (a few calls up): the code that
+/// is not modelled through which a harness may still drive them.
+fn callers_outside<'e>(
+    program: &Program,
+    callers: &Callers,
+    apps: &[Application],
+    entries: impl Iterator<Item = &'e Entry>,
+) -> Vec<Entry> {
+    let mut level: Vec<MFA> = entries.map(|e| e.mfa.clone()).collect();
+    let mut seen: Vec<MFA> = level.clone();
+    let mut out: Vec<Entry> = Vec::new();
+    for _ in 0..MODELLED_CALLER_DEPTH {
+        let mut next = Vec::new();
+        for mfa in &level {
+            for c in caller_entries(program, callers, mfa) {
+                if seen.contains(&c.mfa) {
+                    continue;
+                }
+                seen.push(c.mfa.clone());
+                if modelled_module(program, apps, &c.mfa.module).is_some() {
+                    next.push(c.mfa);
+                } else {
+                    out.push(c);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    out
+}
+
+/// The application racewit models that `module` belongs to, if any: the
+/// application whose directory holds its source (the innermost, when
+/// applications nest), or whose API module it is (a copy of `mnesia.erl`
+/// with no resource file beside it).
+fn modelled_module(
+    program: &Program,
+    apps: &[Application],
+    module: &str,
+) -> Option<&'static racewit_vm::library::ModelledApplication> {
+    use racewit_vm::library::{modelled_api, modelled_application};
+    let m = program.module(module)?;
+    let file = program.sources.path(m.file);
+    let owner = apps
+        .iter()
+        .filter(|a| file.starts_with(&a.dir))
+        .max_by_key(|a| a.dir.components().count());
+    match owner {
+        Some(app) => modelled_application(&app.name),
+        None => modelled_api(module),
+    }
 }
 
 /// The analysed application, with a start callback, whose directory holds
