@@ -21,6 +21,7 @@ pub fn register(t: &mut Table) {
     t.ctx(M, "wait_for_tables", 2, ok2);
     t.ctx(M, "create_table", 2, create_table);
     t.ctx(M, "delete_table", 1, delete_table);
+    t.ctx(M, "del_table_copy", 2, del_table_copy);
     t.ctx(M, "clear_table", 1, clear_table);
     t.ctx(M, "dirty_read", 2, dirty_read);
     t.ctx(M, "dirty_read", 1, dirty_read1);
@@ -138,7 +139,8 @@ fn no_exists(args: Vec<Term>) -> Flow {
 
 fn create_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let Term::Atom(name) = args[0] else {
-        return Flow::badarg();
+        // A table is named by an atom.
+        return Flow::Value(aborted(tuple2(Term::atom("bad_type"), args[0].clone())));
     };
     let Some(opts) = args[1].list_to_vec() else {
         return Flow::badarg();
@@ -232,6 +234,55 @@ fn delete_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     if ctx.vm.mnesia.tables.remove(&name).is_none() {
         return Flow::Value(aborted(tuple2(Term::atom("no_exists"), Term::Atom(name))));
     }
+    Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
+}
+
+/// `mnesia:del_table_copy(Tab, Node)`. The one node there is holds the
+/// only copy of each table it keeps, so deleting this node's copy deletes
+/// the table, as mnesia does with a table's last copy; a table with no
+/// copy on `Node` (another node, or copies only elsewhere) answers
+/// `{aborted, {badarg, Tab, unknown}}`, its storage type there.
+fn del_table_copy(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let existing = match args[0] {
+        Term::Atom(name) => ctx.vm.mnesia.get(name).map(|t| (name, t.storage)),
+        _ => None,
+    };
+    if let Term::Atom(name) = args[0] {
+        ctx.emit_access(
+            EventKind::Mnesia,
+            format!(
+                "mnesia:del_table_copy({}, {})",
+                brief(&args[0]),
+                brief(&args[1])
+            ),
+            SharedItem::Mnesia {
+                table: name.name().into(),
+                key: None,
+            },
+            Access::Write,
+        );
+    }
+    let Some((name, storage)) = existing else {
+        return Flow::Value(aborted(tuple2(
+            Term::atom("no_exists"),
+            tuple2(args[0].clone(), Term::atom("cstruct")),
+        )));
+    };
+    let Term::Atom(node) = args[1] else {
+        return Flow::Value(aborted(Term::tuple(vec![
+            Term::atom("badarg"),
+            Term::Atom(name),
+            args[1].clone(),
+        ])));
+    };
+    if node != Atom::NONODE || storage.name() == "unknown" {
+        return Flow::Value(aborted(Term::tuple(vec![
+            Term::atom("badarg"),
+            Term::Atom(name),
+            Term::atom("unknown"),
+        ])));
+    }
+    ctx.vm.mnesia.tables.remove(&name);
     Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
 }
 
