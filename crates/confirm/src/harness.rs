@@ -384,6 +384,43 @@ pub fn build(
         }
     }
     let mut singles = Vec::new();
+    // Where the entry dispatches on an operation's name (`delete`), the
+    // same function's other operations (`new`), made first for each
+    // worker, make what it works on.
+    let mut operations = Vec::new();
+    let entry_key = (
+        entry.mfa.module.as_str(),
+        entry.mfa.name.as_str(),
+        entry.mfa.arity,
+    );
+    for i in 0..entry.mfa.arity as usize {
+        for v in crate::prepare::operations(program, entry_key, i) {
+            let others = crate::prepare::other_clauses(program, entry_key, i, &v, suspect.category);
+            // The operation alone first: it may need nothing made.
+            if !others.is_empty() {
+                operations.push((
+                    entry,
+                    Drive {
+                        what: format!("argument {} = {v}", i + 1),
+                        set: Some((i, v.clone())),
+                        ..Drive::default()
+                    },
+                ));
+            }
+            for p in others {
+                operations.push((
+                    entry,
+                    Drive {
+                        what: format!("argument {} = {v}, {}", i + 1, p.describe()),
+                        set: Some((i, v.clone())),
+                        prepare: Some(p),
+                        prepare_each: true,
+                        ..Drive::default()
+                    },
+                ));
+            }
+        }
+    }
     for (i, _, others) in open_args(program, callers, entry) {
         for v in others {
             singles.push((
@@ -396,7 +433,14 @@ pub fn build(
             ));
         }
     }
-    drives.extend(singles.into_iter().take(MAX_SINGLE_VARIANTS));
+    let singles: Vec<(&Entry, Drive)> = singles.into_iter().take(MAX_SINGLE_VARIANTS).collect();
+    let operations: Vec<(&Entry, Drive)> = operations
+        .into_iter()
+        .filter(|(_, d)| d.prepare.is_some() || !singles.iter().any(|(_, s)| s.set == d.set))
+        .take(MAX_OPERATION_VARIANTS)
+        .collect();
+    drives.extend(singles);
+    drives.extend(operations);
     for &other in usable.iter().skip(1).take(MAX_OTHER_ENTRIES) {
         drives.push((
             other,
@@ -478,6 +522,9 @@ struct Drive {
     boot: Option<Application>,
     /// Make what each worker's call works on first, as the program does.
     prepare: Option<Preparer>,
+    /// Make it once for each worker, even where workers pass equal values
+    /// (each user of a thing made its own reference to it first).
+    prepare_each: bool,
     /// Calls that may race the entry on what it works on, each tried as
     /// the second worker of a harness of its own (see [`Harness::mixed`]).
     rivals: Vec<Preparer>,
@@ -603,6 +650,10 @@ fn application_of<'a>(
         .max_by_key(|a| a.dir.components().count())
 }
 const MAX_SINGLE_VARIANTS: usize = 10;
+/// The most variants that call one operation of a function dispatching on
+/// operations' names, alone or after another operation of the same function
+/// (see [`crate::prepare::other_clauses`]).
+const MAX_OPERATION_VARIANTS: usize = 6;
 const MAX_OTHER_ENTRIES: usize = 3;
 
 /// A harness whose workers call `entry`, driven as `drive` says.
@@ -702,7 +753,7 @@ fn api_harness(
             if let Some(p) = &drive.prepare {
                 for a in args {
                     let call = prepare_call(program, callers, p, a, filler);
-                    if !setup.contains(&call) {
+                    if drive.prepare_each || !setup.contains(&call) {
                         setup.push(call);
                     }
                 }
