@@ -841,4 +841,39 @@ mod tests {
             }]
         );
     }
+
+    #[test]
+    fn a_dispatcher_s_other_operations_prepare_each_worker() {
+        let p = program(&[(
+            "shadow",
+            "-module(shadow).\n-export([table/2, quiet/2]).\n\
+             table(new, N) -> ets:insert(refs, {N, 1});\n\
+             table(delete, N) -> ets:delete(refs, N);\n\
+             table('the end', _) -> ok.\n\
+             quiet(new, _) -> ok;\n\
+             quiet(delete, _) -> ok.\n",
+        )]);
+        let m = ("shadow", "table", 2);
+        assert_eq!(operations(&p, m, 0), ["new", "delete", "'the end'"]);
+        assert!(operations(&p, m, 1).is_empty());
+        let ets = racewit_static::Category::Ets;
+        let found = other_clauses(&p, m, 0, "delete", ets);
+        let ops: Vec<&PrepArg> = found.iter().map(|x| &x.args[0]).collect();
+        assert_eq!(
+            ops,
+            [
+                &PrepArg::Given("new".into()),
+                &PrepArg::Given("'the end'".into())
+            ]
+        );
+        assert!(
+            found
+                .iter()
+                .all(|x| x.args[1] == PrepArg::Entry(1) && x.why == Why::OtherClause { at: 0 })
+        );
+        // An atom no clause takes there, and a function that writes
+        // nothing of the category, have none.
+        assert!(other_clauses(&p, m, 0, "rename", ets).is_empty());
+        assert!(other_clauses(&p, ("shadow", "quiet", 2), 0, "delete", ets).is_empty());
+    }
 }
