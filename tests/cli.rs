@@ -1405,6 +1405,92 @@ fn entries_must_name_loaded_functions() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--processes"));
 }
 
+/// A tree that holds its own copy of an application racewit models
+/// (`tests/projects/modelled`: a stand-in `mnesia` application, as the OTP
+/// tree holds mnesia's source): a race reached only from the application's
+/// own code is `modelled`, named with its module and application, with no
+/// harness run; a race that code outside it (`shop:sell/1`) reaches is
+/// driven through that code and confirmed as usual.
+#[test]
+fn a_race_inside_a_modelled_application_is_named_not_driven() {
+    let json = cmd()
+        .args([
+            "check",
+            "tests/projects/modelled",
+            "--format",
+            "json",
+            "--out",
+            "target/cli-test-modelled",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(json.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    let warnings = v["warnings"].as_array().expect("warnings");
+    assert_eq!(warnings.len(), 4, "{v:#}");
+    for w in warnings {
+        let entry = w["entries"][0]["mfa"].as_str().unwrap_or("");
+        if entry == "mnesia_tally:tally/1" {
+            assert_eq!(
+                w["reason"],
+                serde_json::json!({
+                    "kind": "modelled", "module": "mnesia_tally", "application": "mnesia"
+                }),
+                "{w:#}"
+            );
+            assert!(w["harness"].is_null(), "{w:#}");
+            assert_eq!(w["context"]["kind"], "none");
+        } else {
+            assert_eq!(w["verdict"], "confirmed", "{w:#}");
+            assert!(
+                w["context"]["calls"][0]
+                    .as_str()
+                    .is_some_and(|c| c.starts_with("shop:sell(")),
+                "{w:#}"
+            );
+        }
+    }
+    let concise = cmd()
+        .args([
+            "check",
+            "tests/projects/modelled",
+            "--format",
+            "concise",
+            "--out",
+            "target/cli-test-modelled",
+        ])
+        .output()
+        .expect("run");
+    insta::assert_snapshot!(String::from_utf8_lossy(&concise.stdout));
+    let human = cmd()
+        .args([
+            "check",
+            "tests/projects/modelled/apps/mnesia/src/mnesia_tally.erl",
+            "tests/projects/modelled/apps/shop/src/shop.erl",
+            "--out",
+            "target/cli-test-modelled",
+        ])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.contains("modelled: mnesia_tally is part of mnesia, which racewit models"),
+        "{text}"
+    );
+    let (_, log, _) = sarif(&[
+        "check",
+        "tests/projects/modelled",
+        "--out",
+        "target/cli-test-modelled",
+    ]);
+    let reasons: Vec<&str> = results(&log)
+        .iter()
+        .filter_map(|r| r["properties"]["reason"].as_str())
+        .collect();
+    assert_eq!(reasons, ["modelled", "modelled"], "{log:#}");
+    assert!(schema_errors(&log).is_empty(), "{:?}", schema_errors(&log));
+}
+
 // ------------------------------------------------ output for people and CI --
 
 /// `check` of a confirmed race (name_server) and an unconfirmed warning

@@ -48,14 +48,16 @@ fn consequence_rank(kind: &str) -> u8 {
 
 /// Among unconfirmed warnings: the race seen but handled first, then those
 /// racewit could say nothing of (a user must look), then searches that
-/// stopped within the bound, then spaces explored whole.
+/// stopped within the bound, then spaces explored whole, races the program
+/// never runs concurrently, and races inside an application racewit models
+/// (mnesia's own implementation: nothing for the user of it to look at).
 fn reason_rank(kind: &str) -> u8 {
     match kind {
         "handled" => 0,
         "not_reached" | "harness_crashed" | "unsupported" | "runs_cut" | "no_harness" => 1,
         "budget" | "time_budget" | "memory_budget" | "context_budget" => 2,
         "bound_exhausted" => 3,
-        "all_exhausted" | "serialised" => 4,
+        "all_exhausted" | "serialised" | "modelled" => 4,
         _ => 5,
     }
 }

@@ -671,6 +671,13 @@ fn confirm_one(
                             why: why.clone(),
                         }
                     }
+                    harness::HarnessError::Modelled {
+                        module,
+                        application,
+                    } => UnconfirmedReason::Modelled {
+                        module: module.clone(),
+                        application: application.clone(),
+                    },
                     other => UnconfirmedReason::NoHarness {
                         why: other.to_string(),
                     },

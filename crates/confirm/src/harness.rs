@@ -85,6 +85,13 @@ pub enum HarnessError {
          calling it from several processes would invent a race the program cannot have"
     )]
     Serialised { mfa: String, why: String },
+    /// The read or the write lies in `module`, part of an application
+    /// racewit models instead of running (see
+    /// [`racewit_vm::library::MODELLED_APPLICATIONS`]), and every function
+    /// that reaches the read is that application's own: its processes
+    /// never run, so no harness can drive the race.
+    #[error("{module} is part of {application}, which racewit models instead of running")]
+    Modelled { module: String, application: String },
 }
 
 /// Builds the harness for `suspect` with `processes` workers, named
@@ -172,6 +179,28 @@ pub fn build(
     for c in through_spawners {
         if !candidates.iter().any(|x| x.mfa == c.mfa) {
             candidates.push(c);
+        }
+    }
+    // A race inside an application racewit models (mnesia) is driven only
+    // through code that is not the application's own: its processes never
+    // run, so calling its internal functions would work on state nothing
+    // made. With no other way in, that is the verdict.
+    if let Some(modelled) = modelled_part(program, apps, suspect) {
+        let inside = |e: &Entry| modelled_module(program, apps, &e.mfa.module).is_some();
+        let outside = callers_outside(
+            program,
+            callers,
+            apps,
+            candidates.iter().filter(|e| inside(e)),
+        );
+        candidates.retain(|e| !inside(e));
+        for c in outside {
+            if !candidates.iter().any(|x| x.mfa == c.mfa) {
+                candidates.push(c);
+            }
+        }
+        if candidates.is_empty() {
+            return Err(modelled);
         }
     }
     // Entries the program only ever calls from one process at a time are
@@ -355,6 +384,43 @@ pub fn build(
         }
     }
     let mut singles = Vec::new();
+    // Where the entry dispatches on an operation's name (`delete`), the
+    // same function's other operations (`new`), made first for each
+    // worker, make what it works on.
+    let mut operations = Vec::new();
+    let entry_key = (
+        entry.mfa.module.as_str(),
+        entry.mfa.name.as_str(),
+        entry.mfa.arity,
+    );
+    for i in 0..entry.mfa.arity as usize {
+        for v in crate::prepare::operations(program, entry_key, i) {
+            let others = crate::prepare::other_clauses(program, entry_key, i, &v, suspect.category);
+            // The operation alone first: it may need nothing made.
+            if !others.is_empty() {
+                operations.push((
+                    entry,
+                    Drive {
+                        what: format!("argument {} = {v}", i + 1),
+                        set: Some((i, v.clone())),
+                        ..Drive::default()
+                    },
+                ));
+            }
+            for p in others {
+                operations.push((
+                    entry,
+                    Drive {
+                        what: format!("argument {} = {v}, {}", i + 1, p.describe()),
+                        set: Some((i, v.clone())),
+                        prepare: Some(p),
+                        prepare_each: true,
+                        ..Drive::default()
+                    },
+                ));
+            }
+        }
+    }
     for (i, _, others) in open_args(program, callers, entry) {
         for v in others {
             singles.push((
@@ -367,7 +433,14 @@ pub fn build(
             ));
         }
     }
-    drives.extend(singles.into_iter().take(MAX_SINGLE_VARIANTS));
+    let singles: Vec<(&Entry, Drive)> = singles.into_iter().take(MAX_SINGLE_VARIANTS).collect();
+    let operations: Vec<(&Entry, Drive)> = operations
+        .into_iter()
+        .filter(|(_, d)| d.prepare.is_some() || !singles.iter().any(|(_, s)| s.set == d.set))
+        .take(MAX_OPERATION_VARIANTS)
+        .collect();
+    drives.extend(singles);
+    drives.extend(operations);
     for &other in usable.iter().skip(1).take(MAX_OTHER_ENTRIES) {
         drives.push((
             other,
@@ -449,6 +522,9 @@ struct Drive {
     boot: Option<Application>,
     /// Make what each worker's call works on first, as the program does.
     prepare: Option<Preparer>,
+    /// Make it once for each worker, even where workers pass equal values
+    /// (each user of a thing made its own reference to it first).
+    prepare_each: bool,
     /// Calls that may race the entry on what it works on, each tried as
     /// the second worker of a harness of its own (see [`Harness::mixed`]).
     rivals: Vec<Preparer>,
@@ -480,6 +556,86 @@ fn boot_call(app: &Application) -> String {
     )
 }
 
+/// When the suspect's read or write lies in a module of an application
+/// racewit models, that module (the read's first) and its application.
+fn modelled_part(
+    program: &Program,
+    apps: &[Application],
+    suspect: &Suspect,
+) -> Option<HarnessError> {
+    [&suspect.read.module, &suspect.write.module]
+        .into_iter()
+        .find_map(|m| {
+            let app = modelled_module(program, apps, m)?;
+            Some(HarnessError::Modelled {
+                module: m.to_string(),
+                application: app.name.to_string(),
+            })
+        })
+}
+
+/// How many calls up [`callers_outside`] looks through a modelled
+/// application's own exported functions.
+const MODELLED_CALLER_DEPTH: usize = 4;
+
+/// The exported functions outside any application racewit models that
+/// call `entries` (functions of a modelled application), directly or
+/// through its other exported functions (a few calls up): the code that
+/// is not modelled through which a harness may still drive them.
+fn callers_outside<'e>(
+    program: &Program,
+    callers: &Callers,
+    apps: &[Application],
+    entries: impl Iterator<Item = &'e Entry>,
+) -> Vec<Entry> {
+    let mut level: Vec<MFA> = entries.map(|e| e.mfa.clone()).collect();
+    let mut seen: Vec<MFA> = level.clone();
+    let mut out: Vec<Entry> = Vec::new();
+    for _ in 0..MODELLED_CALLER_DEPTH {
+        let mut next = Vec::new();
+        for mfa in &level {
+            for c in caller_entries(program, callers, mfa) {
+                if seen.contains(&c.mfa) {
+                    continue;
+                }
+                seen.push(c.mfa.clone());
+                if modelled_module(program, apps, &c.mfa.module).is_some() {
+                    next.push(c.mfa);
+                } else {
+                    out.push(c);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    out
+}
+
+/// The application racewit models that `module` belongs to, if any: the
+/// application whose directory holds its source (the innermost, when
+/// applications nest), or whose API module it is (a copy of `mnesia.erl`
+/// with no resource file beside it).
+fn modelled_module(
+    program: &Program,
+    apps: &[Application],
+    module: &str,
+) -> Option<&'static racewit_vm::library::ModelledApplication> {
+    use racewit_vm::library::{modelled_api, modelled_application};
+    let m = program.module(module)?;
+    let file = program.sources.path(m.file);
+    let owner = apps
+        .iter()
+        .filter(|a| file.starts_with(&a.dir))
+        .max_by_key(|a| a.dir.components().count());
+    match owner {
+        Some(app) => modelled_application(&app.name),
+        None => modelled_api(module),
+    }
+}
+
 /// The analysed application, with a start callback, whose directory holds
 /// `module`'s source (the innermost, when applications nest).
 fn application_of<'a>(
@@ -494,6 +650,10 @@ fn application_of<'a>(
         .max_by_key(|a| a.dir.components().count())
 }
 const MAX_SINGLE_VARIANTS: usize = 10;
+/// The most variants that call one operation of a function dispatching on
+/// operations' names, alone or after another operation of the same function
+/// (see [`crate::prepare::other_clauses`]).
+const MAX_OPERATION_VARIANTS: usize = 6;
 const MAX_OTHER_ENTRIES: usize = 3;
 
 /// A harness whose workers call `entry`, driven as `drive` says.
@@ -593,7 +753,7 @@ fn api_harness(
             if let Some(p) = &drive.prepare {
                 for a in args {
                     let call = prepare_call(program, callers, p, a, filler);
-                    if !setup.contains(&call) {
+                    if drive.prepare_each || !setup.contains(&call) {
                         setup.push(call);
                     }
                 }

@@ -49,6 +49,10 @@ pub(crate) enum Why {
     /// `put({?MODULE, Module}, ...)` beside a
     /// `[put({?MODULE, M}, ...) || M <- Modules]`).
     SameKey,
+    /// The same function's clause for another operation, named by the atom
+    /// at argument `at` (from 0): `table_func(new, Extra)` beside the
+    /// entry's `table_func(delete, Extra)` (see [`other_clauses`]).
+    OtherClause { at: usize },
 }
 
 /// Where a preparer's argument comes from.
@@ -88,6 +92,18 @@ impl Preparer {
                 self.mfa()
             ),
             Why::SameKey => format!("after {}, which writes the same key", self.mfa()),
+            Why::OtherClause { at } => {
+                let op = match self.args.get(at) {
+                    Some(PrepArg::Given(text)) => text.as_str(),
+                    _ => "",
+                };
+                format!(
+                    "after {} with argument {} = {op} once for each worker (the same \
+                     function's other operation, as each user of the thing made it first)",
+                    self.mfa(),
+                    at + 1
+                )
+            }
         }
     }
 
@@ -252,6 +268,82 @@ pub(crate) fn preparers_where(
                     );
                 }
             }
+        }
+    }
+    out
+}
+
+/// The atoms the clauses of `(m, f, a)` match at argument `index` (its
+/// operations, when it dispatches on their names), as Erlang text, in
+/// clause order.
+pub(crate) fn operations(
+    program: &Program,
+    (m, f, a): (&str, &str, u32),
+    index: usize,
+) -> Vec<String> {
+    let Some(func) = program.function(m, f, a) else {
+        return Vec::new();
+    };
+    let body = &func.body;
+    let mut ops: Vec<String> = Vec::new();
+    for &c in &func.clauses {
+        if let Some(&pat) = body.clause(c).pats.get(index)
+            && let Pat::Lit(Literal::Atom(op)) = body.pat(pat)
+        {
+            let op = crate::erl_text::atom(op);
+            if !ops.contains(&op) {
+                ops.push(op);
+            }
+        }
+    }
+    ops
+}
+
+/// The other operations of a function that dispatches on an atom at
+/// argument `index` (`table_func(new, Extra)`, `table_func(delete, Extra)`),
+/// for an entry called with the atom `value` there (its Erlang text): each
+/// other atom a clause of `(m, f, a)` matches at `index`, as a preparer
+/// calling the same function with that atom and the worker's own other
+/// arguments. One operation usually makes what another works on (a
+/// `delete` of a thing needs its `new` first, as each user of it made it);
+/// which of them, if any, lets a run reach the race is left to the
+/// harness's trial runs. Only operations that may write the suspect's
+/// `category` of shared state are kept.
+pub(crate) fn other_clauses(
+    program: &Program,
+    (m, f, a): (&str, &str, u32),
+    index: usize,
+    value: &str,
+    category: racewit_static::Category,
+) -> Vec<Preparer> {
+    let Some(func) = program.function(m, f, a) else {
+        return Vec::new();
+    };
+    if !func.exported || !may_write(program, (m, f, a), category) {
+        return Vec::new();
+    }
+    let ops = operations(program, (m, f, a), index);
+    if !ops.iter().any(|op| op == value) {
+        return Vec::new();
+    }
+    let mut out: Vec<Preparer> = Vec::new();
+    for op in ops {
+        let p = Preparer {
+            module: m.to_string(),
+            function: f.to_string(),
+            args: (0..a as usize)
+                .map(|k| {
+                    if k == index {
+                        PrepArg::Given(op.clone())
+                    } else {
+                        PrepArg::Entry(k)
+                    }
+                })
+                .collect(),
+            why: Why::OtherClause { at: index },
+        };
+        if op != value && p.shares() && !out.contains(&p) {
+            out.push(p);
         }
     }
     out
@@ -748,5 +840,40 @@ mod tests {
                 why: Why::SameTable,
             }]
         );
+    }
+
+    #[test]
+    fn a_dispatcher_s_other_operations_prepare_each_worker() {
+        let p = program(&[(
+            "shadow",
+            "-module(shadow).\n-export([table/2, quiet/2]).\n\
+             table(new, N) -> ets:insert(refs, {N, 1});\n\
+             table(delete, N) -> ets:delete(refs, N);\n\
+             table('the end', _) -> ok.\n\
+             quiet(new, _) -> ok;\n\
+             quiet(delete, _) -> ok.\n",
+        )]);
+        let m = ("shadow", "table", 2);
+        assert_eq!(operations(&p, m, 0), ["new", "delete", "'the end'"]);
+        assert!(operations(&p, m, 1).is_empty());
+        let ets = racewit_static::Category::Ets;
+        let found = other_clauses(&p, m, 0, "delete", ets);
+        let ops: Vec<&PrepArg> = found.iter().map(|x| &x.args[0]).collect();
+        assert_eq!(
+            ops,
+            [
+                &PrepArg::Given("new".into()),
+                &PrepArg::Given("'the end'".into())
+            ]
+        );
+        assert!(
+            found
+                .iter()
+                .all(|x| x.args[1] == PrepArg::Entry(1) && x.why == Why::OtherClause { at: 0 })
+        );
+        // An atom no clause takes there, and a function that writes
+        // nothing of the category, have none.
+        assert!(other_clauses(&p, m, 0, "rename", ets).is_empty());
+        assert!(other_clauses(&p, ("shadow", "quiet", 2), 0, "delete", ets).is_empty());
     }
 }

@@ -74,6 +74,12 @@ pub enum UnconfirmedReason {
     /// processes at once, but the program only ever calls it from one
     /// serialising context (`why`): that concurrency would be invented.
     Serialised { entry: String, why: String },
+    /// The read or the write lies in `module`, part of `application`, which
+    /// racewit models instead of running (its API calls are built-ins of
+    /// the VM), and every function that reaches the read is the
+    /// application's own: its processes never run, so no harness can drive
+    /// the race.
+    Modelled { module: String, application: String },
     /// A process stopped at a call the VM cannot run, in `runs` of the `of`
     /// runs explored (0 of 0: seen in the probe run only).
     Unsupported {
@@ -193,6 +199,7 @@ impl UnconfirmedReason {
             UnconfirmedReason::Budget { .. } => "budget",
             UnconfirmedReason::NoHarness { .. } => "no_harness",
             UnconfirmedReason::Serialised { .. } => "serialised",
+            UnconfirmedReason::Modelled { .. } => "modelled",
             UnconfirmedReason::Unsupported { .. } => "unsupported",
             UnconfirmedReason::HarnessCrashed { .. } => "harness_crashed",
             UnconfirmedReason::RunsCut { .. } => "runs_cut",
@@ -245,6 +252,18 @@ impl std::fmt::Display for UnconfirmedReason {
                  overlap; a harness calling it from several processes would invent the \
                  race (drive it through a test or an --entry that starts the program \
                  as it really runs)"
+            ),
+            UnconfirmedReason::Modelled {
+                module,
+                application,
+            } => write!(
+                f,
+                "modelled: {module} is part of {application}, which racewit models instead \
+                 of running (its API calls are built-ins of the VM): {application}'s own \
+                 processes never run, so this race inside {application}'s implementation \
+                 cannot be driven; racewit checks code that uses {application}, not \
+                 {application} itself (leave its source out of the paths checked, or check \
+                 it with its own test suites on a real node)"
             ),
             UnconfirmedReason::Unsupported {
                 call,

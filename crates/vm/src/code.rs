@@ -808,6 +808,13 @@ pub fn compile_onto(
             if *origin != Origin::Prelude && crate::library::is_preloaded(name) {
                 continue;
             }
+            // Nor is the API module of an application racewit models
+            // (mnesia): its calls are the model, whatever source the
+            // program holds (OTP's mnesia.erl would call into mnesia's own
+            // processes, which never run).
+            if *origin != Origin::Prelude && crate::library::modelled_api(name).is_some() {
+                continue;
+            }
             let mut fn_index = FxHashMap::default();
             let mut native_stubs = FxHashMap::default();
             let native = if m.has_on_load() {

@@ -119,6 +119,41 @@ pub const OTP_LIBRARY_MODULES: &[(&str, &str)] = &[
     ("kernel", "rpc"),
 ];
 
+/// An OTP application racewit's VM models instead of running: calls of its
+/// API module are the VM's built-ins (`bif/`) and the prelude's model of
+/// it, over a store the VM keeps, so the application's own processes and
+/// internal modules never run. A program's own source of the API module is
+/// never loaded over the model (see [`modelled_api`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ModelledApplication {
+    /// The application's name (`mnesia`).
+    pub name: &'static str,
+    /// The module whose calls are the model (`mnesia`).
+    pub api: &'static str,
+}
+
+/// mnesia: a single-node, in-memory store (`crate::mnesia`); `mnesia:*`
+/// calls are built-ins and the prelude's `mnesia` module.
+pub const MNESIA: ModelledApplication = ModelledApplication {
+    name: "mnesia",
+    api: "mnesia",
+};
+
+/// Every application racewit models instead of running: the one list the
+/// loader, the BIF table and confirmation read.
+pub const MODELLED_APPLICATIONS: &[ModelledApplication] = &[MNESIA];
+
+/// The modelled application named `name`, if racewit models it.
+pub fn modelled_application(name: &str) -> Option<&'static ModelledApplication> {
+    MODELLED_APPLICATIONS.iter().find(|a| a.name == name)
+}
+
+/// The modelled application whose API module is `module` (`mnesia`), if
+/// any: a program's source of that module is not loaded, the model serves.
+pub fn modelled_api(module: &str) -> Option<&'static ModelledApplication> {
+    MODELLED_APPLICATIONS.iter().find(|a| a.api == module)
+}
+
 /// Modules whose work touches the host (files, ports, sockets, the shell,
 /// native code): a call into one never runs, whatever is loaded.
 pub const HOST_MODULES: &[&str] = &[

@@ -159,6 +159,47 @@ fn a_programs_own_preloaded_module_is_not_loaded_over_the_vms() {
     );
 }
 
+/// A program that carries mnesia's own sources (checking the OTP tree does)
+/// brings a module `mnesia` whose transactions go through mnesia's own
+/// processes, which never run: racewit models mnesia, so its model serves
+/// (`mnesia:transaction/1` runs the fun as one atomic step), and a
+/// function of the real module the model lacks is named, not run.
+#[test]
+fn a_programs_own_mnesia_module_is_not_loaded_over_the_model() {
+    let program = racewit_syntax::load::load_sources(
+        &[
+            (
+                "t.erl",
+                "-module(t).\n-export([main/0]).\n\
+                 main() -> mnesia:start(),\n\
+                 {atomic, ok} = mnesia:create_table(kv, []),\n\
+                 R = mnesia:transaction(fun() -> mnesia:write({kv, a, 1}), mnesia:read(kv, a) end),\n\
+                 io:format(\"~p~n\", [R]),\n\
+                 mnesia:delete_object(kv, {kv, a, 1}, write, {}, 1).\n",
+            ),
+            (
+                "mnesia.erl",
+                "-module(mnesia).\n-export([transaction/1, delete_object/5]).\n\
+                 transaction(_) -> from_the_program.\n\
+                 delete_object(_, _, _, _, _) -> from_the_program.\n",
+            ),
+        ],
+        &Default::default(),
+    );
+    let out = run_entry(Arc::new(program), "t", "main", &RunConfig::default());
+    assert_eq!(
+        out.stdout,
+        "{atomic,[{kv,a,1}]}\n\
+         racewit: stopped at unsupported call mnesia:delete_object/5 (t.erl:7)\n"
+    );
+    assert_eq!(out.parked.len(), 1, "{:?}", out.parked);
+    assert!(
+        out.parked[0].1.starts_with("mnesia:delete_object/5"),
+        "{:?}",
+        out.parked
+    );
+}
+
 /// A regular-expression feature the matcher does not run parks the caller
 /// with the feature named, never answering.
 #[test]

@@ -281,6 +281,9 @@ fn result(locator: &Locator<'_>, it: &Item<'_>, fingerprint: String) -> Value {
         if let Some(cons) = &c.verdict.consequence {
             properties["consequence"] = json!(cons.kind());
         }
+        if let Some(reason) = &c.verdict.reason {
+            properties["reason"] = json!(reason.kind());
+        }
     }
 
     // Erlang terms in crash reasons come pretty-printed over several lines;

@@ -9,65 +9,70 @@ use crate::format::brief;
 use crate::term::Term;
 use crate::{arith, bif};
 
+/// The modelled application's API module: every `mnesia:*` built-in is
+/// registered under it (see [`crate::library::MODELLED_APPLICATIONS`]).
+const M: &str = crate::library::MNESIA.api;
+
 pub fn register(t: &mut Table) {
-    t.ctx("mnesia", "start", 0, start);
-    t.ctx("mnesia", "stop", 0, stop);
-    t.ctx("mnesia", "create_schema", 1, ok1);
-    t.ctx("mnesia", "delete_schema", 1, ok1);
-    t.ctx("mnesia", "wait_for_tables", 2, ok2);
-    t.ctx("mnesia", "create_table", 2, create_table);
-    t.ctx("mnesia", "delete_table", 1, delete_table);
-    t.ctx("mnesia", "clear_table", 1, clear_table);
-    t.ctx("mnesia", "dirty_read", 2, dirty_read);
-    t.ctx("mnesia", "dirty_read", 1, dirty_read1);
-    t.ctx("mnesia", "dirty_write", 1, dirty_write1);
-    t.ctx("mnesia", "dirty_write", 2, dirty_write2);
-    t.ctx("mnesia", "dirty_delete", 2, dirty_delete);
-    t.ctx("mnesia", "dirty_delete", 1, dirty_delete1);
-    t.ctx("mnesia", "dirty_delete_object", 1, dirty_delete_object);
-    t.ctx("mnesia", "dirty_update_counter", 3, dirty_update_counter);
-    t.ctx("mnesia", "dirty_match_object", 1, dirty_match_object1);
-    t.ctx("mnesia", "dirty_match_object", 2, dirty_match_object2);
-    t.ctx("mnesia", "dirty_all_keys", 1, all_keys);
-    t.ctx("mnesia", "dirty_select", 2, select);
-    t.ctx("mnesia", "read", 1, tx_read1);
-    t.ctx("mnesia", "read", 2, tx_read);
-    t.ctx("mnesia", "read", 3, tx_read);
-    t.ctx("mnesia", "wread", 1, tx_read1);
-    t.ctx("mnesia", "write", 1, tx_write1);
-    t.ctx("mnesia", "write", 3, tx_write3);
-    t.ctx("mnesia", "delete", 1, tx_delete1);
-    t.ctx("mnesia", "delete", 3, tx_delete3);
-    t.ctx("mnesia", "delete_object", 1, tx_delete_object);
-    t.ctx("mnesia", "match_object", 1, tx_match_object);
-    t.ctx("mnesia", "select", 2, tx_select);
-    t.ctx("mnesia", "all_keys", 1, tx_all_keys);
-    t.ctx("mnesia", "table_info", 2, table_info);
-    t.ctx("mnesia", "system_info", 1, system_info);
+    t.ctx(M, "start", 0, start);
+    t.ctx(M, "stop", 0, stop);
+    t.ctx(M, "create_schema", 1, ok1);
+    t.ctx(M, "delete_schema", 1, ok1);
+    t.ctx(M, "wait_for_tables", 2, ok2);
+    t.ctx(M, "create_table", 2, create_table);
+    t.ctx(M, "delete_table", 1, delete_table);
+    t.ctx(M, "del_table_copy", 2, del_table_copy);
+    t.ctx(M, "clear_table", 1, clear_table);
+    t.ctx(M, "dirty_read", 2, dirty_read);
+    t.ctx(M, "dirty_read", 1, dirty_read1);
+    t.ctx(M, "dirty_write", 1, dirty_write1);
+    t.ctx(M, "dirty_write", 2, dirty_write2);
+    t.ctx(M, "dirty_delete", 2, dirty_delete);
+    t.ctx(M, "dirty_delete", 1, dirty_delete1);
+    t.ctx(M, "dirty_delete_object", 1, dirty_delete_object);
+    t.ctx(M, "dirty_update_counter", 3, dirty_update_counter);
+    t.ctx(M, "dirty_match_object", 1, dirty_match_object1);
+    t.ctx(M, "dirty_match_object", 2, dirty_match_object2);
+    t.ctx(M, "dirty_all_keys", 1, all_keys);
+    t.ctx(M, "dirty_select", 2, select);
+    t.ctx(M, "read", 1, tx_read1);
+    t.ctx(M, "read", 2, tx_read);
+    t.ctx(M, "read", 3, tx_read);
+    t.ctx(M, "wread", 1, tx_read1);
+    t.ctx(M, "write", 1, tx_write1);
+    t.ctx(M, "write", 3, tx_write3);
+    t.ctx(M, "delete", 1, tx_delete1);
+    t.ctx(M, "delete", 3, tx_delete3);
+    t.ctx(M, "delete_object", 1, tx_delete_object);
+    t.ctx(M, "match_object", 1, tx_match_object);
+    t.ctx(M, "select", 2, tx_select);
+    t.ctx(M, "all_keys", 1, tx_all_keys);
+    t.ctx(M, "table_info", 2, table_info);
+    t.ctx(M, "system_info", 1, system_info);
     t.ctx("racewit", "mnesia_begin", 0, tx_begin);
-    t.ctx("mnesia", "is_transaction", 0, |ctx, _| {
+    t.ctx(M, "is_transaction", 0, |ctx, _| {
         Flow::Value(Term::bool(ctx.proc.atomic > 0))
     });
-    t.ctx("mnesia", "dirty_update_counter", 2, |ctx, a| match &a[0] {
+    t.ctx(M, "dirty_update_counter", 2, |ctx, a| match &a[0] {
         Term::Tuple(x) if x.len() == 2 => {
             dirty_update_counter(ctx, &[x[0].clone(), x[1].clone(), a[1].clone()])
         }
         _ => Flow::badarg(),
     });
-    t.ctx("mnesia", "index_read", 3, |ctx, a| {
+    t.ctx(M, "index_read", 3, |ctx, a| {
         if let Some(f) = require_tx(ctx) {
             return f;
         }
         index_read(ctx, a)
     });
-    t.ctx("mnesia", "dirty_index_read", 3, index_read);
-    t.ctx("mnesia", "dirty_index_match_object", 2, |ctx, a| {
+    t.ctx(M, "dirty_index_read", 3, index_read);
+    t.ctx(M, "dirty_index_match_object", 2, |ctx, a| {
         dirty_match_object1(ctx, &a[..1])
     });
-    t.ctx("mnesia", "index_match_object", 2, |ctx, a| {
+    t.ctx(M, "index_match_object", 2, |ctx, a| {
         dirty_match_object1(ctx, &a[..1])
     });
-    t.ctx("mnesia", "match_object", 3, |ctx, a| {
+    t.ctx(M, "match_object", 3, |ctx, a| {
         if let Some(f) = require_tx(ctx) {
             return f;
         }
@@ -76,26 +81,22 @@ pub fn register(t: &mut Table) {
         };
         match_object(ctx, "match_object", a, tab, &a[1].clone())
     });
-    t.ctx("mnesia", "write_lock_table", 1, |_, _| {
-        Flow::Value(Term::ok())
-    });
-    t.ctx("mnesia", "read_lock_table", 1, |_, _| {
-        Flow::Value(Term::ok())
-    });
-    t.ctx("mnesia", "lock", 2, |_, _| {
+    t.ctx(M, "write_lock_table", 1, |_, _| Flow::Value(Term::ok()));
+    t.ctx(M, "read_lock_table", 1, |_, _| Flow::Value(Term::ok()));
+    t.ctx(M, "lock", 2, |_, _| {
         Flow::Value(Term::list(vec![Term::Atom(Atom::NONODE)]))
     });
-    t.ctx("mnesia", "add_table_index", 2, |_, _| {
+    t.ctx(M, "add_table_index", 2, |_, _| {
         Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
     });
-    t.ctx("mnesia", "dirty_first", 1, |ctx, a| key_walk(ctx, a, 0));
-    t.ctx("mnesia", "dirty_last", 1, |ctx, a| key_walk(ctx, a, 1));
-    t.ctx("mnesia", "dirty_next", 2, |ctx, a| key_walk(ctx, a, 2));
-    t.ctx("mnesia", "dirty_prev", 2, |ctx, a| key_walk(ctx, a, 3));
-    t.ctx("mnesia", "first", 1, |ctx, a| key_walk(ctx, a, 0));
-    t.ctx("mnesia", "last", 1, |ctx, a| key_walk(ctx, a, 1));
-    t.ctx("mnesia", "next", 2, |ctx, a| key_walk(ctx, a, 2));
-    t.ctx("mnesia", "prev", 2, |ctx, a| key_walk(ctx, a, 3));
+    t.ctx(M, "dirty_first", 1, |ctx, a| key_walk(ctx, a, 0));
+    t.ctx(M, "dirty_last", 1, |ctx, a| key_walk(ctx, a, 1));
+    t.ctx(M, "dirty_next", 2, |ctx, a| key_walk(ctx, a, 2));
+    t.ctx(M, "dirty_prev", 2, |ctx, a| key_walk(ctx, a, 3));
+    t.ctx(M, "first", 1, |ctx, a| key_walk(ctx, a, 0));
+    t.ctx(M, "last", 1, |ctx, a| key_walk(ctx, a, 1));
+    t.ctx(M, "next", 2, |ctx, a| key_walk(ctx, a, 2));
+    t.ctx(M, "prev", 2, |ctx, a| key_walk(ctx, a, 3));
     t.ctx("racewit", "mnesia_objects", 1, |ctx, a| {
         let Term::Atom(tab) = a[0] else {
             return Flow::badarg();
@@ -138,7 +139,8 @@ fn no_exists(args: Vec<Term>) -> Flow {
 
 fn create_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     let Term::Atom(name) = args[0] else {
-        return Flow::badarg();
+        // A table is named by an atom.
+        return Flow::Value(aborted(tuple2(Term::atom("bad_type"), args[0].clone())));
     };
     let Some(opts) = args[1].list_to_vec() else {
         return Flow::badarg();
@@ -232,6 +234,55 @@ fn delete_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     if ctx.vm.mnesia.tables.remove(&name).is_none() {
         return Flow::Value(aborted(tuple2(Term::atom("no_exists"), Term::Atom(name))));
     }
+    Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
+}
+
+/// `mnesia:del_table_copy(Tab, Node)`. The one node there is holds the
+/// only copy of each table it keeps, so deleting this node's copy deletes
+/// the table, as mnesia does with a table's last copy; a table with no
+/// copy on `Node` (another node, or copies only elsewhere) answers
+/// `{aborted, {badarg, Tab, unknown}}`, its storage type there.
+fn del_table_copy(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
+    let existing = match args[0] {
+        Term::Atom(name) => ctx.vm.mnesia.get(name).map(|t| (name, t.storage)),
+        _ => None,
+    };
+    if let Term::Atom(name) = args[0] {
+        ctx.emit_access(
+            EventKind::Mnesia,
+            format!(
+                "mnesia:del_table_copy({}, {})",
+                brief(&args[0]),
+                brief(&args[1])
+            ),
+            SharedItem::Mnesia {
+                table: name.name().into(),
+                key: None,
+            },
+            Access::Write,
+        );
+    }
+    let Some((name, storage)) = existing else {
+        return Flow::Value(aborted(tuple2(
+            Term::atom("no_exists"),
+            tuple2(args[0].clone(), Term::atom("cstruct")),
+        )));
+    };
+    let Term::Atom(node) = args[1] else {
+        return Flow::Value(aborted(Term::tuple(vec![
+            Term::atom("badarg"),
+            Term::Atom(name),
+            args[1].clone(),
+        ])));
+    };
+    if node != Atom::NONODE || storage.name() == "unknown" {
+        return Flow::Value(aborted(Term::tuple(vec![
+            Term::atom("badarg"),
+            Term::Atom(name),
+            Term::atom("unknown"),
+        ])));
+    }
+    ctx.vm.mnesia.tables.remove(&name);
     Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
 }
 
