@@ -658,6 +658,8 @@ fn confirm_one(
     let mut last_harness = None;
     let mut last_processes = 0;
     let mut last_setup = 0;
+    // The context whose search gave the reason kept so far.
+    let mut reason_from: Option<(Harness, usize, usize)> = None;
     // A race confirmed with no visible harm may do harm with one more process.
     let mut harmless: Option<Confirmation> = None;
     for built in harnesses {
@@ -819,7 +821,17 @@ fn confirm_one(
             continue;
         }
         let why = why_not(suspect, h, &sys, &sites, &view, &outcome, opts);
-        reason = Some(combine(reason.take(), why));
+        let merged = combine(reason.take(), why.clone());
+        // The verdict names the context its reason came from.
+        if merged == why {
+            reason_from = Some((h.clone(), h.workers.len(), prefix.len()));
+        }
+        reason = Some(merged);
+    }
+    if let Some((h, processes, setup)) = reason_from {
+        last_harness = Some(h);
+        last_processes = processes;
+        last_setup = setup;
     }
     if let Some(c) = harmless {
         return c;
@@ -957,6 +969,18 @@ fn combine(earlier: Option<UnconfirmedReason>, new: UnconfirmedReason) -> Unconf
             R::BoundExhausted
         }
         (R::AllExhausted | R::BoundExhausted, n) => n,
+        // A context stopped at its allowance said nothing; a later one's
+        // answer says more.
+        (
+            R::ContextBudget { .. },
+            n @ (R::NotReached { .. }
+            | R::HarnessCrashed { .. }
+            | R::Unsupported { .. }
+            | R::RunsCut { .. }
+            | R::Budget { .. }
+            | R::AllExhausted
+            | R::BoundExhausted),
+        ) => n,
         (e, _) => e,
     }
 }

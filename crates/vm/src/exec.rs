@@ -105,6 +105,7 @@ impl Vm {
         let code = vm.code.clone();
         vm.current = Some(frame.pid);
         vm.step_start = vm.reductions;
+        vm.spin = None;
         vm.open_meter();
         let outcome = vm.interpret(&code, &mut p);
         limits::close();
@@ -126,12 +127,14 @@ impl Vm {
         let proc = Arc::make_mut(&mut arc);
         self.current = Some(pid);
         self.step_start = self.reductions;
+        self.spin = None;
         self.open_meter();
         let outcome = match self.run(&code, proc) {
             // A busy loop: parked where it runs, alive; the others go on.
             Err(VmError::BusyLoop { reductions, .. }) => {
                 let call = format!(
-                    "a busy loop ({} reductions without a visible action)",
+                    "a busy loop (its state came back after {} reductions without a visible \
+                     action)",
                     limits::thousands(reductions)
                 );
                 Ok(self.park(proc, call, crate::library::ParkReason::BusyLoop, None))

@@ -38,11 +38,14 @@ pub struct VmConfig {
     /// the general loop runs every instruction: the same states, events and
     /// reductions, slower (tests compare the two).
     pub hot_loop: bool,
-    /// Reductions one step may take without a visible action. A process
-    /// past it runs a busy loop (`fun F() -> F() end()`, a worker stand-in
-    /// in a test): it is parked ([`crate::library::ParkReason::BusyLoop`]),
-    /// alive, never scheduled again, still taking exit signals, and the
-    /// other processes run on, as the BEAM's preemptive scheduler lets them.
+    /// Reductions one step may take without a visible action before it is
+    /// watched for a busy loop: its state coming back within the next
+    /// [`crate::limits::SPIN_WATCH`] reductions proves a loop without end
+    /// (`fun F() -> F() end()`, a worker stand-in in a test). Such a process
+    /// is parked ([`crate::library::ParkReason::BusyLoop`]): alive, never
+    /// scheduled again, still taking exit signals, and the other processes
+    /// run on, as the BEAM's preemptive scheduler lets them. A long
+    /// computation whose state does not come back runs on.
     pub max_step_reductions: u64,
 }
 
@@ -56,7 +59,7 @@ impl Default for VmConfig {
             prelude: true,
             libraries: crate::library::Libraries::none(),
             hot_loop: true,
-            max_step_reductions: 1_000_000,
+            max_step_reductions: 100_000,
         }
     }
 }
@@ -155,6 +158,8 @@ pub struct Vm {
     /// The reduction count when the running step began (for
     /// `config.max_step_reductions`).
     pub(crate) step_start: u64,
+    /// The running step's state when its watch for a busy loop began.
+    pub(crate) spin: Option<crate::limits::SpinWatch>,
     roots: u32,
     pub(crate) current: Option<Pid>,
     pub(crate) deferred: Vec<Deferred>,
@@ -542,6 +547,7 @@ impl Vm {
             reductions: 0,
             max_reductions: config.max_reductions.min(crate::limits::CHECK_INTERVAL),
             step_start: 0,
+            spin: None,
             config: Arc::new(config),
             roots: 0,
             current: None,
