@@ -1518,6 +1518,18 @@ fn why_not(
     let stats = &outcome.stats;
     let complete = stats.interleavings;
     if let StopReason::Cancelled { why } = &outcome.stop {
+        // Out of its allowance with every run cut: why they were cut says
+        // more than the allowance.
+        if matches!(why, CancelReason::Work { .. })
+            && complete == 0
+            && let Some(cut) = &stats.first_error
+        {
+            return UnconfirmedReason::RunsCut {
+                why: cut.clone(),
+                runs: stats.cut_runs,
+                of: stats.cut_runs,
+            };
+        }
         return match why {
             CancelReason::Memory { limit_bytes } => UnconfirmedReason::MemoryBudget {
                 limit_bytes: *limit_bytes,
