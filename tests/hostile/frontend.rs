@@ -84,14 +84,21 @@ fn a_large_module_loads_in_memory_proportional_to_its_size() {
         );
         peaks.push((bytes as u64, run.peak_kib));
     }
+    let (per_byte, why) = growth_per_byte(&peaks);
+    assert!(per_byte <= 20.0, "peak memory {why}");
+}
+
+/// From two (source bytes, peak KiB) runs: the peak's growth per source
+/// byte between them, and that in words.
+fn growth_per_byte(peaks: &[(u64, u64)]) -> (f64, String) {
     let (small, big) = (peaks[0], peaks[1]);
     let grew_kib = big.1.saturating_sub(small.1);
     let per_byte = (grew_kib * 1024) as f64 / (big.0 - small.0) as f64;
-    assert!(
-        per_byte <= 20.0,
-        "peak memory grew {grew_kib} KiB for {} more source bytes: {per_byte:.1} bytes per byte",
+    let why = format!(
+        "grew {grew_kib} KiB for {} more source bytes: {per_byte:.1} bytes per byte",
         big.0 - small.0
     );
+    (per_byte, why)
 }
 
 /// The static pass on the same two modules: its peak memory, loading
@@ -113,14 +120,8 @@ fn the_static_pass_on_a_large_module_stays_proportional_to_its_size() {
         assert!(json["stats"]["reads"].as_u64().unwrap_or(0) > 0, "{file}");
         peaks.push((bytes as u64, run.peak_kib));
     }
-    let (small, big) = (peaks[0], peaks[1]);
-    let grew_kib = big.1.saturating_sub(small.1);
-    let per_byte = (grew_kib * 1024) as f64 / (big.0 - small.0) as f64;
-    assert!(
-        per_byte <= 30.0,
-        "static peak memory grew {grew_kib} KiB for {} more source bytes: {per_byte:.1} bytes per byte",
-        big.0 - small.0
-    );
+    let (per_byte, why) = growth_per_byte(&peaks);
+    assert!(per_byte <= 30.0, "static peak memory {why}");
 }
 
 #[test]

@@ -1521,14 +1521,9 @@ fn why_not(
         // Out of its allowance with every run cut: why they were cut says
         // more than the allowance.
         if matches!(why, CancelReason::Work { .. })
-            && complete == 0
-            && let Some(cut) = &stats.first_error
+            && let Some(cut) = all_cut(stats)
         {
-            return UnconfirmedReason::RunsCut {
-                why: cut.clone(),
-                runs: stats.cut_runs,
-                of: stats.cut_runs,
-            };
+            return cut;
         }
         return match why {
             CancelReason::Memory { limit_bytes } => UnconfirmedReason::MemoryBudget {
@@ -1565,14 +1560,8 @@ fn why_not(
             cause: stats.first_parked_cause,
         };
     }
-    if complete == 0
-        && let Some(why) = &stats.first_error
-    {
-        return UnconfirmedReason::RunsCut {
-            why: why.clone(),
-            runs: stats.cut_runs,
-            of: stats.cut_runs,
-        };
+    if let Some(cut) = all_cut(stats) {
+        return cut;
     }
     let probe = serial_probe(sys, sites, opts, opts.max_run_steps);
     let run = probe.found.first();
@@ -1630,6 +1619,16 @@ fn why_not(
             interleavings: complete,
         },
     }
+}
+
+/// `runs_cut` when no run ended and some were cut: why they were.
+fn all_cut(stats: &crate::search::SearchStats) -> Option<UnconfirmedReason> {
+    let why = stats.first_error.as_ref()?;
+    (stats.interleavings == 0).then(|| UnconfirmedReason::RunsCut {
+        why: why.clone(),
+        runs: stats.cut_runs,
+        of: stats.cut_runs,
+    })
 }
 
 /// One serial run (no preemption) from `sys`, watched for the suspect's
