@@ -1687,6 +1687,7 @@ fn not_reached(
 /// normally; P1.2 ...`.
 fn describe_run(suspect: &Suspect, h: &Harness, run: &Found<VmSystem, Probe>) -> String {
     let read_site = (suspect.read.module.clone(), suspect.read.site);
+    let write_site = (suspect.write.module.clone(), suspect.write.site);
     let end = &run.end;
     let mut parts = Vec::new();
     for p in end.procs() {
@@ -1700,6 +1701,14 @@ fn describe_run(suspect: &Suspect, h: &Harness, run: &Found<VmSystem, Probe>) ->
             .filter(|t| t.process == name && t.site.as_ref() == Some(&read_site))
             .map(|t| t.text.as_str())
             .next_back();
+        // A write that met no table ran none of the race: say so, or the
+        // reader would take "never executed" for a wrong claim.
+        let no_table = run
+            .trace
+            .iter()
+            .filter(|t| t.process == name && t.absent && t.site.as_ref() == Some(&write_site))
+            .map(|t| t.text.as_str())
+            .next_back();
         let fate = match end.fate(p) {
             Fate::Normal => "exited normally".to_string(),
             Fate::Crashed { reason } => match made_up_module(h, &reason) {
@@ -1709,6 +1718,10 @@ fn describe_run(suspect: &Suspect, h: &Harness, run: &Found<VmSystem, Probe>) ->
             Fate::Blocked => "blocked in receive".to_string(),
             Fate::Parked { call, cause } => format!("stopped at {}", cause.describe(&call)),
             Fate::Running => "was still running".to_string(),
+        };
+        let fate = match no_table {
+            Some(text) => format!("called `{text}` on a table that does not exist, then {fate}"),
+            None => fate,
         };
         parts.push(match read {
             Some(text) => format!("{name} read `{text}`, then {fate}"),

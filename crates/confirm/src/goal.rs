@@ -85,7 +85,8 @@ pub struct RaceGoal<S: System> {
     /// Whether the read ran in this run.
     read_seen: bool,
     /// Whether an actor that ran the read then reached the write site (its
-    /// write ran, or failed): the code path of the suspect was executed.
+    /// write ran, or failed on the state it races for; not a write that met
+    /// no table): the code path of the suspect was executed.
     write_seen: bool,
     /// Judges what a process whose write failed returned, when it did not
     /// crash: a failed write is harmful too when the value it made its
@@ -167,7 +168,9 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
                     .pending
                     .iter()
                     .any(|p| p.reader == proc && p.item.overlaps(item)));
-        if at_write && self.pending.iter().any(|p| p.reader == proc) {
+        // A write that met no table (the program never made it in this
+        // run) ran no code of the race: it says nothing of it.
+        if at_write && !obs.absent && self.pending.iter().any(|p| p.reader == proc) {
             self.write_seen = true;
         }
         if at_write && *access == Access::Read && self.failed.is_none() {

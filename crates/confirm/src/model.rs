@@ -13,6 +13,9 @@ pub enum Op {
     WriteInc(&'static str, i64, u32),
     /// Write a constant; crash if the cell is already non-zero (like `register`).
     Claim(&'static str, u32),
+    /// A write at a site that meets no table (the cell's table was never
+    /// made): it changes nothing, and the process crashes (`badarg`).
+    WriteAbsent(&'static str, u32),
     /// Stop at a call the system cannot run (the process parks for good).
     Park,
     /// A step that leads back to itself: the process never ends.
@@ -87,7 +90,9 @@ impl System for Model {
             message: None,
             orders: Vec::new(),
             took: None,
+            absent: false,
         };
+        let mut absent = false;
         // The text says what the step saw or did, as the VM's does.
         let (cell, access, site, text) = match op {
             Op::Park => {
@@ -106,6 +111,11 @@ impl System for Model {
                 let v = self.reg[p] + d;
                 self.cells.insert(c, v);
                 (c, Access::Write, s, format!("write {c} := {v}"))
+            }
+            Op::WriteAbsent(c, s) => {
+                absent = true;
+                self.crashed[p] = Some("badarg".into());
+                (c, Access::Read, s, format!("write {c} -> badarg (no table)"))
             }
             Op::Claim(c, s) => {
                 let text = if *self.cells.get(c).unwrap_or(&0) != 0 {
@@ -129,6 +139,7 @@ impl System for Model {
             message: None,
             orders: Vec::new(),
             took: None,
+            absent,
         })
     }
 
@@ -325,6 +336,19 @@ mod tests {
             assert!(out.found.is_empty(), "{name}");
             assert_eq!(out.stats.runs_reached, [2, 2], "{name}");
             assert!(out.stats.runs_whole(), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_write_that_meets_no_table_is_not_reached() {
+        // Every reader goes on to its write site, but the write meets no
+        // table: the runs never executed the race's write.
+        let no_table = Model::new(vec![vec![Op::Read("k", 1), Op::WriteAbsent("k", 2)]; 2]);
+        for (name, search) in every_search() {
+            let out = search.search(&no_table, RaceGoal::new(1, 2, true));
+            assert!(out.found.is_empty(), "{name}");
+            assert!(out.stats.runs_reached[0] > 0, "{name}");
+            assert_eq!(out.stats.runs_reached[1], 0, "{name}");
         }
     }
 

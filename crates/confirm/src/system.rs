@@ -50,6 +50,9 @@ pub struct Observation<I, S> {
     /// are ordered but never a race to reverse; what else it could have
     /// taken is ordered with it by [`Item::overlaps`] and `orders`).
     pub took: Option<(u64, bool)>,
+    /// The step named a table that does not exist: it changed nothing and
+    /// saw only that absence (a write there is no write of the race).
+    pub absent: bool,
 }
 
 /// A shared item: how two items can conflict.

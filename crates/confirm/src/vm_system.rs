@@ -539,6 +539,7 @@ fn observation(
             message: None,
             orders: Vec::new(),
             took: None,
+            absent: false,
         };
     }
     // Removing a monitor of another process only decides whether its death
@@ -604,6 +605,7 @@ fn observation(
         message,
         orders,
         took,
+        absent: ev.absent,
     }
 }
 

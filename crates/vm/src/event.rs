@@ -89,6 +89,10 @@ pub struct Event {
     /// scheduler can ask which other messages it could have taken
     /// ([`crate::Vm::receive_could_take`]).
     pub receive: Option<ReceiveProbe>,
+    /// The call named a table that does not exist (an ETS table or a mnesia
+    /// table): it changed nothing and saw only that absence. A race's write
+    /// that meets no table says nothing of the race.
+    pub absent: bool,
 }
 
 /// A `receive`'s clauses (patterns and guards) in the frame they ran in:
@@ -145,6 +149,7 @@ impl Event {
             accesses: Vec::new(),
             message: None,
             receive: None,
+            absent: false,
         }
     }
 

@@ -30,6 +30,11 @@ pub struct TraceStep<S: Clone> {
     pub access: Option<crate::system::Access>,
     /// Whether taking this step preempted a process that could have gone on.
     pub preemption: bool,
+    /// The step named a table that does not exist ([`Observation::absent`]).
+    ///
+    /// [`Observation::absent`]: crate::system::Observation::absent
+    #[serde(skip)]
+    pub absent: bool,
 }
 
 impl<S: Clone> TraceStep<S> {
@@ -46,6 +51,7 @@ impl<S: Clone> TraceStep<S> {
             item: obs.item_label.clone(),
             access: obs.access.as_ref().map(|(_, a)| *a),
             preemption,
+            absent: obs.absent,
         }
     }
 }

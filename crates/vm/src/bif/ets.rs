@@ -104,6 +104,7 @@ fn table_for(
             },
             Access::Read,
         );
+        ctx.mark_absent();
         return Err(Flow::badarg());
     };
     let t = ctx.vm.ets.get(id).expect("resolved");
@@ -1011,6 +1012,7 @@ fn no_table(ctx: &mut Ctx<'_>, fname: &str, args: &[Term]) -> Flow {
         },
         Access::Read,
     );
+    ctx.mark_absent();
     Flow::Value(Term::undefined())
 }
 

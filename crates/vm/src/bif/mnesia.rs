@@ -104,7 +104,7 @@ pub fn register(t: &mut Table) {
         ev(ctx, "foldl", a, tab, None, Access::Read);
         match ctx.vm.mnesia.get(tab) {
             Some(t) => Flow::Value(Term::list(t.data.objects())),
-            None => no_exists(vec![a[0].clone()]),
+            None => no_exists(ctx, vec![a[0].clone()]),
         }
     });
     t.ctx("racewit", "mnesia_commit", 0, tx_commit);
@@ -130,7 +130,10 @@ fn aborted(r: Term) -> Term {
     tuple2(Term::Atom(Atom::ABORTED), r)
 }
 
-fn no_exists(args: Vec<Term>) -> Flow {
+/// A call on a mnesia table that does not exist: `{aborted, {no_exists,
+/// Args}}`; its event met no table ([`crate::event::Event::absent`]).
+fn no_exists(ctx: &mut Ctx<'_>, args: Vec<Term>) -> Flow {
+    ctx.mark_absent();
     Flow::Raise(Exception::exit(aborted(tuple2(
         Term::atom("no_exists"),
         Term::list(args),
@@ -232,6 +235,7 @@ fn delete_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Access::Write,
     );
     if ctx.vm.mnesia.tables.remove(&name).is_none() {
+        ctx.mark_absent();
         return Flow::Value(aborted(tuple2(Term::atom("no_exists"), Term::Atom(name))));
     }
     Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
@@ -297,7 +301,10 @@ fn clear_table(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
             t.data.size = 0;
             Flow::Value(tuple2(Term::Atom(Atom::ATOMIC), Term::ok()))
         }
-        None => Flow::Value(aborted(tuple2(Term::atom("no_exists"), Term::Atom(name)))),
+        None => {
+            ctx.mark_absent();
+            Flow::Value(aborted(tuple2(Term::atom("no_exists"), Term::Atom(name))))
+        }
     }
 }
 
@@ -331,11 +338,14 @@ fn read(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: &Term, key: &Term) -> Fl
     match ctx.vm.mnesia.get(*name) {
         Some(t) => Flow::Value(Term::list(t.data.lookup(key))),
         // In a transaction the abort names the table only.
-        None if f == "read" => Flow::Raise(Exception::exit(aborted(tuple2(
-            Term::atom("no_exists"),
-            tab.clone(),
-        )))),
-        None => no_exists(vec![tab.clone(), key.clone()]),
+        None if f == "read" => {
+            ctx.mark_absent();
+            Flow::Raise(Exception::exit(aborted(tuple2(
+                Term::atom("no_exists"),
+                tab.clone(),
+            ))))
+        }
+        None => no_exists(ctx, vec![tab.clone(), key.clone()]),
     }
 }
 
@@ -380,10 +390,13 @@ fn write(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: Option<Atom>, rec: &Ter
             t.data.insert(rec.clone());
             Flow::Value(Term::ok())
         }
-        None => Flow::Raise(Exception::exit(aborted(tuple2(
-            Term::atom("no_exists"),
-            Term::Atom(tab),
-        )))),
+        None => {
+            ctx.mark_absent();
+            Flow::Raise(Exception::exit(aborted(tuple2(
+                Term::atom("no_exists"),
+                Term::Atom(tab),
+            ))))
+        }
     }
 }
 
@@ -408,7 +421,7 @@ fn delete(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: &Term, key: &Term) -> 
             t.data.delete_key(key);
             Flow::Value(Term::ok())
         }
-        None => no_exists(vec![tab.clone(), key.clone()]),
+        None => no_exists(ctx, vec![tab.clone(), key.clone()]),
     }
 }
 
@@ -454,7 +467,7 @@ fn dirty_update_counter(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
         Access::Write,
     );
     let Some(t) = ctx.vm.mnesia.get_mut(name) else {
-        return no_exists(vec![args[0].clone(), args[1].clone()]);
+        return no_exists(ctx, vec![args[0].clone(), args[1].clone()]);
     };
     let new = match t.data.lookup(&args[1]).into_iter().next() {
         Some(Term::Tuple(items)) if items.len() >= 3 => {
@@ -477,7 +490,7 @@ fn dirty_update_counter(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
 fn match_object(ctx: &mut Ctx<'_>, f: &str, args: &[Term], tab: Atom, pat: &Term) -> Flow {
     ev(ctx, f, args, tab, None, Access::Read);
     let Some(t) = ctx.vm.mnesia.get(tab) else {
-        return no_exists(vec![Term::Atom(tab)]);
+        return no_exists(ctx, vec![Term::Atom(tab)]);
     };
     let v: Vec<Term> = t
         .data
@@ -512,7 +525,7 @@ fn all_keys(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     };
     ev(ctx, "all_keys", args, tab, None, Access::Read);
     let Some(t) = ctx.vm.mnesia.get(tab) else {
-        return no_exists(vec![args[0].clone()]);
+        return no_exists(ctx, vec![args[0].clone()]);
     };
     Flow::Value(Term::list(
         t.data.data.keys().map(|k| k.term.clone()).collect(),
@@ -530,7 +543,7 @@ fn select(ctx: &mut Ctx<'_>, args: &[Term]) -> Flow {
     }
     let env = bif::ets::ms_env(ctx.pid());
     let Some(t) = ctx.vm.mnesia.get(tab) else {
-        return no_exists(vec![args[0].clone()]);
+        return no_exists(ctx, vec![args[0].clone()]);
     };
     let out = t
         .data
@@ -547,7 +560,7 @@ fn index_read(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     };
     ev(ctx, "index_read", a, *tab, None, Access::Read);
     let Some(t) = ctx.vm.mnesia.get(*tab) else {
-        return no_exists(vec![a[0].clone()]);
+        return no_exists(ctx, vec![a[0].clone()]);
     };
     let v: Vec<Term> = t
         .data
@@ -564,7 +577,7 @@ fn key_walk(ctx: &mut Ctx<'_>, a: &[Term], how: u8) -> Flow {
     };
     ev(ctx, "dirty_first", a, tab, None, Access::Read);
     let Some(t) = ctx.vm.mnesia.get(tab) else {
-        return no_exists(vec![a[0].clone()]);
+        return no_exists(ctx, vec![a[0].clone()]);
     };
     let v = match how {
         0 => t.data.first(),

@@ -121,6 +121,13 @@ impl Ctx<'_> {
         ev.access = Some(access);
     }
 
+    /// Marks the step's event as one that met no table ([`Event::absent`]).
+    pub fn mark_absent(&mut self) {
+        if let Some(ev) = self.event.as_mut() {
+            ev.absent = true;
+        }
+    }
+
     pub fn is_alive(&self, pid: Pid) -> bool {
         pid == self.proc.pid || self.vm.is_alive(pid)
     }
