@@ -13,7 +13,9 @@ use crate::message::{message, render_call};
 use crate::ops::{Item, may_alias, may_alias_narrow};
 use crate::search::{Hit, Read, World};
 use crate::spawn_register::Blocking;
-use crate::suspect::{Access, ArgHint, Category, Entry, Hop, HopKind, Resource, Suspect, ValueSet};
+use crate::suspect::{
+    Access, ArgHint, Category, Entry, Hop, HopKind, Resource, Suspect, ValueSet, Window,
+};
 use crate::units::FnId;
 use crate::values::{Origin, Term, UnitId, Val, quote_atom, render_term};
 
@@ -675,7 +677,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         let units = w.units;
         let read_acc = self.access(read.unit, read.origin);
         let write_acc = self.access(hit.write_unit, hit.write);
-        let path = hit
+        let path: Vec<Hop> = hit
             .hops
             .iter()
             .map(|h| {
@@ -711,7 +713,20 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 .unwrap_or_else(|| read_acc.file.clone());
             format!(" in {} on line {}", name, read_acc.line)
         };
+        // The value arrives in the window at the last return hop (the
+        // path climbs first, then goes down into calls), else at the read.
+        let window = match hit.hops.iter().rposition(|h| h.kind == HopKind::Return) {
+            Some(i) => Window {
+                module: units.module(hit.hops[i].origin.module).name.clone(),
+                line: path[i].line,
+            },
+            None => Window {
+                module: read_acc.module.clone(),
+                line: read_acc.line,
+            },
+        };
         Suspect {
+            window,
             id: String::new(),
             category: read.category,
             code: read.category.code(),
@@ -748,6 +763,7 @@ pub fn finish(mut suspects: Vec<Suspect>) -> Vec<Suspect> {
             a.write.line,
             a.write.column,
             a.category,
+            &a.window,
         )
             .cmp(&(
                 &b.read.file,
@@ -757,6 +773,7 @@ pub fn finish(mut suspects: Vec<Suspect>) -> Vec<Suspect> {
                 b.write.line,
                 b.write.column,
                 b.category,
+                &b.window,
             ))
     });
     let base: Vec<String> = suspects
@@ -782,19 +799,36 @@ pub fn finish(mut suspects: Vec<Suspect>) -> Vec<Suspect> {
             }
         })
         .collect();
-    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
-    for b in &base {
-        *count.entry(b).or_default() += 1;
+    // Columns tell apart pairs whose lines are shared; the window tells
+    // apart the read-modify-writes of one pair, so a pair with one window
+    // keeps the id it had before windows were told apart.
+    let pair = |s: &Suspect| {
+        (
+            s.category,
+            s.read.module.clone(),
+            s.read.site,
+            s.write.module.clone(),
+            s.write.site,
+        )
+    };
+    let mut pairs: BTreeMap<&str, BTreeSet<_>> = BTreeMap::new();
+    let mut windows: BTreeMap<_, usize> = BTreeMap::new();
+    for (b, s) in base.iter().zip(&suspects) {
+        pairs.entry(b).or_default().insert(pair(s));
+        *windows.entry(pair(s)).or_default() += 1;
     }
     let ids: Vec<String> = base
         .iter()
         .zip(&suspects)
         .map(|(b, s)| {
-            if count[b.as_str()] > 1 {
-                format!("{b}:c{}:{}", s.read.column, s.write.column)
-            } else {
-                b.clone()
+            let mut id = b.clone();
+            if pairs[b.as_str()].len() > 1 {
+                id = format!("{id}:c{}:{}", s.read.column, s.write.column);
             }
+            if windows[&pair(s)] > 1 {
+                id = format!("{id}:w:{}:{}", s.window.module, s.window.line);
+            }
+            id
         })
         .collect();
     for (s, id) in suspects.iter_mut().zip(ids) {

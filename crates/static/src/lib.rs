@@ -142,7 +142,7 @@ use rustc_hash::FxHashSet;
 
 pub use suspect::{
     Access, Analysis, ArgHint, Category, Entry, Hop, HopKind, Limits, Resource, ResourceKind,
-    Stats, Suspect, ValueSet,
+    Stats, Suspect, ValueSet, Window,
 };
 
 use crate::catalog::CatSet;
@@ -386,7 +386,8 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         ..Stats::default()
     };
     let mut suspects = Vec::new();
-    let mut seen: FxHashSet<(Category, Origin, Origin)> = FxHashSet::default();
+    let mut seen: FxHashSet<(Category, Origin, Origin, UnitId)> = FxHashSet::default();
+    let mut pairs: FxHashSet<(Category, Origin, Origin)> = FxHashSet::default();
     for (read, outcome) in reads.iter().zip(&outcomes) {
         if !outcome.limits.is_zero() {
             stats.truncated_searches += outcome.limits.budget;
@@ -399,7 +400,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
                 .add(&outcome.limits);
         }
         for hit in &outcome.hits {
-            if !seen.insert((read.category, read.origin, hit.write)) {
+            if !seen.insert((read.category, read.origin, hit.write, hit.base_unit)) {
                 continue;
             }
             // An atomic read-and-write (`ets:update_counter/3`) against
@@ -408,8 +409,25 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
                 continue;
             }
             let in_tests = |u: UnitId| units.test_modules[units.unit(u).module as usize];
-            if !opts.include_tests && (in_tests(read.unit) || in_tests(hit.write_unit)) {
+            // A window in test code is the test's own read-modify-write
+            // through the library's helpers.
+            if !opts.include_tests
+                && (in_tests(read.unit) || in_tests(hit.write_unit) || in_tests(hit.base_unit))
+            {
                 stats.test_pairs += 1;
+                continue;
+            }
+            // The pair's first window (the nearest, as the search met it) is
+            // always looked at. A further window is a read-modify-write of
+            // its own when its function calls down to the write as near as
+            // the read may be above it (a read helper, then a write helper),
+            // and not through the code that read (a recursion, the next
+            // turn of a loop, whose own window it is); one that calls into
+            // code doing some write deep down is the same pair again.
+            if !pairs.insert((read.category, read.origin, hit.write))
+                && (hit.calls_below_window() > usize::from(search::MAX_ASCEND)
+                    || hit.reenters_way_up())
+            {
                 continue;
             }
             if assembler.filtered(read, hit) {
@@ -1052,6 +1070,85 @@ mod tests {
             vec![]
         );
         let _ = read;
+    }
+
+    /// Ids of the suspects of `src` (one module, `t.erl`).
+    fn ids(src: &str) -> Vec<String> {
+        let program = load_source("t.erl", src);
+        let a = find_suspects(&program, &StaticOptions::default());
+        a.suspects.iter().map(|s| s.id.clone()).collect()
+    }
+
+    /// `get/0` and `set/1` helpers over one persistent term (lines 3 and
+    /// 4), used by the functions in `users` (from line 5 on).
+    fn helpers(users: &str) -> String {
+        format!(
+            "-module(t).\n-export([add/1, drop/1, reset/0]).\n\
+             get() -> persistent_term:get(k, []).\n\
+             set(L) -> persistent_term:put(k, L).\n{users}"
+        )
+    }
+
+    #[test]
+    fn each_window_of_a_helper_pair_is_its_own_suspect() {
+        // One function reading through get/0 and writing through set/1:
+        // one window, today's id.
+        let one = helpers("add(X) -> L = get(), set([X | L]).\ndrop(_) -> ok.\nreset() -> ok.\n");
+        assert_eq!(ids(&one), vec!["R006:t:3:4"]);
+        // Two functions doing it: two lost updates, each fixed where it
+        // is, each with the line where its read's value arrives.
+        let two = helpers(
+            "add(X) -> L = get(), set([X | L]).\n\
+             drop(X) ->\n    L = get(),\n    set(lists:delete(X, L)).\n\
+             reset() -> set([]).\n",
+        );
+        assert_eq!(ids(&two), vec!["R006:t:3:4:w:t:5", "R006:t:3:4:w:t:7"]);
+        // Each suspect is entered through its own window.
+        let program = load_source("t.erl", &two);
+        let a = find_suspects(&program, &StaticOptions::default());
+        let entries: Vec<Vec<String>> = a
+            .suspects
+            .iter()
+            .map(|s| s.entries.iter().map(|e| e.mfa.to_string()).collect())
+            .collect();
+        assert_eq!(entries, vec![vec!["t:add/1"], vec!["t:drop/1"]]);
+    }
+
+    #[test]
+    fn a_window_only_reaching_the_write_deep_down_or_again_is_the_same_pair() {
+        // add/1 is the read-modify-write; drop/1 reads, then calls into a
+        // chain four calls deep that ends in the write: not a window of
+        // its own (the pair is reported once, from its nearest window).
+        let deep = helpers(
+            "add(X) -> L = get(), set([X | L]).\n\
+             drop(X) -> L = get(), a(lists:delete(X, L)).\n\
+             a(L) -> b(L).\nb(L) -> c(L).\nc(L) -> d(L).\nd(L) -> set(L).\n\
+             reset() -> ok.\n",
+        );
+        assert_eq!(ids(&deep), vec!["R006:t:3:4"]);
+        // A loop whose next turn runs the read-modify-write again: the
+        // caller's window reaches the write only through add/1 itself.
+        let again = helpers(
+            "add(X) -> L = get(), set([X | L]).\n\
+             drop(X) -> case add(X) of ok -> ok; _ -> add(X) end.\n\
+             reset() -> ok.\n",
+        );
+        assert_eq!(ids(&again), vec!["R006:t:3:4"]);
+    }
+
+    #[test]
+    fn a_window_in_test_code_is_a_test_pair() {
+        let lib = helpers("add(X) -> L = get(), set([X | L]).\ndrop(_) -> ok.\nreset() -> ok.\n");
+        let suite = "-module(t_tests).\n-export([t/0]).\n\
+                     t() -> L = t:get(), t:set(L).\n";
+        let lib = lib.replace("-export([add/1,", "-export([get/0, set/1, add/1,");
+        let mut program = load_source("src/t.erl", &lib);
+        program.absorb(load_source("test/t_tests.erl", suite));
+        let a = find_suspects(&program, &StaticOptions::default());
+        let ids: Vec<&str> = a.suspects.iter().map(|s| s.id.as_str()).collect();
+        // The library's own window; the test's is counted, not reported.
+        assert_eq!(ids, vec!["R006:t:3:4"]);
+        assert!(a.stats.test_pairs > 0);
     }
 
     #[test]
