@@ -93,6 +93,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 (!self.w.tables.maybe_public(&t) && !self.crosses_requests(hit))
                     || self.guarded_insert(hit.write_unit, hit.write)
                     || self.counted_after_check(read, hit)
+                    || self.reservation_given_back(read, hit)
             }
             _ => false,
         }
@@ -351,6 +352,98 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 _ => true,
             })
             .any(|(_, o, ..)| removes(*o))
+    }
+
+    /// A reservation given back: the read is an `ets:update_counter` that
+    /// adds a constant `d` (its answer is the object after its own change,
+    /// made atomically with the read: there is no earlier value to go
+    /// stale), and the write, in the same run of the same function on the
+    /// same table and key, adds exactly `-d`, a constant too, so what it
+    /// does does not depend on anything read (acquire a slot, and give it
+    /// back when the count it got is over the limit). Whatever other
+    /// processes do between the two, the reader's choice was made on a
+    /// count that held its own reservation, and the give-back only undoes
+    /// that reservation.
+    ///
+    /// That holds only when every write of the program to the table adds
+    /// a constant with no threshold (such adds commute, so none is lost
+    /// and none is clamped differently) or inserts a key only if it is
+    /// absent: a delete would make the give-back raise `badarg`, an insert
+    /// or a threshold would make it land on another count than the one it
+    /// reserved.
+    ///
+    /// A check that is a plain read (`lookup_element`, then an update
+    /// within the checked bound) reserves nothing and stays a suspect; so
+    /// does a second add decided on the count (it is no give-back).
+    fn reservation_given_back(&self, read: &Read, hit: &Hit) -> bool {
+        let w = self.w;
+        let is_update_counter = |o: Origin| {
+            self.mfa_at(o).is_some_and(|m| {
+                m.module == "ets" && m.name == "update_counter" && matches!(m.arity, 3 | 4)
+            })
+        };
+        // Read and write in one frame of one function: nothing but the
+        // read and the write on the path.
+        if !is_update_counter(read.origin)
+            || !is_update_counter(hit.write)
+            || hit.write_unit != read.unit
+            || hit.hops.len() != 2
+        {
+            return false;
+        }
+        let (Some(r), Some(wr)) = (
+            w.flow.site(read.origin.module, read.origin.site),
+            w.flow.site(hit.write.module, hit.write.site),
+        ) else {
+            return false;
+        };
+        // The same table and key: one constant, or one parameter of the
+        // function (the same value in one run of it).
+        let same_value = |a: &Val, b: &Val| {
+            a == b
+                && match a {
+                    Val::Set(s) => {
+                        s.len() == 1
+                            && s.iter().all(|t| {
+                                matches!(t, Term::Param(_) | Term::Table(_)) || constant(t)
+                            })
+                    }
+                    Val::Any => false,
+                }
+        };
+        if r.args.len() < 3
+            || wr.args.len() < 3
+            || !same_value(&r.args[0], &wr.args[0])
+            || !same_value(&r.args[1], &wr.args[1])
+        {
+            return false;
+        }
+        let (Some((rp, d)), Some((wp, e))) = (plain_add(&r.args[2]), plain_add(&wr.args[2])) else {
+            return false;
+        };
+        if d == 0 || rp != wp || e.checked_neg() != Some(d) {
+            return false;
+        }
+        // Every write of the table only adds constants, or inserts anew.
+        let ctx = w.global_ctx(read.unit);
+        let Some((_, Item::TableKey { table, .. })) = w.item_at(read.category, read.origin, &ctx)
+        else {
+            return false;
+        };
+        w.writes
+            .iter()
+            .filter(|(c, ..)| *c == read.category)
+            .filter(|(_, _, _, witem, _)| match witem {
+                Item::TableKey { table: t, .. } => table.may_equal_narrow(t),
+                _ => true,
+            })
+            .all(|(_, o, _, _, args)| match self.mfa_at(*o) {
+                Some(m) if m.module == "ets" && m.name == "insert_new" => true,
+                Some(m) if m.module == "ets" && m.name == "update_counter" => {
+                    args.get(2).and_then(plain_add).is_some()
+                }
+                _ => false,
+            })
     }
 
     /// Every table the hit's item may be was made by code that runs only
@@ -739,6 +832,33 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             path,
             limits: Default::default(),
         }
+    }
+}
+
+/// A term with no unknown part (no parameter, identity or wildcard).
+fn constant(t: &Term) -> bool {
+    match t {
+        Term::Atom(_) | Term::Int(_) | Term::Str(_) => true,
+        Term::List(ts) | Term::Tuple(ts) => ts.iter().all(constant),
+        _ => false,
+    }
+}
+
+/// The operation of an `ets:update_counter` that adds a constant with no
+/// threshold: `Incr` (position `None`: the one after the key) or
+/// `{Pos, Incr}`; `None` for any other (a threshold, a list of
+/// operations, a value not known).
+fn plain_add(v: &Val) -> Option<(Option<i64>, i64)> {
+    let Val::Set(s) = v else {
+        return None;
+    };
+    match &s[..] {
+        [Term::Int(i)] => Some((None, *i)),
+        [Term::Tuple(ts)] => match ts.as_slice() {
+            [Term::Int(p), Term::Int(i)] => Some((Some(*p), *i)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

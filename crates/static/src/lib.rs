@@ -859,6 +859,48 @@ mod tests {
     }
 
     #[test]
+    fn a_reservation_given_back_is_no_lost_update() {
+        // acquire/2 takes a slot with an atomic add and gives it back when
+        // the count it got is over the limit (lines 5-8).
+        let make = |give_back: &str, extra: &str| {
+            check(&format!(
+                "-module(t).\n-export([setup/0, acquire/2, release/1, other/1]).\n\
+                 setup() -> ets:new(t, [named_table, public]).\n\
+                 acquire(K, Max) ->\n    N = ets:update_counter(t, K, {{2, 1}}, {{K, 0}}),\n\
+                 \x20   if N =< Max -> ok;\n\
+                 \x20      true -> ets:update_counter(t, K, {give_back}), busy end.\n\
+                 release(K) -> ets:update_counter(t, K, {{2, -1}}).\n\
+                 other(K) -> {extra}.\n"
+            ))
+        };
+        assert_eq!(make("{2, -1}", "K"), vec![]);
+        // A second add decided on the count is no give-back: two callers
+        // that both saw a count under the limit both add.
+        assert_eq!(make("{2, 1}", "K"), vec![("ets", 5, 7)]);
+        // An amount that depends on the read.
+        assert_eq!(make("{2, -N}", "K"), vec![("ets", 5, 7)]);
+        // A delete between the add and the give-back makes it raise; a
+        // threshold or an insert lands it on another count.
+        for other in [
+            "ets:delete(t, K)",
+            "ets:update_counter(t, K, {2, -1, 0, 0})",
+            "ets:insert(t, {K, 0})",
+        ] {
+            assert!(make("{2, -1}", other).contains(&("ets", 5, 7)), "{other}");
+        }
+        // A plain read, then an add within the checked bound: both callers
+        // may see room for one more.
+        let checked = check(
+            "-module(t).\n-export([setup/0, acquire/2]).\n\
+             setup() -> ets:new(t, [named_table, public]).\n\
+             acquire(K, Max) ->\n    N = ets:lookup_element(t, K, 2),\n\
+             \x20   if N < Max -> ets:update_counter(t, K, {2, 1}), ok;\n\
+             \x20      true -> busy end.\n",
+        );
+        assert_eq!(checked, vec![("ets", 5, 6)]);
+    }
+
+    #[test]
     fn a_helper_read_returning_into_one_server_is_serialised() {
         // `get/1` is exported and may run anywhere, but this path returns
         // from it into the server's callback: the server runs it all.

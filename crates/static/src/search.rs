@@ -454,10 +454,15 @@ impl World<'_, '_> {
     /// [`World::dep`] computed for one search alone.
     fn dep_unshared(&self, unit: UnitId, src: CallSiteId) -> Arc<DepInfo> {
         let func = self.units.unit_function(unit);
+        let module = self.units.unit(unit).module;
+        let raises = self
+            .site_mfa(Origin { module, site: src })
+            .is_some_and(crate::catalog::raises_when_absent);
         Arc::new(dependent(
             &func.body,
             self.units.unit(unit).clauses(func),
             src,
+            raises,
         ))
     }
 
