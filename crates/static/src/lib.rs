@@ -16,7 +16,8 @@
 //!   serialized).
 //! - [`Suspect`]: `id` (`R001:ct_master:238:240`: code, read module, read
 //!   line, [write module,] write line; `:cRC:WC` columns appended only when
-//!   that is not unique), `category`, `code`, `read`/`write` ([`Access`]:
+//!   that is not unique; `:w:M:L` the [`Window`] when one read and write
+//!   have several), `category`, `code`, `read`/`write` ([`Access`]:
 //!   `call` `"erlang:whereis/1"`, `module`, `site` (the `CallSiteId` within
 //!   `module`), `function` (`mod:f/2` or `mod:'-f/2-fun-0-'/0`),
 //!   `file`/`line`/`column` from `program.sources.location`; `span` is kept
@@ -57,7 +58,9 @@
 //! - Dependence ([`depend`]): a write counts only if it depends on the read's
 //!   value (data, or control: inside a clause the read selects, after a
 //!   match that fails otherwise, in a catch its failure reaches).
-//!   `N = value(K), reset(K)` is no race.
+//!   `N = value(K), reset(K)` is no race; but after a read that raises
+//!   for an absent item (`ets:lookup_element/3`), what follows runs only
+//!   if the item was there, and depends on it.
 //! - Search ([`search`]): forward from every read over pruned CFGs
 //!   ([`cfg`](mod@cfg)), entering callees with their call-site context (only the
 //!   clauses their arguments may run, [`feasible`]), returning to callers a
@@ -66,7 +69,13 @@
 //!   new process's code and `gen_server:call` into `handle_call/3`. Calls
 //!   deeper than [`search::MAX_ENTER`] are answered from shared summaries.
 //!   A fun call runs only the funs that flow to it ([`invoke`]). Every limit
-//!   that ends a path or cuts the search is counted ([`Limits`]).
+//!   that ends a path or cuts the search is counted ([`Limits`]). A write
+//!   is hit once per window (the function where the read's value meets
+//!   it: the read's own or a caller returned to), so `get`/`set` helpers
+//!   used by several functions give one suspect per function; a pair's
+//!   further windows are kept when the write is at most
+//!   [`search::MAX_ASCEND`] calls below the window and not reached through
+//!   the code that read, and a window in test code is a test pair.
 //! - Filters ([`assemble`]), each for a reason that holds on every
 //!   execution: a table no other process can write (protected or private,
 //!   never given away; unless the path crosses a server request); a pair
@@ -86,7 +95,9 @@
 //!   every write of the item holds ([`locks`]); an `ets:insert_new` whose
 //!   result selects a `case` clause (it never overwrites); an
 //!   `ets:update_counter` after an `ets:member` check when nothing removes
-//!   objects from the table; `spawn`+`register` whose new
+//!   objects from the table; an `ets:update_counter` that gives back
+//!   exactly what the `ets:update_counter` read added (a reservation),
+//!   when every write of the table adds a constant with no threshold; `spawn`+`register` whose new
 //!   process blocks in a `receive` first; a pair whose read and every
 //!   write of its item run once for one root ([`process::Root`]: the
 //!   `init/1` of a server started only under constant names, or the code
