@@ -7,7 +7,7 @@
 
 is_running(Service) ->
     case whereis(Service) of
-%%       ^^^^^^^ R001 #1 read: registry <Service>, reached from svc_sup:ensure/1
+%%       ^^^^^^^ R001 #1 #2 read: registry <Service>, reached from svc_sup:ensure/1 (#1) and test/0 (#2)
         undefined -> false;
         Pid -> {true, Pid}
     end.
@@ -15,7 +15,7 @@ is_running(Service) ->
 launch(Service) ->
     Pid = spawn(fun() -> service_loop(Service, 0) end),
     try register(Service, Pid) of
-%%      ^^^^^^^^ R001 #1 write: raises badarg; the exit below turns it into a crash
+%%      ^^^^^^^^ R001 #1 #2 write: raises badarg; the exit below turns it into a crash
         true -> {ok, Pid}
     catch
         error:badarg ->

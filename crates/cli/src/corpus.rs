@@ -56,6 +56,10 @@ pub struct Expected {
     pub write_file: Option<String>,
     pub write_line: u32,
     pub write_call: Option<String>,
+    /// The window (`module:line`, where the read's value arrives in the
+    /// function that makes the read-modify-write) when one read and write
+    /// pair has several.
+    pub window: Option<String>,
     pub verdict: String,
     pub consequence: Option<String>,
     /// For an unconfirmed suspect: the kind of reason expected
@@ -162,6 +166,9 @@ fn row_matches(e: &Expected, s: &Suspect, dir: &Path) -> bool {
         && e.write_call
             .as_ref()
             .is_none_or(|call| *call == s.write.call)
+        && e.window
+            .as_ref()
+            .is_none_or(|w| *w == format!("{}:{}", s.window.module, s.window.line))
 }
 
 /// Runs the corpus and compares; the rows in manifest order, then extras.

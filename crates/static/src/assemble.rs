@@ -13,7 +13,9 @@ use crate::message::{message, render_call};
 use crate::ops::{Item, may_alias, may_alias_narrow};
 use crate::search::{Hit, Read, World};
 use crate::spawn_register::Blocking;
-use crate::suspect::{Access, ArgHint, Category, Entry, Hop, HopKind, Resource, Suspect, ValueSet};
+use crate::suspect::{
+    Access, ArgHint, Category, Entry, Hop, HopKind, Resource, Suspect, ValueSet, Window,
+};
 use crate::units::FnId;
 use crate::values::{Origin, Term, UnitId, Val, quote_atom, render_term};
 
@@ -91,6 +93,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 (!self.w.tables.maybe_public(&t) && !self.crosses_requests(hit))
                     || self.guarded_insert(hit.write_unit, hit.write)
                     || self.counted_after_check(read, hit)
+                    || self.reservation_given_back(read, hit)
             }
             _ => false,
         }
@@ -349,6 +352,98 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 _ => true,
             })
             .any(|(_, o, ..)| removes(*o))
+    }
+
+    /// A reservation given back: the read is an `ets:update_counter` that
+    /// adds a constant `d` (its answer is the object after its own change,
+    /// made atomically with the read: there is no earlier value to go
+    /// stale), and the write, in the same run of the same function on the
+    /// same table and key, adds exactly `-d`, a constant too, so what it
+    /// does does not depend on anything read (acquire a slot, and give it
+    /// back when the count it got is over the limit). Whatever other
+    /// processes do between the two, the reader's choice was made on a
+    /// count that held its own reservation, and the give-back only undoes
+    /// that reservation.
+    ///
+    /// That holds only when every write of the program to the table adds
+    /// a constant with no threshold (such adds commute, so none is lost
+    /// and none is clamped differently) or inserts a key only if it is
+    /// absent: a delete would make the give-back raise `badarg`, an insert
+    /// or a threshold would make it land on another count than the one it
+    /// reserved.
+    ///
+    /// A check that is a plain read (`lookup_element`, then an update
+    /// within the checked bound) reserves nothing and stays a suspect; so
+    /// does a second add decided on the count (it is no give-back).
+    fn reservation_given_back(&self, read: &Read, hit: &Hit) -> bool {
+        let w = self.w;
+        let is_update_counter = |o: Origin| {
+            self.mfa_at(o).is_some_and(|m| {
+                m.module == "ets" && m.name == "update_counter" && matches!(m.arity, 3 | 4)
+            })
+        };
+        // Read and write in one frame of one function: nothing but the
+        // read and the write on the path.
+        if !is_update_counter(read.origin)
+            || !is_update_counter(hit.write)
+            || hit.write_unit != read.unit
+            || hit.hops.len() != 2
+        {
+            return false;
+        }
+        let (Some(r), Some(wr)) = (
+            w.flow.site(read.origin.module, read.origin.site),
+            w.flow.site(hit.write.module, hit.write.site),
+        ) else {
+            return false;
+        };
+        // The same table and key: one constant, or one parameter of the
+        // function (the same value in one run of it).
+        let same_value = |a: &Val, b: &Val| {
+            a == b
+                && match a {
+                    Val::Set(s) => {
+                        s.len() == 1
+                            && s.iter().all(|t| {
+                                matches!(t, Term::Param(_) | Term::Table(_)) || constant(t)
+                            })
+                    }
+                    Val::Any => false,
+                }
+        };
+        if r.args.len() < 3
+            || wr.args.len() < 3
+            || !same_value(&r.args[0], &wr.args[0])
+            || !same_value(&r.args[1], &wr.args[1])
+        {
+            return false;
+        }
+        let (Some((rp, d)), Some((wp, e))) = (plain_add(&r.args[2]), plain_add(&wr.args[2])) else {
+            return false;
+        };
+        if d == 0 || rp != wp || e.checked_neg() != Some(d) {
+            return false;
+        }
+        // Every write of the table only adds constants, or inserts anew.
+        let ctx = w.global_ctx(read.unit);
+        let Some((_, Item::TableKey { table, .. })) = w.item_at(read.category, read.origin, &ctx)
+        else {
+            return false;
+        };
+        w.writes
+            .iter()
+            .filter(|(c, ..)| *c == read.category)
+            .filter(|(_, _, _, witem, _)| match witem {
+                Item::TableKey { table: t, .. } => table.may_equal_narrow(t),
+                _ => true,
+            })
+            .all(|(_, o, _, _, args)| match self.mfa_at(*o) {
+                Some(m) if m.module == "ets" && m.name == "insert_new" => true,
+                Some(m) if m.module == "ets" && m.name == "update_counter" => {
+                    args.get(2).and_then(plain_add).is_some()
+                }
+                _ => false,
+            })
     }
 
     /// Every table the hit's item may be was made by code that runs only
@@ -675,7 +770,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
         let units = w.units;
         let read_acc = self.access(read.unit, read.origin);
         let write_acc = self.access(hit.write_unit, hit.write);
-        let path = hit
+        let path: Vec<Hop> = hit
             .hops
             .iter()
             .map(|h| {
@@ -711,7 +806,20 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
                 .unwrap_or_else(|| read_acc.file.clone());
             format!(" in {} on line {}", name, read_acc.line)
         };
+        // The value arrives in the window at the last return hop (the
+        // path climbs first, then goes down into calls), else at the read.
+        let window = match hit.hops.iter().rposition(|h| h.kind == HopKind::Return) {
+            Some(i) => Window {
+                module: units.module(hit.hops[i].origin.module).name.clone(),
+                line: path[i].line,
+            },
+            None => Window {
+                module: read_acc.module.clone(),
+                line: read_acc.line,
+            },
+        };
         Suspect {
+            window,
             id: String::new(),
             category: read.category,
             code: read.category.code(),
@@ -724,6 +832,33 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             path,
             limits: Default::default(),
         }
+    }
+}
+
+/// A term with no unknown part (no parameter, identity or wildcard).
+fn constant(t: &Term) -> bool {
+    match t {
+        Term::Atom(_) | Term::Int(_) | Term::Str(_) => true,
+        Term::List(ts) | Term::Tuple(ts) => ts.iter().all(constant),
+        _ => false,
+    }
+}
+
+/// The operation of an `ets:update_counter` that adds a constant with no
+/// threshold: `Incr` (position `None`: the one after the key) or
+/// `{Pos, Incr}`; `None` for any other (a threshold, a list of
+/// operations, a value not known).
+fn plain_add(v: &Val) -> Option<(Option<i64>, i64)> {
+    let Val::Set(s) = v else {
+        return None;
+    };
+    match &s[..] {
+        [Term::Int(i)] => Some((None, *i)),
+        [Term::Tuple(ts)] => match ts.as_slice() {
+            [Term::Int(p), Term::Int(i)] => Some((Some(*p), *i)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -748,6 +883,7 @@ pub fn finish(mut suspects: Vec<Suspect>) -> Vec<Suspect> {
             a.write.line,
             a.write.column,
             a.category,
+            &a.window,
         )
             .cmp(&(
                 &b.read.file,
@@ -757,6 +893,7 @@ pub fn finish(mut suspects: Vec<Suspect>) -> Vec<Suspect> {
                 b.write.line,
                 b.write.column,
                 b.category,
+                &b.window,
             ))
     });
     let base: Vec<String> = suspects
@@ -782,19 +919,36 @@ pub fn finish(mut suspects: Vec<Suspect>) -> Vec<Suspect> {
             }
         })
         .collect();
-    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
-    for b in &base {
-        *count.entry(b).or_default() += 1;
+    // Columns tell apart pairs whose lines are shared; the window tells
+    // apart the read-modify-writes of one pair, so a pair with one window
+    // keeps the id it had before windows were told apart.
+    let pair = |s: &Suspect| {
+        (
+            s.category,
+            s.read.module.clone(),
+            s.read.site,
+            s.write.module.clone(),
+            s.write.site,
+        )
+    };
+    let mut pairs: BTreeMap<&str, BTreeSet<_>> = BTreeMap::new();
+    let mut windows: BTreeMap<_, usize> = BTreeMap::new();
+    for (b, s) in base.iter().zip(&suspects) {
+        pairs.entry(b).or_default().insert(pair(s));
+        *windows.entry(pair(s)).or_default() += 1;
     }
     let ids: Vec<String> = base
         .iter()
         .zip(&suspects)
         .map(|(b, s)| {
-            if count[b.as_str()] > 1 {
-                format!("{b}:c{}:{}", s.read.column, s.write.column)
-            } else {
-                b.clone()
+            let mut id = b.clone();
+            if pairs[b.as_str()].len() > 1 {
+                id = format!("{id}:c{}:{}", s.read.column, s.write.column);
             }
+            if windows[&pair(s)] > 1 {
+                id = format!("{id}:w:{}:{}", s.window.module, s.window.line);
+            }
+            id
         })
         .collect();
     for (s, id) in suspects.iter_mut().zip(ids) {

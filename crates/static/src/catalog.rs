@@ -489,6 +489,21 @@ const GLOBAL_NAME: Shape = S::ScopedName {
     scope: "global",
 };
 
+/// Reads that raise (`badarg`) when the item they read is absent, instead
+/// of answering that it is: code after one runs only when the item was
+/// there, as after a match on a lookup's answer. (`ets:update_counter/3`
+/// raises too, but it writes what it read in the same step: what follows
+/// acts on a fresh count, not on a stale look.)
+static RAISE_WHEN_ABSENT: &[(&str, &str, u32)] =
+    &[("ets", "lookup_element", 3), ("persistent_term", "get", 1)];
+
+/// Whether `mfa` is one of the reads that raise for an absent item.
+pub fn raises_when_absent(mfa: &MFA) -> bool {
+    RAISE_WHEN_ABSENT
+        .iter()
+        .any(|&(m, f, a)| mfa.module == m && mfa.name == f && mfa.arity == a)
+}
+
 /// Every operation on shared state the pass knows.
 pub static OPS: &[Op] = &[
     // R001: the local registry.

@@ -1,7 +1,9 @@
 //! Dependence on a read: which later calls of a unit depend on the value a
 //! call site returned, by data (an argument computed from it) or by control
 //! (inside a `case`/`if`/`receive` clause chosen by it, or after a match or
-//! a clause that fails or exits unless it has a given value).
+//! a clause that fails or exits unless it has a given value, or after the
+//! call itself when it raises for an absent item: `ets:lookup_element/3`
+//! is `[{_, V}] = ets:lookup(T, K)` written shorter).
 //!
 //! A write races with a read only when it depends on it: `N = value(K),
 //! reset(K)` reads and writes but never acts on what it read.
@@ -20,11 +22,15 @@ pub struct DepInfo {
     pub ret: bool,
 }
 
-/// Dependence on `source`'s result within a unit made of `clauses`.
-pub fn dependent(body: &Body, clauses: &[ClauseId], source: CallSiteId) -> DepInfo {
+/// Dependence on `source`'s result within a unit made of `clauses`;
+/// `raises`: the source call raises when what it reads is absent
+/// ([`crate::catalog::raises_when_absent`]), so what follows it runs only
+/// when the item was there.
+pub fn dependent(body: &Body, clauses: &[ClauseId], source: CallSiteId, raises: bool) -> DepInfo {
     let mut d = Dep {
         body,
         source,
+        raises,
         tainted: vec![false; body.var_count()],
         ctrl: false,
         seen: false,
@@ -44,6 +50,8 @@ pub fn dependent(body: &Body, clauses: &[ClauseId], source: CallSiteId) -> DepIn
 struct Dep<'a> {
     body: &'a Body,
     source: CallSiteId,
+    /// The source raises for an absent item.
+    raises: bool,
     tainted: Vec<bool>,
     /// Evaluation is under control dependence.
     ctrl: bool,
@@ -235,6 +243,10 @@ impl Dep<'_> {
                 t |= self.exprs(args);
                 if *site == self.source {
                     self.seen = true;
+                    if self.raises {
+                        // What follows runs only if it did not raise.
+                        self.ctrl = true;
+                    }
                     return true;
                 }
                 if t || self.ctrl {
@@ -347,6 +359,11 @@ mod tests {
     /// The functions called in `f/1` that depend on its call of `src/0`,
     /// sorted, and whether its result does.
     fn deps(body_src: &str) -> (Vec<String>, bool) {
+        deps_raising(body_src, false)
+    }
+
+    /// [`deps`] with `src/0` taken to raise when its item is absent.
+    fn deps_raising(body_src: &str, raises: bool) -> (Vec<String>, bool) {
         let src = format!("-module(t).\nf(X) ->\n{body_src}.\nsrc() -> 1. w(_) -> 1. o() -> 1.\n");
         let program = load_source("t.erl", &src);
         let m = program.module("t").expect("module");
@@ -361,7 +378,7 @@ mod tests {
             .map(|i| CallSiteId(i as u32))
             .find(|&s| name(s) == "src")
             .expect("a call of src/0");
-        let d = dependent(&f.body, &f.clauses, source);
+        let d = dependent(&f.body, &f.clauses, source, raises);
         let mut sites: Vec<String> = d.sites.iter().map(|&s| name(s)).collect();
         sites.sort();
         (sites, d.ret)
@@ -389,6 +406,17 @@ mod tests {
             deps("case src() of 1 -> ok; _ -> exit(no) end, w(X)"),
             (vec!["exit".to_string(), "w".to_string()], true)
         );
+    }
+
+    #[test]
+    fn after_a_read_that_raises_for_an_absent_item_everything_depends() {
+        // As after `[{_, V}] = ets:lookup(T, K)`: the write runs only if
+        // the item was there.
+        assert_eq!(
+            deps_raising("_ = src(), w(X)", true),
+            (vec!["w".to_string()], true)
+        );
+        assert_eq!(deps_raising("_ = src(), w(X)", false), (vec![], false));
     }
 
     #[test]

@@ -16,7 +16,8 @@
 //!   serialized).
 //! - [`Suspect`]: `id` (`R001:ct_master:238:240`: code, read module, read
 //!   line, [write module,] write line; `:cRC:WC` columns appended only when
-//!   that is not unique), `category`, `code`, `read`/`write` ([`Access`]:
+//!   that is not unique; `:w:M:L` the [`Window`] when one read and write
+//!   have several), `category`, `code`, `read`/`write` ([`Access`]:
 //!   `call` `"erlang:whereis/1"`, `module`, `site` (the `CallSiteId` within
 //!   `module`), `function` (`mod:f/2` or `mod:'-f/2-fun-0-'/0`),
 //!   `file`/`line`/`column` from `program.sources.location`; `span` is kept
@@ -57,7 +58,9 @@
 //! - Dependence ([`depend`]): a write counts only if it depends on the read's
 //!   value (data, or control: inside a clause the read selects, after a
 //!   match that fails otherwise, in a catch its failure reaches).
-//!   `N = value(K), reset(K)` is no race.
+//!   `N = value(K), reset(K)` is no race; but after a read that raises
+//!   for an absent item (`ets:lookup_element/3`), what follows runs only
+//!   if the item was there, and depends on it.
 //! - Search ([`search`]): forward from every read over pruned CFGs
 //!   ([`cfg`](mod@cfg)), entering callees with their call-site context (only the
 //!   clauses their arguments may run, [`feasible`]), returning to callers a
@@ -66,7 +69,13 @@
 //!   new process's code and `gen_server:call` into `handle_call/3`. Calls
 //!   deeper than [`search::MAX_ENTER`] are answered from shared summaries.
 //!   A fun call runs only the funs that flow to it ([`invoke`]). Every limit
-//!   that ends a path or cuts the search is counted ([`Limits`]).
+//!   that ends a path or cuts the search is counted ([`Limits`]). A write
+//!   is hit once per window (the function where the read's value meets
+//!   it: the read's own or a caller returned to), so `get`/`set` helpers
+//!   used by several functions give one suspect per function; a pair's
+//!   further windows are kept when the write is at most
+//!   [`search::MAX_ASCEND`] calls below the window and not reached through
+//!   the code that read, and a window in test code is a test pair.
 //! - Filters ([`assemble`]), each for a reason that holds on every
 //!   execution: a table no other process can write (protected or private,
 //!   never given away; unless the path crosses a server request); a pair
@@ -86,7 +95,9 @@
 //!   every write of the item holds ([`locks`]); an `ets:insert_new` whose
 //!   result selects a `case` clause (it never overwrites); an
 //!   `ets:update_counter` after an `ets:member` check when nothing removes
-//!   objects from the table; `spawn`+`register` whose new
+//!   objects from the table; an `ets:update_counter` that gives back
+//!   exactly what the `ets:update_counter` read added (a reservation),
+//!   when every write of the table adds a constant with no threshold; `spawn`+`register` whose new
 //!   process blocks in a `receive` first; a pair whose read and every
 //!   write of its item run once for one root ([`process::Root`]: the
 //!   `init/1` of a server started only under constant names, or the code
@@ -142,7 +153,7 @@ use rustc_hash::FxHashSet;
 
 pub use suspect::{
     Access, Analysis, ArgHint, Category, Entry, Hop, HopKind, Limits, Resource, ResourceKind,
-    Stats, Suspect, ValueSet,
+    Stats, Suspect, ValueSet, Window,
 };
 
 use crate::catalog::CatSet;
@@ -386,7 +397,8 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
         ..Stats::default()
     };
     let mut suspects = Vec::new();
-    let mut seen: FxHashSet<(Category, Origin, Origin)> = FxHashSet::default();
+    let mut seen: FxHashSet<(Category, Origin, Origin, UnitId)> = FxHashSet::default();
+    let mut pairs: FxHashSet<(Category, Origin, Origin)> = FxHashSet::default();
     for (read, outcome) in reads.iter().zip(&outcomes) {
         if !outcome.limits.is_zero() {
             stats.truncated_searches += outcome.limits.budget;
@@ -399,7 +411,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
                 .add(&outcome.limits);
         }
         for hit in &outcome.hits {
-            if !seen.insert((read.category, read.origin, hit.write)) {
+            if !seen.insert((read.category, read.origin, hit.write, hit.base_unit)) {
                 continue;
             }
             // An atomic read-and-write (`ets:update_counter/3`) against
@@ -408,8 +420,25 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
                 continue;
             }
             let in_tests = |u: UnitId| units.test_modules[units.unit(u).module as usize];
-            if !opts.include_tests && (in_tests(read.unit) || in_tests(hit.write_unit)) {
+            // A window in test code is the test's own read-modify-write
+            // through the library's helpers.
+            if !opts.include_tests
+                && (in_tests(read.unit) || in_tests(hit.write_unit) || in_tests(hit.base_unit))
+            {
                 stats.test_pairs += 1;
+                continue;
+            }
+            // The pair's first window (the nearest, as the search met it) is
+            // always looked at. A further window is a read-modify-write of
+            // its own when its function calls down to the write as near as
+            // the read may be above it (a read helper, then a write helper),
+            // and not through the code that read (a recursion, the next
+            // turn of a loop, whose own window it is); one that calls into
+            // code doing some write deep down is the same pair again.
+            if !pairs.insert((read.category, read.origin, hit.write))
+                && (hit.calls_below_window() > usize::from(search::MAX_ASCEND)
+                    || hit.reenters_way_up())
+            {
                 continue;
             }
             if assembler.filtered(read, hit) {
@@ -841,6 +870,48 @@ mod tests {
     }
 
     #[test]
+    fn a_reservation_given_back_is_no_lost_update() {
+        // acquire/2 takes a slot with an atomic add and gives it back when
+        // the count it got is over the limit (lines 5-8).
+        let make = |give_back: &str, extra: &str| {
+            check(&format!(
+                "-module(t).\n-export([setup/0, acquire/2, release/1, other/1]).\n\
+                 setup() -> ets:new(t, [named_table, public]).\n\
+                 acquire(K, Max) ->\n    N = ets:update_counter(t, K, {{2, 1}}, {{K, 0}}),\n\
+                 \x20   if N =< Max -> ok;\n\
+                 \x20      true -> ets:update_counter(t, K, {give_back}), busy end.\n\
+                 release(K) -> ets:update_counter(t, K, {{2, -1}}).\n\
+                 other(K) -> {extra}.\n"
+            ))
+        };
+        assert_eq!(make("{2, -1}", "K"), vec![]);
+        // A second add decided on the count is no give-back: two callers
+        // that both saw a count under the limit both add.
+        assert_eq!(make("{2, 1}", "K"), vec![("ets", 5, 7)]);
+        // An amount that depends on the read.
+        assert_eq!(make("{2, -N}", "K"), vec![("ets", 5, 7)]);
+        // A delete between the add and the give-back makes it raise; a
+        // threshold or an insert lands it on another count.
+        for other in [
+            "ets:delete(t, K)",
+            "ets:update_counter(t, K, {2, -1, 0, 0})",
+            "ets:insert(t, {K, 0})",
+        ] {
+            assert!(make("{2, -1}", other).contains(&("ets", 5, 7)), "{other}");
+        }
+        // A plain read, then an add within the checked bound: both callers
+        // may see room for one more.
+        let checked = check(
+            "-module(t).\n-export([setup/0, acquire/2]).\n\
+             setup() -> ets:new(t, [named_table, public]).\n\
+             acquire(K, Max) ->\n    N = ets:lookup_element(t, K, 2),\n\
+             \x20   if N < Max -> ets:update_counter(t, K, {2, 1}), ok;\n\
+             \x20      true -> busy end.\n",
+        );
+        assert_eq!(checked, vec![("ets", 5, 6)]);
+    }
+
+    #[test]
     fn a_helper_read_returning_into_one_server_is_serialised() {
         // `get/1` is exported and may run anywhere, but this path returns
         // from it into the server's callback: the server runs it all.
@@ -1048,10 +1119,95 @@ mod tests {
         }
         // The same write not depending on the read.
         assert_eq!(
-            dependence(read_bare, "ets:insert(t, #r{k = K, n = 0})"),
+            dependence("V = ets:lookup(t, K)", "ets:insert(t, #r{k = K, n = 0})"),
             vec![]
         );
+        // ... unless the read raises for an absent object: the write then
+        // runs only when it was there, as after a match on a lookup.
+        assert_eq!(
+            dependence(read_bare, "ets:insert(t, #r{k = K, n = 0})"),
+            vec![("ets", 6, 7)]
+        );
         let _ = read;
+    }
+
+    /// Ids of the suspects of `src` (one module, `t.erl`).
+    fn ids(src: &str) -> Vec<String> {
+        let program = load_source("t.erl", src);
+        let a = find_suspects(&program, &StaticOptions::default());
+        a.suspects.iter().map(|s| s.id.clone()).collect()
+    }
+
+    /// `get/0` and `set/1` helpers over one persistent term (lines 3 and
+    /// 4), used by the functions in `users` (from line 5 on).
+    fn helpers(users: &str) -> String {
+        format!(
+            "-module(t).\n-export([add/1, drop/1, reset/0]).\n\
+             get() -> persistent_term:get(k, []).\n\
+             set(L) -> persistent_term:put(k, L).\n{users}"
+        )
+    }
+
+    #[test]
+    fn each_window_of_a_helper_pair_is_its_own_suspect() {
+        // One function reading through get/0 and writing through set/1:
+        // one window, today's id.
+        let one = helpers("add(X) -> L = get(), set([X | L]).\ndrop(_) -> ok.\nreset() -> ok.\n");
+        assert_eq!(ids(&one), vec!["R006:t:3:4"]);
+        // Two functions doing it: two lost updates, each fixed where it
+        // is, each with the line where its read's value arrives.
+        let two = helpers(
+            "add(X) -> L = get(), set([X | L]).\n\
+             drop(X) ->\n    L = get(),\n    set(lists:delete(X, L)).\n\
+             reset() -> set([]).\n",
+        );
+        assert_eq!(ids(&two), vec!["R006:t:3:4:w:t:5", "R006:t:3:4:w:t:7"]);
+        // Each suspect is entered through its own window.
+        let program = load_source("t.erl", &two);
+        let a = find_suspects(&program, &StaticOptions::default());
+        let entries: Vec<Vec<String>> = a
+            .suspects
+            .iter()
+            .map(|s| s.entries.iter().map(|e| e.mfa.to_string()).collect())
+            .collect();
+        assert_eq!(entries, vec![vec!["t:add/1"], vec!["t:drop/1"]]);
+    }
+
+    #[test]
+    fn a_window_only_reaching_the_write_deep_down_or_again_is_the_same_pair() {
+        // add/1 is the read-modify-write; drop/1 reads, then calls into a
+        // chain four calls deep that ends in the write: not a window of
+        // its own (the pair is reported once, from its nearest window).
+        let deep = helpers(
+            "add(X) -> L = get(), set([X | L]).\n\
+             drop(X) -> L = get(), a(lists:delete(X, L)).\n\
+             a(L) -> b(L).\nb(L) -> c(L).\nc(L) -> d(L).\nd(L) -> set(L).\n\
+             reset() -> ok.\n",
+        );
+        assert_eq!(ids(&deep), vec!["R006:t:3:4"]);
+        // A loop whose next turn runs the read-modify-write again: the
+        // caller's window reaches the write only through add/1 itself.
+        let again = helpers(
+            "add(X) -> L = get(), set([X | L]).\n\
+             drop(X) -> case add(X) of ok -> ok; _ -> add(X) end.\n\
+             reset() -> ok.\n",
+        );
+        assert_eq!(ids(&again), vec!["R006:t:3:4"]);
+    }
+
+    #[test]
+    fn a_window_in_test_code_is_a_test_pair() {
+        let lib = helpers("add(X) -> L = get(), set([X | L]).\ndrop(_) -> ok.\nreset() -> ok.\n");
+        let suite = "-module(t_tests).\n-export([t/0]).\n\
+                     t() -> L = t:get(), t:set(L).\n";
+        let lib = lib.replace("-export([add/1,", "-export([get/0, set/1, add/1,");
+        let mut program = load_source("src/t.erl", &lib);
+        program.absorb(load_source("test/t_tests.erl", suite));
+        let a = find_suspects(&program, &StaticOptions::default());
+        let ids: Vec<&str> = a.suspects.iter().map(|s| s.id.as_str()).collect();
+        // The library's own window; the test's is counted, not reported.
+        assert_eq!(ids, vec!["R006:t:3:4"]);
+        assert!(a.stats.test_pairs > 0);
     }
 
     #[test]

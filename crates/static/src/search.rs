@@ -8,7 +8,10 @@
 //! read's own function, having no known caller, returns to all its callers
 //! (up to [`MAX_ASCEND`] levels). Spawns and process starts enter the new
 //! process's code without return. Breadth-first, so each write is reached
-//! first by a shortest path, which is the one reported.
+//! first by a shortest path, which is the one reported: one per window, the
+//! function where the read's value meets the write (the read's own, or the
+//! caller above it the path returned to), since a `get`/`set` pair of
+//! helpers used by several functions is a separate read-modify-write in each.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -238,6 +241,41 @@ pub struct Hit {
     pub base_unit: UnitId,
 }
 
+impl Hit {
+    /// Where the path turns from climbing to the window to going down to
+    /// the write: the last `return` hop (the window's call that got the
+    /// read's value), else the read.
+    fn turn(&self) -> usize {
+        self.hops
+            .iter()
+            .rposition(|h| h.kind == HopKind::Return)
+            .unwrap_or(0)
+    }
+
+    /// Calls, requests and process starts on the way from the window down
+    /// to the write.
+    pub fn calls_below_window(&self) -> usize {
+        self.hops[self.turn()..]
+            .iter()
+            .filter(|h| matches!(h.kind, HopKind::Call | HopKind::Serve | HopKind::Spawn))
+            .count()
+    }
+
+    /// The way down from the window to the write enters a function of the
+    /// way up (the read's own, one the path returned through, the window
+    /// itself): the write is made by another run of the code that read (a
+    /// recursion, the next turn of a loop), whose own window holds it.
+    pub fn reenters_way_up(&self) -> bool {
+        let turn = self.turn();
+        let mut up: Vec<UnitId> = vec![self.base_unit];
+        up.extend(self.hops[..=turn].iter().map(|h| h.unit));
+        self.hops[turn..].iter().any(|h| {
+            matches!(h.kind, HopKind::Call | HopKind::Serve | HopKind::Spawn)
+                && h.other.is_some_and(|o| up.contains(&o))
+        })
+    }
+}
+
 pub struct Outcome {
     pub hits: Vec<Hit>,
     /// What cut the search short or ended some of its paths.
@@ -416,10 +454,15 @@ impl World<'_, '_> {
     /// [`World::dep`] computed for one search alone.
     fn dep_unshared(&self, unit: UnitId, src: CallSiteId) -> Arc<DepInfo> {
         let func = self.units.unit_function(unit);
+        let module = self.units.unit(unit).module;
+        let raises = self
+            .site_mfa(Origin { module, site: src })
+            .is_some_and(crate::catalog::raises_when_absent);
         Arc::new(dependent(
             &func.body,
             self.units.unit(unit).clauses(func),
             src,
+            raises,
         ))
     }
 
@@ -453,7 +496,9 @@ struct Search<'w, 'a, 'p> {
     /// Units whose cut summary was counted.
     cut_summaries: FxHashSet<UnitId>,
     hits: Vec<Hit>,
-    hit_sites: FxHashSet<Origin>,
+    /// Writes hit, each with its window ([`Search::window`]): a write is
+    /// reported once per function where the read's value meets it.
+    hit_sites: FxHashSet<(Origin, UnitId)>,
     /// Summaries already checked, by (callee unit, frame whose view of the
     /// read applies): checking one again would find only writes already hit.
     summarized: FxHashSet<(UnitId, u32)>,
@@ -913,6 +958,21 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         crate::feasible::may_run(&func.body, &steps, params, w.limit)
     }
 
+    /// The window of state `s`: the function where the read's value meets
+    /// what `s` does, i.e. the unit of the frame whose view of the read
+    /// applies (the read's own function, or the caller above it the path
+    /// returned to; a callee entered from it belongs to its window). It is
+    /// the path's `base_unit`, found without walking the path.
+    ///
+    /// Each window is its own read-modify-write: `get/1` and `set/2`
+    /// helpers used by several functions give one lost update in each of
+    /// them, fixed where it is, so a write is hit once per window.
+    fn window(&self, s: u32) -> UnitId {
+        let e = self.states[s as usize].entry;
+        let base = self.entries[e as usize].base;
+        self.entries[base as usize].unit
+    }
+
     /// The read as the state `s` sees it: arguments and item.
     fn view(&self, s: u32) -> (Vec<Val>, Item) {
         let e = self.states[s as usize].entry;
@@ -1018,9 +1078,10 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         // The writes this frame's view of the read may alias, in the
         // summary's order (few: most writes touch other items).
         let aliasing = self.aliasing(base, &read_item);
+        let window = self.window(s);
         let mut found: Vec<(u32, usize)> = aliasing
             .iter()
-            .filter(|&&i| !self.hit_sites.contains(&w.writes[i].1))
+            .filter(|&&i| !self.hit_sites.contains(&(w.writes[i].1, window)))
             .filter_map(|&i| summary.at.get(&w.writes[i].1).map(|&p| (p, i)))
             .collect();
         found.sort_unstable();
@@ -1028,7 +1089,7 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             let sw = &summary.writes[p as usize];
             let (_, wo, wu, item, args) = &w.writes[i];
             let chain = &sw.chain;
-            self.hit_sites.insert(*wo);
+            self.hit_sites.insert((*wo, window));
             let (mut hops, base_unit) = self.path(s, unit, origin);
             // Replace the final write hop (at the call) with the chain to the write.
             hops.pop();
@@ -1089,7 +1150,8 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
     fn check_write(&mut self, s: u32, unit: UnitId, origin: Origin, ctx: &[Val]) {
         let w = self.w;
         let (_, writes) = w.site_ops[origin.module as usize][origin.site.index()];
-        if !writes.meets(self.bit) || self.hit_sites.contains(&origin) {
+        let window = self.window(s);
+        if !writes.meets(self.bit) || self.hit_sites.contains(&(origin, window)) {
             return;
         }
         let Some((write_args, write_item)) = w.item_at(self.read.category, origin, ctx) else {
@@ -1099,8 +1161,9 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         if !may_alias(&read_item, &write_item) {
             return;
         }
-        self.hit_sites.insert(origin);
+        self.hit_sites.insert((origin, window));
         let (hops, base_unit) = self.path(s, unit, origin);
+        debug_assert_eq!(base_unit, window);
         self.hits.push(Hit {
             read_args,
             write_args,

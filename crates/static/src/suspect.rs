@@ -144,11 +144,26 @@ impl Limits {
     }
 }
 
+/// Where a read→write pair's read-modify-write happens: the function in
+/// which the read's value meets the write, i.e. the read's own function or
+/// the caller above it that the path returned to (`lager:add_trace/2`
+/// calling a `get` helper, then a `set` helper). One pair of helper
+/// operations used by several functions has one window in each.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Window {
+    /// Module of the window's function.
+    pub module: Name,
+    /// Line where the read's value arrives in it: the call the path
+    /// returned to, or the read itself.
+    pub line: u32,
+}
+
 /// A read→write pair on the same shared item, joined by a control-flow path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Suspect {
     /// Stable: `R001:ct_master:238:240` (category code, module of the read,
-    /// read line, [write module,] write line; `:cC:C` columns when needed).
+    /// read line, [write module,] write line; `:cC:C` columns when needed;
+    /// `:w:M:L` the [`Window`] when the pair has several).
     pub id: String,
     pub category: Category,
     pub code: &'static str,
@@ -164,6 +179,9 @@ pub struct Suspect {
     /// writes); absent when it met none.
     #[serde(skip_serializing_if = "Limits::is_zero")]
     pub limits: Limits,
+    /// The window (also the last `return` hop of `path`, or the read).
+    #[serde(skip)]
+    pub window: Window,
 }
 
 /// Counts of one run.
