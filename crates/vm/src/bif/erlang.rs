@@ -258,14 +258,14 @@ pub fn register(t: &mut Table) {
         parse_float(&String::from_utf8(a[0].as_bytes().ok_or_else(badarg)?).map_err(|_| badarg())?)
     });
     t.pure("erlang", "float_to_list", 1, |a| match &a[0] {
-        Term::Float(f) => Ok(Term::string(&float_to_list_default(*f))),
+        Term::Float(f) => Ok(Term::string(&format::float_to_list_default(*f))),
         _ => Err(badarg()),
     });
     t.pure("erlang", "float_to_list", 2, |a| {
         float_to_opts(&a[0], &a[1]).map(|s| Term::string(&s))
     });
     t.pure("erlang", "float_to_binary", 1, |a| match &a[0] {
-        Term::Float(f) => Ok(Term::binary(float_to_list_default(*f).into_bytes())),
+        Term::Float(f) => Ok(Term::binary(format::float_to_list_default(*f).into_bytes())),
         _ => Err(badarg()),
     });
     t.pure("erlang", "float_to_binary", 2, |a| {
@@ -969,14 +969,6 @@ fn parse_float(s: &str) -> R {
     }
 }
 
-/// `float_to_list/1`: 20 digits after the point in scientific form.
-pub(crate) fn float_to_list_default(f: f64) -> String {
-    let s = format!("{:.20e}", f);
-    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-    let e: i32 = e.parse().unwrap_or(0);
-    format!("{}e{}{:02}", m, if e < 0 { '-' } else { '+' }, e.abs())
-}
-
 fn float_to_opts(v: &Term, opts: &Term) -> Result<String, Term> {
     let Term::Float(f) = v else {
         return Err(badarg());
@@ -998,7 +990,7 @@ fn float_to_opts(v: &Term, opts: &Term) -> Result<String, Term> {
             let n = int_arg(&t[1])?.clamp(0, 253) as usize;
             match t[0].as_atom().map(|a| a.name()) {
                 Some("decimals") => {
-                    let mut s = fixed_decimals(*f, n);
+                    let mut s = format::fixed_decimals(*f, n);
                     if compact && s.contains('.') {
                         while s.ends_with('0') && !s.ends_with(".0") {
                             s.pop();
@@ -1021,50 +1013,7 @@ fn float_to_opts(v: &Term, opts: &Term) -> Result<String, Term> {
             }
         }
     }
-    Ok(float_to_list_default(*f))
-}
-
-/// `N` decimals, rounding half away from zero on the exact binary value (as the BEAM).
-pub(crate) fn fixed_decimals(f: f64, n: usize) -> String {
-    let exact = format!("{:.*}", n + 30, f.abs());
-    let (int_part, frac) = exact.split_once('.').unwrap_or((&exact, ""));
-    let mut digits: Vec<u8> = int_part
-        .bytes()
-        .chain(frac.bytes().take(n))
-        .map(|b| b - b'0')
-        .collect();
-    let next = frac.as_bytes().get(n).map(|b| b - b'0').unwrap_or(0);
-    if next >= 5 {
-        let mut i = digits.len();
-        loop {
-            if i == 0 {
-                digits.insert(0, 1);
-                break;
-            }
-            i -= 1;
-            if digits[i] == 9 {
-                digits[i] = 0;
-            } else {
-                digits[i] += 1;
-                break;
-            }
-        }
-    }
-    let int_len = digits.len() - n;
-    let mut s = String::new();
-    if f.is_sign_negative() && digits.iter().any(|&d| d != 0) {
-        s.push('-');
-    }
-    for d in &digits[..int_len] {
-        s.push((b'0' + d) as char);
-    }
-    if n > 0 {
-        s.push('.');
-        for d in &digits[int_len..] {
-            s.push((b'0' + d) as char);
-        }
-    }
-    s
+    Ok(format::float_to_list_default(*f))
 }
 
 fn bitlist(t: &Term, w: &mut crate::pattern::BitWriter) -> Result<(), Term> {

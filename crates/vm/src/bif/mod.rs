@@ -231,21 +231,16 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
     })
 }
 
-/// A stable 64-bit hash of a text (FNV-1a).
-pub fn hash_text(s: &str) -> u64 {
-    s.bytes().fold(0xcbf29ce484222325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
-    })
-}
+pub use crate::format::hash_text;
 
 /// `float_to_list/1`'s text.
 pub fn erlang_float_to_list(f: f64) -> String {
-    erlang::float_to_list_default(f)
+    crate::format::float_to_list_default(f)
 }
 
 /// Fixed notation with `n` decimals, rounded as the BEAM does.
 pub fn erlang_fixed_decimals(f: f64, n: usize) -> String {
-    erlang::fixed_decimals(f, n)
+    crate::format::fixed_decimals(f, n)
 }
 
 pub fn lookup(module: Atom, name: Atom, arity: u32) -> Option<Bif> {
