@@ -108,6 +108,7 @@
 pub mod arith;
 pub mod atom;
 pub mod bif;
+mod budget;
 pub mod code;
 pub mod ets;
 pub mod event;

@@ -159,7 +159,7 @@ pub struct Vm {
     /// `config.max_step_reductions`).
     pub(crate) step_start: u64,
     /// The running step's state when its watch for a busy loop began.
-    pub(crate) spin: Option<crate::limits::SpinWatch>,
+    pub(crate) spin: Option<crate::process::SpinWatch>,
     roots: u32,
     pub(crate) current: Option<Pid>,
     pub(crate) deferred: Vec<Deferred>,

@@ -27,13 +27,11 @@ use std::path::{Path, PathBuf};
 /// Cycles that stay, each with why. Empty: none.
 const ALLOWED: &[(&[&str], &str)] = &[(
     &[
-        "arith",
         "bif",
         "code",
         "exec",
         "hot_loop",
         "layout",
-        "limits",
         "liveness",
         "match_spec",
         "pattern",
