@@ -1618,7 +1618,7 @@ impl Vm {
                     if !md.prelude {
                         ev.span = md.sites.get(*site as usize).map(|s| s.span);
                     }
-                    if let Some((why, call)) = target.and_then(crate::vm::parked_request) {
+                    if let Some((why, call)) = target.and_then(crate::world::parked_request) {
                         let span = ev.span;
                         return Ok(self.park(p, call, why, span));
                     }

@@ -188,7 +188,7 @@ impl Process {
             yield_in_atomic: false,
             timer: None,
             incoming_timers: Vec::new(),
-            group_leader: Pid(crate::term::SYSTEM_PID_BASE + crate::vm::USER_INDEX),
+            group_leader: Pid(crate::term::SYSTEM_PID_BASE + crate::world::USER_INDEX),
             monitor_tags: BTreeMap::new(),
         }
     }

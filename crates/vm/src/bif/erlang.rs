@@ -701,7 +701,8 @@ pub fn register(t: &mut Table) {
     });
     t.ctx("erlang", "processes", 0, |ctx, _| {
         let me = ctx.pid();
-        let system = (0..crate::vm::SYSTEM.len()).map(|i| Term::Pid(crate::vm::system_pid(i)));
+        let system =
+            (0..crate::world::SYSTEM.len()).map(|i| Term::Pid(crate::world::system_pid(i)));
         let v = system
             .chain(
                 ctx.vm
@@ -847,9 +848,9 @@ pub fn register(t: &mut Table) {
                 Flow::Value(Term::Int(1))
             }
             Some("otp_release") => Flow::Value(Term::string("25")),
-            Some("process_count") => {
-                Flow::Value(Term::Int((ctx.vm.alive + crate::vm::SYSTEM.len()) as i64))
-            }
+            Some("process_count") => Flow::Value(Term::Int(
+                (ctx.vm.alive + crate::world::SYSTEM.len()) as i64,
+            )),
             Some("wordsize") => Flow::Value(Term::Int(8)),
             // What OTP 25's emulator answers on any 64-bit host.
             Some("smp_support" | "threads" | "time_correction") => Flow::Value(Term::bool(true)),
@@ -1723,7 +1724,7 @@ pub(crate) fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             .and_then(|n| ctx.vm.registry.get(&n).copied()),
         _ => return Flow::badarg(),
     };
-    if let Some((why, call)) = target.and_then(crate::vm::parked_request) {
+    if let Some((why, call)) = target.and_then(crate::world::parked_request) {
         return Flow::ParkWith(why, call);
     }
     let text = format!("{} ! {}", format::brief(dest), format::brief(&msg));
@@ -1920,7 +1921,7 @@ fn process_item(ctx: &Ctx<'_>, pid: Pid, item: &str) -> Item {
     if !KNOWN.contains(&item) {
         return Item::Unknown;
     }
-    if let Some(sp) = crate::vm::system_process(pid) {
+    if let Some(sp) = crate::world::system_process(pid) {
         return Item::Value(match item {
             "registered_name" => Term::atom(sp.name),
             "current_function" => mfa(sp.current.0, sp.current.1, sp.current.2),
@@ -1928,7 +1929,7 @@ fn process_item(ctx: &Ctx<'_>, pid: Pid, item: &str) -> Item {
             "status" => Term::atom("waiting"),
             "trap_exit" => Term::bool(true),
             "priority" => Term::atom("normal"),
-            "group_leader" => Term::Pid(crate::vm::system_pid(0)),
+            "group_leader" => Term::Pid(crate::world::system_pid(0)),
             "error_handler" => Term::atom("error_handler"),
             "message_queue_len" | "heap_size" | "total_heap_size" | "stack_size" | "reductions"
             | "memory" => Term::Int(0),
