@@ -21,25 +21,14 @@
 use crate::arith;
 use crate::atom::Atom;
 use crate::bif::{Bif, BifKind};
-use crate::code::{Callee, CodeTable, FnCode, Instr, Target};
-use crate::exec::{
-    FastCall, bind_closure, copy_cons_parts, fast_call, grow_regs, move_slot, take_or_clone,
+use crate::calling::{
+    Cursor, FastCall, bind_closure, copy_cons_parts, fast_call, grow_regs, move_slot, take_or_clone,
 };
+use crate::code::{Callee, CodeTable, Instr, Target};
 use crate::limits::{CONS_WORDS, fresh_words};
 use crate::process::{CHUNK_SLOTS, Frame, Process};
 use crate::term::Term;
 use crate::vm::Vm;
-
-/// Where the interpreter is: the function running in the top frame, and
-/// the frame's base in the register chunk.
-#[derive(Clone, Copy)]
-pub(crate) struct Cursor<'c> {
-    pub f: &'c FnCode,
-    pub module: u32,
-    pub function: u32,
-    pub base: usize,
-    pub pc: usize,
-}
 
 impl Vm {
     /// Run the top frame of `p` from `cur` while its instructions are

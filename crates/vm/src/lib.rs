@@ -109,6 +109,7 @@ pub mod arith;
 pub mod atom;
 pub mod bif;
 mod budget;
+mod calling;
 pub mod code;
 pub mod ets;
 pub mod event;

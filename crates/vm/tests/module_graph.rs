@@ -28,8 +28,8 @@ use std::path::{Path, PathBuf};
 const ALLOWED: &[(&[&str], &str)] = &[(
     &[
         "bif",
+        "calling",
         "code",
-        "exec",
         "hot_loop",
         "layout",
         "liveness",
