@@ -31,8 +31,6 @@ const ALLOWED: &[(&[&str], &str)] = &[(
         "calling",
         "code",
         "hot_loop",
-        "layout",
-        "liveness",
         "match_spec",
         "pattern",
         "process",
