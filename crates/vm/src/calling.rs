@@ -6,8 +6,7 @@
 //! calling convention both loops use for compiled code and pure BIFs).
 
 use crate::atom::Atom;
-use crate::bif::BifKind;
-use crate::code::{Callee, CodeTable, FnCode, Slot, Target};
+use crate::code::{BifKind, Callee, CodeTable, FnCode, PureFn, Slot, Target};
 use crate::process::{CHUNK_SLOTS, Process};
 use crate::term::{Fun, Term};
 
@@ -125,7 +124,7 @@ pub(crate) enum FastCall {
         function: u32,
         closure: Option<Term>,
     },
-    Pure(crate::bif::PureFn),
+    Pure(PureFn),
 }
 
 /// The fast form of a call whose target is compiled code or a pure BIF

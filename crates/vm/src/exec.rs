@@ -8,11 +8,11 @@ use racewit_syntax::ir::{BinOp, CallSiteId, ComprehensionKind};
 
 use crate::arith;
 use crate::atom::Atom;
-use crate::bif::{BifKind, Ctx, Flow};
+use crate::bif::{Ctx, Flow};
 use crate::calling::{
     Cursor, FastCall, bind_closure, copy_cons_parts, fast_call, grow_regs, move_slot, take_or_clone,
 };
-use crate::code::{Callee, CodeTable, FailKind, FnCode, Instr, Slot, Target};
+use crate::code::{BifKind, Callee, CodeTable, FailKind, FnCode, Instr, Slot, Target};
 use crate::event::{
     Access, Class, Event, EventKind, Exception, ProbeFrame, ReceiveProbe, SharedItem,
 };
@@ -352,7 +352,9 @@ impl Vm {
                         Ok(v) => Flow::Value(v),
                         Err(r) => Flow::error(r),
                     },
-                    BifKind::Ctx(f) => self.call_ctx(p, f, &args, None, None)?,
+                    BifKind::Ctx(c) => {
+                        self.call_ctx(p, crate::bif::ctx_fn(c), &args, None, None)?
+                    }
                 };
                 self.finish_flow(code, p, flow, ret, tail, true)
             }
@@ -1524,7 +1526,8 @@ impl Vm {
                                     m.sites.get(*site as usize).map(|s| s.span)
                                 };
                                 let site = Some((m.ir_name.clone(), CallSiteId(*site)));
-                                let flow = self.call_ctx(p, func, &argv, site, span)?;
+                                let flow =
+                                    self.call_ctx(p, crate::bif::ctx_fn(func), &argv, site, span)?;
                                 self.finish_flow(code, p, flow, *dst, *tail, false)
                             }
                         },

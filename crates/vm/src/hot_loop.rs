@@ -20,11 +20,10 @@
 
 use crate::arith;
 use crate::atom::Atom;
-use crate::bif::{Bif, BifKind};
 use crate::calling::{
     Cursor, FastCall, bind_closure, copy_cons_parts, fast_call, grow_regs, move_slot, take_or_clone,
 };
-use crate::code::{Callee, CodeTable, Instr, Target};
+use crate::code::{CodeTable, Instr};
 use crate::limits::{CONS_WORDS, fresh_words};
 use crate::process::{CHUNK_SLOTS, Frame, Process};
 use crate::term::Term;
@@ -634,48 +633,6 @@ impl Vm {
             base,
             pc,
         };
-    }
-}
-
-/// Whether [`Vm::hot_loop`] may run `ins` (it may still leave it to `exec`,
-/// for instance an operator on terms other than small integers): the
-/// general loop does not enter the hot loop for any other instruction.
-#[inline(always)]
-pub(crate) fn may_run(ins: &Instr) -> bool {
-    match ins {
-        Instr::Const { .. }
-        | Instr::Move { .. }
-        | Instr::MoveLast { .. }
-        | Instr::Cons { .. }
-        | Instr::Op { .. }
-        | Instr::OpImm { .. }
-        | Instr::AddImm { .. }
-        | Instr::SubImm { .. }
-        | Instr::MatchInt { .. }
-        | Instr::ReturnIfInt { .. }
-        | Instr::MatchAtom { .. }
-        | Instr::MatchCons { .. }
-        | Instr::Filter { .. }
-        | Instr::Jump(_)
-        | Instr::ListNext { .. }
-        | Instr::AccPush { .. }
-        | Instr::CallCode { .. }
-        | Instr::Return { .. }
-        | Instr::ReturnConst { .. }
-        | Instr::ReturnOp { .. }
-        | Instr::ReturnOpImm { .. } => true,
-        // A BIF with effects, or a call that cannot be made, is `exec`'s.
-        Instr::Call { callee, .. } => !matches!(
-            callee,
-            Callee::Static(
-                Target::Bif(Bif {
-                    kind: BifKind::Ctx(_),
-                    ..
-                }) | Target::Undef { .. }
-                    | Target::Unsupported { .. }
-            )
-        ),
-        _ => false,
     }
 }
 

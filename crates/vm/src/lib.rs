@@ -116,6 +116,7 @@ pub mod event;
 mod exec;
 pub mod format;
 mod hot_loop;
+pub mod image;
 pub use code::layout;
 pub mod library;
 pub mod limits;
@@ -131,7 +132,8 @@ pub mod vm;
 pub mod world;
 
 pub use event::{Access, Class, Event, EventKind, Exception, ReceiveProbe, SharedItem};
+pub use image::Image;
 pub use library::{Libraries, ParkReason};
 pub use process::{ProcName, ProcStatus};
 pub use term::{Pid, Term};
-pub use vm::{Image, Vm, VmConfig, VmError};
+pub use vm::{Vm, VmConfig, VmError};

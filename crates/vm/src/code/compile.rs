@@ -9,10 +9,11 @@ use racewit_syntax::ir::{
 use racewit_syntax::{Span, ir::Program};
 
 use crate::atom::Atom;
-use crate::bif::{self};
 use crate::term::{Bitstr, Term};
 
-use super::instr::{CPat, CSeg, Callee, FailKind, FnCode, GExpr, Instr, Label, Slot, Target};
+use super::instr::{
+    CPat, CSeg, Callee, FailKind, FnCode, GExpr, Instr, Label, Slot, Target, hot_loop_may_run,
+};
 use super::quick::QuickClauses;
 use super::resolve::CodeTable;
 
@@ -256,7 +257,7 @@ impl<'a> FnCompiler<'a> {
                 // the same (`[F(H) | map(F, T)]` unwinding): it counts
                 // for two.
                 hot_run[pc] = RETURN_RUN;
-            } else if crate::hot_loop::may_run(ins) {
+            } else if hot_loop_may_run(ins) {
                 let next = hot_run.get(pc + 1).copied().unwrap_or(0);
                 hot_run[pc] = next.saturating_add(1);
             }
@@ -510,7 +511,11 @@ impl<'a> FnCompiler<'a> {
                 if m == "erlang" && f == "self" && args.is_empty() {
                     return GExpr::SelfPid;
                 }
-                match bif::lookup(Atom::new(m), Atom::new(f), args.len() as u32) {
+                match self
+                    .table
+                    .bifs
+                    .lookup(Atom::new(m), Atom::new(f), args.len() as u32)
+                {
                     Some(b) if b.is_pure() => {
                         GExpr::Call(b, args.iter().map(|&a| self.compile_gexpr(a)).collect())
                     }
@@ -892,7 +897,7 @@ impl<'a> FnCompiler<'a> {
             ir::CallTarget::Local { name, arity: a } => {
                 let name_atom = Atom::new(name);
                 let this = self.table.modules[self.module_index as usize].name;
-                if let Some(b) = bif::lookup(this, name_atom, *a) {
+                if let Some(b) = self.table.bifs.lookup(this, name_atom, *a) {
                     Callee::Static(Target::Bif(b))
                 } else {
                     let m = &self.table.modules[self.module_index as usize];
@@ -900,7 +905,7 @@ impl<'a> FnCompiler<'a> {
                         Some(&fi) => {
                             Callee::Static(m.code_target(self.module_index, fi, name_atom, *a))
                         }
-                        None => match bif::lookup(Atom::ERLANG, name_atom, *a) {
+                        None => match self.table.bifs.lookup(Atom::ERLANG, name_atom, *a) {
                             Some(b) => Callee::Static(Target::Bif(b)),
                             None => Callee::Static(Target::Undef {
                                 module: self.table.modules[self.module_index as usize].name,
@@ -1524,7 +1529,7 @@ impl<'a> FnCompiler<'a> {
             dst: reason,
             elems: vec![tag, remaining].into(),
         });
-        match bif::lookup(Atom::ERLANG, Atom::ERROR, 1) {
+        match self.table.bifs.lookup(Atom::ERLANG, Atom::ERROR, 1) {
             Some(b) => {
                 let t = self.temp();
                 self.emit(Instr::Call {

@@ -6,10 +6,10 @@ use racewit_syntax::Span;
 use racewit_syntax::ir::{BinOp, BinType, CaseKind, ComprehensionKind, UnOp};
 
 use crate::atom::Atom;
-use crate::bif::Bif;
 use crate::library::ParkReason;
 use crate::term::Term;
 
+use super::bifs::{Bif, BifKind};
 use super::quick::QuickClauses;
 
 pub type Slot = u32;
@@ -387,6 +387,48 @@ pub enum GExpr {
     Block(Box<[GExpr]>),
     /// Anything not allowed in a guard: the guard fails.
     Invalid,
+}
+
+/// Whether the hot loop (`Vm::hot_loop`) may run `ins` (it may still leave it to `exec`,
+/// for instance an operator on terms other than small integers): the
+/// general loop does not enter the hot loop for any other instruction.
+#[inline(always)]
+pub(crate) fn hot_loop_may_run(ins: &Instr) -> bool {
+    match ins {
+        Instr::Const { .. }
+        | Instr::Move { .. }
+        | Instr::MoveLast { .. }
+        | Instr::Cons { .. }
+        | Instr::Op { .. }
+        | Instr::OpImm { .. }
+        | Instr::AddImm { .. }
+        | Instr::SubImm { .. }
+        | Instr::MatchInt { .. }
+        | Instr::ReturnIfInt { .. }
+        | Instr::MatchAtom { .. }
+        | Instr::MatchCons { .. }
+        | Instr::Filter { .. }
+        | Instr::Jump(_)
+        | Instr::ListNext { .. }
+        | Instr::AccPush { .. }
+        | Instr::CallCode { .. }
+        | Instr::Return { .. }
+        | Instr::ReturnConst { .. }
+        | Instr::ReturnOp { .. }
+        | Instr::ReturnOpImm { .. } => true,
+        // A BIF with effects, or a call that cannot be made, is `exec`'s.
+        Instr::Call { callee, .. } => !matches!(
+            callee,
+            Callee::Static(
+                Target::Bif(Bif {
+                    kind: BifKind::Ctx(_),
+                    ..
+                }) | Target::Undef { .. }
+                    | Target::Unsupported { .. }
+            )
+        ),
+        _ => false,
+    }
 }
 
 // One cache line per instruction.

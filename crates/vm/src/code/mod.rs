@@ -25,6 +25,7 @@
 //! and return a constant (`fib(0) -> 0`) are also kept as [`QuickClauses`],
 //! which a call consults before opening a frame.
 
+mod bifs;
 mod compile;
 mod instr;
 pub mod layout;
@@ -32,6 +33,7 @@ pub mod liveness;
 mod quick;
 mod resolve;
 
+pub use bifs::{Bif, BifKind, BifNames, CtxBif, PureFn, is_racewit_module};
 pub use compile::{empty_bits, literal_term};
 pub use instr::{
     CPat, CSeg, Callee, FailKind, FnCode, GClause, GExpr, Instr, Label, SiteInfo, Slot, Target,

@@ -7,9 +7,9 @@ use racewit_syntax::ir::{self, Expr, Literal, Pat};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::atom::Atom;
-use crate::bif::{self};
 use crate::library::{self, Missing, ParkReason};
 
+use super::bifs::{BifNames, is_racewit_module};
 use super::compile::compile_functions;
 use super::instr::{FnCode, SiteInfo, Target};
 
@@ -18,6 +18,8 @@ use super::instr::{FnCode, SiteInfo, Target};
 pub struct CodeTable {
     pub modules: Vec<std::sync::Arc<ModuleCode>>,
     pub by_name: FxHashMap<Atom, u32>,
+    /// The BIFs, which win over a loaded module's functions.
+    pub bifs: &'static BifNames,
     /// The libraries the table was built with: what is known of the
     /// installed OTP decides what a call to a missing module does.
     pub libraries: std::sync::Arc<crate::library::Libraries>,
@@ -81,7 +83,7 @@ impl CodeTable {
 
     /// Resolve `M:F/A` as a remote call would at run time.
     pub fn resolve(&self, module: Atom, name: Atom, arity: u32) -> Target {
-        if let Some(b) = bif::lookup(module, name, arity) {
+        if let Some(b) = self.bifs.lookup(module, name, arity) {
             return Target::Bif(b);
         }
         match self.module(module) {
@@ -120,7 +122,7 @@ impl CodeTable {
                 // A BIF module the program names (`crypto` with no OTP
                 // installed) is one of the node's; racewit's own are not.
                 let named = self.named.contains(&module)
-                    || (bif::module_known(module) && !bif::is_racewit_module(module));
+                    || (self.bifs.module_known(module) && !is_racewit_module(module));
                 match library::classify_missing(&self.libraries, module.name(), name.name(), named)
                 {
                     Missing::Undef => Target::Undef {
@@ -230,10 +232,14 @@ impl ModuleCode {
 }
 
 /// Compile every module of `programs` (earlier programs win on name clashes).
-pub fn compile_programs(programs: &[(&std::sync::Arc<Program>, Origin)]) -> CodeTable {
+pub fn compile_programs(
+    bifs: &'static BifNames,
+    programs: &[(&std::sync::Arc<Program>, Origin)],
+) -> CodeTable {
     let empty = CodeTable {
         modules: Vec::new(),
         by_name: FxHashMap::default(),
+        bifs,
         libraries: crate::library::Libraries::none(),
         named: Default::default(),
     };
