@@ -589,8 +589,11 @@ pub struct Env {
     pub self_pid: Term,
     /// The pure BIF `erlang:Name/Arity` a guard calls, if there is one:
     /// the interpreter's (`bif::erlang_pure`), handed in.
-    pub pure_bif: fn(Atom, u32) -> Option<fn(&[Term]) -> Result<Term, Term>>,
+    pub pure_bif: GuardBifs,
 }
+
+/// Finds the pure BIF `erlang:Name/Arity` (see [`Env::pure_bif`]).
+pub type GuardBifs = fn(Atom, u32) -> Option<fn(&[Term]) -> Result<Term, Term>>;
 
 /// A clause matched: its result and what its body asked for.
 #[derive(Debug)]
@@ -834,12 +837,7 @@ impl Run<'_> {
 }
 
 /// A guard function of [`GUARD_BIFS`] on evaluated arguments.
-fn apply(
-    pure_bif: fn(Atom, u32) -> Option<fn(&[Term]) -> Result<Term, Term>>,
-    f: Atom,
-    name: &str,
-    args: &[Term],
-) -> Result<Term, ()> {
+fn apply(pure_bif: GuardBifs, f: Atom, name: &str, args: &[Term]) -> Result<Term, ()> {
     let binop = match name {
         "+" => Some(BinOp::Add),
         "-" => Some(BinOp::Sub),
