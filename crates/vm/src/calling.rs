@@ -48,6 +48,7 @@ pub(crate) fn move_slot(regs: &mut [Term], dst: Slot, src: Slot) {
 /// `[H | T] = Src` on a cons cell in slot `src`: its parts are copied into
 /// the slots `head` and `tail` (`None`: not bound). The cell is taken out of
 /// its slot meanwhile, then put back, unless a part was bound to that slot.
+#[inline]
 pub(crate) fn copy_cons_parts(
     regs: &mut [Term],
     src: Slot,
@@ -72,6 +73,7 @@ pub(crate) fn copy_cons_parts(
 /// The captured values of the closure `fv` go to the slots `fc` (its code)
 /// keeps them in, and `fv` itself to its own name's slot, in the frame
 /// `regs` of the call just opened.
+#[inline]
 pub(crate) fn bind_closure(fc: &FnCode, fv: Term, regs: &mut [Term]) {
     if let Term::Fun(fa) = &fv
         && let Fun::Closure { env, .. } = &**fa
