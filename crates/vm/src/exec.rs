@@ -8,13 +8,15 @@ use racewit_syntax::ir::{BinOp, CallSiteId, ComprehensionKind};
 
 use crate::arith;
 use crate::atom::Atom;
-use crate::bif::{BifKind, Ctx, Flow};
-use crate::code::{Callee, CodeTable, FailKind, FnCode, Instr, Slot, Target};
+use crate::bif::{Ctx, Flow};
+use crate::calling::{
+    Cursor, FastCall, bind_closure, copy_cons_parts, fast_call, grow_regs, move_slot, take_or_clone,
+};
+use crate::code::{BifKind, Callee, CodeTable, FailKind, FnCode, Instr, Slot, Target};
 use crate::event::{
     Access, Class, Event, EventKind, Exception, ProbeFrame, ReceiveProbe, SharedItem,
 };
 use crate::format;
-use crate::hot_loop::Cursor;
 use crate::limits::{self, CONS_WORDS, fresh_words, tuple_words};
 use crate::pattern::{self, Env, build_binary};
 use crate::process::{CHUNK_SLOTS, Frame, Handler, ProcStatus, Process, Start};
@@ -350,7 +352,9 @@ impl Vm {
                         Ok(v) => Flow::Value(v),
                         Err(r) => Flow::error(r),
                     },
-                    BifKind::Ctx(f) => self.call_ctx(p, f, &args, None, None)?,
+                    BifKind::Ctx(c) => {
+                        self.call_ctx(p, crate::bif::ctx_fn(c), &args, None, None)?
+                    }
                 };
                 self.finish_flow(code, p, flow, ret, tail, true)
             }
@@ -1522,7 +1526,8 @@ impl Vm {
                                     m.sites.get(*site as usize).map(|s| s.span)
                                 };
                                 let site = Some((m.ir_name.clone(), CallSiteId(*site)));
-                                let flow = self.call_ctx(p, func, &argv, site, span)?;
+                                let flow =
+                                    self.call_ctx(p, crate::bif::ctx_fn(func), &argv, site, span)?;
                                 self.finish_flow(code, p, flow, *dst, *tail, false)
                             }
                         },
@@ -1618,7 +1623,7 @@ impl Vm {
                     if !md.prelude {
                         ev.span = md.sites.get(*site as usize).map(|s| s.span);
                     }
-                    if let Some((why, call)) = target.and_then(crate::vm::parked_request) {
+                    if let Some((why, call)) = target.and_then(crate::world::parked_request) {
                         let span = ev.span;
                         return Ok(self.park(p, call, why, span));
                     }
@@ -2131,199 +2136,6 @@ fn reverse_owned(list: Term) -> Term {
                 }
             },
             _ => return out,
-        }
-    }
-}
-
-/// Grow the top register chunk to hold `need` slots: by doubling up to a
-/// chunk, so the first chunk resizes (and copies) rarely; later chunks are
-/// allocated whole. Returns the words allocated.
-#[inline(never)]
-pub(crate) fn grow_regs(p: &mut Process, need: usize) -> u64 {
-    let before = p.regs.capacity();
-    let len = need.max((p.regs.len() * 2).min(CHUNK_SLOTS));
-    p.regs.resize_with(len, || Term::Nil);
-    2 * p.regs.capacity().saturating_sub(before) as u64
-}
-
-/// `MoveLast`: the value in slot `src` moves to slot `dst`, leaving `[]`.
-#[inline(always)]
-pub(crate) fn move_slot(regs: &mut [Term], dst: Slot, src: Slot) {
-    let (d, s) = (dst as usize, src as usize);
-    if d < s {
-        let (lo, hi) = regs.split_at_mut(s);
-        Term::move_into(&mut lo[d], &mut hi[0]);
-    } else if d > s {
-        let (lo, hi) = regs.split_at_mut(d);
-        Term::move_into(&mut hi[0], &mut lo[s]);
-    }
-}
-
-/// `[H | T] = Src` on a cons cell in slot `src`: its parts are copied into
-/// the slots `head` and `tail` (`None`: not bound). The cell is taken out of
-/// its slot meanwhile, then put back, unless a part was bound to that slot.
-pub(crate) fn copy_cons_parts(
-    regs: &mut [Term],
-    src: Slot,
-    head: Option<Slot>,
-    tail: Option<Slot>,
-) {
-    let cell = std::mem::replace(&mut regs[src as usize], Term::Nil);
-    if let Term::Cons(c) = &cell {
-        if let Some(h) = head {
-            Term::copy_into(&mut regs[h as usize], &c.head);
-        }
-        if let Some(t) = tail {
-            Term::copy_into(&mut regs[t as usize], &c.tail);
-        }
-    }
-    // A part bound to the source slot itself wins.
-    if Some(src) != head && Some(src) != tail {
-        Term::put(&mut regs[src as usize], cell);
-    }
-}
-
-/// The captured values of the closure `fv` go to the slots `fc` (its code)
-/// keeps them in, and `fv` itself to its own name's slot, in the frame
-/// `regs` of the call just opened.
-pub(crate) fn bind_closure(fc: &FnCode, fv: Term, regs: &mut [Term]) {
-    if let Term::Fun(fa) = &fv
-        && let Fun::Closure { env, .. } = &**fa
-    {
-        for (slot, v) in fc.env_slots.iter().zip(env.iter()) {
-            Term::put(&mut regs[*slot as usize], v.clone());
-        }
-    }
-    if let Some(sl) = fc.self_slot {
-        Term::put(&mut regs[sl as usize], fv);
-    }
-}
-
-/// The value of a slot: moved out on its last use, else copied.
-#[inline(always)]
-pub(crate) fn take_or_clone(slot: &mut Term, last: bool) -> Term {
-    match slot {
-        Term::Int(i) => Term::Int(*i),
-        Term::Atom(a) => Term::Atom(*a),
-        Term::Nil => Term::Nil,
-        other if last => std::mem::replace(other, Term::Nil),
-        other => other.clone(),
-    }
-}
-
-/// `code.resolve`, remembering the last answer.
-#[inline(always)]
-fn resolve_export(
-    code: &CodeTable,
-    last: &mut Option<(Atom, Atom, u32, Target)>,
-    module: Atom,
-    name: Atom,
-    arity: u32,
-) -> Target {
-    match last {
-        Some((m, n, a, t)) if *m == module && *n == name && *a == arity => *t,
-        _ => {
-            let t = code.resolve(module, name, arity);
-            *last = Some((module, name, arity, t));
-            t
-        }
-    }
-}
-
-/// A call the loop makes without building an argument vector.
-pub(crate) enum FastCall {
-    /// Compiled code; `closure` is the applied fun when it captured values.
-    Code {
-        module: u32,
-        function: u32,
-        closure: Option<Term>,
-    },
-    Pure(crate::bif::PureFn),
-}
-
-/// The fast form of a call whose target is compiled code or a pure BIF
-/// (static, `M:F(...)` with atoms, or a fun of the right arity); `None` for
-/// everything else (context BIFs, errors, unsupported calls).
-#[inline(always)]
-pub(crate) fn fast_call(
-    code: &CodeTable,
-    callee: &Callee,
-    regs: &[Term],
-    nargs: usize,
-    last_export: &mut Option<(Atom, Atom, u32, Target)>,
-) -> Option<FastCall> {
-    let from_target = |t: Target| match t {
-        Target::Code { module, function } => Some(FastCall::Code {
-            module,
-            function,
-            closure: None,
-        }),
-        Target::Bif(b) => match b.kind {
-            BifKind::Pure(f) => Some(FastCall::Pure(f)),
-            BifKind::Ctx(_) => None,
-        },
-        _ => None,
-    };
-    match callee {
-        Callee::Static(t) => from_target(*t),
-        Callee::Dynamic { module, name } => {
-            match (regs.get(*module as usize)?, regs.get(*name as usize)?) {
-                (Term::Atom(m), Term::Atom(n)) => from_target(code.resolve(*m, *n, nargs as u32)),
-                _ => None,
-            }
-        }
-        Callee::Apply { fun } => {
-            let fv = regs.get(*fun as usize)?;
-            let Term::Fun(fa) = fv else { return None };
-            match &**fa {
-                Fun::Closure {
-                    mod_index,
-                    index,
-                    arity,
-                    env,
-                    ..
-                } if *arity as usize == nargs => {
-                    let m = code.modules.get(*mod_index as usize)?;
-                    let function = m.functions_len + index;
-                    let needs_fun = !env.is_empty()
-                        || code
-                            .functions(*mod_index)
-                            .get(function as usize)?
-                            .self_slot
-                            .is_some();
-                    Some(FastCall::Code {
-                        module: *mod_index,
-                        function,
-                        closure: needs_fun.then(|| fv.clone()),
-                    })
-                }
-                Fun::Local {
-                    mod_index,
-                    function,
-                    arity,
-                    ..
-                } if *arity as usize == nargs => Some(FastCall::Code {
-                    module: *mod_index,
-                    function: *function,
-                    closure: None,
-                }),
-                Fun::Export {
-                    module,
-                    name,
-                    arity,
-                } if *arity as usize == nargs => {
-                    match resolve_export(code, last_export, *module, *name, *arity) {
-                        Target::Code { module, function } => Some(FastCall::Code {
-                            module,
-                            function,
-                            closure: None,
-                        }),
-                        // Context BIFs applied as funs keep the general path (no call site).
-                        t => from_target(t),
-                    }
-                }
-                _ => None,
-            }
         }
     }
 }

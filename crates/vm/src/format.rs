@@ -6,6 +6,13 @@
 use crate::atom::Atom;
 use crate::term::{Bitstr, Fun, Term};
 
+/// A term debug-prints as `~w` writes it.
+impl std::fmt::Debug for Term {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&write_term(self))
+    }
+}
+
 /// `io_lib:write/1` (`~w`).
 pub fn write_term(t: &Term) -> String {
     let mut s = String::new();
@@ -97,7 +104,7 @@ fn dag_hash(t: &Term) -> u64 {
                             (4 + u64::from(*index), shared(f), env.iter().collect())
                         }
                         _ => {
-                            vals.push(mix(5, crate::bif::hash_text(&fun_text(f))));
+                            vals.push(mix(5, hash_text(&fun_text(f))));
                             continue;
                         }
                     },
@@ -116,7 +123,7 @@ fn dag_hash(t: &Term) -> u64 {
                     other => {
                         let mut s = String::new();
                         write_into(other, &mut s);
-                        vals.push(crate::bif::hash_text(&s));
+                        vals.push(hash_text(&s));
                         continue;
                     }
                 };
@@ -1121,6 +1128,64 @@ fn write_d(t: &Term, d: i64, out: &mut String) {
 /// `~p` at the start of a line.
 pub fn print_term(t: &Term) -> String {
     print_term_at(t, 1, 80, false)
+}
+
+/// A stable 64-bit hash of a text (FNV-1a).
+pub fn hash_text(s: &str) -> u64 {
+    s.bytes().fold(0xcbf29ce484222325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+    })
+}
+
+/// `float_to_list/1`: 20 digits after the point in scientific form.
+pub fn float_to_list_default(f: f64) -> String {
+    let s = format!("{:.20e}", f);
+    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+    let e: i32 = e.parse().unwrap_or(0);
+    format!("{}e{}{:02}", m, if e < 0 { '-' } else { '+' }, e.abs())
+}
+
+/// `N` decimals, rounding half away from zero on the exact binary value (as the BEAM).
+pub fn fixed_decimals(f: f64, n: usize) -> String {
+    let exact = format!("{:.*}", n + 30, f.abs());
+    let (int_part, frac) = exact.split_once('.').unwrap_or((&exact, ""));
+    let mut digits: Vec<u8> = int_part
+        .bytes()
+        .chain(frac.bytes().take(n))
+        .map(|b| b - b'0')
+        .collect();
+    let next = frac.as_bytes().get(n).map(|b| b - b'0').unwrap_or(0);
+    if next >= 5 {
+        let mut i = digits.len();
+        loop {
+            if i == 0 {
+                digits.insert(0, 1);
+                break;
+            }
+            i -= 1;
+            if digits[i] == 9 {
+                digits[i] = 0;
+            } else {
+                digits[i] += 1;
+                break;
+            }
+        }
+    }
+    let int_len = digits.len() - n;
+    let mut s = String::new();
+    if f.is_sign_negative() && digits.iter().any(|&d| d != 0) {
+        s.push('-');
+    }
+    for d in &digits[..int_len] {
+        s.push((b'0' + d) as char);
+    }
+    if n > 0 {
+        s.push('.');
+        for d in &digits[int_len..] {
+            s.push((b'0' + d) as char);
+        }
+    }
+    s
 }
 
 #[cfg(test)]

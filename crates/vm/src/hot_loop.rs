@@ -20,26 +20,14 @@
 
 use crate::arith;
 use crate::atom::Atom;
-use crate::bif::{Bif, BifKind};
-use crate::code::{Callee, CodeTable, FnCode, Instr, Target};
-use crate::exec::{
-    FastCall, bind_closure, copy_cons_parts, fast_call, grow_regs, move_slot, take_or_clone,
+use crate::calling::{
+    Cursor, FastCall, bind_closure, copy_cons_parts, fast_call, grow_regs, move_slot, take_or_clone,
 };
+use crate::code::{CodeTable, Instr};
 use crate::limits::{CONS_WORDS, fresh_words};
 use crate::process::{CHUNK_SLOTS, Frame, Process};
 use crate::term::Term;
 use crate::vm::Vm;
-
-/// Where the interpreter is: the function running in the top frame, and
-/// the frame's base in the register chunk.
-#[derive(Clone, Copy)]
-pub(crate) struct Cursor<'c> {
-    pub f: &'c FnCode,
-    pub module: u32,
-    pub function: u32,
-    pub base: usize,
-    pub pc: usize,
-}
 
 impl Vm {
     /// Run the top frame of `p` from `cur` while its instructions are
@@ -645,48 +633,6 @@ impl Vm {
             base,
             pc,
         };
-    }
-}
-
-/// Whether [`Vm::hot_loop`] may run `ins` (it may still leave it to `exec`,
-/// for instance an operator on terms other than small integers): the
-/// general loop does not enter the hot loop for any other instruction.
-#[inline(always)]
-pub(crate) fn may_run(ins: &Instr) -> bool {
-    match ins {
-        Instr::Const { .. }
-        | Instr::Move { .. }
-        | Instr::MoveLast { .. }
-        | Instr::Cons { .. }
-        | Instr::Op { .. }
-        | Instr::OpImm { .. }
-        | Instr::AddImm { .. }
-        | Instr::SubImm { .. }
-        | Instr::MatchInt { .. }
-        | Instr::ReturnIfInt { .. }
-        | Instr::MatchAtom { .. }
-        | Instr::MatchCons { .. }
-        | Instr::Filter { .. }
-        | Instr::Jump(_)
-        | Instr::ListNext { .. }
-        | Instr::AccPush { .. }
-        | Instr::CallCode { .. }
-        | Instr::Return { .. }
-        | Instr::ReturnConst { .. }
-        | Instr::ReturnOp { .. }
-        | Instr::ReturnOpImm { .. } => true,
-        // A BIF with effects, or a call that cannot be made, is `exec`'s.
-        Instr::Call { callee, .. } => !matches!(
-            callee,
-            Callee::Static(
-                Target::Bif(Bif {
-                    kind: BifKind::Ctx(_),
-                    ..
-                }) | Target::Undef { .. }
-                    | Target::Unsupported { .. }
-            )
-        ),
-        _ => false,
     }
 }
 

@@ -20,6 +20,9 @@
 //!
 //! Sizes are in words of racewit's own representation (a list cell is six
 //! words: the shared pointer's counts, the head and the tail).
+//!
+//! The VM's side (measuring a run, the reduction checkpoint) is in
+//! `budget`; what a busy loop is told by, in `process` (`SpinWatch`).
 
 use std::cell::Cell;
 use std::sync::Arc;
@@ -122,7 +125,7 @@ pub(crate) fn close() {
 }
 
 /// The room left in the running step.
-fn room_left() -> u64 {
+pub(crate) fn room_left() -> u64 {
     ROOM.get()
 }
 
@@ -380,102 +383,6 @@ pub const CHECK_INTERVAL: u64 = 8192;
 /// a longer period is not told from a long computation).
 pub const SPIN_WATCH: u64 = 20_000;
 
-/// What a process's future depends on within one step, at a reduction: its
-/// frames (the top one's `pc` is where it last called from, which with the
-/// registers tells the point it is at), its registers, its handlers and its
-/// dictionary; nothing else changes without a visible action, which would
-/// end the step. A step whose state at some reduction equals the state at
-/// an earlier reduction of the same step is in a loop with no end and no
-/// visible action: a busy loop ([`crate::library::ParkReason::BusyLoop`]).
-#[derive(Clone)]
-pub(crate) struct SpinWatch {
-    frames: Vec<(u32, u32, u32, u32, u32, u32)>,
-    handlers: Vec<(u32, u32, u32, u32, u32)>,
-    regs: Vec<crate::term::Term>,
-    lower: Vec<(Vec<crate::term::Term>, usize)>,
-    dict: imbl::OrdMap<crate::term::MapKey, crate::term::Term>,
-    trap_exit: bool,
-}
-
-impl SpinWatch {
-    pub(crate) fn of(p: &crate::process::Process) -> SpinWatch {
-        SpinWatch {
-            frames: p
-                .frames
-                .iter()
-                .map(|f| (f.module, f.function, f.pc, f.base, f.ret, f.chunk))
-                .collect(),
-            handlers: p
-                .handlers
-                .iter()
-                .map(|h| (h.depth, h.pc, h.class, h.reason, h.stack))
-                .collect(),
-            regs: p.regs[..p.top.min(p.regs.len())].to_vec(),
-            lower: p.lower.clone(),
-            dict: p.dict.clone(),
-            trap_exit: p.trap_exit,
-        }
-    }
-
-    /// Whether `p` is in this state again: the cheap parts first, the
-    /// registers last (a deep recursion differs at its depth at once).
-    pub(crate) fn recurs_in(&self, p: &crate::process::Process) -> bool {
-        let top = p.top.min(p.regs.len());
-        self.frames.len() == p.frames.len()
-            && self.regs.len() == top
-            && self.lower.len() == p.lower.len()
-            && self.handlers.len() == p.handlers.len()
-            && self.trap_exit == p.trap_exit
-            && self
-                .frames
-                .iter()
-                .zip(&p.frames)
-                .all(|(s, f)| *s == (f.module, f.function, f.pc, f.base, f.ret, f.chunk))
-            && self
-                .handlers
-                .iter()
-                .zip(&p.handlers)
-                .all(|(s, h)| *s == (h.depth, h.pc, h.class, h.reason, h.stack))
-            && same_terms(&self.regs, &p.regs[..top])
-            && self.lower.iter().zip(&p.lower).all(|((a, n), (b, m))| {
-                n == m && same_terms(&a[..(*n).min(a.len())], &b[..(*m).min(b.len())])
-            })
-            && self.dict.len() == p.dict.len()
-            && self
-                .dict
-                .iter()
-                .zip(p.dict.iter())
-                .all(|((k1, v1), (k2, v2))| same_term(&k1.0, &k2.0) && same_term(v1, v2))
-    }
-}
-
-fn same_terms(a: &[crate::term::Term], b: &[crate::term::Term]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_term(x, y))
-}
-
-/// The same term, told cheaply: equal immediates, or the very same shared
-/// data. Never true of two different terms; false of some equal ones (made
-/// twice), which only makes a watch miss a loop (it then runs on).
-fn same_term(a: &crate::term::Term, b: &crate::term::Term) -> bool {
-    use crate::term::Term;
-    use std::sync::Arc;
-    match (a, b) {
-        (Term::Int(x), Term::Int(y)) => x == y,
-        (Term::Atom(x), Term::Atom(y)) => x == y,
-        (Term::Nil, Term::Nil) => true,
-        (Term::Pid(x), Term::Pid(y)) => x == y,
-        (Term::Ref(x), Term::Ref(y)) => x == y,
-        (Term::Float(x), Term::Float(y)) => x.to_bits() == y.to_bits(),
-        (Term::Big(x), Term::Big(y)) => Arc::ptr_eq(x, y),
-        (Term::Fun(x), Term::Fun(y)) => Arc::ptr_eq(x, y),
-        (Term::Tuple(x), Term::Tuple(y)) => Arc::ptr_eq(x, y),
-        (Term::Map(x), Term::Map(y)) => Arc::ptr_eq(x, y),
-        (Term::Cons(x), Term::Cons(y)) => Arc::ptr_eq(x, y),
-        (Term::Bin(x), Term::Bin(y)) => Arc::ptr_eq(x, y),
-        _ => false,
-    }
-}
-
 /// A run's memory accounting.
 #[derive(Clone, Debug)]
 pub(crate) struct Ledger {
@@ -507,7 +414,7 @@ impl Ledger {
     /// budget, or a quarter of what is live, was allocated (so a run holds
     /// at most about its budget, and measuring costs at most a few words
     /// visited per word allocated).
-    fn rearm(&mut self) {
+    pub(crate) fn rearm(&mut self) {
         self.alloc = 0;
         self.trigger = (self.budget.saturating_sub(self.live) / 2)
             .max(self.live / 4)
@@ -517,263 +424,6 @@ impl Ledger {
     /// Words that may be granted at once without measuring.
     pub fn room(&self) -> u64 {
         self.budget.saturating_sub(self.live + self.alloc)
-    }
-}
-
-impl crate::vm::Vm {
-    /// Count `words` just allocated; at the trigger, the next call measures.
-    #[inline]
-    pub(crate) fn note_alloc(&mut self, words: u64) {
-        self.mem.alloc += words;
-        if self.mem.alloc >= self.mem.trigger {
-            self.max_reductions = self.reductions;
-        }
-    }
-
-    /// A step begins: the meter grants what is left of the budget.
-    pub(crate) fn open_meter(&self) {
-        open(self.mem.room());
-    }
-
-    /// The reduction count went past `max_reductions`: the run's reduction
-    /// budget is spent, or it is time to look at memory (`p` is running).
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn reduction_checkpoint(
-        &mut self,
-        p: &crate::process::Process,
-    ) -> Result<(), crate::vm::VmError> {
-        if self.reductions > self.config.max_reductions {
-            return Err(crate::vm::VmError::BudgetExhausted {
-                reductions: self.config.max_reductions,
-                process: self.process_name(p.pid).to_string(),
-                location: self.where_running(p, None),
-            });
-        }
-        // A long step is watched, one reduction at a time, for its state
-        // coming back: then it loops without end (see [`SpinWatch`]).
-        let watch_from = self
-            .step_start
-            .saturating_add(self.config.max_step_reductions);
-        let watch_to = watch_from.saturating_add(SPIN_WATCH);
-        let watching = self.reductions > watch_from && self.reductions <= watch_to;
-        if watching {
-            match &self.spin {
-                Some(seen) if seen.recurs_in(p) => {
-                    return Err(crate::vm::VmError::BusyLoop {
-                        reductions: self.reductions - self.step_start,
-                        process: self.process_name(p.pid).to_string(),
-                        location: self.where_running(p, None),
-                    });
-                }
-                Some(_) => {}
-                None => self.spin = Some(SpinWatch::of(p)),
-            }
-        } else if self.spin.is_some() && self.reductions > watch_to {
-            self.spin = None;
-        }
-        if self.mem.alloc >= self.mem.trigger {
-            self.measure(p, 0)?;
-        }
-        let next = if watching {
-            self.reductions + 1
-        } else if self.reductions <= watch_from {
-            (self.reductions + CHECK_INTERVAL).min(watch_from + 1)
-        } else {
-            self.reductions + CHECK_INTERVAL
-        };
-        self.max_reductions = self.config.max_reductions.min(next);
-        Ok(())
-    }
-
-    /// A request for `request` words was refused: measure, and stop the run
-    /// unless what is live and the request fit the budget.
-    #[cold]
-    pub(crate) fn make_room(
-        &mut self,
-        p: &crate::process::Process,
-        request: u64,
-    ) -> Result<(), crate::vm::VmError> {
-        self.measure(p, request)
-    }
-
-    /// A request for `request` words was refused again right after a
-    /// measurement (what was granted since, and this request, do not fit):
-    /// the run stops.
-    #[cold]
-    pub(crate) fn out_of_memory(
-        &self,
-        p: &crate::process::Process,
-        request: u64,
-    ) -> crate::vm::VmError {
-        let left = room_left();
-        let wanted = self.mem.budget.saturating_sub(left).saturating_add(request);
-        self.memory_exhausted(p, wanted)
-    }
-
-    fn memory_exhausted(&self, p: &crate::process::Process, live: u64) -> crate::vm::VmError {
-        crate::vm::VmError::MemoryExhausted {
-            process: self.process_name(p.pid).to_string(),
-            location: self.where_running(p, None),
-            live,
-            budget: self.mem.budget,
-        }
-    }
-
-    /// Measure what is live (with `p` the running process); over the budget
-    /// with `extra` more words, the run stops.
-    fn measure(
-        &mut self,
-        p: &crate::process::Process,
-        extra: u64,
-    ) -> Result<(), crate::vm::VmError> {
-        let live = self.live_words(p);
-        self.mem.measurements += 1;
-        if live.saturating_add(extra) > self.mem.budget {
-            return Err(self.memory_exhausted(p, live.saturating_add(extra)));
-        }
-        self.mem.live = live;
-        self.mem.rearm();
-        set_room(self.mem.room());
-        Ok(())
-    }
-
-    /// Words live in the whole VM, `p` being the running process (out of
-    /// the process table meanwhile).
-    pub(crate) fn live_words(&self, p: &crate::process::Process) -> u64 {
-        let mut f = Footprint::default();
-        for q in &self.procs {
-            if q.pid == p.pid || q.pid.0 == u32::MAX {
-                continue;
-            }
-            process_footprint(q, &mut f);
-        }
-        process_footprint(p, &mut f);
-        // The placeholder standing in for `p` in the table is not counted.
-        for t in self.ets.tables.values() {
-            f.words += 16;
-            for (k, objs) in t.data.iter() {
-                f.words += 8 + 2 * objs.len() as u64;
-                f.term(&k.term);
-                f.terms(objs);
-            }
-        }
-        for t in self.mnesia.tables.values() {
-            f.words += 16;
-            for (k, objs) in t.data.data.iter() {
-                f.words += 8 + 2 * objs.len() as u64;
-                f.term(&k.term);
-                f.terms(objs);
-            }
-        }
-        for (k, v) in self.persistent_terms.iter() {
-            f.words += 8;
-            f.term(&k.0);
-            f.term(v);
-        }
-        for ((a, k), v) in self.app_env.iter() {
-            f.words += 8;
-            f.term(&a.0);
-            f.term(&k.0);
-            f.term(v);
-        }
-        for (k, _) in self.global_names.iter() {
-            f.words += 8;
-            f.term(&k.0);
-        }
-        f.words += 4 * self.registry.len() as u64;
-        f.words += self.output_bytes / 8 + 4 * self.output.len() as u64;
-        f.words += self
-            .atoms_made
-            .iter()
-            .map(|a| 8 + a.name().len() as u64 / 8)
-            .sum::<u64>();
-        f.words
-    }
-
-    /// Where the process `p` is, for a limit's report: the call site
-    /// `span` when it is in the user's code, else the line of the innermost
-    /// function of the user's code on its stack, else the function running.
-    pub(crate) fn where_running(
-        &self,
-        p: &crate::process::Process,
-        span: Option<racewit_syntax::Span>,
-    ) -> String {
-        let here = self.location_text(span);
-        if !here.is_empty() {
-            return here;
-        }
-        for fr in p.frames.iter().rev() {
-            let Some(m) = self.code.modules.get(fr.module as usize) else {
-                continue;
-            };
-            let Some(fc) = self.code.functions(fr.module).get(fr.function as usize) else {
-                continue;
-            };
-            if m.prelude {
-                continue;
-            }
-            let (name, arity) = fc.display;
-            if let Some(f) = self
-                .program
-                .module(&m.ir_name)
-                .and_then(|im| im.function(name.name(), arity))
-            {
-                return self.location_text(Some(f.span));
-            }
-        }
-        match p.frames.last() {
-            Some(fr) => {
-                let m = &self.code.modules[fr.module as usize];
-                let fc = self.code.func(fr.module, fr.function);
-                format!("{}:{}/{}", m.name.name(), fc.display.0.name(), fc.display.1)
-            }
-            // Not started yet: where it starts.
-            None => match p.initial_call.as_tuple() {
-                Some([Term::Atom(m), Term::Atom(f), Term::Int(a)]) => {
-                    format!("{}:{}/{a}", m.name(), f.name())
-                }
-                _ => "its start".to_string(),
-            },
-        }
-    }
-}
-
-/// What one process holds: its stack (every register chunk, whole), its
-/// mailbox, dictionary and the terms it keeps.
-fn process_footprint(q: &crate::process::Process, f: &mut Footprint) {
-    f.words += PROCESS_WORDS;
-    f.words += 2 * q.regs.capacity() as u64 + 2 * q.spare.capacity() as u64;
-    f.terms(&q.regs);
-    for (chunk, _) in &q.lower {
-        f.words += 2 * chunk.capacity() as u64;
-        f.terms(chunk);
-    }
-    f.words += 3 * (q.frames.capacity() + q.handlers.capacity()) as u64;
-    f.words += 2 * q.mailbox.capacity() as u64;
-    f.terms(&q.mailbox);
-    for (k, v) in q.dict.iter() {
-        f.words += 6;
-        f.term(&k.0);
-        f.term(v);
-    }
-    f.words += 6 * (q.links.len() + q.monitors.len() + q.monitored_by.len()) as u64;
-    if let Some(r) = &q.result {
-        f.term(r);
-    }
-    if let Some(c) = &q.crash {
-        f.term(&c.reason);
-        f.term(&c.stack);
-    }
-    f.term(&q.initial_call);
-    if let Some(start) = &q.start {
-        match start {
-            crate::process::Start::Call(_, args) => f.terms(args),
-            crate::process::Start::Apply(fun, args) => {
-                f.term(fun);
-                f.terms(args);
-            }
-        }
     }
 }
 

@@ -29,11 +29,11 @@
 //! `{process_dump}` is the one modelled answer: a binary naming the
 //! process, since the VM keeps no BEAM process dump.
 
+use crate::arith;
 use crate::atom::Atom;
 use crate::ets::{match_pattern, ms_var};
 use crate::format::{atom_text, write_term};
 use crate::term::{Term, TermMap};
-use crate::{arith, bif};
 use racewit_syntax::ir::{BinOp, UnOp};
 
 /// Which compiler flavour: ETS tables (`select`, `match_spec_run`) or call
@@ -587,7 +587,13 @@ pub enum Subject<'a> {
 pub struct Env {
     /// `{self}`.
     pub self_pid: Term,
+    /// The pure BIF `erlang:Name/Arity` a guard calls, if there is one:
+    /// the interpreter's (`bif::erlang_pure`), handed in.
+    pub pure_bif: GuardBifs,
 }
+
+/// Finds the pure BIF `erlang:Name/Arity` (see [`Env::pure_bif`]).
+pub type GuardBifs = fn(Atom, u32) -> Option<fn(&[Term]) -> Result<Term, Term>>;
 
 /// A clause matched: its result and what its body asked for.
 #[derive(Debug)]
@@ -821,7 +827,7 @@ impl Run<'_> {
             },
             name => {
                 let vals = self.eval_all(args)?;
-                match apply(f, name, &vals) {
+                match apply(self.env.pure_bif, f, name, &vals) {
                     Ok(v) => Ok(v),
                     Err(()) => self.fail(),
                 }
@@ -831,7 +837,7 @@ impl Run<'_> {
 }
 
 /// A guard function of [`GUARD_BIFS`] on evaluated arguments.
-fn apply(f: Atom, name: &str, args: &[Term]) -> Result<Term, ()> {
+fn apply(pure_bif: GuardBifs, f: Atom, name: &str, args: &[Term]) -> Result<Term, ()> {
     let binop = match name {
         "+" => Some(BinOp::Add),
         "-" => Some(BinOp::Sub),
@@ -868,12 +874,9 @@ fn apply(f: Atom, name: &str, args: &[Term]) -> Result<Term, ()> {
     if let (Some(op), [a]) = (unop, args) {
         return arith::unop(op, a).map_err(|_| ());
     }
-    match bif::lookup(Atom::ERLANG, f, args.len() as u32) {
-        Some(bif::Bif {
-            kind: bif::BifKind::Pure(p),
-            ..
-        }) => p(args).map_err(|_| ()),
-        _ => Err(()),
+    match pure_bif(f, args.len() as u32) {
+        Some(p) => p(args).map_err(|_| ()),
+        None => Err(()),
     }
 }
 
@@ -948,6 +951,7 @@ mod tests {
         assert!(check(&s, Dialect::Table).is_empty());
         let env = Env {
             self_pid: Term::atom("self"),
+            pure_bif: |_, _| None,
         };
         let obj = Term::tuple(vec![Term::atom("a")]);
         let out = run(&s, Subject::Object(&obj), &env).expect("matches");

@@ -8,8 +8,7 @@ use racewit_syntax::ir::{BinType, CaseKind};
 
 use crate::arith;
 use crate::atom::Atom;
-use crate::bif::BifKind;
-use crate::code::{CPat, CSeg, GExpr};
+use crate::code::{BifKind, CPat, CSeg, GExpr};
 use crate::limits;
 use crate::term::{Bitstr, MapKey, Pid, Term, exact_eq};
 

@@ -188,7 +188,7 @@ impl Process {
             yield_in_atomic: false,
             timer: None,
             incoming_timers: Vec::new(),
-            group_leader: Pid(crate::term::SYSTEM_PID_BASE + crate::vm::USER_INDEX),
+            group_leader: Pid(crate::term::SYSTEM_PID_BASE + crate::world::USER_INDEX),
             monitor_tags: BTreeMap::new(),
         }
     }
@@ -243,5 +243,101 @@ impl Process {
             ProcStatus::Blocked => self.mailbox.len() > self.scanned,
             _ => false,
         }
+    }
+}
+
+/// What a process's future depends on within one step, at a reduction: its
+/// frames (the top one's `pc` is where it last called from, which with the
+/// registers tells the point it is at), its registers, its handlers and its
+/// dictionary; nothing else changes without a visible action, which would
+/// end the step. A step whose state at some reduction equals the state at
+/// an earlier reduction of the same step is in a loop with no end and no
+/// visible action: a busy loop ([`crate::library::ParkReason::BusyLoop`]).
+#[derive(Clone)]
+pub(crate) struct SpinWatch {
+    frames: Vec<(u32, u32, u32, u32, u32, u32)>,
+    handlers: Vec<(u32, u32, u32, u32, u32)>,
+    regs: Vec<crate::term::Term>,
+    lower: Vec<(Vec<crate::term::Term>, usize)>,
+    dict: imbl::OrdMap<crate::term::MapKey, crate::term::Term>,
+    trap_exit: bool,
+}
+
+impl SpinWatch {
+    pub(crate) fn of(p: &crate::process::Process) -> SpinWatch {
+        SpinWatch {
+            frames: p
+                .frames
+                .iter()
+                .map(|f| (f.module, f.function, f.pc, f.base, f.ret, f.chunk))
+                .collect(),
+            handlers: p
+                .handlers
+                .iter()
+                .map(|h| (h.depth, h.pc, h.class, h.reason, h.stack))
+                .collect(),
+            regs: p.regs[..p.top.min(p.regs.len())].to_vec(),
+            lower: p.lower.clone(),
+            dict: p.dict.clone(),
+            trap_exit: p.trap_exit,
+        }
+    }
+
+    /// Whether `p` is in this state again: the cheap parts first, the
+    /// registers last (a deep recursion differs at its depth at once).
+    pub(crate) fn recurs_in(&self, p: &crate::process::Process) -> bool {
+        let top = p.top.min(p.regs.len());
+        self.frames.len() == p.frames.len()
+            && self.regs.len() == top
+            && self.lower.len() == p.lower.len()
+            && self.handlers.len() == p.handlers.len()
+            && self.trap_exit == p.trap_exit
+            && self
+                .frames
+                .iter()
+                .zip(&p.frames)
+                .all(|(s, f)| *s == (f.module, f.function, f.pc, f.base, f.ret, f.chunk))
+            && self
+                .handlers
+                .iter()
+                .zip(&p.handlers)
+                .all(|(s, h)| *s == (h.depth, h.pc, h.class, h.reason, h.stack))
+            && same_terms(&self.regs, &p.regs[..top])
+            && self.lower.iter().zip(&p.lower).all(|((a, n), (b, m))| {
+                n == m && same_terms(&a[..(*n).min(a.len())], &b[..(*m).min(b.len())])
+            })
+            && self.dict.len() == p.dict.len()
+            && self
+                .dict
+                .iter()
+                .zip(p.dict.iter())
+                .all(|((k1, v1), (k2, v2))| same_term(&k1.0, &k2.0) && same_term(v1, v2))
+    }
+}
+
+fn same_terms(a: &[crate::term::Term], b: &[crate::term::Term]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_term(x, y))
+}
+
+/// The same term, told cheaply: equal immediates, or the very same shared
+/// data. Never true of two different terms; false of some equal ones (made
+/// twice), which only makes a watch miss a loop (it then runs on).
+fn same_term(a: &crate::term::Term, b: &crate::term::Term) -> bool {
+    use crate::term::Term;
+    use std::sync::Arc;
+    match (a, b) {
+        (Term::Int(x), Term::Int(y)) => x == y,
+        (Term::Atom(x), Term::Atom(y)) => x == y,
+        (Term::Nil, Term::Nil) => true,
+        (Term::Pid(x), Term::Pid(y)) => x == y,
+        (Term::Ref(x), Term::Ref(y)) => x == y,
+        (Term::Float(x), Term::Float(y)) => x.to_bits() == y.to_bits(),
+        (Term::Big(x), Term::Big(y)) => Arc::ptr_eq(x, y),
+        (Term::Fun(x), Term::Fun(y)) => Arc::ptr_eq(x, y),
+        (Term::Tuple(x), Term::Tuple(y)) => Arc::ptr_eq(x, y),
+        (Term::Map(x), Term::Map(y)) => Arc::ptr_eq(x, y),
+        (Term::Cons(x), Term::Cons(y)) => Arc::ptr_eq(x, y),
+        (Term::Bin(x), Term::Bin(y)) => Arc::ptr_eq(x, y),
+        _ => false,
     }
 }

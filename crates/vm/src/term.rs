@@ -752,12 +752,6 @@ pub fn float_to_big(f: f64) -> BigInt {
     if v.is_zero() { v } else { v * sign }
 }
 
-impl std::fmt::Debug for Term {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&crate::format::write_term(self))
-    }
-}
-
 impl PartialEq for Term {
     fn eq(&self, other: &Self) -> bool {
         exact_eq(self, other)

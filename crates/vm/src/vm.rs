@@ -1,18 +1,18 @@
 //! The VM: processes, the registry, ETS and mnesia stores, captured output,
 //! and the signals between processes. [`Vm::step`] lives in `exec`.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use racewit_syntax::ir::Program;
 
 use crate::atom::Atom;
-use crate::code::{CodeTable, Origin, Target, compile_onto, compile_programs};
+use crate::code::{CodeTable, Target};
 use crate::ets::EtsStore;
 use crate::event::Event;
-use crate::library::ParkReason;
 use crate::mnesia::MnesiaStore;
 use crate::process::{ProcName, ProcStatus, Process, Start, TimerJob};
 use crate::term::{Pid, Term};
+use crate::world::{SYSTEM, system_pid, system_process};
 
 /// Limits of one run.
 #[derive(Clone, Debug)]
@@ -136,7 +136,7 @@ pub struct Vm {
     /// `global` names (one node: a second registry, names are any term).
     pub(crate) global_names: imbl::OrdMap<crate::term::MapKey, Pid>,
     /// `global` locks by resource id (`global:set_lock/1,2,3`, `trans`).
-    pub(crate) global_locks: imbl::OrdMap<crate::term::MapKey, crate::bif::global::GlobalLock>,
+    pub(crate) global_locks: imbl::OrdMap<crate::term::MapKey, crate::world::GlobalLock>,
     /// The `application` environment by (application, key).
     pub(crate) app_env: imbl::OrdMap<(crate::term::MapKey, crate::term::MapKey), Term>,
     /// The OS environment (`os:getenv/putenv/unsetenv`), by name: empty at
@@ -159,7 +159,7 @@ pub struct Vm {
     /// `config.max_step_reductions`).
     pub(crate) step_start: u64,
     /// The running step's state when its watch for a busy loop began.
-    pub(crate) spin: Option<crate::limits::SpinWatch>,
+    pub(crate) spin: Option<crate::process::SpinWatch>,
     roots: u32,
     pub(crate) current: Option<Pid>,
     pub(crate) deferred: Vec<Deferred>,
@@ -218,101 +218,6 @@ struct NameTag {
     timer: bool,
 }
 
-/// One of the node's standard processes, as modelled: registered, alive
-/// and never scheduled (a message to it is dropped, a signal ignored);
-/// `process_info/2` answers its current and initial calls as the BEAM's.
-pub(crate) struct SystemProcess {
-    pub name: &'static str,
-    pub current: (&'static str, &'static str, i64),
-    pub initial: (&'static str, &'static str, i64),
-    /// What it serves, for a server racewit does not run: a message to it
-    /// parks the sender instead of being dropped, for the reason given
-    /// ([`ParkReason::Host`] when every answer would come from the host,
-    /// [`ParkReason::Unsupported`] when racewit does not model the server).
-    /// Such a request comes from the library code that fronts the server
-    /// (OTP's `file`, `rpc`), which a program may carry itself, as the OTP
-    /// tree does, or which racewit runs from the installed OTP.
-    pub serves: Option<(ParkReason, &'static str)>,
-    /// The module whose server the node's boot script starts under this
-    /// name (`logger`: kernelProcess `{logger_server, start_link, []}`).
-    /// racewit stands in for the process; when the analysed program
-    /// carries that module itself (OTP's kernel, checked as a program),
-    /// the program's server is the node's: the program registering the
-    /// name retires the stand-in, its name and its tables, and its own
-    /// server runs in its place (see [`Vm::retire_stand_in`]).
-    pub boots: Option<&'static str>,
-}
-
-/// The node's standard processes, `<0.N.0>` with N their index.
-pub(crate) const SYSTEM: &[SystemProcess] = &[
-    SystemProcess {
-        name: "init",
-        current: ("init", "boot_loop", 2),
-        initial: ("erl_init", "start", 2),
-        serves: None,
-        boots: None,
-    },
-    SystemProcess {
-        name: "user",
-        current: ("user", "server_loop", 2),
-        initial: ("erlang", "apply", 2),
-        serves: None,
-        boots: None,
-    },
-    SystemProcess {
-        name: "kernel_sup",
-        current: ("gen_server", "loop", 7),
-        initial: ("proc_lib", "init_p", 5),
-        serves: None,
-        boots: None,
-    },
-    SystemProcess {
-        name: "application_controller",
-        current: ("gen_server", "loop", 7),
-        initial: ("erlang", "apply", 2),
-        serves: None,
-        boots: None,
-    },
-    SystemProcess {
-        name: "global_name_server",
-        current: ("gen_server", "loop", 7),
-        initial: ("proc_lib", "init_p", 5),
-        serves: None,
-        boots: None,
-    },
-    SystemProcess {
-        name: "logger",
-        current: ("gen_server", "loop", 7),
-        initial: ("proc_lib", "init_p", 5),
-        serves: None,
-        boots: Some("logger_server"),
-    },
-    SystemProcess {
-        name: "file_server_2",
-        current: ("gen_server", "loop", 7),
-        initial: ("proc_lib", "init_p", 5),
-        serves: Some((ParkReason::Host, "the node's file server")),
-        boots: None,
-    },
-    SystemProcess {
-        name: "code_server",
-        current: ("code_server", "loop", 1),
-        initial: ("erlang", "apply", 2),
-        serves: Some((ParkReason::Host, "the node's code server")),
-        boots: None,
-    },
-    SystemProcess {
-        name: "rex",
-        current: ("gen_server", "loop", 7),
-        initial: ("proc_lib", "init_p", 5),
-        serves: Some((ParkReason::Unsupported, "the node's rpc server")),
-        boots: None,
-    },
-];
-
-/// Index of `user` in [`SYSTEM`] (every root's group leader).
-pub(crate) const USER_INDEX: u32 = 1;
-
 /// The node's standard tables: name, owner (in [`SYSTEM`]), public?
 const SYSTEM_TABLES: &[(&str, usize, bool)] = &[
     ("ac_tab", 3, true),
@@ -365,139 +270,15 @@ fn system_table_objects(table: &str) -> Vec<Term> {
     }
 }
 
-/// The system process of index `i` in [`SYSTEM`].
-pub(crate) fn system_pid(i: usize) -> Pid {
-    Pid(crate::term::SYSTEM_PID_BASE + i as u32)
-}
-
-/// Why a message to a system process that racewit does not run parks its
-/// sender (see [`SystemProcess::serves`]), and the call the parked sender
-/// names.
-pub(crate) fn parked_request(pid: Pid) -> Option<(ParkReason, String)> {
-    let sp = system_process(pid)?;
-    let (why, what) = sp.serves?;
-    Some((why, format!("erlang:send/2 to {}, {what}", sp.name)))
-}
-
-/// The system process behind `pid`, if it is one.
-pub(crate) fn system_process(pid: Pid) -> Option<&'static SystemProcess> {
-    if !pid.is_system() {
-        return None;
-    }
-    SYSTEM.get((pid.0 - crate::term::SYSTEM_PID_BASE) as usize)
-}
-
-static PRELUDE: OnceLock<Vec<Arc<Program>>> = OnceLock::new();
-
-/// The prelude modules, parsed once per process.
-pub fn prelude_programs() -> &'static [Arc<Program>] {
-    PRELUDE.get_or_init(|| crate::prelude::load().into_iter().map(Arc::new).collect())
-}
-
-/// The prelude and libraries compiled once per process (per set of libraries).
-fn base_code(prelude: bool, libs: &Arc<crate::library::Libraries>) -> Arc<CodeTable> {
-    type Cache = std::sync::Mutex<Vec<((bool, Vec<usize>), Arc<CodeTable>)>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let libraries = &libs.programs;
-    let mut ptrs: Vec<usize> = libraries.iter().map(|l| Arc::as_ptr(l) as usize).collect();
-    ptrs.push(
-        libs.otp_modules
-            .as_ref()
-            .map_or(0, |m| Arc::as_ptr(m) as usize),
-    );
-    let key = (prelude, ptrs);
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some((_, t)) = cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .find(|(k, _)| *k == key)
-    {
-        return t.clone();
-    }
-    // OTP's own modules first: where both exist (lists, proplists...) they win
-    // over the prelude's stand-ins, which serve when no OTP is installed.
-    let mut programs: Vec<(&Arc<Program>, Origin)> =
-        libraries.iter().map(|p| (p, Origin::Library)).collect();
-    if prelude {
-        programs.extend(prelude_programs().iter().map(|p| (p, Origin::Prelude)));
-    }
-    let mut table = compile_programs(&programs);
-    table.libraries = libs.clone();
-    // Compiled here, in the base's own context: every table built on this
-    // base shares these modules, so their calls must not resolve to a
-    // module some user program adds on top.
-    for mi in 0..table.modules.len() as u32 {
-        table.functions(mi);
-    }
-    let table = Arc::new(table);
-    let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
-    guard.push((key, table.clone()));
-    table
-}
-
-/// A program ready to run: its modules indexed on top of the prelude and
-/// libraries, and compiled as they are first entered. Every VM made from one
-/// image shares its code, so checking many suspects of one program compiles
-/// each module it runs once, and only those.
-#[derive(Clone)]
-pub struct Image {
-    program: Arc<Program>,
-    code: Arc<CodeTable>,
-}
-
-impl Image {
-    /// `program` on top of the prelude (unless `config` disables it) and
-    /// `config.libraries`; the user's modules win on name clashes, then the
-    /// libraries, then the prelude.
-    pub fn new(program: Arc<Program>, config: &VmConfig) -> Image {
-        let base = base_code(config.prelude, &config.libraries);
-        let mut code = compile_onto(&base, &[(&program, Origin::User)]);
-        code.libraries = config.libraries.clone();
-        Image {
-            program,
-            code: Arc::new(code),
-        }
-    }
-
-    pub fn program(&self) -> &Arc<Program> {
-        &self.program
-    }
-
-    /// The files of the user's modules that runs of this image have entered
-    /// (compiled on entry: see [`crate::code::CodeTable::functions`]), sorted.
-    /// On a fresh image after one run: the modules that run executed.
-    pub fn entered_files(&self) -> Vec<std::path::PathBuf> {
-        self.code
-            .modules
-            .iter()
-            .filter(|m| m.origin == crate::code::Origin::User && m.is_compiled())
-            .filter_map(|m| m.source_path())
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect()
-    }
-}
-
 impl Vm {
-    /// A VM for `program` (plus the prelude unless disabled in `config`,
-    /// and `config.libraries`).
-    pub fn new(program: Arc<Program>, config: VmConfig) -> Vm {
-        let image = Image::new(program, &config);
-        Vm::from_image(&image, config)
-    }
-
     /// The user's program the VM runs (without the prelude).
     pub fn program(&self) -> &Arc<Program> {
         &self.program
     }
 
-    /// A fresh VM running `image`'s code (shared, not copied). `config`'s
-    /// code settings (`prelude`, `libraries`) are the image's; its limits
-    /// are this VM's.
-    pub fn from_image(image: &Image, config: VmConfig) -> Vm {
-        let program = image.program.clone();
-        let code = image.code.clone();
+    /// A fresh VM running `code` (shared, not copied), compiled for
+    /// `program` (see `Vm::from_image`).
+    pub(crate) fn with_code(program: Arc<Program>, code: Arc<CodeTable>, config: VmConfig) -> Vm {
         let config_budget = config.max_memory_words;
         let placeholder = Arc::new(Process::new(Pid(u32::MAX), None, Term::Nil));
         let mut registry = imbl::OrdMap::new();

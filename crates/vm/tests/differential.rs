@@ -156,21 +156,30 @@ fn programs_match_erl() {
 }
 
 /// The hot loop is only a faster way to the same state: every program (and
-/// the bench programs) runs with it on and off, and the two runs take the
-/// same steps, with the same events, reductions and output.
+/// the bench programs, and the programs of `crates/vm/tests/erl`) runs with
+/// it on and off, and the two runs take the same steps, with the same
+/// events, reductions and output.
 #[test]
 fn the_hot_loop_changes_no_step() {
     let root = diff_root();
-    let mut programs: Vec<PathBuf> = ["programs", "bench"]
-        .iter()
-        .filter_map(|d| std::fs::read_dir(root.join(d)).ok())
-        .flat_map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "erl"))
-        .collect();
+    let mut programs: Vec<PathBuf> = [
+        root.join("programs"),
+        root.join("bench"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/erl"),
+    ]
+    .iter()
+    .filter_map(|d| std::fs::read_dir(d).ok())
+    .flat_map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()))
+    .filter(|p| p.extension().is_some_and(|e| e == "erl"))
+    .collect();
     programs.sort();
     assert!(
         programs.len() > 300,
         "the differential programs are missing"
+    );
+    assert!(
+        programs.iter().any(|p| p.ends_with("tests/erl/errs.erl")),
+        "the programs of crates/vm/tests/erl are missing"
     );
     let libraries = racewit_otp::installed();
     let mut differ = Vec::new();

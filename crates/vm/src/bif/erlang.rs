@@ -258,14 +258,14 @@ pub fn register(t: &mut Table) {
         parse_float(&String::from_utf8(a[0].as_bytes().ok_or_else(badarg)?).map_err(|_| badarg())?)
     });
     t.pure("erlang", "float_to_list", 1, |a| match &a[0] {
-        Term::Float(f) => Ok(Term::string(&float_to_list_default(*f))),
+        Term::Float(f) => Ok(Term::string(&format::float_to_list_default(*f))),
         _ => Err(badarg()),
     });
     t.pure("erlang", "float_to_list", 2, |a| {
         float_to_opts(&a[0], &a[1]).map(|s| Term::string(&s))
     });
     t.pure("erlang", "float_to_binary", 1, |a| match &a[0] {
-        Term::Float(f) => Ok(Term::binary(float_to_list_default(*f).into_bytes())),
+        Term::Float(f) => Ok(Term::binary(format::float_to_list_default(*f).into_bytes())),
         _ => Err(badarg()),
     });
     t.pure("erlang", "float_to_binary", 2, |a| {
@@ -701,7 +701,8 @@ pub fn register(t: &mut Table) {
     });
     t.ctx("erlang", "processes", 0, |ctx, _| {
         let me = ctx.pid();
-        let system = (0..crate::vm::SYSTEM.len()).map(|i| Term::Pid(crate::vm::system_pid(i)));
+        let system =
+            (0..crate::world::SYSTEM.len()).map(|i| Term::Pid(crate::world::system_pid(i)));
         let v = system
             .chain(
                 ctx.vm
@@ -847,9 +848,9 @@ pub fn register(t: &mut Table) {
                 Flow::Value(Term::Int(1))
             }
             Some("otp_release") => Flow::Value(Term::string("25")),
-            Some("process_count") => {
-                Flow::Value(Term::Int((ctx.vm.alive + crate::vm::SYSTEM.len()) as i64))
-            }
+            Some("process_count") => Flow::Value(Term::Int(
+                (ctx.vm.alive + crate::world::SYSTEM.len()) as i64,
+            )),
             Some("wordsize") => Flow::Value(Term::Int(8)),
             // What OTP 25's emulator answers on any 64-bit host.
             Some("smp_support" | "threads" | "time_correction") => Flow::Value(Term::bool(true)),
@@ -969,14 +970,6 @@ fn parse_float(s: &str) -> R {
     }
 }
 
-/// `float_to_list/1`: 20 digits after the point in scientific form.
-pub(crate) fn float_to_list_default(f: f64) -> String {
-    let s = format!("{:.20e}", f);
-    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-    let e: i32 = e.parse().unwrap_or(0);
-    format!("{}e{}{:02}", m, if e < 0 { '-' } else { '+' }, e.abs())
-}
-
 fn float_to_opts(v: &Term, opts: &Term) -> Result<String, Term> {
     let Term::Float(f) = v else {
         return Err(badarg());
@@ -998,7 +991,7 @@ fn float_to_opts(v: &Term, opts: &Term) -> Result<String, Term> {
             let n = int_arg(&t[1])?.clamp(0, 253) as usize;
             match t[0].as_atom().map(|a| a.name()) {
                 Some("decimals") => {
-                    let mut s = fixed_decimals(*f, n);
+                    let mut s = format::fixed_decimals(*f, n);
                     if compact && s.contains('.') {
                         while s.ends_with('0') && !s.ends_with(".0") {
                             s.pop();
@@ -1021,50 +1014,7 @@ fn float_to_opts(v: &Term, opts: &Term) -> Result<String, Term> {
             }
         }
     }
-    Ok(float_to_list_default(*f))
-}
-
-/// `N` decimals, rounding half away from zero on the exact binary value (as the BEAM).
-pub(crate) fn fixed_decimals(f: f64, n: usize) -> String {
-    let exact = format!("{:.*}", n + 30, f.abs());
-    let (int_part, frac) = exact.split_once('.').unwrap_or((&exact, ""));
-    let mut digits: Vec<u8> = int_part
-        .bytes()
-        .chain(frac.bytes().take(n))
-        .map(|b| b - b'0')
-        .collect();
-    let next = frac.as_bytes().get(n).map(|b| b - b'0').unwrap_or(0);
-    if next >= 5 {
-        let mut i = digits.len();
-        loop {
-            if i == 0 {
-                digits.insert(0, 1);
-                break;
-            }
-            i -= 1;
-            if digits[i] == 9 {
-                digits[i] = 0;
-            } else {
-                digits[i] += 1;
-                break;
-            }
-        }
-    }
-    let int_len = digits.len() - n;
-    let mut s = String::new();
-    if f.is_sign_negative() && digits.iter().any(|&d| d != 0) {
-        s.push('-');
-    }
-    for d in &digits[..int_len] {
-        s.push((b'0' + d) as char);
-    }
-    if n > 0 {
-        s.push('.');
-        for d in &digits[int_len..] {
-            s.push((b'0' + d) as char);
-        }
-    }
-    s
+    Ok(format::float_to_list_default(*f))
 }
 
 fn bitlist(t: &Term, w: &mut crate::pattern::BitWriter) -> Result<(), Term> {
@@ -1774,7 +1724,7 @@ pub(crate) fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             .and_then(|n| ctx.vm.registry.get(&n).copied()),
         _ => return Flow::badarg(),
     };
-    if let Some((why, call)) = target.and_then(crate::vm::parked_request) {
+    if let Some((why, call)) = target.and_then(crate::world::parked_request) {
         return Flow::ParkWith(why, call);
     }
     let text = format!("{} ! {}", format::brief(dest), format::brief(&msg));
@@ -1971,7 +1921,7 @@ fn process_item(ctx: &Ctx<'_>, pid: Pid, item: &str) -> Item {
     if !KNOWN.contains(&item) {
         return Item::Unknown;
     }
-    if let Some(sp) = crate::vm::system_process(pid) {
+    if let Some(sp) = crate::world::system_process(pid) {
         return Item::Value(match item {
             "registered_name" => Term::atom(sp.name),
             "current_function" => mfa(sp.current.0, sp.current.1, sp.current.2),
@@ -1979,7 +1929,7 @@ fn process_item(ctx: &Ctx<'_>, pid: Pid, item: &str) -> Item {
             "status" => Term::atom("waiting"),
             "trap_exit" => Term::bool(true),
             "priority" => Term::atom("normal"),
-            "group_leader" => Term::Pid(crate::vm::system_pid(0)),
+            "group_leader" => Term::Pid(crate::world::system_pid(0)),
             "error_handler" => Term::atom("error_handler"),
             "message_queue_len" | "heap_size" | "total_heap_size" | "stack_size" | "reductions"
             | "memory" => Term::Int(0),

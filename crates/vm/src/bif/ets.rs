@@ -615,6 +615,7 @@ pub fn run_match_spec(spec: &Term, obj: &Term, env: &match_spec::Env) -> Option<
 pub fn ms_env(pid: crate::term::Pid) -> match_spec::Env {
     match_spec::Env {
         self_pid: Term::Pid(pid),
+        pure_bif: crate::bif::erlang_pure,
     }
 }
 

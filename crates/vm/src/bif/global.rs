@@ -118,16 +118,6 @@ fn do_register(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     Flow::Value(Term::atom("yes"))
 }
 
-/// A `global` lock: the requester id holding it, the processes that set it
-/// (a set: setting it again from the same process changes nothing, and one
-/// `del_lock` releases it), and the processes waiting for it.
-#[derive(Clone, Default)]
-pub struct GlobalLock {
-    requester: Option<MapKey>,
-    holders: Vec<crate::term::Pid>,
-    waiters: Vec<crate::term::Pid>,
-}
-
 fn lock_item(resource: &Term) -> SharedItem {
     SharedItem::Global(format!("lock {}", brief(resource)))
 }

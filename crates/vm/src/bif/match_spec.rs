@@ -28,6 +28,7 @@ pub fn register(t: &mut Table) {
 fn env(ctx: &Ctx<'_>) -> Env {
     Env {
         self_pid: Term::Pid(ctx.pid()),
+        pure_bif: crate::bif::erlang_pure,
     }
 }
 

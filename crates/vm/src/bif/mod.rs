@@ -7,10 +7,9 @@ use std::sync::OnceLock;
 
 use racewit_syntax::Span;
 use racewit_syntax::ir::{CallSiteId, Name};
-use rustc_hash::FxHashMap;
 
 use crate::atom::Atom;
-use crate::code::Target;
+use crate::code::{BifNames, Target};
 use crate::event::{Access, Event, EventKind, Exception, SharedItem};
 use crate::process::Process;
 use crate::term::{Pid, Term};
@@ -40,28 +39,8 @@ mod timers;
 mod trace;
 mod world;
 
-pub type PureFn = fn(&[Term]) -> Result<Term, Term>;
+pub use crate::code::{Bif, BifKind, CtxBif, PureFn};
 pub type CtxFn = fn(&mut Ctx<'_>, &[Term]) -> Flow;
-
-#[derive(Clone, Copy, Debug)]
-pub enum BifKind {
-    Pure(PureFn),
-    Ctx(CtxFn),
-}
-
-#[derive(Clone, Copy, Debug)]
-pub struct Bif {
-    pub module: Atom,
-    pub name: Atom,
-    pub arity: u32,
-    pub kind: BifKind,
-}
-
-impl Bif {
-    pub fn is_pure(&self) -> bool {
-        matches!(self.kind, BifKind::Pure(_))
-    }
-}
 
 /// What a context BIF asks the interpreter to do.
 pub enum Flow {
@@ -184,33 +163,38 @@ impl Ctx<'_> {
     }
 }
 
-pub struct Table(FxHashMap<(Atom, Atom, u32), Bif>);
+/// The BIFs as they are registered: by name, and the functions of the
+/// context BIFs by number (see [`CtxBif`]).
+#[derive(Default)]
+pub struct Table {
+    names: BifNames,
+    ctx: Vec<CtxFn>,
+}
 
 impl Table {
     pub fn pure(&mut self, m: &str, f: &str, arity: u32, func: PureFn) {
         self.insert(m, f, arity, BifKind::Pure(func));
     }
     pub fn ctx(&mut self, m: &str, f: &str, arity: u32, func: CtxFn) {
-        self.insert(m, f, arity, BifKind::Ctx(func));
+        let n = CtxBif(self.ctx.len() as u32);
+        self.ctx.push(func);
+        self.insert(m, f, arity, BifKind::Ctx(n));
     }
     fn insert(&mut self, m: &str, f: &str, arity: u32, kind: BifKind) {
         let (module, name) = (Atom::new(m), Atom::new(f));
-        self.0.insert(
-            (module, name, arity),
-            Bif {
-                module,
-                name,
-                arity,
-                kind,
-            },
-        );
+        self.names.insert(Bif {
+            module,
+            name,
+            arity,
+            kind,
+        });
     }
 }
 
-fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
-    static TABLE: OnceLock<FxHashMap<(Atom, Atom, u32), Bif>> = OnceLock::new();
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t = Table(FxHashMap::default());
+        let mut t = Table::default();
         erlang::register(&mut t);
         erts_internal::register(&mut t);
         etf::register(&mut t);
@@ -234,42 +218,51 @@ fn table() -> &'static FxHashMap<(Atom, Atom, u32), Bif> {
         timers::register(&mut t);
         spawn_request::register(&mut t);
         re::register(&mut t);
-        t.0
+        t
     })
 }
 
-/// A stable 64-bit hash of a text (FNV-1a).
-pub fn hash_text(s: &str) -> u64 {
-    s.bytes().fold(0xcbf29ce484222325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
-    })
+/// Every BIF by name, for the code table.
+pub fn names() -> &'static BifNames {
+    &table().names
 }
+
+/// The function of a context BIF.
+#[inline]
+pub fn ctx_fn(bif: CtxBif) -> CtxFn {
+    table().ctx[bif.0 as usize]
+}
+
+pub use crate::format::hash_text;
 
 /// `float_to_list/1`'s text.
 pub fn erlang_float_to_list(f: f64) -> String {
-    erlang::float_to_list_default(f)
+    crate::format::float_to_list_default(f)
 }
 
 /// Fixed notation with `n` decimals, rounded as the BEAM does.
 pub fn erlang_fixed_decimals(f: f64, n: usize) -> String {
-    erlang::fixed_decimals(f, n)
+    crate::format::fixed_decimals(f, n)
 }
 
 pub fn lookup(module: Atom, name: Atom, arity: u32) -> Option<Bif> {
-    table().get(&(module, name, arity)).copied()
+    names().lookup(module, name, arity)
 }
 
 /// Is any BIF defined in this module?
 pub fn module_known(module: Atom) -> bool {
-    table().keys().any(|(m, _, _)| *m == module)
+    names().module_known(module)
 }
 
-/// Whether `module` is one of racewit's own BIF modules (`racewit`,
-/// `racewit_world`, ...), which its prelude calls and no real node has:
-/// a program naming one names nothing of its own.
-pub fn is_racewit_module(module: Atom) -> bool {
-    let name = module.name();
-    name == "racewit" || name.starts_with("racewit_")
+pub use crate::code::is_racewit_module;
+
+/// The pure BIF `erlang:Name/Arity`, if there is one (what a match
+/// specification's guard calls: see [`crate::match_spec::Env`]).
+pub fn erlang_pure(name: Atom, arity: u32) -> Option<PureFn> {
+    match lookup(Atom::ERLANG, name, arity)?.kind {
+        BifKind::Pure(f) => Some(f),
+        BifKind::Ctx(_) => None,
+    }
 }
 
 // ---- small argument helpers shared by the BIF modules ----

@@ -8,8 +8,8 @@
 //! a slot is only ever marked dead when no path reads it again. A function
 //! with a `try`/`catch` is left alone: its handler may read any slot.
 
+use super::layout;
 use crate::code::{CPat, Callee, GExpr, Instr, Slot};
-use crate::layout;
 
 /// Slots as a bit set.
 #[derive(Clone, PartialEq)]

@@ -1,0 +1,377 @@
+//! The table of loaded modules ([`CodeTable`]): programs loaded into it
+//! (each module compiled the first time it is entered), and calls
+//! resolved against it as a remote call is at run time.
+
+use racewit_syntax::ir::Program;
+use racewit_syntax::ir::{self, Expr, Literal, Pat};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::atom::Atom;
+use crate::library::{self, Missing, ParkReason};
+
+use super::bifs::{BifNames, is_racewit_module};
+use super::compile::compile_functions;
+use super::instr::{FnCode, SiteInfo, Target};
+
+/// Every loaded module, indexed by position.
+#[derive(Clone)]
+pub struct CodeTable {
+    pub modules: Vec<std::sync::Arc<ModuleCode>>,
+    pub by_name: FxHashMap<Atom, u32>,
+    /// The BIFs, which win over a loaded module's functions.
+    pub bifs: &'static BifNames,
+    /// The libraries the table was built with: what is known of the
+    /// installed OTP decides what a call to a missing module does.
+    pub libraries: std::sync::Arc<crate::library::Libraries>,
+    /// Modules that loaded code names (a static call's module, or an atom
+    /// literal): a call to one that is missing is a missing dependency.
+    pub named: std::sync::Arc<FxHashSet<Atom>>,
+}
+
+impl CodeTable {
+    /// The compiled code of function `function` (a `fun` index past the
+    /// named functions included) of module `module`.
+    #[inline]
+    pub fn func(&self, module: u32, function: u32) -> &FnCode {
+        &self.functions(module)[function as usize]
+    }
+
+    /// Every compiled function of module `module`. A module is compiled the
+    /// first time it is entered, once for every VM sharing this table: a
+    /// run pays for the code it runs, not for the whole program.
+    #[inline]
+    pub fn functions(&self, module: u32) -> &[FnCode] {
+        let m = &self.modules[module as usize];
+        match m.functions.get() {
+            Some(f) => f,
+            None => self.compile_module(module),
+        }
+    }
+
+    #[cold]
+    fn compile_module(&self, module: u32) -> &[FnCode] {
+        let m = &self.modules[module as usize];
+        m.functions.get_or_init(|| {
+            let program = &m.source;
+            match program.modules.get(&m.ir_name) {
+                Some(ir) => compile_functions(self, module, program, ir),
+                None => Box::new([]),
+            }
+        })
+    }
+
+    /// With an installed OTP known, does its module `module` lack an
+    /// export `name/arity`? (`false` when no OTP is known or the module's
+    /// export table cannot be read.)
+    /// Whether OTP's `module` does not export `name/arity`: from the
+    /// installed OTP's export tables, or, with no OTP installed, from OTP
+    /// 25's exports of the modules the prelude stands in for.
+    fn otp_lacks(&self, module: Atom, name: Atom, arity: u32) -> bool {
+        match self.libraries.otp_exports(module.name()) {
+            Some(e) => !e.contains(&(name.name().to_string(), arity)),
+            None if self.libraries.otp_modules.is_none() => {
+                library::otp25_exports(module.name(), name.name(), arity) == Some(false)
+            }
+            None => false,
+        }
+    }
+
+    pub fn module(&self, name: Atom) -> Option<(u32, &ModuleCode)> {
+        let i = *self.by_name.get(&name)?;
+        Some((i, &*self.modules[i as usize]))
+    }
+
+    /// Resolve `M:F/A` as a remote call would at run time.
+    pub fn resolve(&self, module: Atom, name: Atom, arity: u32) -> Target {
+        if let Some(b) = self.bifs.lookup(module, name, arity) {
+            return Target::Bif(b);
+        }
+        match self.module(module) {
+            Some((mi, m)) => match m.fn_index.get(&(name, arity)) {
+                Some(&fi) if m.exports.contains(&(name, arity)) => {
+                    m.code_target(mi, fi, name, arity)
+                }
+                // racewit's partial stand-in for an OTP module (global,
+                // mnesia, ...) lacks the function: the real module may well
+                // have it (unsupported), unless the installed OTP's module
+                // does not export it either (undef, as on the BEAM). Modules
+                // loaded from real source raise undef.
+                _ if m.origin == Origin::Prelude && !self.otp_lacks(module, name, arity) => {
+                    Target::Unsupported {
+                        module,
+                        name,
+                        arity,
+                        reason: if library::touches_host(module.name(), name.name()) {
+                            ParkReason::Host
+                        } else if library::is_otp_library_module(module.name()) {
+                            // The prelude's stand-in of an OTP library module
+                            // serves because no OTP was found.
+                            ParkReason::NoOtp
+                        } else {
+                            ParkReason::Unsupported
+                        },
+                    }
+                }
+                _ => Target::Undef {
+                    module,
+                    name,
+                    arity,
+                },
+            },
+            None => {
+                // A BIF module the program names (`crypto` with no OTP
+                // installed) is one of the node's; racewit's own are not.
+                let named = self.named.contains(&module)
+                    || (self.bifs.module_known(module) && !is_racewit_module(module));
+                match library::classify_missing(&self.libraries, module.name(), name.name(), named)
+                {
+                    Missing::Undef => Target::Undef {
+                        module,
+                        name,
+                        arity,
+                    },
+                    // A module of the installed OTP (one of racewit's BIF
+                    // modules, say) that does not export the function: undef.
+                    // With no OTP installed, the same for the modules racewit
+                    // runs itself, from OTP 25's exports.
+                    Missing::Park(ParkReason::Unsupported)
+                        if self.otp_lacks(module, name, arity) =>
+                    {
+                        Target::Undef {
+                            module,
+                            name,
+                            arity,
+                        }
+                    }
+                    Missing::Park(_)
+                        if self.libraries.otp_modules.is_none()
+                            && self.otp_lacks(module, name, arity) =>
+                    {
+                        Target::Undef {
+                            module,
+                            name,
+                            arity,
+                        }
+                    }
+                    Missing::Park(reason) => Target::Unsupported {
+                        module,
+                        name,
+                        arity,
+                        reason,
+                    },
+                }
+            }
+        }
+    }
+}
+
+/// Where a loaded module comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The user's program.
+    User,
+    /// A library loaded from its real source (OTP's, a dependency's): a
+    /// complete module, so a function it lacks is `undef`.
+    Library,
+    /// racewit's own prelude: its spans are not the user's, and a
+    /// function a stand-in lacks is unsupported, not `undef`.
+    Prelude,
+}
+
+pub struct ModuleCode {
+    pub name: Atom,
+    /// Functions, then one entry per `fun` expression (index `functions_len + FunId`).
+    /// Compiled when the module is first entered (see [`CodeTable::functions`]).
+    functions: std::sync::OnceLock<Box<[FnCode]>>,
+    /// The program the module is compiled from, while it is not compiled.
+    source: std::sync::Arc<Program>,
+    pub functions_len: u32,
+    pub fn_index: FxHashMap<(Atom, u32), u32>,
+    pub exports: FxHashSet<(Atom, u32)>,
+    /// Functions the runtime replaces with native code (see
+    /// [`ir::Module::is_native_stub`]), and why a call of one parks: a NIF
+    /// library's (`-on_load`) would run native code (host); a BIF stub
+    /// (`lists.erl`, `ets.erl`) is a BIF racewit lacks (unsupported).
+    pub native_stubs: FxHashMap<(Atom, u32), ParkReason>,
+    pub sites: Vec<SiteInfo>,
+    /// Loaded from racewit's own prelude or a library (its spans are not the user's).
+    pub prelude: bool,
+    pub origin: Origin,
+    /// The IR module name (key into the program's modules).
+    pub ir_name: ir::Name,
+}
+
+impl ModuleCode {
+    /// What a call of this module's function `fi` (`name/arity`, module
+    /// index `mi`) runs: its code, or, for a native stub, a park.
+    pub(super) fn code_target(&self, mi: u32, fi: u32, name: Atom, arity: u32) -> Target {
+        match self.native_stubs.get(&(name, arity)) {
+            Some(&reason) => Target::Unsupported {
+                module: self.name,
+                name,
+                arity,
+                reason,
+            },
+            None => Target::Code {
+                module: mi,
+                function: fi,
+            },
+        }
+    }
+
+    /// Whether the module has been entered (and so compiled).
+    pub fn is_compiled(&self) -> bool {
+        self.functions.get().is_some()
+    }
+
+    /// The file the module was loaded from.
+    pub fn source_path(&self) -> Option<std::path::PathBuf> {
+        let m = self.source.modules.get(&self.ir_name)?;
+        Some(self.source.sources.path(m.file).to_path_buf())
+    }
+}
+
+/// Compile every module of `programs` (earlier programs win on name clashes).
+pub fn compile_programs(
+    bifs: &'static BifNames,
+    programs: &[(&std::sync::Arc<Program>, Origin)],
+) -> CodeTable {
+    let empty = CodeTable {
+        modules: Vec::new(),
+        by_name: FxHashMap::default(),
+        bifs,
+        libraries: crate::library::Libraries::none(),
+        named: Default::default(),
+    };
+    compile_onto(&empty, programs)
+}
+
+/// Adds `programs` on top of already loaded modules (shared, not
+/// recompiled); the new modules win over `base`'s on name clashes. Only the
+/// modules' indexes are built here: each module's code is compiled the first
+/// time it is entered, in the context of the table it was added to (its
+/// calls resolve against that table's modules).
+pub fn compile_onto(
+    base: &CodeTable,
+    programs: &[(&std::sync::Arc<Program>, Origin)],
+) -> CodeTable {
+    let mut table = base.clone();
+    let base_len = table.modules.len() as u32;
+    let mut named: Option<FxHashSet<Atom>> = None;
+    for (program, origin) in programs {
+        if *origin != Origin::Prelude {
+            names_in(program, named.get_or_insert_with(|| (*table.named).clone()));
+        }
+        for (name, m) in &program.modules {
+            let atom = Atom::new(name);
+            if table.by_name.get(&atom).is_some_and(|&i| i >= base_len) {
+                continue;
+            }
+            // A preloaded module (erlang, init, prim_file...) is never loaded
+            // from a program's source, as the BEAM cannot load over it: the
+            // VM implements it. (erts' own erlang.erl is stubs calling
+            // `erlang:nif_error/1`: a BIF racewit lacks would run as a stub,
+            // or loop, instead of being named.)
+            if *origin != Origin::Prelude && crate::library::is_preloaded(name) {
+                continue;
+            }
+            // Nor is the API module of an application racewit models
+            // (mnesia): its calls are the model, whatever source the
+            // program holds (OTP's mnesia.erl would call into mnesia's own
+            // processes, which never run).
+            if *origin != Origin::Prelude && crate::library::modelled_api(name).is_some() {
+                continue;
+            }
+            let mut fn_index = FxHashMap::default();
+            let mut native_stubs = FxHashMap::default();
+            let native = if m.has_on_load() {
+                ParkReason::Host
+            } else {
+                ParkReason::Unsupported
+            };
+            for (i, f) in m.functions.iter().enumerate() {
+                let key = (Atom::new(&f.name), f.arity);
+                fn_index.insert(key, i as u32);
+                if *origin != Origin::Prelude && m.is_native_stub(f) {
+                    native_stubs.insert(key, native);
+                }
+            }
+            let exports = m
+                .exports
+                .iter()
+                .map(|e| (Atom::new(&e.name), e.arity))
+                .collect();
+            let sites = m
+                .call_sites
+                .iter()
+                .map(|s| SiteInfo {
+                    span: s.span,
+                    target: s.target.as_ref().map(|t| t.to_string()),
+                })
+                .collect();
+            table.by_name.insert(atom, table.modules.len() as u32);
+            table.modules.push(std::sync::Arc::new(ModuleCode {
+                name: atom,
+                functions: std::sync::OnceLock::new(),
+                source: (*program).clone(),
+                functions_len: m.functions.len() as u32,
+                fn_index,
+                exports,
+                native_stubs,
+                sites,
+                prelude: *origin != Origin::User,
+                origin: *origin,
+                ir_name: name.clone(),
+            }));
+        }
+    }
+    if let Some(named) = named {
+        table.named = std::sync::Arc::new(named);
+    }
+    table
+}
+
+/// The directory racewit's generated modules (harnesses, their support
+/// code) are loaded from. What they hold is racewit's, not the program's:
+/// an atom a harness made up for an argument names no module the program
+/// uses, so a call on it is `undef` as on the BEAM, not a missing
+/// dependency.
+pub const GENERATED_DIR: &str = "<racewit-harness>";
+
+/// Whether module `m` of `program` is racewit's generated code (loaded
+/// from [`GENERATED_DIR`]).
+pub fn is_generated(program: &Program, m: &ir::Module) -> bool {
+    program
+        .sources
+        .path(m.file)
+        .starts_with(std::path::Path::new(GENERATED_DIR))
+}
+
+/// Adds the modules `program`'s code names to `out`: the module of every
+/// static remote call, and every atom literal (a callback module passed to
+/// `gen_server:start_link/4`, a module kept in a variable). racewit's
+/// generated modules name nothing (see [`GENERATED_DIR`]).
+fn names_in(program: &Program, out: &mut FxHashSet<Atom>) {
+    for m in program.modules.values() {
+        if is_generated(program, m) {
+            continue;
+        }
+        for site in &m.call_sites {
+            if let Some(t) = &site.target {
+                out.insert(Atom::new(&t.module));
+            }
+        }
+        for f in &m.functions {
+            for e in &f.body.exprs {
+                if let Expr::Lit(Literal::Atom(a)) = e {
+                    out.insert(Atom::new(a));
+                }
+            }
+            for p in &f.body.pats {
+                if let Pat::Lit(Literal::Atom(a)) = p {
+                    out.insert(Atom::new(a));
+                }
+            }
+        }
+    }
+}
