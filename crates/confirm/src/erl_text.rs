@@ -100,6 +100,19 @@ pub(crate) fn const_text(
             }
             format!("<<{}>>", erlang_string(&text)?)
         }
+        Expr::Map { base: None, fields } => {
+            let parts: Option<Vec<String>> = fields
+                .iter()
+                .map(|f| {
+                    Some(format!(
+                        "{} => {}",
+                        const_text(body, f.key)?,
+                        const_text(body, f.value)?
+                    ))
+                })
+                .collect();
+            format!("#{{{}}}", parts?.join(", "))
+        }
         _ => return None,
     })
 }

@@ -250,7 +250,13 @@ pub fn build(
     .into_iter()
     .take(MAX_RIVALS)
     .collect();
-    // Writers of the very key the suspect's write puts come first.
+    // Writers of the very key the suspect's write puts come first, then
+    // the other read-modify-writes of an item named by constants.
+    let rivals: Vec<Preparer> = crate::prepare::item_rivals(program, &suspect.read, &suspect.write)
+        .into_iter()
+        .chain(rivals)
+        .take(MAX_RIVALS)
+        .collect();
     let rivals: Vec<Preparer> = crate::prepare::key_linked_rivals(
         program,
         (
@@ -292,6 +298,27 @@ pub fn build(
                 ..Drive::default()
             },
         ));
+    }
+    // What the program runs first to set the item the race is on as a
+    // whole (its configuration put before anything reads or updates it):
+    // alone, as a test's setup makes it, and after the application's boot
+    // when there is one.
+    let app = application_of(program, apps, &entry.mfa.module);
+    for p in crate::prepare::initialisers(program, &suspect.read, &suspect.write)
+        .into_iter()
+        .take(MAX_RIVALS)
+    {
+        for boot in std::iter::once(None).chain(app.map(Some)) {
+            drives.push((
+                entry,
+                Drive {
+                    what: p.describe(),
+                    prepare: Some(p.clone()),
+                    boot: boot.cloned(),
+                    ..Drive::default()
+                },
+            ));
+        }
     }
     // The setup call left out comes early: when it is the very code that
     // races (a `start/0` that registers the name), no later variant helps,
@@ -388,6 +415,18 @@ pub fn build(
     // same function's other operations (`new`), made first for each
     // worker, make what it works on.
     let mut operations = Vec::new();
+    // The first thing the program calls before the entry with its value.
+    let made_first = crate::prepare::preparers(
+        program,
+        callers,
+        (
+            entry.mfa.module.as_str(),
+            entry.mfa.name.as_str(),
+            entry.mfa.arity,
+        ),
+    )
+    .into_iter()
+    .find(|p| p.why == crate::prepare::Why::CalledFirst);
     let entry_key = (
         entry.mfa.module.as_str(),
         entry.mfa.name.as_str(),
@@ -408,6 +447,28 @@ pub fn build(
                 ));
             }
             for p in others {
+                // The thing the operations work on made first, as the
+                // program makes it, in the booted application: a timer's
+                // end after its start, on a metric the program made.
+                if let Some(first) = &made_first {
+                    operations.push((
+                        entry,
+                        Drive {
+                            what: format!(
+                                "argument {} = {v}, {}, {}",
+                                i + 1,
+                                first.describe(),
+                                p.describe()
+                            ),
+                            set: Some((i, v.clone())),
+                            first: Some(first.clone()),
+                            prepare: Some(p.clone()),
+                            prepare_each: true,
+                            boot: application_of(program, apps, &entry.mfa.module).cloned(),
+                            ..Drive::default()
+                        },
+                    ));
+                }
                 operations.push((
                     entry,
                     Drive {
@@ -520,6 +581,10 @@ struct Drive {
     no_setup: bool,
     /// Boot this application first.
     boot: Option<Application>,
+    /// What the program calls first to make the thing the entry works on,
+    /// made before `prepare` (the metric made before its timer is
+    /// started), once per distinct set of arguments.
+    first: Option<Preparer>,
     /// Make what each worker's call works on first, as the program does.
     prepare: Option<Preparer>,
     /// Make it once for each worker, even where workers pass equal values
@@ -748,6 +813,14 @@ fn api_harness(
     let finish =
         |module: String, args: &[Vec<String>], own_values: bool, rival: Option<&Preparer>| {
             let mut setup = setup.clone();
+            if let Some(p) = &drive.first {
+                for a in args {
+                    let call = prepare_call(program, callers, p, a, filler);
+                    if !setup.contains(&call) {
+                        setup.push(call);
+                    }
+                }
+            }
             // What each worker's call works on is made first, once per distinct
             // set of arguments.
             if let Some(p) = &drive.prepare {
