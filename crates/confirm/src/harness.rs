@@ -12,7 +12,7 @@ use racewit_vm::library::Application;
 
 use crate::arg_shape::Need;
 use crate::callers::{CALLBACKS, Callers};
-use crate::erl_text::{atom, const_text};
+use crate::erl_text::{atom, const_text, value_text};
 use crate::prepare::{PrepArg, Preparer};
 
 /// A harness ready to load.
@@ -300,21 +300,21 @@ pub fn build(
         ));
     }
     // What the program runs first to set the item the race is on as a
-    // whole (its configuration put before anything reads or updates it):
-    // alone, as a test's setup makes it, and after the application's boot
-    // when there is one.
+    // whole (its configuration put before anything reads or updates it),
+    // in place of the conventional setup call (which may be the very code
+    // that reads the configuration from a file): alone, as a test's setup
+    // makes it, and after the application's boot when there is one.
     let app = application_of(program, apps, &entry.mfa.module);
-    for p in crate::prepare::initialisers(program, &suspect.read, &suspect.write)
-        .into_iter()
-        .take(MAX_RIVALS)
-    {
+    let initialisers = crate::prepare::initialisers(program, &suspect.read, &suspect.write);
+    for p in initialisers.iter().take(MAX_RIVALS) {
         for boot in std::iter::once(None).chain(app.map(Some)) {
             drives.push((
                 entry,
                 Drive {
                     what: p.describe(),
-                    prepare: Some(p.clone()),
+                    first: Some(p.clone()),
                     boot: boot.cloned(),
+                    no_setup: true,
                     ..Drive::default()
                 },
             ));
@@ -482,8 +482,24 @@ pub fn build(
             }
         }
     }
+    // The other values the program passes, each after the item's own
+    // setter when it has one (an option of the configuration it sets) and
+    // as they are.
+    let mut set_first = Vec::new();
     for (i, _, others) in open_args(program, callers, entry) {
         for v in others {
+            if let Some(init) = initialisers.first() {
+                set_first.push((
+                    entry,
+                    Drive {
+                        what: format!("argument {} = {v}, {}", i + 1, init.describe()),
+                        set: Some((i, v.clone())),
+                        first: Some(init.clone()),
+                        no_setup: true,
+                        ..Drive::default()
+                    },
+                ));
+            }
             singles.push((
                 entry,
                 Drive {
@@ -494,6 +510,8 @@ pub fn build(
             ));
         }
     }
+    set_first.append(&mut singles);
+    let singles = set_first;
     let singles: Vec<(&Entry, Drive)> = singles.into_iter().take(MAX_SINGLE_VARIANTS).collect();
     let operations: Vec<(&Entry, Drive)> = operations
         .into_iter()
@@ -517,7 +535,7 @@ pub fn build(
         .enumerate()
         .map(|(k, (e, mut drive))| {
             // Rivals race the entry where what it works on exists.
-            if e == entry && drive.prepare.is_some() {
+            if e == entry && (drive.prepare.is_some() || drive.first.is_some()) {
                 drive.rivals = rivals.clone();
             }
             api_harness(
@@ -905,6 +923,28 @@ fn api_harness(
             None,
         )));
     }
+    // Nothing made up, but the program passes other values where the
+    // workers pass one: each worker after the first passes another of
+    // them (two options set at once, not the same one twice), of the same
+    // kind as the first where there is one.
+    let distinct = if processes > 1 && invented.is_empty() {
+        let mut distinct = distinct;
+        if let Some((i, others)) = call_site_alternatives(program, callers, entry, &given, &args)
+        {
+            for (worker, a) in distinct.iter_mut().enumerate().skip(1) {
+                a[i] = others[(worker - 1) % others.len()].clone();
+            }
+            harness.distinct = Some(Box::new(finish(
+                format!("{module}_d"),
+                &distinct,
+                true,
+                None,
+            )));
+        }
+        distinct
+    } else {
+        distinct
+    };
     if processes > 1 {
         // Two workers: the entry and its rival.
         harness.mixed = drive
@@ -922,6 +962,33 @@ fn api_harness(
             .collect();
     }
     harness
+}
+
+/// The first argument (from 0) of `entry` that the workers pass from the
+/// program's call sites (nothing fixed it) where the program also passes
+/// other constants, with those others: of the same kind as the workers'
+/// value (an atom for an atom, a list for a list) first, then the rest.
+fn call_site_alternatives(
+    program: &Program,
+    callers: &Callers,
+    entry: &Entry,
+    given: &[(usize, String)],
+    args: &[Vec<String>],
+) -> Option<(usize, Vec<String>)> {
+    let first = args.first()?;
+    let kind = |v: &str| v.chars().next().map(|c| if c.is_ascii_lowercase() { 'a' } else { c });
+    (0..entry.args.len())
+        .filter(|i| !given.iter().any(|(g, _)| g == i))
+        .find_map(|i| {
+            let current = first.get(i)?;
+            let (same, rest): (Vec<String>, Vec<String>) =
+                values_from_call_sites(program, callers, &entry.mfa.to_string(), i)
+                    .into_iter()
+                    .filter(|v| v != current)
+                    .partition(|v| kind(v) == kind(current));
+            let others: Vec<String> = same.into_iter().chain(rest).collect();
+            (!others.is_empty()).then_some((i, others))
+        })
 }
 
 /// Worker number `worker`'s own value of a made-up argument's shape
@@ -2336,7 +2403,7 @@ fn values_from_call_sites(
     };
     let mut counts: Vec<(String, usize)> = Vec::new();
     for (body, args) in call_sites(program, callers, (m, f, a)) {
-        if let Some(text) = const_text(body, args[index]) {
+        if let Some(text) = value_text(body, args[index]) {
             match counts.iter_mut().find(|(t, _)| *t == text) {
                 Some((_, n)) => *n += 1,
                 None => counts.push((text, 1)),
