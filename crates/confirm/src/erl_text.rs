@@ -118,7 +118,13 @@ pub(crate) fn value_text(
         Expr::Map { base: None, fields } => {
             let parts: Option<Vec<String>> = fields
                 .iter()
-                .map(|f| Some(format!("{} => {}", value_text(body, f.key)?, value_text(body, f.value)?)))
+                .map(|f| {
+                    Some(format!(
+                        "{} => {}",
+                        value_text(body, f.key)?,
+                        value_text(body, f.value)?
+                    ))
+                })
                 .collect();
             Some(format!("#{{{}}}", parts?.join(", ")))
         }

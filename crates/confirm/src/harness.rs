@@ -929,8 +929,7 @@ fn api_harness(
     // kind as the first where there is one.
     let distinct = if processes > 1 && invented.is_empty() {
         let mut distinct = distinct;
-        if let Some((i, others)) = call_site_alternatives(program, callers, entry, &given, &args)
-        {
+        if let Some((i, others)) = call_site_alternatives(program, callers, entry, &given, &args) {
             for (worker, a) in distinct.iter_mut().enumerate().skip(1) {
                 a[i] = others[(worker - 1) % others.len()].clone();
             }
@@ -976,7 +975,11 @@ fn call_site_alternatives(
     args: &[Vec<String>],
 ) -> Option<(usize, Vec<String>)> {
     let first = args.first()?;
-    let kind = |v: &str| v.chars().next().map(|c| if c.is_ascii_lowercase() { 'a' } else { c });
+    let kind = |v: &str| {
+        v.chars()
+            .next()
+            .map(|c| if c.is_ascii_lowercase() { 'a' } else { c })
+    };
     (0..entry.args.len())
         .filter(|i| !given.iter().any(|(g, _)| g == i))
         .find_map(|i| {

@@ -102,10 +102,7 @@ impl Preparer {
                 self.mfa()
             ),
             Why::SameKey => format!("after {}, which writes the same key", self.mfa()),
-            Why::SameItem => format!(
-                "{}, which reads and writes the same item",
-                self.mfa()
-            ),
+            Why::SameItem => format!("{}, which reads and writes the same item", self.mfa()),
             Why::Initialises => format!(
                 "after {}, which sets the item the race is on from its argument",
                 self.mfa()
@@ -672,10 +669,7 @@ fn same_item_writers(
     let Some((call, wargs)) = remote_call(&wfunc.body, site) else {
         return Vec::new();
     };
-    let consts: Vec<Option<String>> = wargs
-        .iter()
-        .map(|&x| const_text(&wfunc.body, x))
-        .collect();
+    let consts: Vec<Option<String>> = wargs.iter().map(|&x| const_text(&wfunc.body, x)).collect();
     if consts.iter().all(Option::is_none) || consts.iter().all(Option::is_some) {
         return Vec::new();
     }
