@@ -2524,6 +2524,37 @@ mod tests {
     }
 
     #[test]
+    fn other_workers_pass_other_values_the_program_passes() {
+        // The program sets three options; the first worker sets the most
+        // frequent, the others another atom before the list.
+        let src = "-module(o).\n\
+            -export([set/2, a/0, b/0]).\n\
+            set(K, V) -> persistent_term:put(o, (persistent_term:get(o))#{K => V}).\n\
+            a() -> set(port, 1), set(port, 1), set([deep, key], 2).\n\
+            b() -> set(host, 1).\n";
+        let program = racewit_syntax::load_source("o.erl", src);
+        let callers = Callers::new(&program);
+        let entry = Entry {
+            mfa: mfa("o", "set", 2),
+            args: vec![ArgHint::Unknown; 2],
+        };
+        let args = vec![
+            vec!["port".to_string(), "1".to_string()],
+            vec!["port".to_string(), "1".to_string()],
+        ];
+        assert_eq!(
+            call_site_alternatives(&program, &callers, &entry, &[], &args),
+            Some((0, vec!["host".to_string(), "[deep, key]".to_string()]))
+        );
+        // An argument the harness fixed is left as it is: the next one
+        // varies.
+        assert_eq!(
+            call_site_alternatives(&program, &callers, &entry, &[(0, "port".into())], &args),
+            Some((1, vec!["2".to_string()]))
+        );
+    }
+
+    #[test]
     fn clients_of_a_callback_include_those_that_send_through_a_wrapper() {
         let src = "-module(srv).\n\
             -behaviour(gen_server).\n\
