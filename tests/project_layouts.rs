@@ -105,6 +105,33 @@ fn a_rebar3_umbrella_checks_with_zero_flags() {
     assert!(tmp.path().join("_racewit/report.json").is_file());
 }
 
+/// A built project's dependencies (`_build/default/lib/*`) run as library
+/// code: `tally:start/0` makes its table with the dependency `kvtab`, so
+/// the lost update of `tally:bump/1` is confirmed with the dependency
+/// there; without it the start parks at the call into it, and no run
+/// reaches the write (run in copies: `check` writes `_racewit/`).
+#[test]
+fn a_built_projects_dependencies_run() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    copy_tree(&fixture("built"), tmp.path());
+    let check = racewit(tmp.path(), &["check"]);
+    assert_eq!(check.code, Some(2), "{}\n{}", check.stdout, check.stderr);
+    assert!(check.stdout.contains("[CONFIRMED"), "{}", check.stdout);
+    // The witness records the dependency among the libraries it ran with,
+    // so replay loads it again.
+    let witness = std::fs::read_to_string(tmp.path().join("_racewit/R002-tally-11-15.json"))
+        .expect("witness");
+    assert!(witness.contains("_build/default/lib/kvtab"), "{witness}");
+
+    let bare = tempfile::tempdir().expect("temp dir");
+    copy_tree(&fixture("built"), bare.path());
+    std::fs::remove_dir_all(bare.path().join("_build")).expect("rm _build");
+    let check = racewit(bare.path(), &["check"]);
+    assert_eq!(check.code, Some(0), "{}\n{}", check.stdout, check.stderr);
+    assert!(!check.stdout.contains("[CONFIRMED"), "{}", check.stdout);
+    assert!(check.stdout.contains("not_reached"), "{}", check.stdout);
+}
+
 #[test]
 fn an_erlang_mk_project_with_zero_flags() {
     if eunit_header().is_none() {

@@ -507,7 +507,7 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
             bail!("--entry {}", crate::explore::missing_entry(&program, m, f));
         }
     }
-    let libraries = crate::libraries::load(&args.load.paths, &[]);
+    let libraries = crate::libraries::load(&args.load.paths, &args.load.dep_dirs());
     confirm_opts.vm.libraries = libraries.clone();
     let sp = crate::progress::spinner(args.format, "static pass");
     let analysis = find_suspects(&program, &args.categories.options());

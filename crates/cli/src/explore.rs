@@ -116,7 +116,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     if program.function(&module, &function, 0).is_none() {
         bail!("{}", missing_entry(&program, &module, &function));
     }
-    let libraries = crate::libraries::load(&args.load.paths, &[]);
+    let libraries = crate::libraries::load(&args.load.paths, &args.load.dep_dirs());
     let mut record = load_record(&args.load, &load_opts);
     record.libraries = libraries.record.clone();
     let program = Arc::new(program);

@@ -41,7 +41,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         );
     }
     let config = RunConfig {
-        libraries: crate::libraries::load(&args.load.paths, &[]),
+        libraries: crate::libraries::load(&args.load.paths, &args.load.dep_dirs()),
         ..RunConfig::default()
     };
     let outcome = run_entry(Arc::new(program), &module, &function, &config);

@@ -104,6 +104,53 @@ pub(crate) fn const_text(
     })
 }
 
+/// Erlang text of a constant expression as a value to pass: what
+/// [`const_text`] reads, and map literals of constants (`#{}` and
+/// `#{port => 80}`, a configuration a call site passes). Kept apart from
+/// [`const_text`], which also compares calls' arguments, where a map as
+/// common as `#{}` would tie calls that share nothing.
+pub(crate) fn value_text(
+    body: &racewit_syntax::ir::Body,
+    e: racewit_syntax::ir::ExprId,
+) -> Option<String> {
+    use racewit_syntax::ir::Expr;
+    match body.expr(e) {
+        Expr::Map { base: None, fields } => {
+            let parts: Option<Vec<String>> = fields
+                .iter()
+                .map(|f| {
+                    Some(format!(
+                        "{} => {}",
+                        value_text(body, f.key)?,
+                        value_text(body, f.value)?
+                    ))
+                })
+                .collect();
+            Some(format!("#{{{}}}", parts?.join(", ")))
+        }
+        Expr::Tuple(items) => {
+            let parts: Option<Vec<String>> = items.iter().map(|&i| value_text(body, i)).collect();
+            Some(format!("{{{}}}", parts?.join(", ")))
+        }
+        Expr::Cons(..) => {
+            let mut parts = Vec::new();
+            let mut at = e;
+            loop {
+                match body.expr(at) {
+                    Expr::Nil => break,
+                    Expr::Cons(h, t) => {
+                        parts.push(value_text(body, *h)?);
+                        at = *t;
+                    }
+                    _ => return None,
+                }
+            }
+            Some(format!("[{}]", parts.join(", ")))
+        }
+        _ => const_text(body, e),
+    }
+}
+
 /// A printable ASCII string as an Erlang string literal.
 fn erlang_string(s: &str) -> Option<String> {
     if !s.chars().all(|c| (' '..='~').contains(&c)) {

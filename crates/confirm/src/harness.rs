@@ -12,7 +12,7 @@ use racewit_vm::library::Application;
 
 use crate::arg_shape::Need;
 use crate::callers::{CALLBACKS, Callers};
-use crate::erl_text::{atom, const_text};
+use crate::erl_text::{atom, const_text, value_text};
 use crate::prepare::{PrepArg, Preparer};
 
 /// A harness ready to load.
@@ -250,7 +250,13 @@ pub fn build(
     .into_iter()
     .take(MAX_RIVALS)
     .collect();
-    // Writers of the very key the suspect's write puts come first.
+    // Writers of the very key the suspect's write puts come first, then
+    // the other read-modify-writes of an item named by constants.
+    let rivals: Vec<Preparer> = crate::prepare::item_rivals(program, &suspect.read, &suspect.write)
+        .into_iter()
+        .chain(rivals)
+        .take(MAX_RIVALS)
+        .collect();
     let rivals: Vec<Preparer> = crate::prepare::key_linked_rivals(
         program,
         (
@@ -292,6 +298,27 @@ pub fn build(
                 ..Drive::default()
             },
         ));
+    }
+    // What the program runs first to set the item the race is on as a
+    // whole (its configuration put before anything reads or updates it),
+    // in place of the conventional setup call (which may be the very code
+    // that reads the configuration from a file): alone, as a test's setup
+    // makes it, and after the application's boot when there is one.
+    let app = application_of(program, apps, &entry.mfa.module);
+    let initialisers = crate::prepare::initialisers(program, &suspect.read, &suspect.write);
+    for p in initialisers.iter().take(MAX_RIVALS) {
+        for boot in std::iter::once(None).chain(app.map(Some)) {
+            drives.push((
+                entry,
+                Drive {
+                    what: p.describe(),
+                    first: Some(p.clone()),
+                    boot: boot.cloned(),
+                    no_setup: true,
+                    ..Drive::default()
+                },
+            ));
+        }
     }
     // The setup call left out comes early: when it is the very code that
     // races (a `start/0` that registers the name), no later variant helps,
@@ -388,6 +415,18 @@ pub fn build(
     // same function's other operations (`new`), made first for each
     // worker, make what it works on.
     let mut operations = Vec::new();
+    // The first thing the program calls before the entry with its value.
+    let made_first = crate::prepare::preparers(
+        program,
+        callers,
+        (
+            entry.mfa.module.as_str(),
+            entry.mfa.name.as_str(),
+            entry.mfa.arity,
+        ),
+    )
+    .into_iter()
+    .find(|p| p.why == crate::prepare::Why::CalledFirst);
     let entry_key = (
         entry.mfa.module.as_str(),
         entry.mfa.name.as_str(),
@@ -408,6 +447,28 @@ pub fn build(
                 ));
             }
             for p in others {
+                // The thing the operations work on made first, as the
+                // program makes it, in the booted application: a timer's
+                // end after its start, on a metric the program made.
+                if let Some(first) = &made_first {
+                    operations.push((
+                        entry,
+                        Drive {
+                            what: format!(
+                                "argument {} = {v}, {}, {}",
+                                i + 1,
+                                first.describe(),
+                                p.describe()
+                            ),
+                            set: Some((i, v.clone())),
+                            first: Some(first.clone()),
+                            prepare: Some(p.clone()),
+                            prepare_each: true,
+                            boot: application_of(program, apps, &entry.mfa.module).cloned(),
+                            ..Drive::default()
+                        },
+                    ));
+                }
                 operations.push((
                     entry,
                     Drive {
@@ -421,8 +482,24 @@ pub fn build(
             }
         }
     }
+    // The other values the program passes, each after the item's own
+    // setter when it has one (an option of the configuration it sets) and
+    // as they are.
+    let mut set_first = Vec::new();
     for (i, _, others) in open_args(program, callers, entry) {
         for v in others {
+            if let Some(init) = initialisers.first() {
+                set_first.push((
+                    entry,
+                    Drive {
+                        what: format!("argument {} = {v}, {}", i + 1, init.describe()),
+                        set: Some((i, v.clone())),
+                        first: Some(init.clone()),
+                        no_setup: true,
+                        ..Drive::default()
+                    },
+                ));
+            }
             singles.push((
                 entry,
                 Drive {
@@ -433,6 +510,8 @@ pub fn build(
             ));
         }
     }
+    set_first.append(&mut singles);
+    let singles = set_first;
     let singles: Vec<(&Entry, Drive)> = singles.into_iter().take(MAX_SINGLE_VARIANTS).collect();
     let operations: Vec<(&Entry, Drive)> = operations
         .into_iter()
@@ -456,7 +535,7 @@ pub fn build(
         .enumerate()
         .map(|(k, (e, mut drive))| {
             // Rivals race the entry where what it works on exists.
-            if e == entry && drive.prepare.is_some() {
+            if e == entry && (drive.prepare.is_some() || drive.first.is_some()) {
                 drive.rivals = rivals.clone();
             }
             api_harness(
@@ -520,6 +599,10 @@ struct Drive {
     no_setup: bool,
     /// Boot this application first.
     boot: Option<Application>,
+    /// What the program calls first to make the thing the entry works on,
+    /// made before `prepare` (the metric made before its timer is
+    /// started), once per distinct set of arguments.
+    first: Option<Preparer>,
     /// Make what each worker's call works on first, as the program does.
     prepare: Option<Preparer>,
     /// Make it once for each worker, even where workers pass equal values
@@ -748,6 +831,14 @@ fn api_harness(
     let finish =
         |module: String, args: &[Vec<String>], own_values: bool, rival: Option<&Preparer>| {
             let mut setup = setup.clone();
+            if let Some(p) = &drive.first {
+                for a in args {
+                    let call = prepare_call(program, callers, p, a, filler);
+                    if !setup.contains(&call) {
+                        setup.push(call);
+                    }
+                }
+            }
             // What each worker's call works on is made first, once per distinct
             // set of arguments.
             if let Some(p) = &drive.prepare {
@@ -832,6 +923,27 @@ fn api_harness(
             None,
         )));
     }
+    // Nothing made up, but the program passes other values where the
+    // workers pass one: each worker after the first passes another of
+    // them (two options set at once, not the same one twice), of the same
+    // kind as the first where there is one.
+    let distinct = if processes > 1 && invented.is_empty() {
+        let mut distinct = distinct;
+        if let Some((i, others)) = call_site_alternatives(program, callers, entry, &given, &args) {
+            for (worker, a) in distinct.iter_mut().enumerate().skip(1) {
+                a[i] = others[(worker - 1) % others.len()].clone();
+            }
+            harness.distinct = Some(Box::new(finish(
+                format!("{module}_d"),
+                &distinct,
+                true,
+                None,
+            )));
+        }
+        distinct
+    } else {
+        distinct
+    };
     if processes > 1 {
         // Two workers: the entry and its rival.
         harness.mixed = drive
@@ -849,6 +961,37 @@ fn api_harness(
             .collect();
     }
     harness
+}
+
+/// The first argument (from 0) of `entry` that the workers pass from the
+/// program's call sites (nothing fixed it) where the program also passes
+/// other constants, with those others: of the same kind as the workers'
+/// value (an atom for an atom, a list for a list) first, then the rest.
+fn call_site_alternatives(
+    program: &Program,
+    callers: &Callers,
+    entry: &Entry,
+    given: &[(usize, String)],
+    args: &[Vec<String>],
+) -> Option<(usize, Vec<String>)> {
+    let first = args.first()?;
+    let kind = |v: &str| {
+        v.chars()
+            .next()
+            .map(|c| if c.is_ascii_lowercase() { 'a' } else { c })
+    };
+    (0..entry.args.len())
+        .filter(|i| !given.iter().any(|(g, _)| g == i))
+        .find_map(|i| {
+            let current = first.get(i)?;
+            let (same, rest): (Vec<String>, Vec<String>) =
+                values_from_call_sites(program, callers, &entry.mfa.to_string(), i)
+                    .into_iter()
+                    .filter(|v| v != current)
+                    .partition(|v| kind(v) == kind(current));
+            let others: Vec<String> = same.into_iter().chain(rest).collect();
+            (!others.is_empty()).then_some((i, others))
+        })
 }
 
 /// Worker number `worker`'s own value of a made-up argument's shape
@@ -2263,7 +2406,7 @@ fn values_from_call_sites(
     };
     let mut counts: Vec<(String, usize)> = Vec::new();
     for (body, args) in call_sites(program, callers, (m, f, a)) {
-        if let Some(text) = const_text(body, args[index]) {
+        if let Some(text) = value_text(body, args[index]) {
             match counts.iter_mut().find(|(t, _)| *t == text) {
                 Some((_, n)) => *n += 1,
                 None => counts.push((text, 1)),
@@ -2378,6 +2521,37 @@ mod tests {
         );
         assert_eq!(table_maker(&program, &mfa("p", "plain", 2), 0), None);
         assert_eq!(producer_by_shape(&program, &mfa("p", "plain", 2), 0), None);
+    }
+
+    #[test]
+    fn other_workers_pass_other_values_the_program_passes() {
+        // The program sets three options; the first worker sets the most
+        // frequent, the others another atom before the list.
+        let src = "-module(o).\n\
+            -export([set/2, a/0, b/0]).\n\
+            set(K, V) -> persistent_term:put(o, (persistent_term:get(o))#{K => V}).\n\
+            a() -> set(port, 1), set(port, 1), set([deep, key], 2).\n\
+            b() -> set(host, 1).\n";
+        let program = racewit_syntax::load_source("o.erl", src);
+        let callers = Callers::new(&program);
+        let entry = Entry {
+            mfa: mfa("o", "set", 2),
+            args: vec![ArgHint::Unknown; 2],
+        };
+        let args = vec![
+            vec!["port".to_string(), "1".to_string()],
+            vec!["port".to_string(), "1".to_string()],
+        ];
+        assert_eq!(
+            call_site_alternatives(&program, &callers, &entry, &[], &args),
+            Some((0, vec!["host".to_string(), "[deep, key]".to_string()]))
+        );
+        // An argument the harness fixed is left as it is: the next one
+        // varies.
+        assert_eq!(
+            call_site_alternatives(&program, &callers, &entry, &[(0, "port".into())], &args),
+            Some((1, vec!["2".to_string()]))
+        );
     }
 
     #[test]

@@ -49,6 +49,16 @@ pub(crate) enum Why {
     /// `put({?MODULE, Module}, ...)` beside a
     /// `[put({?MODULE, M}, ...) || M <- Modules]`).
     SameKey,
+    /// Another exported function of the writing module sets the whole
+    /// item the race is on from its argument, with nothing read first
+    /// (`set_opts(Opts) -> persistent_term:put(?MODULE, Opts)` beside the
+    /// entry's read-modify-write of the same key): what the program runs
+    /// before anything reads the item. Called with a value the program
+    /// passes it.
+    Initialises,
+    /// Another exported function of the writing module reads and writes
+    /// the same item, named by the same constants (see [`item_rivals`]).
+    SameItem,
     /// The same function's clause for another operation, named by the atom
     /// at argument `at` (from 0): `table_func(new, Extra)` beside the
     /// entry's `table_func(delete, Extra)` (see [`other_clauses`]).
@@ -92,6 +102,11 @@ impl Preparer {
                 self.mfa()
             ),
             Why::SameKey => format!("after {}, which writes the same key", self.mfa()),
+            Why::SameItem => format!("{}, which reads and writes the same item", self.mfa()),
+            Why::Initialises => format!(
+                "after {}, which sets the item the race is on from its argument",
+                self.mfa()
+            ),
             Why::OtherClause { at } => {
                 let op = match self.args.get(at) {
                     Some(PrepArg::Given(text)) => text.as_str(),
@@ -606,6 +621,134 @@ pub(crate) fn key_linked_rivals(
     out
 }
 
+/// The calls that set the item a suspect's write writes before anything
+/// reads it (see [`Why::Initialises`]): each other exported function of the
+/// writing module that makes the same write call with the same constant
+/// arguments where the suspect's write has constants (the same table, the
+/// same key) and one of its own parameters where the suspect's write has
+/// anything else (the value), and that makes no read of the suspect's read
+/// call. Its arguments are left open (the harness takes a value the program
+/// passes there).
+pub(crate) fn initialisers(
+    program: &Program,
+    read: &racewit_static::Access,
+    write: &racewit_static::Access,
+) -> Vec<Preparer> {
+    same_item_writers(program, read, write, false)
+}
+
+/// The other read-modify-writes of the item a suspect's write writes, when
+/// the suspect's write names it by constants (`unset_opt/1` beside
+/// `set_opt/2`, both reading the map under one persistent_term key and
+/// putting back a changed copy): each other exported function of the
+/// writing module that makes the suspect's read call and the same write
+/// call with the same constants. Rivals of the entry (see
+/// `Harness::mixed`), their arguments left open.
+pub(crate) fn item_rivals(
+    program: &Program,
+    read: &racewit_static::Access,
+    write: &racewit_static::Access,
+) -> Vec<Preparer> {
+    same_item_writers(program, read, write, true)
+}
+
+/// The exported functions of the writing module, other than the write's
+/// own, that make the suspect's write call with the same constants where
+/// it has constants; with `reads`, those that also make the suspect's read
+/// call (any value written), else those that make no such read and write a
+/// parameter of their own where the suspect's write has no constant.
+fn same_item_writers(
+    program: &Program,
+    read: &racewit_static::Access,
+    write: &racewit_static::Access,
+    reads: bool,
+) -> Vec<Preparer> {
+    let Some((wfunc, site)) = site_call(program, write) else {
+        return Vec::new();
+    };
+    let Some((call, wargs)) = remote_call(&wfunc.body, site) else {
+        return Vec::new();
+    };
+    let consts: Vec<Option<String>> = wargs.iter().map(|&x| const_text(&wfunc.body, x)).collect();
+    if consts.iter().all(Option::is_none) || consts.iter().all(Option::is_some) {
+        return Vec::new();
+    }
+    let Some(read_call) = site_call(program, read)
+        .and_then(|(f, e)| remote_call(&f.body, e))
+        .map(|(c, _)| c)
+    else {
+        return Vec::new();
+    };
+    let Some(module) = program.module(write.module.as_str()) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Preparer> = Vec::new();
+    for func in module.functions.iter().filter(|g| g.exported) {
+        if func.name == wfunc.name && func.arity == wfunc.arity {
+            continue;
+        }
+        let body = &func.body;
+        let calls: Vec<(String, Vec<ExprId>)> = (0..body.exprs.len())
+            .filter_map(|x| remote_call(body, ExprId(x as u32)))
+            .collect();
+        if calls.iter().any(|(c, _)| *c == read_call) != reads {
+            continue;
+        }
+        let writes = calls.iter().any(|(c, args)| {
+            *c == call
+                && args.iter().zip(&consts).all(|(&x, k)| match k {
+                    Some(text) => const_text(body, x).as_ref() == Some(text),
+                    None if reads => true,
+                    None => matches!(body.expr(x), Expr::Var(v) if param_of(func, *v).is_some()),
+                })
+        });
+        if writes {
+            out.push(Preparer {
+                module: write.module.to_string(),
+                function: func.name.to_string(),
+                args: vec![PrepArg::Open; func.arity as usize],
+                why: if reads {
+                    Why::SameItem
+                } else {
+                    Why::Initialises
+                },
+            });
+        }
+    }
+    out
+}
+
+/// The function holding an access and the expression of its call.
+fn site_call<'p>(
+    program: &'p Program,
+    access: &racewit_static::Access,
+) -> Option<(&'p racewit_syntax::ir::Function, ExprId)> {
+    let module = program.module(access.module.as_str())?;
+    let site = module.call_sites.get(access.site.index())?;
+    let func = module
+        .function_index
+        .get(&site.function)
+        .and_then(|&i| module.functions.get(i))?;
+    let e = (0..func.body.exprs.len())
+        .map(|i| ExprId(i as u32))
+        .find(|&e| {
+            func.source_map.expr(e) == site.span && matches!(func.body.expr(e), Expr::Call { .. })
+        })?;
+    Some((func, e))
+}
+
+/// A call naming its module and function: `m:f/a` and its arguments.
+fn remote_call(body: &Body, e: ExprId) -> Option<(String, Vec<ExprId>)> {
+    let Expr::Call { target, args, .. } = body.expr(e) else {
+        return None;
+    };
+    let CallTarget::Remote { module, function } = &**target else {
+        return None;
+    };
+    let (m, f) = (atom_at(body, *module)?, atom_at(body, *function)?);
+    Some((format!("{m}:{f}/{}", args.len()), args.to_vec()))
+}
+
 /// Whether a call of `(m, f, a)` may write shared state of `category`: some
 /// call it makes, directly or through the program's functions it calls by
 /// name (a few levels deep), is an operation of that category that writes
@@ -759,6 +902,41 @@ mod tests {
                 ("delete", &[PrepArg::Entry(0)][..]),
             ]
         );
+    }
+
+    #[test]
+    fn a_setter_of_the_whole_item_initialises_it() {
+        // `load/1` puts the whole map the entry updates; `unset/1` puts a
+        // map it read first and `other/1` another key: neither sets it.
+        let p = program(&[(
+            "opts",
+            "-module(opts).\n-export([load/1, set/2, unset/1, other/1]).\n\
+             load(Opts) -> persistent_term:put(opts, Opts).\n\
+             set(K, V) -> Opts = persistent_term:get(opts), persistent_term:put(opts, Opts#{K => V}).\n\
+             unset(K) -> Opts = persistent_term:get(opts), persistent_term:put(opts, maps:remove(K, Opts)).\n\
+             other(V) -> persistent_term:put(other, V).\n",
+        )]);
+        let analysis = racewit_static::find_suspects(&p, &racewit_static::StaticOptions::default());
+        let suspect = analysis
+            .suspects
+            .iter()
+            .find(|s| s.write.function == "opts:set/2")
+            .expect("the set pair is reported");
+        let found = initialisers(&p, &suspect.read, &suspect.write);
+        assert_eq!(
+            found,
+            vec![Preparer {
+                module: "opts".into(),
+                function: "load".into(),
+                args: vec![PrepArg::Open],
+                why: Why::Initialises,
+            }]
+        );
+        let rivals: Vec<String> = item_rivals(&p, &suspect.read, &suspect.write)
+            .iter()
+            .map(Preparer::mfa)
+            .collect();
+        assert_eq!(rivals, ["opts:unset/1"]);
     }
 
     #[test]

@@ -131,6 +131,37 @@ impl Project {
         }
     }
 
+    /// The dependencies a build of the project put beside it: each
+    /// application directory (one with `src/` or `ebin/`) under a library
+    /// root (`_checkouts`, `_build/test/lib`, `_build/default/lib`,
+    /// `deps`) that is not one of the project's own applications, named
+    /// without a `-VSN` suffix; the first root holding a name wins, as
+    /// `-include_lib` finds it.
+    pub fn dep_dirs(&self) -> Vec<(String, PathBuf)> {
+        let mut out: Vec<(String, PathBuf)> = Vec::new();
+        for lib in &self.lib_dirs {
+            for dir in subdirs(lib) {
+                if !dir.join("src").is_dir() && !dir.join("ebin").is_dir() {
+                    continue;
+                }
+                let full = dir_name(&dir);
+                let name = match full.rsplit_once('-') {
+                    Some((n, v)) if v.starts_with(|c: char| c.is_ascii_digit()) => n.to_string(),
+                    _ => full,
+                };
+                let own = self
+                    .apps
+                    .iter()
+                    .any(|(n, d)| *n == name || same_dir(d, &dir));
+                if own || out.iter().any(|(n, _)| *n == name) {
+                    continue;
+                }
+                out.push((name, dir));
+            }
+        }
+        out
+    }
+
     /// Adds a source directory: walked whole when `recursive`, else its
     /// `.erl` files (sorted). Nothing when it does not exist.
     pub(super) fn source(&mut self, dir: PathBuf, recursive: bool) {

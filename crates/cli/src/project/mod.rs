@@ -143,6 +143,25 @@ impl LoadArgs {
         self.projects.len() - 1
     }
 
+    /// The dependency application directories of the projects
+    /// ([`Project::dep_dirs`]) whose code is not loaded as the program
+    /// already (a plain directory's walk takes in its `deps/`): their code
+    /// runs as library code, as it does in the built project.
+    pub fn dep_dirs(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for project in &self.projects {
+            for (name, dir) in project.dep_dirs() {
+                if names.contains(&name) || self.paths.iter().any(|p| walked(p, &dir)) {
+                    continue;
+                }
+                names.push(name);
+                out.push(dir);
+            }
+        }
+        out
+    }
+
     /// What reading the projects' build configuration reported (a file
     /// that is not valid Erlang terms, a value racewit cannot use), in
     /// order.
@@ -208,6 +227,19 @@ impl LoadArgs {
         }
         Ok(opts)
     }
+}
+
+/// Does loading `path` take in the files of `dir`? A directory's walk
+/// skips `_build` and `.git`.
+fn walked(path: &Path, dir: &Path) -> bool {
+    let (Ok(path), Ok(dir)) = (std::fs::canonicalize(path), std::fs::canonicalize(dir)) else {
+        return false;
+    };
+    dir.strip_prefix(&path).is_ok_and(|rest| {
+        !rest
+            .components()
+            .any(|c| c.as_os_str() == "_build" || c.as_os_str() == ".git")
+    })
 }
 
 #[cfg(test)]
