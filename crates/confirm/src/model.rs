@@ -115,7 +115,12 @@ impl System for Model {
             Op::WriteAbsent(c, s) => {
                 absent = true;
                 self.crashed[p] = Some("badarg".into());
-                (c, Access::Read, s, format!("write {c} -> badarg (no table)"))
+                (
+                    c,
+                    Access::Read,
+                    s,
+                    format!("write {c} -> badarg (no table)"),
+                )
             }
             Op::Claim(c, s) => {
                 let text = if *self.cells.get(c).unwrap_or(&0) != 0 {
