@@ -812,10 +812,12 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             Some(i) => Window {
                 module: units.module(hit.hops[i].origin.module).name.clone(),
                 line: path[i].line,
+                shared: false,
             },
             None => Window {
                 module: read_acc.module.clone(),
                 line: read_acc.line,
+                shared: false,
             },
         };
         Suspect {
@@ -951,8 +953,10 @@ pub fn finish(mut suspects: Vec<Suspect>) -> Vec<Suspect> {
             id
         })
         .collect();
-    for (s, id) in suspects.iter_mut().zip(ids) {
+    let shared: Vec<bool> = suspects.iter().map(|s| windows[&pair(s)] > 1).collect();
+    for ((s, id), shared) in suspects.iter_mut().zip(ids).zip(shared) {
         s.id = id;
+        s.window.shared = shared;
     }
     suspects
 }

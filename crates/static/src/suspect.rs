@@ -156,6 +156,9 @@ pub struct Window {
     /// Line where the read's value arrives in it: the call the path
     /// returned to, or the read itself.
     pub line: u32,
+    /// The pair has other windows (other suspects with the same read and
+    /// write): the window is what tells this one apart, so it is shown.
+    pub shared: bool,
 }
 
 /// A read→write pair on the same shared item, joined by a control-flow path.

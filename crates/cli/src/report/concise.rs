@@ -18,15 +18,22 @@ pub fn location(s: &Suspect) -> String {
 }
 
 /// What the warning is about, short: `erlang:register/2 after
-/// erlang:whereis/1 on line 11 races on name ∈ {name_server}`.
+/// erlang:whereis/1 on line 11 races on name ∈ {name_server}`; when the
+/// pair has several read-modify-write windows, the one this warning is
+/// about (`, in lager at line 511`), or its lines would repeat.
 pub fn short_message(s: &Suspect) -> String {
     let at = if s.read.file == s.write.file {
         format!("on line {}", s.read.line)
     } else {
         format!("at {}:{}", s.read.file, s.read.line)
     };
+    let window = if s.window.shared {
+        format!(", in {} at line {}", s.window.module, s.window.line)
+    } else {
+        String::new()
+    };
     let text = format!(
-        "{} after {} {at} races on {}",
+        "{} after {} {at} races on {}{window}",
         s.write.call, s.read.call, s.resource.display
     );
     super::visible(&text).into_owned()
