@@ -225,28 +225,24 @@ pub fn build(
             .or_else(|| in_singleton_callbacks(program, suspect, &candidates))
             .unwrap_or(HarnessError::NoEntry));
     };
+    let entry_key = (
+        entry.mfa.module.as_str(),
+        entry.mfa.name.as_str(),
+        entry.mfa.arity,
+    );
     let module = |k: usize| match k {
         0 => format!("racewit_harness_{index}"),
         k => format!("racewit_harness_{index}_{k}"),
     };
     // The calls the program makes on what the entry works on, which may
     // also race with it (see `Harness::mixed`).
-    let rivals: Vec<Preparer> = crate::prepare::preparers_where(
-        program,
-        callers,
-        (
-            entry.mfa.module.as_str(),
-            entry.mfa.name.as_str(),
-            entry.mfa.arity,
-        ),
-        |p| {
-            crate::prepare::may_write(
-                program,
-                (&p.module, &p.function, p.args.len() as u32),
-                suspect.category,
-            )
-        },
-    )
+    let rivals: Vec<Preparer> = crate::prepare::preparers_where(program, callers, entry_key, |p| {
+        crate::prepare::may_write(
+            program,
+            (&p.module, &p.function, p.args.len() as u32),
+            suspect.category,
+        )
+    })
     .into_iter()
     .take(MAX_RIVALS)
     .collect();
@@ -257,19 +253,12 @@ pub fn build(
         .chain(rivals)
         .take(MAX_RIVALS)
         .collect();
-    let rivals: Vec<Preparer> = crate::prepare::key_linked_rivals(
-        program,
-        (
-            entry.mfa.module.as_str(),
-            entry.mfa.name.as_str(),
-            entry.mfa.arity,
-        ),
-        &suspect.write,
-    )
-    .into_iter()
-    .chain(rivals)
-    .take(MAX_RIVALS)
-    .collect();
+    let rivals: Vec<Preparer> =
+        crate::prepare::key_linked_rivals(program, entry_key, &suspect.write)
+            .into_iter()
+            .chain(rivals)
+            .take(MAX_RIVALS)
+            .collect();
     let mut base = api_harness(
         program,
         callers,
@@ -335,17 +324,9 @@ pub fn build(
     }
     // The servers the entry calls by name, started first by the program's
     // own start functions, as the running system has them.
-    for st in crate::servers::starters_for(
-        program,
-        suspect,
-        (
-            entry.mfa.module.as_str(),
-            entry.mfa.name.as_str(),
-            entry.mfa.arity,
-        ),
-    )
-    .into_iter()
-    .take(MAX_SERVER_STARTS)
+    for st in crate::servers::starters_for(program, suspect, entry_key)
+        .into_iter()
+        .take(MAX_SERVER_STARTS)
     {
         let p = Preparer {
             module: st.module.clone(),
@@ -416,22 +397,9 @@ pub fn build(
     // worker, make what it works on.
     let mut operations = Vec::new();
     // The first thing the program calls before the entry with its value.
-    let made_first = crate::prepare::preparers(
-        program,
-        callers,
-        (
-            entry.mfa.module.as_str(),
-            entry.mfa.name.as_str(),
-            entry.mfa.arity,
-        ),
-    )
-    .into_iter()
-    .find(|p| p.why == crate::prepare::Why::CalledFirst);
-    let entry_key = (
-        entry.mfa.module.as_str(),
-        entry.mfa.name.as_str(),
-        entry.mfa.arity,
-    );
+    let made_first = crate::prepare::preparers(program, callers, entry_key)
+        .into_iter()
+        .find(|p| p.why == crate::prepare::Why::CalledFirst);
     for i in 0..entry.mfa.arity as usize {
         for v in crate::prepare::operations(program, entry_key, i) {
             let others = crate::prepare::other_clauses(program, entry_key, i, &v, suspect.category);
