@@ -57,8 +57,43 @@ pub(crate) fn const_text(
     body: &racewit_syntax::ir::Body,
     e: racewit_syntax::ir::ExprId,
 ) -> Option<String> {
+    literal_text(body, e, false)
+}
+
+/// Erlang text of a constant expression as a value to pass: what
+/// [`const_text`] reads, and map literals of constants (`#{}` and
+/// `#{port => 80}`, a configuration a call site passes). Kept apart from
+/// [`const_text`], which also compares calls' arguments, where a map as
+/// common as `#{}` would tie calls that share nothing.
+pub(crate) fn value_text(
+    body: &racewit_syntax::ir::Body,
+    e: racewit_syntax::ir::ExprId,
+) -> Option<String> {
+    literal_text(body, e, true)
+}
+
+/// Erlang text of a constant expression, with map literals of constants
+/// when `maps` says so (at any depth).
+fn literal_text(
+    body: &racewit_syntax::ir::Body,
+    e: racewit_syntax::ir::ExprId,
+    maps: bool,
+) -> Option<String> {
     use racewit_syntax::ir::{BinType, Expr, Literal};
     Some(match body.expr(e) {
+        Expr::Map { base: None, fields } if maps => {
+            let parts: Option<Vec<String>> = fields
+                .iter()
+                .map(|f| {
+                    Some(format!(
+                        "{} => {}",
+                        literal_text(body, f.key, maps)?,
+                        literal_text(body, f.value, maps)?
+                    ))
+                })
+                .collect();
+            format!("#{{{}}}", parts?.join(", "))
+        }
         Expr::Lit(Literal::Atom(a)) => atom(a),
         Expr::Lit(Literal::Int(i)) => i.to_string(),
         Expr::Lit(Literal::BigInt(b)) => b.to_string(),
@@ -66,17 +101,18 @@ pub(crate) fn const_text(
         Expr::Lit(Literal::String(s)) => erlang_string(s)?,
         Expr::Nil => "[]".into(),
         Expr::Tuple(items) => {
-            let parts: Option<Vec<String>> = items.iter().map(|&i| const_text(body, i)).collect();
+            let parts: Option<Vec<String>> =
+                items.iter().map(|&i| literal_text(body, i, maps)).collect();
             format!("{{{}}}", parts?.join(", "))
         }
         Expr::Cons(h, t) => {
-            let mut parts = vec![const_text(body, *h)?];
+            let mut parts = vec![literal_text(body, *h, maps)?];
             let mut tail = *t;
             loop {
                 match body.expr(tail) {
                     Expr::Nil => break,
                     Expr::Cons(h2, t2) => {
-                        parts.push(const_text(body, *h2)?);
+                        parts.push(literal_text(body, *h2, maps)?);
                         tail = *t2;
                     }
                     _ => return None,
@@ -102,53 +138,6 @@ pub(crate) fn const_text(
         }
         _ => return None,
     })
-}
-
-/// Erlang text of a constant expression as a value to pass: what
-/// [`const_text`] reads, and map literals of constants (`#{}` and
-/// `#{port => 80}`, a configuration a call site passes). Kept apart from
-/// [`const_text`], which also compares calls' arguments, where a map as
-/// common as `#{}` would tie calls that share nothing.
-pub(crate) fn value_text(
-    body: &racewit_syntax::ir::Body,
-    e: racewit_syntax::ir::ExprId,
-) -> Option<String> {
-    use racewit_syntax::ir::Expr;
-    match body.expr(e) {
-        Expr::Map { base: None, fields } => {
-            let parts: Option<Vec<String>> = fields
-                .iter()
-                .map(|f| {
-                    Some(format!(
-                        "{} => {}",
-                        value_text(body, f.key)?,
-                        value_text(body, f.value)?
-                    ))
-                })
-                .collect();
-            Some(format!("#{{{}}}", parts?.join(", ")))
-        }
-        Expr::Tuple(items) => {
-            let parts: Option<Vec<String>> = items.iter().map(|&i| value_text(body, i)).collect();
-            Some(format!("{{{}}}", parts?.join(", ")))
-        }
-        Expr::Cons(..) => {
-            let mut parts = Vec::new();
-            let mut at = e;
-            loop {
-                match body.expr(at) {
-                    Expr::Nil => break,
-                    Expr::Cons(h, t) => {
-                        parts.push(value_text(body, *h)?);
-                        at = *t;
-                    }
-                    _ => return None,
-                }
-            }
-            Some(format!("[{}]", parts.join(", ")))
-        }
-        _ => const_text(body, e),
-    }
 }
 
 /// A printable ASCII string as an Erlang string literal.
