@@ -464,8 +464,10 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                 return;
             }
             // A receive that waits forever comes after the send of what it
-            // took in every run: ordered, never reversed.
-            let forced = matches!((obs.took, e.obs.message), (Some((t, false)), Some(m)) if t == m);
+            // took in every run, and a process's steps after the spawn that
+            // made it: ordered, never reversed.
+            let forced = matches!((obs.took, e.obs.message), (Some((t, false)), Some(m)) if t == m)
+                || S::spawned(&e.obs) == Some(proc);
             if !forced {
                 races.push(j);
             }
