@@ -189,6 +189,13 @@ pub trait System: Clone {
     fn actor(&self, proc: Self::Proc) -> Self::Proc {
         proc
     }
+    /// The process a step created, if it spawned one. Every step of the new
+    /// process comes after its spawn in every run: the two are ordered, never
+    /// a race to reverse. `None` (the default) only costs the search a
+    /// reversal it tries and cannot plan.
+    fn spawned(_obs: &Observation<Self::Item, Self::Site>) -> Option<Self::Proc> {
+        None
+    }
 }
 
 /// Whether two steps, by different processes, commute: swapping them cannot

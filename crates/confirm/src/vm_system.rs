@@ -559,9 +559,13 @@ fn observation(
     // Every other item the step touched (an exit's signals, a transaction's
     // records), for dependency. Link and unlink change who an exit signals:
     // never commute them.
+    // The step's primary access again is left out: it is `access` already,
+    // and each copy would be compared again (a receive's copy probes its
+    // clauses again for every send it is compared with).
     let also: Vec<(VmItem, Access)> = ev
         .accesses
         .iter()
+        .filter(|(item, a)| !(Some(item) == ev.item.as_ref() && Some(*a) == ev.access))
         .map(|(item, a)| {
             // The step's own mailbox access again: same message.
             let tag = if Some(item) == ev.item.as_ref() {
@@ -707,6 +711,19 @@ impl System for VmSystem {
 
     fn actor(&self, proc: Pid) -> Pid {
         self.actors.get(&proc).copied().unwrap_or(proc)
+    }
+
+    /// A spawn (and a timer's start) writes the new process and is the only
+    /// step that writes another process without being global: every other
+    /// write of another process is a signal that may kill it (see
+    /// [`observation`]), and a demonitor only reads it.
+    fn spawned(obs: &Observation<VmItem, Site>) -> Option<Pid> {
+        match &obs.access {
+            Some((VmItem(SharedItem::Process(child), _), Access::Write)) if !obs.global => {
+                Some(*child)
+            }
+            _ => None,
+        }
     }
 }
 

@@ -289,8 +289,13 @@ struct Node<S: System, M> {
 
 impl<S: System, M> Node<S, M> {
     fn is_preemption(&self, p: S::Proc) -> bool {
-        self.last
-            .is_some_and(|l| l != p && self.enabled.contains(&l))
+        self.last.is_some_and(|l| l != p && self.enables(l))
+    }
+
+    /// Whether `p` may run here (`enabled` is sorted: a search, not a
+    /// walk, with a thousand processes).
+    fn enables(&self, p: S::Proc) -> bool {
+        self.enabled.binary_search(&p).is_ok()
     }
 
     fn asleep(&self, p: S::Proc) -> bool {
@@ -353,11 +358,11 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
     /// The process to run first at the frontier, if any may run.
     fn first_choice(&self) -> Option<S::Proc> {
         let node = self.nodes.last()?;
-        let last_enabled = node.last.filter(|l| node.enabled.contains(l));
+        let last_enabled = node.last.filter(|&l| node.enables(l));
         // The frontier always holds its state (a run goes on from it).
         let monitor = node.sys.as_deref().map(|(_, m)| m);
         let hold = match monitor {
-            Some(m) if self.opts.steer && !m.hit() => m.hold().filter(|h| node.enabled.contains(h)),
+            Some(m) if self.opts.steer && !m.hit() => m.hold().filter(|&h| node.enables(h)),
             _ => None,
         };
         let order = last_enabled
@@ -464,8 +469,10 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                 return;
             }
             // A receive that waits forever comes after the send of what it
-            // took in every run: ordered, never reversed.
-            let forced = matches!((obs.took, e.obs.message), (Some((t, false)), Some(m)) if t == m);
+            // took in every run, and a process's steps after the spawn that
+            // made it: ordered, never reversed.
+            let forced = matches!((obs.took, e.obs.message), (Some((t, false)), Some(m)) if t == m)
+                || S::spawned(&e.obs) == Some(proc);
             if !forced {
                 races.push(j);
             }
@@ -800,7 +807,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         {
             return;
         }
-        if let Some(q) = initials.iter().copied().find(|q| node.enabled.contains(q)) {
+        if let Some(q) = initials.iter().copied().find(|&q| node.enables(q)) {
             self.nodes[j].backtrack.push(q);
         }
     }

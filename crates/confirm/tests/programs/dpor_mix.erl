@@ -8,7 +8,7 @@
          same_writes/0, timeouts/0, link_crash/0, two_register/0,
          terms/0, demonitor_race/0, equal_sends/0,
          name_before_exit/0, table_before_exit/0, waits/0,
-         order_seen/0, order_unseen/0, guarded/0]).
+         order_seen/0, order_unseen/0, guarded/0, counter3/0]).
 
 table() ->
     ets:new(seen, [public, named_table, duplicate_bag]).
@@ -83,6 +83,18 @@ counter() ->
     [spawn(fun() -> [{k, V}] = ets:lookup(c, k), ets:insert(c, {k, V + 1}), P ! done end)
      || _ <- [1, 2]],
     [receive done -> ok end || _ <- [1, 2]],
+    hold().
+
+%% Three workers spawned one after another, each reading the counter and
+%% writing it back: each worker's steps come after its spawn, and the
+%% spawns after one another.
+counter3() ->
+    ets:new(c, [public, named_table]),
+    ets:insert(c, {k, 0}),
+    P = self(),
+    Pids = [spawn(fun() -> [{k, V}] = ets:lookup(c, k), ets:insert(c, {k, V + 1}), P ! {done, self()} end)
+            || _ <- [1, 2, 3]],
+    [receive {done, W} -> ok end || W <- Pids],
     hold().
 
 %% Identical writes (which commute) around a different one and reads.
