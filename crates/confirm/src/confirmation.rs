@@ -405,7 +405,48 @@ fn race_sites(s: &Suspect, program: &Program) -> RaceSites {
         write_site: s.write.site.0,
         write_must_overlap: s.category != Category::SpawnRegister,
         write_in_started: write_in_started(s, program),
+        write_adds: claim_then_add(s, program),
     }
+}
+
+/// Whether the suspect's read is an `ets:update_counter` that changes the
+/// counter (a constant increment other than 0: a claim, not a look) and its
+/// write an `ets:update_counter` whose every increment, threshold and set
+/// value is a constant: the write then puts no value the read saw (see
+/// [`RaceGoal::write_adds`]). An increment of 0 reads only, and a
+/// write whose increment is a variable may carry the value read: both stay
+/// read-modify-writes.
+fn claim_then_add(s: &Suspect, program: &Program) -> bool {
+    use racewit_syntax::ir::{Expr, ExprId, Literal, UnOp};
+    fn int(body: &racewit_syntax::ir::Body, e: ExprId) -> Option<i64> {
+        match body.expr(e) {
+            Expr::Lit(Literal::Int(n)) => Some(*n),
+            Expr::UnOp(UnOp::Neg, x) => int(body, *x).map(|n| -n),
+            _ => None,
+        }
+    }
+    // The increment an update operation adds, when every part of it is a
+    // constant (`N`, `{Pos, N}`, `{Pos, N, Threshold, Set}`).
+    fn increment(body: &racewit_syntax::ir::Body, e: ExprId) -> Option<i64> {
+        match body.expr(e) {
+            Expr::Tuple(items) if matches!(items.len(), 2 | 4) => {
+                let parts: Option<Vec<i64>> = items.iter().map(|&x| int(body, x)).collect();
+                parts.map(|p| p[1])
+            }
+            _ => int(body, e),
+        }
+    }
+    let counter_update = |access: &racewit_static::Access| {
+        let (func, e) = crate::prepare::site_call(program, access)?;
+        let (mfa, args) = crate::prepare::remote_call(&func.body, e)?;
+        let update = matches!(
+            mfa.as_str(),
+            "ets:update_counter/3" | "ets:update_counter/4"
+        );
+        update.then(|| increment(&func.body, args[2]))?
+    };
+    let claims = counter_update(&s.read).is_some_and(|n| n != 0);
+    claims && counter_update(&s.write).is_some()
 }
 
 /// Whether the suspect's write is a process start under a name
@@ -438,6 +479,7 @@ pub fn race_goal(sites: &RaceSites) -> RaceGoal<VmSystem> {
     // spawn_register: the spawned process's own exit is the interference.
     goal.by_actor = sites.write_must_overlap;
     goal.write_in_started = sites.write_in_started;
+    goal.write_adds = sites.write_adds;
     goal
 }
 

@@ -76,6 +76,15 @@ pub struct RaceGoal<S: System> {
     /// failed register is harmful when that actor (the caller, told
     /// `{error, {already_started, Pid}}`) crashes.
     pub write_in_started: bool,
+    /// Whether the read is itself an atomic update of a counter that
+    /// changes it (`ets:update_counter(T, K, {2, 1})`: a claim, whose
+    /// value already counts every update before it) and the write adds a
+    /// constant to it (`{2, -1}`, giving the claim back). Such a write puts
+    /// no value the read saw: whatever another process wrote in between,
+    /// it adds its constant to that, as it would have in any order. So the
+    /// write is never stale; only its failure (the counter deleted in
+    /// between) is a finding, when its process crashes.
+    pub write_adds: bool,
     pending: Vec<Pending<S>>,
     hit: Option<RaceHit>,
     /// A stale write that failed (it only observed the item: `register` of
@@ -118,6 +127,7 @@ impl<S: System> RaceGoal<S> {
             write_must_overlap,
             by_actor: true,
             write_in_started: false,
+            write_adds: false,
             pending: Vec::new(),
             hit: None,
             failed: None,
@@ -200,7 +210,9 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
                         && p.interference.is_some()
                         && (!self.write_must_overlap || p.item.overlaps(item))
                 });
-                if let Some(i) = found {
+                if let Some(i) = found
+                    && !self.write_adds
+                {
                     let p = &self.pending[i];
                     self.hit = Some(RaceHit {
                         read_step: p.read_step,

@@ -371,6 +371,33 @@ mod tests {
     }
 
     #[test]
+    fn a_write_that_adds_a_constant_after_a_claim_is_never_stale() {
+        // The same steps as a lost update, but the goal is told the read
+        // was an atomic claim and the write adds a constant: another
+        // process's write in between leaves nothing stale, so every run is
+        // explored and none is a finding, though each reached the write.
+        let sys = counter(2);
+        let mut goal = RaceGoal::new(1, 2, true);
+        goal.write_adds = true;
+        for (name, search) in every_search() {
+            let out = search.search(&sys, goal.clone());
+            assert!(out.found.is_empty(), "{name}");
+            assert!(
+                matches!(out.stop, StopReason::Exhausted | StopReason::ExhaustedAll),
+                "{name}: {:?}",
+                out.stop
+            );
+            assert_eq!(
+                out.stats.runs_reached[1], out.stats.interleavings,
+                "{name}: every run reached the write"
+            );
+        }
+        // Told nothing, the same runs hold the race.
+        let out = BoundedDfs::default().search(&sys, RaceGoal::new(1, 2, true));
+        assert_eq!(out.stop, StopReason::Found);
+    }
+
+    #[test]
     fn bound_zero_cannot_confirm_and_exhausts() {
         let dfs = BoundedDfs {
             max_preemptions: 0,

@@ -719,7 +719,7 @@ fn same_item_writers(
 }
 
 /// The function holding an access and the expression of its call.
-fn site_call<'p>(
+pub(crate) fn site_call<'p>(
     program: &'p Program,
     access: &racewit_static::Access,
 ) -> Option<(&'p racewit_syntax::ir::Function, ExprId)> {
@@ -738,7 +738,7 @@ fn site_call<'p>(
 }
 
 /// A call naming its module and function: `m:f/a` and its arguments.
-fn remote_call(body: &Body, e: ExprId) -> Option<(String, Vec<ExprId>)> {
+pub(crate) fn remote_call(body: &Body, e: ExprId) -> Option<(String, Vec<ExprId>)> {
     let Expr::Call { target, args, .. } = body.expr(e) else {
         return None;
     };

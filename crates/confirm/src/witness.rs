@@ -95,6 +95,11 @@ pub struct RaceSites {
     /// (`gen_server:start({local, Name}, ...)`): see [`crate::goal::RaceGoal`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub write_in_started: bool,
+    /// Whether the read is an atomic counter update that changes the
+    /// counter and the write adds a constant to it (see
+    /// [`crate::goal::RaceGoal::write_adds`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub write_adds: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
