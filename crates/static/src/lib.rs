@@ -1131,6 +1131,36 @@ mod tests {
         let _ = read;
     }
 
+    /// A protected table kept in a module's own `#st{table}` record and
+    /// read back from a record its exported function is given: the
+    /// table is known (and no other process can write it) although
+    /// another module's own `#st{levels}` record, of the same name and
+    /// size, holds other values there.
+    #[test]
+    fn a_table_in_a_record_is_not_mixed_with_another_modules_record_of_that_name() {
+        let q = "-module(q).\n-export([new/0, out/1]).\n-record(st, {table}).\n\
+            new() -> #st{table = ets:new(q, [ordered_set])}.\n\
+            out(#st{table = T}) ->\n\
+                case ets:first(T) of\n\
+                    '$end_of_table' -> [];\n\
+                    K -> ets:delete(T, K), [K]\n\
+                end.\n";
+        let c = "-module(c).\n-export([init/1]).\n-record(st, {levels = []}).\n\
+            init(L) -> #st{levels = L}.\n";
+        let suspects = |sources: &[(&str, &str)]| {
+            let program = racewit_syntax::load::load_sources(sources, &Default::default());
+            let a = find_suspects(&program, &StaticOptions::default());
+            a.suspects
+                .iter()
+                .map(|s| (s.read.line, s.write.line))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(suspects(&[("q.erl", q), ("c.erl", c)]), vec![]);
+        // The same with a public table is a race.
+        let public = q.replace("[ordered_set]", "[ordered_set, public]");
+        assert_eq!(suspects(&[("q.erl", &public), ("c.erl", c)]), vec![(6, 8)]);
+    }
+
     /// Ids of the suspects of `src` (one module, `t.erl`).
     fn ids(src: &str) -> Vec<String> {
         let program = load_source("t.erl", src);
