@@ -53,7 +53,10 @@
 //!   through arguments, results, records, maps, tuples, lists, closures,
 //!   spawn arguments, a server's state ([`server`]) and persistent terms
 //!   (a `get` of a key the program's puts name); a lookup returns
-//!   objects keyed by what it looked up. `self()`, `make_ref()` and values
+//!   objects keyed by what it looked up. A record field read back from
+//!   an unknown record is what the program stores in that field of the
+//!   module's own definition of the record (by field name, so two
+//!   modules' records of one name and size stay apart). `self()`, `make_ref()` and values
 //!   derived from them are unique to a process and never race.
 //! - Dependence ([`depend`]): a write counts only if it depends on the read's
 //!   value (data, or control: inside a clause the read selects, after a
@@ -87,7 +90,8 @@
 //!   or after `register(Name, self())` (the holder of a name only one
 //!   server takes), under a test of a parameter against an atom that only
 //!   one process's calls pass; a module whose loop
-//!   `gen_server:enter_loop` enters is a server), where "exists once"
+//!   `gen_server:enter_loop` enters is a server, one process at most when
+//!   it registered itself under a constant name first), where "exists once"
 //!   may also be the table's owner instance (a table made by that kind of
 //!   process, unnamed or named by a constant or by the value its `ets:new`
 //!   was given, written only there; after a read that found nothing,

@@ -10,9 +10,10 @@
 //! handed to library code, not along process starts or requests.
 //!
 //! A server whose every start names it with a constant (`{local, Name}`,
-//! `{global, Name}`) runs in at most one process at a time; so does a
-//! spawned loop registered under a constant name that blocks in a
-//! `receive` before it can do anything else.
+//! `{global, Name}`, or a `register(Name, self())` of a name nothing
+//! unregisters before `gen_server:enter_loop/3`) runs in at most one
+//! process at a time; so does a spawned loop registered under a constant
+//! name that blocks in a `receive` before it can do anything else.
 
 use std::collections::{BTreeMap, BTreeSet};
 
