@@ -63,8 +63,12 @@ fn only_tables(v: &Val) -> bool {
 /// Where a value stored in a data structure is looked up again.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FieldKey {
-    /// A record field: record name, tuple size, 0-based position.
-    Record(Name, u32, u32),
+    /// A record field: record name, tuple size, 0-based position, and
+    /// the field's name in the definition the module using it has (none
+    /// for a tagged tuple no definition there describes): two modules'
+    /// own records of one name and size with other fields (`#st{table}`
+    /// and `#st{levels}`) are other records.
+    Record(Name, u32, u32, Option<Name>),
     /// The value under a constant key of any map (`#{tab => T}`).
     Map(Term),
     /// The value `persistent_term:put/2` stores under a key (`Any` for a
@@ -781,7 +785,7 @@ struct Eval<'a, 'p> {
 /// and reads as any value.
 fn stored_fields(units: &Units<'_>) -> FxHashMap<FieldKey, Val> {
     let mut out = FxHashMap::default();
-    for (_, f) in &units.fns {
+    for &(mi, f) in &units.fns {
         let body = &f.body;
         let mut copies: FxHashSet<ExprId> = FxHashSet::default();
         for e in &body.exprs {
@@ -805,13 +809,27 @@ fn stored_fields(units: &Units<'_>) -> FxHashMap<FieldKey, Val> {
             }
             for (i, x) in es.iter().enumerate().skip(1) {
                 if !copies.contains(x) {
-                    out.entry(FieldKey::Record(r.clone(), n, i as u32))
+                    out.entry(record_field(units, mi, r, n, i as u32))
                         .or_insert_with(Val::bottom);
                 }
             }
         }
     }
     out
+}
+
+/// The key of position `i` (0-based) of record `r` of tuple size `n` as
+/// module `mi` writes it: named by the field its definition of `r` has
+/// there, when it has one of that size.
+fn record_field(units: &Units<'_>, mi: u32, r: &Name, n: u32, i: u32) -> FieldKey {
+    let field = units
+        .module(mi)
+        .records
+        .get(r)
+        .filter(|d| d.fields.len() as u32 + 1 == n)
+        .and_then(|d| d.fields.get((i as usize).checked_sub(1)?))
+        .cloned();
+    FieldKey::Record(r.clone(), n, i, field)
 }
 
 /// A value that says something: not unknown, not only identities.
@@ -942,7 +960,8 @@ impl Eval<'_, '_> {
                     // known again when the record comes back).
                     let unknown_record = e.is_any() || only_identities(&e);
                     if unknown_record && let Some(r) = &record {
-                        let key = FieldKey::Record(r.clone(), ps.len() as u32, i as u32);
+                        let key =
+                            record_field(self.units, self.module, r, ps.len() as u32, i as u32);
                         self.facts.field_reads.push(key.clone());
                         match self.flow.fields.get(&key) {
                             Some(f) if only_tables(f) => e = f.clone(),
@@ -1044,7 +1063,7 @@ impl Eval<'_, '_> {
                         }
                         self.facts
                             .fields
-                            .push((FieldKey::Record(r.clone(), n, i as u32), rv));
+                            .push((record_field(self.units, self.module, r, n, i as u32), rv));
                     }
                 }
                 product(&vals, limit, Term::Tuple)
@@ -1734,6 +1753,31 @@ mod tests {
         let r = units.lookup("erlang", "monitor", 2).unwrap();
         assert!(units.native_stub(r));
         assert!(!units.native_stub(g));
+    }
+
+    /// Two modules' own records of one name and size, with other fields,
+    /// are two records: a table kept in one (`#st{table}`) is read back
+    /// from an unknown record of that module as that table only, not
+    /// mixed with what the other module stores in its `#st{levels}`.
+    #[test]
+    fn records_of_one_name_with_other_fields_are_other_records() {
+        let q = "-module(q).\n-export([new/0, out/1]).\n-record(st, {table}).\n\
+            new() -> #st{table = ets:new(q, [])}.\n\
+            out(#st{table = T}) -> ets:first(T).\n";
+        let c = "-module(c).\n-export([init/1]).\n-record(st, {levels = []}).\n\
+            init(L) -> #st{levels = L}.\n";
+        let program =
+            racewit_syntax::load::load_sources(&[("q.erl", q), ("c.erl", c)], &Default::default());
+        let units = Units::new(&program);
+        let flow = compute(&units, 16);
+        let key = |f: &str| FieldKey::Record(Name::from("st"), 2, 1, Some(Name::from(f)));
+        let table = flow.field(&key("table"));
+        assert!(only_tables(&table), "{table:?}");
+        let levels = flow.field(&key("levels"));
+        assert!(
+            !levels.iter().any(|t| matches!(t, Term::Table(_))),
+            "{levels:?}"
+        );
     }
 
     /// `persistent_term:get` of a key some put of the program names

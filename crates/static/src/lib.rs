@@ -53,7 +53,10 @@
 //!   through arguments, results, records, maps, tuples, lists, closures,
 //!   spawn arguments, a server's state ([`server`]) and persistent terms
 //!   (a `get` of a key the program's puts name); a lookup returns
-//!   objects keyed by what it looked up. `self()`, `make_ref()` and values
+//!   objects keyed by what it looked up. A record field read back from
+//!   an unknown record is what the program stores in that field of the
+//!   module's own definition of the record (by field name, so two
+//!   modules' records of one name and size stay apart). `self()`, `make_ref()` and values
 //!   derived from them are unique to a process and never race.
 //! - Dependence ([`depend`]): a write counts only if it depends on the read's
 //!   value (data, or control: inside a clause the read selects, after a
@@ -87,7 +90,8 @@
 //!   or after `register(Name, self())` (the holder of a name only one
 //!   server takes), under a test of a parameter against an atom that only
 //!   one process's calls pass; a module whose loop
-//!   `gen_server:enter_loop` enters is a server), where "exists once"
+//!   `gen_server:enter_loop` enters is a server, one process at most when
+//!   it registered itself under a constant name first), where "exists once"
 //!   may also be the table's owner instance (a table made by that kind of
 //!   process, unnamed or named by a constant or by the value its `ets:new`
 //!   was given, written only there; after a read that found nothing,
@@ -1129,6 +1133,36 @@ mod tests {
             vec![("ets", 6, 7)]
         );
         let _ = read;
+    }
+
+    /// A protected table kept in a module's own `#st{table}` record and
+    /// read back from a record its exported function is given: the
+    /// table is known (and no other process can write it) although
+    /// another module's own `#st{levels}` record, of the same name and
+    /// size, holds other values there.
+    #[test]
+    fn a_table_in_a_record_is_not_mixed_with_another_modules_record_of_that_name() {
+        let q = "-module(q).\n-export([new/0, out/1]).\n-record(st, {table}).\n\
+            new() -> #st{table = ets:new(q, [ordered_set])}.\n\
+            out(#st{table = T}) ->\n\
+                case ets:first(T) of\n\
+                    '$end_of_table' -> [];\n\
+                    K -> ets:delete(T, K), [K]\n\
+                end.\n";
+        let c = "-module(c).\n-export([init/1]).\n-record(st, {levels = []}).\n\
+            init(L) -> #st{levels = L}.\n";
+        let suspects = |sources: &[(&str, &str)]| {
+            let program = racewit_syntax::load::load_sources(sources, &Default::default());
+            let a = find_suspects(&program, &StaticOptions::default());
+            a.suspects
+                .iter()
+                .map(|s| (s.read.line, s.write.line))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(suspects(&[("q.erl", q), ("c.erl", c)]), vec![]);
+        // The same with a public table is a race.
+        let public = q.replace("[ordered_set]", "[ordered_set, public]");
+        assert_eq!(suspects(&[("q.erl", &public), ("c.erl", c)]), vec![(6, 8)]);
     }
 
     /// Ids of the suspects of `src` (one module, `t.erl`).

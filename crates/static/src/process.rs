@@ -10,9 +10,10 @@
 //! handed to library code, not along process starts or requests.
 //!
 //! A server whose every start names it with a constant (`{local, Name}`,
-//! `{global, Name}`) runs in at most one process at a time; so does a
-//! spawned loop registered under a constant name that blocks in a
-//! `receive` before it can do anything else.
+//! `{global, Name}`, or a `register(Name, self())` of a name nothing
+//! unregisters before `gen_server:enter_loop/3`) runs in at most one
+//! process at a time; so does a spawned loop registered under a constant
+//! name that blocks in a `receive` before it can do anything else.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -268,8 +269,17 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
     for (o, p) in argument_tests(units, flow, cg, &runs_in, &registered, &entered_outside) {
         registered.entry(o).or_insert(p);
     }
-    let (singletons, started_once) = singletons(units, flow, cg, &runs_in);
-    let run_once = run_once(units, flow, cg, &started_once, &entered_outside, &behaviour);
+    let holders = holder_sites(units, flow);
+    let (singletons, started_once) = singletons(units, flow, cg, &runs_in, &holders);
+    let run_once = run_once(
+        units,
+        flow,
+        cg,
+        &started_once,
+        &entered_outside,
+        &behaviour,
+        &holders,
+    );
     Processes {
         runs_in,
         entered_outside,
@@ -902,6 +912,7 @@ fn run_once(
     started_once: &BTreeSet<u32>,
     entered_outside: &[bool],
     behaviour: &dyn Fn(u32) -> Option<Behaviour>,
+    holders: &FxHashMap<Origin, Name>,
 ) -> Vec<Option<Root>> {
     let n = units.units.len();
     // Names a call of an unknown module may run (`Mod:adding_handler(C)`,
@@ -953,7 +964,6 @@ fn run_once(
             out[units.fn_unit[g.index()].index()] = Some(Root::Init(mi));
         }
     }
-    let holders = holder_sites(units, flow);
     /// How a unit is entered: from a caller unit at a site, by a
     /// synchronous start of its module (`init/1` only), or by its
     /// supervisor.
@@ -1090,20 +1100,37 @@ fn run_once(
 
 /// The processes that exist at most once at a time, and the modules every
 /// start of which names them with a constant.
+///
+/// A process that enters a behaviour's loop itself
+/// (`gen_server:enter_loop/3`) without naming itself there counts as
+/// named by a constant when the call runs only after the process
+/// registered itself under a constant name nothing unregisters
+/// (`holders`, [`holder_sites`]): a second such process fails to
+/// register, and raises, before it reaches the loop.
 fn singletons(
     units: &Units<'_>,
     flow: &Flow,
     cg: &CallGraph,
     runs_in: &[ProcSet],
+    holders: &FxHashMap<Origin, Name>,
 ) -> (FxHashSet<Proc>, BTreeSet<u32>) {
     let limit = flow.limit;
-    // Per callback module: whether every start names it with a constant.
-    let mut started: rustc_hash::FxHashMap<u32, bool> = Default::default();
+    // Per callback module: whether every start names it with a constant,
+    // and whether some start is a loop entered after a self-registration
+    // (its `init/1`, if any, is no behaviour callback: not run once).
+    let mut started: rustc_hash::FxHashMap<u32, (bool, bool)> = Default::default();
     let mut registered_pids: Vec<Val> = Vec::new();
-    for per_site in &flow.sites {
-        for sv in per_site.iter().flatten() {
+    for (mi, per_site) in flow.sites.iter().enumerate() {
+        for (si, sv) in per_site.iter().enumerate() {
+            let Some(sv) = sv else {
+                continue;
+            };
             let SiteTarget::Static(mfa) = &sv.target else {
                 continue;
+            };
+            let origin = Origin {
+                module: mi as u32,
+                site: CallSiteId(si as u32),
             };
             let ctx = flow.unit_ctx(units, sv.unit);
             if mfa.module == "erlang" && mfa.name == "register" && mfa.arity == 2 {
@@ -1118,10 +1145,14 @@ fn singletons(
                         [Term::Atom(scope), Term::Atom(_)] if scope == "local" || scope == "global"))
                 })
             };
+            let mut held = false;
             let (m, constant_name) = if let Some((_, m, name)) = Behaviour::entered_loop(mfa) {
                 // The process becomes the server; under a constant name
-                // only while it is registered so (the call checks).
-                (m, sv.args.get(name).is_some_and(constant))
+                // only while it is registered so (the call checks), or
+                // after it registered itself so.
+                let named = sv.args.get(name).is_some_and(constant);
+                held = !named && holders.contains_key(&origin);
+                (m, named || held)
             } else {
                 let Some(start) = start_of(mfa) else {
                     continue;
@@ -1138,18 +1169,23 @@ fn singletons(
             };
             for name in mods.atoms().unwrap_or_default() {
                 if let Some(&mi) = units.module_index.get(&name) {
-                    let e = started.entry(mi).or_insert(true);
-                    *e &= constant_name;
+                    let e = started.entry(mi).or_insert((true, false));
+                    e.0 &= constant_name;
+                    e.1 |= held;
                 }
             }
         }
     }
+    let mut out: FxHashSet<Proc> = started
+        .iter()
+        .filter(|&(_, &(only_named, _))| only_named)
+        .map(|(&mi, _)| Proc::Server(mi))
+        .collect();
     let started_once: BTreeSet<u32> = started
         .into_iter()
-        .filter(|&(_, only_named)| only_named)
+        .filter(|&(_, (only_named, held))| only_named && !held)
         .map(|(mi, _)| mi)
         .collect();
-    let mut out: FxHashSet<Proc> = started_once.iter().map(|&mi| Proc::Server(mi)).collect();
     // Hand-written loops: registered under a constant name by the parent,
     // waiting in a receive before anything else (a second one, whose
     // registration fails, waits forever where nobody can reach it).
@@ -1348,6 +1384,40 @@ mod tests {
             // the server; seed/0 before it, in the spawned process.
             assert_eq!(runs("fill", 0), Some(server));
             assert_ne!(runs("seed", 0), Some(server));
+        });
+    }
+
+    /// A process that registers itself under a constant name and then
+    /// enters the loop with `gen_server:enter_loop/3` (no name there) is
+    /// a singleton server: a second one raises at the register. Its
+    /// start function is no `init/1` run once (the code before the
+    /// register may run in two processes).
+    #[test]
+    fn a_loop_entered_after_registering_itself_is_a_singleton_server() {
+        let src = "-module(t).\n\
+            -export([start_link/0, init/1, handle_call/3, handle_cast/2]).\n\
+            start_link() -> proc_lib:start_link(t, init, [self()]).\n\
+            init(Parent) -> register(t, self()), proc_lib:init_ack(Parent, {ok, self()}),\n\
+              gen_server:enter_loop(t, [], 0).\n\
+            handle_call(_, _, S) -> {reply, ok, S}.\n\
+            handle_cast(_, S) -> {noreply, S}.\n";
+        procs_of(src, |units, _flow, procs| {
+            assert!(procs.singletons.contains(&Proc::Server(0)));
+            let init = units.lookup("t", "init", 1).expect("init");
+            assert_eq!(procs.run_once[units.fn_unit[init.index()].index()], None);
+        });
+        // Without the register, or with a name something unregisters,
+        // two such servers may run.
+        let unnamed = src.replace("register(t, self()), ", "");
+        procs_of(&unnamed, |_, _, procs| {
+            assert!(!procs.singletons.contains(&Proc::Server(0)));
+        });
+        let unregistered = src.replace(
+            "handle_cast(_, S) -> {noreply, S}.",
+            "handle_cast(_, S) -> unregister(t), {noreply, S}.",
+        );
+        procs_of(&unregistered, |_, _, procs| {
+            assert!(!procs.singletons.contains(&Proc::Server(0)));
         });
     }
 
