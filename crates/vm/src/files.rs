@@ -101,7 +101,12 @@ pub struct Files {
     pub(crate) entries: imbl::OrdMap<String, Entry>,
     /// Open handles by number.
     pub(crate) handles: imbl::OrdMap<u64, Handle>,
-    next_inode: u64,
+    /// How many times the run has made each path: a path's inode comes
+    /// from the path and this count alone, so it does not depend on the
+    /// order in which unrelated names were made (two schedules that make
+    /// the same files see the same inodes), and a file made again after
+    /// a delete or rename gets a new one, as a rotating logger expects.
+    made: imbl::OrdMap<String, u64>,
     next_handle: u64,
 }
 
@@ -146,9 +151,16 @@ fn within(path: &str, dir: &str) -> bool {
 }
 
 impl Files {
-    fn fresh_inode(&mut self) -> u64 {
-        self.next_inode += 1;
-        self.next_inode
+    fn fresh_inode(&mut self, path: &str) -> u64 {
+        let n = self.made.get(path).copied().unwrap_or(0) + 1;
+        self.made.insert(path.to_string(), n);
+        // FNV-1a over the path and the count, kept to 31 bits and never 0.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in path.bytes().chain(n.to_le_bytes()) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        (h & 0x7fff_ffff).max(1)
     }
 
     /// What is known of `path` (absolute, normalized), with `cwd` the
@@ -217,7 +229,7 @@ impl Files {
             Lookup::Present(_) => Ok(Err("eexist")),
             Lookup::Host => Err(NeedsHost),
             Lookup::Absent => {
-                let inode = self.fresh_inode();
+                let inode = self.fresh_inode(path);
                 self.entries
                     .insert(path.to_string(), Entry::Dir { inode, mtime: now });
                 Ok(Ok(()))
@@ -397,7 +409,7 @@ impl Files {
                 if let Err(e) = self.parent_ready(cwd, path)? {
                     return Ok(Err(e));
                 }
-                let inode = self.fresh_inode();
+                let inode = self.fresh_inode(path);
                 self.entries.insert(
                     path.to_string(),
                     Entry::File(FileData {
@@ -663,6 +675,30 @@ mod tests {
         assert_eq!(answer(f.delete(CWD, "/tmp/b/x")), Ok(()));
         assert_eq!(answer(f.del_dir(CWD, "/tmp/b")), Ok(()));
         assert_eq!(answer(f.list_dir(CWD, "/tmp")), Ok(vec![]));
+    }
+
+    #[test]
+    fn an_inode_depends_on_its_path_and_how_often_it_was_made() {
+        let inode = |f: &Files, p: &str| match f.lookup(CWD, p) {
+            Lookup::Present(Entry::File(d)) => d.inode,
+            other => panic!("{other:?}"),
+        };
+        let w = OpenMode {
+            write: true,
+            ..Default::default()
+        };
+        let mut a = Files::default();
+        answer(a.open(CWD, "/tmp/x", w, 1)).unwrap();
+        answer(a.open(CWD, "/tmp/y", w, 1)).unwrap();
+        let mut b = Files::default();
+        answer(b.open(CWD, "/tmp/y", w, 1)).unwrap();
+        answer(b.open(CWD, "/tmp/x", w, 1)).unwrap();
+        assert_eq!(inode(&a, "/tmp/x"), inode(&b, "/tmp/x"));
+        assert_ne!(inode(&a, "/tmp/x"), inode(&a, "/tmp/y"));
+        let first = inode(&a, "/tmp/x");
+        answer(a.delete(CWD, "/tmp/x")).unwrap();
+        answer(a.open(CWD, "/tmp/x", w, 2)).unwrap();
+        assert_ne!(inode(&a, "/tmp/x"), first);
     }
 
     #[test]
