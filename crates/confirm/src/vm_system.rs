@@ -436,6 +436,7 @@ impl Item for VmItem {
             SharedItem::Global(name) => named(3, name),
             SharedItem::PersistentTerm(name) => named(4, name),
             SharedItem::OsEnv(name) => named(6, name),
+            SharedItem::File(path) => named(7, path),
             item => (hash(&|h| (5u8, item).hash(h)), None),
         }
     }
@@ -491,6 +492,7 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
         SharedItem::OsEnv(name) if name.is_empty() => "os environment".to_string(),
         SharedItem::OsEnv(name) => format!("os environment {name}"),
         SharedItem::Atomic { array, index } => format!("atomics #{array}[{index}]"),
+        SharedItem::File(path) => format!("file {path}"),
     }
 }
 

@@ -2,7 +2,7 @@
 %% handed in nothing (no OTP found, no application resources): racewit-otp
 %% generates a module of this name that wins over this one.
 -module(racewit_apps).
--export([root_dir/0, otp_release/0, resource/1, dir/1, origin/1, all/0, cwd/0]).
+-export([root_dir/0, otp_release/0, resource/1, dir/1, origin/1, all/0]).
 
 root_dir() -> "/usr/lib/erlang".
 otp_release() -> "25".
@@ -10,4 +10,3 @@ resource(_) -> undefined.
 dir(_) -> undefined.
 origin(_) -> undefined.
 all() -> [].
-cwd() -> "/".

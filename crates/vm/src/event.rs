@@ -33,6 +33,9 @@ pub enum SharedItem {
         array: u64,
         index: u64,
     },
+    /// A path of the run-local files (absolute); a step that makes or
+    /// removes a name also writes its directory.
+    File(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

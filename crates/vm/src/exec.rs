@@ -356,7 +356,7 @@ impl Vm {
                         self.call_ctx(p, crate::bif::ctx_fn(c), &args, None, None)?
                     }
                 };
-                self.finish_flow(code, p, flow, ret, tail, true)
+                self.finish_flow(code, p, flow, ret, tail, None)
             }
             Target::Undef {
                 module,
@@ -712,9 +712,8 @@ impl Vm {
         flow: Flow,
         ret: u32,
         tail: bool,
-        outside: bool,
+        span: Option<racewit_syntax::Span>,
     ) -> Result<Option<Outcome>, VmError> {
-        let _ = outside;
         match flow {
             Flow::Value(v) => {
                 if tail {
@@ -731,13 +730,15 @@ impl Vm {
             Flow::Raise(exc) => self.raise_outcome(p, code, exc),
             Flow::Apply(f, args) => self.apply_fun(code, p, f, args, ret, tail),
             Flow::Call(t, args) => self.enter(code, p, t, args, ret, tail),
+            // A park names the call's site when the BIF was called from the
+            // program's own code (`span`), else where the process is.
             Flow::Park(call) => Ok(Some(self.park(
                 p,
                 call,
                 crate::library::ParkReason::Unsupported,
-                None,
+                span,
             ))),
-            Flow::ParkWith(reason, call) => Ok(Some(self.park(p, call, reason, None))),
+            Flow::ParkWith(reason, call) => Ok(Some(self.park(p, call, reason, span))),
             Flow::Exit(reason) => Ok(Some(Outcome::Exit(reason))),
             Flow::Stop(e) => Err(e),
         }
@@ -1528,7 +1529,7 @@ impl Vm {
                                 let site = Some((m.ir_name.clone(), CallSiteId(*site)));
                                 let flow =
                                     self.call_ctx(p, crate::bif::ctx_fn(func), &argv, site, span)?;
-                                self.finish_flow(code, p, flow, *dst, *tail, false)
+                                self.finish_flow(code, p, flow, *dst, *tail, span)
                             }
                         },
                         other => {

@@ -114,6 +114,7 @@ pub mod code;
 pub mod ets;
 pub mod event;
 mod exec;
+pub mod files;
 pub mod format;
 mod hot_loop;
 pub mod image;

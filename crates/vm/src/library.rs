@@ -35,6 +35,14 @@ pub struct Libraries {
     /// The applications the modelled application controller knows (their
     /// resource files), in name order: what a harness may boot.
     pub applications: Vec<Application>,
+    /// The working directory racewit runs in: what `file:get_cwd/0`
+    /// answers and what relative file names are taken against (`/` when
+    /// none was given).
+    pub cwd: Option<String>,
+    /// The names in the working directory when the loader listed it (the
+    /// run-local files take any other name in it as absent; see
+    /// `files::Cwd`). Nothing in it is read.
+    pub cwd_names: Option<Arc<BTreeSet<String>>>,
 }
 
 /// An application whose resource file (`.app`, `.app.src`) was found.
@@ -98,6 +106,7 @@ pub const OTP_LIBRARY_MODULES: &[(&str, &str)] = &[
     ("stdlib", "base64"),
     ("stdlib", "maps"),
     ("stdlib", "filename"),
+    ("stdlib", "filelib"),
     ("stdlib", "uri_string"),
     ("stdlib", "digraph"),
     ("stdlib", "digraph_utils"),
@@ -163,7 +172,6 @@ pub const HOST_MODULES: &[&str] = &[
     "file_server",
     "ram_file",
     "erl_prim_loader",
-    "filelib",
     "gen_tcp",
     "gen_udp",
     "gen_sctp",

@@ -40,6 +40,10 @@ pub const SOURCES: &[(&str, &str)] = &[
     ),
     ("prelude/file.erl", include_str!("../prelude/file.erl")),
     (
+        "prelude/racewit_file_io.erl",
+        include_str!("../prelude/racewit_file_io.erl"),
+    ),
+    (
         "prelude/net_kernel.erl",
         include_str!("../prelude/net_kernel.erl"),
     ),

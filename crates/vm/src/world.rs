@@ -2,7 +2,8 @@
 //! see the same): the configuration that OTP keeps in its servers
 //! (logger's, the application controller's) as a small term store, the
 //! log events captured from `logger`, `counters` and `atomics` arrays, and
-//! the deterministic byte stream behind `crypto:strong_rand_bytes/1`.
+//! the deterministic byte stream behind `crypto:strong_rand_bytes/1`, and
+//! the run-local files (`crate::files`).
 //!
 //! The store's reads and writes are not scheduling points: the logger's
 //! configuration and the application controller's tables change rarely,
@@ -44,6 +45,8 @@ pub struct World {
     /// is a magic reference to a compiled program; a reference here too, so
     /// it prints, compares and tests `is_reference` the same way).
     pub(crate) compiled_ms: imbl::OrdMap<u64, crate::term::Term>,
+    /// The run-local files (`crate::files`).
+    pub(crate) files: crate::files::Files,
 }
 
 /// The seed of the random byte stream (any fixed value: runs repeat).
@@ -57,6 +60,7 @@ impl Default for World {
             arrays: imbl::OrdMap::new(),
             rand_state: RAND_SEED,
             compiled_ms: imbl::OrdMap::new(),
+            files: crate::files::Files::default(),
         }
     }
 }

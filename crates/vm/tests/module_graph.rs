@@ -25,7 +25,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "models of the outside world",
-        &["ets", "match_spec", "mnesia", "world", "library", "prelude"],
+        &[
+            "ets",
+            "files",
+            "match_spec",
+            "mnesia",
+            "world",
+            "library",
+            "prelude",
+        ],
     ),
     (
         "code: instruction set, compiler, resolution; matching compiled patterns",

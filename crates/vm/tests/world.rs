@@ -369,3 +369,148 @@ fn a_spawn_on_another_node_parks_named() {
         out.stdout
     );
 }
+
+/// The installed OTP's libraries (OTP's `filelib` runs from source), with
+/// the working directory `cwd` holding `names` (not listed when `None`);
+/// `None` when no OTP is installed.
+fn libraries_at(cwd: &str, names: Option<&[&str]>) -> Option<Arc<racewit_vm::Libraries>> {
+    let otp = racewit_otp::discover()?;
+    let mut libs = load_libraries(&LibraryRequest {
+        otp: Some(otp),
+        cwd: Some(PathBuf::from(cwd)),
+        ..LibraryRequest::default()
+    });
+    libs.cwd_names = names.map(|n| Arc::new(n.iter().map(|s| s.to_string()).collect()));
+    Some(Arc::new(libs))
+}
+
+/// The run-local files (`files.rs`): what only the host could answer parks,
+/// naming the call and the path; /tmp starts empty; the working directory
+/// and its ancestors are directories whose other contents are the host's.
+#[test]
+fn files_the_run_did_not_make_are_the_hosts() {
+    let Some(libs) = libraries_at("/work/here", None) else {
+        eprintln!("no installed OTP: OTP's filelib runs from its source; skipped");
+        return;
+    };
+    let parked = |body: &str| {
+        let out = run_with(&module(body), libs.clone());
+        out.parked
+            .iter()
+            .map(|(_, call, _, why)| format!("{} {call}", why.as_str()))
+            .collect::<Vec<_>>()
+    };
+    for (body, call) in [
+        (
+            "main() -> file:read_file(\"/etc/hosts\").",
+            "file:read_file/1 of \"/etc/hosts\"",
+        ),
+        (
+            "main() -> file:read_file_info(\"rebar.config\").",
+            "file:read_file_info/1 of \"/work/here/rebar.config\"",
+        ),
+        (
+            "main() -> file:list_dir(\"/work/here\").",
+            "file:list_dir/1 of \"/work/here\"",
+        ),
+        (
+            "main() -> file:make_dir(\"log\").",
+            "file:make_dir/1 of \"/work/here/log\"",
+        ),
+        (
+            "main() -> file:open(\"/var/log/x\", [append]).",
+            "file:open/2 of \"/var/log/x\"",
+        ),
+        (
+            "main() -> file:write_file_info(\"/tmp/x\", {}).",
+            "file:write_file_info/2",
+        ),
+    ] {
+        assert_eq!(parked(body), vec![format!("host {call}")], "{body}");
+    }
+    let out = run_with(
+        &module(
+            "main() -> {file:read_file(\"/tmp/never\"), filelib:is_dir(\"/tmp\"), \
+             filelib:is_dir(\"/work\"), file:list_dir(\"/tmp\"), \
+             file:write_file(\"/tmp/a\", \"x\"), file:list_dir(\"/tmp\"), \
+             file:make_dir(\"/tmp/d\"), file:read_file(\"/tmp/d/none\"), \
+             file:get_cwd()}.",
+        ),
+        libs.clone(),
+    );
+    assert!(out.parked.is_empty(), "{:?}", out.parked);
+    assert_eq!(
+        out.stdout.split_whitespace().collect::<String>(),
+        "{{error,enoent},true,true,{ok,[]},ok,{ok,[\"a\"]},ok,{error,enoent},{ok,\"/work/here\"}}"
+    );
+}
+
+/// With the working directory's names listed by the loader, a name it
+/// does not hold is absent: a log directory a start-up makes there lives in
+/// the run, while a listed name stays the host's.
+#[test]
+fn a_listed_working_directory_lacks_what_it_does_not_name() {
+    let Some(libs) = libraries_at("/work/here", Some(&["src"])) else {
+        eprintln!("no installed OTP: OTP's filelib runs from its source; skipped");
+        return;
+    };
+    let out = run_with(
+        &module(
+            "main() -> io:format(\"~p~n\", [{filelib:is_dir(\"log\"), \
+             filelib:ensure_dir(\"log/app/x.log\"), file:write_file(\"log/app/x.log\", \"hi\"), \
+             file:read_file(\"/work/here/log/app/x.log\"), file:list_dir(\".\")}]), \
+             file:read_file(\"src/a.erl\").",
+        ),
+        libs,
+    );
+    let printed = out.stdout.lines().next().unwrap_or_default();
+    assert_eq!(
+        printed, "{false,ok,ok,{ok,<<\"hi\">>},{ok,[\"log\",\"src\"]}}",
+        "{}",
+        out.stdout
+    );
+    let parked: Vec<String> = out.parked.iter().map(|(_, c, _, _)| c.clone()).collect();
+    assert_eq!(
+        parked,
+        vec!["file:read_file/1 of \"/work/here/src/a.erl\"".to_string()]
+    );
+}
+
+/// Each file step is visible, with its path as the shared item, so two
+/// processes' operations on one path are ordered by the search; a raw
+/// descriptor is its opener's alone.
+#[test]
+fn file_steps_are_visible_and_raw_descriptors_are_owned() {
+    let program = racewit_syntax::load_source(
+        "w.erl",
+        &module(
+            "main() -> {ok, F} = file:open(\"/tmp/o\", [write, raw]), S = self(), \
+             spawn(fun() -> S ! (try file:write(F, \"x\") catch error:E -> E end) end), \
+             R = receive X -> X end, {R, file:write(F, \"y\"), file:close(F), file:read_file(\"/tmp/o\")}.",
+        ),
+    );
+    let config = RunConfig {
+        trace: true,
+        ..RunConfig::default()
+    };
+    let out = run_entry(Arc::new(program), "w", "main", &config);
+    assert_eq!(
+        out.stdout.split_whitespace().collect::<String>(),
+        "{not_on_controlling_process,ok,ok,{ok,<<\"y\">>}}",
+        "{}",
+        out.stdout
+    );
+    let file_steps: Vec<&String> = out.trace.iter().filter(|t| t.contains("file:")).collect();
+    assert!(
+        file_steps
+            .iter()
+            .any(|t| t.contains("file:open(\"/tmp/o\"")),
+        "{file_steps:?}"
+    );
+    assert!(
+        file_steps
+            .iter()
+            .any(|t| t.contains("file:write(\"/tmp/o\") -> ok")),
+        "{file_steps:?}"
+    );
+}

@@ -72,7 +72,8 @@ fn read_us(ctx: &mut Ctx<'_>) -> i64 {
     (ctx.vm.vclock * 1000 + ctx.vm.unique) as i64
 }
 
-fn system_us(ctx: &mut Ctx<'_>) -> i64 {
+/// The system time now, in microseconds since the Unix epoch (one reading).
+pub(crate) fn system_us(ctx: &mut Ctx<'_>) -> i64 {
     ORIGIN_S * 1_000_000 + read_us(ctx)
 }
 
@@ -122,7 +123,12 @@ fn timestamp(ctx: &mut Ctx<'_>, _: &[Term]) -> Flow {
 
 /// `({Y, M, D}, {H, Mi, S})` (UTC) of the system time now.
 fn now_utc(ctx: &mut Ctx<'_>) -> (Term, Term) {
-    let secs = system_us(ctx).div_euclid(1_000_000);
+    date_time(system_us(ctx).div_euclid(1_000_000))
+}
+
+/// `{Date, Time}` in UTC (the model's time zone) of `secs` since the Unix
+/// epoch.
+pub(crate) fn date_time(secs: i64) -> (Term, Term) {
     let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
     let rem = secs.rem_euclid(86_400);
     (

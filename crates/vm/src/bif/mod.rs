@@ -24,6 +24,7 @@ mod erlang;
 mod erts_internal;
 mod etf;
 mod ets;
+mod files;
 pub(crate) mod global;
 pub(crate) mod io;
 mod lists;
@@ -215,6 +216,7 @@ fn table() -> &'static Table {
         checksum::register(&mut t);
         trace::register(&mut t);
         world::register(&mut t);
+        files::register(&mut t);
         timers::register(&mut t);
         spawn_request::register(&mut t);
         re::register(&mut t);
