@@ -148,6 +148,73 @@ fn names_table(body: &Body, mut list: ExprId) -> bool {
     }
 }
 
+/// The mnesia tables a suspect's resource names that no code of the
+/// program creates (no `mnesia:create_table/2` call with that name written
+/// as an atom anywhere): tables its user creates, as a library's
+/// documentation asks, before calling it. Each with the call that creates
+/// it as a user would: `mnesia:create_table(T, [{attributes, [key, val]}])`,
+/// one attribute per element after the first of the record the suspect's
+/// write puts (`[key, val]` when it puts none written as a tuple).
+pub(crate) fn user_mnesia_tables(
+    program: &Program,
+    callers: &crate::callers::Callers,
+    suspect: &racewit_static::Suspect,
+) -> Vec<(String, String)> {
+    if suspect.category != racewit_static::Category::Mnesia {
+        return Vec::new();
+    }
+    let Some(tables) = &suspect.resource.table else {
+        return Vec::new();
+    };
+    let created: Vec<String> = callers
+        .sites("mnesia", "create_table", 2)
+        .filter_map(|((m, f, a), e)| {
+            let func = program.function(m, f, *a)?;
+            let Expr::Call { args, .. } = func.body.expr(e) else {
+                return None;
+            };
+            crate::erl_text::const_text(&func.body, *args.first()?)
+        })
+        .collect();
+    // The size of the record the write puts, when it writes one out.
+    let written = crate::prepare::site_call(program, &suspect.write).and_then(|(f, e)| {
+        let (_, args) = crate::prepare::remote_call(&f.body, e)?;
+        args.iter().find_map(|&a| match f.body.expr(a) {
+            Expr::Tuple(items) if items.len() >= 3 => {
+                Some((crate::erl_text::const_text(&f.body, items[0])?, items.len()))
+            }
+            _ => None,
+        })
+    });
+    tables
+        .values
+        .iter()
+        .filter(|t| !created.contains(t))
+        .filter(|t| {
+            t.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_lowercase() || c == '\'')
+        })
+        .map(|t| {
+            let size = match &written {
+                Some((tab, n)) if tab == t => *n,
+                _ => 3,
+            };
+            let attrs: Vec<String> = match size - 1 {
+                2 => vec!["key".into(), "val".into()],
+                n => std::iter::once("key".to_string())
+                    .chain((1..n).map(|k| format!("val{k}")))
+                    .collect(),
+            };
+            let call = format!(
+                "mnesia:create_table({t}, [{{attributes, [{}]}}])",
+                attrs.join(", ")
+            );
+            (t.clone(), call)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,6 +238,36 @@ mod tests {
         assert!(used_as_table(&p, "stats", "inc", 2, 0));
         assert!(!used_as_table(&p, "stats", "inc", 2, 1));
         assert!(!used_as_table(&p, "stats", "get", 1, 0));
+    }
+
+    #[test]
+    fn a_mnesia_table_no_code_creates_is_created_as_its_user_would() {
+        // `hits` is never created; `seen` is, by `init/0`.
+        let p = program(
+            "-module(hits).\n-export([hit/1, init/0, mark/1]).\n\
+             hit(P) -> [{hits, P, N}] = mnesia:dirty_read(hits, P), \
+                 mnesia:dirty_write({hits, P, N + 1, now}).\n\
+             init() -> mnesia:create_table(seen, [{attributes, [k, v]}]).\n\
+             mark(P) -> [] = mnesia:dirty_read(seen, P), mnesia:dirty_write({seen, P, 1}).\n",
+        );
+        let callers = crate::callers::Callers::new(&p);
+        let analysis = racewit_static::find_suspects(&p, &racewit_static::StaticOptions::default());
+        let made = |function: &str| {
+            let s = analysis
+                .suspects
+                .iter()
+                .find(|s| s.write.function == function)
+                .expect("the pair is reported");
+            user_mnesia_tables(&p, &callers, s)
+        };
+        assert_eq!(
+            made("hits:hit/1"),
+            vec![(
+                "hits".to_string(),
+                "mnesia:create_table(hits, [{attributes, [key, val1, val2]}])".to_string()
+            )]
+        );
+        assert!(made("hits:mark/1").is_empty());
     }
 
     #[test]
