@@ -291,7 +291,7 @@ pub fn build(
     // The tables the race is on that no code of the program creates are
     // its user's to create (a library documents them): created first as a
     // user would, alone and before each setter that seeds the item.
-    let user_tables = crate::table_setup::user_mnesia_tables(program, callers, suspect);
+    let user_tables = crate::table_setup::user_tables(program, callers, suspect);
     let create: Vec<String> = user_tables.iter().map(|(_, c)| c.clone()).collect();
     let created = if user_tables.is_empty() {
         String::new()
@@ -647,8 +647,9 @@ struct Drive {
     /// Calls that may race the entry on what it works on, each tried as
     /// the second worker of a harness of its own (see [`Harness::mixed`]).
     rivals: Vec<Preparer>,
-    /// Calls that create tables no code of the program creates, made right
-    /// after `mnesia:start()` (see [`crate::table_setup::user_mnesia_tables`]).
+    /// Calls that create tables no code of the program creates, made first
+    /// (after `mnesia:start()` for mnesia; see
+    /// [`crate::table_setup::user_tables`]).
     create: Vec<String>,
     /// What differs, for the verdict's context.
     what: String,
@@ -816,6 +817,10 @@ fn api_harness(
         setup.insert(0, "mnesia:start()".to_string());
         for (k, call) in drive.create.iter().enumerate() {
             setup.insert(k + 1, call.clone());
+        }
+    } else {
+        for (k, call) in drive.create.iter().enumerate() {
+            setup.insert(k, call.clone());
         }
     }
     setup.extend(made.iter().cloned());
