@@ -288,6 +288,74 @@ pub fn build(
             },
         ));
     }
+    // The tables the race is on that no code of the program creates are
+    // its user's to create (a library documents them): created first as a
+    // user would, alone and before each setter that seeds the item.
+    let user_tables = crate::table_setup::user_tables(program, callers, suspect);
+    let create: Vec<String> = user_tables.iter().map(|(_, c)| c.clone()).collect();
+    let created = if user_tables.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<&str> = user_tables.iter().map(|(t, _)| t.as_str()).collect();
+        format!(
+            "with table {} created as its user would (no code of the program creates it)",
+            names.join(", ")
+        )
+    };
+    // A write behind a comparison of what was read with a constant is not
+    // reached from an empty item: the item's own setter, run first with a
+    // value near the constant, seeds it, through the writing function
+    // itself when it is an entry (the setter then writes the key its
+    // workers use).
+    let writer = usable.iter().copied().find(|e| {
+        crate::prepare::site_call(program, &suspect.write).is_some_and(|(f, _)| {
+            e.mfa.module.as_str() == suspect.write.module.as_str()
+                && e.mfa.name.as_str() == f.name.as_str()
+                && e.mfa.arity == f.arity
+        })
+    });
+    for mut p in crate::prepare::seeded_setters(program, &suspect.read, &suspect.write) {
+        let e = match writer {
+            Some(w) => w,
+            None => {
+                for a in p.args.iter_mut() {
+                    if matches!(a, PrepArg::Entry(_)) {
+                        *a = PrepArg::Open;
+                    }
+                }
+                entry
+            }
+        };
+        let through = if e == entry {
+            String::new()
+        } else {
+            format!("through {} ", e.mfa)
+        };
+        let with = if created.is_empty() {
+            String::new()
+        } else {
+            format!("{created}, ")
+        };
+        drives.push((
+            e,
+            Drive {
+                what: format!("{through}{with}{}", p.describe()),
+                first: Some(p),
+                create: create.clone(),
+                ..Drive::default()
+            },
+        ));
+    }
+    if !create.is_empty() {
+        drives.push((
+            entry,
+            Drive {
+                what: created.clone(),
+                create: create.clone(),
+                ..Drive::default()
+            },
+        ));
+    }
     // What the program runs first to set the item the race is on as a
     // whole (its configuration put before anything reads or updates it),
     // in place of the conventional setup call (which may be the very code
@@ -579,6 +647,10 @@ struct Drive {
     /// Calls that may race the entry on what it works on, each tried as
     /// the second worker of a harness of its own (see [`Harness::mixed`]).
     rivals: Vec<Preparer>,
+    /// Calls that create tables no code of the program creates, made first
+    /// (after `mnesia:start()` for mnesia; see
+    /// [`crate::table_setup::user_tables`]).
+    create: Vec<String>,
     /// What differs, for the verdict's context.
     what: String,
 }
@@ -743,6 +815,13 @@ fn api_harness(
     // tables, as it does there.
     if suspect.category == racewit_static::Category::Mnesia {
         setup.insert(0, "mnesia:start()".to_string());
+        for (k, call) in drive.create.iter().enumerate() {
+            setup.insert(k + 1, call.clone());
+        }
+    } else {
+        for (k, call) in drive.create.iter().enumerate() {
+            setup.insert(k, call.clone());
+        }
     }
     setup.extend(made.iter().cloned());
     // Arguments the entry uses as a named table get a name, and the table

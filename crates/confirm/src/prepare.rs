@@ -63,6 +63,13 @@ pub(crate) enum Why {
     /// at argument `at` (from 0): `table_func(new, Extra)` beside the
     /// entry's `table_func(delete, Extra)` (see [`other_clauses`]).
     OtherClause { at: usize },
+    /// Another exported function of the writing module writes the item the
+    /// race is on whole, as the suspect's write does, and is called with
+    /// the value at argument `at` (from 0) taken from a comparison on the
+    /// way to the write (see [`seeded_setters`]): a write guarded by
+    /// `NewVal when NewVal < 4294967296 -> ok` is only reached from an item
+    /// near that constant.
+    Seeds { at: usize },
 }
 
 /// Where a preparer's argument comes from.
@@ -107,6 +114,18 @@ impl Preparer {
                 "after {}, which sets the item the race is on from its argument",
                 self.mfa()
             ),
+            Why::Seeds { at } => {
+                let value = match self.args.get(at) {
+                    Some(PrepArg::Given(text)) => text.as_str(),
+                    _ => "",
+                };
+                format!(
+                    "after {} with argument {} = {value}, which sets the item the race is on \
+                     so that a comparison on the way to the write goes the write's way",
+                    self.mfa(),
+                    at + 1
+                )
+            }
             Why::OtherClause { at } => {
                 let op = match self.args.get(at) {
                     Some(PrepArg::Given(text)) => text.as_str(),
@@ -718,6 +737,195 @@ fn same_item_writers(
     out
 }
 
+/// The most values a setter is seeded with (see [`seeded_setters`]).
+const MAX_SEEDS: usize = 3;
+
+/// What one element of a written term is, for matching a setter's write
+/// with the suspect's.
+enum Slot {
+    /// A constant (the table's name).
+    Const(String),
+    /// A parameter of the writing function (from 0): the key the caller
+    /// names.
+    Param(usize),
+    /// Anything else: the value the function computed.
+    Value,
+}
+
+/// A write call's arguments, a tuple argument taken element by element
+/// (`mnesia:dirty_write({Tab, Key, Val})` has three).
+fn slots(body: &Body, args: &[ExprId]) -> Vec<ExprId> {
+    args.iter()
+        .flat_map(|&a| match body.expr(a) {
+            Expr::Tuple(items) => items.clone(),
+            _ => vec![a],
+        })
+        .collect()
+}
+
+/// The integers `func` compares a variable with (`NewVal < 4294967296`,
+/// in a guard or an expression), in the order of the text.
+fn compared_constants(func: &racewit_syntax::ir::Function) -> Vec<i64> {
+    use racewit_syntax::ir::BinOp;
+    let body = &func.body;
+    let int = |e: ExprId| match body.expr(e) {
+        Expr::Lit(Literal::Int(n)) => Some(*n),
+        _ => None,
+    };
+    let var = |e: ExprId| matches!(body.expr(e), Expr::Var(_));
+    let mut out: Vec<i64> = Vec::new();
+    for e in &body.exprs {
+        let Expr::Op(op, a, b) = e else {
+            continue;
+        };
+        if !matches!(
+            op,
+            BinOp::Less
+                | BinOp::LessEq
+                | BinOp::Greater
+                | BinOp::GreaterEq
+                | BinOp::Eq
+                | BinOp::ExactEq
+                | BinOp::NotEq
+                | BinOp::ExactNotEq
+        ) {
+            continue;
+        }
+        let c = match (int(*a), int(*b)) {
+            (Some(c), None) if var(*b) => c,
+            (None, Some(c)) if var(*a) => c,
+            _ => continue,
+        };
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The setters of the item a suspect's write writes whole, each called
+/// with values that make a comparison on the way to the write go its way.
+/// Where the write puts a value the writing function computed and compares
+/// with integer constants (`case mnesia:dirty_update_counter(...) of N when
+/// N < 4294967296 -> ok; N -> mnesia:dirty_write({T, Name, N rem
+/// 4294967296}) end`), a run from an empty item never reaches it: the item
+/// is first set near each constant `C` (to `C`, `C - 1`, `C + 1`) by
+/// another exported function of the writing module that makes the same
+/// write call with the same constants, the writing function's parameters
+/// (the key) in the same places, and one parameter of its own where the
+/// write has the computed value, and that makes no read of the suspect's
+/// read call (`variable_set(Name, Val) -> mnesia:dirty_write({T, Name,
+/// Val})`). The key is the entry's argument (`PrepArg::Entry`) when the
+/// entry is the writing function; the value `PrepArg::Given`; the rest
+/// open.
+pub(crate) fn seeded_setters(
+    program: &Program,
+    read: &racewit_static::Access,
+    write: &racewit_static::Access,
+) -> Vec<Preparer> {
+    let Some((wfunc, site)) = site_call(program, write) else {
+        return Vec::new();
+    };
+    let Some((call, wargs)) = remote_call(&wfunc.body, site) else {
+        return Vec::new();
+    };
+    let wbody = &wfunc.body;
+    let want: Vec<Slot> = slots(wbody, &wargs)
+        .into_iter()
+        .map(|x| match const_text(wbody, x) {
+            Some(text) => Slot::Const(text),
+            None => match wbody.expr(x) {
+                Expr::Var(v) => param_of(wfunc, *v).map_or(Slot::Value, Slot::Param),
+                _ => Slot::Value,
+            },
+        })
+        .collect();
+    if !want.iter().any(|s| matches!(s, Slot::Const(_)))
+        || !want.iter().any(|s| matches!(s, Slot::Value))
+    {
+        return Vec::new();
+    }
+    let mut seeds: Vec<i64> = Vec::new();
+    for c in compared_constants(wfunc) {
+        for s in [Some(c), c.checked_sub(1), c.checked_add(1)]
+            .into_iter()
+            .flatten()
+        {
+            if !seeds.contains(&s) {
+                seeds.push(s);
+            }
+        }
+    }
+    seeds.truncate(MAX_SEEDS);
+    if seeds.is_empty() {
+        return Vec::new();
+    }
+    let Some(read_call) = site_call(program, read)
+        .and_then(|(f, e)| remote_call(&f.body, e))
+        .map(|(c, _)| c)
+    else {
+        return Vec::new();
+    };
+    let Some(module) = program.module(write.module.as_str()) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Preparer> = Vec::new();
+    for func in module.functions.iter().filter(|g| g.exported) {
+        if func.name == wfunc.name && func.arity == wfunc.arity {
+            continue;
+        }
+        let body = &func.body;
+        let calls: Vec<(String, Vec<ExprId>)> = (0..body.exprs.len())
+            .filter_map(|x| remote_call(body, ExprId(x as u32)))
+            .collect();
+        if calls.iter().any(|(c, _)| *c == read_call) {
+            continue;
+        }
+        // The setter's arguments, and where the value goes, from its first
+        // write that matches the suspect's.
+        let matched = calls
+            .iter()
+            .filter(|(c, _)| *c == call)
+            .find_map(|(_, args)| {
+                let got = slots(body, args);
+                if got.len() != want.len() {
+                    return None;
+                }
+                let mut given = vec![PrepArg::Open; func.arity as usize];
+                let mut value_at = None;
+                for (&x, w) in got.iter().zip(&want) {
+                    let param = || match body.expr(x) {
+                        Expr::Var(v) => param_of(func, *v),
+                        _ => None,
+                    };
+                    match w {
+                        Slot::Const(text) if const_text(body, x).as_ref() == Some(text) => {}
+                        Slot::Const(_) => return None,
+                        Slot::Param(j) => given[param()?] = PrepArg::Entry(*j),
+                        Slot::Value => {
+                            value_at.get_or_insert(param()?);
+                        }
+                    }
+                }
+                Some((given, value_at?))
+            });
+        let Some((given, at)) = matched else {
+            continue;
+        };
+        for s in &seeds {
+            let mut args = given.clone();
+            args[at] = PrepArg::Given(s.to_string());
+            out.push(Preparer {
+                module: write.module.to_string(),
+                function: func.name.to_string(),
+                args,
+                why: Why::Seeds { at },
+            });
+        }
+    }
+    out
+}
+
 /// The function holding an access and the expression of its call.
 pub(crate) fn site_call<'p>(
     program: &'p Program,
@@ -937,6 +1145,52 @@ mod tests {
             .map(Preparer::mfa)
             .collect();
         assert_eq!(rivals, ["opts:unset/1"]);
+    }
+
+    #[test]
+    fn a_setter_seeds_the_item_near_the_constant_the_write_is_guarded_by() {
+        // `bump/2` writes only past 1000; `set/2` writes the whole record
+        // from its arguments, `reset/1` a constant, `peek/1` reads first.
+        let p = program(&[(
+            "gauge",
+            "-module(gauge).\n-export([bump/2, set/2, reset/1, peek/2]).\n\
+             bump(Name, N) -> case mnesia:dirty_update_counter({gauges, Name}, N) of\n\
+                 V when V < 1000 -> V;\n\
+                 V -> mnesia:dirty_write({gauges, Name, V rem 1000}) end.\n\
+             set(Name, V) -> mnesia:dirty_write({gauges, Name, V}).\n\
+             reset(Name) -> mnesia:dirty_write({gauges, Name, 0}).\n\
+             peek(Name, V) -> mnesia:dirty_update_counter({gauges, Name}, 0), \
+                 mnesia:dirty_write({gauges, Name, V}).\n",
+        )]);
+        let analysis = racewit_static::find_suspects(&p, &racewit_static::StaticOptions::default());
+        let suspect = analysis
+            .suspects
+            .iter()
+            .find(|s| s.write.function == "gauge:bump/2")
+            .expect("the bump pair is reported");
+        let found = seeded_setters(&p, &suspect.read, &suspect.write);
+        let seeded = |v: &str| Preparer {
+            module: "gauge".into(),
+            function: "set".into(),
+            args: vec![PrepArg::Entry(0), PrepArg::Given(v.into())],
+            why: Why::Seeds { at: 1 },
+        };
+        assert_eq!(found, vec![seeded("1000"), seeded("999"), seeded("1001")]);
+        // With no comparison on the way, nothing is seeded.
+        let q = program(&[(
+            "plain",
+            "-module(plain).\n-export([inc/1, set/2]).\n\
+             inc(Name) -> [{t, Name, V}] = mnesia:dirty_read({t, Name}), \
+                 mnesia:dirty_write({t, Name, V + 1}).\n\
+             set(Name, V) -> mnesia:dirty_write({t, Name, V}).\n",
+        )]);
+        let analysis = racewit_static::find_suspects(&q, &racewit_static::StaticOptions::default());
+        let suspect = analysis
+            .suspects
+            .iter()
+            .find(|s| s.write.function == "plain:inc/1")
+            .expect("the inc pair is reported");
+        assert!(seeded_setters(&q, &suspect.read, &suspect.write).is_empty());
     }
 
     #[test]

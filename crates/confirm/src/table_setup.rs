@@ -148,6 +148,92 @@ fn names_table(body: &Body, mut list: ExprId) -> bool {
     }
 }
 
+/// The tables a suspect's resource names, written as an atom at its write,
+/// that no code of the program creates (no `mnesia:create_table/2`, for an ETS suspect no `ets:new/2`,
+/// with that name written as an atom anywhere): tables its user creates,
+/// as a library's documentation asks, before calling it. Each with the
+/// call that creates it as a user would: for mnesia
+/// `mnesia:create_table(T, [{attributes, [key, val]}])`, one attribute per
+/// element after the first of the record the suspect's write puts
+/// (`[key, val]` when it puts none written as a tuple); for ETS a named
+/// public table, `ets:new(T, [named_table, public])`.
+pub(crate) fn user_tables(
+    program: &Program,
+    callers: &crate::callers::Callers,
+    suspect: &racewit_static::Suspect,
+) -> Vec<(String, String)> {
+    let (module, maker) = match suspect.category {
+        racewit_static::Category::Mnesia => ("mnesia", "create_table"),
+        racewit_static::Category::Ets => ("ets", "new"),
+        _ => return Vec::new(),
+    };
+    let Some(tables) = &suspect.resource.table else {
+        return Vec::new();
+    };
+    let created: Vec<String> = callers
+        .sites(module, maker, 2)
+        .filter_map(|((m, f, a), e)| {
+            let func = program.function(m, f, *a)?;
+            let Expr::Call { args, .. } = func.body.expr(e) else {
+                return None;
+            };
+            crate::erl_text::const_text(&func.body, *args.first()?)
+        })
+        .collect();
+    // The size of the record the write puts, when it writes one out.
+    let written = crate::prepare::site_call(program, &suspect.write).and_then(|(f, e)| {
+        let (_, args) = crate::prepare::remote_call(&f.body, e)?;
+        args.iter().find_map(|&a| match f.body.expr(a) {
+            Expr::Tuple(items) if items.len() >= 3 => {
+                Some((crate::erl_text::const_text(&f.body, items[0])?, items.len()))
+            }
+            _ => None,
+        })
+    });
+    // The table as the write names it, written as an atom in the code (a
+    // name that only flows in from data, `proplists:get_value(db, Opts)`,
+    // is the caller's to make, under whatever name it chooses).
+    let named = crate::prepare::site_call(program, &suspect.write).and_then(|(f, e)| {
+        let (_, args) = crate::prepare::remote_call(&f.body, e)?;
+        let &first = args.first()?;
+        match f.body.expr(first) {
+            Expr::Tuple(items) => crate::erl_text::const_text(&f.body, *items.first()?),
+            _ => crate::erl_text::const_text(&f.body, first),
+        }
+    });
+    tables
+        .values
+        .iter()
+        .filter(|t| named.as_ref() == Some(*t))
+        .filter(|t| !created.contains(t))
+        .filter(|t| {
+            t.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_lowercase() || c == '\'')
+        })
+        .map(|t| {
+            if module == "ets" {
+                return (t.clone(), format!("ets:new({t}, [named_table, public])"));
+            }
+            let size = match &written {
+                Some((tab, n)) if tab == t => *n,
+                _ => 3,
+            };
+            let attrs: Vec<String> = match size - 1 {
+                2 => vec!["key".into(), "val".into()],
+                n => std::iter::once("key".to_string())
+                    .chain((1..n).map(|k| format!("val{k}")))
+                    .collect(),
+            };
+            let call = format!(
+                "mnesia:create_table({t}, [{{attributes, [{}]}}])",
+                attrs.join(", ")
+            );
+            (t.clone(), call)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,6 +257,82 @@ mod tests {
         assert!(used_as_table(&p, "stats", "inc", 2, 0));
         assert!(!used_as_table(&p, "stats", "inc", 2, 1));
         assert!(!used_as_table(&p, "stats", "get", 1, 0));
+    }
+
+    #[test]
+    fn a_table_no_code_creates_is_created_as_its_user_would() {
+        // `hits` is never created; `seen` is, by `init/0`.
+        let p = program(
+            "-module(hits).\n-export([hit/1, init/0, mark/1]).\n\
+             hit(P) -> [{hits, P, N}] = mnesia:dirty_read(hits, P), \
+                 mnesia:dirty_write({hits, P, N + 1, now}).\n\
+             init() -> mnesia:create_table(seen, [{attributes, [k, v]}]).\n\
+             mark(P) -> [] = mnesia:dirty_read(seen, P), mnesia:dirty_write({seen, P, 1}).\n",
+        );
+        let callers = crate::callers::Callers::new(&p);
+        let analysis = racewit_static::find_suspects(&p, &racewit_static::StaticOptions::default());
+        let made = |function: &str| {
+            let s = analysis
+                .suspects
+                .iter()
+                .find(|s| s.write.function == function)
+                .expect("the pair is reported");
+            user_tables(&p, &callers, s)
+        };
+        assert_eq!(
+            made("hits:hit/1"),
+            vec![(
+                "hits".to_string(),
+                "mnesia:create_table(hits, [{attributes, [key, val1, val2]}])".to_string()
+            )]
+        );
+        assert!(made("hits:mark/1").is_empty());
+        // ETS: `stock` is never made; `seen` is.
+        let q = program(
+            "-module(stock).\n-export([take/1, init/0, mark/1]).\n\
+             take(K) -> [{K, N}] = ets:lookup(stock, K), ets:insert(stock, {K, N - 1}).\n\
+             init() -> ets:new(seen, [named_table, public]).\n\
+             mark(K) -> [] = ets:lookup(seen, K), ets:insert(seen, {K, 1}).\n",
+        );
+        let callers = crate::callers::Callers::new(&q);
+        let analysis = racewit_static::find_suspects(&q, &racewit_static::StaticOptions::default());
+        let made = |function: &str| {
+            let s = analysis
+                .suspects
+                .iter()
+                .find(|s| s.write.function == function)
+                .expect("the pair is reported");
+            user_tables(&q, &callers, s)
+        };
+        assert_eq!(
+            made("stock:take/1"),
+            vec![(
+                "stock".to_string(),
+                "ets:new(stock, [named_table, public])".to_string()
+            )]
+        );
+        assert!(made("stock:mark/1").is_empty());
+        // A table named by data (what the caller's options say) is the
+        // caller's to make.
+        let r = program(
+            "-module(db).\n-export([add/2]).\n\
+             add(Opts, K) -> T = pick(Opts), [] = ets:lookup(T, K), ets:insert(T, {K, 1}).\n\
+             pick([]) -> users; pick(_) -> admins.\n",
+        );
+        let callers = crate::callers::Callers::new(&r);
+        let analysis = racewit_static::find_suspects(&r, &racewit_static::StaticOptions::default());
+        let s = analysis
+            .suspects
+            .iter()
+            .find(|s| s.write.function == "db:add/2")
+            .expect("the add pair is reported");
+        assert!(
+            s.resource
+                .table
+                .as_ref()
+                .is_some_and(|t| t.values.contains(&"users".to_string()))
+        );
+        assert!(user_tables(&r, &callers, s).is_empty());
     }
 
     #[test]
