@@ -671,6 +671,61 @@ pub(crate) fn item_rivals(
     same_item_writers(program, read, write, true)
 }
 
+/// A suspect's write as its function makes it, with what the search for
+/// other writers of the same item in its module needs.
+struct WriteSite<'p> {
+    /// The function that makes the write, and the write's call
+    /// (`m:f/a`) and arguments.
+    func: &'p racewit_syntax::ir::Function,
+    call: String,
+    args: Vec<ExprId>,
+    /// The suspect's read call (`m:f/a`).
+    read_call: String,
+    module: &'p racewit_syntax::ir::Module,
+}
+
+impl<'p> WriteSite<'p> {
+    fn of(
+        program: &'p Program,
+        read: &racewit_static::Access,
+        write: &racewit_static::Access,
+    ) -> Option<WriteSite<'p>> {
+        let (func, site) = site_call(program, write)?;
+        let (call, args) = remote_call(&func.body, site)?;
+        let read_call = site_call(program, read)
+            .and_then(|(f, e)| remote_call(&f.body, e))
+            .map(|(c, _)| c)?;
+        let module = program.module(write.module.as_str())?;
+        Some(WriteSite {
+            func,
+            call,
+            args,
+            read_call,
+            module,
+        })
+    }
+
+    /// The module's other exported functions that make the suspect's read
+    /// call (`reads`) or that do not, each with the remote calls it makes.
+    fn others(
+        &self,
+        reads: bool,
+    ) -> impl Iterator<Item = (&'p racewit_syntax::ir::Function, Vec<(String, Vec<ExprId>)>)> + '_
+    {
+        self.module
+            .functions
+            .iter()
+            .filter(|g| g.exported && !(g.name == self.func.name && g.arity == self.func.arity))
+            .filter_map(move |func| {
+                let body = &func.body;
+                let calls: Vec<(String, Vec<ExprId>)> = (0..body.exprs.len())
+                    .filter_map(|x| remote_call(body, ExprId(x as u32)))
+                    .collect();
+                (calls.iter().any(|(c, _)| *c == self.read_call) == reads).then_some((func, calls))
+            })
+    }
+}
+
 /// The exported functions of the writing module, other than the write's
 /// own, that make the suspect's write call with the same constants where
 /// it has constants; with `reads`, those that also make the suspect's read
@@ -682,39 +737,22 @@ fn same_item_writers(
     write: &racewit_static::Access,
     reads: bool,
 ) -> Vec<Preparer> {
-    let Some((wfunc, site)) = site_call(program, write) else {
+    let Some(site) = WriteSite::of(program, read, write) else {
         return Vec::new();
     };
-    let Some((call, wargs)) = remote_call(&wfunc.body, site) else {
-        return Vec::new();
-    };
-    let consts: Vec<Option<String>> = wargs.iter().map(|&x| const_text(&wfunc.body, x)).collect();
+    let consts: Vec<Option<String>> = site
+        .args
+        .iter()
+        .map(|&x| const_text(&site.func.body, x))
+        .collect();
     if consts.iter().all(Option::is_none) || consts.iter().all(Option::is_some) {
         return Vec::new();
     }
-    let Some(read_call) = site_call(program, read)
-        .and_then(|(f, e)| remote_call(&f.body, e))
-        .map(|(c, _)| c)
-    else {
-        return Vec::new();
-    };
-    let Some(module) = program.module(write.module.as_str()) else {
-        return Vec::new();
-    };
     let mut out: Vec<Preparer> = Vec::new();
-    for func in module.functions.iter().filter(|g| g.exported) {
-        if func.name == wfunc.name && func.arity == wfunc.arity {
-            continue;
-        }
+    for (func, calls) in site.others(reads) {
         let body = &func.body;
-        let calls: Vec<(String, Vec<ExprId>)> = (0..body.exprs.len())
-            .filter_map(|x| remote_call(body, ExprId(x as u32)))
-            .collect();
-        if calls.iter().any(|(c, _)| *c == read_call) != reads {
-            continue;
-        }
         let writes = calls.iter().any(|(c, args)| {
-            *c == call
+            *c == site.call
                 && args.iter().zip(&consts).all(|(&x, k)| match k {
                     Some(text) => const_text(body, x).as_ref() == Some(text),
                     None if reads => true,
@@ -823,14 +861,12 @@ pub(crate) fn seeded_setters(
     read: &racewit_static::Access,
     write: &racewit_static::Access,
 ) -> Vec<Preparer> {
-    let Some((wfunc, site)) = site_call(program, write) else {
+    let Some(site) = WriteSite::of(program, read, write) else {
         return Vec::new();
     };
-    let Some((call, wargs)) = remote_call(&wfunc.body, site) else {
-        return Vec::new();
-    };
+    let wfunc = site.func;
     let wbody = &wfunc.body;
-    let want: Vec<Slot> = slots(wbody, &wargs)
+    let want: Vec<Slot> = slots(wbody, &site.args)
         .into_iter()
         .map(|x| match const_text(wbody, x) {
             Some(text) => Slot::Const(text),
@@ -860,32 +896,14 @@ pub(crate) fn seeded_setters(
     if seeds.is_empty() {
         return Vec::new();
     }
-    let Some(read_call) = site_call(program, read)
-        .and_then(|(f, e)| remote_call(&f.body, e))
-        .map(|(c, _)| c)
-    else {
-        return Vec::new();
-    };
-    let Some(module) = program.module(write.module.as_str()) else {
-        return Vec::new();
-    };
     let mut out: Vec<Preparer> = Vec::new();
-    for func in module.functions.iter().filter(|g| g.exported) {
-        if func.name == wfunc.name && func.arity == wfunc.arity {
-            continue;
-        }
+    for (func, calls) in site.others(false) {
         let body = &func.body;
-        let calls: Vec<(String, Vec<ExprId>)> = (0..body.exprs.len())
-            .filter_map(|x| remote_call(body, ExprId(x as u32)))
-            .collect();
-        if calls.iter().any(|(c, _)| *c == read_call) {
-            continue;
-        }
         // The setter's arguments, and where the value goes, from its first
         // write that matches the suspect's.
         let matched = calls
             .iter()
-            .filter(|(c, _)| *c == call)
+            .filter(|(c, _)| *c == site.call)
             .find_map(|(_, args)| {
                 let got = slots(body, args);
                 if got.len() != want.len() {
