@@ -770,9 +770,17 @@ fn confirm_one(
         // may have lost an update nobody can see (the same calls with a
         // value of each worker's own show it if they did), and a different
         // call the program makes on the same thing (a tag against an
-        // untag) may lose what an equal call cannot.
-        for other in picked.distinct.as_deref().into_iter().chain(&picked.mixed) {
-            if !matches!(&first, Some((_, Consequence::None))) {
+        // untag) may lose what an equal call cannot. Workers that each made
+        // their own item never share one: only a rival can race them.
+        let own_items = picked.own_items && first.is_none();
+        let others = picked.distinct.as_deref().filter(|_| !own_items);
+        for other in others.into_iter().chain(&picked.mixed) {
+            let go_on = match &first {
+                Some((_, Consequence::None)) => true,
+                None => own_items,
+                Some(_) => false,
+            };
+            if !go_on {
                 break;
             }
             let (osys, oprefix) = settle(

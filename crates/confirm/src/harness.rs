@@ -7,7 +7,7 @@
 //! the workers are `P1.1`, `P1.2`, ... in spawn order.
 
 use racewit_static::{ArgHint, Entry, Suspect};
-use racewit_syntax::ir::{MFA, Program};
+use racewit_syntax::ir::{Body, CallTarget, Expr, ExprId, MFA, Pat, Program};
 use racewit_vm::library::Application;
 
 use crate::arg_shape::Need;
@@ -59,6 +59,12 @@ pub struct Harness {
     /// program's callers of the function judge it: see `returns`).
     #[serde(skip)]
     pub calls: Vec<Option<crate::callers::Mfa>>,
+    /// Each worker made what its call works on in its own process (see
+    /// `Drive::in_worker`): the workers never share it, so only a rival
+    /// (`mixed`) can race the entry, and the rivals are searched even when
+    /// this harness shows no race at all.
+    #[serde(skip)]
+    pub own_items: bool,
 }
 
 impl Harness {
@@ -424,12 +430,28 @@ pub fn build(
             callers,
             (e.mfa.module.as_str(), e.mfa.name.as_str(), e.mfa.arity),
         );
+        // An entry that names its own process (`do_set(Name, V, self())`)
+        // may work on an item the calling process made for itself: its
+        // preparer is also tried in each worker's own process.
+        let own = calls_self(program, &e.mfa);
         for p in found.into_iter().take(if k == 0 { usize::MAX } else { 1 }) {
             let through = if k == 0 {
                 String::new()
             } else {
                 format!("through {} ", e.mfa)
             };
+            if own {
+                drives.push((
+                    e,
+                    Drive {
+                        what: format!("{through}{}, in each worker's own process", p.describe()),
+                        prepare: Some(p.clone()),
+                        in_worker: true,
+                        boot: app.cloned(),
+                        ..Drive::default()
+                    },
+                ));
+            }
             drives.push((
                 e,
                 Drive {
@@ -644,6 +666,11 @@ struct Drive {
     /// Make it once for each worker, even where workers pass equal values
     /// (each user of a thing made its own reference to it first).
     prepare_each: bool,
+    /// Make it in each worker's own process, just before its call: the
+    /// thing belongs to the process that makes it (a counter keyed by
+    /// `self()`), so only its maker's calls reach it. A rival is then
+    /// given the first worker's pid where it names a process.
+    in_worker: bool,
     /// Calls that may race the entry on what it works on, each tried as
     /// the second worker of a harness of its own (see [`Harness::mixed`]).
     rivals: Vec<Preparer>,
@@ -887,8 +914,9 @@ fn api_harness(
                 }
             }
             // What each worker's call works on is made first, once per distinct
-            // set of arguments.
-            if let Some(p) = &drive.prepare {
+            // set of arguments (in the worker itself, below, when it is the
+            // worker's own).
+            if let Some(p) = drive.prepare.as_ref().filter(|_| !drive.in_worker) {
                 for a in args {
                     let call = prepare_call(program, callers, p, a, filler);
                     if drive.prepare_each || !setup.contains(&call) {
@@ -904,12 +932,27 @@ fn api_harness(
                 .map(|(k, a)| match rival {
                     Some(r) if k > 0 => {
                         // Its own value where nothing gives one: a tag of its
-                        // own against the entry's untag.
+                        // own against the entry's untag; the first worker's
+                        // pid where the rival names the process whose own
+                        // item it writes.
+                        let mut r = r.clone();
+                        if drive.in_worker {
+                            for i in pid_params(program, callers, &r) {
+                                r.args[i] = PrepArg::Given(OWNER_VAR.to_string());
+                            }
+                        }
                         let call =
-                            prepare_call(program, callers, r, a, &distinct_filler(filler, k));
+                            prepare_call(program, callers, &r, a, &distinct_filler(filler, k));
                         call.strip_prefix("catch ").unwrap_or(&call).to_string()
                     }
-                    _ => call_text(entry, a),
+                    _ => match drive.prepare.as_ref().filter(|_| drive.in_worker) {
+                        Some(p) => format!(
+                            "begin {}, {} end",
+                            prepare_call(program, callers, p, a, filler),
+                            call_text(entry, a)
+                        ),
+                        None => call_text(entry, a),
+                    },
                 })
                 .collect();
             let source = render(&module, suspect, &setup, &workers);
@@ -944,6 +987,7 @@ fn api_harness(
                         })
                     })
                     .collect(),
+                own_items: drive.in_worker && drive.prepare.is_some(),
             }
         };
     let mut harness = finish(module.clone(), &args, false, None);
@@ -1320,6 +1364,9 @@ impl std::fmt::Display for Context {
                         " (the second worker called {rival}, which the program also calls on \
                          what the entry works on)"
                     )?;
+                    if calls.iter().any(|c| c.contains(OWNER_VAR)) {
+                        write!(f, " ({OWNER_VAR} is the first worker's pid)")?;
+                    }
                 }
                 if *own_values {
                     write!(
@@ -1371,6 +1418,7 @@ pub fn for_entry(module: &str, function: &str) -> Harness {
         distinct: None,
         mixed: Vec::new(),
         calls: Vec::new(),
+        own_items: false,
     }
 }
 
@@ -1412,6 +1460,7 @@ pub fn for_test(
             distinct: None,
             mixed: Vec::new(),
             calls: Vec::new(),
+            own_items: false,
         }
     } else {
         Harness {
@@ -1426,6 +1475,7 @@ pub fn for_test(
             distinct: None,
             mixed: Vec::new(),
             calls: Vec::new(),
+            own_items: false,
         }
     }
 }
@@ -2112,9 +2162,22 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
         s.push_str(&format!("    self() ! {SETUP_DONE},\n"));
         s.push_str(&format!("    receive {SETUP_DONE} -> ok end,\n"));
     }
+    // A rival that names the first worker's process gets its pid: the
+    // first worker is then started alone, before the others.
+    let owner = workers.len() > 1 && workers[1..].iter().any(|w| w.contains(OWNER_VAR));
+    if owner {
+        s.push_str(&format!(
+            "    {{{OWNER_VAR}, {OWNER_VAR}Ref}} = spawn_monitor(fun() -> {} end),\n",
+            workers[0]
+        ));
+    }
     s.push_str("    Workers = [\n");
     for (i, call) in workers.iter().enumerate() {
         let sep = if i + 1 < workers.len() { "," } else { "" };
+        if i == 0 && owner {
+            s.push_str(&format!("        {{{OWNER_VAR}, {OWNER_VAR}Ref}}{sep}\n"));
+            continue;
+        }
         s.push_str(&format!(
             "        spawn_monitor(fun() -> {call} end){sep}\n"
         ));
@@ -2128,6 +2191,83 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
     s.push_str("    %% Stay alive, so the tables this process owns keep their final state.\n");
     s.push_str("    receive racewit_harness_stop -> ok end.\n");
     s
+}
+
+/// Whether `mfa`'s own code calls `self()`.
+fn calls_self(program: &Program, mfa: &MFA) -> bool {
+    program
+        .function(mfa.module.as_str(), mfa.name.as_str(), mfa.arity)
+        .is_some_and(|f| {
+            let body = &f.body;
+            body.exprs.iter().any(|x| match x {
+                Expr::Call { target, args, .. } if args.is_empty() => match &**target {
+                    CallTarget::Local { name, .. } => name.as_str() == "self",
+                    CallTarget::Remote { module, function } => {
+                        crate::prepare::atom_at(body, *module).as_deref() == Some("erlang")
+                            && crate::prepare::atom_at(body, *function).as_deref() == Some("self")
+                    }
+                    CallTarget::Apply { .. } => false,
+                },
+                _ => false,
+            })
+        })
+}
+
+/// The variable a generated harness binds to its first worker's pid, for a
+/// rival that names that worker's process (see `Drive::in_worker`).
+const OWNER_VAR: &str = "RacewitOwner";
+
+/// The arguments (from 0) of a rival's function that name a process: a
+/// guard or use needs a pid there, or a call site of the program passes a
+/// pid it got from `spawn` or `self()`.
+fn pid_params(program: &Program, callers: &Callers, rival: &Preparer) -> Vec<usize> {
+    let (m, f, a) = (
+        rival.module.as_str(),
+        rival.function.as_str(),
+        rival.args.len() as u32,
+    );
+    (0..rival.args.len())
+        .filter(|&i| {
+            crate::arg_shape::need_of_arg(program, (m, f, a), i)
+                .is_some_and(|n| n.shape == crate::arg_shape::Shape::Pid)
+                || call_sites(program, callers, (m, f, a))
+                    .into_iter()
+                    .any(|(body, args)| is_pid_var(body, args[i]))
+        })
+        .collect()
+}
+
+/// Whether `e` is a variable the same body binds to a new process's pid
+/// (`Owner = spawn(...)`) or to its own (`Me = self()`).
+fn is_pid_var(body: &Body, e: ExprId) -> bool {
+    let Expr::Var(v) = body.expr(e) else {
+        return false;
+    };
+    body.exprs.iter().any(|x| {
+        let Expr::Match(p, value) = x else {
+            return false;
+        };
+        matches!(body.pat(*p), Pat::Var(b) if b == v)
+            && match body.expr(*value) {
+                Expr::Call { target, .. } => {
+                    let name = match &**target {
+                        CallTarget::Local { name, .. } => Some(name.as_str()),
+                        CallTarget::Remote { module, function } => {
+                            let m = crate::prepare::atom_at(body, *module);
+                            let f = crate::prepare::atom_at(body, *function);
+                            return m.as_deref() == Some("erlang")
+                                && matches!(
+                                    f.as_deref(),
+                                    Some("spawn" | "spawn_link" | "spawn_opt" | "self")
+                                );
+                        }
+                        CallTarget::Apply { .. } => None,
+                    };
+                    matches!(name, Some("spawn" | "spawn_link" | "spawn_opt" | "self"))
+                }
+                _ => false,
+            }
+    })
 }
 
 /// The message a generated harness sends itself when its setup is done.
