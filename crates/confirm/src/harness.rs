@@ -2193,24 +2193,56 @@ fn render(module: &str, suspect: &Suspect, setup: &[String], workers: &[String])
     s
 }
 
-/// Whether `mfa`'s own code calls `self()`.
+/// How many local calls deep [`calls_self`] looks.
+const SELF_DEPTH: usize = 3;
+
+/// Whether `mfa`'s code calls `self()`, itself or through the functions of
+/// its module it calls (a few calls deep): `set_value(K, V)` calling
+/// `set_value1(K, V)`, which passes `self()` on.
 fn calls_self(program: &Program, mfa: &MFA) -> bool {
-    program
-        .function(mfa.module.as_str(), mfa.name.as_str(), mfa.arity)
-        .is_some_and(|f| {
-            let body = &f.body;
-            body.exprs.iter().any(|x| match x {
-                Expr::Call { target, args, .. } if args.is_empty() => match &**target {
-                    CallTarget::Local { name, .. } => name.as_str() == "self",
-                    CallTarget::Remote { module, function } => {
-                        crate::prepare::atom_at(body, *module).as_deref() == Some("erlang")
-                            && crate::prepare::atom_at(body, *function).as_deref() == Some("self")
+    let module = mfa.module.as_str();
+    let mut level: Vec<(String, u32)> = vec![(mfa.name.to_string(), mfa.arity)];
+    let mut seen = level.clone();
+    for _ in 0..SELF_DEPTH {
+        let mut next = Vec::new();
+        for (name, arity) in &level {
+            let Some(func) = program.function(module, name, *arity) else {
+                continue;
+            };
+            let body = &func.body;
+            for x in &body.exprs {
+                let Expr::Call { target, args, .. } = x else {
+                    continue;
+                };
+                match &**target {
+                    CallTarget::Local { name, .. }
+                        if name.as_str() == "self" && args.is_empty() =>
+                    {
+                        return true;
                     }
-                    CallTarget::Apply { .. } => false,
-                },
-                _ => false,
-            })
-        })
+                    CallTarget::Local { name, .. } => {
+                        let callee = (name.to_string(), args.len() as u32);
+                        if !seen.contains(&callee) {
+                            seen.push(callee.clone());
+                            next.push(callee);
+                        }
+                    }
+                    CallTarget::Remote { module, function }
+                        if args.is_empty()
+                            && crate::prepare::atom_at(body, *module).as_deref()
+                                == Some("erlang")
+                            && crate::prepare::atom_at(body, *function).as_deref()
+                                == Some("self") =>
+                    {
+                        return true;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        level = next;
+    }
+    false
 }
 
 /// The variable a generated harness binds to its first worker's pid, for a
