@@ -965,6 +965,12 @@ fn combine(earlier: Option<UnconfirmedReason>, new: UnconfirmedReason) -> Unconf
         return new;
     };
     match (earlier, new) {
+        // A cap stops the whole suspect: the contexts after it did not run
+        // and the one it cut counted only part of its interleavings, so the
+        // verdict says the cap was hit, whatever an earlier context said
+        // (issue 17: a cap that is hit gives its own reason).
+        (e @ (R::TimeBudget { .. } | R::MemoryBudget { .. }), _) => e,
+        (_, n @ (R::TimeBudget { .. } | R::MemoryBudget { .. })) => n,
         (
             R::Handled {
                 runs: a,
@@ -1908,7 +1914,30 @@ pub fn trace_events(
 
 #[cfg(test)]
 mod tests {
-    use super::crash_kind;
+    use super::{combine, crash_kind};
+    use crate::verdict::UnconfirmedReason;
+
+    #[test]
+    fn a_cap_hit_in_a_later_context_is_the_reason() {
+        let unsupported = UnconfirmedReason::Unsupported {
+            call: "hocon_scanner:string/1".into(),
+            runs: 505,
+            of: 505,
+            cause: None,
+        };
+        let time = UnconfirmedReason::TimeBudget {
+            seconds: 300,
+            interleavings: 17_417,
+        };
+        assert_eq!(combine(Some(unsupported.clone()), time.clone()), time);
+        assert_eq!(combine(Some(time.clone()), unsupported), time);
+        let handled = UnconfirmedReason::Handled {
+            runs: 3,
+            all: false,
+            returned: None,
+        };
+        assert_eq!(combine(Some(handled), time.clone()), time);
+    }
 
     #[test]
     fn crash_kinds_leave_the_stack_out() {
