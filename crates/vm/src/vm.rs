@@ -861,7 +861,9 @@ impl Vm {
     pub(crate) fn unalias(&mut self, me: &Process, r: u64) -> bool {
         match self.aliases.get(&r) {
             Some(&(owner, _)) if owner == me.pid => {
-                let was = self.alias_target(me.pid, &me.monitors, r).is_some_and(|(_, active)| active);
+                let was = self
+                    .alias_target(me.pid, &me.monitors, r)
+                    .is_some_and(|(_, active)| active);
                 self.aliases.insert(r, (owner, AliasMode::Ended));
                 was
             }

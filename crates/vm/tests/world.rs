@@ -390,8 +390,10 @@ fn unmodelled_behaviour_machinery_parks_named() {
         ))
     );
     assert_eq!(
-        parked("main() -> P = spawn(fun() -> receive _ -> ok end end), \
-                monitor(process, P, [{alias, reply_demonitor}])."),
+        parked(
+            "main() -> P = spawn(fun() -> receive _ -> ok end end), \
+                monitor(process, P, [{alias, reply_demonitor}])."
+        ),
         Ok((
             "erlang:monitor/3 with the option {alias, reply_demonitor}".to_string(),
             racewit_vm::ParkReason::Unsupported

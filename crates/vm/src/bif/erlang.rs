@@ -14,8 +14,8 @@ use crate::bif::{
 use crate::event::{Access, Class, EventKind, Exception, SharedItem};
 use crate::format::{self, write_term};
 use crate::process::{ProcStatus, Start};
-use crate::vm::AliasMode;
 use crate::term::{Fun, MapKey, Pid, Term, compare, exact_eq, float_to_big};
+use crate::vm::AliasMode;
 use crate::{arith, code::Target, limits};
 
 type R = Result<Term, Term>;
@@ -1792,7 +1792,12 @@ pub(crate) fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             Some((owner, false)) => {
                 // An ended alias: dropped, after whatever ended it.
                 let text = format!("{} ! {}", format::brief(dest), format::brief(&msg));
-                ctx.emit_access(EventKind::Send, text, SharedItem::Mailbox(owner), Access::Write);
+                ctx.emit_access(
+                    EventKind::Send,
+                    text,
+                    SharedItem::Mailbox(owner),
+                    Access::Write,
+                );
                 return Flow::Value(msg);
             }
             None => None,
