@@ -1604,12 +1604,22 @@ impl Vm {
                 Instr::Send { dst, to, msg, site } => {
                     let m = r!(*msg).clone();
                     let dest = r!(*to).clone();
+                    // An alias's owner; `dropped` when the alias has ended.
+                    let mut dropped = None;
                     let target = match &dest {
                         Term::Pid(t) => Some(*t),
                         Term::Atom(a) => self.registry.get(a).copied(),
                         Term::Tuple(t) if t.len() == 2 && matches!(t[0], Term::Atom(_)) => {
                             t[0].as_atom().and_then(|a| self.registry.get(&a).copied())
                         }
+                        Term::Ref(r) => match self.alias_target(p.pid, &p.monitors, *r) {
+                            Some((owner, true)) => Some(owner),
+                            Some((owner, false)) => {
+                                dropped = Some(owner);
+                                None
+                            }
+                            None => None,
+                        },
                         _ => None,
                     };
                     r!(*dst) = m.clone();
@@ -1642,8 +1652,13 @@ impl Vm {
                             self.apply_deferred(p);
                         }
                         None => {
-                            if let Term::Pid(_) = &dest {
-                                // A dead pid: the message is dropped.
+                            if let Some(owner) = dropped {
+                                // An ended alias: the message is dropped,
+                                // after whatever ended it.
+                                ev = ev.with_item(SharedItem::Mailbox(owner), Access::Write);
+                            } else if let Term::Pid(_) | Term::Ref(_) = &dest {
+                                // A dead pid or a reference that is no
+                                // alias: the message is dropped.
                             } else {
                                 let name = match &dest {
                                     Term::Atom(a) => Some(*a),

@@ -122,6 +122,7 @@ pub const OTP_LIBRARY_MODULES: &[(&str, &str)] = &[
     ("stdlib", "unicode"),
     ("stdlib", "re"),
     ("stdlib", "qlc"),
+    ("stdlib", "gen"),
     ("kernel", "inet_parse"),
     ("kernel", "inet"),
     ("kernel", "erpc"),

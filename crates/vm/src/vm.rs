@@ -64,6 +64,19 @@ impl Default for VmConfig {
     }
 }
 
+/// How a process alias ends (besides its owner's exit and `unalias/1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum AliasMode {
+    /// Only by `unalias/1` (`alias/0`, `{alias, explicit_unalias}`).
+    Explicit,
+    /// With the monitor it was made with (`{alias, demonitor}`).
+    Demonitor,
+    /// With the first message sent through it (`alias([reply])`).
+    ReplyOnce,
+    /// Ended (`unalias/1`, or its one reply came).
+    Ended,
+}
+
 /// The interpreter cannot go on (Erlang exceptions are values, never this).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum VmError {
@@ -144,6 +157,9 @@ pub struct Vm {
     pub(crate) os_env: imbl::OrdMap<String, String>,
     /// `persistent_term` storage.
     pub(crate) persistent_terms: imbl::OrdMap<crate::term::MapKey, Term>,
+    /// Process aliases by reference (`alias/0,1`, `monitor/3`'s `{alias,
+    /// Mode}`): the owner and how the alias ends (see [`Vm::alias_target`]).
+    pub(crate) aliases: imbl::OrdMap<u64, (Pid, AliasMode)>,
     pub(crate) ets: EtsStore,
     pub(crate) mnesia: MnesiaStore,
     pub(crate) output: Arc<Vec<(Pid, String)>>,
@@ -319,6 +335,7 @@ impl Vm {
             app_env: imbl::OrdMap::new(),
             os_env: imbl::OrdMap::new(),
             persistent_terms: imbl::OrdMap::new(),
+            aliases: imbl::OrdMap::new(),
             ets,
             mnesia: MnesiaStore::default(),
             output: Arc::new(Vec::new()),
@@ -804,6 +821,54 @@ impl Vm {
     pub(crate) fn new_ref(&mut self) -> u64 {
         self.next_ref += 1;
         self.next_ref
+    }
+
+    /// Where a message sent to the reference `r` goes: `None` when `r`
+    /// was never an alias (the message is dropped), else its owner and
+    /// whether the alias is active (an inactive one drops the message, as
+    /// the BEAM does, but the send still touches the owner's mailbox: it
+    /// is ordered with what ended the alias). An alias ends with its
+    /// owner, by `unalias/1`, with its monitor (mode `demonitor`: the
+    /// monitor removed by `demonitor/1,2` or by its `'DOWN'`), or with the
+    /// first message sent through it (`reply`). `me` is the running
+    /// process and its monitors (out of the table while it runs).
+    pub(crate) fn alias_target(
+        &mut self,
+        me: Pid,
+        my_monitors: &std::collections::BTreeMap<u64, Pid>,
+        r: u64,
+    ) -> Option<(Pid, bool)> {
+        let (owner, mode) = *self.aliases.get(&r)?;
+        let monitors = if owner == me {
+            Some(my_monitors)
+        } else {
+            self.proc(owner)
+                .filter(|o| o.is_alive())
+                .map(|o| &o.monitors)
+        };
+        let active = monitors.is_some_and(|m| match mode {
+            AliasMode::Ended => false,
+            AliasMode::Demonitor => m.contains_key(&r),
+            AliasMode::Explicit | AliasMode::ReplyOnce => true,
+        });
+        if active && mode == AliasMode::ReplyOnce {
+            self.aliases.insert(r, (owner, AliasMode::Ended));
+        }
+        Some((owner, active))
+    }
+
+    /// Ends the alias `r` of `owner`: whether it was an active one.
+    pub(crate) fn unalias(&mut self, me: &Process, r: u64) -> bool {
+        match self.aliases.get(&r) {
+            Some(&(owner, _)) if owner == me.pid => {
+                let was = self
+                    .alias_target(me.pid, &me.monitors, r)
+                    .is_some_and(|(_, active)| active);
+                self.aliases.insert(r, (owner, AliasMode::Ended));
+                was
+            }
+            _ => false,
+        }
     }
 
     pub(crate) fn proc(&self, pid: Pid) -> Option<&Process> {

@@ -370,6 +370,37 @@ fn a_spawn_on_another_node_parks_named() {
     );
 }
 
+/// What racewit does not model of a behaviour's machinery parks, named: a
+/// sys debug facility switched on, and a monitor's alias that ends with its
+/// first reply.
+#[test]
+fn unmodelled_behaviour_machinery_parks_named() {
+    let parked = |body: &str| {
+        let out = run_with(&module(body), racewit_vm::Libraries::none());
+        out.parked
+            .first()
+            .map(|p| (p.1.clone(), p.3))
+            .ok_or(out.stdout)
+    };
+    assert_eq!(
+        parked("main() -> sys:debug_options([{unknown, 1}, {log, 5}])."),
+        Ok((
+            "sys:debug_options/1 with the option {log,5}".to_string(),
+            racewit_vm::ParkReason::Unsupported
+        ))
+    );
+    assert_eq!(
+        parked(
+            "main() -> P = spawn(fun() -> receive _ -> ok end end), \
+                monitor(process, P, [{alias, reply_demonitor}])."
+        ),
+        Ok((
+            "erlang:monitor/3 with the option {alias, reply_demonitor}".to_string(),
+            racewit_vm::ParkReason::Unsupported
+        ))
+    );
+}
+
 /// The installed OTP's libraries (OTP's `filelib` runs from source), with
 /// the working directory `cwd` holding `names` (not listed when `None`);
 /// `None` when no OTP is installed.

@@ -15,6 +15,7 @@ use crate::event::{Access, Class, EventKind, Exception, SharedItem};
 use crate::format::{self, write_term};
 use crate::process::{ProcStatus, Start};
 use crate::term::{Fun, MapKey, Pid, Term, compare, exact_eq, float_to_big};
+use crate::vm::AliasMode;
 use crate::{arith, code::Target, limits};
 
 type R = Result<Term, Term>;
@@ -672,6 +673,9 @@ pub fn register(t: &mut Table) {
     t.ctx("erlang", "link", 1, link);
     t.ctx("erlang", "unlink", 1, unlink);
     t.ctx("erlang", "monitor", 2, monitor);
+    t.ctx("erlang", "alias", 0, alias);
+    t.ctx("erlang", "alias", 1, alias);
+    t.ctx("erlang", "unalias", 1, unalias);
     t.ctx("erlang", "monitor", 3, monitor);
     t.ctx("erlang", "demonitor", 1, demonitor);
     t.ctx("erlang", "demonitor", 2, demonitor);
@@ -1380,28 +1384,74 @@ fn unlink(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
 }
 
 /// The options of `monitor/3`: `{tag, Tag}` (the `'DOWN'` message's first
-/// element). `{alias, ...}` is valid but not modelled (a call racewit
-/// cannot run); anything else is `badarg`.
-fn monitor_options(opts: Option<&Term>) -> Result<Option<Term>, Flow> {
-    let Some(opts) = opts else { return Ok(None) };
+/// element) and `{alias, Mode}` (the monitor's reference is also an alias
+/// of the caller: `explicit_unalias` or `demonitor`; `reply_demonitor`,
+/// which also removes the monitor when the reply comes, is valid but not
+/// modelled, a call racewit cannot run); anything else is `badarg`.
+fn monitor_options(opts: Option<&Term>) -> Result<(Option<Term>, Option<AliasMode>), Flow> {
+    let Some(opts) = opts else {
+        return Ok((None, None));
+    };
     let items = opts.list_to_vec().ok_or_else(Flow::badarg)?;
     let mut tag = None;
+    let mut alias = None;
     for o in items {
         match o.as_tuple() {
             Some([Term::Atom(k), v]) if k.name() == "tag" => tag = Some(v.clone()),
-            Some([Term::Atom(k), Term::Atom(v)])
-                if k.name() == "alias"
-                    && matches!(
-                        v.name(),
-                        "explicit_unalias" | "demonitor" | "reply_demonitor"
-                    ) =>
-            {
-                return Err(Flow::Park("erlang:monitor/3 with the alias option".into()));
-            }
+            Some([Term::Atom(k), Term::Atom(v)]) if k.name() == "alias" => match v.name() {
+                "explicit_unalias" => alias = Some(AliasMode::Explicit),
+                "demonitor" => alias = Some(AliasMode::Demonitor),
+                "reply_demonitor" => {
+                    return Err(Flow::Park(
+                        "erlang:monitor/3 with the option {alias, reply_demonitor}".into(),
+                    ));
+                }
+                _ => return Err(Flow::badarg()),
+            },
             _ => return Err(Flow::badarg()),
         }
     }
-    Ok(tag)
+    Ok((tag, alias))
+}
+
+/// `alias/0,1`: a new alias of the caller; the options are
+/// `explicit_unalias` (the default) and `reply`.
+fn alias(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let mut mode = AliasMode::Explicit;
+    if let Some(opts) = a.first() {
+        let Some(items) = opts.list_to_vec() else {
+            return Flow::badarg();
+        };
+        for o in items {
+            match o.as_atom().map(|x| x.name()) {
+                Some("explicit_unalias") => {}
+                Some("reply") => mode = AliasMode::ReplyOnce,
+                _ => return Flow::badarg(),
+            }
+        }
+    }
+    let r = ctx.vm.new_ref();
+    let me = ctx.pid();
+    ctx.vm.aliases.insert(r, (me, mode));
+    Flow::Value(Term::Ref(r))
+}
+
+/// `unalias/1`: ends an alias of the caller; whether it was active. A
+/// step of its own: a message sent through the alias before it arrives,
+/// one sent after it is dropped.
+fn unalias(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
+    let Term::Ref(r) = a[0] else {
+        return Flow::badarg();
+    };
+    let was = ctx.vm.unalias(ctx.proc, r);
+    let me = ctx.pid();
+    ctx.emit_access(
+        EventKind::Local,
+        format!("unalias({}) -> {was}", format::brief(&a[0])),
+        SharedItem::Mailbox(me),
+        Access::Write,
+    );
+    Flow::Value(Term::bool(was))
 }
 
 fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
@@ -1413,12 +1463,20 @@ fn monitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
     {
         return Flow::badarg();
     }
-    let tag = match monitor_options(a.get(2)) {
-        Ok(tag) => tag,
+    let (tag, alias) = match monitor_options(a.get(2)) {
+        Ok(options) => options,
         Err(flow) => return flow,
     };
     let me = ctx.pid();
+    if alias.is_some() && matches!(a[1], Term::Pid(p) if p == me) {
+        return Flow::Park(
+            "erlang:monitor/3 of the calling process itself with the alias option".into(),
+        );
+    }
     let r = ctx.vm.new_ref();
+    if let Some(mode) = alias {
+        ctx.vm.aliases.insert(r, (me, mode));
+    }
     let by_name = match &a[1] {
         Term::Atom(n) => Some(*n),
         Term::Tuple(t) if t.len() == 2 => t[0].as_atom(),
@@ -1505,6 +1563,13 @@ fn demonitor(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
             SharedItem::Process(target),
             Access::Write,
         );
+        // The monitor's alias ends with it: ordered with the messages sent
+        // through it.
+        if matches!(ctx.vm.aliases.get(&r), Some(&(owner, AliasMode::Demonitor)) if owner == me)
+            && let Some(ev) = ctx.event.as_mut()
+        {
+            ev.accesses.push((SharedItem::Mailbox(me), Access::Write));
+        }
         if target != me
             && let Some(o) = ctx.vm.proc_mut(target)
         {
@@ -1722,6 +1787,21 @@ pub(crate) fn send(ctx: &mut Ctx<'_>, a: &[Term]) -> Flow {
         Term::Tuple(t) if t.len() == 2 => t[0]
             .as_atom()
             .and_then(|n| ctx.vm.registry.get(&n).copied()),
+        Term::Ref(r) => match ctx.vm.alias_target(ctx.proc.pid, &ctx.proc.monitors, *r) {
+            Some((owner, true)) => Some(owner),
+            Some((owner, false)) => {
+                // An ended alias: dropped, after whatever ended it.
+                let text = format!("{} ! {}", format::brief(dest), format::brief(&msg));
+                ctx.emit_access(
+                    EventKind::Send,
+                    text,
+                    SharedItem::Mailbox(owner),
+                    Access::Write,
+                );
+                return Flow::Value(msg);
+            }
+            None => None,
+        },
         _ => return Flow::badarg(),
     };
     if let Some((why, call)) = target.and_then(crate::world::parked_request) {

@@ -30,6 +30,16 @@ pub fn register(t: &mut Table) {
         Flow::Value(Term::ok())
     });
     t.ctx("racewit_world", "log", 3, log);
+    // A prelude function meeting a case it does not model: the caller
+    // parks at an unsupported call, named by the text given and the term
+    // that made the case.
+    t.ctx("racewit_world", "unsupported", 2, |_, a| {
+        let mut call = String::new();
+        match chardata_string(&a[0], &mut call) {
+            Ok(()) => Flow::Park(format!("{call} {}", crate::format::brief(&a[1]))),
+            Err(_) => Flow::badarg(),
+        }
+    });
     t.ctx("racewit_world", "lineage", 1, lineage);
     t.ctx("racewit_code", "origin", 1, |ctx, a| {
         let Some(m) = a[0].as_atom() else {
