@@ -45,9 +45,17 @@ pub(crate) enum Shape {
         name: String,
         text: String,
     },
+    /// A file name: a string naming a file under the run's own `/tmp`
+    /// (which the VM's modelled file system starts empty and lets the
+    /// run make files in), where the code passes the value to the
+    /// standard library as a file or path name.
+    FileName,
     /// A value a pattern accepts, written out.
     Value(String),
 }
+
+/// The directory made-up file names are in: the run's own `/tmp`.
+const FILE_NAME_ROOT: &str = "/tmp/racewit";
 
 impl Shape {
     /// The value of this shape the harness passes; `worker` (from 0) gives
@@ -75,6 +83,8 @@ impl Shape {
                 format!("fun({}) -> ok end", vec!["_"; *arity as usize].join(", "))
             }
             (Shape::Record { text, .. }, _) => text.clone(),
+            (Shape::FileName, None) => format!("\"{FILE_NAME_ROOT}\""),
+            (Shape::FileName, Some(n)) => format!("\"{FILE_NAME_ROOT}{n}\""),
             (Shape::Value(text), _) => text.clone(),
         }
     }
@@ -93,6 +103,7 @@ impl Shape {
             Shape::Tuple(n) => format!("a tuple of {n} elements"),
             Shape::Fun(n) => format!("a fun of arity {n}"),
             Shape::Record { name, .. } => format!("a #{name}{{}} record with its defaults"),
+            Shape::FileName => "a file name under the run's /tmp".into(),
             Shape::Value(text) => text.clone(),
         }
     }
@@ -111,6 +122,7 @@ impl Shape {
             Shape::Tuple(_) => "tuple",
             Shape::Fun(_) => "fun",
             Shape::Record { .. } => "record",
+            Shape::FileName => "file_name",
             Shape::Value(_) => "pattern",
         }
     }
@@ -868,6 +880,9 @@ fn directive_text(fmt: &str, k: usize) -> Option<String> {
 /// of one kind.
 fn stdlib_shape(m: &str, f: &str, arity: usize, pos: usize) -> Option<Shape> {
     use Shape::*;
+    if takes_file_name(m, f, arity, pos) {
+        return Some(FileName);
+    }
     Some(match (m, f, arity, pos) {
         // proplists: the list is the last argument but for the 3-argument
         // get_value and the 1-argument functions.
@@ -940,6 +955,81 @@ fn stdlib_shape(m: &str, f: &str, arity: usize, pos: usize) -> Option<Shape> {
         ("io_lib", "format", 2, 1) | ("io", "format", 2, 1) | ("io", "format", 3, 2) => List,
         _ => return None,
     })
+}
+
+/// Whether argument `pos` (from 0) of `m:f/arity` is a file or path name
+/// (`filename:absname/1`, `file:open/2`'s first, both of `file:rename/2`).
+fn takes_file_name(m: &str, f: &str, arity: usize, pos: usize) -> bool {
+    let first = pos == 0;
+    match (m, arity) {
+        ("filename", 1) => {
+            first
+                && matches!(
+                    f,
+                    "absname"
+                        | "basename"
+                        | "dirname"
+                        | "extension"
+                        | "rootname"
+                        | "split"
+                        | "pathtype"
+                        | "nativename"
+                )
+        }
+        ("filename", 2) => {
+            matches!(f, "absname" | "join" | "absname_join")
+                || (first && matches!(f, "basename" | "rootname"))
+        }
+        ("file", 1) => {
+            first
+                && matches!(
+                    f,
+                    "read_file"
+                        | "delete"
+                        | "make_dir"
+                        | "del_dir"
+                        | "del_dir_r"
+                        | "list_dir"
+                        | "list_dir_all"
+                        | "read_file_info"
+                        | "read_link_info"
+                        | "read_link"
+                        | "consult"
+                        | "eval"
+                        | "script"
+                )
+        }
+        ("file", 2) => {
+            matches!(f, "rename" | "copy" | "make_link" | "make_symlink")
+                || (first
+                    && matches!(
+                        f,
+                        "open"
+                            | "write_file"
+                            | "read_file_info"
+                            | "read_link_info"
+                            | "write_file_info"
+                            | "delete"
+                            | "change_mode"
+                    ))
+        }
+        ("file", 3) => first && f == "write_file",
+        ("filelib", 1) => {
+            first
+                && matches!(
+                    f,
+                    "ensure_dir"
+                        | "ensure_path"
+                        | "is_dir"
+                        | "is_file"
+                        | "is_regular"
+                        | "file_size"
+                        | "last_modified"
+                )
+        }
+        ("filelib", 5) => first && f == "fold_files",
+        _ => false,
+    }
 }
 
 /// The arity of the fun a `lists` function with a fun first calls.
@@ -1048,6 +1138,37 @@ mod tests {
                 ("~kp".to_string(), 'p'),
             ]
         );
+    }
+
+    #[test]
+    fn a_value_used_as_a_file_name_is_a_name_under_the_runs_tmp() {
+        let src = "-module(t).\n-export([add/2]).\n\
+                   add(File, Opts) -> Path = expand(File), {Path, proplists:get_value(k, Opts)}.\n\
+                   expand(P) -> filename:absname(P).\n";
+        assert_eq!(
+            check(src, "add", 2, 0),
+            Some((
+                "\"/tmp/racewit\"".into(),
+                "a file name under the run's /tmp: filename:absname/1 at t.erl:4 needs one \
+                 (passed on through t:expand/1 at t.erl:3)"
+                    .into()
+            ))
+        );
+        // Each worker names a file of its own.
+        assert_eq!(Shape::FileName.text(Some(0)), "\"/tmp/racewit1\"");
+        assert_eq!(Shape::FileName.text(Some(1)), "\"/tmp/racewit2\"");
+        // Both names of a rename; a file's contents are no name.
+        let src = "-module(t).\n-export([mv/2, put/2]).\n\
+                   mv(A, B) -> file:rename(A, B).\nput(N, Data) -> file:write_file(N, Data).\n";
+        assert_eq!(
+            check(src, "mv", 2, 1).map(|(v, _)| v),
+            Some("\"/tmp/racewit\"".into())
+        );
+        assert_eq!(
+            check(src, "put", 2, 0).map(|(v, _)| v),
+            Some("\"/tmp/racewit\"".into())
+        );
+        assert_eq!(check(src, "put", 2, 1), None);
     }
 
     #[test]

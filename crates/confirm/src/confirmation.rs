@@ -745,7 +745,25 @@ fn confirm_one(
         last_harness = Some(h.clone());
         last_processes = h.workers.len();
         tried.push(h.describe());
-        let (mut sys, mut prefix) = settle(start(image, &h.module, &h.function, opts), h, opts);
+        let settled = settle(start(image, &h.module, &h.function, opts), h, opts);
+        // A setup that stops at a call racewit does not run before any
+        // worker starts stops every run there: nothing to search.
+        if let Some((process, call, cause)) = settled.parked {
+            let why = UnconfirmedReason::Unsupported {
+                call,
+                runs: 0,
+                of: 0,
+                cause: Some(cause),
+                setup: Some(process),
+            };
+            let merged = combine(reason.take(), why.clone());
+            if merged == why {
+                reason_from = Some((h.clone(), h.workers.len(), 0));
+            }
+            reason = Some(merged);
+            continue;
+        }
+        let (mut sys, mut prefix) = (settled.sys, settled.steps);
         last_setup = prefix.len();
         let outcome = search(&sys, judged_goal(&sites, &view), opts);
         interleavings += outcome.stats.interleavings;
@@ -783,11 +801,12 @@ fn confirm_one(
             if !go_on {
                 break;
             }
-            let (osys, oprefix) = settle(
+            let settled = settle(
                 start(image, &other.module, &other.function, opts),
                 other,
                 opts,
             );
+            let (osys, oprefix) = (settled.sys, settled.steps);
             let oview = ReturnView::new(image.program(), callers, other);
             let (again, n) = harmful_race(&osys, other, &sites, &oview, opts);
             interleavings += n;
@@ -1471,30 +1490,47 @@ fn consequence(
     Consequence::None
 }
 
+/// A harness's setup run once in its fixed order (see [`settle`]).
+struct Settled {
+    /// The state the search starts from: after the setup, or the start
+    /// unchanged when the harness has no setup or the setup did not end.
+    sys: VmSystem,
+    /// The steps taken (they begin every witness's schedule).
+    steps: Vec<crate::search::TraceStep<Site>>,
+    /// The setup could not end because no process could go on while one
+    /// was stopped at a call racewit does not run: its name, the call and
+    /// why. Every run of the harness stops there before any worker starts.
+    parked: Option<(String, String, crate::system::ParkCause)>,
+}
+
 /// A generated harness's setup (booting an application, starting servers,
 /// making tables) run once, in one fixed order: `P1` whenever it can go on,
 /// else the first other process that can, until `P1` marks the setup done.
 /// The search starts from there, so its schedules order the workers, not
 /// the steps of a supervision tree starting. Returns the state and the
 /// steps taken (they begin every witness's schedule); the start unchanged,
-/// with no steps, when the harness has no setup or the setup does not end.
-fn settle(
-    sys: VmSystem,
-    h: &Harness,
-    opts: &ConfirmOptions,
-) -> (VmSystem, Vec<crate::search::TraceStep<Site>>) {
+/// with no steps, when the harness has no setup or the setup does not end
+/// (and then, when it stopped at a call racewit does not run, which).
+fn settle(sys: VmSystem, h: &Harness, opts: &ConfirmOptions) -> Settled {
+    let unchanged = |sys| Settled {
+        sys,
+        steps: Vec::new(),
+        parked: None,
+    };
     if h.setup.is_empty() || h.source.is_empty() {
-        return (sys, Vec::new());
+        return unchanged(sys);
     }
     let start = sys.clone();
     let mut sys = sys;
     let mut steps = Vec::new();
     let Some(root) = sys.by_name("P1") else {
-        return (start, Vec::new());
+        return unchanged(start);
     };
+    let mut stuck = false;
     for _ in 0..opts.max_run_steps {
         let enabled = sys.enabled();
         let Some(&proc) = enabled.iter().find(|&&p| p == root).or(enabled.first()) else {
+            stuck = true;
             break;
         };
         let name = sys.name(proc);
@@ -1504,10 +1540,28 @@ fn settle(
         let done = proc == root && obs.text.contains(harness::SETUP_DONE);
         steps.push(crate::search::TraceStep::of(name, &obs, false));
         if done {
-            return (sys, steps);
+            return Settled {
+                sys,
+                steps,
+                parked: None,
+            };
         }
     }
-    (start, Vec::new())
+    // A busy loop does not stop the others (their timeouts still fire).
+    let parked = stuck
+        .then(|| {
+            sys.procs().into_iter().find_map(|p| match sys.fate(p) {
+                Fate::Parked { call, cause } if cause != crate::system::ParkCause::BusyLoop => {
+                    Some((sys.name(p), call, cause))
+                }
+                _ => None,
+            })
+        })
+        .flatten();
+    Settled {
+        parked,
+        ..unchanged(start)
+    }
 }
 
 /// The most steps one trial run of a harness variant takes.
@@ -1522,7 +1576,7 @@ fn pick_variant(image: &Image, h: &Harness, sites: &RaceSites, opts: &ConfirmOpt
         return h.clone();
     }
     let trial = |c: &Harness| -> (bool, bool, bool) {
-        let (sys, _) = settle(start(image, &c.module, &c.function, opts), c, opts);
+        let sys = settle(start(image, &c.module, &c.function, opts), c, opts).sys;
         // A trial that runs on (a periodic timer, a server ticking) is cut
         // early: it only has to show how far the calls get.
         let run = serial_probe(&sys, sites, opts, opts.max_run_steps.min(TRIAL_STEPS));
@@ -1614,6 +1668,7 @@ fn why_not(
             runs: stats.parked_runs,
             of: complete,
             cause: stats.first_parked_cause,
+            setup: None,
         };
     }
     if let Some(cut) = all_cut(stats) {
@@ -1636,6 +1691,7 @@ fn why_not(
                 runs: 0,
                 of: 0,
                 cause: Some(cause),
+                setup: None,
             };
         }
     }

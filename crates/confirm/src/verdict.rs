@@ -91,6 +91,11 @@ pub enum UnconfirmedReason {
         /// Why it stopped there (none: an unsupported call).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cause: Option<crate::system::ParkCause>,
+        /// The process that stopped there when it stopped the harness's
+        /// setup (the root waiting on it for ever): no worker ever ran,
+        /// and this context was not searched.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        setup: Option<String>,
     },
     /// The harness itself crashed before the race could happen.
     HarnessCrashed {
@@ -267,9 +272,25 @@ impl std::fmt::Display for UnconfirmedReason {
             ),
             UnconfirmedReason::Unsupported {
                 call,
+                cause,
+                setup: Some(process),
+                ..
+            } => {
+                write!(
+                    f,
+                    "the harness's setup never ended: {process} stopped at {} and the setup \
+                     waits on it, so no worker ever ran and nothing of the race was explored",
+                    cause
+                        .unwrap_or(crate::system::ParkCause::Unsupported)
+                        .describe(call),
+                )
+            }
+            UnconfirmedReason::Unsupported {
+                call,
                 runs,
                 of,
                 cause,
+                setup: None,
             } => {
                 write!(
                     f,

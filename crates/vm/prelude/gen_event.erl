@@ -1,8 +1,9 @@
-%% racewit prelude: gen_event basics (handlers run in the manager process).
+%% racewit prelude: gen_event (handlers run in the manager process, as in
+%% OTP; supervised handlers report their removal to their supervisor).
 -module(gen_event).
 -export([start/0, start/1, start_link/0, start_link/1, add_handler/3, add_sup_handler/3,
          delete_handler/3, notify/2, sync_notify/2, call/3, call/4, which_handlers/1,
-         stop/1, swap_handler/3, init_it/3]).
+         stop/1, swap_handler/3, init_it/4]).
 
 start() -> do_start(nolink, self).
 start(Name) -> do_start(nolink, Name).
@@ -10,21 +11,27 @@ start_link() -> do_start(link, self).
 start_link(Name) -> do_start(link, Name).
 
 do_start(Link, Name) ->
-    Parent = self(),
+    Starter = self(),
     Ref = make_ref(),
-    F = fun() -> init_it(Parent, Ref, Name) end,
-    Pid = case Link of link -> spawn_link(F); nolink -> spawn(F) end,
+    Pid = case Link of
+              link -> spawn_link(fun() -> init_it(Starter, Ref, Name, Starter) end);
+              nolink -> spawn(fun() -> init_it(Starter, Ref, Name, self()) end)
+          end,
     receive
         {'$racewit_ack', Ref, Reply} -> _ = Pid, Reply
     end.
 
-init_it(Parent, Ref, Name) ->
+%% The manager traps exits: a supervising process's exit ends its
+%% handlers, its parent's (the process that linked it, or itself when none
+%% did) ends it.
+init_it(Starter, Ref, Name, Parent) ->
+    process_flag(trap_exit, true),
     case Name of
-        self -> Parent ! {'$racewit_ack', Ref, {ok, self()}}, loop([]);
+        self -> Starter ! {'$racewit_ack', Ref, {ok, self()}}, loop(Parent, []);
         {local, N} ->
             case catch register(N, self()) of
-                true -> Parent ! {'$racewit_ack', Ref, {ok, self()}}, loop([]);
-                _ -> Parent ! {'$racewit_ack', Ref, {error, {already_started, whereis(N)}}}
+                true -> Starter ! {'$racewit_ack', Ref, {ok, self()}}, loop(Parent, []);
+                _ -> Starter ! {'$racewit_ack', Ref, {error, {already_started, whereis(N)}}}
             end
     end.
 
@@ -44,8 +51,8 @@ rpc(M, Req) ->
             end
     end.
 
-add_handler(M, Handler, Args) -> rpc(M, {add_handler, Handler, Args}).
-add_sup_handler(M, Handler, Args) -> rpc(M, {add_handler, Handler, Args}).
+add_handler(M, Handler, Args) -> rpc(M, {add_handler, Handler, Args, false}).
+add_sup_handler(M, Handler, Args) -> rpc(M, {add_handler, Handler, Args, self()}).
 delete_handler(M, Handler, Args) -> rpc(M, {delete_handler, Handler, Args}).
 swap_handler(M, {H1, A1}, {H2, A2}) -> rpc(M, {swap_handler, H1, A1, H2, A2}).
 notify(M, Event) ->
@@ -59,86 +66,136 @@ call(M, Handler, Query, _Timeout) -> rpc(M, {call, Handler, Query}).
 which_handlers(M) -> rpc(M, which_handlers).
 stop(M) -> rpc(M, stop).
 
-loop(Handlers) ->
+%% Handlers are {Id, State, Supervisor}, the last added first (as OTP keeps
+%% them: events reach the newest first, deletion takes the newest of equal
+%% ids); Supervisor is the process that added it with add_sup_handler, or
+%% false. A supervised handler's removal is sent to its supervisor as
+%% {gen_event_EXIT, Id, Reason}.
+loop(Parent, Handlers) ->
     receive
-        {'$racewit_notify', Event} -> loop(dispatch(Event, Handlers));
+        {'$racewit_notify', Event} -> loop(Parent, dispatch(Event, Handlers));
         {'$racewit_event_call', From, Tag, Req} ->
             case handle(Req, Handlers) of
-                {stop, Reply} -> From ! {Tag, Reply}, exit(normal);
-                {Reply, NewHandlers} -> From ! {Tag, Reply}, loop(NewHandlers)
+                {stop, Reply} ->
+                    stop_handlers(Handlers),
+                    From ! {Tag, Reply},
+                    exit(normal);
+                {Reply, NewHandlers} -> From ! {Tag, Reply}, loop(Parent, NewHandlers)
             end;
-        Other -> loop(info(Other, Handlers))
+        {'EXIT', Parent, Reason} when Parent =/= self() ->
+            stop_handlers(Handlers),
+            exit(Reason);
+        {'EXIT', From, Reason} = Exit ->
+            Rest = lists:filter(
+                     fun({H, S, Sup}) when Sup =:= From ->
+                             _ = terminate(H, {stop, Reason}, S, Sup, shutdown),
+                             false;
+                        (_) -> true
+                     end, Handlers),
+            loop(Parent, info(Exit, Rest));
+        Other -> loop(Parent, info(Other, Handlers))
     end.
 
-handle({add_handler, H, Args}, Handlers) ->
-    case lists:keymember(H, 1, Handlers) of
-        true -> {{error, already_present}, Handlers};
-        false ->
-            case catch apply(hmod(H), init, [Args]) of
-                {ok, S} -> {ok, Handlers ++ [{H, S}]};
-                {ok, S, _} -> {ok, Handlers ++ [{H, S}]};
-                Other -> {Other, Handlers}
-            end
-    end;
+handle({add_handler, H, Args, Sup}, Handlers) ->
+    add(H, Args, Sup, Handlers);
 handle({delete_handler, H, Args}, Handlers) ->
-    case lists:keyfind(H, 1, Handlers) of
-        {H, S} ->
-            R = case erlang:function_exported(hmod(H), terminate, 2) of
-                    true -> catch apply(hmod(H), terminate, [Args, S]);
-                    false -> ok
-                end,
-            {R, lists:keydelete(H, 1, Handlers)};
+    case lists:keytake(H, 1, Handlers) of
+        {value, {H, S, Sup}, Rest} -> {terminate(H, Args, S, Sup, normal), Rest};
         false -> {{error, module_not_found}, Handlers}
     end;
 handle({sync_notify, Event}, Handlers) -> {ok, dispatch(Event, Handlers)};
 handle({swap_handler, H1, A1, H2, A2}, Handlers) ->
-    {R, Hs1} = case handle({delete_handler, H1, A1}, Handlers) of
-                   {{error, module_not_found}, Hs} -> {error, Hs};
-                   Other -> Other
-               end,
-    handle({add_handler, H2, {A2, R}}, Hs1);
+    {R, Sup, Hs1} = case lists:keytake(H1, 1, Handlers) of
+                        {value, {H1, S, Sup1}, Rest} ->
+                            {terminate(H1, A1, S, Sup1, {swapped, H2, Sup1}), Sup1, Rest};
+                        false -> {error, false, Handlers}
+                    end,
+    case add(H2, {A2, R}, Sup, Hs1) of
+        {ok, Hs2} -> {ok, Hs2};
+        {What, Hs2} -> {{error, What}, Hs2}
+    end;
 handle({call, H, Query}, Handlers) ->
     case lists:keyfind(H, 1, Handlers) of
-        {H, S} ->
+        {H, S, Sup} ->
             case catch apply(hmod(H), handle_call, [Query, S]) of
-                {ok, Reply, S1} -> {Reply, lists:keyreplace(H, 1, Handlers, {H, S1})};
-                {remove_handler, Reply} -> {Reply, lists:keydelete(H, 1, Handlers)};
+                {ok, Reply, S1} -> {Reply, lists:keyreplace(H, 1, Handlers, {H, S1, Sup})};
+                {remove_handler, Reply} ->
+                    _ = terminate(H, remove_handler, S, Sup, normal),
+                    {Reply, lists:keydelete(H, 1, Handlers)};
                 Other -> {{error, Other}, Handlers}
             end;
         false -> {{error, bad_module}, Handlers}
     end;
-handle(which_handlers, Handlers) -> {[H || {H, _} <- Handlers], Handlers};
-handle(stop, Handlers) ->
-    lists:foreach(fun({H, S}) ->
-                          case erlang:function_exported(hmod(H), terminate, 2) of
-                              true -> catch apply(hmod(H), terminate, [stop, S]);
+handle(which_handlers, Handlers) -> {[H || {H, _, _} <- Handlers], Handlers};
+handle(stop, _Handlers) -> {stop, ok}.
+
+add(H, Args, Sup, Handlers) ->
+    case is_pid(Sup) of
+        true -> link(Sup);
+        false -> ok
+    end,
+    case catch apply(hmod(H), init, [Args]) of
+        {ok, S} -> {ok, [{H, S, Sup} | Handlers]};
+        {ok, S, _} -> {ok, [{H, S, Sup} | Handlers]};
+        Other -> {Other, Handlers}
+    end.
+
+%% A handler leaves: its terminate/2 (when it has one) and, when it is
+%% supervised, the message to its supervisor.
+terminate(H, Args, S, Sup, Reason) ->
+    R = case erlang:function_exported(hmod(H), terminate, 2) of
+            true -> catch apply(hmod(H), terminate, [Args, S]);
+            false -> ok
+        end,
+    case is_pid(Sup) of
+        true -> Sup ! {gen_event_EXIT, H, Reason};
+        false -> ok
+    end,
+    R.
+
+stop_handlers(Handlers) ->
+    lists:foreach(fun({H, S, Sup}) ->
+                          _ = terminate(H, stop, S, Sup, shutdown),
+                          case is_pid(Sup) of
+                              true -> unlink(Sup);
                               false -> ok
                           end
-                  end, Handlers),
-    {stop, ok}.
+                  end, Handlers).
 
 hmod({M, _Id}) -> M;
 hmod(M) -> M.
 
 dispatch(Event, Handlers) ->
-    lists:flatmap(fun({H, S}) ->
+    lists:flatmap(fun({H, S, Sup}) ->
                           case catch apply(hmod(H), handle_event, [Event, S]) of
-                              {ok, S1} -> [{H, S1}];
-                              {ok, S1, _} -> [{H, S1}];
-                              remove_handler -> [];
-                              _ -> []
+                              {ok, S1} -> [{H, S1, Sup}];
+                              {ok, S1, _} -> [{H, S1, Sup}];
+                              remove_handler ->
+                                  _ = terminate(H, remove_handler, S, Sup, normal),
+                                  [];
+                              {'EXIT', _} = Crash ->
+                                  _ = terminate(H, {error, Crash}, S, Sup, Crash),
+                                  [];
+                              Other ->
+                                  _ = terminate(H, {error, Other}, S, Sup, Other),
+                                  []
                           end
                   end, Handlers).
 
 info(Msg, Handlers) ->
-    lists:flatmap(fun({H, S}) ->
+    lists:flatmap(fun({H, S, Sup}) ->
                           case erlang:function_exported(hmod(H), handle_info, 2) of
                               true ->
                                   case catch apply(hmod(H), handle_info, [Msg, S]) of
-                                      {ok, S1} -> [{H, S1}];
-                                      remove_handler -> [];
-                                      _ -> [{H, S}]
+                                      {ok, S1} -> [{H, S1, Sup}];
+                                      {ok, S1, _} -> [{H, S1, Sup}];
+                                      remove_handler ->
+                                          _ = terminate(H, remove_handler, S, Sup, normal),
+                                          [];
+                                      Other ->
+                                          _ = terminate(H, {error, Other}, S, Sup, Other),
+                                          []
                                   end;
-                              false -> [{H, S}]
+                              false -> [{H, S, Sup}]
                           end
                   end, Handlers).

@@ -3,7 +3,12 @@
 %% kept as OTP keeps it and read back as OTP shows it; an event that passes
 %% the primary and module level checks and the primary filters is captured
 %% (racewit_world:log/3): `racewit run` prints it, a witness shows it as a
-%% step. Handlers are configured but never run (nothing is written).
+%% step. OTP's writing handlers (logger_std_h, logger_disk_log_h), which
+%% racewit does not run, are configured but never run: nothing is written.
+%% A handler whose module the run has (error_logger's, the program's own)
+%% runs as logger runs it: adding_handler/1 and removing_handler/1 when it
+%% is added and removed, log/2 in the logging process for each event that
+%% passes its level and filters; one whose log/2 crashes is removed.
 %% The primary level starts at `notice`, as on a node started without
 %% `-kernel logger_level`.
 -module(logger).
@@ -110,7 +115,9 @@ do_log(Level, Msg, Meta0) ->
     case le(Level, effective_level(Module)) of
         false -> ok;
         true ->
-            Meta = maps:merge(get_process_metadata_or_empty(), Meta0),
+            Meta = add_default_metadata(
+                     maps:merge(maps:get(metadata, primary(), #{}),
+                                maps:merge(get_process_metadata_or_empty(), Meta0))),
             case apply_fun(Msg) of
                 skip -> ok;
                 Msg1 ->
@@ -118,10 +125,36 @@ do_log(Level, Msg, Meta0) ->
                     #{filters := Filters, filter_default := Default} = primary(),
                     case run_filters(Filters, Event, Default) of
                         stop -> ok;
-                        Event1 -> capture(Event1)
+                        Event1 -> capture(Event1), run_handlers(Event1)
                     end
             end
     end.
+
+add_default_metadata(Meta) ->
+    maps:merge(#{pid => self(), gl => group_leader()}, Meta).
+
+%% Each handler the run has code for, in the order they were added.
+run_handlers(#{level := Level} = Event) ->
+    lists:foreach(
+      fun(#{id := Id, module := Module} = H) ->
+              case runs(Module, log, 2) andalso le(Level, maps:get(level, H, all)) of
+                  false -> ok;
+                  true ->
+                      Filters = maps:get(filters, H, []),
+                      Default = maps:get(filter_default, H, log),
+                      case run_filters(Filters, Event, Default) of
+                          stop -> ok;
+                          Event1 ->
+                              try Module:log(Event1, H)
+                              catch _:_ -> _ = remove_handler(Id)
+                              end
+                      end
+              end
+      end, handlers()).
+
+%% Does the run have this callback? OTP's writing handlers it has not.
+runs(Module, Function, Arity) ->
+    erlang:function_exported(Module, Function, Arity).
 
 apply_fun({Fun, Args}) when is_function(Fun, 1) ->
     case Fun(Args) of
@@ -177,6 +210,8 @@ format_report_text(Other) -> io_lib:format("~tp", [Other]).
 format_report(Report) ->
     {"~ts", [format_report_text(Report)]}.
 
+format_otp_report(#{label := _, report := Report}) ->
+    format_report(Report);
 format_otp_report(Report) ->
     format_report(Report).
 
@@ -307,9 +342,12 @@ add_handler(Id, Module, Config) when is_atom(Id), is_atom(Module), is_map(Config
         false ->
             Default = #{level => all, filter_default => log, filters => [],
                         formatter => {logger_formatter, #{}}, config => #{}},
-            H = maps:merge(Default, Config#{id => Id, module => Module}),
-            set_handlers(Hs ++ [H]),
-            ok
+            H0 = maps:merge(Default, Config#{id => Id, module => Module}),
+            case callback(Module, adding_handler, H0, {ok, H0}) of
+                {ok, H} -> set_handlers(handlers() ++ [H]), ok;
+                {error, _} = Error -> Error;
+                Other -> {error, {invalid_handler, {callback_return, Module, Other}}}
+            end
     end;
 add_handler(Id, Module, Config) -> {error, {invalid_handler, {Id, Module, Config}}}.
 
@@ -323,7 +361,18 @@ remove_handler(Id) ->
     Hs = handlers(),
     case [H || #{id := I} = H <- Hs, I =/= Id] of
         Hs -> {error, {not_found, Id}};
-        Rest -> set_handlers(Rest), ok
+        Rest ->
+            set_handlers(Rest),
+            [#{module := Module} = Removed] = [H || #{id := I} = H <- Hs, I =:= Id],
+            _ = callback(Module, removing_handler, Removed, ok),
+            ok
+    end.
+
+%% A handler module's optional callback, when the run has it.
+callback(Module, Function, Config, Absent) ->
+    case runs(Module, Function, 1) of
+        true -> Module:Function(Config);
+        false -> Absent
     end.
 
 with_handler(Id, Fun) ->

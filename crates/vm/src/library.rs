@@ -201,6 +201,8 @@ pub const HOST_MODULES: &[&str] = &[
 /// Functions that touch the host inside modules that are otherwise modelled.
 const HOST_FUNCTIONS: &[(&str, &str)] = &[
     ("os", "cmd"),
+    // Opens a log file on the host through error_logger_file_h.
+    ("error_logger", "logfile"),
     ("erlang", "open_port"),
     ("erlang", "load_nif"),
     ("erlang", "port_command"),

@@ -545,3 +545,25 @@ fn file_steps_are_visible_and_raw_descriptors_are_owned() {
         "{file_steps:?}"
     );
 }
+
+/// `error_logger:logfile/1` opens a log file on the host (through OTP's
+/// error_logger_file_h): the caller parks, naming the call, and error_logger
+/// itself is left as it was.
+#[test]
+fn error_logger_logfile_parks_for_the_host() {
+    let out = run_with(
+        &module(
+            "main() -> ok = error_logger:start(), \
+             io:format(\"~p~n\", [error_logger:which_report_handlers()]), \
+             error_logger:logfile({open, \"/tmp/x.log\"}).",
+        ),
+        racewit_vm::Libraries::none(),
+    );
+    assert_eq!(
+        out.parked.first().map(|p| (p.1.as_str(), p.3)),
+        Some(("error_logger:logfile/1", racewit_vm::ParkReason::Host)),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.starts_with("[]\n"), "{}", out.stdout);
+}
