@@ -1980,6 +1980,7 @@ mod tests {
             runs: 505,
             of: 505,
             cause: None,
+            setup: None,
         };
         let time = UnconfirmedReason::TimeBudget {
             seconds: 300,
