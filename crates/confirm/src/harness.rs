@@ -1614,12 +1614,19 @@ fn call_args<'b>(
     hit.then_some(&args[..])
 }
 
+/// Whether a function's name makes it a test the program's tests run
+/// (`test/0` as the corpus writes them, EUnit's `*_test`), not code the
+/// program runs: never a caller to drive the program through.
+fn is_test_name(name: &str) -> bool {
+    name == "test" || name.ends_with("_test")
+}
+
 /// Exported functions (not tests) that call `mfa`, as entries with no hints.
 fn caller_entries(program: &Program, callers: &Callers, mfa: &MFA) -> Vec<Entry> {
     let (m, f, a) = (mfa.module.as_str(), mfa.name.as_str(), mfa.arity);
     let mut out: Vec<Entry> = Vec::new();
     for ((cm, cf, ca), _) in callers.sites(m, f, a) {
-        if cf == "test" || cf.ends_with("_test") || (cm == m && cf == f) {
+        if is_test_name(cf) || (cm == m && cf == f) {
             continue;
         }
         if !program
@@ -1706,7 +1713,7 @@ fn loop_clients(program: &Program, suspect: &Suspect) -> Vec<Entry> {
     let mut out = Vec::new();
     for (mname, m) in &program.modules {
         for f in m.functions.iter().filter(|f| f.exported) {
-            if f.name == "test" || f.name.ends_with("_test") {
+            if is_test_name(&f.name) {
                 continue;
             }
             let sends = f.body.exprs.iter().any(|e| {
@@ -1768,10 +1775,7 @@ fn client_entries(program: &Program, callback: &Entry) -> Vec<Entry> {
     }
     let mut out = Vec::new();
     for func in module.functions.iter().filter(|func| func.exported) {
-        if func.name == "test"
-            || func.name.ends_with("_test")
-            || is_callback(program, m, &func.name, func.arity)
-        {
+        if is_test_name(&func.name) || is_callback(program, m, &func.name, func.arity) {
             continue;
         }
         let body = &func.body;
