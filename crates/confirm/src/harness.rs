@@ -2218,29 +2218,15 @@ fn calls_self(program: &Program, mfa: &MFA) -> bool {
                 let Expr::Call { target, args, .. } = x else {
                     continue;
                 };
-                match &**target {
-                    CallTarget::Local { name, .. }
-                        if name.as_str() == "self" && args.is_empty() =>
-                    {
-                        return true;
+                if args.is_empty() && erlang_call(body, target).as_deref() == Some("self") {
+                    return true;
+                }
+                if let CallTarget::Local { name, .. } = &**target {
+                    let callee = (name.to_string(), args.len() as u32);
+                    if !seen.contains(&callee) {
+                        seen.push(callee.clone());
+                        next.push(callee);
                     }
-                    CallTarget::Local { name, .. } => {
-                        let callee = (name.to_string(), args.len() as u32);
-                        if !seen.contains(&callee) {
-                            seen.push(callee.clone());
-                            next.push(callee);
-                        }
-                    }
-                    CallTarget::Remote { module, function }
-                        if args.is_empty()
-                            && crate::prepare::atom_at(body, *module).as_deref()
-                                == Some("erlang")
-                            && crate::prepare::atom_at(body, *function).as_deref()
-                                == Some("self") =>
-                    {
-                        return true;
-                    }
-                    _ => {}
                 }
             }
         }
@@ -2283,27 +2269,30 @@ fn is_pid_var(body: &Body, e: ExprId) -> bool {
         let Expr::Match(p, value) = x else {
             return false;
         };
+        let Expr::Call { target, .. } = body.expr(*value) else {
+            return false;
+        };
         matches!(body.pat(*p), Pat::Var(b) if b == v)
-            && match body.expr(*value) {
-                Expr::Call { target, .. } => {
-                    let name = match &**target {
-                        CallTarget::Local { name, .. } => Some(name.as_str()),
-                        CallTarget::Remote { module, function } => {
-                            let m = crate::prepare::atom_at(body, *module);
-                            let f = crate::prepare::atom_at(body, *function);
-                            return m.as_deref() == Some("erlang")
-                                && matches!(
-                                    f.as_deref(),
-                                    Some("spawn" | "spawn_link" | "spawn_opt" | "self")
-                                );
-                        }
-                        CallTarget::Apply { .. } => None,
-                    };
-                    matches!(name, Some("spawn" | "spawn_link" | "spawn_opt" | "self"))
-                }
-                _ => false,
-            }
+            && matches!(
+                erlang_call(body, target).as_deref(),
+                Some("spawn" | "spawn_link" | "spawn_opt" | "self")
+            )
     })
+}
+
+/// The name of a call's function when it is one of module `erlang`'s:
+/// called as `erlang:f(...)`, or unqualified (an auto-imported BIF, or a
+/// local function of that name, which the caller's tests tell apart).
+fn erlang_call(body: &Body, target: &CallTarget) -> Option<String> {
+    match target {
+        CallTarget::Local { name, .. } => Some(name.to_string()),
+        CallTarget::Remote { module, function } => {
+            (crate::prepare::atom_at(body, *module).as_deref() == Some("erlang"))
+                .then(|| crate::prepare::atom_at(body, *function))
+                .flatten()
+        }
+        CallTarget::Apply { .. } => None,
+    }
 }
 
 /// The message a generated harness sends itself when its setup is done.
