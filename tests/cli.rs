@@ -1838,3 +1838,45 @@ fn a_witness_is_invalidated_only_by_files_its_run_executed() {
         )
     );
 }
+
+/// A race confirmed with no visible harm says so only for what was searched:
+/// when the search for a harmful interleaving is cut (here by the
+/// interleaving budget), the verdict names the cut, in words and in JSON;
+/// when it ran to its end, it names none.
+#[test]
+fn a_cut_search_for_harm_is_named_in_the_verdict() {
+    let check = |budget: &str, out: &str, format: &str| {
+        let o = cmd()
+            .args([
+                "check",
+                "corpus/registry/lazy_logger.erl",
+                "--max-interleavings",
+                budget,
+                "--format",
+                format,
+                "--out",
+                out,
+            ])
+            .output()
+            .expect("run");
+        // Confirmed with no visible harm: not a failure of the check.
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8(o.stdout).expect("utf-8")
+    };
+    let cut = check("10", "target/cli-test-harm-cut", "human");
+    assert!(
+        cut.contains(
+            "CONFIRMED (none: the interleaving happens but does no visible harm in the runs \
+             searched; the search for an interleaving that does harm was cut at the \
+             interleaving budget (--max-interleavings); one may exist)"
+        ),
+        "{cut}"
+    );
+    let json = check("10", "target/cli-test-harm-cut-json", "json");
+    let report: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(report["warnings"][0]["harm_cut"]["cap"], "interleavings");
+    let whole = check("20000", "target/cli-test-harm-whole", "json");
+    let report: serde_json::Value = serde_json::from_str(&whole).expect("json");
+    assert_eq!(report["warnings"][0]["consequence"]["kind"], "none");
+    assert!(report["warnings"][0].get("harm_cut").is_none(), "{whole}");
+}

@@ -197,9 +197,15 @@ fn consequence_lines(w: &Witness, names: Option<&PidNames>) -> (Vec<String>, Str
                 processes.join(", ")
             )
         }
-        (Some(Consequence::None), _) => {
-            "consequence: none: the interleaving happens but does no visible harm".to_string()
-        }
+        (Some(Consequence::None), _) => match &w.verdict.harm_cut {
+            None => {
+                "consequence: none: the interleaving happens but does no visible harm".to_string()
+            }
+            Some(cut) => format!(
+                "consequence: none: the interleaving happens but does no visible harm in the \
+                 runs searched; {cut}"
+            ),
+        },
         (None, Some(Failure::Crash { process, reason })) => {
             format!("failure: crash: {process} exited with {reason}")
         }

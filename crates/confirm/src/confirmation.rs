@@ -23,7 +23,9 @@ use crate::search::{
 };
 use crate::serial::serial_runs;
 use crate::system::{Fate, Observation, System};
-use crate::verdict::{Consequence, Milestone, Reached, Status, UnconfirmedReason, Verdict};
+use crate::verdict::{
+    Consequence, HarmCut, Milestone, Reached, Status, UnconfirmedReason, Verdict,
+};
 use crate::vm_system::{Site, TimeoutPolicy, VmItem, VmSystem};
 use crate::witness::{
     HarnessRecord, LoadRecord, RaceSites, WITNESS_VERSION, Witness, WitnessEvent, WitnessKind,
@@ -704,6 +706,9 @@ fn confirm_one(
     let mut reason_from: Option<(Harness, usize, usize)> = None;
     // A race confirmed with no visible harm may do harm with one more process.
     let mut harmless: Option<Confirmation> = None;
+    // What cut a search for harm short, once a race without visible harm
+    // was found: the verdict must not read as if the search had finished.
+    let mut harm_cut: Option<HarmCut> = None;
     for built in harnesses {
         let h = match built {
             Ok(h) => h,
@@ -778,8 +783,11 @@ fn confirm_one(
         // still alive when the first registers, say) before calling it
         // harmless.
         if let Some((_, Consequence::None)) = &first {
-            let (again, n) = harmful_race(&sys, h, &sites, &view, opts);
+            let (again, n, cut) = harmful_race(&sys, h, &sites, &view, opts);
             interleavings += n;
+            if let Some(cut) = cut {
+                harm_cut = Some(HarmCut::merge(harm_cut.take(), cut));
+            }
             if let Some(again) = again {
                 first = Some(again);
             }
@@ -808,8 +816,13 @@ fn confirm_one(
             );
             let (osys, oprefix) = (settled.sys, settled.steps);
             let oview = ReturnView::new(image.program(), callers, other);
-            let (again, n) = harmful_race(&osys, other, &sites, &oview, opts);
+            let (again, n, cut) = harmful_race(&osys, other, &sites, &oview, opts);
             interleavings += n;
+            if let Some(cut) = cut
+                && matches!(first, Some((_, Consequence::None)))
+            {
+                harm_cut = Some(HarmCut::merge(harm_cut.take(), cut));
+            }
             if let Some(again) = again {
                 first = Some(again);
                 view = oview;
@@ -834,6 +847,7 @@ fn confirm_one(
                 reached,
                 context: h.context.clone(),
                 setup_steps: prefix.len(),
+                harm_cut: None,
             };
             let witness = Witness {
                 version: WITNESS_VERSION,
@@ -887,6 +901,11 @@ fn confirm_one(
             return confirmation;
         }
         if harmless.is_some() {
+            // This context was searched for a harmful race, after one
+            // without harm: a cut here leaves that search unfinished too.
+            if let Some(cut) = cut_of(&outcome.stop) {
+                harm_cut = Some(HarmCut::merge(harm_cut.take(), cut));
+            }
             continue;
         }
         let why = why_not(suspect, h, &sys, &sites, &view, &outcome, opts);
@@ -902,7 +921,11 @@ fn confirm_one(
         last_processes = processes;
         last_setup = setup;
     }
-    if let Some(c) = harmless {
+    if let Some(mut c) = harmless {
+        c.verdict.harm_cut = harm_cut;
+        if let Some(w) = &mut c.witness {
+            w.verdict.harm_cut = c.verdict.harm_cut.clone();
+        }
         return c;
     }
     if let Some(UnconfirmedReason::HarnessCrashed { tried: t, .. }) = &mut reason {
@@ -927,6 +950,7 @@ fn confirm_one(
                 .map(|h| h.context.clone())
                 .unwrap_or_default(),
             setup_steps: last_setup,
+            harm_cut: None,
         },
         harness: last_harness,
         witness: None,
@@ -938,24 +962,32 @@ type RaceFound = Found<VmSystem, RaceGoal<VmSystem>>;
 
 /// An interleaving of `h`'s workers in which the race does visible harm:
 /// one whose end no serial run gives, or a crash. Returns it with its
-/// consequence (never `None`), and the interleavings the search ran.
+/// consequence (never `None`), the interleavings the search ran, and what
+/// cut the search short when it found none.
 fn harmful_race(
     sys: &VmSystem,
     h: &Harness,
     sites: &RaceSites,
     view: &Option<Arc<ReturnView>>,
     opts: &ConfirmOptions,
-) -> (Option<(RaceFound, Consequence)>, u64) {
+) -> (Option<(RaceFound, Consequence)>, u64, Option<HarmCut>) {
     let serial = serial_runs(sys, h.workers.len(), opts.max_run_steps, 200);
     let summary = Arc::new(SerialSummary::new(
-        &serial.into_iter().map(|(s, _)| s).collect::<Vec<_>>(),
+        &serial.iter().map(|(s, _)| s.clone()).collect::<Vec<_>>(),
         h.workers.len(),
     ));
+    let judge = Arc::new(HarmJudge {
+        serial,
+        workers: h.workers.len(),
+        view: view.clone(),
+    });
     let again = search(
         sys,
         HarmfulRace {
             goal: judged_goal(sites, view),
             serial: summary,
+            judge,
+            steps: None,
         },
         opts,
     );
@@ -971,7 +1003,27 @@ fn harmful_race(
         let c = consequence(sys, &found, h.workers.len(), view.as_deref(), opts);
         (c != Consequence::None).then_some((found, c))
     });
-    (found, n)
+    let cut = if found.is_some() {
+        None
+    } else {
+        cut_of(&again.stop)
+    };
+    (found, n, cut)
+}
+
+/// What stopped a search before it covered its space, if anything did.
+fn cut_of(stop: &StopReason) -> Option<HarmCut> {
+    match stop {
+        StopReason::Found | StopReason::Exhausted | StopReason::ExhaustedAll => None,
+        StopReason::InterleavingBudget { .. } => Some(HarmCut::Interleavings),
+        StopReason::Cancelled { why } => Some(match why {
+            CancelReason::Memory { limit_bytes } => HarmCut::Memory {
+                limit_bytes: *limit_bytes,
+            },
+            CancelReason::Time { seconds } => HarmCut::Time { seconds: *seconds },
+            CancelReason::Work { limit } => HarmCut::Work { reductions: *limit },
+        }),
+    }
 }
 
 /// The reason for a suspect searched with several harnesses (2 workers,
@@ -1157,11 +1209,51 @@ impl SerialSummary {
     }
 }
 
-/// The race goal, accepting only runs whose end looks harmful.
+/// The race goal, accepting only runs whose race does harm: a cheap look at
+/// the end first ([`SerialSummary::looks_harmful`]), then, for a run that
+/// passes it, the full judgement a witness gets ([`judge_consequence`]). A
+/// run the full judgement finds harmless is no finding, so the search goes
+/// on past it instead of stopping there with nothing harmful found.
 #[derive(Clone)]
 struct HarmfulRace {
     goal: RaceGoal<VmSystem>,
     serial: Arc<SerialSummary>,
+    judge: Arc<HarmJudge>,
+    /// The run's steps so far, newest first, shared between the clones the
+    /// search makes at its choice points.
+    steps: Option<Arc<StepNode>>,
+}
+
+/// One step of a run, linked to the step before it.
+struct StepNode {
+    process: racewit_vm::Pid,
+    step: TraceStep<Site>,
+    before: Option<Arc<StepNode>>,
+}
+
+/// What the full judgement of a run needs from its harness: the serial runs
+/// (with their traces), the number of workers, and the callers' view of
+/// returned values.
+struct HarmJudge {
+    serial: Vec<(VmSystem, Vec<TraceStep<Site>>)>,
+    workers: usize,
+    view: Option<Arc<ReturnView>>,
+}
+
+impl HarmfulRace {
+    /// The run's steps, oldest first, named as `end` names their processes.
+    fn trace(&self, end: &VmSystem) -> Vec<TraceStep<Site>> {
+        let mut trace = Vec::new();
+        let mut at = self.steps.as_deref();
+        while let Some(node) = at {
+            let mut step = node.step.clone();
+            step.process = end.name(node.process);
+            trace.push(step);
+            at = node.before.as_deref();
+        }
+        trace.reverse();
+        trace
+    }
 }
 
 impl Monitor<VmSystem> for HarmfulRace {
@@ -1173,6 +1265,11 @@ impl Monitor<VmSystem> for HarmfulRace {
         index: usize,
     ) {
         self.goal.observe(sys, proc, obs, index);
+        self.steps = Some(Arc::new(StepNode {
+            process: proc,
+            step: TraceStep::of(String::new(), obs, false),
+            before: self.steps.take(),
+        }));
     }
     fn hold(&self) -> Option<racewit_vm::Pid> {
         self.goal.hold()
@@ -1181,7 +1278,19 @@ impl Monitor<VmSystem> for HarmfulRace {
         self.goal.hit()
     }
     fn finish(&mut self, sys: &VmSystem) -> bool {
-        self.goal.finish(sys) && self.serial.looks_harmful(sys)
+        if !(self.goal.finish(sys) && self.serial.looks_harmful(sys)) {
+            return false;
+        }
+        let run = Found {
+            schedule: Vec::new(),
+            trace: self.trace(sys),
+            preemptions: 0,
+            monitor: self.goal.clone(),
+            end: sys.clone(),
+        };
+        let judge = &self.judge;
+        judge_consequence(&judge.serial, &run, judge.workers, judge.view.as_deref())
+            != Consequence::None
     }
     fn near_miss(&self) -> bool {
         self.goal.near_miss()
@@ -1373,8 +1482,18 @@ fn consequence(
     view: Option<&ReturnView>,
     opts: &ConfirmOptions,
 ) -> Consequence {
-    let end = &found.end;
     let serial_full = serial_runs(start, worker_count, opts.max_run_steps, 200);
+    judge_consequence(&serial_full, found, worker_count, view)
+}
+
+/// [`consequence`] against serial runs already made.
+fn judge_consequence(
+    serial_full: &[(VmSystem, Vec<TraceStep<Site>>)],
+    found: &Found<VmSystem, RaceGoal<VmSystem>>,
+    worker_count: usize,
+    view: Option<&ReturnView>,
+) -> Consequence {
+    let end = &found.end;
     let serial: Vec<VmSystem> = serial_full.iter().map(|(s, _)| s.clone()).collect();
     // Only crashes from the stale write on are the race's doing.
     let stale = found

@@ -84,6 +84,7 @@ pub fn explore(
                 reached: Reached::default(),
                 context: crate::harness::Context::Entry { mfa: entry.clone() },
                 setup_steps: 0,
+                harm_cut: None,
             };
             let witness = Witness {
                 version: WITNESS_VERSION,

@@ -436,6 +436,74 @@ pub struct Verdict {
     /// and a witness replays them first. Zero when the harness had none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub setup_steps: usize,
+    /// For a race confirmed with no visible harm: what stopped the search
+    /// for an interleaving in which it does harm before that search was
+    /// done. `None` when every search for harm ran to its end (its bound),
+    /// so "no visible harm" then covers what was searched; when set, a
+    /// harmful interleaving may exist and the verdict says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harm_cut: Option<HarmCut>,
+}
+
+/// What cut a search for a harmful interleaving short.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "cap", rename_all = "snake_case")]
+pub enum HarmCut {
+    /// The interleaving budget (`--max-interleavings`) was spent.
+    Interleavings,
+    /// The context ran the reductions it may run (`--max-context-reductions`).
+    Work { reductions: u64 },
+    /// The suspect took longer than `--timeout`.
+    Time { seconds: u64 },
+    /// racewit held more than `--max-memory`.
+    Memory { limit_bytes: u64 },
+}
+
+impl HarmCut {
+    /// Which of two cuts a verdict names: a cap on the whole suspect (time,
+    /// memory) says more than one context's budget.
+    fn rank(&self) -> u8 {
+        match self {
+            HarmCut::Interleavings => 0,
+            HarmCut::Work { .. } => 1,
+            HarmCut::Time { .. } => 2,
+            HarmCut::Memory { .. } => 3,
+        }
+    }
+
+    /// Keeps the cut that says more of `self` and `other`.
+    pub fn merge(this: Option<HarmCut>, other: HarmCut) -> HarmCut {
+        match this {
+            Some(this) if this.rank() >= other.rank() => this,
+            _ => other,
+        }
+    }
+}
+
+impl std::fmt::Display for HarmCut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let by = match self {
+            HarmCut::Interleavings => {
+                "at the interleaving budget (--max-interleavings)".to_string()
+            }
+            HarmCut::Work { reductions } => format!(
+                "when the context ran the {} reductions one context may run \
+                 (--max-context-reductions)",
+                racewit_vm::limits::thousands(*reductions)
+            ),
+            HarmCut::Time { seconds } => {
+                format!("when the suspect took longer than {seconds} s (--timeout)")
+            }
+            HarmCut::Memory { limit_bytes } => format!(
+                "when racewit held more than its memory budget of {} MB (--max-memory)",
+                limit_bytes >> 20
+            ),
+        };
+        write!(
+            f,
+            "the search for an interleaving that does harm was cut {by}; one may exist"
+        )
+    }
 }
 
 fn is_zero(n: &usize) -> bool {

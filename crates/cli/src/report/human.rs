@@ -192,9 +192,13 @@ pub fn verdict_line(c: &Confirmation) -> String {
                 Some(Consequence::Stuck { processes }) => {
                     format!("stuck: {} blocked forever", processes.join(", "))
                 }
-                Some(Consequence::None) | None => {
-                    "none: the interleaving happens but does no visible harm".to_string()
-                }
+                Some(Consequence::None) | None => match &v.harm_cut {
+                    None => "none: the interleaving happens but does no visible harm".to_string(),
+                    Some(cut) => format!(
+                        "none: the interleaving happens but does no visible harm in the runs \
+                         searched; {cut}"
+                    ),
+                },
             };
             format!(
                 "CONFIRMED ({what}); witness of {} steps with {} preemption(s), found after {} interleaving(s)",

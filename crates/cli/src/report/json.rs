@@ -69,6 +69,13 @@ pub struct Warning<'a> {
     pub context: &'a racewit_confirm::harness::Context,
     /// Why unconfirmed, in words.
     pub reason_text: Option<String>,
+    /// For a race confirmed with no visible harm: what cut the search for
+    /// a harmful interleaving short (absent when nothing did).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub harm_cut: Option<&'a racewit_confirm::verdict::HarmCut>,
+    /// The same, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub harm_cut_text: Option<String>,
     pub witness: Option<String>,
     pub harness: Option<&'a str>,
 }
@@ -114,6 +121,8 @@ pub fn warning<'a>(c: &'a Confirmation, witness: Option<String>) -> Warning<'a> 
         reached: v.reached,
         context: &v.context,
         reason_text: v.reason.as_ref().map(|r| r.to_string()),
+        harm_cut: v.harm_cut.as_ref(),
+        harm_cut_text: v.harm_cut.as_ref().map(|c| c.to_string()),
         witness,
         harness: c.harness.as_ref().map(|h| h.source.as_str()),
     }
