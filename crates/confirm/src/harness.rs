@@ -298,16 +298,31 @@ pub fn build(
     // its user's to create (a library documents them): created first as a
     // user would, alone and before each setter that seeds the item.
     let user_tables = crate::table_setup::user_tables(program, callers, suspect);
-    let create: Vec<String> = user_tables.iter().map(|(_, c)| c.clone()).collect();
-    let created = if user_tables.is_empty() {
-        String::new()
-    } else {
-        let names: Vec<&str> = user_tables.iter().map(|(t, _)| t.as_str()).collect();
-        format!(
-            "with table {} created as its user would (no code of the program creates it)",
-            names.join(", ")
-        )
-    };
+    let create: Vec<String> = user_tables.iter().map(|t| t.create.clone()).collect();
+    let unmade: Vec<&str> = user_tables
+        .iter()
+        .filter(|t| t.made_by.is_none())
+        .map(|t| t.name.as_str())
+        .collect();
+    let created = (!unmade.is_empty())
+        .then(|| {
+            format!(
+                "with table {} created as its user would (no code of the program creates it)",
+                unmade.join(", ")
+            )
+        })
+        .into_iter()
+        .chain(user_tables.iter().filter_map(|t| {
+            let by = t.made_by.as_ref()?;
+            Some(format!(
+                "with table {} created first as a named public table (the program makes it \
+                 in {by}, through a wrapper of {}, which this context does not run)",
+                t.name,
+                t.create.split('(').next().unwrap_or_default()
+            ))
+        }))
+        .collect::<Vec<_>>()
+        .join("; ");
     // A write behind a comparison of what was read with a constant is not
     // reached from an empty item: the item's own setter, run first with a
     // value near the constant, seeds it, through the writing function
@@ -1619,6 +1634,18 @@ fn call_args<'b>(
 /// program runs: never a caller to drive the program through.
 fn is_test_name(name: &str) -> bool {
     name == "test" || name.ends_with("_test")
+}
+
+/// Whether `module:name` is test code: a function named as a test
+/// (`test`, `*_test`, eunit's `*_test_`), or any function of a test module
+/// ([`racewit_static::units::is_test_code`]: test/ and example folders,
+/// `*_SUITE`, `*_tests`).
+pub(crate) fn is_test_function(program: &Program, module: &str, name: &str) -> bool {
+    is_test_name(name)
+        || name.ends_with("_test_")
+        || program.module(module).is_some_and(|m| {
+            racewit_static::units::is_test_code(program.sources.path(m.file), module)
+        })
 }
 
 /// Exported functions (not tests) that call `mfa`, as entries with no hints.

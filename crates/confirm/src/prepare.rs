@@ -504,7 +504,7 @@ fn write_key(body: &Body, e: ExprId) -> Option<(String, Option<String>, KeyShape
 }
 
 /// The position of the parameter bound to `var` in some clause of `func`.
-fn param_of(func: &racewit_syntax::ir::Function, var: VarId) -> Option<usize> {
+pub(crate) fn param_of(func: &racewit_syntax::ir::Function, var: VarId) -> Option<usize> {
     func.clauses.iter().find_map(|&c| {
         func.body
             .clause(c)

@@ -148,9 +148,64 @@ fn names_table(body: &Body, mut list: ExprId) -> bool {
     }
 }
 
+/// The table names the program's own code (not its tests) passes to
+/// `maker` (`ets:new/2`, `mnesia:create_table/2`) as its first argument:
+/// written as an atom there (with `None`), or passed down to it through
+/// the parameters of wrapper functions (`new(Tab) -> new(Tab, [])`,
+/// `new(Tab, Opts) -> ets:new(Tab, ...)`), up to [`DEPTH`] wrappers up
+/// (with the function that names it, `m:f/a`). Tests make tables as a user
+/// would: a table only a test makes is the user's to make.
+fn created_names(
+    program: &Program,
+    callers: &crate::callers::Callers,
+    maker: (&str, &str, u32),
+) -> Vec<(String, Option<String>)> {
+    let mut names = Vec::new();
+    let mut seen: std::collections::BTreeSet<(String, String, u32, usize)> = Default::default();
+    let mut todo = vec![(
+        maker.0.to_string(),
+        maker.1.to_string(),
+        maker.2,
+        0usize,
+        0u32,
+    )];
+    while let Some((m, f, a, index, depth)) = todo.pop() {
+        if !seen.insert((m.clone(), f.clone(), a, index)) {
+            continue;
+        }
+        for ((cm, cf, ca), e) in callers.sites(&m, &f, a) {
+            let Some(func) = program.function(cm, cf, *ca) else {
+                continue;
+            };
+            if crate::harness::is_test_function(program, cm, cf) {
+                continue;
+            }
+            let Expr::Call { args, .. } = func.body.expr(e) else {
+                continue;
+            };
+            let Some(&arg) = args.get(index) else {
+                continue;
+            };
+            if let Some(name) = crate::erl_text::const_text(&func.body, arg) {
+                let through = (depth > 0).then(|| format!("{cm}:{cf}/{ca}"));
+                names.push((name, through));
+            } else if let Expr::Var(v) = func.body.expr(arg)
+                && depth < DEPTH
+                && let Some(param) = crate::prepare::param_of(func, *v)
+            {
+                todo.push((cm.clone(), cf.clone(), *ca, param, depth + 1));
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// The tables a suspect's resource names, written as an atom at its write,
 /// that no code of the program creates (no `mnesia:create_table/2`, for an ETS suspect no `ets:new/2`,
-/// with that name written as an atom anywhere): tables its user creates,
+/// given that name written as an atom, directly or through wrappers: see
+/// [`created_names`]): tables its user creates,
 /// as a library's documentation asks, before calling it. Each with the
 /// call that creates it as a user would: for mnesia
 /// `mnesia:create_table(T, [{attributes, [key, val]}])`, one attribute per
@@ -161,7 +216,7 @@ pub(crate) fn user_tables(
     program: &Program,
     callers: &crate::callers::Callers,
     suspect: &racewit_static::Suspect,
-) -> Vec<(String, String)> {
+) -> Vec<UserTable> {
     let (module, maker) = match suspect.category {
         racewit_static::Category::Mnesia => ("mnesia", "create_table"),
         racewit_static::Category::Ets => ("ets", "new"),
@@ -170,16 +225,22 @@ pub(crate) fn user_tables(
     let Some(tables) = &suspect.resource.table else {
         return Vec::new();
     };
-    let created: Vec<String> = callers
-        .sites(module, maker, 2)
-        .filter_map(|((m, f, a), e)| {
-            let func = program.function(m, f, *a)?;
-            let Expr::Call { args, .. } = func.body.expr(e) else {
-                return None;
-            };
-            crate::erl_text::const_text(&func.body, *args.first()?)
-        })
+    let created = created_names(program, callers, (module, maker, 2));
+    // Made with the name written at the maker's call: the harness's setup
+    // finds that code (the static pass names it). Made through wrappers
+    // only: the harness makes the table itself, and says which code of the
+    // program makes it.
+    let direct: Vec<&String> = created
+        .iter()
+        .filter(|(_, through)| through.is_none())
+        .map(|(n, _)| n)
         .collect();
+    let wrapped = |t: &String| {
+        created
+            .iter()
+            .find(|(n, through)| n == t && through.is_some())
+            .and_then(|(_, through)| through.clone())
+    };
     // The size of the record the write puts, when it writes one out.
     let written = crate::prepare::site_call(program, &suspect.write).and_then(|(f, e)| {
         let (_, args) = crate::prepare::remote_call(&f.body, e)?;
@@ -205,15 +266,20 @@ pub(crate) fn user_tables(
         .values
         .iter()
         .filter(|t| named.as_ref() == Some(*t))
-        .filter(|t| !created.contains(t))
+        .filter(|t| !direct.contains(t))
         .filter(|t| {
             t.chars()
                 .next()
                 .is_some_and(|c| c.is_ascii_lowercase() || c == '\'')
         })
         .map(|t| {
+            let made_by = wrapped(t);
             if module == "ets" {
-                return (t.clone(), format!("ets:new({t}, [named_table, public])"));
+                return UserTable {
+                    name: t.clone(),
+                    create: format!("ets:new({t}, [named_table, public])"),
+                    made_by,
+                };
             }
             let size = match &written {
                 Some((tab, n)) if tab == t => *n,
@@ -229,9 +295,25 @@ pub(crate) fn user_tables(
                 "mnesia:create_table({t}, [{{attributes, [{}]}}])",
                 attrs.join(", ")
             );
-            (t.clone(), call)
+            UserTable {
+                name: t.clone(),
+                create: call,
+                made_by,
+            }
         })
         .collect()
+}
+
+/// A table a harness makes itself before its workers run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct UserTable {
+    pub name: String,
+    /// The call that makes it, as a user would.
+    pub create: String,
+    /// The function of the program that makes it through a wrapper, when
+    /// one does (code the harness does not run); `None` when no code of the
+    /// program makes it.
+    pub made_by: Option<String>,
 }
 
 #[cfg(test)]
@@ -281,10 +363,11 @@ mod tests {
         };
         assert_eq!(
             made("hits:hit/1"),
-            vec![(
-                "hits".to_string(),
-                "mnesia:create_table(hits, [{attributes, [key, val1, val2]}])".to_string()
-            )]
+            vec![UserTable {
+                name: "hits".to_string(),
+                create: "mnesia:create_table(hits, [{attributes, [key, val1, val2]}])".to_string(),
+                made_by: None,
+            }]
         );
         assert!(made("hits:mark/1").is_empty());
         // ETS: `stock` is never made; `seen` is.
@@ -306,10 +389,11 @@ mod tests {
         };
         assert_eq!(
             made("stock:take/1"),
-            vec![(
-                "stock".to_string(),
-                "ets:new(stock, [named_table, public])".to_string()
-            )]
+            vec![UserTable {
+                name: "stock".to_string(),
+                create: "ets:new(stock, [named_table, public])".to_string(),
+                made_by: None,
+            }]
         );
         assert!(made("stock:mark/1").is_empty());
         // A table named by data (what the caller's options say) is the
@@ -333,6 +417,60 @@ mod tests {
                 .is_some_and(|t| t.values.contains(&"users".to_string()))
         );
         assert!(user_tables(&r, &callers, s).is_empty());
+    }
+
+    #[test]
+    fn a_table_made_through_wrappers_is_the_programs() {
+        // `allocs` is made by `sup:init/1` through two wrappers of
+        // `ets:new/2`; `pantry` only by a test, through the same wrapper.
+        let files = [
+            (
+                "src/tabs.erl",
+                "-module(tabs).\n-export([new/1, new/2]).\n\
+                 new(Tab) -> new(Tab, []).\n\
+                 new(Tab, Opts) -> case ets:info(Tab, name) of \
+                     undefined -> ets:new(Tab, [named_table | Opts]); _ -> ok end.\n",
+            ),
+            (
+                "src/sup.erl",
+                "-module(sup).\n-export([init/1]).\n\
+                 init([]) -> tabs:new(allocs), {ok, {#{}, []}}.\n",
+            ),
+            (
+                "src/res.erl",
+                "-module(res).\n-export([alloc/1, take/1, test/0]).\n\
+                 alloc(K) -> [] = ets:lookup(allocs, K), ets:insert(allocs, {K, 1}).\n\
+                 take(K) -> [{K, N}] = ets:lookup(pantry, K), ets:insert(pantry, {K, N - 1}).\n\
+                 test() -> tabs:new(pantry, [public]), take(a).\n",
+            ),
+        ];
+        let p = racewit_syntax::load::load_sources(&files, &racewit_syntax::LoadOptions::default());
+        let callers = crate::callers::Callers::new(&p);
+        let analysis = racewit_static::find_suspects(&p, &racewit_static::StaticOptions::default());
+        let made = |function: &str| {
+            let s = analysis
+                .suspects
+                .iter()
+                .find(|s| s.write.function == function)
+                .expect("the pair is reported");
+            user_tables(&p, &callers, s)
+        };
+        assert_eq!(
+            made("res:alloc/1"),
+            vec![UserTable {
+                name: "allocs".to_string(),
+                create: "ets:new(allocs, [named_table, public])".to_string(),
+                made_by: Some("sup:init/1".to_string()),
+            }]
+        );
+        assert_eq!(
+            made("res:take/1"),
+            vec![UserTable {
+                name: "pantry".to_string(),
+                create: "ets:new(pantry, [named_table, public])".to_string(),
+                made_by: None,
+            }]
+        );
     }
 
     #[test]
