@@ -13,7 +13,6 @@ use racewit_confirm::search::Reduction;
 use racewit_confirm::verdict::{Consequence, Status};
 use racewit_confirm::vm_system::TimeoutPolicy;
 use racewit_confirm::witness::{LoadRecord, Witness};
-use racewit_confirm::witness_replay::narrow_to_executed;
 use racewit_static::find_suspects;
 
 use crate::Outcome;
@@ -540,7 +539,10 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
     };
     let mut record = load_record(&args.load, &load_opts);
     record.libraries = libraries.record.clone();
+    // What was loaded from the paths (racewit's support and harness
+    // modules are not counted).
     let files = program.sources.len();
+    let modules = program.modules.len();
     let out = OutDir::open(&args.out)?;
     let plan = Plan::new(program, &suspects, &record, &confirm_opts);
     let program = plan.program().clone();
@@ -602,7 +604,7 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         load_errors,
         keep_going: args.keep_going,
         files,
-        modules: program.modules.len(),
+        modules,
         static_stats: &analysis.stats,
         fail_on: args.fail_on,
         format: args.format,
@@ -623,16 +625,10 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
             }
         });
         let todo = |i: usize| !decided_before.contains(&i);
-        let arrived = |i: usize, c: &Confirmation| {
-            // The witness names only the files its run executed (a run
-            // more, outside the lock).
-            let witness = c.witness.as_ref().map(|w| {
-                let mut w = w.clone();
-                narrow_to_executed(&mut w, &program, &confirm_opts);
-                w
-            });
+        // The witness file names only the files its run executed.
+        let arrived = |i: usize, c: &Confirmation, narrowed: Option<&Witness>| {
             let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
-            s.arrived(i, c, witness.as_ref());
+            s.arrived(i, c, narrowed);
         };
         let mut emit = |i: usize, c: Confirmation| {
             let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
@@ -655,7 +651,6 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         _ => Outcome::Error,
     })
 }
-
 /// What the final report needs besides the verdicts.
 struct Totals<'a> {
     accepted: accept::Accepted,
