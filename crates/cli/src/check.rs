@@ -511,6 +511,12 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
     let sp = crate::progress::spinner(args.format, "static pass");
     let analysis = find_suspects(&program, &args.categories.options());
     sp.finish_and_clear();
+    let static_peak = phase_peaks()
+        .then(|| {
+            let peak = crate::caps::peak_rss();
+            crate::caps::reset_peak_rss().then_some(peak).flatten()
+        })
+        .flatten();
     let (suspects, accepted) = accept::filter(
         &program,
         analysis.suspects.clone(),
@@ -639,6 +645,14 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         finished.store(true, Ordering::Relaxed);
         Ok(())
     })?;
+    if let Some(static_peak) = static_peak {
+        let mb = |b: Option<u64>| b.map_or("?".into(), |b| (b >> 20).to_string());
+        eprintln!(
+            "racewit: peak RSS: static pass {} MB, confirmation {} MB",
+            mb(Some(static_peak)),
+            mb(crate::caps::peak_rss())
+        );
+    }
     let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
     if interrupted.load(Ordering::Relaxed) {
         let code = s.finish(&totals, false);
@@ -651,6 +665,15 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         _ => Outcome::Error,
     })
 }
+
+/// Whether to report the peak resident set of the static pass (loading
+/// included) and of confirmation apart, on stderr at the end
+/// (`RACEWIT_PHASE_PEAKS=1`; `racewit-bench check` sets it): the peak is
+/// started over when the static pass ends.
+fn phase_peaks() -> bool {
+    std::env::var_os("RACEWIT_PHASE_PEAKS").is_some_and(|v| v == "1")
+}
+
 /// What the final report needs besides the verdicts.
 struct Totals<'a> {
     accepted: accept::Accepted,
