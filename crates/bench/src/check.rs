@@ -2,9 +2,10 @@
 //! `racewit` binary built beside this bench, under a 4 GB address-space
 //! limit (`ulimit -v 4194304`), from an empty directory. Three runs: every
 //! suspect, then about 100 and about 10 of them (`--partition 1/N`), so that
-//! peak memory can be compared across suspect counts; and the phases: load
-//! (`racewit parse`), load and static pass (`racewit static`), the rest is
-//! confirmation.
+//! peak memory can be compared across suspect counts, for the static pass
+//! and for confirmation apart (the static pass's peak hides confirmation's
+//! in the whole run's); and the phases: load (`racewit parse`), load and
+//! static pass (`racewit static`), the rest is confirmation.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -18,41 +19,80 @@ const ULIMIT_KB: u64 = 4_194_304;
 /// What one child run took.
 struct Child {
     secs: f64,
+    /// User CPU time (the wall time is noisy on a shared machine).
+    user_secs: f64,
     peak_rss_mb: f64,
     code: Option<i32>,
     stdout: String,
+    /// What `racewit check` said of its phases' peaks (see
+    /// [`phase_peaks`]).
+    stderr: String,
 }
 
 /// Runs `racewit args...` in `cwd` under the address-space limit; waits for
-/// it with `wait4` to read its own peak RSS.
+/// it with `wait4` to read its own peak RSS. `racewit check` is asked to
+/// report the peaks of its static pass and of confirmation apart
+/// (`RACEWIT_PHASE_PEAKS=1`): the whole run's peak is the static pass's
+/// whenever it is the larger.
 fn run_child(racewit: &Path, args: &[&str], cwd: &Path) -> Result<Child, String> {
     let out_path = cwd.join("stdout.txt");
+    let err_path = cwd.join("stderr.txt");
     let stdout = std::fs::File::create(&out_path).map_err(|e| e.to_string())?;
+    let stderr = std::fs::File::create(&err_path).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let child = Command::new("sh")
         .arg("-c")
         .arg(format!("ulimit -v {ULIMIT_KB} && exec \"$0\" \"$@\""))
         .arg(racewit)
         .args(args)
+        .env("RACEWIT_PHASE_PEAKS", "1")
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(stdout)
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", racewit.display()))?;
-    let (code, peak_kb) = wait_with_rusage(child.id())?;
+    let (code, peak_kb, user_secs) = wait_with_rusage(child.id())?;
     Ok(Child {
         secs: started.elapsed().as_secs_f64(),
+        user_secs,
         peak_rss_mb: peak_kb as f64 / 1024.0,
         code,
         stdout: std::fs::read_to_string(&out_path).unwrap_or_default(),
+        stderr: std::fs::read_to_string(&err_path).unwrap_or_default(),
     })
 }
 
-/// Waits for child `pid`; its exit code (none when a signal ended it) and
-/// its peak resident set in KiB. `Child::wait` reports no resource usage.
+/// The peaks `racewit check` reported for its static pass (loading
+/// included) and for confirmation, in MB: the line
+/// `racewit: peak RSS: static pass N MB, confirmation M MB`.
+fn phase_peaks(stderr: &str) -> Option<(u64, u64)> {
+    let line = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("racewit: peak RSS: static pass "))?;
+    let (stat, rest) = line.split_once(" MB, confirmation ")?;
+    let conf = rest.strip_suffix(" MB")?;
+    Some((stat.parse().ok()?, conf.parse().ok()?))
+}
+
+/// `peak RSS P MB (static pass N MB, confirmation M MB)`, or what is
+/// known. The reset after the static pass resets the peak `wait4` reports
+/// too, so the run's peak is the larger of the two phases'.
+fn peaks_text(c: &Child) -> String {
+    match phase_peaks(&c.stderr) {
+        Some((s, k)) => format!(
+            "peak RSS {} MB (static pass {s} MB, confirmation {k} MB)",
+            s.max(k)
+        ),
+        None => format!("peak RSS {:.0} MB", c.peak_rss_mb),
+    }
+}
+
+/// Waits for child `pid`; its exit code (none when a signal ended it), its
+/// peak resident set in KiB and its user CPU time in seconds.
+/// `Child::wait` reports no resource usage.
 #[allow(unsafe_code)] // wait4(2): the only way to a child's own peak RSS
-fn wait_with_rusage(pid: u32) -> Result<(Option<i32>, i64), String> {
+fn wait_with_rusage(pid: u32) -> Result<(Option<i32>, i64, f64), String> {
     let mut status: libc::c_int = 0;
     // SAFETY: an all-zero rusage is a valid value of the plain C struct.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -63,7 +103,8 @@ fn wait_with_rusage(pid: u32) -> Result<(Option<i32>, i64), String> {
         return Err(format!("wait4: {}", std::io::Error::last_os_error()));
     }
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-    Ok((code, usage.ru_maxrss))
+    let user = usage.ru_utime.tv_sec as f64 + usage.ru_utime.tv_usec as f64 / 1e6;
+    Ok((code, usage.ru_maxrss, user))
 }
 
 /// Verdict counts of a JSON check report: `(suspects, "kind n, ...")`.
@@ -132,8 +173,8 @@ pub fn run() {
     ] {
         match run_child(&racewit, &args, &fresh("phase")) {
             Ok(c) => println!(
-                "  {phase}: {:.1} s, peak RSS {:.0} MB",
-                c.secs, c.peak_rss_mb
+                "  {phase}: {:.1} s ({:.1} s user), peak RSS {:.0} MB",
+                c.secs, c.user_secs, c.peak_rss_mb
             ),
             Err(e) => println!("  {phase}: {e}"),
         }
@@ -154,8 +195,11 @@ pub fn run() {
         return;
     };
     println!(
-        "  check, every suspect ({suspects}): {:.1} s, peak RSS {:.0} MB, exit {:?}\n    {text}",
-        all.secs, all.peak_rss_mb, all.code
+        "  check, every suspect ({suspects}): {:.1} s ({:.1} s user), {}, exit {:?}\n    {text}",
+        all.secs,
+        all.user_secs,
+        peaks_text(&all),
+        all.code
     );
     for want in [100, 10] {
         let parts = (suspects / want).max(1);
@@ -166,12 +210,31 @@ pub fn run() {
             Ok(c) => {
                 let n = verdicts(&c.stdout).map_or(0, |(n, _)| n);
                 println!(
-                    "  check --partition {partition} ({n} suspects): {:.1} s, peak RSS {:.0} MB",
-                    c.secs, c.peak_rss_mb
+                    "  check --partition {partition} ({n} suspects): {:.1} s ({:.1} s user), {}",
+                    c.secs,
+                    c.user_secs,
+                    peaks_text(&c)
                 );
             }
             Err(e) => println!("  check --partition {partition}: {e}"),
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::phase_peaks;
+
+    #[test]
+    fn phase_peaks_are_read_from_the_stderr_line() {
+        let err =
+            "racewit: something\nracewit: peak RSS: static pass 840 MB, confirmation 512 MB\n";
+        assert_eq!(phase_peaks(err), Some((840, 512)));
+        assert_eq!(
+            phase_peaks("racewit: peak RSS: static pass ? MB, confirmation 5 MB"),
+            None
+        );
+        assert_eq!(phase_peaks(""), None);
+    }
 }

@@ -89,6 +89,37 @@ pub fn allocated_bytes() -> Option<u64> {
     stats::allocated::read().ok().map(|b| b as u64)
 }
 
+/// The resident set's high-water mark (`VmHWM` of `/proc/self/status`) in
+/// bytes: the peak since the process started or [`reset_peak_rss`].
+pub fn peak_rss() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb << 10)
+}
+
+/// Gives the pages freed so far back to the system at once (the
+/// allocator would within a second), then starts the resident set's
+/// high-water mark over from what is resident now (Linux: `5` written to
+/// `/proc/self/clear_refs`), so the next [`peak_rss`] is the peak of what
+/// runs from here. Returns false where the mark cannot be reset.
+#[allow(unsafe_code)] // mallctl(3): jemalloc's settings by name
+pub fn reset_peak_rss() -> bool {
+    use tikv_jemalloc_ctl::raw;
+    let arenas = tikv_jemalloc_ctl::arenas::narenas::read().unwrap_or(0);
+    for i in 0..arenas {
+        // A decay time set to 0 purges the arena's free pages now; then
+        // the setting of `MALLOC_CONF` again.
+        let name = format!("arena.{i}.dirty_decay_ms\0");
+        // SAFETY: the name is nul-terminated and the setting is an ssize_t.
+        unsafe {
+            let _ = raw::write::<isize>(name.as_bytes(), 0);
+            let _ = raw::write::<isize>(name.as_bytes(), 1000);
+        }
+    }
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
 /// Watches the searches running now and stops those past a cap. `poll` is
 /// called often (every 50 ms) with the running searches.
 pub struct Watcher {
@@ -179,6 +210,26 @@ mod tests {
         assert!(parse_size("lots").is_err());
         assert!(parse_size("2X").is_err());
         assert!(parse_size("99999999999T").is_err());
+    }
+
+    /// The peak resident set starts over from what is resident now: 64 MB
+    /// touched and freed count before the reset, not after.
+    #[test]
+    fn the_peak_starts_over_when_reset() {
+        if !std::path::Path::new("/proc/self/clear_refs").exists() {
+            eprintln!("skipped: no /proc/self/clear_refs (not Linux)");
+            return;
+        }
+        let big = vec![1u8; 64 << 20];
+        let before = peak_rss().expect("VmHWM");
+        std::hint::black_box(&big);
+        drop(big);
+        assert!(reset_peak_rss());
+        let after = peak_rss().expect("VmHWM");
+        assert!(
+            after + (32 << 20) < before,
+            "{after} after, {before} before"
+        );
     }
 
     #[test]

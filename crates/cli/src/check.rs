@@ -13,7 +13,6 @@ use racewit_confirm::search::Reduction;
 use racewit_confirm::verdict::{Consequence, Status};
 use racewit_confirm::vm_system::TimeoutPolicy;
 use racewit_confirm::witness::{LoadRecord, Witness};
-use racewit_confirm::witness_replay::narrow_to_executed;
 use racewit_static::find_suspects;
 
 use crate::Outcome;
@@ -512,6 +511,12 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
     let sp = crate::progress::spinner(args.format, "static pass");
     let analysis = find_suspects(&program, &args.categories.options());
     sp.finish_and_clear();
+    let static_peak = phase_peaks()
+        .then(|| {
+            let peak = crate::caps::peak_rss();
+            crate::caps::reset_peak_rss().then_some(peak).flatten()
+        })
+        .flatten();
     let (suspects, accepted) = accept::filter(
         &program,
         analysis.suspects.clone(),
@@ -540,7 +545,10 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
     };
     let mut record = load_record(&args.load, &load_opts);
     record.libraries = libraries.record.clone();
+    // What was loaded from the paths (racewit's support and harness
+    // modules are not counted).
     let files = program.sources.len();
+    let modules = program.modules.len();
     let out = OutDir::open(&args.out)?;
     let plan = Plan::new(program, &suspects, &record, &confirm_opts);
     let program = plan.program().clone();
@@ -602,7 +610,7 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         load_errors,
         keep_going: args.keep_going,
         files,
-        modules: program.modules.len(),
+        modules,
         static_stats: &analysis.stats,
         fail_on: args.fail_on,
         format: args.format,
@@ -623,16 +631,10 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
             }
         });
         let todo = |i: usize| !decided_before.contains(&i);
-        let arrived = |i: usize, c: &Confirmation| {
-            // The witness names only the files its run executed (a run
-            // more, outside the lock).
-            let witness = c.witness.as_ref().map(|w| {
-                let mut w = w.clone();
-                narrow_to_executed(&mut w, &program, &confirm_opts);
-                w
-            });
+        // The witness file names only the files its run executed.
+        let arrived = |i: usize, c: &Confirmation, narrowed: Option<&Witness>| {
             let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
-            s.arrived(i, c, witness.as_ref());
+            s.arrived(i, c, narrowed);
         };
         let mut emit = |i: usize, c: Confirmation| {
             let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
@@ -643,6 +645,14 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         finished.store(true, Ordering::Relaxed);
         Ok(())
     })?;
+    if let Some(static_peak) = static_peak {
+        let mb = |b: Option<u64>| b.map_or("?".into(), |b| (b >> 20).to_string());
+        eprintln!(
+            "racewit: peak RSS: static pass {} MB, confirmation {} MB",
+            mb(Some(static_peak)),
+            mb(crate::caps::peak_rss())
+        );
+    }
     let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
     if interrupted.load(Ordering::Relaxed) {
         let code = s.finish(&totals, false);
@@ -654,6 +664,14 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
         2 => Outcome::RacesFound,
         _ => Outcome::Error,
     })
+}
+
+/// Whether to report the peak resident set of the static pass (loading
+/// included) and of confirmation apart, on stderr at the end
+/// (`RACEWIT_PHASE_PEAKS=1`; `racewit-bench check` sets it): the peak is
+/// started over when the static pass ends.
+fn phase_peaks() -> bool {
+    std::env::var_os("RACEWIT_PHASE_PEAKS").is_some_and(|v| v == "1")
 }
 
 /// What the final report needs besides the verdicts.

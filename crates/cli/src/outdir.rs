@@ -171,7 +171,9 @@ pub struct Record {
     /// Where the witness was written.
     pub witness_path: Option<String>,
     /// The spans of the witness's events (file, start, end), which its JSON
-    /// leaves out: the human output draws them.
+    /// leaves out: the human output draws them. A file id past the user's
+    /// files names one of the suspect's own harness files (numbered per
+    /// suspect, after the user's), which the output does not draw.
     #[serde(default)]
     pub spans: Vec<Option<[u32; 3]>>,
 }

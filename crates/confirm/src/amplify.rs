@@ -181,12 +181,36 @@ fn amplifier_function(m: &str, f: &str) -> String {
 /// `program`. Returns false (and adds nothing) when the test's module is not
 /// loaded or a name is taken.
 pub fn add_amplified(program: &mut Program, a: &Amplification) -> bool {
-    let Some(original) = program.module(&a.test.module) else {
+    let taken =
+        program.module(&a.copy_module).is_some() || program.module(&a.amplifier_module).is_some();
+    let Some((copy, amplifier)) = amplified(program, a).filter(|_| !taken) else {
         return false;
     };
-    if program.module(&a.copy_module).is_some() || program.module(&a.amplifier_module).is_some() {
+    program.absorb(amplifier);
+    program.modules.insert(copy.name.clone(), copy);
+    true
+}
+
+/// [`add_amplified`] for generated modules kept apart: the test's module
+/// is `program`'s, the two modules go to `top`, laid over `program`
+/// (whose files `top`'s start with). A name either has is taken.
+pub fn add_amplified_over(program: &Program, top: &mut Program, a: &Amplification) -> bool {
+    let taken = |name: &str| program.module(name).is_some() || top.module(name).is_some();
+    if taken(&a.copy_module) || taken(&a.amplifier_module) {
         return false;
     }
+    let Some((copy, amplifier)) = amplified(program, a) else {
+        return false;
+    };
+    top.absorb(amplifier);
+    top.modules.insert(copy.name.clone(), copy);
+    true
+}
+
+/// The amplified copy of the test's module, and the amplifier module
+/// loaded on its own; `None` when the test's module is not loaded.
+fn amplified(program: &Program, a: &Amplification) -> Option<(Module, Program)> {
+    let original = program.module(&a.test.module)?;
     let targets: Vec<(String, String, u32)> = a
         .targets
         .iter()
@@ -234,9 +258,7 @@ pub fn add_amplified(program: &mut Program, a: &Amplification) -> bool {
         ),
         &source,
     );
-    program.absorb(loaded);
-    program.modules.insert(copy.name.clone(), copy);
-    true
+    Some((copy, loaded))
 }
 
 /// The amplifier: one function per target, `'m:f'(A1, ...)`, which makes

@@ -31,6 +31,7 @@ use crate::witness::{
     HarnessRecord, LoadRecord, RaceSites, WITNESS_VERSION, Witness, WitnessEvent, WitnessKind,
     hash_sources,
 };
+use crate::witness_replay::narrow_to_executed;
 
 /// The pseudo-directory generated harness modules are loaded from.
 pub const HARNESS_DIR: &str = racewit_vm::code::GENERATED_DIR;
@@ -99,26 +100,38 @@ pub struct Confirmation {
 /// frames on its own stacks, but deep term printing and comparison recurse.
 const WORKER_STACK: usize = 64 << 20;
 
-/// Everything confirmation needs, built once for a list of suspects: the
-/// harnesses of each (loaded beside the user's code) and the compiled image
-/// every search runs on. Suspects are then confirmed one by one, in any
-/// order and on any thread, with [`Plan::confirm`].
+/// Everything confirmation needs that all suspects share, built once for a
+/// list of suspects: the user's program (with racewit's support modules),
+/// the index of its calls, and the compiled image every search runs on.
+/// Suspects are then confirmed one by one, in any order and on any thread,
+/// with [`Plan::confirm`], which builds the suspect's harnesses, lays them
+/// over the shared image, and drops them when its verdict is reached: what
+/// one suspect generates is never seen by another, and memory does not
+/// grow with the number of suspects.
 pub struct Plan<'a> {
     /// Suspects being confirmed now, with the token that stops each.
     running: std::sync::Mutex<std::collections::BTreeMap<usize, Arc<Cancel>>>,
     image: Image,
     suspects: &'a [Suspect],
-    harnesses: Vec<Vec<Result<Harness, harness::HarnessError>>>,
     sources: Vec<crate::witness::SourceHash>,
     load: LoadRecord,
     opts: ConfirmOptions,
-    /// The user's calls, by callee (built before harnesses are loaded):
-    /// what the program's callers do with a value a worker returned.
+    /// The user's calls, by callee: what the program's callers do with a
+    /// value a worker returned.
     callers: crate::callers::Callers,
 }
 
+/// One suspect's own code, alive while it is confirmed: its harnesses (the
+/// contexts to try, in order) and the image that runs them, the user's
+/// image with the generated modules laid over it.
+struct SuspectCode {
+    harnesses: Vec<Result<Harness, harness::HarnessError>>,
+    image: Image,
+}
+
 impl<'a> Plan<'a> {
-    /// Builds every harness and loads them beside the user's code.
+    /// Loads racewit's support modules beside the user's code and indexes
+    /// it; no harness is built yet.
     pub fn new(
         mut program: Program,
         suspects: &'a [Suspect],
@@ -128,51 +141,11 @@ impl<'a> Plan<'a> {
         let sources = hash_sources(&program);
         add_support(&mut program);
         let callers = crate::callers::Callers::new(&program);
-        let apps = &opts.vm.libraries.applications;
-        let mut harnesses: Vec<Vec<Result<Harness, harness::HarnessError>>> =
-            Vec::with_capacity(suspects.len());
-        for (i, s) in suspects.iter().enumerate() {
-            let mut sizes: Vec<Result<Harness, harness::HarnessError>> =
-                user_entries(&program, s, opts)
-                    .into_iter()
-                    .map(Ok)
-                    .collect();
-            let tests = test_contexts(&mut program, s, i, opts, &sizes);
-            for h in tests {
-                if !h.source.is_empty() {
-                    let loaded = racewit_syntax::load_source(
-                        &format!("{HARNESS_DIR}/{}.erl", h.module),
-                        &h.source,
-                    );
-                    program.absorb(loaded);
-                }
-                sizes.push(Ok(h));
-            }
-            // A spawn_register race is between one caller and the process it
-            // spawned: one worker is tried first, for the smallest witness.
-            let one = (s.category == Category::SpawnRegister && !opts.processes.contains(&1))
-                .then_some(1);
-            for n in one.into_iter().chain(opts.processes.iter().copied()) {
-                let built = harness::build(&program, &callers, apps, s, n, i * 10 + n);
-                if let Ok(h) = &built {
-                    for h in h.all() {
-                        let loaded = racewit_syntax::load_source(
-                            &format!("{HARNESS_DIR}/{}.erl", h.module),
-                            &h.source,
-                        );
-                        program.absorb(loaded);
-                    }
-                }
-                sizes.push(built);
-            }
-            harnesses.push(sizes);
-        }
         let image = Image::new(Arc::new(program), &opts.vm);
         Plan {
             running: Default::default(),
             image,
             suspects,
-            harnesses,
             sources,
             load: load.clone(),
             opts: opts.clone(),
@@ -180,9 +153,56 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// The user's code with the harnesses (for rendering).
+    /// Builds suspect `i`'s harnesses from the user's program alone (never
+    /// from another suspect's) and lays them over the shared image.
+    fn suspect_code(&self, i: usize) -> SuspectCode {
+        let program = self.image.program();
+        let s = &self.suspects[i];
+        let opts = &self.opts;
+        let apps = &opts.vm.libraries.applications;
+        // The generated modules: the user's files, then their own.
+        let mut top = Program {
+            sources: program.sources.clone(),
+            ..Program::default()
+        };
+        let mut sizes: Vec<Result<Harness, harness::HarnessError>> =
+            user_entries(program, s, opts).into_iter().map(Ok).collect();
+        let tests = test_contexts(program, &mut top, s, i, opts, &sizes);
+        for h in tests {
+            if !h.source.is_empty() {
+                add_generated(program, &mut top, &h.module, &h.source);
+            }
+            sizes.push(Ok(h));
+        }
+        // A spawn_register race is between one caller and the process it
+        // spawned: one worker is tried first, for the smallest witness.
+        let one =
+            (s.category == Category::SpawnRegister && !opts.processes.contains(&1)).then_some(1);
+        for n in one.into_iter().chain(opts.processes.iter().copied()) {
+            let built = harness::build(program, &self.callers, apps, s, n, i * 10 + n);
+            if let Ok(h) = &built {
+                for h in h.all() {
+                    add_generated(program, &mut top, &h.module, &h.source);
+                }
+            }
+            sizes.push(built);
+        }
+        SuspectCode {
+            harnesses: sizes,
+            image: self.image.overlay(Arc::new(top)),
+        }
+    }
+
+    /// The user's code with racewit's support modules (for rendering; a
+    /// suspect's harness modules are not in it).
     pub fn program(&self) -> &Arc<Program> {
         self.image.program()
+    }
+
+    /// The shared image (its loaded and compiled modules do not grow with
+    /// the suspects confirmed).
+    pub fn image(&self) -> &Image {
+        &self.image
     }
 
     /// The suspects, in order.
@@ -198,6 +218,14 @@ impl<'a> Plan<'a> {
     /// Confirms suspect `i`. The result depends on nothing but the suspect,
     /// the code and the options: the same whatever the order or thread.
     pub fn confirm(&self, i: usize) -> Confirmation {
+        self.confirm_narrowed(i, false).0
+    }
+
+    /// Confirms suspect `i`; with `narrow`, also its witness narrowed to
+    /// the files its run executed (see [`narrow_to_executed`]), made while
+    /// the suspect's harnesses are still loaded.
+    fn confirm_narrowed(&self, i: usize, narrow: bool) -> (Confirmation, Option<Witness>) {
+        let code = self.suspect_code(i);
         let cancel = Arc::new(Cancel::default());
         let mut opts = self.opts.clone();
         opts.cancel = Some(cancel.clone());
@@ -206,9 +234,10 @@ impl<'a> Plan<'a> {
             .unwrap_or_else(|e| e.into_inner())
             .insert(i, cancel);
         let c = confirm_one(
-            &self.image,
+            &code.image,
+            self.image.program(),
             &self.suspects[i],
-            &self.harnesses[i],
+            &code.harnesses,
             &self.callers,
             &self.load,
             &self.sources,
@@ -218,7 +247,13 @@ impl<'a> Plan<'a> {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&i);
-        c
+        let narrowed = c.witness.as_ref().filter(|_| narrow).map(|w| {
+            let mut w = w.clone();
+            let layers = [self.image.program().clone(), code.image.program().clone()];
+            narrow_to_executed(&mut w, &layers, &self.opts);
+            w
+        });
+        (c, narrowed)
     }
 
     /// The suspects being confirmed now, with the token that stops each
@@ -233,7 +268,8 @@ impl<'a> Plan<'a> {
     }
 
     /// Confirms the suspects whose index `todo` accepts, in parallel. Each
-    /// result goes to `arrived` as soon as it is reached (in any order), then
+    /// result goes to `arrived` as soon as it is reached (in any order), with
+    /// its witness narrowed to the files its run executed, then
     /// to `emit` in suspect order as soon as every earlier one is done (so
     /// what `emit` writes is the same whatever the number of threads). Suspects `todo` rejects are skipped and not
     /// emitted. `emit` returning false stops the run: no suspect is started
@@ -241,7 +277,7 @@ impl<'a> Plan<'a> {
     pub fn confirm_in_order(
         &self,
         todo: &(dyn Fn(usize) -> bool + Sync),
-        arrived: &(dyn Fn(usize, &Confirmation) + Sync),
+        arrived: &(dyn Fn(usize, &Confirmation, Option<&Witness>) + Sync),
         emit: &mut (dyn FnMut(usize, Confirmation) -> bool + Send),
     ) {
         use std::collections::BTreeMap;
@@ -280,12 +316,12 @@ impl<'a> Plan<'a> {
                 if !todo(i) {
                     continue;
                 }
-                let c = self.confirm(i);
+                let (c, narrowed) = self.confirm_narrowed(i, true);
                 let mut o = order.lock().unwrap_or_else(|e| e.into_inner());
                 if stopped.load(Ordering::Relaxed) {
                     return;
                 }
-                arrived(i, &c);
+                arrived(i, &c, narrowed.as_ref());
                 o.ready.insert(i, c);
                 loop {
                     let next = o.next;
@@ -319,8 +355,8 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// Builds every harness, loads them beside the user's code, and confirms
-/// each suspect. Returns the program with the harnesses (for rendering).
+/// Confirms each suspect (see [`Plan`]). Returns the user's program with
+/// racewit's support modules (for rendering).
 pub fn confirm_all(
     program: Program,
     suspects: &[Suspect],
@@ -356,11 +392,24 @@ fn user_entries(program: &Program, s: &Suspect, opts: &ConfirmOptions) -> Vec<Ha
         .collect()
 }
 
+/// Loads a generated module's source into `top`, the suspect's own
+/// modules over the user's `program`. A module the user's program already
+/// has is not loaded (the user's wins), as one loaded twice in `top` is not.
+fn add_generated(program: &Program, top: &mut Program, module: &str, source: &str) {
+    let mut loaded = racewit_syntax::load_source(&format!("{HARNESS_DIR}/{module}.erl"), source);
+    loaded
+        .modules
+        .retain(|name, _| !program.modules.contains_key(name));
+    top.absorb(loaded);
+}
+
 /// The project's tests that reach the suspect, as contexts: each as it is,
 /// then each amplified (its first call of an entry made from several
-/// processes at once); the amplified copies are added to `program`.
+/// processes at once); the amplified copies are added to `top`, the
+/// suspect's own modules over the user's `program`.
 fn test_contexts(
-    program: &mut Program,
+    program: &Program,
+    top: &mut Program,
     s: &Suspect,
     suspect_index: usize,
     opts: &ConfirmOptions,
@@ -391,7 +440,7 @@ fn test_contexts(
             copy_module: format!("racewit_amp_{suspect_index}_{k}"),
             amplifier_module: format!("racewit_ampx_{suspect_index}_{k}"),
         };
-        if amplify::add_amplified(program, &a) {
+        if amplify::add_amplified_over(program, top, &a) {
             let name = format!("racewit_testamp_{suspect_index}_{k}");
             out.push(harness::for_test(t, Some(&a), &name));
         }
@@ -685,8 +734,12 @@ pub fn start(image: &Image, module: &str, function: &str, opts: &ConfirmOptions)
     VmSystem::new(vm, opts.timeouts).metered(opts.cancel.clone())
 }
 
+/// Confirms `suspect` with its `harnesses`, which `image` runs (the
+/// suspect's own modules over the user's `program`).
+#[allow(clippy::too_many_arguments)]
 fn confirm_one(
     image: &Image,
+    program: &Program,
     suspect: &Suspect,
     harnesses: &[Result<Harness, harness::HarnessError>],
     callers: &crate::callers::Callers,
@@ -694,7 +747,7 @@ fn confirm_one(
     sources: &[crate::witness::SourceHash],
     opts: &ConfirmOptions,
 ) -> Confirmation {
-    let sites = race_sites(suspect, image.program());
+    let sites = race_sites(suspect, program);
     let mut interleavings = 0u64;
     let mut reached = Reached::default();
     let mut reason: Option<UnconfirmedReason> = None;
@@ -746,7 +799,7 @@ fn confirm_one(
         let opts = &context_opts;
         let picked = pick_variant(image, h, &sites, opts);
         let mut h = &picked;
-        let mut view = ReturnView::new(image.program(), callers, h);
+        let mut view = ReturnView::new(program, callers, h);
         last_harness = Some(h.clone());
         last_processes = h.workers.len();
         tried.push(h.describe());
@@ -815,7 +868,7 @@ fn confirm_one(
                 opts,
             );
             let (osys, oprefix) = (settled.sys, settled.steps);
-            let oview = ReturnView::new(image.program(), callers, other);
+            let oview = ReturnView::new(program, callers, other);
             let (again, n, cut) = harmful_race(&osys, other, &sites, &oview, opts);
             interleavings += n;
             if let Some(cut) = cut
@@ -875,7 +928,7 @@ fn confirm_one(
                 verdict: verdict.clone(),
                 failure: None,
                 trace: trace_events(
-                    image.program(),
+                    &[program, image.program()],
                     &prefix
                         .iter()
                         .chain(&found.trace)
@@ -2044,21 +2097,26 @@ impl Monitor<VmSystem> for Probe {
     }
 }
 
-/// Witness events with locations and the race's roles marked.
+/// Witness events with locations and the race's roles marked. `layers`
+/// are the programs the run's modules came from, as an image loads them
+/// (see [`Image::layered`]): the last one's files are every layer's.
 pub fn trace_events(
-    program: &Program,
+    layers: &[&Program],
     trace: &[TraceStep<Site>],
     race: Option<crate::goal::RaceHit>,
 ) -> Vec<WitnessEvent> {
+    let Some(files) = layers.last().map(|p| &p.sources) else {
+        return Vec::new();
+    };
     trace
         .iter()
         .enumerate()
         .map(|(i, t)| {
             let span = t.site.as_ref().and_then(|(m, id)| {
-                let module = program.module(m)?;
+                let module = layers.iter().find_map(|p| p.module(m))?;
                 Some(module.call_sites.get(id.index())?.span)
             });
-            let loc = span.map(|s| program.sources.location(s));
+            let loc = span.map(|s| files.location(s));
             let role = race.and_then(|r| {
                 if i == r.read_step {
                     Some("read")
@@ -2089,8 +2147,58 @@ pub fn trace_events(
 
 #[cfg(test)]
 mod tests {
-    use super::{combine, crash_kind};
+    use super::{ConfirmOptions, Plan, combine, crash_kind};
     use crate::verdict::UnconfirmedReason;
+    use crate::witness::LoadRecord;
+
+    /// Two races in one module, and tests that reach them: the first
+    /// suspects' amplified copies of the tests are modules with test
+    /// functions of their own.
+    const PAIR: &str = "-module(pair).\n-export([bump_a/0, bump_b/0]).\n\
+        bump_a() ->\n    case ets:lookup(pair_a, n) of\n        \
+        [{n, V}] -> ets:insert(pair_a, {n, V + 1});\n        \
+        [] -> ets:insert(pair_a, {n, 1})\n    end.\n\
+        bump_b() ->\n    case ets:lookup(pair_b, n) of\n        \
+        [{n, V}] -> ets:insert(pair_b, {n, V + 1});\n        \
+        [] -> ets:insert(pair_b, {n, 1})\n    end.\n";
+    const PAIR_TESTS: &str = "-module(pair_tests).\n-export([a_test/0, both_test/0]).\n\
+        setup() ->\n    ets:new(pair_a, [named_table, public]),\n    \
+        ets:new(pair_b, [named_table, public]).\n\
+        a_test() ->\n    setup(),\n    pair:bump_a().\n\
+        both_test() ->\n    setup(),\n    pair:bump_a(),\n    pair:bump_b().\n";
+
+    /// A suspect's verdict does not depend on which suspects were
+    /// confirmed before it: each builds its harnesses from the user's
+    /// program alone. (They used to be loaded into one program, so the
+    /// races of `bump_b` were also searched from the copies of the tests
+    /// amplified for `bump_a`'s, and counted more runs and interleavings
+    /// than when checked alone.) Nothing a suspect generates stays in the
+    /// shared image.
+    #[test]
+    fn a_verdict_does_not_depend_on_the_suspects_before_it() {
+        let src = [("pair", PAIR), ("pair_tests", PAIR_TESTS)];
+        let program = crate::test_support::program(&src);
+        let suspects = racewit_static::find_suspects(&program, &Default::default()).suspects;
+        let later: Vec<usize> = suspects
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.read.function.contains("bump_b"))
+            .map(|(i, _)| i)
+            .collect();
+        assert!(!later.is_empty() && later[0] > 0, "{suspects:#?}");
+        let opts = ConfirmOptions::default();
+        let load = LoadRecord::default();
+        let all = Plan::new(program, &suspects, &load, &opts);
+        let loaded = all.image().loaded_modules().0;
+        let together: Vec<_> = (0..suspects.len()).map(|i| all.confirm(i)).collect();
+        assert_eq!(all.image().loaded_modules().0, loaded);
+        for i in later {
+            let alone = std::slice::from_ref(&suspects[i]);
+            let program = crate::test_support::program(&src);
+            let c = Plan::new(program, alone, &load, &opts).confirm(0);
+            assert_eq!(together[i].verdict, c.verdict, "{}", suspects[i].id);
+        }
+    }
 
     #[test]
     fn a_cap_hit_in_a_later_context_is_the_reason() {

@@ -104,7 +104,7 @@ pub fn explore(
                 schedule: Schedule::new(f.schedule.clone(), copts.random.map(|(_, s)| s)),
                 verdict,
                 failure: Some(failure.clone()),
-                trace: trace_events(program, &f.trace, None),
+                trace: trace_events(&[program], &f.trace, None),
             };
             Some((failure, witness))
         })

@@ -109,7 +109,7 @@ pub fn replay_witness(
                     "the race pattern did not occur".into(),
                 ));
             }
-            trace_events(&program, &run.trace, race)
+            trace_events(&[&program], &run.trace, race)
         }
         _ => {
             let run = replay(&sys, FailureGoal::default(), &witness.schedule.steps)?;
@@ -120,7 +120,7 @@ pub fn replay_witness(
                     witness.failure, failure
                 )));
             }
-            trace_events(&program, &run.trace, None)
+            trace_events(&[&program], &run.trace, None)
         }
     };
     let differs = events.len() != witness.trace.len()
@@ -139,14 +139,15 @@ pub fn replay_witness(
 /// Narrows a just-found witness's `sources` to the files its run executed
 /// ([`crate::witness::executed_sources`]), and lists every module file
 /// loaded in `modules` for replay to load. The run is made once more on a
-/// fresh image of `program` (the program the search ran, harnesses
-/// included), whose modules compile as they are entered: those compiled
-/// are those the run executed. When that run does not follow the schedule
-/// (it always should), the witness keeps every file.
-pub fn narrow_to_executed(witness: &mut Witness, program: &Arc<Program>, opts: &ConfirmOptions) {
+/// fresh image of `layers` (the programs the search ran: the user's and
+/// the suspect's harnesses, see [`racewit_vm::Image::layered`]), whose
+/// modules compile as they are entered: those compiled are those the run
+/// executed. When that run does not follow the schedule (it always
+/// should), the witness keeps every file.
+pub fn narrow_to_executed(witness: &mut Witness, layers: &[Arc<Program>], opts: &ConfirmOptions) {
     let mut opts = opts.clone();
     opts.timeouts = witness.timeouts;
-    let image = racewit_vm::Image::new(program.clone(), &opts.vm);
+    let image = racewit_vm::Image::layered(layers, &opts.vm);
     let sys = start(
         &image,
         &witness.harness.module,

@@ -15,7 +15,7 @@ impl Program {
         let offset = self.sources.len() as u32;
         let shift = |s: &mut Span| s.file = FileId(s.file.0 + offset);
         for file in other.sources.into_files() {
-            self.sources.add(file);
+            self.sources.add_shared(file);
         }
         let mut clashes = Vec::new();
         for (name, mut module) in other.modules {

@@ -169,14 +169,21 @@ impl SourceFile {
     }
 }
 
-/// All files of a load: modules and the headers they included.
-#[derive(Debug, Default)]
+/// All files of a load: modules and the headers they included. Each file
+/// is shared, so a copy of the database (a suspect's harness files on top
+/// of the user's, say) costs a pointer per file, not the texts.
+#[derive(Debug, Default, Clone)]
 pub struct SourceDb {
-    files: Vec<SourceFile>,
+    files: Vec<Arc<SourceFile>>,
 }
 
 impl SourceDb {
     pub fn add(&mut self, file: SourceFile) -> FileId {
+        self.add_shared(Arc::new(file))
+    }
+
+    /// Adds a file another database holds too.
+    pub fn add_shared(&mut self, file: Arc<SourceFile>) -> FileId {
         self.files.push(file);
         FileId(self.files.len() as u32 - 1)
     }
@@ -198,7 +205,7 @@ impl SourceDb {
     }
 
     /// The files, in id order (consumes the database).
-    pub fn into_files(self) -> Vec<SourceFile> {
+    pub fn into_files(self) -> Vec<Arc<SourceFile>> {
         self.files
     }
 
@@ -206,7 +213,7 @@ impl SourceDb {
         self.files
             .iter()
             .enumerate()
-            .map(|(i, f)| (FileId(i as u32), f))
+            .map(|(i, f)| (FileId(i as u32), &**f))
     }
 
     /// File, line and column of the start of a span, as users see them

@@ -203,12 +203,13 @@ impl crate::vm::Vm {
                 continue;
             }
             let (name, arity) = fc.display;
-            if let Some(f) = self
-                .program
+            let program = m.program();
+            if let Some(f) = program
                 .module(&m.ir_name)
                 .and_then(|im| im.function(name.name(), arity))
             {
-                return self.location_text(Some(f.span));
+                let loc = program.sources.location(f.span);
+                return format!("{}:{}", loc.file, loc.line);
             }
         }
         match p.frames.last() {

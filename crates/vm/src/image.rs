@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use racewit_syntax::ir::Program;
 
-use crate::code::{CodeTable, Origin, compile_onto, compile_programs};
+use crate::code::{CodeTable, Origin, compile_onto, compile_over, compile_programs};
 use crate::vm::{Vm, VmConfig};
 
 static PRELUDE: OnceLock<Vec<Arc<Program>>> = OnceLock::new();
@@ -73,17 +73,52 @@ impl Image {
     /// `config.libraries`; the user's modules win on name clashes, then the
     /// libraries, then the prelude.
     pub fn new(program: Arc<Program>, config: &VmConfig) -> Image {
+        Image::layered(&[program], config)
+    }
+
+    /// Several programs on top of the prelude and libraries, as
+    /// [`Image::new`] loads one: the user's and, over it, generated modules
+    /// (a suspect's harnesses). The last program is the image's
+    /// [`Image::program`]: its files must be every earlier program's, in
+    /// the same order, then its own (so every span names the same file in
+    /// all of them). Earlier programs win on name clashes.
+    pub fn layered(programs: &[Arc<Program>], config: &VmConfig) -> Image {
         let base = base_code(config.prelude, &config.libraries);
-        let mut code = compile_onto(&base, &[(&program, Origin::User)]);
+        let loads: Vec<(&Arc<Program>, Origin)> =
+            programs.iter().map(|p| (p, Origin::User)).collect();
+        let mut code = compile_onto(&base, &loads);
         code.libraries = config.libraries.clone();
         Image {
-            program,
+            program: programs.last().cloned().unwrap_or_default(),
             code: Arc::new(code),
         }
     }
 
+    /// `top`'s modules laid over this image (a suspect's harnesses over
+    /// the user's program): this image's code is shared, compiled modules
+    /// included, and what `top` adds is dropped with the new image. `top`'s
+    /// files must be this image's program's, then its own (see
+    /// [`Image::layered`]); it is the new image's [`Image::program`].
+    pub fn overlay(&self, top: Arc<Program>) -> Image {
+        let mut code = compile_over(&self.code, &[(&top, Origin::User)]);
+        code.libraries = self.code.libraries.clone();
+        Image {
+            program: top,
+            code: Arc::new(code),
+        }
+    }
+
+    /// The program whose files every span of the image's code names (the
+    /// top layer's).
     pub fn program(&self) -> &Arc<Program> {
         &self.program
+    }
+
+    /// How many modules the image has loaded (prelude and libraries
+    /// included), and how many of them are compiled.
+    pub fn loaded_modules(&self) -> (usize, usize) {
+        let compiled = self.code.modules.iter().filter(|m| m.is_compiled()).count();
+        (self.code.modules.len(), compiled)
     }
 
     /// The files of the user's modules that runs of this image have entered
@@ -114,5 +149,68 @@ impl Vm {
     /// are this VM's.
     pub fn from_image(image: &Image, config: VmConfig) -> Vm {
         Vm::with_code(image.program.clone(), image.code.clone(), config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use racewit_syntax::ir::Program;
+
+    use super::Image;
+    use crate::vm::{Vm, VmConfig};
+
+    /// `top_src` loaded as generated modules over `under` (its files first).
+    fn over(under: &Program, path: &str, top_src: &str) -> Arc<Program> {
+        let mut top = Program {
+            sources: under.sources.clone(),
+            ..Program::default()
+        };
+        top.absorb(racewit_syntax::load_source(path, top_src));
+        Arc::new(top)
+    }
+
+    /// What `u:main()` prints when run from `image`.
+    fn printed(image: &Image) -> String {
+        let mut vm = Vm::from_image(image, VmConfig::default());
+        let pid = vm.spawn_entry("u", "main", Vec::new());
+        while vm.can_step(pid) {
+            if vm.step(pid).is_err() {
+                break;
+            }
+        }
+        vm.output().iter().map(|(_, s)| s.as_str()).collect()
+    }
+
+    /// A module of the image entered first from an overlay compiles in the
+    /// image's context: its call of a module only that overlay has stays a
+    /// call of a missing module (as the image has it), in that overlay, in
+    /// the next one (whose own module sits where the first one's did) and
+    /// in the image. Compiled in the first overlay's context, it would
+    /// print 1, then 2, then fail in the image.
+    #[test]
+    fn an_image_module_entered_from_an_overlay_compiles_in_the_image() {
+        let user = racewit_syntax::load_source(
+            "u.erl",
+            "-module(u).\n-export([main/0]).\n\
+             main() -> io:format(\"~p~n\", [catch h:f()]).\n",
+        );
+        let base = Image::new(Arc::new(user), &VmConfig::default());
+        let user = base.program().clone();
+        let first = base.overlay(over(
+            &user,
+            "h.erl",
+            "-module(h).\n-export([f/0]).\nf() -> 1.\n",
+        ));
+        let second = base.overlay(over(
+            &user,
+            "k.erl",
+            "-module(k).\n-export([f/0]).\nf() -> 2.\n",
+        ));
+        let (a, b) = (printed(&first), printed(&second));
+        let image = printed(&base);
+        assert_eq!((a.as_str(), b.as_str()), (image.as_str(), image.as_str()));
+        assert_eq!(base.loaded_modules().0 + 1, first.loaded_modules().0);
     }
 }

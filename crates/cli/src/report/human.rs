@@ -280,7 +280,13 @@ pub fn confirmation(program: &Program, c: &Confirmation, wpath: Option<&str>, ou
                     ev.process,
                     crate::erl_text::rewrite(&ev.text, None)
                 ));
-                if let Some(span) = ev.span {
+                // A span in one of the suspect's own harness modules names
+                // a file that lived only while it was confirmed: the event
+                // is in the order below, without a snippet.
+                let shown = ev
+                    .span
+                    .filter(|sp| (sp.file.0 as usize) < program.sources.len());
+                if let Some(span) = shown {
                     let range = span.start as usize..span.end as usize;
                     let label = if *role == "stale_write" && span == s.write.span {
                         write_labelled = true;

@@ -40,5 +40,6 @@ pub use instr::{
 };
 pub use quick::QuickClauses;
 pub use resolve::{
-    CodeTable, GENERATED_DIR, ModuleCode, Origin, compile_onto, compile_programs, is_generated,
+    CodeTable, GENERATED_DIR, ModuleCode, Origin, compile_onto, compile_over, compile_programs,
+    is_generated,
 };

@@ -26,6 +26,9 @@ pub struct CodeTable {
     /// Modules that loaded code names (a static call's module, or an atom
     /// literal): a call to one that is missing is a missing dependency.
     pub named: std::sync::Arc<FxHashSet<Atom>>,
+    /// The table this one was laid over ([`compile_over`]): its modules
+    /// are this table's first ones, shared, and compile in its context.
+    under: Option<std::sync::Arc<CodeTable>>,
 }
 
 impl CodeTable {
@@ -50,6 +53,14 @@ impl CodeTable {
 
     #[cold]
     fn compile_module(&self, module: u32) -> &[FnCode] {
+        // A module shared with the table underneath compiles there, in the
+        // context it was loaded in: its calls must not resolve to a module
+        // laid over it here, which the tables beside this one lack.
+        if let Some(under) = &self.under
+            && (module as usize) < under.modules.len()
+        {
+            return under.functions(module);
+        }
         let m = &self.modules[module as usize];
         m.functions.get_or_init(|| {
             let program = &m.source;
@@ -224,6 +235,12 @@ impl ModuleCode {
         self.functions.get().is_some()
     }
 
+    /// The program the module was loaded from (its spans index that
+    /// program's files).
+    pub fn program(&self) -> &std::sync::Arc<Program> {
+        &self.source
+    }
+
     /// The file the module was loaded from.
     pub fn source_path(&self) -> Option<std::path::PathBuf> {
         let m = self.source.modules.get(&self.ir_name)?;
@@ -242,8 +259,23 @@ pub fn compile_programs(
         bifs,
         libraries: crate::library::Libraries::none(),
         named: Default::default(),
+        under: None,
     };
     compile_onto(&empty, programs)
+}
+
+/// Lays `programs` over `base` (shared, not copied: a suspect's harness
+/// modules over the user's program). `base`'s modules keep compiling in
+/// `base`'s context, once for every table laid over it; the new modules
+/// compile in this table's. Dropping the table drops the new modules and
+/// their code, and nothing of `base`.
+pub fn compile_over(
+    base: &std::sync::Arc<CodeTable>,
+    programs: &[(&std::sync::Arc<Program>, Origin)],
+) -> CodeTable {
+    let mut table = compile_onto(base, programs);
+    table.under = Some(base.clone());
+    table
 }
 
 /// Adds `programs` on top of already loaded modules (shared, not
