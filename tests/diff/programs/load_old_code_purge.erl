@@ -2,7 +2,8 @@
 %% in a loaded module's function keeps running the old version after a
 %% reload, soft_purge/1 refuses while it does, erlang:load_module/2 is
 %% refused with not_purged, purge/1 kills it, and code:load_binary/3
-%% purges before loading.
+%% purges before loading. A call written `versioned:version()` reaches
+%% the current code too.
 -module(load_old_code_purge).
 -export([main/0]).
 
@@ -33,10 +34,13 @@ reason(V) -> V.
 
 main() ->
     M = versioned,
+    io:format("static call before any load: ~p~n", [reason(catch versioned:version())]),
     {module, M} = code:load_binary(M, "v1.erl", bin(M, 1)),
+    io:format("static call: ~p~n", [versioned:version()]),
     {Waiter, Ref} = waiter(M),
     {module, M} = code:load_binary(M, "v2.erl", bin(M, 2)),
-    io:format("current: ~p, old code: ~p~n", [M:version(), erlang:check_old_code(M)]),
+    io:format("current: ~p ~p, old code: ~p~n",
+              [M:version(), versioned:version(), erlang:check_old_code(M)]),
     io:format("load_module over old code: ~p~n", [erlang:load_module(M, bin(M, 3))]),
     io:format("soft_purge while running: ~p ~p~n", [code:soft_purge(M), is_process_alive(Waiter)]),
     io:format("purge: ~p~n", [code:purge(M)]),
