@@ -545,7 +545,9 @@ impl Vm {
                 Term::Tuple(items) if depth < 8 => {
                     items.iter().any(|e| holds_fun(e, module, depth + 1))
                 }
-                Term::Cons(_) if depth < 8 => t.list_iter().any(|e| holds_fun(&e, module, depth + 1)),
+                Term::Cons(_) if depth < 8 => {
+                    t.list_iter().any(|e| holds_fun(e, module, depth + 1))
+                }
                 _ => false,
             }
         }

@@ -34,7 +34,6 @@ reason(V) -> V.
 
 main() ->
     M = versioned,
-    io:format("static call before any load: ~p~n", [reason(catch versioned:version())]),
     {module, M} = code:load_binary(M, "v1.erl", bin(M, 1)),
     io:format("static call: ~p~n", [versioned:version()]),
     {Waiter, Ref} = waiter(M),

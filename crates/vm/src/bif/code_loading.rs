@@ -54,17 +54,21 @@ pub fn register(t: &mut Table) {
         }),
         None => Flow::error(Term::atom("function_clause")),
     });
-    t.ctx("erlang", "delete_module", 1, |ctx, a| match a[0].as_atom() {
-        Some(m) => delete(ctx, m, "erlang:delete_module", |r| match r {
-            Deleted::Yes => Flow::Value(Term::bool(true)),
-            Deleted::NotLoaded => Flow::Value(Term::undefined()),
-            Deleted::OldCode => Flow::badarg(),
-        }),
-        None => Flow::badarg(),
+    t.ctx("erlang", "delete_module", 1, |ctx, a| {
+        match a[0].as_atom() {
+            Some(m) => delete(ctx, m, "erlang:delete_module", |r| match r {
+                Deleted::Yes => Flow::Value(Term::bool(true)),
+                Deleted::NotLoaded => Flow::Value(Term::undefined()),
+                Deleted::OldCode => Flow::badarg(),
+            }),
+            None => Flow::badarg(),
+        }
     });
-    t.ctx("erlang", "check_old_code", 1, |ctx, a| match a[0].as_atom() {
-        Some(m) => Flow::Value(Term::bool(ctx.vm.code.old_code(m).is_some())),
-        None => Flow::badarg(),
+    t.ctx("erlang", "check_old_code", 1, |ctx, a| {
+        match a[0].as_atom() {
+            Some(m) => Flow::Value(Term::bool(ctx.vm.code.old_code(m).is_some())),
+            None => Flow::badarg(),
+        }
     });
     // The file name `code:load_binary/3` was given for `M`'s current code,
     // or `undefined` (what the prelude's `code:is_loaded/1` and `which/1`
@@ -232,12 +236,20 @@ fn load(ctx: &mut Ctx<'_>, module: Atom, file: String, bin: &Term, call: &str) -
     if crate::library::is_preloaded(module.name())
         || crate::library::modelled_api(module.name()).is_some()
     {
-        emit(ctx, module, format!("{call} -> {{error, sticky_directory}}"));
+        emit(
+            ctx,
+            module,
+            format!("{call} -> {{error, sticky_directory}}"),
+        );
         return Flow::Value(error(Term::atom("sticky_directory")));
     }
     match read_binary(bin) {
         Binary::Module(name, program) if name == module => {
-            emit(ctx, module, format!("{call} -> {{module, {}}}", module.name()));
+            emit(
+                ctx,
+                module,
+                format!("{call} -> {{module, {}}}", module.name()),
+            );
             let table = ctx.vm.code.with_loaded(module, &program, file);
             set_code(ctx, table);
             Flow::Value(Term::tuple(vec![Term::atom("module"), Term::Atom(module)]))
@@ -274,7 +286,11 @@ fn purge(ctx: &mut Ctx<'_>, a: &[Term], soft: bool) -> Flow {
     };
     let running = ctx.vm.processes_in_code(old);
     if soft && !running.is_empty() {
-        emit(ctx, module, format!("code:soft_purge({}) -> false", module.name()));
+        emit(
+            ctx,
+            module,
+            format!("code:soft_purge({}) -> false", module.name()),
+        );
         return Flow::Value(Term::bool(false));
     }
     let killed = !running.is_empty();

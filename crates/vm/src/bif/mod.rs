@@ -17,8 +17,8 @@ use crate::vm::Vm;
 
 mod binary;
 mod checksum;
-mod code_loading;
 pub(crate) mod clock;
+mod code_loading;
 pub(crate) mod counters;
 mod crypto;
 mod erlang;

@@ -149,7 +149,8 @@ impl Printer {
             "import" => match value.as_tuple() {
                 Some([m, fs]) if m.as_atom().is_some() => {
                     let fas = function_list(fs, f)?;
-                    self.out.push_str(&format!("-import({}, [{fas}]).\n", brief(m)));
+                    self.out
+                        .push_str(&format!("-import({}, [{fas}]).\n", brief(m)));
                     Ok(None)
                 }
                 _ => Err(unknown("an import attribute", f)),
@@ -233,7 +234,8 @@ impl Printer {
         }
         let guards = list(guards, c)?;
         if !guards.is_empty() {
-            self.out.push_str(if kind == ClauseKind::If { "" } else { " when " });
+            self.out
+                .push_str(if kind == ClauseKind::If { "" } else { " when " });
             for (i, g) in guards.iter().enumerate() {
                 if i > 0 {
                     self.out.push_str("; ");
@@ -670,7 +672,7 @@ fn plain_term(t: &Term) -> bool {
     match t {
         Term::Pid(_) | Term::Ref(_) | Term::Fun(_) => false,
         Term::Tuple(items) => items.iter().all(plain_term),
-        Term::Cons(_) => t.list_iter().all(|x| plain_term(&x)) && t.is_list(),
+        Term::Cons(_) => t.list_iter().all(plain_term) && t.is_list(),
         Term::Map(_) => false,
         _ => true,
     }
@@ -739,6 +741,9 @@ mod tests {
         ]);
         let e = forms_to_source(&forms).unwrap_err();
         assert_eq!(e.line, Some(1));
-        assert!(e.what.starts_with("a form racewit cannot compile: {maybe_expr,1"));
+        assert!(
+            e.what
+                .starts_with("a form racewit cannot compile: {maybe_expr,1")
+        );
     }
 }
