@@ -11,7 +11,10 @@
 //! text behind a header ([`MAGIC`]), which `code:load_binary/3` takes and
 //! nothing else does (a BEAM object file parks the caller, named).
 //! Compiler warnings are not made (`{ok, M, Bin, []}` with `return`),
-//! and `report_errors` prints nothing.
+//! and `report_errors` prints nothing. Forms that are no abstract format
+//! give OTP's `error` (`{error, Errors, []}` with `return_errors`, each
+//! error naming the form); valid forms racewit does not write out
+//! (`maybe`, map comprehensions) park the caller, unsupported, naming them.
 //!
 //! Each load, purge and delete is a visible step that writes the module's
 //! code (`SharedItem::Code`).
@@ -117,6 +120,11 @@ fn forms(_: &mut Ctx<'_>, forms: &Term, opts: &Term) -> Flow {
             }
             Flow::Value(Term::tuple(out))
         }
+        // Valid forms racewit cannot write out: the BEAM would compile them.
+        Err(e) if e.unsupported => Flow::ParkWith(
+            crate::library::ParkReason::Unsupported,
+            format!("compile:forms/2 of {}", e.what),
+        ),
         Err(e) => {
             if !return_errors {
                 return Flow::Value(Term::atom("error"));
@@ -148,6 +156,7 @@ fn first_error(program: &Program) -> Option<FormError> {
     Some(FormError {
         line: None,
         what: d.message.clone(),
+        unsupported: false,
     })
 }
 

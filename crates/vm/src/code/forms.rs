@@ -28,6 +28,10 @@ pub struct FormsSource {
 pub struct FormError {
     pub line: Option<i64>,
     pub what: String,
+    /// The node is valid abstract format of a construct racewit does not
+    /// write out (`maybe`, map comprehensions): the BEAM may well compile
+    /// it, so the caller must not answer that the forms are bad.
+    pub unsupported: bool,
 }
 
 type R<T> = Result<T, FormError>;
@@ -54,7 +58,11 @@ pub fn forms_to_source(forms: &Term) -> R<FormsSource> {
 }
 
 fn err(line: Option<i64>, what: String) -> FormError {
-    FormError { line, what }
+    FormError {
+        line,
+        what,
+        unsupported: false,
+    }
 }
 
 /// The line an annotation names: `Line`, `{Line, Column}`, or a list
@@ -83,11 +91,16 @@ fn line_of(t: &Term) -> Option<i64> {
 }
 
 fn unknown(kind: &str, t: &Term) -> FormError {
-    err(
-        line_of(t),
-        format!("{kind} racewit cannot compile: {}", brief(t)),
-    )
+    FormError {
+        line: line_of(t),
+        what: format!("{kind} racewit cannot compile: {}", brief(t)),
+        unsupported: node(t).is_some_and(|(tag, _)| UNWRITTEN.contains(&tag)),
+    }
 }
+
+/// Tags of `erl_parse`'s abstract format (OTP 25 and 26) that the printer
+/// does not write out.
+const UNWRITTEN: &[&str] = &["maybe", "maybe_match", "else", "mc", "m_generate"];
 
 #[derive(Default)]
 struct Printer {
@@ -673,7 +686,7 @@ fn plain_term(t: &Term) -> bool {
         Term::Pid(_) | Term::Ref(_) | Term::Fun(_) => false,
         Term::Tuple(items) => items.iter().all(plain_term),
         Term::Cons(_) => t.list_iter().all(plain_term) && t.is_list(),
-        Term::Map(_) => false,
+        Term::Map(m) => m.iter().all(|(k, v)| plain_term(&k.0) && plain_term(v)),
         _ => true,
     }
 }
