@@ -493,6 +493,7 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
         SharedItem::OsEnv(name) => format!("os environment {name}"),
         SharedItem::Atomic { array, index } => format!("atomics #{array}[{index}]"),
         SharedItem::File(path) => format!("file {path}"),
+        SharedItem::Code(module) => format!("code of {module}"),
     }
 }
 

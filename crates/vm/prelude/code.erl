@@ -3,8 +3,10 @@
 %% as loaded from the start, as in an embedded node; paths come from the
 %% installation the loader found (`racewit_apps`). An OTP module's object
 %% file is `LIBDIR/APP-VSN/ebin/M.beam`; an analysed module's is its
-%% source path with `.beam` (racewit compiles nothing to disk). Changing
-%% the code path or loading object code touches the host: never run.
+%% source path with `.beam` (racewit compiles nothing to disk); a module
+%% loaded at run time (`code:load_binary/3`, a BIF) has the file name it
+%% was loaded with. Changing the code path or loading object files from
+%% disk touches the host: never run.
 -module(code).
 -export([root_dir/0, lib_dir/0, lib_dir/1, lib_dir/2, priv_dir/1,
          is_loaded/1, ensure_loaded/1, ensure_modules_loaded/1, load_file/1,
@@ -37,9 +39,13 @@ priv_dir(App) ->
     end.
 
 is_loaded(M) when is_atom(M) ->
-    case which(M) of
-        non_existing -> false;
-        Path -> {file, Path}
+    case racewit_code:loaded_file(M) of
+        File when is_list(File) -> {file, File};
+        _ ->
+            case which(M) of
+                non_existing -> false;
+                Path -> {file, Path}
+            end
     end;
 is_loaded(M) -> erlang:error(function_clause, [M]).
 
@@ -64,6 +70,12 @@ load_file(M) when is_atom(M) ->
 load_file(M) -> erlang:error(function_clause, [M]).
 
 which(M) when is_atom(M) ->
+    case racewit_code:loaded_file(M) of
+        File when is_list(File) -> File;
+        _ -> which_origin(M)
+    end.
+
+which_origin(M) ->
     case racewit_code:origin(M) of
         false -> non_existing;
         Origin ->

@@ -36,6 +36,9 @@ pub enum SharedItem {
     /// A path of the run-local files (absolute); a step that makes or
     /// removes a name also writes its directory.
     File(String),
+    /// A module's code (its name): loading, purging and deleting it at run
+    /// time write it.
+    Code(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -123,6 +123,10 @@ pub const OTP_LIBRARY_MODULES: &[(&str, &str)] = &[
     ("stdlib", "re"),
     ("stdlib", "qlc"),
     ("stdlib", "gen"),
+    // What programs that build a module at run time call (goldrush's
+    // glc_code, mochiglobal): the trees, then `compile:forms/1,2`.
+    ("syntax_tools", "erl_syntax"),
+    ("syntax_tools", "erl_syntax_lib"),
     ("kernel", "inet_parse"),
     ("kernel", "inet"),
     ("kernel", "erpc"),
@@ -209,7 +213,6 @@ const HOST_FUNCTIONS: &[(&str, &str)] = &[
     ("erlang", "port_control"),
     ("erlang", "port_call"),
     ("code", "load_abs"),
-    ("code", "load_binary"),
     ("code", "add_path"),
     ("code", "add_patha"),
     ("code", "add_pathz"),
@@ -218,9 +221,6 @@ const HOST_FUNCTIONS: &[(&str, &str)] = &[
     ("code", "add_pathsz"),
     ("code", "del_path"),
     ("code", "set_path"),
-    ("code", "purge"),
-    ("code", "soft_purge"),
-    ("code", "delete"),
     ("inet", "gethostname"),
     ("inet", "getaddr"),
     ("inet", "getaddrs"),

@@ -528,6 +528,41 @@ impl Vm {
         self.halted.as_ref()
     }
 
+    /// The live processes other than the running one that run code of
+    /// module `module` (its index: a version of it) or hold a fun of it,
+    /// in pid order: what purging that version kills.
+    pub(crate) fn processes_in_code(&self, module: u32) -> Vec<Pid> {
+        fn holds_fun(t: &Term, module: u32, depth: u32) -> bool {
+            match t {
+                Term::Fun(f) => match &**f {
+                    crate::term::Fun::Closure { mod_index, env, .. } => {
+                        *mod_index == module
+                            || (depth < 8 && env.iter().any(|e| holds_fun(e, module, depth + 1)))
+                    }
+                    crate::term::Fun::Local { mod_index, .. } => *mod_index == module,
+                    crate::term::Fun::Export { .. } => false,
+                },
+                Term::Tuple(items) if depth < 8 => {
+                    items.iter().any(|e| holds_fun(e, module, depth + 1))
+                }
+                Term::Cons(_) if depth < 8 => {
+                    t.list_iter().any(|e| holds_fun(e, module, depth + 1))
+                }
+                _ => false,
+            }
+        }
+        self.live_procs()
+            .filter(|p| Some(p.pid) != self.current && p.is_alive())
+            .filter(|p| {
+                p.frames.iter().any(|f| f.module == module)
+                    || p.regs[..p.top.min(p.regs.len())]
+                        .iter()
+                        .any(|t| holds_fun(t, module, 0))
+            })
+            .map(|p| p.pid)
+            .collect()
+    }
+
     /// The processes not exited (and a few exited ones), in pid order.
     fn live_procs(&self) -> impl Iterator<Item = &Process> {
         self.live.iter().map(|p| &*self.procs[p.0 as usize])

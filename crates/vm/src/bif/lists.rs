@@ -167,7 +167,12 @@ pub fn register(t: &mut Table) {
         flatten(&a[0], &mut out)?;
         Ok(Term::Int(out.len() as i64))
     });
-    t.pure("lists", "seq", 2, |a| seq(&a[0], &a[1], &Term::Int(1)));
+    t.pure("lists", "seq", 2, |a| {
+        seq(&a[0], &a[1], &Term::Int(1)).map_err(|e| match e {
+            Term::Atom(Atom::BADARG) => fc(),
+            e => e,
+        })
+    });
     t.pure("lists", "seq", 3, |a| seq(&a[0], &a[1], &a[2]));
     t.pure("lists", "nth", 2, |a| {
         let n = int_arg(&a[0]).map_err(|_| fc())?;
@@ -389,14 +394,14 @@ fn flatten(t: &Term, out: &mut Vec<Term>) -> Result<(), Term> {
 
 fn seq(from: &Term, to: &Term, step: &Term) -> R {
     let (Term::Int(f), Term::Int(t), Term::Int(s)) = (from, to, step) else {
-        return Err(fc());
+        return seq_big(from, to, step);
     };
     let (f, t, s) = (*f, *t, *s);
     if s == 0 && f != t {
         return Err(badarg());
     }
     if (s > 0 && t < f - s) || (s < 0 && t > f - s) {
-        return Err(fc());
+        return Err(badarg());
     }
     if s == 0 {
         return Ok(Term::cons(Term::Int(f), Term::Nil));
@@ -414,6 +419,39 @@ fn seq(from: &Term, to: &Term, step: &Term) -> R {
     for k in (0..count.max(0)).rev() {
         let x = f128 + k * s128;
         acc = Term::cons(Term::Int(x as i64), acc);
+    }
+    Ok(acc)
+}
+
+/// `lists:seq/3` where an argument is a bignum (riak_core's ring walks
+/// the SHA-1 space in steps of 2^160 / 64): the same rules, with bignum
+/// arithmetic.
+fn seq_big(from: &Term, to: &Term, step: &Term) -> R {
+    use num_bigint::BigInt;
+    let (Some(f), Some(t), Some(s)) = (from.as_big(), to.as_big(), step.as_big()) else {
+        return Err(badarg());
+    };
+    let zero = BigInt::from(0);
+    if s == zero && f != t {
+        return Err(badarg());
+    }
+    if (s > zero && t < &f - &s) || (s < zero && t > &f - &s) {
+        return Err(badarg());
+    }
+    if s == zero {
+        return Ok(Term::cons(Term::from_big(f), Term::Nil));
+    }
+    // Floor division of non-negative by positive: (t - f) / s, or (f - t) / -s.
+    let steps = if s > zero {
+        (&t - &f) / &s
+    } else {
+        (&f - &t) / (-&s)
+    };
+    let count: u64 = (steps + 1u32).try_into().map_err(|_| badarg())?;
+    limits::room_for(count, limits::CONS_WORDS)?;
+    let mut acc = Term::Nil;
+    for k in (0..count).rev() {
+        acc = Term::cons(Term::from_big(&f + &s * BigInt::from(k)), acc);
     }
     Ok(acc)
 }

@@ -18,6 +18,7 @@ use crate::vm::Vm;
 mod binary;
 mod checksum;
 pub(crate) mod clock;
+mod code_loading;
 pub(crate) mod counters;
 mod crypto;
 mod erlang;
@@ -220,6 +221,7 @@ fn table() -> &'static Table {
         timers::register(&mut t);
         spawn_request::register(&mut t);
         re::register(&mut t);
+        code_loading::register(&mut t);
         t
     })
 }

@@ -27,6 +27,7 @@
 
 mod bifs;
 mod compile;
+pub mod forms;
 mod instr;
 pub mod layout;
 pub mod liveness;

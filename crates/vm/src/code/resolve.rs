@@ -29,6 +29,44 @@ pub struct CodeTable {
     /// The table this one was laid over ([`compile_over`]): its modules
     /// are this table's first ones, shared, and compile in its context.
     under: Option<std::sync::Arc<CodeTable>>,
+    /// What was loaded, purged and deleted at run time (`code:load_binary/3`
+    /// and friends), when anything was: see [`RunTimeCode`].
+    pub run_time: Option<std::sync::Arc<RunTimeCode>>,
+    /// The modules whose code calls each module by name (`m:f(...)` with
+    /// both atoms), built the first time a module is loaded at run time.
+    static_callers: std::sync::Arc<std::sync::OnceLock<FxHashMap<Atom, Vec<u32>>>>,
+}
+
+/// A VM's code changes since its image: the BEAM's current and old code.
+///
+/// Loading a module appends it to the table (the index stays valid for the
+/// processes that still run its old version) and points the name at it;
+/// the previous current version becomes the old one. A module whose code
+/// calls the loaded one by name (`m:f()`) is compiled again against the
+/// new table, as its own copy, so a remote call always reaches the current
+/// code, as on the BEAM; every other module of the image keeps compiling
+/// in the image's context and is shared with every VM made from it. Held
+/// per VM (behind the VM's `Arc<CodeTable>`), so a fork or a rolled-back
+/// run has the code it had.
+#[derive(Clone)]
+pub struct RunTimeCode {
+    /// The image's table, whose modules compile in its context.
+    home: std::sync::Arc<CodeTable>,
+    /// Modules compiled in this table's context (when loaded, eagerly).
+    own: FxHashSet<u32>,
+    /// Every module loaded, purged or deleted at run time, by name.
+    pub versions: std::collections::BTreeMap<Atom, Versions>,
+}
+
+/// A module's versions after a change at run time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Versions {
+    /// Its old code, until purged.
+    pub old: Option<u32>,
+    /// The file name `code:load_binary/3` was given for its current code
+    /// (what `code:is_loaded/1` answers); `None` when it has none, or when
+    /// its current code is the image's.
+    pub file: Option<String>,
 }
 
 impl CodeTable {
@@ -53,10 +91,17 @@ impl CodeTable {
 
     #[cold]
     fn compile_module(&self, module: u32) -> &[FnCode] {
-        // A module shared with the table underneath compiles there, in the
-        // context it was loaded in: its calls must not resolve to a module
-        // laid over it here, which the tables beside this one lack.
-        if let Some(under) = &self.under
+        // A module of the image compiles in the image's context, whose
+        // VMs all share it; those loaded at run time were compiled here.
+        // Without run-time changes, a module shared with the table
+        // underneath compiles there, in the context it was loaded in: its
+        // calls must not resolve to a module laid over it here, which the
+        // tables beside this one lack.
+        if let Some(rt) = &self.run_time {
+            if !rt.own.contains(&module) {
+                return rt.home.functions(module);
+            }
+        } else if let Some(under) = &self.under
             && (module as usize) < under.modules.len()
         {
             return under.functions(module);
@@ -129,6 +174,22 @@ impl CodeTable {
                     arity,
                 },
             },
+            None if self.changed_at_run_time(module).is_some() => {
+                // Deleted at run time: `undef`, unless the image has it and
+                // no old code is left (a call would load it again from the
+                // path).
+                let rt = self.run_time.as_ref().expect("changed at run time");
+                match rt.home.by_name.get(&module) {
+                    Some(_) if rt.versions[&module].old.is_none() => {
+                        rt.home.resolve(module, name, arity)
+                    }
+                    _ => Target::Undef {
+                        module,
+                        name,
+                        arity,
+                    },
+                }
+            }
             None => {
                 // A BIF module the program names (`crypto` with no OTP
                 // installed) is one of the node's; racewit's own are not.
@@ -173,6 +234,125 @@ impl CodeTable {
                 }
             }
         }
+    }
+}
+
+impl CodeTable {
+    /// `module`'s versions, when it was loaded, purged or deleted at run time.
+    pub fn changed_at_run_time(&self, module: Atom) -> Option<&Versions> {
+        self.run_time.as_ref()?.versions.get(&module)
+    }
+
+    /// `module`'s old code (its index), if it has some.
+    pub fn old_code(&self, module: Atom) -> Option<u32> {
+        self.changed_at_run_time(module)?.old
+    }
+
+    /// This table with `program`'s module (`name`) loaded as its current
+    /// code (the caller has purged any old code). The previous current
+    /// code, if any, becomes the old code.
+    pub fn with_loaded(
+        self: &std::sync::Arc<Self>,
+        name: Atom,
+        program: &std::sync::Arc<Program>,
+        file: String,
+    ) -> CodeTable {
+        let (ir_name, m) = program
+            .modules
+            .iter()
+            .find(|(n, _)| Atom::new(n) == name)
+            .expect("the program holds the module");
+        let mut t = (**self).clone();
+        let mut rt = self.start_run_time();
+        let previous = t.by_name.get(&name).copied();
+        let index = t.modules.len() as u32;
+        t.modules.push(std::sync::Arc::new(module_code(
+            program,
+            ir_name,
+            m,
+            Origin::User,
+        )));
+        t.by_name.insert(name, index);
+        rt.own.insert(index);
+        rt.versions.insert(
+            name,
+            Versions {
+                old: previous,
+                file: Some(file),
+            },
+        );
+        let mut fresh = vec![index];
+        for i in self.callers_of(name, &rt) {
+            t.modules[i as usize] = std::sync::Arc::new(t.modules[i as usize].fresh_copy());
+            rt.own.insert(i);
+            fresh.push(i);
+        }
+        t.run_time = Some(std::sync::Arc::new(rt));
+        for i in fresh {
+            t.functions(i);
+        }
+        t
+    }
+
+    /// This table with `name`'s current code made old (`code:delete/1`).
+    pub fn with_deleted(self: &std::sync::Arc<Self>, name: Atom) -> CodeTable {
+        let mut t = (**self).clone();
+        let mut rt = self.start_run_time();
+        let current = t.by_name.remove(&name);
+        rt.versions.insert(
+            name,
+            Versions {
+                old: current,
+                file: None,
+            },
+        );
+        t.run_time = Some(std::sync::Arc::new(rt));
+        t
+    }
+
+    /// This table with `name`'s old code gone (`code:purge/1`).
+    pub fn with_purged(self: &std::sync::Arc<Self>, name: Atom) -> CodeTable {
+        let mut t = (**self).clone();
+        let mut rt = self.start_run_time();
+        rt.versions.entry(name).or_default().old = None;
+        t.run_time = Some(std::sync::Arc::new(rt));
+        t
+    }
+
+    fn start_run_time(self: &std::sync::Arc<Self>) -> RunTimeCode {
+        match &self.run_time {
+            Some(rt) => (**rt).clone(),
+            None => RunTimeCode {
+                home: self.clone(),
+                own: FxHashSet::default(),
+                versions: Default::default(),
+            },
+        }
+    }
+
+    /// The modules (their indexes) whose code calls `name` by name: the
+    /// image's, from its index, and those loaded at run time.
+    fn callers_of(&self, name: Atom, rt: &RunTimeCode) -> Vec<u32> {
+        let index = rt.home.static_callers.get_or_init(|| {
+            let mut by: FxHashMap<Atom, Vec<u32>> = FxHashMap::default();
+            for (i, m) in rt.home.modules.iter().enumerate() {
+                for callee in m.static_callees() {
+                    let v = by.entry(callee).or_default();
+                    if v.last() != Some(&(i as u32)) {
+                        v.push(i as u32);
+                    }
+                }
+            }
+            by
+        });
+        let mut out: Vec<u32> = index.get(&name).cloned().unwrap_or_default();
+        let home_len = rt.home.modules.len();
+        for (i, m) in self.modules.iter().enumerate().skip(home_len) {
+            if m.static_callees().any(|c| c == name) {
+                out.push(i as u32);
+            }
+        }
+        out
     }
 }
 
@@ -230,6 +410,34 @@ impl ModuleCode {
         }
     }
 
+    /// A copy not yet compiled, to compile against another table.
+    fn fresh_copy(&self) -> ModuleCode {
+        ModuleCode {
+            name: self.name,
+            functions: std::sync::OnceLock::new(),
+            source: self.source.clone(),
+            functions_len: self.functions_len,
+            fn_index: self.fn_index.clone(),
+            exports: self.exports.clone(),
+            native_stubs: self.native_stubs.clone(),
+            sites: self.sites.clone(),
+            prelude: self.prelude,
+            origin: self.origin,
+            ir_name: self.ir_name.clone(),
+        }
+    }
+
+    /// The modules this module's code calls by name (`m:f(...)`).
+    fn static_callees(&self) -> impl Iterator<Item = Atom> + '_ {
+        self.source
+            .modules
+            .get(&self.ir_name)
+            .into_iter()
+            .flat_map(|m| m.call_sites.iter())
+            .filter_map(|s| s.target.as_ref())
+            .map(|t| Atom::new(&t.module))
+    }
+
     /// Whether the module has been entered (and so compiled).
     pub fn is_compiled(&self) -> bool {
         self.functions.get().is_some()
@@ -260,6 +468,8 @@ pub fn compile_programs(
         libraries: crate::library::Libraries::none(),
         named: Default::default(),
         under: None,
+        run_time: None,
+        static_callers: Default::default(),
     };
     compile_onto(&empty, programs)
 }
@@ -314,53 +524,66 @@ pub fn compile_onto(
             if *origin != Origin::Prelude && crate::library::modelled_api(name).is_some() {
                 continue;
             }
-            let mut fn_index = FxHashMap::default();
-            let mut native_stubs = FxHashMap::default();
-            let native = if m.has_on_load() {
-                ParkReason::Host
-            } else {
-                ParkReason::Unsupported
-            };
-            for (i, f) in m.functions.iter().enumerate() {
-                let key = (Atom::new(&f.name), f.arity);
-                fn_index.insert(key, i as u32);
-                if *origin != Origin::Prelude && m.is_native_stub(f) {
-                    native_stubs.insert(key, native);
-                }
-            }
-            let exports = m
-                .exports
-                .iter()
-                .map(|e| (Atom::new(&e.name), e.arity))
-                .collect();
-            let sites = m
-                .call_sites
-                .iter()
-                .map(|s| SiteInfo {
-                    span: s.span,
-                    target: s.target.as_ref().map(|t| t.to_string()),
-                })
-                .collect();
             table.by_name.insert(atom, table.modules.len() as u32);
-            table.modules.push(std::sync::Arc::new(ModuleCode {
-                name: atom,
-                functions: std::sync::OnceLock::new(),
-                source: (*program).clone(),
-                functions_len: m.functions.len() as u32,
-                fn_index,
-                exports,
-                native_stubs,
-                sites,
-                prelude: *origin != Origin::User,
-                origin: *origin,
-                ir_name: name.clone(),
-            }));
+            table
+                .modules
+                .push(std::sync::Arc::new(module_code(program, name, m, *origin)));
         }
     }
     if let Some(named) = named {
         table.named = std::sync::Arc::new(named);
     }
+    table.static_callers = Default::default();
     table
+}
+
+/// The index entry of module `name` (`m`) of `program`, not yet compiled.
+fn module_code(
+    program: &std::sync::Arc<Program>,
+    name: &ir::Name,
+    m: &ir::Module,
+    origin: Origin,
+) -> ModuleCode {
+    let mut fn_index = FxHashMap::default();
+    let mut native_stubs = FxHashMap::default();
+    let native = if m.has_on_load() {
+        ParkReason::Host
+    } else {
+        ParkReason::Unsupported
+    };
+    for (i, f) in m.functions.iter().enumerate() {
+        let key = (Atom::new(&f.name), f.arity);
+        fn_index.insert(key, i as u32);
+        if origin != Origin::Prelude && m.is_native_stub(f) {
+            native_stubs.insert(key, native);
+        }
+    }
+    let exports = m
+        .exports
+        .iter()
+        .map(|e| (Atom::new(&e.name), e.arity))
+        .collect();
+    let sites = m
+        .call_sites
+        .iter()
+        .map(|s| SiteInfo {
+            span: s.span,
+            target: s.target.as_ref().map(|t| t.to_string()),
+        })
+        .collect();
+    ModuleCode {
+        name: Atom::new(name),
+        functions: std::sync::OnceLock::new(),
+        source: program.clone(),
+        functions_len: m.functions.len() as u32,
+        fn_index,
+        exports,
+        native_stubs,
+        sites,
+        prelude: origin != Origin::User,
+        origin,
+        ir_name: name.clone(),
+    }
 }
 
 /// The directory racewit's generated modules (harnesses, their support
