@@ -31,15 +31,19 @@ const MAX_WAYS: usize = 4;
 /// The most makers [`makers`] returns for one way.
 const MAX_MAKERS: usize = 2;
 
+/// For each parameter of a function, the pattern a clause on the way to the
+/// internal function matches it with (the function whose body holds the
+/// pattern, and the pattern), where one does.
+pub(crate) type WayPatterns = Vec<Option<(Mfa, PatId)>>;
+
 /// An exported function through which the program reaches an internal one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Way {
     /// The exported function.
     pub api: Mfa,
     /// For each of its parameters, the pattern a clause on the way matches
-    /// it with (the function whose body holds the pattern, and the
-    /// pattern), where one does.
-    pub patterns: Vec<Option<(Mfa, PatId)>>,
+    /// it with, where one does.
+    pub patterns: WayPatterns,
 }
 
 /// The nearest exported functions of other modules from which the
@@ -56,7 +60,7 @@ pub(crate) fn ways(
 ) -> Vec<Way> {
     let mut out: Vec<Way> = Vec::new();
     let mut seen: Vec<Mfa> = vec![internal.clone()];
-    let mut level: Vec<(Mfa, Vec<Option<(Mfa, PatId)>>)> =
+    let mut level: Vec<(Mfa, WayPatterns)> =
         vec![(internal.clone(), vec![None; internal.2 as usize])];
     for _ in 0..MAX_DEPTH {
         let mut next = Vec::new();
@@ -73,7 +77,7 @@ pub(crate) fn ways(
                 let Expr::Call { args, .. } = body.expr(e) else {
                     continue;
                 };
-                let mut up: Vec<Option<(Mfa, PatId)>> = vec![None; caller.2 as usize];
+                let mut up: WayPatterns = vec![None; caller.2 as usize];
                 for (j, &arg) in args.iter().enumerate() {
                     let Some((k, pattern)) = head_binding(func, body, arg) else {
                         continue;
