@@ -630,8 +630,7 @@ fn api_ways(
 ) -> (Vec<Entry>, Vec<Drive>) {
     let mut entries: Vec<Entry> = Vec::new();
     let mut drives: Vec<Drive> = Vec::new();
-    let skip =
-        |m: &crate::callers::Mfa| is_test_name(&m.1) || is_callback(program, &m.0, &m.1, m.2);
+    let skip = |m: &crate::callers::Mfa| not_an_api(program, m);
     for internal in usable.iter().take(MAX_OTHER_ENTRIES) {
         let key = (
             internal.mfa.module.to_string(),
@@ -693,6 +692,18 @@ fn api_ways(
         }
     }
     (entries, drives)
+}
+
+/// Whether a function the program reaches an internal one from is no API
+/// its users call: a test (`*_test`, any function of test code such as a
+/// CT suite's case: its caller is a test runner) or a behaviour callback
+/// (its caller is the behaviour, in the server's own process).
+fn not_an_api(program: &Program, (m, f, a): &crate::callers::Mfa) -> bool {
+    is_test_name(f)
+        || is_callback(program, m, f, *a)
+        || program.module(m).is_none_or(|module| {
+            racewit_static::units::is_test_code(program.sources.path(module.file), m)
+        })
 }
 
 /// The rivals of an API a race is driven through (see [`api_ways`]): the
@@ -1182,6 +1193,18 @@ fn api_harness(
                 )
             })
             .collect();
+    }
+    // Workers that each make their own item never share it: only a rival
+    // can write the owner's item between its read and its write. The owner
+    // and its first rival are the harness searched (and tried) first, so
+    // that two owners' writes of one table, which an event may name as the
+    // whole table (an insert of several objects), are never taken for a
+    // race on the item.
+    if drive.in_worker && drive.prepare.is_some() && !harness.mixed.is_empty() {
+        let mut rest = std::mem::take(&mut harness.mixed);
+        let mut first = rest.remove(0);
+        first.mixed = rest;
+        harness = first;
     }
     harness
 }
@@ -2819,6 +2842,29 @@ mod tests {
             split_mfa("ct_master:init_master/1"),
             Some(("ct_master", "init_master", 1))
         );
+    }
+
+    #[test]
+    fn a_test_suite_is_no_way_into_the_program() {
+        let lib = "-module(lib).\n-export([do_set/3]).\n\
+                   do_set(K, V, P) -> ets:insert(t, {{K, P}, V}).\n";
+        let api = "-module(api).\n-export([set/2]).\nset(K, V) -> lib:do_set(K, V, self()).\n";
+        let suite = "-module(api_SUITE).\n-export([sets/1]).\n\
+                     sets(_Config) -> lib:do_set(k, 1, self()).\n";
+        let p = crate::test_support::program(&[("lib", lib), ("api", api), ("api_SUITE", suite)]);
+        let callers = Callers::new(&p);
+        let internal = ("lib".to_string(), "do_set".to_string(), 3);
+        let all: Vec<String> = crate::through_api::ways(&p, &callers, &internal, |_| false)
+            .into_iter()
+            .map(|w| w.api.0)
+            .collect();
+        assert_eq!(all, ["api", "api_SUITE"]);
+        let apis: Vec<String> =
+            crate::through_api::ways(&p, &callers, &internal, |m| not_an_api(&p, m))
+                .into_iter()
+                .map(|w| w.api.0)
+                .collect();
+        assert_eq!(apis, ["api"]);
     }
 
     fn mfa(m: &str, f: &str, a: u32) -> MFA {
