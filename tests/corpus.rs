@@ -32,6 +32,8 @@ const GROUPS: &[&[&str]] = &[
     &["ets/inventory.erl", "ets/inventory_store.erl"],
     &["gen_server/fleet_ok.erl", "gen_server/fleet_ok_worker.erl"],
     &["gen_server/fleet.erl", "gen_server/fleet_worker.erl"],
+    &["contexts/api_counter.erl", "contexts/api_counter_lib.erl"],
+    &["contexts/api_gauge_ok.erl", "contexts/api_gauge_ok_lib.erl"],
 ];
 
 fn cases() -> Vec<Vec<String>> {

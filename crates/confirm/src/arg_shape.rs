@@ -220,18 +220,21 @@ fn arg_need(
         func,
         depth,
     };
-    func.clauses.iter().find_map(|&c| {
-        let &pat = func.body.clause(c).pats.get(index)?;
-        let var = match func.body.pat(pat) {
-            Pat::Var(v) => *v,
-            Pat::Alias(x, y) => match (func.body.pat(*x), func.body.pat(*y)) {
-                (Pat::Var(v), _) | (_, Pat::Var(v)) => *v,
+    func.clauses
+        .iter()
+        .find_map(|&c| {
+            let &pat = func.body.clause(c).pats.get(index)?;
+            let var = match func.body.pat(pat) {
+                Pat::Var(v) => *v,
+                Pat::Alias(x, y) => match (func.body.pat(*x), func.body.pat(*y)) {
+                    (Pat::Var(v), _) | (_, Pat::Var(v)) => *v,
+                    _ => return None,
+                },
                 _ => return None,
-            },
-            _ => return None,
-        };
-        cx.var_need(c, var, seen)
-    })
+            };
+            cx.var_need(c, var, seen)
+        })
+        .or_else(|| cx.structure_need(index, seen))
 }
 
 /// Stands, in an [`ArgOf`], for the element at the given position of the
@@ -302,6 +305,47 @@ impl Cx<'_> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or(loc.file.clone());
         format!("{file}:{}", loc.line)
+    }
+
+    /// When no clause binds the argument at `index` to a variable whose
+    /// uses tell what it needs, and every clause takes it apart by its
+    /// structure (`stanza_name(#{mongoose_acc := true, stanza := #{name :=
+    /// Name}})`): a value the first clause's pattern accepts, with its
+    /// variables filled as [`pattern_value`] fills them. A clause that takes
+    /// anything there (`_`, a variable) or only a constant (`undefined`)
+    /// says nothing of the structure the function works on.
+    fn structure_need(&self, index: usize, seen: &mut Seen) -> Option<Need> {
+        let body = self.body();
+        let structured = |p: PatId| {
+            let mut p = p;
+            while let Pat::Alias(x, y) = body.pat(p) {
+                p = if matches!(body.pat(*x), Pat::Var(_)) {
+                    *y
+                } else {
+                    *x
+                };
+            }
+            matches!(body.pat(p), Pat::Map(_) | Pat::Tuple(_) | Pat::Cons(_, _))
+        };
+        let pats: Vec<(ClauseId, PatId)> = self
+            .func
+            .clauses
+            .iter()
+            .filter_map(|&c| body.clause(c).pats.get(index).map(|&p| (c, p)))
+            .collect();
+        if pats.is_empty() || !pats.iter().all(|&(_, p)| structured(p)) {
+            return None;
+        }
+        let (c, pat) = pats[0];
+        let text = self.pattern(pat, &body.clause(c).guard, seen)?;
+        Some(Need {
+            shape: Shape::Value(text),
+            why: format!(
+                "the pattern of the clause at {}",
+                self.at(body.clause(c).body)
+            ),
+            through: Vec::new(),
+        })
     }
 
     /// What `var` (bound by a pattern of `clause`) needs, from its uses in
@@ -1109,6 +1153,22 @@ mod tests {
                     .into()
             ))
         );
+    }
+
+    #[test]
+    fn a_value_taken_apart_by_the_callee_s_patterns_takes_the_first_clause_s_shape() {
+        // mongoose_acc:stanza_name/1: every clause takes the map apart.
+        let src = "-module(t).\n-export([f/1, h/1]).\nf(Acc) ->\n    case name(Acc) of <<\"iq\">> -> iq; _ -> other end.\n\
+                   name(#{acc := true, stanza := #{name := N}}) -> N;\nname(#{acc := true}) -> undefined.\n\
+                   h(X) ->\n    opt(X).\nopt(undefined) -> none;\nopt({some, V}) -> V.\n";
+        let (text, why) = check(src, "f", 1, 0).expect("a need");
+        assert_eq!(text, "#{acc => true, stanza => #{name => 1}}");
+        assert!(
+            why.contains("the pattern of the clause at t.erl:5"),
+            "{why}"
+        );
+        // A clause taking only a constant there says nothing of the structure.
+        assert_eq!(check(src, "h", 1, 0), None);
     }
 
     #[test]

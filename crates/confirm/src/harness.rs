@@ -282,6 +282,7 @@ pub fn build(
     // conventional setup call may be the very code that races (a `start/0`
     // that registers the name), and another entry may reach the read more
     // directly: each is a variant, and a trial run picks among them.
+    let (api_entries, api_drives) = api_ways(program, callers, apps, suspect, &usable);
     let mut drives: Vec<(&Entry, Drive)> = Vec::new();
     // The application the entry belongs to, booted first (its supervision
     // tree started, its tables made) as the program really runs.
@@ -294,6 +295,7 @@ pub fn build(
             },
         ));
     }
+    drives.extend(api_entries.iter().zip(api_drives));
     // The tables the race is on that no code of the program creates are
     // its user's to create (a library documents them): created first as a
     // user would, alone and before each setter that seeds the item.
@@ -623,6 +625,147 @@ pub fn build(
         })
         .collect();
     Ok(base)
+}
+
+/// The variants that drive an internal entry (exported for the program's
+/// own modules) through the exported API the program reaches it from (see
+/// [`crate::through_api`]): `gproc:set_value/2` for
+/// `gproc_lib:do_set_counter_value/3`, on an item the program's own maker
+/// made first with a constant the way to the race accepts (in each
+/// worker's own process when the API names its caller's process), with
+/// the application booted, and raced by the API module's other functions
+/// that may write the suspect's kind of state (given the owner's pid
+/// where they name a process). The entries, and a drive for each.
+fn api_ways(
+    program: &Program,
+    callers: &Callers,
+    apps: &[Application],
+    suspect: &Suspect,
+    usable: &[&Entry],
+) -> (Vec<Entry>, Vec<Drive>) {
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut drives: Vec<Drive> = Vec::new();
+    let skip = |m: &crate::callers::Mfa| not_an_api(program, m);
+    for internal in usable.iter().take(MAX_OTHER_ENTRIES) {
+        let key = (
+            internal.mfa.module.to_string(),
+            internal.mfa.name.to_string(),
+            internal.mfa.arity,
+        );
+        for way in crate::through_api::ways(program, callers, &key, skip) {
+            let (am, af, aa) = &way.api;
+            let known = |e: &Entry| {
+                e.mfa.module.as_str() == am && e.mfa.name.as_str() == af && e.mfa.arity == *aa
+            };
+            if usable.iter().any(|e| known(e)) || entries.iter().any(known) {
+                continue;
+            }
+            let mfa = MFA {
+                module: am.as_str().into(),
+                name: af.as_str().into(),
+                arity: *aa,
+            };
+            let own = calls_self(program, &mfa);
+            let boot = application_of(program, apps, am).cloned();
+            let through = format!(
+                "through {mfa}, which the program calls {} from",
+                internal.mfa
+            );
+            let Some(maker) = crate::through_api::makers(program, callers, &way)
+                .into_iter()
+                .next()
+            else {
+                entries.push(Entry {
+                    mfa,
+                    args: vec![ArgHint::Unknown; *aa as usize],
+                });
+                drives.push(Drive {
+                    what: through,
+                    boot,
+                    ..Drive::default()
+                });
+                continue;
+            };
+            let mut args = vec![ArgHint::Unknown; *aa as usize];
+            args[maker.at] = ArgHint::Terms {
+                values: vec![maker.value.clone()],
+            };
+            let rivals = api_rivals(program, callers, &way.api, &maker, suspect.category, own);
+            let mut what = format!("{through}, {}", maker.preparer.describe());
+            if own {
+                what.push_str(", in each worker's own process");
+            }
+            entries.push(Entry { mfa, args });
+            drives.push(Drive {
+                what,
+                prepare: Some(maker.preparer),
+                in_worker: own,
+                boot,
+                rivals,
+                ..Drive::default()
+            });
+        }
+    }
+    (entries, drives)
+}
+
+/// Whether a function the program reaches an internal one from is no API
+/// its users call: a test (`*_test`, any function of test code such as a
+/// CT suite's case: its caller is a test runner) or a behaviour callback
+/// (its caller is the behaviour, in the server's own process).
+fn not_an_api(program: &Program, (m, f, a): &crate::callers::Mfa) -> bool {
+    is_test_name(f)
+        || is_callback(program, m, f, *a)
+        || program.module(m).is_none_or(|module| {
+            racewit_static::units::is_test_code(program.sources.path(module.file), m)
+        })
+}
+
+/// The rivals of an API a race is driven through (see [`api_ways`]): the
+/// other exported functions of its module, not the maker, that may write
+/// the suspect's `category` of state, passed the value the maker made at
+/// the same position; when the API works on its caller's own item
+/// (`own`), only those that name a process, which are given the owner's.
+fn api_rivals(
+    program: &Program,
+    callers: &Callers,
+    api: &crate::callers::Mfa,
+    maker: &crate::through_api::Maker,
+    category: racewit_static::Category,
+    own: bool,
+) -> Vec<Preparer> {
+    let Some(module) = program.module(&api.0) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for func in module.functions.iter().filter(|g| g.exported) {
+        let (f, a) = (func.name.as_str(), func.arity);
+        if (f, a) == (api.1.as_str(), api.2)
+            || (f == maker.preparer.function && a as usize == maker.preparer.args.len())
+            || a as usize <= maker.at
+            || is_test_name(f)
+            || is_callback(program, &api.0, f, a)
+            || !crate::prepare::may_write(program, (&api.0, f, a), category)
+        {
+            continue;
+        }
+        let mut args = vec![PrepArg::Open; a as usize];
+        args[maker.at] = PrepArg::Entry(maker.at);
+        let rival = Preparer {
+            module: api.0.clone(),
+            function: f.to_string(),
+            args,
+            why: crate::prepare::Why::SameItem,
+        };
+        if own && pid_params(program, callers, &rival).is_empty() {
+            continue;
+        }
+        out.push(rival);
+        if out.len() >= MAX_RIVALS {
+            break;
+        }
+    }
+    out
 }
 
 /// When every way in is a callback of one server that the program only
@@ -1065,6 +1208,18 @@ fn api_harness(
                 )
             })
             .collect();
+    }
+    // Workers that each make their own item never share it: only a rival
+    // can write the owner's item between its read and its write. The owner
+    // and its first rival are the harness searched (and tried) first, so
+    // that two owners' writes of one table, which an event may name as the
+    // whole table (an insert of several objects), are never taken for a
+    // race on the item.
+    if drive.in_worker && drive.prepare.is_some() && !harness.mixed.is_empty() {
+        let mut rest = std::mem::take(&mut harness.mixed);
+        let mut first = rest.remove(0);
+        first.mixed = rest;
+        harness = first;
     }
     harness
 }
@@ -2714,6 +2869,29 @@ mod tests {
             split_mfa("ct_master:init_master/1"),
             Some(("ct_master", "init_master", 1))
         );
+    }
+
+    #[test]
+    fn a_test_suite_is_no_way_into_the_program() {
+        let lib = "-module(lib).\n-export([do_set/3]).\n\
+                   do_set(K, V, P) -> ets:insert(t, {{K, P}, V}).\n";
+        let api = "-module(api).\n-export([set/2]).\nset(K, V) -> lib:do_set(K, V, self()).\n";
+        let suite = "-module(api_SUITE).\n-export([sets/1]).\n\
+                     sets(_Config) -> lib:do_set(k, 1, self()).\n";
+        let p = crate::test_support::program(&[("lib", lib), ("api", api), ("api_SUITE", suite)]);
+        let callers = Callers::new(&p);
+        let internal = ("lib".to_string(), "do_set".to_string(), 3);
+        let all: Vec<String> = crate::through_api::ways(&p, &callers, &internal, |_| false)
+            .into_iter()
+            .map(|w| w.api.0)
+            .collect();
+        assert_eq!(all, ["api", "api_SUITE"]);
+        let apis: Vec<String> =
+            crate::through_api::ways(&p, &callers, &internal, |m| not_an_api(&p, m))
+                .into_iter()
+                .map(|w| w.api.0)
+                .collect();
+        assert_eq!(apis, ["api"]);
     }
 
     fn mfa(m: &str, f: &str, a: u32) -> MFA {

@@ -38,6 +38,7 @@ pub mod system;
 mod table_setup;
 #[cfg(test)]
 mod test_support;
+mod through_api;
 pub mod verdict;
 pub mod vm_system;
 pub mod witness;

@@ -70,6 +70,12 @@ pub(crate) enum Why {
     /// `NewVal when NewVal < 4294967296 -> ok` is only reached from an item
     /// near that constant.
     Seeds { at: usize },
+    /// Another exported function of the module of an API the entry is
+    /// reached through, which the program calls with a constant that the
+    /// way from the API to the race accepts (`gproc:reg({c,l,c1}, 3)`
+    /// before `gproc:set_value/2`, whose way needs a `{c,l,_}` key): the
+    /// item made as the program makes it (see `crate::through_api`).
+    MakesItem,
 }
 
 /// Where a preparer's argument comes from.
@@ -109,6 +115,10 @@ impl Preparer {
                 self.mfa()
             ),
             Why::SameKey => format!("after {}, which writes the same key", self.mfa()),
+            Why::MakesItem => format!(
+                "after {}, which the program calls with a value the way to the race accepts",
+                self.mfa()
+            ),
             Why::SameItem => format!("{}, which reads and writes the same item", self.mfa()),
             Why::Initialises => format!(
                 "after {}, which sets the item the race is on from its argument",
