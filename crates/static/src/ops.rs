@@ -176,10 +176,12 @@ fn holds_unknown(v: &Val) -> bool {
 /// read's or holds one.
 pub fn refinable(read: &Item, write: &Item) -> bool {
     match (read, write) {
-        (Item::Name(a), Item::Name(b)) => holds_unknown(b) || a.may_equal_narrow(b),
+        (Item::Name(_), Item::Name(b)) => holds_unknown(b),
         (Item::TableKey { table: t1, key: k1 }, Item::TableKey { table: t2, key: k2 }) => {
             let (ut, uk) = (holds_unknown(t2), holds_unknown(k2));
-            (ut || uk) && (ut || t1.may_equal_narrow(t2)) && (uk || k1.may_equal_narrow(k2))
+            let table_ok = ut || t1.may_equal_narrow(t2);
+            let key_ok = uk || k1.may_equal_narrow(k2);
+            (ut || uk) && table_ok && key_ok
         }
         _ => false,
     }
