@@ -32,6 +32,8 @@ const GROUPS: &[&[&str]] = &[
     &["ets/inventory.erl", "ets/inventory_store.erl"],
     &["gen_server/fleet_ok.erl", "gen_server/fleet_ok_worker.erl"],
     &["gen_server/fleet.erl", "gen_server/fleet_worker.erl"],
+    &["gen_server/badge_ok.erl", "gen_server/badge_store_ok.erl"],
+    &["gen_server/badge.erl", "gen_server/badge_store.erl"],
 ];
 
 fn cases() -> Vec<Vec<String>> {

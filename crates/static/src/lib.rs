@@ -844,6 +844,56 @@ mod tests {
         );
     }
 
+    /// An exported helper of a plain module `h` bumping a counter in a
+    /// public table, called from the `handle_call/3` of the registered
+    /// server `t`, plus `EXTRA` in `t` and `OTHER` in a third module `o`:
+    /// the suspects' (module, read line, write line).
+    fn server_helper(extra: &str, other: &str) -> Vec<(String, u32, u32)> {
+        let h = "-module(h).\n-export([bump/1]).\n\
+            bump(K) ->\n    [{K, N}] = ets:lookup(t, K),\n    ets:insert(t, {K, N + 1}).\n";
+        let t = format!(
+            "-module(t).\n-behaviour(gen_server).\n\
+             -export([start/0, bump/1, init/1, handle_call/3, handle_cast/2]).\n\
+             start() -> gen_server:start_link({{local, t}}, t, [], []).\n\
+             bump(K) -> gen_server:call(t, {{bump, K}}).\n\
+             init([]) -> ets:new(t, [named_table, public]), {{ok, 0}}.\n\
+             handle_call({{bump, K}}, _, S) -> {{reply, h:bump(K), S}}.\n\
+             handle_cast(_, S) -> {{noreply, S}}.\n{extra}"
+        );
+        let o = format!("-module(o).\n{other}");
+        let sources = [("h.erl", h), ("t.erl", t.as_str()), ("o.erl", o.as_str())];
+        let program = racewit_syntax::load::load_sources(&sources, &Default::default());
+        let a = find_suspects(&program, &StaticOptions::default());
+        a.suspects
+            .iter()
+            .map(|s| (s.read.module.to_string(), s.read.line, s.write.line))
+            .collect()
+    }
+
+    #[test]
+    fn an_export_called_only_from_one_servers_callbacks_runs_in_that_server() {
+        assert_eq!(server_helper("", ""), vec![]);
+        // Also called from another process (an exported function of `t`
+        // any process may call, or of another module): a race.
+        let race = vec![("h".to_string(), 4, 5)];
+        let direct = "-export([quick/1]).\nquick(K) -> h:bump(K).\n";
+        assert_eq!(server_helper(direct, ""), race);
+        assert_eq!(server_helper("", direct), race);
+        // A call naming neither module nor function is not counted (as
+        // for code run once); one naming the function but no module,
+        // with no arity to follow it by, may run it anywhere.
+        let unknown = "-export([any/3]).\nany(M, F, A) -> apply(M, F, A).\n";
+        assert_eq!(server_helper("", unknown), vec![]);
+        let by_name = "-export([any/2]).\nany(M, A) -> apply(M, bump, A).\n";
+        assert_eq!(server_helper("", by_name), race);
+        // Spawned from another process: it runs in a process of its own.
+        let spawned = "-export([go/1]).\ngo(K) -> spawn(h, bump, [K]).\n";
+        assert_eq!(server_helper("", spawned), race);
+        // A fun of it let out of the program: anywhere.
+        let let_out = "-export([f/0]).\nf() -> fun h:bump/1.\n";
+        assert_eq!(server_helper("", let_out), race);
+    }
+
     /// A check in `check/1` and, four calls down (past the calls a
     /// search enters with their context), the insert it guards; `write`
     /// is the deep function's body, `callers` more functions calling
