@@ -34,6 +34,8 @@ const GROUPS: &[&[&str]] = &[
     &["gen_server/fleet.erl", "gen_server/fleet_worker.erl"],
     &["contexts/api_counter.erl", "contexts/api_counter_lib.erl"],
     &["contexts/api_gauge_ok.erl", "contexts/api_gauge_ok_lib.erl"],
+    &["gen_server/badge_ok.erl", "gen_server/badge_store_ok.erl"],
+    &["gen_server/badge.erl", "gen_server/badge_store.erl"],
 ];
 
 fn cases() -> Vec<Vec<String>> {

@@ -400,7 +400,7 @@ fn dynamic(
 }
 
 /// Most functions an `M:F(...)` with unknown `M` may go to.
-const MAX_BY_NAME: usize = 32;
+pub(crate) const MAX_BY_NAME: usize = 32;
 
 /// Exported functions matching what is known of module, name and arity.
 fn fns_named(

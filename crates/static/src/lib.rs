@@ -48,8 +48,8 @@
 //!   expression it came from), so two uses race only if they are the same
 //!   constant or the same identity (an alias), as in Dialyzer. A parameter
 //!   fed more values than are kept keeps its identity (and, when callers
-//!   pass constants, may equal any constant): a function's own pairs never
-//!   depend on how many callers it has. Tables are values: they flow
+//!   pass constants, may equal any constant), whatever its callers pass:
+//!   a function's own pairs never depend on how many callers it has. Tables are values: they flow
 //!   through arguments, results, records, maps, tuples, lists, closures,
 //!   spawn arguments, a server's state ([`server`]) and persistent terms
 //!   (a `get` of a key the program's puts name); a lookup returns
@@ -70,7 +70,17 @@
 //!   level at a time once everything below is walked, and only to callers
 //!   whose arguments can reach the read, following process starts into the
 //!   new process's code and `gen_server:call` into `handle_call/3`. Calls
-//!   deeper than [`search::MAX_ENTER`] are answered from shared summaries.
+//!   deeper than [`search::MAX_ENTER`] are answered from shared summaries;
+//!   a summarised write whose item holds an unknown value is also looked
+//!   at in the context the call gives, carried down the summary's calls
+//!   (only the calls whose patterns and guards accept it), and counts when
+//!   that context tells its item exactly and it meets the read's (so a
+//!   widened key is still the key its frame passes down). A write found
+//!   that creates an ETS object brings the writes of the same run that
+//!   create objects of another public table keyed by tuples holding its
+//!   key (a metric's entry and its counters,
+//!   [`search::World::companions`]): a check of the entry is a check of
+//!   them.
 //!   A fun call runs only the funs that flow to it ([`invoke`]). Every limit
 //!   that ends a path or cuts the search is counted ([`Limits`]). A write
 //!   is hit once per window (the function where the read's value meets
@@ -832,6 +842,165 @@ mod tests {
             counter_server(named, "-export([hits/0]).\nhits() -> bump(hits).\n"),
             vec![]
         );
+    }
+
+    /// An exported helper of a plain module `h` bumping a counter in a
+    /// public table, called from the `handle_call/3` of the registered
+    /// server `t`, plus `EXTRA` in `t` and `OTHER` in a third module `o`:
+    /// the suspects' (module, read line, write line).
+    fn server_helper(extra: &str, other: &str) -> Vec<(String, u32, u32)> {
+        let h = "-module(h).\n-export([bump/1]).\n\
+            bump(K) ->\n    [{K, N}] = ets:lookup(t, K),\n    ets:insert(t, {K, N + 1}).\n";
+        let t = format!(
+            "-module(t).\n-behaviour(gen_server).\n\
+             -export([start/0, bump/1, init/1, handle_call/3, handle_cast/2]).\n\
+             start() -> gen_server:start_link({{local, t}}, t, [], []).\n\
+             bump(K) -> gen_server:call(t, {{bump, K}}).\n\
+             init([]) -> ets:new(t, [named_table, public]), {{ok, 0}}.\n\
+             handle_call({{bump, K}}, _, S) -> {{reply, h:bump(K), S}}.\n\
+             handle_cast(_, S) -> {{noreply, S}}.\n{extra}"
+        );
+        let o = format!("-module(o).\n{other}");
+        let sources = [("h.erl", h), ("t.erl", t.as_str()), ("o.erl", o.as_str())];
+        let program = racewit_syntax::load::load_sources(&sources, &Default::default());
+        let a = find_suspects(&program, &StaticOptions::default());
+        a.suspects
+            .iter()
+            .map(|s| (s.read.module.to_string(), s.read.line, s.write.line))
+            .collect()
+    }
+
+    #[test]
+    fn an_export_called_only_from_one_servers_callbacks_runs_in_that_server() {
+        assert_eq!(server_helper("", ""), vec![]);
+        // Also called from another process (an exported function of `t`
+        // any process may call, or of another module): a race.
+        let race = vec![("h".to_string(), 4, 5)];
+        let direct = "-export([quick/1]).\nquick(K) -> h:bump(K).\n";
+        assert_eq!(server_helper(direct, ""), race);
+        assert_eq!(server_helper("", direct), race);
+        // A call naming neither module nor function is not counted (as
+        // for code run once); one naming the function but no module,
+        // with no arity to follow it by, may run it anywhere.
+        let unknown = "-export([any/3]).\nany(M, F, A) -> apply(M, F, A).\n";
+        assert_eq!(server_helper("", unknown), vec![]);
+        let by_name = "-export([any/2]).\nany(M, A) -> apply(M, bump, A).\n";
+        assert_eq!(server_helper("", by_name), race);
+        // Spawned from another process: it runs in a process of its own.
+        let spawned = "-export([go/1]).\ngo(K) -> spawn(h, bump, [K]).\n";
+        assert_eq!(server_helper("", spawned), race);
+        // A fun of it let out of the program: anywhere.
+        let let_out = "-export([f/0]).\nf() -> fun h:bump/1.\n";
+        assert_eq!(server_helper("", let_out), race);
+    }
+
+    /// A check in `check/1` and, four calls down (past the calls a
+    /// search enters with their context), the insert it guards; `write`
+    /// is the deep function's body, `callers` more functions calling
+    /// `check/1`, each with the argument `arg(i)` gives.
+    fn deep_create(write: &str, callers: usize, arg: &dyn Fn(usize) -> String) -> String {
+        let mut src = String::from("-module(t).\n-export([setup/0, check/1");
+        for i in 0..callers {
+            src.push_str(&format!(", u{i}/1"));
+        }
+        src.push_str(
+            "]).\nsetup() -> ets:new(reg, [named_table, public]).\n\
+             check(Name) ->\n    case ets:member(reg, Name) of\n\
+             \x20       false -> create(Name);\n        true -> ok\n    end.\n\
+             create(Name) -> a(Name).\na(Name) -> b(Name).\nb(Name) -> c(Name).\n",
+        );
+        src.push_str(write);
+        for i in 0..callers {
+            src.push_str(&format!("u{i}(X) -> check({}).\n", arg(i)));
+        }
+        src
+    }
+
+    #[test]
+    fn adding_callers_never_removes_a_suspect() {
+        // The key widens past the atom limit with 20 callers, whether they
+        // pass constants, unknown values or tuples holding both; the
+        // insert four calls down still writes what the check read.
+        let write = "c(Name) -> ets:insert(reg, {Name, x}).\n";
+        let want = vec![("ets", 5, 12)];
+        assert_eq!(check(&deep_create(write, 0, &|_| String::new())), want);
+        let args: [&dyn Fn(usize) -> String; 4] = [
+            &|i| format!("k{i}"),
+            &|_| "X".to_string(),
+            &|i| format!("{{k{i}, X}}"),
+            &|i| {
+                if i % 2 == 0 {
+                    format!("k{i}")
+                } else {
+                    "X".to_string()
+                }
+            },
+        ];
+        for arg in args {
+            for n in [5, 20] {
+                assert_eq!(
+                    check(&deep_create(write, n, arg)),
+                    want,
+                    "{n} callers, {}",
+                    arg(1)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_deep_write_of_another_key_stays_apart_however_many_callers() {
+        // The same shape, but the deep insert writes a key of its own
+        // (another parameter, a constant the check is never given): the
+        // widened check key meets neither.
+        let other = "c(_Name) -> ets:insert(reg, {other, x}).\n";
+        let param = "c(Name) -> d(Name, make_ref()).\nd(_, K) -> ets:insert(reg, {K, x}).\n";
+        for write in [other, param] {
+            for n in [0, 20] {
+                assert_eq!(
+                    check(&deep_create(write, n, &|_| "X".to_string())),
+                    vec![],
+                    "{n} callers: {write}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn objects_created_with_a_checked_marker_are_writes_of_the_race() {
+        // A client checks a metric's marker and asks the server to create
+        // it, three calls deep: the server inserts the marker and the
+        // metric's own counters, keyed by tuples holding its name. Both
+        // inserts race with the check (two clients that find no marker
+        // both create the counters, and the second resets what was added
+        // since the first); an object of the counters table under another
+        // key does not, nor does one made in another clause.
+        let src = "-module(t).\n-behaviour(gen_server).\n\
+             -export([setup/0, notify/2, start_link/0, init/1, handle_call/3, handle_cast/2]).\n\
+             setup() -> ets:new(reg, [named_table, public]), ets:new(cnt, [named_table, public]).\n\
+             exists(Name) -> ets:member(reg, Name).\n\
+             notify(Name, V) -> add(Name, exists(Name)), inc(Name, V).\n\
+             add(Name, false) -> make(Name);\nadd(_, true) -> ok.\n\
+             make(Name) -> true = new(Name).\n\
+             new(Name) -> gen_server:call(t, {new, Name}).\n\
+             inc(Name, V) -> ets:update_counter(cnt, {Name, 0}, V).\n\
+             start_link() -> gen_server:start_link({local, t}, t, [], []).\n\
+             init([]) -> {ok, []}.\n\
+             handle_call({new, Name}, _From, S) ->\n\
+             \x20   Objs = [{{Name, N}, 0} || N <- [0, 1]],\n\
+             \x20   true = ets:insert(cnt, Objs),\n\
+             \x20   ets:insert(reg, {Name, counter}),\n\
+             \x20   ets:insert(cnt, {other, 0}),\n\
+             \x20   {reply, true, S};\n\
+             handle_call({reset, Name}, _From, S) ->\n\
+             \x20   ets:insert(cnt, [{{Name, N}, 0} || N <- [0, 1]]),\n\
+             \x20   {reply, true, S}.\n\
+             handle_cast(_, S) -> {noreply, S}.\n";
+        let found = check(src);
+        assert!(found.contains(&("ets", 5, 17)), "{found:?}");
+        assert!(found.contains(&("ets", 5, 16)), "{found:?}");
+        assert!(!found.contains(&("ets", 5, 18)), "{found:?}");
+        assert!(!found.contains(&("ets", 5, 21)), "{found:?}");
     }
 
     #[test]

@@ -155,3 +155,52 @@ pub fn unknown(item: &Item) -> bool {
         Item::Spawn(_) | Item::Nothing => false,
     }
 }
+
+/// A value that holds an unknown value of the program (a parameter, a
+/// variable, a widened value): what a caller's context may tell more
+/// precisely than its function's global context.
+fn holds_unknown(v: &Val) -> bool {
+    fn term(t: &Term) -> bool {
+        match t {
+            Term::Opaque(_) | Term::Any => true,
+            Term::Tuple(ts) | Term::List(ts) => ts.iter().any(term),
+            _ => false,
+        }
+    }
+    v.is_any() || v.iter().any(term)
+}
+
+/// Whether `write`, an item in its function's global context that does
+/// not meet `read`, may meet it in a caller's context: some part of it
+/// holds an unknown value, and each part either already meets the
+/// read's or holds one.
+pub fn refinable(read: &Item, write: &Item) -> bool {
+    match (read, write) {
+        (Item::Name(_), Item::Name(b)) => holds_unknown(b),
+        (Item::TableKey { table: t1, key: k1 }, Item::TableKey { table: t2, key: k2 }) => {
+            let (ut, uk) = (holds_unknown(t2), holds_unknown(k2));
+            let table_ok = ut || t1.may_equal_narrow(t2);
+            let key_ok = uk || k1.may_equal_narrow(k2);
+            (ut || uk) && table_ok && key_ok
+        }
+        _ => false,
+    }
+}
+
+/// An item with a part not known at all (`Any`, at the top or inside a
+/// tuple or list): it would equal every item of its shape.
+pub fn holds_any(item: &Item) -> bool {
+    fn term(t: &Term) -> bool {
+        match t {
+            Term::Any => true,
+            Term::Tuple(ts) | Term::List(ts) => ts.iter().any(term),
+            _ => false,
+        }
+    }
+    let val = |v: &Val| v.is_any() || v.iter().any(term);
+    match item {
+        Item::Name(v) | Item::Pid(v) => val(v),
+        Item::TableKey { table, key } => val(table) || val(key),
+        Item::Spawn(_) | Item::Nothing => false,
+    }
+}

@@ -94,7 +94,8 @@ impl ProcSet {
 pub struct Processes {
     pub runs_in: Vec<ProcSet>,
     /// Units entered from outside any call of the program: callbacks,
-    /// exported functions, funs let out.
+    /// exported functions other than internal ones ([`internal_exports`]),
+    /// funs let out.
     pub entered_outside: Vec<bool>,
     pub singletons: FxHashSet<Proc>,
     /// Code run once per start of a singleton ([`Root`]): `init/1` of a
@@ -193,6 +194,8 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
     let let_out = funs_let_out(units, flow, &ets_objects);
     let looped = entered_loops(units, flow);
     let behaviour = |mi: u32| Behaviour::of(units.module(mi)).or_else(|| looped.get(&mi).copied());
+    let nameless = NamelessCalls::of(units, flow);
+    let internal = internal_exports(units, cg, &nameless, &behaviour);
     // Seeds.
     let mut entered_outside = vec![false; n];
     for (i, u) in units.units.iter().enumerate() {
@@ -202,7 +205,8 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
                 Some(b) if func.exported && b.is_callback(&func.name, func.arity) => {
                     ProcSet::Some(BTreeSet::from([Proc::Server(u.module)]))
                 }
-                _ if func.exported || let_out.contains(&UnitId(i as u32)) => ProcSet::Any,
+                _ if let_out.contains(&UnitId(i as u32)) => ProcSet::Any,
+                _ if func.exported && !internal[i] => ProcSet::Any,
                 _ => continue,
             },
             Some(_) if let_out.contains(&UnitId(i as u32)) => ProcSet::Any,
@@ -271,14 +275,31 @@ pub fn compute(units: &Units<'_>, flow: &Flow, cg: &CallGraph) -> Processes {
     }
     let holders = holder_sites(units, flow);
     let (singletons, started_once) = singletons(units, flow, cg, &runs_in, &holders);
+    // Entered from outside the program's calls for another reason than
+    // being exported: a behaviour's callback, a fun let out, a function
+    // a call of an unknown module may run.
+    let outside: Vec<bool> = (0..n)
+        .map(|u| {
+            let unit = &units.units[u];
+            let func = units.unit_function(UnitId(u as u32));
+            match unit.fun {
+                Some(_) => entered_outside[u],
+                None => {
+                    (func.exported && nameless.names(&func.name, func.arity))
+                        || behaviour(unit.module)
+                            .is_some_and(|b| b.is_callback(&func.name, func.arity))
+                }
+            }
+        })
+        .collect();
     let run_once = run_once(
         units,
         flow,
         cg,
         &started_once,
-        &entered_outside,
-        &behaviour,
+        &outside,
         &holders,
+        &nameless.sites,
     );
     Processes {
         runs_in,
@@ -888,6 +909,127 @@ fn child_starts(units: &Units<'_>) -> Vec<(u32, crate::units::FnId)> {
     out
 }
 
+/// Exported functions of modules that are no server's callbacks which the
+/// program calls and which nothing else is known to call: each runs where
+/// its callers in the program run (the pass takes the export for an
+/// internal one, as [`run_once`] does), so a helper the program calls only
+/// from one server's callbacks runs only in that server. Not such a
+/// function: one a call of an unknown module may run with no edge
+/// following it (an `apply/3` whose arity is not known, a name exported
+/// by too many modules to follow), one no code of the program calls (an
+/// API, a test), one whose fun leaves the program.
+fn internal_exports(
+    units: &Units<'_>,
+    cg: &CallGraph,
+    nameless: &NamelessCalls,
+    behaviour: &dyn Fn(u32) -> Option<Behaviour>,
+) -> Vec<bool> {
+    let mut called = vec![false; units.units.len()];
+    for (i, sites) in cg.unit_sites.iter().enumerate() {
+        let module = units.units[i].module;
+        for &site in sites {
+            for inv in cg.invokes(module, site) {
+                if let Callee::Fn(g) = inv.callee {
+                    let t = units.fn_unit[g.index()].index();
+                    // A recursive call is no call from elsewhere.
+                    if t != i {
+                        called[t] = true;
+                    }
+                }
+            }
+        }
+    }
+    (0..units.units.len())
+        .map(|i| {
+            let unit = &units.units[i];
+            let func = units.unit_function(UnitId(i as u32));
+            unit.fun.is_none()
+                && func.exported
+                && called[i]
+                && behaviour(unit.module).is_none()
+                && !nameless.unfollowed(&func.name, func.arity, units)
+        })
+        .collect()
+}
+
+/// Calls of a function of an unknown module (`Mod:adding_handler(C)`,
+/// `apply(Mod, start, [])`): the names they may run, with the arity when
+/// the call shows it (a function of that name may have callers no edge
+/// shows), and their sites. A call naming neither module nor function is
+/// not counted.
+pub struct NamelessCalls {
+    pub by_name: FxHashMap<Name, BTreeSet<Option<u32>>>,
+    pub sites: FxHashSet<Origin>,
+}
+
+impl NamelessCalls {
+    fn of(units: &Units<'_>, flow: &Flow) -> NamelessCalls {
+        // Names a call of an unknown module may run (`Mod:adding_handler(C)`,
+        // `apply(Mod, start, [])`), with the arity when the call shows it: a
+        // function of that name may have callers no edge shows. (A call
+        // naming neither module nor function is not counted: it would make
+        // no code run once.)
+        let mut called_by_name: FxHashMap<Name, BTreeSet<Option<u32>>> = FxHashMap::default();
+        // Sites calling a function of the program without naming its module.
+        let mut nameless: FxHashSet<Origin> = FxHashSet::default();
+        for (mi, per_site) in flow.sites.iter().enumerate() {
+            for (si, sv) in per_site.iter().enumerate() {
+                let Some(sv) = sv else { continue };
+                let ctx = flow.unit_ctx(units, sv.unit);
+                let (module, function, arity) = match &sv.target {
+                    SiteTarget::Dynamic { module, function } => {
+                        (module, function, Some(sv.args.len() as u32))
+                    }
+                    SiteTarget::Static(mfa)
+                        if mfa.module == "erlang" && mfa.name == "apply" && mfa.arity == 3 =>
+                    {
+                        (&sv.args[0], &sv.args[1], None)
+                    }
+                    _ => continue,
+                };
+                if resolve(module, ctx, flow.limit).atoms().is_some() {
+                    continue;
+                }
+                nameless.insert(Origin {
+                    module: mi as u32,
+                    site: CallSiteId(si as u32),
+                });
+                for t in resolve(function, ctx, flow.limit).iter() {
+                    if let Term::Atom(a) = t {
+                        called_by_name.entry(a.clone()).or_default().insert(arity);
+                    }
+                }
+            }
+        }
+        NamelessCalls {
+            by_name: called_by_name,
+            sites: nameless,
+        }
+    }
+
+    /// Whether a call of an unknown module may run `name/arity` with no
+    /// call edge to show it ([`crate::invoke`] follows a known name and
+    /// arity exported by few modules).
+    fn unfollowed(&self, name: &Name, arity: u32, units: &Units<'_>) -> bool {
+        self.by_name.get(name).is_some_and(|ars| {
+            ars.iter().any(|a| match a {
+                None => true,
+                Some(a) => {
+                    *a == arity
+                        && units.exported_named(name, arity).len() > crate::invoke::MAX_BY_NAME
+                }
+            })
+        })
+    }
+
+    /// Whether a call of an unknown module may run `name/arity`.
+    fn names(&self, name: &Name, arity: u32) -> bool {
+        self.by_name
+            .get(name)
+            .is_some_and(|ars| ars.iter().any(|a| a.is_none_or(|a| a == arity)))
+    }
+}
+
 /// [`Processes::run_once`]: from the roots (the `init/1` of modules
 /// started only under constant names, the code after a process
 /// registered itself), the units whose every incoming call or spawn comes
@@ -910,53 +1052,11 @@ fn run_once(
     flow: &Flow,
     cg: &CallGraph,
     started_once: &BTreeSet<u32>,
-    entered_outside: &[bool],
-    behaviour: &dyn Fn(u32) -> Option<Behaviour>,
+    outside: &[bool],
     holders: &FxHashMap<Origin, Name>,
+    nameless: &FxHashSet<Origin>,
 ) -> Vec<Option<Root>> {
     let n = units.units.len();
-    // Names a call of an unknown module may run (`Mod:adding_handler(C)`,
-    // `apply(Mod, start, [])`), with the arity when the call shows it: a
-    // function of that name may have callers no edge shows. (A call
-    // naming neither module nor function is not counted: it would make
-    // no code run once.)
-    let mut called_by_name: FxHashMap<Name, BTreeSet<Option<u32>>> = FxHashMap::default();
-    // Sites calling a function of the program without naming its module.
-    let mut nameless: FxHashSet<Origin> = FxHashSet::default();
-    for (mi, per_site) in flow.sites.iter().enumerate() {
-        for (si, sv) in per_site.iter().enumerate() {
-            let Some(sv) = sv else { continue };
-            let ctx = flow.unit_ctx(units, sv.unit);
-            let (module, function, arity) = match &sv.target {
-                SiteTarget::Dynamic { module, function } => {
-                    (module, function, Some(sv.args.len() as u32))
-                }
-                SiteTarget::Static(mfa)
-                    if mfa.module == "erlang" && mfa.name == "apply" && mfa.arity == 3 =>
-                {
-                    (&sv.args[0], &sv.args[1], None)
-                }
-                _ => continue,
-            };
-            if resolve(module, ctx, flow.limit).atoms().is_some() {
-                continue;
-            }
-            nameless.insert(Origin {
-                module: mi as u32,
-                site: CallSiteId(si as u32),
-            });
-            for t in resolve(function, ctx, flow.limit).iter() {
-                if let Term::Atom(a) = t {
-                    called_by_name.entry(a.clone()).or_default().insert(arity);
-                }
-            }
-        }
-    }
-    let by_name = |name: &Name, arity: u32| {
-        called_by_name
-            .get(name)
-            .is_some_and(|ars| ars.iter().any(|a| a.is_none_or(|a| a == arity)))
-    };
     let mut out: Vec<Option<Root>> = vec![None; n];
     for &mi in started_once {
         let m = &units.module(mi).name;
@@ -1031,19 +1131,6 @@ fn run_once(
                 if start_of(mfa).is_some_and(|s| matches!(s.shape, crate::spawn::StartShape::Init { .. })))
         })
     };
-    // Entered from outside the program's calls for another reason than
-    // being exported: a behaviour's callback, a fun let out.
-    let outside = |u: usize| {
-        let unit = &units.units[u];
-        let func = units.unit_function(UnitId(u as u32));
-        match unit.fun {
-            Some(_) => entered_outside[u],
-            None => {
-                (func.exported && by_name(&func.name, func.arity))
-                    || behaviour(unit.module).is_some_and(|b| b.is_callback(&func.name, func.arity))
-            }
-        }
-    };
     changed = true;
     while changed {
         changed = false;
@@ -1052,7 +1139,7 @@ fn run_once(
                 continue;
             }
             let init = is_init(u);
-            if !init && outside(u) {
+            if !init && outside[u] {
                 continue;
             }
             let mut root: Option<Root> = None;

@@ -157,6 +157,10 @@ pub fn global_ctxs(units: &Units<'_>, flow: &Flow) -> Vec<HashedCtx> {
                         // kept. The identity keeps two uses of the parameter
                         // the same value; `wide` keeps every constant.
                         Val::one(Term::Opaque(Opaque::wide(id)))
+                    } else if v.is_any() {
+                        // Widened with unknown values only: one value of
+                        // its own still, equal to itself.
+                        Val::one(Term::Opaque(Opaque::new(id)))
                     } else {
                         v.clone()
                     }
@@ -165,6 +169,22 @@ pub fn global_ctxs(units: &Units<'_>, flow: &Flow) -> Vec<HashedCtx> {
             HashedCtx::new(ctx)
         })
         .collect()
+}
+
+/// Contexts of the units of one summary, from the call that leads into
+/// it ([`Search::chain_ctx`]).
+struct Along {
+    start: UnitId,
+    ctx: FxHashMap<UnitId, Option<Arc<[Val]>>>,
+}
+
+impl Along {
+    fn new(start: UnitId, ctx: &[Val]) -> Self {
+        Along {
+            start,
+            ctx: FxHashMap::from_iter([(start, Some(Arc::from(ctx)))]),
+        }
+    }
 }
 
 /// A read to search from.
@@ -334,6 +354,136 @@ impl World<'_, '_> {
         let op = op_of(mfa, cat)?;
         let it = item(op, mfa.arity as usize, &args, o, &self.tables, self.limit);
         Some((args, it))
+    }
+
+    /// The ETS writes of `unit` that create, in the same run as the
+    /// object creation at `marker` (both run in context `ctx`), objects of
+    /// another public table keyed by tuples holding the marker's key: the
+    /// marker is a thing's entry (`{Name, ...}` in a registry table), the
+    /// others the objects that belong to it (`{{Name, N}, 0}` in its own
+    /// table). A check of the marker before its creation is a check of
+    /// those objects too: two processes that both find no marker both
+    /// create them, and the second creation overwrites what was written
+    /// to them since the first. The objects' keys hold the marker's key
+    /// as a value (one unknown value, a name a caller gives) or, where the
+    /// value analysis keeps no shape of them, as the same variable of the
+    /// code ([`World::objects_keyed_by_key_of`]). Indices in
+    /// [`World::writes`].
+    pub fn companions(&self, unit: UnitId, marker: Origin, ctx: &[Val]) -> Vec<usize> {
+        let creates = |o: Origin| {
+            self.site_mfa(o).is_some_and(|m| {
+                m.module == "ets"
+                    && matches!((m.name.as_str(), m.arity), ("insert" | "insert_new", 2))
+            })
+        };
+        if !creates(marker) {
+            return Vec::new();
+        }
+        let Some((_, Item::TableKey { table: t1, key: k1 })) =
+            self.item_at(Category::Ets, marker, ctx)
+        else {
+            return Vec::new();
+        };
+        if k1.is_any() {
+            return Vec::new();
+        }
+        let name = match k1.terms().as_slice() {
+            [n @ Term::Opaque(_)] => Some(n.clone()),
+            _ => None,
+        };
+        let cfg = &self.cfgs[unit.index()];
+        let Some(mnode) = cfg.node_of(marker.site) else {
+            return Vec::new();
+        };
+        let module = marker.module;
+        let mut out = Vec::new();
+        for &site in &self.cg.unit_sites[unit.index()] {
+            let o = Origin { module, site };
+            if site == marker.site || !creates(o) {
+                continue;
+            }
+            let Some(node) = cfg.node_of(site) else {
+                continue;
+            };
+            if !cfg.reaches_avoiding(node, mnode, u32::MAX)
+                && !cfg.reaches_avoiding(mnode, node, u32::MAX)
+            {
+                continue;
+            }
+            let Some((_, Item::TableKey { table: t2, key: k2 })) =
+                self.item_at(Category::Ets, o, ctx)
+            else {
+                continue;
+            };
+            let belongs =
+                |k: &Term| matches!((k, &name), (Term::Tuple(es), Some(n)) if es.contains(n));
+            let keyed_by_name =
+                !k2.is_any() && k2.iter().next().is_some() && k2.iter().all(belongs)
+                    || self.objects_keyed_by_key_of(unit, marker, o);
+            if t2.is_any()
+                || t1.may_equal_narrow(&t2)
+                || !self.tables.maybe_public(&t2)
+                || !keyed_by_name
+            {
+                continue;
+            }
+            for &j in self.write_index.get(&o).into_iter().flatten() {
+                if self.writes[j].0 == Category::Ets {
+                    out.push(j);
+                }
+            }
+        }
+        out
+    }
+
+    /// Read in `unit`'s code, for objects the value analysis keeps no
+    /// shape of (a list comprehension's): the object inserted at `marker`
+    /// is a tuple keyed by a variable, and the objects inserted at `other`
+    /// (written there, or bound to a variable first) are tuples whose key
+    /// is a tuple holding that same variable.
+    fn objects_keyed_by_key_of(&self, unit: UnitId, marker: Origin, other: Origin) -> bool {
+        use racewit_syntax::ir::{Expr, ExprId, Pat};
+        let body = &self.units.unit_function(unit).body;
+        let object = |o: Origin| {
+            body.exprs.iter().find_map(|e| match e {
+                Expr::Call { site, args, .. } if *site == o.site && args.len() == 2 => {
+                    Some(args[1])
+                }
+                _ => None,
+            })
+        };
+        // Through the variable the object was bound to.
+        let bound = |e: ExprId| match body.expr(e) {
+            Expr::Var(v) => body
+                .exprs
+                .iter()
+                .find_map(|x| match x {
+                    Expr::Match(p, rhs) if matches!(body.pat(*p), Pat::Var(u) if u == v) => {
+                        Some(*rhs)
+                    }
+                    _ => None,
+                })
+                .unwrap_or(e),
+            _ => e,
+        };
+        let (Some(m), Some(x)) = (object(marker), object(other)) else {
+            return false;
+        };
+        let Expr::Tuple(es) = body.expr(bound(m)) else {
+            return false;
+        };
+        let Some(&Expr::Var(name)) = es.first().map(|&k| body.expr(k)) else {
+            return false;
+        };
+        let holds_name = |k: ExprId| {
+            matches!(body.expr(k), Expr::Tuple(ks)
+                if ks.iter().any(|&y| matches!(body.expr(y), Expr::Var(v) if *v == name)))
+        };
+        crate::walk::any_expr(
+            body,
+            bound(x),
+            &mut |e| matches!(e, Expr::Tuple(ts) if ts.first().is_some_and(|&k| holds_name(k))),
+        )
     }
 
     /// Writes of category `bit` reachable from `t` through calls and
@@ -765,7 +915,8 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             let depth = self.entries[entry as usize].depth + 1;
             if depth > MAX_ENTER {
                 for &t in targets {
-                    self.summarized(s, unit, origin, inv.kind, t);
+                    let tctx = self.callee_ctx(unit, &ctx, t, &inv.callee, inv.args.as_deref());
+                    self.summarized(s, unit, origin, inv.kind, t, tctx.as_deref());
                 }
                 all_entered = false;
                 continue;
@@ -1062,9 +1213,26 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         }
     }
 
-    /// Writes reachable from `t`, called at state `s`, checked in the
-    /// global context instead of walking into `t`.
-    fn summarized(&mut self, s: u32, unit: UnitId, origin: Origin, kind: EdgeKind, t: UnitId) {
+    /// Writes reachable from `t`, called at state `s` (with context
+    /// `tctx` when the call gives one), checked in the global context
+    /// instead of walking into `t`.
+    ///
+    /// A write whose global item holds an unknown value of the program (a
+    /// parameter of the function on the way to it, widened or not) is
+    /// also looked at in the context the call gives, carried down the
+    /// summary's calls to it: what the frame passes is what it writes, as
+    /// when the call is entered. So a key that is one value in this
+    /// frame stays that value below it, however many other callers the
+    /// functions below have.
+    fn summarized(
+        &mut self,
+        s: u32,
+        unit: UnitId,
+        origin: Origin,
+        kind: EdgeKind,
+        t: UnitId,
+        tctx: Option<&[Val]>,
+    ) {
         let w = self.w;
         let base = self.entries[self.states[s as usize].entry as usize].base;
         if !self.summarized.insert((t, base)) {
@@ -1084,10 +1252,68 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
             .filter(|&&i| !self.hit_sites.contains(&(w.writes[i].1, window)))
             .filter_map(|&i| summary.at.get(&w.writes[i].1).map(|&p| (p, i)))
             .collect();
+        if let Some(tctx) = tctx {
+            let cat = self.read.category;
+            let mut along = Along::new(t, tctx);
+            for (p, sw) in summary.writes.iter().enumerate() {
+                for &i in w.write_index.get(&sw.write).into_iter().flatten() {
+                    let (c, wo, _, item, _) = &w.writes[i];
+                    if *c != cat
+                        || !crate::ops::refinable(&read_item, item)
+                        || aliasing.binary_search(&i).is_ok()
+                        || self.hit_sites.contains(&(*wo, window))
+                    {
+                        continue;
+                    }
+                    let Some(ctx) = self.chain_ctx(&mut along, &sw.chain) else {
+                        continue;
+                    };
+                    // Only an item the context tells exactly, equal to the
+                    // read's as a widened value is to itself (its identity).
+                    if w.item_at(cat, *wo, &ctx).is_some_and(|(_, here)| {
+                        !crate::ops::holds_any(&here) && may_alias_narrow(&read_item, &here)
+                    }) && self.may_reach(sw.unit, wo.site, &ctx)
+                    {
+                        found.push((p as u32, i));
+                    }
+                }
+            }
+        }
         found.sort_unstable();
-        for (p, i) in found {
+        found.dedup();
+        // What a found write creates together with the item: each
+        // companion write ([`World::companions`]) is a write of the race,
+        // reported on the item the read checked.
+        let mut along = tctx.map(|c| Along::new(t, c));
+        let mut companions: Vec<(u32, usize, Item)> = Vec::new();
+        if self.read.category == Category::Ets {
+            for &(p, i) in &found {
+                let sw = &summary.writes[p as usize];
+                let ctx = match along.as_mut() {
+                    Some(a) => self.chain_ctx(a, &sw.chain),
+                    None => None,
+                }
+                .unwrap_or_else(|| w.global_of(sw.unit).ctx.clone());
+                for j in w.companions(sw.unit, sw.write, &ctx) {
+                    let o = w.writes[j].1;
+                    if let Some(&q) = summary.at.get(&o)
+                        && !self.hit_sites.contains(&(o, window))
+                    {
+                        companions.push((q, j, w.writes[i].3.clone()));
+                    }
+                }
+            }
+        }
+        let found = (found.into_iter().map(|(p, i)| (p, i, None)))
+            .chain(companions.into_iter().map(|(q, j, it)| (q, j, Some(it))))
+            .collect::<Vec<_>>();
+        for (p, i, marker) in found {
             let sw = &summary.writes[p as usize];
             let (_, wo, wu, item, args) = &w.writes[i];
+            if self.hit_sites.contains(&(*wo, window)) {
+                continue;
+            }
+            let item = marker.as_ref().unwrap_or(item);
             let chain = &sw.chain;
             self.hit_sites.insert((*wo, window));
             let (mut hops, base_unit) = self.path(s, unit, origin);
@@ -1131,6 +1357,40 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         }
     }
 
+    /// The context of the last callee of `chain` (calls from the unit
+    /// `along` starts at, outermost first) in the context `along` starts
+    /// with; `None` when a call on the way gives its callee no context of
+    /// its own or cannot run in its caller's context (the patterns and
+    /// guards on the way to it refuse what the caller was given).
+    /// Contexts are kept in `along` by unit: a summary's calls form a
+    /// tree, so each unit has one way from the start.
+    fn chain_ctx(
+        &self,
+        along: &mut Along,
+        chain: &[(UnitId, Origin, EdgeKind, UnitId)],
+    ) -> Option<Arc<[Val]>> {
+        let w = self.w;
+        let mut ctx = along.ctx.get(&along.start).cloned().flatten()?;
+        for &(caller, o, _, callee) in chain {
+            if let Some(known) = along.ctx.get(&callee) {
+                ctx = known.clone()?;
+                continue;
+            }
+            let next =
+                w.cg.invokes(o.module, o.site)
+                    .iter()
+                    .find(|inv| w.targets(&inv.callee).contains(&callee))
+                    .filter(|_| self.may_reach(caller, o.site, &ctx))
+                    .and_then(|inv| {
+                        self.callee_ctx(caller, &ctx, callee, &inv.callee, inv.args.as_deref())
+                    })
+                    .map(Arc::from);
+            along.ctx.insert(callee, next.clone());
+            ctx = next?;
+        }
+        Some(ctx)
+    }
+
     /// Indices in `World::writes` of the writes of the read's category
     /// whose item may alias the read as frame `base` sees it.
     fn aliasing(&mut self, base: u32, read_item: &Item) -> Arc<Vec<usize>> {
@@ -1164,16 +1424,41 @@ impl<'w, 'a, 'p> Search<'w, 'a, 'p> {
         self.hit_sites.insert((origin, window));
         let (hops, base_unit) = self.path(s, unit, origin);
         debug_assert_eq!(base_unit, window);
+        let companions = if self.read.category == Category::Ets {
+            w.companions(unit, origin, ctx)
+        } else {
+            Vec::new()
+        };
         self.hits.push(Hit {
-            read_args,
+            read_args: read_args.clone(),
             write_args,
-            read_item,
-            write_item,
+            read_item: read_item.clone(),
+            write_item: write_item.clone(),
             write_unit: unit,
             write: origin,
             hops,
             base_unit,
         });
+        // What the write creates together with the item is written in the
+        // same run: each companion is a write of the race too, reported
+        // on the item the read checked.
+        for j in companions {
+            let (_, o, _, _, args) = &w.writes[j];
+            if !self.hit_sites.insert((*o, window)) {
+                continue;
+            }
+            let (hops, base_unit) = self.path(s, unit, *o);
+            self.hits.push(Hit {
+                read_args: read_args.clone(),
+                write_args: args.clone(),
+                read_item: read_item.clone(),
+                write_item: write_item.clone(),
+                write_unit: unit,
+                write: *o,
+                hops,
+                base_unit,
+            });
+        }
     }
 
     fn path(&self, s: u32, unit: UnitId, origin: Origin) -> (Vec<RawHop>, UnitId) {
