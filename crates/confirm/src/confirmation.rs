@@ -1026,7 +1026,7 @@ fn harmful_race(
 ) -> (Option<(RaceFound, Consequence)>, u64, Option<HarmCut>) {
     let serial = serial_runs(sys, h.workers.len(), opts.max_run_steps, 200);
     let summary = Arc::new(SerialSummary::new(
-        &serial.iter().map(|(s, _)| s.clone()).collect::<Vec<_>>(),
+        &serial.iter().map(|(s, _)| s).collect::<Vec<_>>(),
         h.workers.len(),
     ));
     let judge = Arc::new(HarmJudge {
@@ -1039,7 +1039,7 @@ fn harmful_race(
         HarmfulRace {
             goal: judged_goal(sites, view),
             serial: summary,
-            judge,
+            judge: judge.clone(),
             steps: None,
         },
         opts,
@@ -1053,7 +1053,7 @@ fn harmful_race(
             monitor: found.monitor.goal,
             end: found.end,
         };
-        let c = consequence(sys, &found, h.workers.len(), view.as_deref(), opts);
+        let c = judge_consequence(&judge.serial, &found, judge.workers, view.as_deref());
         (c != Consequence::None).then_some((found, c))
     });
     let cut = if found.is_some() {
@@ -1230,12 +1230,13 @@ struct SerialSummary {
 }
 
 impl SerialSummary {
-    fn new(serial: &[VmSystem], workers: usize) -> SerialSummary {
+    fn new(serial: &[&VmSystem], workers: usize) -> SerialSummary {
         SerialSummary {
             workers,
             ends: serial.iter().map(|s| run_end(s, workers)).collect(),
             crash_kinds: serial
                 .iter()
+                .copied()
                 .flat_map(crashes)
                 .map(|(_, reason)| crash_kind(&reason).to_string())
                 .collect(),
@@ -1547,7 +1548,7 @@ fn judge_consequence(
     view: Option<&ReturnView>,
 ) -> Consequence {
     let end = &found.end;
-    let serial: Vec<VmSystem> = serial_full.iter().map(|(s, _)| s.clone()).collect();
+    let serial: Vec<&VmSystem> = serial_full.iter().map(|(s, _)| s).collect();
     // Only crashes from the stale write on are the race's doing.
     let stale = found
         .monitor
@@ -1571,6 +1572,7 @@ fn judge_consequence(
     // with `badarg` in the race).
     let serial_kinds: BTreeSet<String> = serial
         .iter()
+        .copied()
         .flat_map(crashes)
         .map(|(_, reason)| crash_kind(&reason).to_string())
         .collect();
