@@ -21,7 +21,7 @@ use crate::search::random::RandomWalk;
 use crate::search::{
     Cancel, CancelReason, Found, Outcome, Reduction, StopReason, Strategy, Systematic, TraceStep,
 };
-use crate::serial::serial_runs;
+use crate::serial::{FIRST_RUNS, SerialReference, Steps, serial_runs};
 use crate::system::{Fate, Observation, System};
 use crate::verdict::{
     Consequence, HarmCut, Milestone, Reached, Status, UnconfirmedReason, Verdict,
@@ -638,7 +638,7 @@ fn handled_return(
     let f = view.function_of(&run.end, p)?;
     // A value the calls also return when run one after the other (the
     // winner's pid, `ok`): the program itself handled the failure.
-    let serial = serial_runs(sys, view.calls.len(), opts.max_run_steps, 200);
+    let serial = serial_runs(sys, view.calls.len(), opts.max_run_steps, FIRST_RUNS);
     let usual = serial.iter().any(|(s, _)| {
         results(s, view.calls.len())
             .iter()
@@ -828,7 +828,7 @@ fn confirm_one(
         reached.read += outcome.stats.runs_reached[0];
         reached.write += outcome.stats.runs_reached[1];
         let mut first = outcome.found.first().map(|found| {
-            let c = consequence(&sys, found, h.workers.len(), view.as_deref(), opts);
+            let c = consequence(&sys, found, h.workers.len(), view.clone(), opts);
             (found.clone(), c)
         });
         // The first interleaving that shows the race did no visible harm:
@@ -1024,13 +1024,10 @@ fn harmful_race(
     view: &Option<Arc<ReturnView>>,
     opts: &ConfirmOptions,
 ) -> (Option<(RaceFound, Consequence)>, u64, Option<HarmCut>) {
-    let serial = serial_runs(sys, h.workers.len(), opts.max_run_steps, 200);
-    let summary = Arc::new(SerialSummary::new(
-        &serial.iter().map(|(s, _)| s).collect::<Vec<_>>(),
-        h.workers.len(),
-    ));
+    let reference = serial_reference(sys, h.workers.len(), view.clone(), opts);
+    let summary = Arc::new(SerialSummary::new(&reference.first, h.workers.len()));
     let judge = Arc::new(HarmJudge {
-        serial,
+        reference,
         workers: h.workers.len(),
         view: view.clone(),
     });
@@ -1040,7 +1037,7 @@ fn harmful_race(
             goal: judged_goal(sites, view),
             serial: summary,
             judge: judge.clone(),
-            steps: None,
+            steps: Steps::default(),
         },
         opts,
     );
@@ -1053,7 +1050,7 @@ fn harmful_race(
             monitor: found.monitor.goal,
             end: found.end,
         };
-        let c = judge_consequence(&judge.serial, &found, judge.workers, view.as_deref());
+        let c = judge.judge(&found);
         (c != Consequence::None).then_some((found, c))
     });
     let cut = if found.is_some() {
@@ -1230,17 +1227,16 @@ struct SerialSummary {
 }
 
 impl SerialSummary {
-    fn new(serial: &[&VmSystem], workers: usize) -> SerialSummary {
+    fn new(serial: &[SerialEnd], workers: usize) -> SerialSummary {
         SerialSummary {
             workers,
-            ends: serial.iter().map(|s| run_end(s, workers)).collect(),
+            ends: serial.iter().map(|s| s.end.clone()).collect(),
             crash_kinds: serial
                 .iter()
-                .copied()
-                .flat_map(crashes)
-                .map(|(_, reason)| crash_kind(&reason).to_string())
+                .flat_map(|s| &s.crashes)
+                .map(|(_, reason)| crash_kind(reason).to_string())
                 .collect(),
-            clean_exists: serial.iter().any(|s| crashes(s).is_empty()),
+            clean_exists: serial.iter().any(|s| s.crashes.is_empty()),
         }
     }
 
@@ -1273,40 +1269,31 @@ struct HarmfulRace {
     goal: RaceGoal<VmSystem>,
     serial: Arc<SerialSummary>,
     judge: Arc<HarmJudge>,
-    /// The run's steps so far, newest first, shared between the clones the
-    /// search makes at its choice points.
-    steps: Option<Arc<StepNode>>,
-}
-
-/// One step of a run, linked to the step before it.
-struct StepNode {
-    process: racewit_vm::Pid,
-    step: TraceStep<Site>,
-    before: Option<Arc<StepNode>>,
+    /// The run's steps so far, shared between the clones the search makes
+    /// at its choice points.
+    steps: Steps,
 }
 
 /// What the full judgement of a run needs from its harness: the serial runs
 /// (with their traces), the number of workers, and the callers' view of
 /// returned values.
 struct HarmJudge {
-    serial: Vec<(VmSystem, Vec<TraceStep<Site>>)>,
+    reference: SerialReference<SerialEnd>,
     workers: usize,
     view: Option<Arc<ReturnView>>,
 }
 
-impl HarmfulRace {
-    /// The run's steps, oldest first, named as `end` names their processes.
-    fn trace(&self, end: &VmSystem) -> Vec<TraceStep<Site>> {
-        let mut trace = Vec::new();
-        let mut at = self.steps.as_deref();
-        while let Some(node) = at {
-            let mut step = node.step.clone();
-            step.process = end.name(node.process);
-            trace.push(step);
-            at = node.before.as_deref();
+impl HarmJudge {
+    /// `run`'s consequence against the serial reference: an end the first
+    /// serial runs do not give is judged again against more of them
+    /// before it is called harm, when the first runs were not all.
+    fn judge(&self, run: &Found<VmSystem, RaceGoal<VmSystem>>) -> Consequence {
+        let view = self.view.as_deref();
+        let c = judge_consequence(&self.reference.first, run, self.workers, view);
+        match (c, self.reference.more()) {
+            (c @ Consequence::None, _) | (c, None) => c,
+            (_, Some(more)) => judge_consequence(more, run, self.workers, view),
         }
-        trace.reverse();
-        trace
     }
 }
 
@@ -1319,11 +1306,7 @@ impl Monitor<VmSystem> for HarmfulRace {
         index: usize,
     ) {
         self.goal.observe(sys, proc, obs, index);
-        self.steps = Some(Arc::new(StepNode {
-            process: proc,
-            step: TraceStep::of(String::new(), obs, false),
-            before: self.steps.take(),
-        }));
+        self.steps.push(proc, obs);
     }
     fn hold(&self) -> Option<racewit_vm::Pid> {
         self.goal.hold()
@@ -1337,14 +1320,12 @@ impl Monitor<VmSystem> for HarmfulRace {
         }
         let run = Found {
             schedule: Vec::new(),
-            trace: self.trace(sys),
+            trace: self.steps.trace(sys),
             preemptions: 0,
             monitor: self.goal.clone(),
             end: sys.clone(),
         };
-        let judge = &self.judge;
-        judge_consequence(&judge.serial, &run, judge.workers, judge.view.as_deref())
-            != Consequence::None
+        self.judge.judge(&run) != Consequence::None
     }
     fn near_miss(&self) -> bool {
         self.goal.near_miss()
@@ -1533,22 +1514,73 @@ fn consequence(
     start: &VmSystem,
     found: &Found<VmSystem, RaceGoal<VmSystem>>,
     worker_count: usize,
-    view: Option<&ReturnView>,
+    view: Option<Arc<ReturnView>>,
     opts: &ConfirmOptions,
 ) -> Consequence {
-    let serial_full = serial_runs(start, worker_count, opts.max_run_steps, 200);
-    judge_consequence(&serial_full, found, worker_count, view)
+    HarmJudge {
+        reference: serial_reference(start, worker_count, view.clone(), opts),
+        workers: worker_count,
+        view,
+    }
+    .judge(found)
+}
+
+/// What the judgement of a run's consequence needs of one serial run.
+struct SerialEnd {
+    /// Its crashed processes, with their reasons ([`crashes`]).
+    crashes: Vec<(String, String)>,
+    /// Whether a worker returned a value one of its callers crashes on.
+    callers_crash: bool,
+    /// What the root read after the workers ([`reads_after_workers`]).
+    reads_after: Vec<String>,
+    /// How it ended ([`run_end`]).
+    end: RunEnd,
+}
+
+impl SerialEnd {
+    fn of(
+        sys: &VmSystem,
+        trace: &[TraceStep<Site>],
+        workers: usize,
+        view: Option<&ReturnView>,
+    ) -> SerialEnd {
+        let names: Vec<String> = self::workers(sys, workers)
+            .into_iter()
+            .map(|p| sys.name(p))
+            .collect();
+        SerialEnd {
+            crashes: crashes(sys),
+            callers_crash: view.is_some_and(|v| v.any_crash(sys)),
+            reads_after: reads_after_workers(trace, &names),
+            end: run_end(sys, workers),
+        }
+    }
+}
+
+/// The serial reference of a harness with `workers` workers, each run
+/// summed up for [`judge_consequence`].
+fn serial_reference(
+    start: &VmSystem,
+    workers: usize,
+    view: Option<Arc<ReturnView>>,
+    opts: &ConfirmOptions,
+) -> SerialReference<SerialEnd> {
+    SerialReference::new(
+        start,
+        workers,
+        opts.max_run_steps,
+        Box::new(move |sys, trace| SerialEnd::of(sys, trace, workers, view.as_deref())),
+    )
 }
 
 /// [`consequence`] against serial runs already made.
 fn judge_consequence(
-    serial_full: &[(VmSystem, Vec<TraceStep<Site>>)],
+    serial: &[SerialEnd],
     found: &Found<VmSystem, RaceGoal<VmSystem>>,
     worker_count: usize,
     view: Option<&ReturnView>,
 ) -> Consequence {
     let end = &found.end;
-    let serial: Vec<&VmSystem> = serial_full.iter().map(|(s, _)| s).collect();
     // Only crashes from the stale write on are the race's doing.
     let stale = found
         .monitor
@@ -1572,14 +1604,13 @@ fn judge_consequence(
     // with `badarg` in the race).
     let serial_kinds: BTreeSet<String> = serial
         .iter()
-        .copied()
-        .flat_map(crashes)
-        .map(|(_, reason)| crash_kind(&reason).to_string())
+        .flat_map(|s| &s.crashes)
+        .map(|(_, reason)| crash_kind(reason).to_string())
         .collect();
     let new_crash = witness_crashes
         .iter()
         .find(|(_, reason)| !serial_kinds.contains(crash_kind(reason)));
-    let crash = if serial.iter().any(|s| crashes(s).is_empty()) {
+    let crash = if serial.iter().any(|s| s.crashes.is_empty()) {
         witness_crashes.first()
     } else {
         new_crash
@@ -1597,7 +1628,7 @@ fn judge_consequence(
         && let Some(p) = found.monitor.failed_process()
         && let Some((value, judged)) = view.judged(end, p)
         && let Some((caller, reason)) = judged.crash(&value)
-        && serial.iter().any(|s| !view.any_crash(s))
+        && serial.iter().any(|s| !s.callers_crash)
     {
         return Consequence::Crash {
             process: format!("{}'s caller {caller}", end.name(p)),
@@ -1615,10 +1646,7 @@ fn judge_consequence(
     };
     let seen = reads_after_workers(&found.trace, &workers_of(end));
     if !seen.is_empty() {
-        let serial_seen: BTreeSet<Vec<String>> = serial_full
-            .iter()
-            .map(|(s, trace)| reads_after_workers(trace, &workers_of(s)))
-            .collect();
+        let serial_seen: BTreeSet<&Vec<String>> = serial.iter().map(|s| &s.reads_after).collect();
         if !serial_seen.contains(&seen) {
             return Consequence::NonSerializable {
                 observed: format!("P1 then read {}", seen.join("; ")),
@@ -1626,7 +1654,7 @@ fn judge_consequence(
             };
         }
     }
-    let serial_ends: BTreeSet<RunEnd> = serial.iter().map(|s| run_end(s, worker_count)).collect();
+    let serial_ends: BTreeSet<RunEnd> = serial.iter().map(|s| s.end.clone()).collect();
     let (observed, returned) = run_end(end, worker_count);
     match differs(&serial_ends, &observed, &returned) {
         Some(Differs::State) => {

@@ -8,11 +8,13 @@
 //! forever, the next worker goes on (the reference never deadlocks where
 //! the concurrent run would not).
 
+use std::sync::Arc;
+
 use racewit_vm::Pid;
 
 use crate::goal::Monitor;
-use crate::search::Strategy;
 use crate::search::bounded::BoundedDfs;
+use crate::search::{StopReason, Strategy, TraceStep};
 use crate::system::{Fate, Observation, System};
 use crate::vm_system::{Site, VmItem, VmSystem};
 
@@ -166,19 +168,65 @@ fn settle_first(
     out
 }
 
-/// Accepts every run.
-#[derive(Clone, Debug, Default)]
-struct EveryRun;
+/// One step of a run, linked to the step before it: the steps a monitor
+/// keeps are shared with the clones the search makes at its choice points.
+struct StepNode {
+    process: Pid,
+    step: TraceStep<Site>,
+    before: Option<Arc<StepNode>>,
+}
 
-impl<S: System> Monitor<S> for EveryRun {
-    fn observe(&mut self, _: &S, _: S::Proc, _: &Observation<S::Item, S::Site>, _: usize) {}
+/// The steps of the run a monitor watches, newest first.
+#[derive(Clone, Default)]
+pub(crate) struct Steps(Option<Arc<StepNode>>);
+
+impl Steps {
+    pub(crate) fn push(&mut self, process: Pid, obs: &Observation<VmItem, Site>) {
+        self.0 = Some(Arc::new(StepNode {
+            process,
+            step: TraceStep::of(String::new(), obs, false),
+            before: self.0.take(),
+        }));
+    }
+
+    /// The run's steps, oldest first, named as `end` names their processes.
+    pub(crate) fn trace(&self, end: &VmSystem) -> Vec<TraceStep<Site>> {
+        let mut trace = Vec::new();
+        let mut at = self.0.as_deref();
+        while let Some(node) = at {
+            let mut step = node.step.clone();
+            step.process = end.name(node.process);
+            trace.push(step);
+            at = node.before.as_deref();
+        }
+        trace.reverse();
+        trace
+    }
+}
+
+/// Hands each run's end and steps to `on_end`. No run is a finding, so the
+/// search keeps none of them itself (it keeps a few findings at most).
+#[derive(Clone)]
+struct EachRun<'a> {
+    steps: Steps,
+    on_end: &'a dyn Fn(&VmSystem, Vec<TraceStep<Site>>),
+}
+
+impl Monitor<OneAtATime> for EachRun<'_> {
+    fn observe(&mut self, _: &OneAtATime, proc: Pid, obs: &Observation<VmItem, Site>, _: usize) {
+        self.steps.push(proc, obs);
+    }
     fn hit(&self) -> bool {
         false
     }
-    fn finish(&mut self, _: &S) -> bool {
-        true
+    fn finish(&mut self, end: &OneAtATime) -> bool {
+        (self.on_end)(&end.sys, self.steps.trace(&end.sys));
+        false
     }
 }
+
+/// A serial end state and the steps that led to it.
+pub type SerialRun = (VmSystem, Vec<TraceStep<Site>>);
 
 /// The end states of the serial reference of `start` (the harness's
 /// `run/0` with `workers` workers, or a user's entry with none): every run
@@ -189,35 +237,129 @@ pub fn serial_runs(
     workers: usize,
     max_run_steps: usize,
     max_runs: u64,
-) -> Vec<(VmSystem, Vec<crate::search::TraceStep<Site>>)> {
+) -> Vec<SerialRun> {
+    let runs = std::cell::RefCell::new(Vec::new());
+    serial_search(start, workers, max_run_steps, max_runs, &|end, trace| {
+        runs.borrow_mut().push((end.clone(), trace))
+    });
+    runs.into_inner()
+}
+
+/// Makes the serial runs of `start`, at most `max_runs`, handing each to
+/// `on_end`; whether they were every serial run (no order's search was cut
+/// by the budget).
+fn serial_search(
+    start: &VmSystem,
+    workers: usize,
+    max_run_steps: usize,
+    max_runs: u64,
+    on_end: &dyn Fn(&VmSystem, Vec<TraceStep<Site>>),
+) -> bool {
     // Every order of the workers: a serial run is the calls one after the
     // other, in any order (worker 2 may well have come first).
     let orders = permutations(workers);
     let per_order = (max_runs / orders.len().max(1) as u64).max(1);
-    let mut out = Vec::new();
+    let mut complete = true;
     for order in orders {
         let reference = OneAtATime {
             sys: start.clone(),
             workers,
             order,
         };
-        out.extend(
-            BoundedDfs {
-                max_preemptions: 0,
-                max_interleavings: per_order,
-                max_run_steps,
-                sleep_sets: false,
-                stop_at_first: false,
-                steer: false,
-                cancel: None,
-            }
-            .search(&reference, EveryRun)
-            .found
-            .into_iter()
-            .map(|f| (f.end.sys, f.trace)),
+        let outcome = BoundedDfs {
+            max_preemptions: 0,
+            max_interleavings: per_order,
+            max_run_steps,
+            sleep_sets: false,
+            stop_at_first: false,
+            steer: false,
+            cancel: None,
+        }
+        .search(
+            &reference,
+            EachRun {
+                steps: Steps::default(),
+                on_end,
+            },
+        );
+        complete &= matches!(
+            outcome.stop,
+            StopReason::Exhausted | StopReason::ExhaustedAll
         );
     }
-    out
+    complete
+}
+
+/// How many serial runs the reference makes at first.
+pub const FIRST_RUNS: u64 = 200;
+
+/// How many it makes when an end the first runs do not give is about to be
+/// called the race's harm (see [`SerialReference::more`]).
+pub const MORE_RUNS: u64 = 3_000;
+
+/// What a judgement needs of one serial run (see [`SerialReference`]).
+type Summarise<T> = Box<dyn Fn(&VmSystem, &[TraceStep<Site>]) -> T + Send + Sync>;
+
+/// The serial reference of a harness, each run summed up as `T`: the first
+/// [`FIRST_RUNS`] serial runs, made at once, and more of them made only
+/// when needed. Most searches judge many runs and find no harm; a few find
+/// an end the first runs do not give, and before that end is called harm
+/// the reference is searched further (the serial runs the first ones miss
+/// are those where background processes, a server's exit or a message in
+/// flight, step in other orders between the workers' calls).
+pub struct SerialReference<T> {
+    start: VmSystem,
+    workers: usize,
+    max_run_steps: usize,
+    summarise: Summarise<T>,
+    /// The first runs.
+    pub first: Vec<T>,
+    /// Whether the first runs are every serial run.
+    pub complete: bool,
+    more: std::sync::OnceLock<Vec<T>>,
+}
+
+impl<T> SerialReference<T> {
+    pub fn new(
+        start: &VmSystem,
+        workers: usize,
+        max_run_steps: usize,
+        summarise: Summarise<T>,
+    ) -> SerialReference<T> {
+        let first = std::cell::RefCell::new(Vec::new());
+        let complete = serial_search(start, workers, max_run_steps, FIRST_RUNS, &|end, trace| {
+            first.borrow_mut().push(summarise(end, &trace))
+        });
+        SerialReference {
+            start: start.clone(),
+            workers,
+            max_run_steps,
+            summarise,
+            first: first.into_inner(),
+            complete,
+            more: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Up to [`MORE_RUNS`] serial runs (the first runs among them: the
+    /// search is the same, with a larger budget), made once; `None` when
+    /// the first runs were already all of them.
+    pub fn more(&self) -> Option<&[T]> {
+        if self.complete {
+            return None;
+        }
+        Some(self.more.get_or_init(|| {
+            let more = std::cell::RefCell::new(Vec::new());
+            serial_search(
+                &self.start,
+                self.workers,
+                self.max_run_steps,
+                MORE_RUNS,
+                &|end, trace| more.borrow_mut().push((self.summarise)(end, &trace)),
+            );
+            more.into_inner()
+        }))
+    }
 }
 
 /// Every order of `0..n`, the identity first.
@@ -240,6 +382,7 @@ fn permutations(n: usize) -> Vec<Vec<u64>> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
     use std::sync::Arc;
 
     use racewit_vm::Image;
@@ -260,6 +403,39 @@ mod tests {
         W1 = spawn(fun() -> spawn(fun() -> ets:insert(t, {k, bg}) end), Root ! {self(), done} end),\n    \
         W2 = spawn(fun() -> Root ! {self(), ets:lookup(t, k)} end),\n    \
         [receive {W, R} -> R end || W <- [W1, W2]].\n";
+
+    /// Worker 1 leaves four writers behind; which of them writes last is
+    /// one choice among 720 serial runs of that order, and the first
+    /// writer writes last only after 120 of them.
+    const LAST_WRITER: &str = "-module(last_writer).\n-export([run/0]).\n\
+        run() ->\n    ets:new(t, [named_table, public]),\n    Root = self(),\n    \
+        W1 = spawn(fun() -> [spawn(fun() -> ets:insert(t, {k, I}) end) || I <- lists:seq(1, 6)], \
+        Root ! {self(), done} end),\n    \
+        W2 = spawn(fun() -> Root ! {self(), ets:lookup(t, k)} end),\n    \
+        [receive {W, R} -> R end || W <- [W1, W2]].\n";
+
+    #[test]
+    fn the_reference_searches_further_when_its_first_runs_were_not_all() {
+        let program = crate::test_support::program(&[("last_writer", LAST_WRITER)]);
+        let opts = ConfirmOptions::default();
+        let image = Image::new(Arc::new(program), &opts.vm);
+        let start = crate::confirmation::start(&image, "last_writer", "run", &opts);
+        let root = start.by_name("P1").expect("the root");
+        let reference = super::SerialReference::new(
+            &start,
+            2,
+            10_000,
+            Box::new(move |end, _| end.returned(root).unwrap_or_default()),
+        );
+        assert!(!reference.complete);
+        let first: BTreeSet<&String> = reference.first.iter().collect();
+        assert_eq!(reference.first.len(), super::FIRST_RUNS as usize);
+        assert!(!first.contains(&"[done,[{k,2}]]".to_string()), "{first:?}");
+        let more: BTreeSet<&String> = reference.more().expect("more runs").iter().collect();
+        assert!(more.contains(&"[done,[{k,2}]]".to_string()), "{more:?}");
+        assert!(first.is_subset(&more));
+        assert!(first.is_subset(&more));
+    }
 
     #[test]
     fn what_an_earlier_worker_left_running_settles_before_the_next() {
