@@ -105,8 +105,15 @@
 //!   may also be the table's owner instance (a table made by that kind of
 //!   process, unnamed or named by a constant or by the value its `ets:new`
 //!   was given, written only there; after a read that found nothing,
-//!   only writes that can create the object count); a pair under a lock
-//!   every write of the item holds ([`locks`]); an `ets:insert_new` whose
+//!   only writes that can create the object count: a `case` clause that
+//!   matches no object, or the catch of a read that raises for an absent
+//!   item); a pair under a lock
+//!   every write of the item holds ([`locks`]); a write a server makes on
+//!   a request that a client sent only because its read found the item
+//!   absent, carrying nothing it read, when the server's own read of
+//!   exactly that item finds it absent too before the write (or the write
+//!   is an atomic read-and-write): the server's look decides the write, not
+//!   the client's, and is a pair of its own; an `ets:insert_new` whose
 //!   result selects a `case` clause (it never overwrites); an
 //!   `ets:update_counter` after an `ets:member` check when nothing removes
 //!   objects from the table; an `ets:update_counter` that gives back
@@ -1236,6 +1243,42 @@ mod tests {
         let (all, none) = run(true);
         assert!(all.len() > ids.len() && all.contains(&"R002:ctr:4:4".to_string()));
         assert_eq!(none, 0);
+    }
+
+    /// A counter server (registered `cs`, public table `t`): `hit(K)` on
+    /// line 6 is `client`, and the server's `make(K)` on line 10 is `make`.
+    fn asking_client(client: &str, make: &str) -> Vec<(&'static str, u32, u32)> {
+        check(&format!(
+            "-module(t).\n-behaviour(gen_server). -export([start/0, hit/1, init/1, handle_call/3]).\n\
+             start() -> gen_server:start({{local, cs}}, t, [], []).\n\
+             init([]) -> ets:new(t, [named_table, public]), {{ok, s}}.\n\
+             handle_call({{make, K}}, _, S) -> {{reply, make(K), S}}.\n\
+             hit(K) -> {client}.\n\
+             \n\
+             \n\
+             \n\
+             make(K) -> {make}.\n"
+        ))
+    }
+
+    #[test]
+    fn a_server_that_checks_again_before_it_writes_is_no_stale_write() {
+        let ask = "try ets:update_counter(t, K, 1) catch error:badarg -> gen_server:call(cs, {make, K}) end";
+        let again = "try ets:update_counter(t, K, 1) catch error:badarg -> ets:insert(t, {K, 1}), 1 end";
+        // The client asks because it found nothing; the server looks again
+        // (its own add is atomic, its insert follows its own miss).
+        assert_eq!(asking_client(ask, again), vec![]);
+        let member = "case ets:member(t, K) of false -> gen_server:call(cs, {make, K}); true -> ets:update_counter(t, K, 1) end";
+        let lookup_again = "case ets:lookup(t, K) of [] -> ets:insert(t, {K, 1}); _ -> ok end";
+        assert!(!asking_client(member, lookup_again).contains(&("ets", 6, 10)));
+        // A server that does not look again, or looks at another key.
+        assert_eq!(asking_client(ask, "ets:insert(t, {K, 1})"), vec![("ets", 6, 10)]);
+        let other = "case ets:lookup(t, other) of [] -> ets:insert(t, {K, 1}); _ -> ok end";
+        assert!(asking_client(ask, other).contains(&("ets", 6, 10)));
+        // A client that asks because of what it found, not because it
+        // found nothing: the server's look at absence does not re-decide it.
+        let present = "case ets:lookup(t, K) of [{K, N}] when N > 9 -> gen_server:call(cs, {make, K}); _ -> ok end";
+        assert!(asking_client(present, lookup_again).contains(&("ets", 6, 10)));
     }
 
     /// `go(K)` on lines 4-6: `read` (binding `V`), then `write`.
