@@ -229,6 +229,14 @@ impl<'p> Units<'p> {
         units
     }
 
+    /// Test or example code: the unit's module is ([`is_test_code`]), or
+    /// its function is defined only under a test macro
+    /// ([`racewit_syntax::ir::Function::test_only`]: eunit tests in the module).
+    pub fn in_tests(&self, u: UnitId) -> bool {
+        let unit = self.unit(u);
+        self.test_modules[unit.module as usize] || self.function(unit.owner).test_only
+    }
+
     pub fn unit(&self, u: UnitId) -> &Unit<'p> {
         &self.units[u.index()]
     }
