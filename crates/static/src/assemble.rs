@@ -69,7 +69,10 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     /// that others can come between).
     pub fn filtered(&mut self, read: &Read, hit: &Hit) -> bool {
         if read.category != Category::SpawnRegister
-            && (self.serialised(read, hit) || self.locked(read, hit) || self.started_once(read))
+            && (self.serialised(read, hit)
+                || self.locked(read, hit)
+                || self.started_once(read)
+                || self.rechecked_by_server(read, hit))
         {
             return true;
         }
@@ -139,49 +142,192 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
             .all(|(_, o, wu, _, _)| procs.site_process(*wu, *o) == Some(p))
     }
 
-    /// The write runs only in the clause a `case` on the ETS read itself
-    /// selects when the read found nothing (`case ets:lookup(T, K) of
-    /// [] -> ... ets:insert(T, ...)`, `false` of `ets:member/2`): every
-    /// run of the write follows the read finding no object.
+    /// The write runs only after the read found nothing, in the read's own
+    /// run of its function ([`Assembler::under_absence`]): every run of the
+    /// write follows the read finding no object.
     fn after_absent(&self, read: &Read, hit: &Hit) -> bool {
-        use racewit_syntax::ir::{Expr, Literal, Pat};
-        let Some(empty) = self
-            .mfa_at(read.origin)
-            .filter(|m| m.module == "ets")
-            .and_then(|m| crate::ets::found_nothing(&m.name, m.arity))
-        else {
+        hit.write_unit == read.unit
+            && hit.write.module == read.origin.module
+            && self.under_absence(read.unit, read.origin, hit.write.site)
+    }
+
+    /// A write a server makes on a client's request only after checking
+    /// the item again itself: the client found the item absent and, for
+    /// that alone, asked the server (the request carries nothing computed
+    /// from what it read), and the server's own code writes only when its
+    /// own read of exactly that item finds it absent too (or the write is
+    /// an atomic read-and-write of the item, such as the server's
+    /// `ets:update_counter/3`). Whatever other processes did to the item
+    /// since the client's read, the write acts on the server's look, not
+    /// the client's: the client's read cannot make it stale. The server's
+    /// read and the write are a pair of their own, searched from that read
+    /// and filtered or reported on their own terms (a server that does
+    /// not serialise the item's writes leaves them a suspect).
+    ///
+    /// The path is the read, calls, one request, calls and the write, with
+    /// no return between; the client's decision is its read's absence (the
+    /// clause of a `case` on the read that matches no object, or the catch
+    /// of a `try` around a read that raises for an absent item), and so is
+    /// the server's, on an item that is the same value in the one run of
+    /// the server's code (a constant or the same parameter, carried down
+    /// the path's calls).
+    fn rechecked_by_server(&self, read: &Read, hit: &Hit) -> bool {
+        let w = self.w;
+        let hops = &hit.hops;
+        let Some(serve) = hops.iter().position(|h| h.kind == HopKind::Serve) else {
             return false;
         };
-        if hit.write_unit != read.unit || hit.write.module != read.origin.module {
+        let last = hops.len() - 1;
+        let straight = |r: std::ops::Range<usize>| hops[r].iter().all(|h| h.kind == HopKind::Call);
+        if hops[0].kind != HopKind::Read
+            || hops[last].kind != HopKind::Write
+            || serve + 1 > last
+            || !straight(1..serve)
+            || !straight(serve + 1..last)
+            || hops[1].unit != read.unit
+        {
             return false;
         }
+        // The client asks only because the item was absent, and sends
+        // nothing it read.
+        let out = hops[1].origin.site;
+        if !self.under_absence(read.unit, read.origin, out)
+            || w.dep(read.unit, read.origin.site).data.contains(&out)
+        {
+            return false;
+        }
+        // The server checks the item again in one of the functions the
+        // path goes down through.
+        (serve + 1..=last).any(|j| {
+            let unit = hops[j].unit;
+            let module = w.units.unit(unit).module;
+            let leave = hops[j].origin;
+            let Some(ctx) = self.ctx_down(unit, &hops[j..]) else {
+                return false;
+            };
+            let Some((_, written)) = w.item_at(read.category, hit.write, &ctx) else {
+                return false;
+            };
+            let ident = identity_ctx(ctx.len());
+            let ops = &w.site_ops[module as usize];
+            (0..ops.len()).any(|si| {
+                let again = Origin {
+                    module,
+                    site: racewit_syntax::ir::CallSiteId(si as u32),
+                };
+                if !ops[si].0.contains(read.category)
+                    || w.flow.site(module, again.site).map(|sv| sv.unit) != Some(unit)
+                {
+                    return false;
+                }
+                if again == hit.write {
+                    return w.atomic_at(read.category, again);
+                }
+                self.under_absence(unit, again, leave.site)
+                    && w.item_at(read.category, again, &ident)
+                        .is_some_and(|(_, checked)| same_in_one_run(&checked, &written))
+            })
+        })
+    }
+
+    /// The context of the write at the end of `down` (call hops from
+    /// `unit`, then the write) in terms of `unit`'s own parameters, each
+    /// kept as itself; `None` when a call's arguments are not known.
+    fn ctx_down(&self, unit: UnitId, down: &[crate::search::RawHop]) -> Option<Vec<Val>> {
+        let w = self.w;
+        let mut cur = unit;
+        let mut ctx = identity_ctx(w.global_of(unit).ctx.len());
+        for h in &down[..down.len() - 1] {
+            let callee = h.other?;
+            if h.unit != cur {
+                return None;
+            }
+            let args = &w.flow.site(h.origin.module, h.origin.site)?.args;
+            let cu = w.units.unit(callee);
+            if args.len() != cu.arity as usize {
+                return None;
+            }
+            let resolved = args
+                .iter()
+                .map(|a| crate::values::resolve(a, &ctx, w.limit));
+            ctx = match cu.fun {
+                None => {
+                    let mut c: Vec<Val> = resolved.collect();
+                    c.resize(w.global_of(callee).ctx.len().max(c.len()), Val::Any);
+                    c
+                }
+                Some(_) if cu.owner == w.units.unit(cur).owner => {
+                    let base = cu.param_base as usize;
+                    let mut c = ctx.clone();
+                    if c.len() < base + args.len() {
+                        c.resize(base + args.len(), Val::Any);
+                    }
+                    for (i, v) in resolved.enumerate() {
+                        c[base + i] = v;
+                    }
+                    c
+                }
+                Some(_) => return None,
+            };
+            cur = callee;
+        }
+        (down.last()?.unit == cur).then_some(ctx)
+    }
+
+    /// Site `then` of `unit` runs only when the read at `read` found its
+    /// item absent: in the clause of a `case` on the ETS read that matches
+    /// no object (`[]` of `lookup/2`, `false` of `member/2`), or in a catch
+    /// clause of a `try` whose body is the read alone, when that read
+    /// raises for an absent item (`ets:lookup_element/3`,
+    /// `ets:update_counter/3`, `persistent_term:get/1`; their `badarg` for
+    /// a present object, a position past its end or a field that is no
+    /// integer, is taken for absence too).
+    fn under_absence(
+        &self,
+        unit: UnitId,
+        read: Origin,
+        then: racewit_syntax::ir::CallSiteId,
+    ) -> bool {
+        use racewit_syntax::ir::{Expr, Literal, Pat};
+        let Some(mfa) = self.mfa_at(read) else {
+            return false;
+        };
+        let raises = crate::catalog::raises_when_absent(&mfa)
+            || (mfa.module == "ets" && mfa.name == "update_counter" && mfa.arity == 3);
+        let empty = (mfa.module == "ets")
+            .then(|| crate::ets::found_nothing(&mfa.name, mfa.arity))
+            .flatten();
         let units = self.w.units;
-        let body = &units.function(units.unit(read.unit).owner).body;
-        let holds_write = |e| {
+        let body = &units.unit_function(unit).body;
+        let is_read = |e| matches!(body.expr(e), Expr::Call { site, .. } if *site == read.site);
+        let holds = |e| {
             crate::walk::any_expr(
                 body,
                 e,
-                &mut |x| matches!(x, Expr::Call { site, .. } if *site == hit.write.site),
+                &mut |x| matches!(x, Expr::Call { site, .. } if *site == then),
             )
         };
-        body.exprs.iter().any(|e| {
-            let Expr::Case { arg, clauses, .. } = e else {
-                return false;
-            };
-            if !matches!(body.expr(*arg), Expr::Call { site, .. } if *site == read.origin.site) {
-                return false;
+        body.exprs.iter().any(|e| match e {
+            Expr::Case { arg, clauses, .. } if is_read(*arg) => {
+                let Some(empty) = empty else { return false };
+                clauses.iter().any(|&c| {
+                    let cl = body.clause(c);
+                    let nothing = match (cl.pats.as_slice(), empty) {
+                        ([p], crate::ets::NoObject::EmptyList) => matches!(body.pat(*p), Pat::Nil),
+                        ([p], crate::ets::NoObject::False) => {
+                            matches!(body.pat(*p), Pat::Lit(Literal::Atom(b)) if b == "false")
+                        }
+                        _ => false,
+                    };
+                    nothing && cl.guard.is_empty() && holds(cl.body)
+                })
             }
-            clauses.iter().any(|&c| {
-                let cl = body.clause(c);
-                let found_nothing = match (cl.pats.as_slice(), empty) {
-                    ([p], crate::ets::NoObject::EmptyList) => matches!(body.pat(*p), Pat::Nil),
-                    ([p], crate::ets::NoObject::False) => {
-                        matches!(body.pat(*p), Pat::Lit(Literal::Atom(b)) if b == "false")
-                    }
-                    _ => false,
-                };
-                found_nothing && cl.guard.is_empty() && holds_write(cl.body)
-            })
+            Expr::Try(t) if raises && t.of_clauses.is_empty() => {
+                let alone = is_read(t.body)
+                    || matches!(body.expr(t.body), Expr::Block(es) if es.len() == 1 && is_read(es[0]));
+                alone && t.catch_clauses.iter().any(|&c| holds(body.clause(c).body))
+            }
+            _ => false,
         })
     }
 
@@ -838,6 +984,34 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
 }
 
 /// A term with no unknown part (no parameter, identity or wildcard).
+/// A context of `n` parameters, each itself.
+fn identity_ctx(n: usize) -> Vec<Val> {
+    (0..n as u32).map(|k| Val::one(Term::Param(k))).collect()
+}
+
+/// Two items that are one item in a run of the code they are seen from:
+/// the same table and key, each one constant or one parameter (or part of
+/// one) of that code.
+fn same_in_one_run(a: &Item, b: &Item) -> bool {
+    let exact = |v: &Val| match v {
+        Val::Set(s) => {
+            s.len() == 1
+                && s.iter().all(|t| {
+                    matches!(t, Term::Param(_) | Term::ParamElem(..) | Term::Table(_))
+                        || constant(t)
+                })
+        }
+        Val::Any => false,
+    };
+    match (a, b) {
+        (Item::TableKey { table: t1, key: k1 }, Item::TableKey { table: t2, key: k2 }) => {
+            t1 == t2 && k1 == k2 && exact(t1) && exact(k1)
+        }
+        (Item::Name(n1), Item::Name(n2)) => n1 == n2 && exact(n1),
+        _ => false,
+    }
+}
+
 fn constant(t: &Term) -> bool {
     match t {
         Term::Atom(_) | Term::Int(_) | Term::Str(_) => true,

@@ -18,6 +18,9 @@ use rustc_hash::FxHashSet;
 pub struct DepInfo {
     /// Call sites evaluated under the dependence (data or control).
     pub sites: FxHashSet<CallSiteId>,
+    /// Of those, the call sites given something computed from the value
+    /// (an argument, the function called, a fun made under the dependence).
+    pub data: FxHashSet<CallSiteId>,
     /// The unit's result depends on it.
     pub ret: bool,
 }
@@ -252,6 +255,9 @@ impl Dep<'_> {
                 if t || self.ctrl {
                     self.info.sites.insert(*site);
                 }
+                if t {
+                    self.info.data.insert(*site);
+                }
                 t || self.ctrl
             }
             Expr::Case { arg, clauses, .. } => {
@@ -417,6 +423,53 @@ mod tests {
             (vec!["w".to_string()], true)
         );
         assert_eq!(deps_raising("_ = src(), w(X)", false), (vec![], false));
+    }
+
+    /// The functions called in `f/1` given something computed from its
+    /// call of `src/0` (data, not control alone), sorted.
+    fn data_deps(body_src: &str) -> Vec<String> {
+        let src = format!("-module(t).\nf(X) ->\n{body_src}.\nsrc() -> 1. w(_) -> 1.\n");
+        let program = load_source("t.erl", &src);
+        let m = program.module("t").expect("module");
+        let f = m.function("f", 1).expect("f/1");
+        let name = |s: CallSiteId| {
+            m.call_site(s)
+                .target
+                .as_ref()
+                .map_or(String::new(), |t| t.name.to_string())
+        };
+        let source = (0..m.call_sites.len())
+            .map(|i| CallSiteId(i as u32))
+            .find(|&s| name(s) == "src")
+            .expect("a call of src/0");
+        let d = dependent(&f.body, &f.clauses, source, false);
+        let mut sites: Vec<String> = d.data.iter().map(|&s| name(s)).collect();
+        sites.sort();
+        sites
+    }
+
+    #[test]
+    fn data_sites_are_those_given_the_value() {
+        // Under a clause the value selects, but given only the parameter.
+        assert_eq!(
+            data_deps("case src() of 1 -> w(X); _ -> ok end"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            data_deps("try src() catch _:_ -> w({a, X}) end"),
+            Vec::<String>::new()
+        );
+        // Given the value, or what a clause it selects makes.
+        assert_eq!(data_deps("V = src(), w({a, V})"), vec!["w"]);
+        assert_eq!(
+            data_deps("Y = case src() of 1 -> a; _ -> b end, w(Y)"),
+            vec!["w"]
+        );
+        // A fun made under the dependence.
+        assert_eq!(
+            data_deps("case src() of 1 -> w(fun() -> X end); _ -> ok end"),
+            vec!["w"]
+        );
     }
 
     #[test]

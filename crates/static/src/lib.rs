@@ -105,8 +105,15 @@
 //!   may also be the table's owner instance (a table made by that kind of
 //!   process, unnamed or named by a constant or by the value its `ets:new`
 //!   was given, written only there; after a read that found nothing,
-//!   only writes that can create the object count); a pair under a lock
-//!   every write of the item holds ([`locks`]); an `ets:insert_new` whose
+//!   only writes that can create the object count: a `case` clause that
+//!   matches no object, or the catch of a read that raises for an absent
+//!   item); a pair under a lock
+//!   every write of the item holds ([`locks`]); a write a server makes on
+//!   a request that a client sent only because its read found the item
+//!   absent, carrying nothing it read, when the server's own read of
+//!   exactly that item finds it absent too before the write (or the write
+//!   is an atomic read-and-write): the server's look decides the write, not
+//!   the client's, and is a pair of its own; an `ets:insert_new` whose
 //!   result selects a `case` clause (it never overwrites); an
 //!   `ets:update_counter` after an `ets:member` check when nothing removes
 //!   objects from the table; an `ets:update_counter` that gives back
@@ -190,7 +197,8 @@ pub struct StaticOptions {
     /// Entries listed per suspect.
     pub max_entries: usize,
     /// Report pairs whose read or write is in test or example code
-    /// ([`units::is_test_code`]); such code is always analysed, as callers
+    /// ([`units::is_test_code`], or a function defined only under a test
+    /// macro: [`units::Units::in_tests`]); such code is always analysed, as callers
     /// of the code under test and as entries.
     pub include_tests: bool,
 }
@@ -433,7 +441,7 @@ pub fn find_suspects(program: &Program, opts: &StaticOptions) -> Analysis {
             if hit.write == read.origin && world.atomic_at(read.category, read.origin) {
                 continue;
             }
-            let in_tests = |u: UnitId| units.test_modules[units.unit(u).module as usize];
+            let in_tests = |u: UnitId| units.in_tests(u);
             // A window in test code is the test's own read-modify-write
             // through the library's helpers.
             if !opts.include_tests
@@ -1236,6 +1244,88 @@ mod tests {
         let (all, none) = run(true);
         assert!(all.len() > ids.len() && all.contains(&"R002:ctr:4:4".to_string()));
         assert_eq!(none, 0);
+    }
+
+    /// A counter server (registered `cs`, public table `t`): `hit(K)` on
+    /// line 6 is `client`, and the server's `make(K)` on line 10 is `make`.
+    fn asking_client(client: &str, make: &str) -> Vec<(&'static str, u32, u32)> {
+        check(&format!(
+            "-module(t).\n-behaviour(gen_server). -export([start/0, hit/1, init/1, handle_call/3]).\n\
+             start() -> gen_server:start({{local, cs}}, t, [], []).\n\
+             init([]) -> ets:new(t, [named_table, public]), {{ok, s}}.\n\
+             handle_call({{make, K}}, _, S) -> {{reply, make(K), S}}.\n\
+             hit(K) -> {client}.\n\
+             \n\
+             \n\
+             \n\
+             make(K) -> {make}.\n"
+        ))
+    }
+
+    #[test]
+    fn a_server_that_checks_again_before_it_writes_is_no_stale_write() {
+        let ask = "try ets:update_counter(t, K, 1) catch error:badarg -> gen_server:call(cs, {make, K}) end";
+        let again =
+            "try ets:update_counter(t, K, 1) catch error:badarg -> ets:insert(t, {K, 1}), 1 end";
+        // The client asks because it found nothing; the server looks again
+        // (its own add is atomic, its insert follows its own miss).
+        assert_eq!(asking_client(ask, again), vec![]);
+        let member = "case ets:member(t, K) of false -> gen_server:call(cs, {make, K}); true -> ets:update_counter(t, K, 1) end";
+        let lookup_again = "case ets:lookup(t, K) of [] -> ets:insert(t, {K, 1}); _ -> ok end";
+        assert!(!asking_client(member, lookup_again).contains(&("ets", 6, 10)));
+        // A server that does not look again, or looks at another key.
+        assert_eq!(
+            asking_client(ask, "ets:insert(t, {K, 1})"),
+            vec![("ets", 6, 10)]
+        );
+        let other = "case ets:lookup(t, other) of [] -> ets:insert(t, {K, 1}); _ -> ok end";
+        assert!(asking_client(ask, other).contains(&("ets", 6, 10)));
+        // A client that asks because of what it found, not because it
+        // found nothing: the server's look at absence does not re-decide it.
+        let present = "case ets:lookup(t, K) of [{K, N}] when N > 9 -> gen_server:call(cs, {make, K}); _ -> ok end";
+        assert!(asking_client(present, lookup_again).contains(&("ets", 6, 10)));
+    }
+
+    #[test]
+    fn functions_only_under_a_test_macro_are_test_code() {
+        let src = "-module(ctr).\n-export([setup/0, bump/1, peek/0]).\n\
+                   setup() -> ets:new(ctr, [named_table, public]).\n\
+                   bump(K) -> [{K, N}] = ets:lookup(ctr, K), ets:insert(ctr, {K, N + 1}).\n\
+                   -ifdef(TEST).\n-export([reset_test/0]).\n\
+                   reset_test() -> case ets:lookup(ctr, k) of [] -> ets:insert(ctr, {k, 0}); _ -> ok end.\n\
+                   -endif.\n-ifdef(TEST).\n\
+                   peek() -> case ets:lookup(ctr, j) of [] -> ets:insert(ctr, {j, 0}); _ -> ok end.\n\
+                   -else.\n\
+                   peek() -> case ets:lookup(ctr, j) of [] -> ets:insert(ctr, {j, 1}); _ -> ok end.\n\
+                   -endif.\n";
+        let run = |test: bool, include_tests| {
+            let load = racewit_syntax::load::LoadOptions {
+                defines: if test {
+                    vec![("TEST".to_string(), None)]
+                } else {
+                    Vec::new()
+                },
+                ..Default::default()
+            };
+            let program = racewit_syntax::load::load_sources(&[("src/ctr.erl", src)], &load);
+            let opts = StaticOptions {
+                include_tests,
+                ..StaticOptions::default()
+            };
+            let a = find_suspects(&program, &opts);
+            let ids: Vec<String> = a.suspects.iter().map(|s| s.id.clone()).collect();
+            (ids, a.stats.test_pairs)
+        };
+        // reset_test/0 (line 7) is the module's own test; peek/0 (line 10)
+        // has another definition without the macro, so it is code.
+        let (ids, test_pairs) = run(true, false);
+        assert_eq!(ids, vec!["R002:ctr:4:4", "R002:ctr:10:10"]);
+        assert!(test_pairs > 0);
+        let (all, _) = run(true, true);
+        assert!(all.contains(&"R002:ctr:7:7".to_string()), "{all:?}");
+        // Without the macro the test is not there at all.
+        let (ids, _) = run(false, false);
+        assert_eq!(ids, vec!["R002:ctr:4:4", "R002:ctr:12:12"]);
     }
 
     /// `go(K)` on lines 4-6: `read` (binding `V`), then `write`.

@@ -188,13 +188,23 @@ impl Locks {
         let mut held: Vec<Option<BTreeSet<Lock>>> = (0..n)
             .map(|i| (cut[i] || incoming[i].is_empty()).then(BTreeSet::new))
             .collect();
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for t in 0..n {
-                if cut[t] || incoming[t].is_empty() {
-                    continue;
-                }
+        // A worklist: a unit is looked at again only when a caller's locks
+        // shrank (the greatest fixpoint is the same in any order).
+        let mut callees: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (t, inc) in incoming.iter().enumerate() {
+            for (caller, ..) in inc {
+                callees[caller.index()].push(t as u32);
+            }
+        }
+        for c in &mut callees {
+            c.sort_unstable();
+            c.dedup();
+        }
+        let mut queued: Vec<bool> = (0..n).map(|t| !cut[t] && !incoming[t].is_empty()).collect();
+        let mut work: std::collections::VecDeque<usize> = (0..n).filter(|&t| queued[t]).collect();
+        while let Some(t) = work.pop_front() {
+            queued[t] = false;
+            {
                 let mut acc: Option<BTreeSet<Lock>> = None;
                 for (caller, site, around) in &incoming[t] {
                     let Some(ch) = &held[caller.index()] else {
@@ -219,7 +229,13 @@ impl Locks {
                     && held[t].as_ref().is_none_or(|h| a.is_subset(h))
                 {
                     held[t] = Some(a);
-                    changed = true;
+                    for &c in &callees[t] {
+                        let c = c as usize;
+                        if !queued[c] && !cut[c] {
+                            queued[c] = true;
+                            work.push_back(c);
+                        }
+                    }
                 }
             }
         }

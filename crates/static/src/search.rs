@@ -588,7 +588,7 @@ impl World<'_, '_> {
     }
 
     /// What depends on `src`'s result in `unit`, computed once and shared.
-    fn dep(&self, unit: UnitId, src: CallSiteId) -> Arc<DepInfo> {
+    pub(crate) fn dep(&self, unit: UnitId, src: CallSiteId) -> Arc<DepInfo> {
         if let Ok(cache) = self.deps.lock()
             && let Some(d) = cache.get(&(unit, src))
         {

@@ -103,6 +103,9 @@ pub struct Units<'p> {
     /// Per module, per call site: the program's function its static
     /// target names (looked up once; `None` if dynamic or outside).
     pub site_fns: Vec<Vec<Option<FnId>>>,
+    /// Per named function: [`Units::native_stub`], decided once (the value
+    /// analysis asks at every call of every round).
+    native_stubs: Vec<bool>,
 }
 
 impl<'p> Units<'p> {
@@ -211,6 +214,7 @@ impl<'p> Units<'p> {
             by_name,
             by_fun,
             site_fns: Vec::new(),
+            native_stubs: Vec::new(),
         };
         let site_fns = {
             use rayon::prelude::*;
@@ -226,7 +230,23 @@ impl<'p> Units<'p> {
                 .collect()
         };
         units.site_fns = site_fns;
+        units.native_stubs = {
+            use rayon::prelude::*;
+            let u = &units;
+            u.fns
+                .par_iter()
+                .map(|&(mi, f)| u.module(mi).is_native_stub(f))
+                .collect()
+        };
         units
+    }
+
+    /// Test or example code: the unit's module is ([`is_test_code`]), or
+    /// its function is defined only under a test macro
+    /// ([`racewit_syntax::ir::Function::test_only`]: eunit tests in the module).
+    pub fn in_tests(&self, u: UnitId) -> bool {
+        let unit = self.unit(u);
+        self.test_modules[unit.module as usize] || self.function(unit.owner).test_only
     }
 
     pub fn unit(&self, u: UnitId) -> &Unit<'p> {
@@ -247,8 +267,7 @@ impl<'p> Units<'p> {
     /// BIF or NIF loaded in its place does, with a value the source does
     /// not show.
     pub fn native_stub(&self, f: FnId) -> bool {
-        let (mi, func) = self.fns[f.index()];
-        self.module(mi).is_native_stub(func)
+        self.native_stubs[f.index()]
     }
 
     pub fn module(&self, i: u32) -> &'p Module {

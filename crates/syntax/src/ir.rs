@@ -308,6 +308,10 @@ pub struct Function {
     pub source_map: BodySourceMap,
     /// Span of the whole function (first clause head to the final `.`).
     pub span: Span,
+    /// Defined only in a block a test macro switches on (a taken
+    /// `-ifdef(TEST).` with no other branch, [`crate::pp::PpOutput::test_only`]):
+    /// the module's own tests, which a build without the macro leaves out.
+    pub test_only: bool,
 }
 
 impl Function {

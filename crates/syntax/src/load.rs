@@ -348,8 +348,17 @@ fn load_one(id: FileId, input: Input, env: &PpEnv) -> FileResult {
     let (own, header_directives): (Vec<_>, Vec<_>) =
         pp.line_directives.into_iter().partition(|(f, _)| *f == id);
     source.set_line_directives(own.into_iter().map(|(_, d)| d).collect());
-    let (module, lower_diags) = lowerer.finish();
+    let (mut module, lower_diags) = lowerer.finish();
     diagnostics.extend(lower_diags);
+    if let Some(m) = &mut module {
+        for f in &mut m.functions {
+            f.test_only = f.span.file == id
+                && pp
+                    .test_only
+                    .iter()
+                    .any(|&(start, end)| start <= f.span.start && f.span.end <= end);
+        }
+    }
     FileResult {
         source,
         module,
@@ -689,6 +698,54 @@ mod tests {
                 "src/fifo.erl:1:1 E001 cannot read ROOT/src/fifo.erl: not a regular file (a FIFO)",
                 "src/m.erl:2:10 E020 can't read include file \"/dev/zero\": /dev/zero is not a regular file (a character device)",
                 "src/m.erl:3:10 E020 can't read include file \"dev.hrl\": ROOT/src/dev.hrl is not a regular file (a character device)",
+            ]
+        );
+    }
+
+    #[test]
+    fn functions_only_under_a_test_macro_are_marked() {
+        let src = "-module(m).\n-export([f/0]).\nf() -> 1.\n\
+                   -ifdef(TEST).\nf_test() -> 1 = f().\n\
+                   -ifdef(DEBUG).\nd() -> 1.\n-endif.\ng() -> 2.\n-endif.\n\
+                   -ifdef(TEST).\nh() -> 1.\n-else.\nh() -> 2.\n-endif.\n\
+                   -ifdef(EUNIT).\ne() -> 1.\n-endif.\n\
+                   -ifndef(TEST).\nn() -> 1.\n-endif.\nlast() -> 3.\n";
+        let marked = |defines: &[&str]| {
+            let opts = LoadOptions {
+                defines: defines.iter().map(|d| (d.to_string(), None)).collect(),
+                ..Default::default()
+            };
+            let prog = load_sources(&[("m.erl", src)], &opts);
+            assert!(prog.diagnostics.is_empty(), "{:?}", prog.diagnostics);
+            let m = prog.module("m").expect("m");
+            let mut names: Vec<(String, bool)> = m
+                .functions
+                .iter()
+                .map(|f| (f.name.to_string(), f.test_only))
+                .collect();
+            names.sort();
+            names
+        };
+        let t = |n: &str, b: bool| (n.to_string(), b);
+        assert_eq!(
+            marked(&["TEST", "DEBUG"]),
+            vec![
+                t("d", true),
+                t("f", false),
+                t("f_test", true),
+                t("g", true),
+                t("h", false),
+                t("last", false)
+            ]
+        );
+        assert_eq!(
+            marked(&["EUNIT"]),
+            vec![
+                t("e", true),
+                t("f", false),
+                t("h", false),
+                t("last", false),
+                t("n", false)
             ]
         );
     }

@@ -76,6 +76,7 @@ pub(crate) fn lower_function(ctx: &mut ModuleCtx, f: &ast::Function, exported: b
         body: lw.body,
         source_map: lw.sm,
         span: f.span,
+        test_only: false,
     }
 }
 

@@ -136,7 +136,15 @@ pub struct PpOutput {
     pub included: Vec<FileId>,
     /// `-file` attributes met, with the (provisional) id of the file holding each.
     pub line_directives: Vec<(FileId, LineDirective)>,
+    /// Byte ranges of the module's file (from `-ifdef` to `-endif`) read
+    /// only because a test macro is defined: a taken `-ifdef(TEST).` or
+    /// `-ifdef(EUNIT).` with no `-else` or `-elif` (eunit-style tests in
+    /// the module). See [`TEST_MACROS`].
+    pub test_only: Vec<(u32, u32)>,
 }
+
+/// Macros whose `-ifdef` block holds a module's own tests.
+pub const TEST_MACROS: &[&str] = &["TEST", "EUNIT"];
 
 /// Preprocess one module. `tokens` are the lexed tokens of `file` (whose id
 /// is `file_id`). Never fails: problems become diagnostics.
@@ -326,6 +334,11 @@ struct Preprocessor<'e> {
     file_budget: usize,
     /// `-file` attributes met so far (file id, directive).
     line_directives: Vec<(FileId, LineDirective)>,
+    /// Taken `-ifdef` of a test macro open in the module's own file: the
+    /// depth of its conditional and where it starts.
+    test_open: Vec<(usize, u32)>,
+    /// See [`PpOutput::test_only`].
+    test_only: Vec<(u32, u32)>,
 }
 
 /// Modes of one expansion pass.
@@ -462,6 +475,8 @@ impl<'e> Preprocessor<'e> {
             file_budget: MAX_EXPANDED_TOKENS_PER_FILE
                 .saturating_add(file.text.len().saturating_mul(EXPANSION_FACTOR)),
             line_directives: Vec::new(),
+            test_open: Vec::new(),
+            test_only: Vec::new(),
         };
         if let Forms::Whole { tokens, .. } = &source {
             pp.out.reserve(tokens.len() + tokens.len() / 4 + 1);
@@ -508,6 +523,7 @@ impl<'e> Preprocessor<'e> {
             diagnostics: self.diags,
             included,
             line_directives: self.line_directives,
+            test_only: self.test_only,
         }
     }
 
@@ -752,6 +768,7 @@ impl<'e> Preprocessor<'e> {
             }
             Some("elif") => {
                 let span = form[1].span;
+                self.test_block_ends(None);
                 match self.cur().conds.pop() {
                     Some((Cond::Else, _)) => {
                         self.error(
@@ -774,6 +791,7 @@ impl<'e> Preprocessor<'e> {
                 if !self.bare_directive(form, "else") {
                     return;
                 }
+                self.test_block_ends(None);
                 match self.cur().conds.pop() {
                     Some((Cond::Else, _)) => {
                         self.error(DiagnosticCode::E023BadConditional, span, "repeated -else");
@@ -792,6 +810,8 @@ impl<'e> Preprocessor<'e> {
                 if !self.bare_directive(form, "endif") {
                     return;
                 }
+                let end = form.last().map_or(span.end, |t| t.span.end);
+                self.test_block_ends(Some(end));
                 if self.cur().conds.pop().is_none() {
                     self.error(
                         DiagnosticCode::E023BadConditional,
@@ -1030,9 +1050,32 @@ impl<'e> Preprocessor<'e> {
             return;
         };
         if self.is_defined(name) == want_defined {
+            if want_defined && self.stack.len() == 1 && TEST_MACROS.contains(&name.as_str()) {
+                let depth = self.cur().conds.len() + 1;
+                self.test_open.push((depth, span.start));
+            }
             self.cur().conds.push((kind, span));
         } else {
             self.cur().skip.push((kind, span));
+        }
+    }
+
+    /// The conditional on top of the module's own file ends its taken
+    /// branch: at `-endif` (`Some(end)`) a test macro's block with no other
+    /// branch is read only for tests; at `-else`/`-elif` (`None`) it has
+    /// another branch, and is not.
+    fn test_block_ends(&mut self, end: Option<u32>) {
+        if self.stack.len() != 1 {
+            return;
+        }
+        let depth = self.cur().conds.len();
+        if let Some(&(d, start)) = self.test_open.last()
+            && d == depth
+        {
+            self.test_open.pop();
+            if let Some(end) = end {
+                self.test_only.push((start, end));
+            }
         }
     }
 
