@@ -649,13 +649,17 @@ impl System for VmSystem {
         if self.timeouts == TimeoutPolicy::Always {
             return self.vm.enabled();
         }
+        let mut out = self.vm.enabled();
+        // Most often no process waits for a timeout alone: all may run.
+        if !out.iter().any(|&p| self.vm.waits_for_timeout_only(p)) {
+            return out;
+        }
         let runnable = self.vm.runnable_without_timeout();
         // A parked process (a call racewit cannot run) would go on in a
         // real system: nothing is stuck, so no timeout is due for being
         // stuck. Otherwise a server's periodic tick fires on and on while
         // its caller waits parked, and the run only ends at its step limit.
         let others = !runnable.is_empty() || self.vm.any_parked();
-        let mut out = self.vm.enabled();
         out.retain(|p| {
             runnable.binary_search(p).is_ok() || self.timeouts.may_fire(&self.vm, *p, others)
         });

@@ -636,6 +636,16 @@ impl Vm {
             .collect()
     }
 
+    /// Whether `pid` can take a step only by its timeout firing: it waits
+    /// in `receive ... after` with no message it has not looked at. The
+    /// processes [`Vm::enabled`] lists and [`Vm::runnable_without_timeout`]
+    /// does not.
+    pub fn waits_for_timeout_only(&self, pid: Pid) -> bool {
+        self.procs.get(pid.0 as usize).is_some_and(|p| {
+            matches!(p.status, ProcStatus::Waiting { .. }) && p.mailbox.len() <= p.scanned
+        })
+    }
+
     /// Is some process parked at a call the VM cannot run? Such a process
     /// would go on in a real system: the program is not stuck, only its
     /// model is, so time must not pass for the others (see the search's

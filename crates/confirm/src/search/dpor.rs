@@ -397,7 +397,16 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         if !node.backtrack.contains(&proc) {
             node.backtrack.push(proc);
         }
-        let choice = node.enabled.len() >= 2;
+        // A choice point is where another process may still be explored:
+        // an awake one (a node's sleep set is fixed when the node is made,
+        // and a process asleep there is never planned or run there). Where
+        // every other process is asleep, the state is not kept.
+        let choice = node
+            .enabled
+            .iter()
+            .filter(|&&p| !node.asleep(p))
+            .nth(1)
+            .is_some();
         let (keep_all, every) = self.opts.checkpoints;
         let keep = if i < keep_all {
             choice
