@@ -498,12 +498,14 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
         } => format!("mnesia {table}/{k}"),
         SharedItem::Mnesia { table, key: None } => format!("mnesia {table}"),
         SharedItem::Mailbox(p) => {
-            let mut label = String::from("mailbox ");
+            let mut label = String::with_capacity(24);
+            label.push_str("mailbox ");
             vm.push_process_name(*p, &mut label);
             label
         }
         SharedItem::Process(p) => {
-            let mut label = String::from("process ");
+            let mut label = String::with_capacity(24);
+            label.push_str("process ");
             vm.push_process_name(*p, &mut label);
             label
         }
