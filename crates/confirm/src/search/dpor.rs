@@ -30,7 +30,8 @@
 //!   it can (a witness with fewer preemptions reads better). It is replayed
 //!   and kept only if every process does exactly the same steps.
 //! - State: a node keeps a clone of the system (and of the monitor) only
-//!   where two or more processes can run, and past a run's first steps
+//!   where two or more processes can run and are not asleep (an asleep
+//!   process is never run there), and past a run's first steps
 //!   only at checkpoints; a forced step moves the state on. A step's
 //!   observation is held once, shared by its event, its node's done list
 //!   and the sleep sets it is carried in; the trace and the schedule of a
