@@ -58,12 +58,10 @@ pub struct VmSystem {
     pub vm: Vm,
     pub timeouts: TimeoutPolicy,
     root: Option<Pid>,
-    actors: BTreeMap<Pid, Pid>,
-    /// Messages in flight per receiver, in the order they arrived.
-    in_flight: BTreeMap<Pid, Vec<InFlight>>,
-    /// Sends made so far per process (a message is named by its sender and
-    /// its place among the sender's sends, the same in every schedule).
-    sends: BTreeMap<Pid, u32>,
+    /// Actors and messages in flight, shared between forks of the system
+    /// until a step changes them (a search forks the system at every
+    /// choice point, and most steps change none of them).
+    books: Arc<Books>,
     /// Sends made so far in the run, by every process: a send's place in
     /// the run, which tells a receive the messages sent after it.
     serial: u64,
@@ -93,9 +91,7 @@ impl VmSystem {
             vm,
             timeouts,
             root,
-            actors: BTreeMap::new(),
-            in_flight: BTreeMap::new(),
-            sends: BTreeMap::new(),
+            books: Arc::default(),
             serial: 0,
             probe_vm,
             workers_done: false,
@@ -131,11 +127,12 @@ impl VmSystem {
     /// returns its identity (the sender and its place among the sender's
     /// sends) and its place in the run.
     fn put_in_flight(&mut self, pid: Pid, actor: Pid, to: Pid, msg: Option<Term>) -> (u64, u64) {
-        let n = self.sends.entry(pid).or_insert(0);
+        let books = Arc::make_mut(&mut self.books);
+        let n = books.sends.entry(pid).or_insert(0);
         *n += 1;
         let id = (u64::from(pid.0) << 32) | u64::from(*n);
         self.serial += 1;
-        self.in_flight.entry(to).or_default().push(InFlight {
+        books.in_flight.entry(to).or_default().push(InFlight {
             msg,
             sender: pid,
             actor,
@@ -163,7 +160,7 @@ impl VmSystem {
         match (&ev.kind, &ev.item) {
             (EventKind::Spawn, Some(SharedItem::Process(child))) => {
                 let actor = if Some(pid) == self.root { *child } else { me };
-                self.actors.insert(*child, actor);
+                Arc::make_mut(&mut self.books).actors.insert(*child, actor);
             }
             (EventKind::Send, Some(SharedItem::Mailbox(to))) if ev.message.is_some() => {
                 let (id, serial) = self.put_in_flight(pid, me, *to, ev.message.clone());
@@ -191,13 +188,16 @@ impl VmSystem {
             (EventKind::Receive, _) => {
                 let probe = self.probe(ev);
                 let serial = self.serial;
-                if let Some(queue) = self.in_flight.get_mut(&pid)
-                    && let Some(i) = queue
+                let at = self.books.in_flight.get(&pid).and_then(|queue| {
+                    queue
                         .iter()
                         .position(|m| m.msg.is_some() && m.msg == ev.message)
-                {
+                });
+                if let Some(i) = at {
+                    let books = Arc::make_mut(&mut self.books);
+                    let queue = books.in_flight.entry(pid).or_default();
                     let taken = queue.remove(i);
-                    self.actors.insert(pid, taken.actor);
+                    books.actors.insert(pid, taken.actor);
                     // The messages behind it that it could have taken: had
                     // one of them come first, it would have been taken.
                     // Their order with the one taken is what the receive
@@ -218,6 +218,18 @@ impl VmSystem {
         }
         out
     }
+}
+
+/// What [`VmSystem`] follows across steps besides the VM: whom each
+/// process acts for, and the messages in flight.
+#[derive(Clone, Default)]
+struct Books {
+    actors: BTreeMap<Pid, Pid>,
+    /// Messages in flight per receiver, in the order they arrived.
+    in_flight: BTreeMap<Pid, Vec<InFlight>>,
+    /// Sends made so far per process (a message is named by its sender and
+    /// its place among the sender's sends, the same in every schedule).
+    sends: BTreeMap<Pid, u32>,
 }
 
 /// A message in flight.
@@ -485,8 +497,18 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
             key: Some(k),
         } => format!("mnesia {table}/{k}"),
         SharedItem::Mnesia { table, key: None } => format!("mnesia {table}"),
-        SharedItem::Mailbox(p) => format!("mailbox {}", vm.process_name(*p)),
-        SharedItem::Process(p) => format!("process {}", vm.process_name(*p)),
+        SharedItem::Mailbox(p) => {
+            let mut label = String::with_capacity(24);
+            label.push_str("mailbox ");
+            vm.push_process_name(*p, &mut label);
+            label
+        }
+        SharedItem::Process(p) => {
+            let mut label = String::with_capacity(24);
+            label.push_str("process ");
+            vm.push_process_name(*p, &mut label);
+            label
+        }
         SharedItem::Global(name) => format!("global {name}"),
         SharedItem::PersistentTerm(key) => format!("persistent_term {key}"),
         SharedItem::OsEnv(name) if name.is_empty() => "os environment".to_string(),
@@ -629,13 +651,17 @@ impl System for VmSystem {
         if self.timeouts == TimeoutPolicy::Always {
             return self.vm.enabled();
         }
+        let mut out = self.vm.enabled();
+        // Most often no process waits for a timeout alone: all may run.
+        if !out.iter().any(|&p| self.vm.waits_for_timeout_only(p)) {
+            return out;
+        }
         let runnable = self.vm.runnable_without_timeout();
         // A parked process (a call racewit cannot run) would go on in a
         // real system: nothing is stuck, so no timeout is due for being
         // stuck. Otherwise a server's periodic tick fires on and on while
         // its caller waits parked, and the run only ends at its step limit.
         let others = !runnable.is_empty() || self.vm.any_parked();
-        let mut out = self.vm.enabled();
         out.retain(|p| {
             runnable.binary_search(p).is_ok() || self.timeouts.may_fire(&self.vm, *p, others)
         });
@@ -713,7 +739,7 @@ impl System for VmSystem {
     }
 
     fn actor(&self, proc: Pid) -> Pid {
-        self.actors.get(&proc).copied().unwrap_or(proc)
+        self.books.actors.get(&proc).copied().unwrap_or(proc)
     }
 
     /// A spawn (and a timer's start) writes the new process and is the only

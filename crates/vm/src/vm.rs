@@ -636,6 +636,16 @@ impl Vm {
             .collect()
     }
 
+    /// Whether `pid` can take a step only by its timeout firing: it waits
+    /// in `receive ... after` with no message it has not looked at. The
+    /// processes [`Vm::enabled`] lists and [`Vm::runnable_without_timeout`]
+    /// does not.
+    pub fn waits_for_timeout_only(&self, pid: Pid) -> bool {
+        self.procs.get(pid.0 as usize).is_some_and(|p| {
+            matches!(p.status, ProcStatus::Waiting { .. }) && p.mailbox.len() <= p.scanned
+        })
+    }
+
     /// Is some process parked at a call the VM cannot run? Such a process
     /// would go on in a real system: the program is not stuck, only its
     /// model is, so time must not pass for the others (see the search's
@@ -697,25 +707,38 @@ impl Vm {
         if let Some(sp) = system_process(pid) {
             return Arc::from(sp.name);
         }
-        let mut chain = Vec::new();
-        let mut cur = pid.0;
-        while let Some(tag) = self.names.get(cur as usize) {
-            chain.push(*tag);
-            cur = tag.parent;
-        }
-        if chain.is_empty() {
-            return Arc::from("?");
-        }
-        let mut out = String::with_capacity(2 + 3 * chain.len());
-        for tag in chain.iter().rev() {
-            use std::fmt::Write;
-            let _ = match (tag.parent == u32::MAX, tag.timer) {
-                (true, _) => write!(out, "P{}", tag.index),
-                (false, false) => write!(out, ".{}", tag.index),
-                (false, true) => write!(out, ".t{}", tag.index),
-            };
-        }
+        let mut out = String::with_capacity(16);
+        self.push_process_name(pid, &mut out);
         Arc::from(out.as_str())
+    }
+
+    /// Appends [`Vm::process_name`] to `out`.
+    pub fn push_process_name(&self, pid: Pid, out: &mut String) {
+        if let Some(sp) = system_process(pid) {
+            out.push_str(sp.name);
+        } else if self.names.get(pid.0 as usize).is_none() {
+            out.push('?');
+        } else {
+            self.write_name(pid.0, out);
+        }
+    }
+
+    /// Spells out the name of the process numbered `n` (which has a tag),
+    /// its ancestors' first.
+    fn write_name(&self, n: u32, out: &mut String) {
+        let Some(tag) = self.names.get(n as usize) else {
+            return;
+        };
+        if self.names.get(tag.parent as usize).is_some() {
+            self.write_name(tag.parent, out);
+        }
+        let (prefix, index) = match (tag.parent == u32::MAX, tag.timer) {
+            (true, _) => ("P", tag.index),
+            (false, false) => (".", tag.index),
+            (false, true) => (".t", tag.index),
+        };
+        out.push_str(prefix);
+        push_decimal(index, out);
     }
 
     /// Where process `pid` is now, as a limit's report names it: the line
@@ -1105,5 +1128,24 @@ impl Vm {
 
     pub(crate) fn put_back(&mut self, idx: usize, p: Arc<Process>) {
         self.procs[idx] = p;
+    }
+}
+
+/// Appends `n` in decimal (without the formatting machinery: process names
+/// are spelled out at most steps of a search).
+fn push_decimal(n: u32, out: &mut String) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(d as char);
     }
 }

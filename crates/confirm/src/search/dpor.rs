@@ -30,7 +30,8 @@
 //!   it can (a witness with fewer preemptions reads better). It is replayed
 //!   and kept only if every process does exactly the same steps.
 //! - State: a node keeps a clone of the system (and of the monitor) only
-//!   where two or more processes can run, and past a run's first steps
+//!   where two or more processes can run and are not asleep (an asleep
+//!   process is never run there), and past a run's first steps
 //!   only at checkpoints; a forced step moves the state on. A step's
 //!   observation is held once, shared by its event, its node's done list
 //!   and the sleep sets it is carried in; the trace and the schedule of a
@@ -342,6 +343,8 @@ struct Explorer<'a, S: System, M> {
     /// Orders observed in the current run, as they were added:
     /// `(observer, later step)` (the later step holds the edge).
     observed: Vec<(usize, usize)>,
+    /// A step's walk over the filed steps: the buffer of its heap.
+    heap: Vec<(usize, usize, usize, usize)>,
     stats: SearchStats,
 }
 
@@ -395,7 +398,16 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         if !node.backtrack.contains(&proc) {
             node.backtrack.push(proc);
         }
-        let choice = node.enabled.len() >= 2;
+        // A choice point is where another process may still be explored:
+        // an awake one (a node's sleep set is fixed when the node is made,
+        // and a process asleep there is never planned or run there). Where
+        // every other process is asleep, the state is not kept.
+        let choice = node
+            .enabled
+            .iter()
+            .filter(|&&p| !node.asleep(p))
+            .nth(1)
+            .is_some();
         let (keep_all, every) = self.opts.checkpoints;
         let keep = if i < keep_all {
             choice
@@ -405,26 +417,29 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         };
         // The monitor goes with the state: kept where it is kept, rebuilt
         // with it by replay where it is dropped.
-        let (mut sys, mut monitor) = if keep {
+        // The state stays boxed: a system is large, and moving it out of
+        // its box and into a new one copied it twice a step.
+        let mut state: Box<(S, M)> = if keep {
             match node.sys.as_deref() {
-                Some(s) => s.clone(),
+                Some(s) => Box::new(s.clone()),
                 None => return Err("search state lost at a choice point".into()),
             }
         } else if choice {
             match node.sys.take() {
                 Some(s) => {
                     node.restorable = true;
-                    *s
+                    s
                 }
                 None => return Err("search state lost at a choice point".into()),
             }
         } else {
             match node.sys.take() {
-                Some(s) => *s,
+                Some(s) => s,
                 None => return Err("search state lost at a forced step".into()),
             }
         };
         self.stats.steps += 1;
+        let (sys, monitor) = &mut *state;
         let obs = match sys.step(proc) {
             Ok(obs) => Arc::new(obs),
             Err(e) => {
@@ -432,7 +447,8 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                 return Err(e.to_string());
             }
         };
-        monitor.observe(&sys, proc, &obs, i);
+        monitor.observe(sys, proc, &obs, i);
+        let sys = &state.0;
         let enabled = sys.enabled();
         let node = &mut self.nodes[i];
         let mut probes = 0;
@@ -448,7 +464,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             .filter(|(s, o)| {
                 *s != proc
                     && (independent(o, &obs)
-                        || still_asleep(&sys, &enabled, *s, o, &obs, &mut probes))
+                        || still_asleep(sys, &enabled, *s, o, &obs, &mut probes))
             })
             .collect();
         self.stats.steps += probes;
@@ -517,9 +533,10 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             // step's own process's not at all (its clock covers them): a
             // loop that touches its own process or mailbox at every step
             // would otherwise compare each step with the whole run.
+            // The heap's buffer is kept from step to step.
+            let buffer = std::mem::take(&mut self.heap);
             let lists = self.filed_with(&obs);
-            let mut heads: std::collections::BinaryHeap<(usize, usize, usize, usize)> =
-                std::collections::BinaryHeap::new();
+            let mut heads = std::collections::BinaryHeap::from(buffer);
             for (li, list) in lists.iter().enumerate() {
                 for (&q, steps) in &list.of {
                     if let Some(&j) = steps.last()
@@ -544,6 +561,9 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
                     heads.push((steps[before], q, li, before));
                 }
             }
+            let mut buffer = heads.into_vec();
+            buffer.clear();
+            self.heap = buffer;
         }
         clock.set(pidx, i as u32 + 1);
         let max_other = clock.max_other(pidx);
@@ -582,7 +602,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             self.nodes[i].plan(q);
         }
         self.nodes.push(Node {
-            sys: Some(Box::new((sys, monitor))),
+            sys: Some(state),
             restorable: false,
             enabled,
             last: Some(proc),
@@ -1086,6 +1106,7 @@ impl Strategy for SourceDpor {
             globals: Filed::default(),
             senders: FxHashMap::default(),
             observed: Vec::new(),
+            heap: Vec::new(),
             stats: SearchStats::default(),
         };
         let mut found = Vec::new();

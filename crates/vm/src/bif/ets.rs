@@ -74,7 +74,19 @@ fn item(t: &EtsTable, key: Option<&Term>) -> SharedItem {
 }
 
 fn args_text(args: &[Term]) -> String {
-    args.iter().map(brief).collect::<Vec<_>>().join(", ")
+    let mut text = String::new();
+    push_args(args, &mut text);
+    text
+}
+
+/// Appends the arguments, each [`brief`], separated by commas.
+fn push_args(args: &[Term], out: &mut String) {
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        crate::format::brief_into(a, out);
+    }
 }
 
 /// Resolve the table and check access; records the event either way. A
@@ -89,7 +101,13 @@ fn table_for(
     access: Access,
 ) -> Result<u64, Flow> {
     let id = ctx.vm.ets.resolve(&args[0]);
-    let text = format!("ets:{}({})", fname, args_text(args));
+    // Written in one buffer: this text is made at every ETS step.
+    let mut text = String::with_capacity(64);
+    text.push_str("ets:");
+    text.push_str(fname);
+    text.push('(');
+    push_args(args, &mut text);
+    text.push(')');
     let Some(id) = id else {
         let label = match &args[0] {
             Term::Atom(a) => crate::format::atom_text(*a),
