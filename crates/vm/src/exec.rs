@@ -366,6 +366,22 @@ impl Vm {
                 let exc = undef(module, name, &args, arity);
                 self.raise_outcome(p, code, exc)
             }
+            Target::ModuleInfo { module } => {
+                let get = crate::bif::lookup(
+                    Atom::ERLANG,
+                    Atom::new("get_module_info"),
+                    args.len() as u32 + 1,
+                )
+                .expect("erlang:get_module_info/1,2 are BIFs");
+                let BifKind::Ctx(c) = get.kind else {
+                    unreachable!("erlang:get_module_info/1,2 read the code table")
+                };
+                let mut with_module = Vec::with_capacity(args.len() + 1);
+                with_module.push(Term::Atom(module));
+                with_module.extend(args);
+                let flow = self.call_ctx(p, crate::bif::ctx_fn(c), &with_module, None, None)?;
+                self.finish_flow(code, p, flow, ret, tail, None)
+            }
             Target::Unsupported {
                 module,
                 name,

@@ -907,11 +907,15 @@ impl<'a> FnCompiler<'a> {
                         }
                         None => match self.table.bifs.lookup(Atom::ERLANG, name_atom, *a) {
                             Some(b) => Callee::Static(Target::Bif(b)),
-                            None => Callee::Static(Target::Undef {
-                                module: self.table.modules[self.module_index as usize].name,
-                                name: name_atom,
-                                arity: *a,
-                            }),
+                            None => Callee::Static(
+                                self.table
+                                    .module_info_target(this, name_atom, *a)
+                                    .unwrap_or(Target::Undef {
+                                        module: this,
+                                        name: name_atom,
+                                        arity: *a,
+                                    }),
+                            ),
                         },
                     }
                 }

@@ -142,6 +142,9 @@ impl CodeTable {
         if let Some(b) = self.bifs.lookup(module, name, arity) {
             return Target::Bif(b);
         }
+        if let Some(t) = self.module_info_target(module, name, arity) {
+            return t;
+        }
         match self.module(module) {
             Some((mi, m)) => match m.fn_index.get(&(name, arity)) {
                 Some(&fi) if m.exports.contains(&(name, arity)) => {
@@ -238,6 +241,25 @@ impl CodeTable {
 }
 
 impl CodeTable {
+    /// `module:module_info/0,1` (a call of `name/arity` in `module`, remote
+    /// or local), which the compiler adds to every module the node has:
+    /// one loaded (and not defining it itself), or one whose functions are
+    /// all BIFs (`erlang`). `None` for any other call.
+    pub fn module_info_target(&self, module: Atom, name: Atom, arity: u32) -> Option<Target> {
+        if arity > 1 || name.name() != "module_info" {
+            return None;
+        }
+        let has = match self.module(module) {
+            Some((_, m)) => !m.fn_index.contains_key(&(name, arity)),
+            None => {
+                self.changed_at_run_time(module).is_none()
+                    && self.bifs.module_known(module)
+                    && !is_racewit_module(module)
+            }
+        };
+        has.then_some(Target::ModuleInfo { module })
+    }
+
     /// `module`'s versions, when it was loaded, purged or deleted at run time.
     pub fn changed_at_run_time(&self, module: Atom) -> Option<&Versions> {
         self.run_time.as_ref()?.versions.get(&module)
