@@ -923,7 +923,16 @@ impl<'a> FnCompiler<'a> {
             ir::CallTarget::Remote { module, function } => {
                 match (self.body.expr(*module), self.body.expr(*function)) {
                     (Expr::Lit(Literal::Atom(m)), Expr::Lit(Literal::Atom(f))) => {
-                        Callee::Static(self.table.resolve(Atom::new(m), Atom::new(f), arity))
+                        let t = self.table.resolve(Atom::new(m), Atom::new(f), arity);
+                        if self.table.watched(&t).is_some() {
+                            // Code that may change at run time: resolved at
+                            // each call, which reads it (`exec`).
+                            let m = self.compile_expr(*module, false);
+                            let f = self.compile_expr(*function, false);
+                            Callee::Dynamic { module: m, name: f }
+                        } else {
+                            Callee::Static(t)
+                        }
                     }
                     _ => {
                         let m = self.compile_expr(*module, false);
