@@ -1880,3 +1880,53 @@ fn a_cut_search_for_harm_is_named_in_the_verdict() {
     assert_eq!(report["warnings"][0]["consequence"]["kind"], "none");
     assert!(report["warnings"][0].get("harm_cut").is_none(), "{whole}");
 }
+
+/// `tests/data/code_reload`: one process loads a new version of a module
+/// (or the module itself, until then missing) while another calls it by
+/// name. The call is a read of the module's code and the load a write, so
+/// exploring every interleaving sees both outcomes, the old code (or
+/// `undef`) and the new, whichever process is spawned first.
+#[test]
+fn explore_orders_a_reload_with_the_calls_into_the_module() {
+    let out = tempfile::tempdir().expect("tempdir");
+    for entry in [
+        "caller_first",
+        "loader_first",
+        "made_caller_first",
+        "made_loader_first",
+    ] {
+        let o = cmd()
+            .args(["explore", &format!("reload:{entry}/0"), "--all", "--out"])
+            .arg(out.path())
+            .arg("tests/data/code_reload")
+            .output()
+            .expect("run");
+        let text = String::from_utf8_lossy(&o.stdout);
+        let summary = text
+            .lines()
+            .find(|l| l.contains("interleavings explored"))
+            .unwrap_or_else(|| panic!("{entry}: no summary: {text}"));
+        assert!(summary.contains("every interleaving explored"), "{text}");
+        let number_before = |what: &str| -> u64 {
+            let head = &summary[..summary.find(what).expect(what)];
+            let word = head.split_whitespace().last().expect("a count");
+            word.parse().expect("a number")
+        };
+        let failing = number_before(" failing interleaving");
+        let explored = number_before(" interleavings explored");
+        assert!(
+            failing >= 1,
+            "{entry}: the call before the load is never run: {text}"
+        );
+        assert!(
+            failing < explored,
+            "{entry}: the call after the load is never run: {text}"
+        );
+        let crash = if entry.starts_with("made") {
+            "crashed: not_loaded_yet"
+        } else {
+            "crashed: old_version"
+        };
+        assert!(text.contains(crash), "{text}");
+    }
+}

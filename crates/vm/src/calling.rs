@@ -156,7 +156,14 @@ pub(crate) fn fast_call(
         Callee::Static(t) => from_target(*t),
         Callee::Dynamic { module, name } => {
             match (regs.get(*module as usize)?, regs.get(*name as usize)?) {
-                (Term::Atom(m), Term::Atom(n)) => from_target(code.resolve(*m, *n, nargs as u32)),
+                (Term::Atom(m), Term::Atom(n)) => {
+                    let t = code.resolve(*m, *n, nargs as u32);
+                    // A read of code that may change: `exec` shows it.
+                    if code.watched(&t).is_some() {
+                        return None;
+                    }
+                    from_target(t)
+                }
                 _ => None,
             }
         }
@@ -201,6 +208,7 @@ pub(crate) fn fast_call(
                     arity,
                 } if *arity as usize == nargs => {
                     match resolve_export(code, last_export, *module, *name, *arity) {
+                        t if code.watched(&t).is_some() => None,
                         Target::Code { module, function } => Some(FastCall::Code {
                             module,
                             function,

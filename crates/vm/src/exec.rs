@@ -116,6 +116,59 @@ impl Vm {
 
     /// Run `pid` up to and including its next visible action.
     pub fn step(&mut self, pid: Pid) -> Result<Event, VmError> {
+        self.code_reads.clear();
+        let mut r = self.step_process(pid);
+        if !self.code_reads.is_empty()
+            && let Ok(ev) = &mut r
+        {
+            for m in self.code_reads.drain(..) {
+                let read = (SharedItem::Code(m.name().to_string()), Access::Read);
+                if !ev.accesses.contains(&read) {
+                    ev.accesses.push(read);
+                }
+            }
+        }
+        r
+    }
+
+    /// A call by name into code that may change at run time
+    /// ([`CodeTable::watched`]): a read of the module's current code. Once
+    /// that code has changed, the call is a visible step of its own (it
+    /// ends the step once entered), so a reload may come between two
+    /// calls; before, the read is added to the step's event, so the search
+    /// still orders the step with a later load.
+    fn read_code(&mut self, code: &CodeTable, p: &mut Process, target: &Target) {
+        let Some(module) = code.watched(target) else {
+            return;
+        };
+        if code.changed_at_run_time(module).is_none() {
+            if !self.code_reads.contains(&module) {
+                self.code_reads.push(module);
+            }
+            return;
+        }
+        let what = match *target {
+            Target::Code {
+                module: index,
+                function,
+            } => {
+                let f = code.func(index, function);
+                format!("{}/{}", format::atom_text(f.name), f.arity)
+            }
+            Target::Undef { name, arity, .. } => format!("{}/{arity}", format::atom_text(name)),
+            _ => "module_info".to_string(),
+        };
+        let what = format!("{}:{what}", format::atom_text(module));
+        let ev = Event::new(
+            p.pid,
+            EventKind::Local,
+            format!("calls {what} (code changed at run time)"),
+        )
+        .with_item(SharedItem::Code(module.name().to_string()), Access::Read);
+        self.pending_event(p, ev);
+    }
+
+    fn step_process(&mut self, pid: Pid) -> Result<Event, VmError> {
         let idx = pid.0 as usize;
         let Some(p) = self.procs.get(idx) else {
             return Err(VmError::NoSuchProcess(pid));
@@ -322,6 +375,12 @@ impl Vm {
                 Start::Apply(f, args) => self.apply_fun(code, p, f, args, 0, false),
             };
             match r {
+                // The start was a visible call (`read_code`).
+                Ok(None) if p.atomic == 0 && self.atomic_event.is_some() => {
+                    if let Some(ev) = self.take_event(p) {
+                        return Ok(Outcome::Event(ev));
+                    }
+                }
                 Ok(None) => {}
                 Ok(Some(o)) => return Ok(o),
                 Err(e) => return Err(e),
@@ -340,6 +399,7 @@ impl Vm {
         ret: u32,
         tail: bool,
     ) -> Result<Option<Outcome>, VmError> {
+        self.read_code(code, p, &target);
         match target {
             Target::Code { module, function } => {
                 let f = code.func(module, function);
@@ -365,6 +425,22 @@ impl Vm {
             } => {
                 let exc = undef(module, name, &args, arity);
                 self.raise_outcome(p, code, exc)
+            }
+            Target::ModuleInfo { module } => {
+                let get = crate::bif::lookup(
+                    Atom::ERLANG,
+                    Atom::new("get_module_info"),
+                    args.len() as u32 + 1,
+                )
+                .expect("erlang:get_module_info/1,2 are BIFs");
+                let BifKind::Ctx(c) = get.kind else {
+                    unreachable!("erlang:get_module_info/1,2 read the code table")
+                };
+                let mut with_module = Vec::with_capacity(args.len() + 1);
+                with_module.push(Term::Atom(module));
+                with_module.extend(args);
+                let flow = self.call_ctx(p, crate::bif::ctx_fn(c), &with_module, None, None)?;
+                self.finish_flow(code, p, flow, ret, tail, None)
             }
             Target::Unsupported {
                 module,
@@ -1488,8 +1564,13 @@ impl Vm {
                             module: m,
                             function: fi,
                         } => {
+                            // By name: a read of code that may change.
+                            self.read_code(code, p, &target);
                             let fc = code.func(m, fi);
                             match self.push_frame(p, fc, m, fi, argv, *dst, *tail) {
+                                Ok(()) if p.atomic == 0 && self.atomic_event.is_some() => {
+                                    after_call!(Ok(None))
+                                }
                                 Ok(()) => {
                                     f = fc;
                                     base = p.frames.last().map(|x| x.base).unwrap_or(0) as usize;

@@ -190,6 +190,11 @@ pub struct Vm {
     /// The last `fun M:F/A` applied and what it resolved to (the code never
     /// changes, so this only saves the lookup of a fun applied in a loop).
     pub(crate) last_export: Option<(Atom, Atom, u32, Target)>,
+    /// The modules whose code the running step called by name without
+    /// making it a step of its own (no code of theirs has changed yet):
+    /// reads of that code, added to the step's event (see
+    /// [`crate::code::CodeTable::watched`]).
+    pub(crate) code_reads: Vec<Atom>,
     /// `erlang:send_after` timers: ref → timer process.
     pub(crate) timers: imbl::OrdMap<u64, Pid>,
     /// The modelled outside world (logger, application controller,
@@ -357,6 +362,7 @@ impl Vm {
             program,
             argbuf: Vec::new(),
             last_export: None,
+            code_reads: Vec::new(),
             timers: imbl::OrdMap::new(),
             world: crate::world::World::default(),
             names: Vec::new(),

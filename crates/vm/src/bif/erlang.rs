@@ -571,7 +571,7 @@ pub fn register(t: &mut Table) {
         match (&a[0], &a[1], &a[2]) {
             (Term::Atom(m), Term::Atom(f), Term::Int(n)) => Flow::Value(Term::bool(matches!(
                 ctx.vm.resolve(*m, *f, *n as u32),
-                Target::Code { .. } | Target::Bif(_)
+                Target::Code { .. } | Target::Bif(_) | Target::ModuleInfo { .. }
             ))),
             _ => Flow::badarg(),
         }

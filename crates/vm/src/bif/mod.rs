@@ -33,6 +33,7 @@ mod maps;
 mod match_spec;
 mod math;
 mod mnesia;
+mod module_info;
 mod node_env;
 mod persistent_term;
 mod re;
@@ -222,6 +223,7 @@ fn table() -> &'static Table {
         spawn_request::register(&mut t);
         re::register(&mut t);
         code_loading::register(&mut t);
+        module_info::register(&mut t);
         t
     })
 }

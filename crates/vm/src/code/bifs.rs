@@ -53,6 +53,15 @@ impl BifNames {
         self.0.get(&(module, name, arity)).copied()
     }
 
+    /// The BIFs of `module`, by name and arity (unordered).
+    pub fn of_module(&self, module: Atom) -> Vec<(Atom, u32)> {
+        self.0
+            .keys()
+            .filter(|(m, _, _)| *m == module)
+            .map(|&(_, n, a)| (n, a))
+            .collect()
+    }
+
     /// Is any BIF defined in this module?
     pub fn module_known(&self, module: Atom) -> bool {
         self.0.keys().any(|(m, _, _)| *m == module)

@@ -907,11 +907,15 @@ impl<'a> FnCompiler<'a> {
                         }
                         None => match self.table.bifs.lookup(Atom::ERLANG, name_atom, *a) {
                             Some(b) => Callee::Static(Target::Bif(b)),
-                            None => Callee::Static(Target::Undef {
-                                module: self.table.modules[self.module_index as usize].name,
-                                name: name_atom,
-                                arity: *a,
-                            }),
+                            None => Callee::Static(
+                                self.table
+                                    .module_info_target(this, name_atom, *a)
+                                    .unwrap_or(Target::Undef {
+                                        module: this,
+                                        name: name_atom,
+                                        arity: *a,
+                                    }),
+                            ),
                         },
                     }
                 }
@@ -919,7 +923,16 @@ impl<'a> FnCompiler<'a> {
             ir::CallTarget::Remote { module, function } => {
                 match (self.body.expr(*module), self.body.expr(*function)) {
                     (Expr::Lit(Literal::Atom(m)), Expr::Lit(Literal::Atom(f))) => {
-                        Callee::Static(self.table.resolve(Atom::new(m), Atom::new(f), arity))
+                        let t = self.table.resolve(Atom::new(m), Atom::new(f), arity);
+                        if self.table.watched(&t).is_some() {
+                            // Code that may change at run time: resolved at
+                            // each call, which reads it (`exec`).
+                            let m = self.compile_expr(*module, false);
+                            let f = self.compile_expr(*function, false);
+                            Callee::Dynamic { module: m, name: f }
+                        } else {
+                            Callee::Static(t)
+                        }
                     }
                     _ => {
                         let m = self.compile_expr(*module, false);

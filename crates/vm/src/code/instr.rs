@@ -58,6 +58,11 @@ pub enum Target {
         name: Atom,
         arity: u32,
     },
+    /// `M:module_info/0,1`, which the compiler adds to every module: a call
+    /// of `erlang:get_module_info/1,2` with the module's name first.
+    ModuleInfo {
+        module: Atom,
+    },
     /// A call that parks the caller, and why.
     Unsupported {
         module: Atom,
@@ -424,6 +429,7 @@ pub(crate) fn hot_loop_may_run(ins: &Instr) -> bool {
                     kind: BifKind::Ctx(_),
                     ..
                 }) | Target::Undef { .. }
+                    | Target::ModuleInfo { .. }
                     | Target::Unsupported { .. }
             )
         ),

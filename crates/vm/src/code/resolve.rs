@@ -35,7 +35,22 @@ pub struct CodeTable {
     /// The modules whose code calls each module by name (`m:f(...)` with
     /// both atoms), built the first time a module is loaded at run time.
     static_callers: std::sync::Arc<std::sync::OnceLock<FxHashMap<Atom, Vec<u32>>>>,
+    /// Some code of the program (not the prelude's) calls one of
+    /// [`CODE_CHANGES`]: its modules' code may change at run time, so
+    /// calls into them by name are reads of that code (see
+    /// [`CodeTable::watched`]).
+    pub may_change_code: bool,
 }
+
+/// The calls that change a module's code at run time.
+pub const CODE_CHANGES: &[(&str, &str, u32)] = &[
+    ("code", "load_binary", 3),
+    ("erlang", "load_module", 2),
+    ("code", "purge", 1),
+    ("code", "soft_purge", 1),
+    ("code", "delete", 1),
+    ("erlang", "delete_module", 1),
+];
 
 /// A VM's code changes since its image: the BEAM's current and old code.
 ///
@@ -142,6 +157,9 @@ impl CodeTable {
         if let Some(b) = self.bifs.lookup(module, name, arity) {
             return Target::Bif(b);
         }
+        if let Some(t) = self.module_info_target(module, name, arity) {
+            return t;
+        }
         match self.module(module) {
             Some((mi, m)) => match m.fn_index.get(&(name, arity)) {
                 Some(&fi) if m.exports.contains(&(name, arity)) => {
@@ -238,6 +256,55 @@ impl CodeTable {
 }
 
 impl CodeTable {
+    /// `module:module_info/0,1` (a call of `name/arity` in `module`, remote
+    /// or local), which the compiler adds to every module the node has:
+    /// one loaded (and not defining it itself), or one whose functions are
+    /// all BIFs (`erlang`). `None` for any other call.
+    pub fn module_info_target(&self, module: Atom, name: Atom, arity: u32) -> Option<Target> {
+        if arity > 1 || name.name() != "module_info" {
+            return None;
+        }
+        let has = match self.module(module) {
+            Some((_, m)) => !m.fn_index.contains_key(&(name, arity)),
+            None => {
+                self.changed_at_run_time(module).is_none()
+                    && self.bifs.module_known(module)
+                    && !is_racewit_module(module)
+            }
+        };
+        has.then_some(Target::ModuleInfo { module })
+    }
+
+    /// The module whose current code a call of `target` by name reads, when
+    /// the search must see that read: a call into code that a load may
+    /// change (the program's or a dependency's module, or one the node
+    /// lacks, which a load may make), in a program that changes code at
+    /// run time. A load writes the module's code (`SharedItem::Code`), so
+    /// the search orders it with every such call, in whichever order the
+    /// two come (a call made before any load included). `None` in a
+    /// program that never changes code, for local calls' targets, BIFs,
+    /// and the prelude's and OTP's library modules.
+    #[inline]
+    pub fn watched(&self, target: &Target) -> Option<Atom> {
+        if !self.may_change_code && self.run_time.is_none() {
+            return None;
+        }
+        match *target {
+            Target::Code { module, .. } => {
+                let m = &self.modules[module as usize];
+                let library =
+                    m.origin == Origin::Prelude || library::is_otp_library_module(m.name.name());
+                (!library).then_some(m.name)
+            }
+            Target::Undef { module, .. } => Some(module),
+            Target::ModuleInfo { module } => match self.module(module) {
+                Some((_, m)) if m.origin != Origin::Prelude => Some(module),
+                _ => None,
+            },
+            Target::Bif(_) | Target::Unsupported { .. } => None,
+        }
+    }
+
     /// `module`'s versions, when it was loaded, purged or deleted at run time.
     pub fn changed_at_run_time(&self, module: Atom) -> Option<&Versions> {
         self.run_time.as_ref()?.versions.get(&module)
@@ -470,6 +537,7 @@ pub fn compile_programs(
         under: None,
         run_time: None,
         static_callers: Default::default(),
+        may_change_code: false,
     };
     compile_onto(&empty, programs)
 }
@@ -503,6 +571,7 @@ pub fn compile_onto(
     for (program, origin) in programs {
         if *origin != Origin::Prelude {
             names_in(program, named.get_or_insert_with(|| (*table.named).clone()));
+            table.may_change_code |= changes_code(program);
         }
         for (name, m) in &program.modules {
             let atom = Atom::new(name);
@@ -600,6 +669,19 @@ pub fn is_generated(program: &Program, m: &ir::Module) -> bool {
         .sources
         .path(m.file)
         .starts_with(std::path::Path::new(GENERATED_DIR))
+}
+
+/// Whether some module of `program` calls one of [`CODE_CHANGES`] by name.
+fn changes_code(program: &Program) -> bool {
+    program.modules.values().any(|m| {
+        m.call_sites.iter().any(|s| {
+            s.target.as_ref().is_some_and(|t| {
+                CODE_CHANGES
+                    .iter()
+                    .any(|&(cm, cf, ca)| t.module == cm && t.name == cf && t.arity == ca)
+            })
+        })
+    })
 }
 
 /// Adds the modules `program`'s code names to `out`: the module of every
