@@ -178,8 +178,11 @@ impl<'a> Plan<'a> {
         // spawned: one worker is tried first, for the smallest witness.
         let one =
             (s.category == Category::SpawnRegister && !opts.processes.contains(&1)).then_some(1);
+        // The program's other read-modify-writes of the item, as the static
+        // pass found them: rivals of this suspect's entry.
+        let writers = crate::item_writers::item_writers(self.suspects, i);
         for n in one.into_iter().chain(opts.processes.iter().copied()) {
-            let built = harness::build(program, &self.callers, apps, s, n, i * 10 + n);
+            let built = harness::build(program, &self.callers, apps, s, &writers, n, i * 10 + n);
             if let Ok(h) = &built {
                 for h in h.all() {
                     add_generated(program, &mut top, &h.module, &h.source);
@@ -851,16 +854,22 @@ fn confirm_one(
         // call the program makes on the same thing (a tag against an
         // untag) may lose what an equal call cannot. Workers that each made
         // their own item never share one: only a rival can race them.
+        // A rival that makes another read-modify-write of the item is
+        // searched even when the equal calls showed no race: they may never
+        // reach the write, or never lose anything, where it does.
         let own_items = picked.own_items && first.is_none();
         let others = picked.distinct.as_deref().filter(|_| !own_items);
         for other in others.into_iter().chain(&picked.mixed) {
             let go_on = match &first {
                 Some((_, Consequence::None)) => true,
-                None => own_items,
+                None => own_items || other.rival_writes_item,
                 Some(_) => false,
             };
             if !go_on {
-                break;
+                if first.is_some() {
+                    break;
+                }
+                continue;
             }
             let settled = settle(
                 start(image, &other.module, &other.function, opts),

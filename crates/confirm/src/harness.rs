@@ -65,6 +65,13 @@ pub struct Harness {
     /// this harness shows no race at all.
     #[serde(skip)]
     pub own_items: bool,
+    /// The second worker is another read-modify-write of the item the race
+    /// is on, found by the static pass (see [`crate::item_writers`]): a
+    /// rival searched even when the harness it is mixed into shows no race,
+    /// since two equal calls may never reach, or never lose, what a
+    /// different writer does.
+    #[serde(skip)]
+    pub rival_writes_item: bool,
 }
 
 impl Harness {
@@ -101,12 +108,15 @@ pub enum HarnessError {
 }
 
 /// Builds the harness for `suspect` with `processes` workers, named
-/// `racewit_harness_<index>`.
+/// `racewit_harness_<index>`. `writers` are the exported functions that
+/// reach the program's other read-modify-writes of the suspect's item (see
+/// [`crate::item_writers`]): rivals of every way the entry is driven.
 pub fn build(
     program: &Program,
     callers: &crate::callers::Callers,
     apps: &[Application],
     suspect: &Suspect,
+    writers: &[Entry],
     processes: usize,
     index: usize,
 ) -> Result<Harness, HarnessError> {
@@ -265,6 +275,11 @@ pub fn build(
             .chain(rivals)
             .take(MAX_RIVALS)
             .collect();
+    // The program's other read-modify-writes of the item, each through
+    // an exported function that reaches it, race every way of driving the
+    // entry.
+    let item_writers = item_writer_rivals(program, callers, writers, entry);
+    let rivals: Vec<Preparer> = rivals.into_iter().chain(item_writers.clone()).collect();
     let mut base = api_harness(
         program,
         callers,
@@ -613,6 +628,14 @@ pub fn build(
             if e == entry && (drive.prepare.is_some() || drive.first.is_some()) {
                 drive.rivals = rivals.clone();
             }
+            for w in &item_writers {
+                let same = w.module == e.mfa.module.as_str()
+                    && w.function == e.mfa.name.as_str()
+                    && w.args.len() == e.mfa.arity as usize;
+                if !same && !drive.rivals.contains(w) {
+                    drive.rivals.push(w.clone());
+                }
+            }
             api_harness(
                 program,
                 callers,
@@ -625,6 +648,53 @@ pub fn build(
         })
         .collect();
     Ok(base)
+}
+
+/// The most rivals taken from the program's other read-modify-writes of
+/// the suspect's item (see [`item_writer_rivals`]).
+const MAX_ITEM_WRITERS: usize = 3;
+
+/// The rivals that make the program's other read-modify-writes of the
+/// suspect's item (`writers`, see [`crate::item_writers`]), each called
+/// with the values the program passes it: first those whose every argument
+/// the program's call sites give as a constant (the calls its users make),
+/// then the rest; the entry itself left out (its equal calls are the
+/// harness's own workers).
+fn item_writer_rivals(
+    program: &Program,
+    callers: &Callers,
+    writers: &[Entry],
+    entry: &Entry,
+) -> Vec<Preparer> {
+    let mut given: Vec<Preparer> = Vec::new();
+    let mut open: Vec<Preparer> = Vec::new();
+    for w in writers.iter().filter(|w| w.mfa != entry.mfa) {
+        if program
+            .function(w.mfa.module.as_str(), w.mfa.name.as_str(), w.mfa.arity)
+            .is_none()
+        {
+            continue;
+        }
+        let p = Preparer {
+            module: w.mfa.module.to_string(),
+            function: w.mfa.name.to_string(),
+            args: vec![PrepArg::Open; w.mfa.arity as usize],
+            why: crate::prepare::Why::WritesItem,
+        };
+        let mfa = w.mfa.to_string();
+        let constant = (0..w.mfa.arity as usize)
+            .all(|k| value_from_call_sites(program, callers, &mfa, k).is_some());
+        if constant {
+            given.push(p)
+        } else {
+            open.push(p)
+        }
+    }
+    given
+        .into_iter()
+        .chain(open)
+        .take(MAX_ITEM_WRITERS)
+        .collect()
 }
 
 /// The variants that drive an internal entry (exported for the program's
@@ -1146,6 +1216,7 @@ fn api_harness(
                     })
                     .collect(),
                 own_items: drive.in_worker && drive.prepare.is_some(),
+                rival_writes_item: rival.is_some_and(|r| r.why == crate::prepare::Why::WritesItem),
             }
         };
     let mut harness = finish(module.clone(), &args, false, None);
@@ -1589,6 +1660,7 @@ pub fn for_entry(module: &str, function: &str) -> Harness {
         mixed: Vec::new(),
         calls: Vec::new(),
         own_items: false,
+        rival_writes_item: false,
     }
 }
 
@@ -1631,6 +1703,7 @@ pub fn for_test(
             mixed: Vec::new(),
             calls: Vec::new(),
             own_items: false,
+            rival_writes_item: false,
         }
     } else {
         Harness {
@@ -1646,6 +1719,7 @@ pub fn for_test(
             mixed: Vec::new(),
             calls: Vec::new(),
             own_items: false,
+            rival_writes_item: false,
         }
     }
 }
@@ -2799,20 +2873,61 @@ fn values_from_call_sites(
         return Vec::new();
     };
     let mut counts: Vec<(String, usize)> = Vec::new();
-    for (body, args) in call_sites(program, callers, (m, f, a)) {
-        if let Some(text) = value_text(body, args[index]) {
-            match counts.iter_mut().find(|(t, _)| *t == text) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((text, 1)),
-            }
-        }
-    }
+    count_call_site_values(program, callers, (m, f, a), index, 0, &mut counts);
     // A stable sort keeps ties in the order of the text.
     counts.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     counts.into_iter().map(|(t, _)| t).collect()
 }
 
 /// The program's calls of `m:f/a` (from its index of calls): the calling
+/// How many levels of wrappers [`count_call_site_values`] climbs.
+const MAX_WRAPPER_LEVELS: u32 = 2;
+
+/// Counts each constant the code passes as the `index`-th argument of
+/// `(m, f, a)`. Where a function of the same module passes one of its own
+/// parameters on unchanged (`trace_file(File, Filter) -> trace_file(File,
+/// Filter, debug, [])`, a shorter form filling in defaults), the constants
+/// its own callers pass there count too: what the program's users pass the
+/// short form reaches the long one.
+fn count_call_site_values(
+    program: &Program,
+    callers: &Callers,
+    (m, f, a): (&str, &str, u32),
+    index: usize,
+    level: u32,
+    counts: &mut Vec<(String, usize)>,
+) {
+    use racewit_syntax::ir::Expr;
+    for ((cm, cf, ca), e) in callers.sites(m, f, a) {
+        let Some(func) = program.function(cm, cf, *ca) else {
+            continue;
+        };
+        let body = &func.body;
+        let Expr::Call { args, .. } = body.expr(e) else {
+            continue;
+        };
+        let Some(&arg) = args.get(index).filter(|_| args.len() == a as usize) else {
+            continue;
+        };
+        if let Some(text) = value_text(body, arg) {
+            match counts.iter_mut().find(|(t, _)| *t == text) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((text, 1)),
+            }
+            continue;
+        }
+        let passed_on = match body.expr(arg) {
+            Expr::Var(v) if cm.as_str() == m && (cf.as_str(), *ca) != (f, a) => {
+                crate::prepare::param_of(func, *v)
+            }
+            _ => None,
+        };
+        if let Some(k) = passed_on.filter(|_| level < MAX_WRAPPER_LEVELS) {
+            count_call_site_values(program, callers, (cm, cf, *ca), k, level + 1, counts);
+        }
+    }
+}
+
 /// body and the call's arguments, in the order of the text.
 fn call_sites<'p>(
     program: &'p Program,

@@ -28,6 +28,7 @@ mod erl_text;
 pub mod explore;
 pub mod goal;
 pub mod harness;
+mod item_writers;
 mod prepare;
 mod returns;
 pub mod schedule;

@@ -59,6 +59,10 @@ pub(crate) enum Why {
     /// Another exported function of the writing module reads and writes
     /// the same item, named by the same constants (see [`item_rivals`]).
     SameItem,
+    /// An exported function that reaches another read-modify-write of the
+    /// item the race is on, which the static pass found as a suspect of its
+    /// own (see `crate::item_writers`).
+    WritesItem,
     /// The same function's clause for another operation, named by the atom
     /// at argument `at` (from 0): `table_func(new, Extra)` beside the
     /// entry's `table_func(delete, Extra)` (see [`other_clauses`]).
@@ -120,6 +124,10 @@ impl Preparer {
                 self.mfa()
             ),
             Why::SameItem => format!("{}, which reads and writes the same item", self.mfa()),
+            Why::WritesItem => format!(
+                "{}, which reaches another read-modify-write of the same item",
+                self.mfa()
+            ),
             Why::Initialises => format!(
                 "after {}, which sets the item the race is on from its argument",
                 self.mfa()
