@@ -127,6 +127,27 @@ impl Callers {
         let mut sync_started: BTreeMap<String, Vec<(Mfa, bool)>> = BTreeMap::new();
         let mut behaviour_modules = BTreeSet::new();
         for (mname, module) in &program.modules {
+            // An application's callbacks: its application master runs
+            // start/2 once per start of the application, and stop/1 and
+            // prep_stop/1 once per stop (the application controller
+            // starts and stops one application at a time).
+            if module
+                .behaviours
+                .iter()
+                .any(|b| b.as_str() == "application")
+            {
+                for (f, a) in [("start", 2), ("prep_stop", 1), ("stop", 1)] {
+                    if module.function(f, a).is_some() {
+                        kernel_processes.insert(
+                            (mname.to_string(), f.to_string(), a),
+                            format!(
+                                "from its application master, once per start or stop of the \
+                                 application ({mname}:{f}/{a} is an application callback)"
+                            ),
+                        );
+                    }
+                }
+            }
             if module.behaviours.iter().any(|b| {
                 matches!(
                     b.as_str(),
@@ -500,6 +521,36 @@ mod tests {
         ]);
         let why = c.serialised(&mfa("helper", "go", 0)).expect("serialised");
         assert!(why.contains("boss:start/0 registers"), "{why}");
+    }
+
+    #[test]
+    fn an_application_start_callback_is_serialising() {
+        let app = (
+            "cache_app",
+            "-module(cache_app).\n-behaviour(application).\n-export([start/2, stop/1]).\n\
+             start(_, _) -> cache:make_tables(), cache_sup:start_link().\n\
+             stop(_) -> ok.\n",
+        );
+        let cache = (
+            "cache",
+            "-module(cache).\n-export([make_tables/0]).\n\
+             make_tables() -> ets:new(c, [named_table, public]).\n",
+        );
+        let c = callers(&[app, cache]);
+        let why = c
+            .serialised(&mfa("cache", "make_tables", 0))
+            .expect("serialised");
+        assert!(why.contains("application master"), "{why}");
+        // Called directly from elsewhere too: no longer once.
+        let c = callers(&[
+            app,
+            cache,
+            (
+                "other",
+                "-module(other).\n-export([go/0]).\ngo() -> cache_app:start(normal, []).\n",
+            ),
+        ]);
+        assert_eq!(c.serialised(&mfa("cache", "make_tables", 0)), None);
     }
 
     #[test]
