@@ -1930,3 +1930,49 @@ fn explore_orders_a_reload_with_the_calls_into_the_module() {
         assert!(text.contains(crash), "{text}");
     }
 }
+
+/// A suspect's rivals (the program's other read-modify-writes of its item,
+/// found among every suspect of the static pass) do not depend on which
+/// suspects one run confirms: each half of `--partition` gives every
+/// suspect the verdict, consequence and interleaving count the whole run
+/// gives it (`contexts/trace_levels`: `clear/0` and `set_level/1` are each
+/// other's rivals, in different halves).
+#[test]
+fn a_partition_gives_the_verdicts_of_the_whole_run() {
+    let check = |partition: Option<&str>, out: &str| -> Vec<serde_json::Value> {
+        let mut c = cmd();
+        c.args([
+            "check",
+            "corpus/contexts/trace_levels.erl",
+            "--format",
+            "json",
+            "--out",
+            out,
+        ]);
+        if let Some(p) = partition {
+            c.args(["--partition", p]);
+        }
+        let o = c.output().expect("run");
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        report["warnings"].as_array().expect("warnings").clone()
+    };
+    let key = |w: &serde_json::Value| {
+        (
+            w["verdict"].clone(),
+            w["consequence"]["kind"].clone(),
+            w["interleavings"].clone(),
+        )
+    };
+    let whole = check(None, "target/cli-test-partition-whole");
+    assert!(whole.len() >= 2, "{whole:?}");
+    let mut halves = check(Some("1/2"), "target/cli-test-partition-1");
+    halves.extend(check(Some("2/2"), "target/cli-test-partition-2"));
+    assert_eq!(halves.len(), whole.len());
+    for w in &whole {
+        let h = halves
+            .iter()
+            .find(|h| h["id"] == w["id"])
+            .expect("in a half");
+        assert_eq!(key(h), key(w), "{}", w["id"]);
+    }
+}

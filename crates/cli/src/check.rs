@@ -550,7 +550,8 @@ pub fn run(mut args: Args, given: &dyn Fn(&str) -> bool) -> Result<Outcome> {
     let files = program.sources.len();
     let modules = program.modules.len();
     let out = OutDir::open(&args.out)?;
-    let plan = Plan::new(program, &suspects, &record, &confirm_opts);
+    let plan =
+        Plan::new(program, &suspects, &record, &confirm_opts).rivals_from(&analysis.suspects);
     let program = plan.program().clone();
     let fingerprint = outdir::fingerprint(
         plan.sources(),

@@ -113,6 +113,9 @@ pub struct Plan<'a> {
     running: std::sync::Mutex<std::collections::BTreeMap<usize, Arc<Cancel>>>,
     image: Image,
     suspects: &'a [Suspect],
+    /// Where the rival writers of a suspect's item are looked for (see
+    /// [`Plan::rivals_from`]).
+    rivals_from: &'a [Suspect],
     sources: Vec<crate::witness::SourceHash>,
     load: LoadRecord,
     opts: ConfirmOptions,
@@ -146,11 +149,22 @@ impl<'a> Plan<'a> {
             running: Default::default(),
             image,
             suspects,
+            rivals_from: suspects,
             sources,
             load: load.clone(),
             opts: opts.clone(),
             callers,
         }
+    }
+
+    /// Takes the rival writers of each suspect's item (see
+    /// [`crate::item_writers`]) from `all` (every suspect the static pass
+    /// found), not only from the suspects confirmed: a suspect's verdict
+    /// then does not depend on which others are confirmed with it (a
+    /// `--partition`, a baseline).
+    pub fn rivals_from(mut self, all: &'a [Suspect]) -> Plan<'a> {
+        self.rivals_from = all;
+        self
     }
 
     /// Builds suspect `i`'s harnesses from the user's program alone (never
@@ -180,7 +194,7 @@ impl<'a> Plan<'a> {
             (s.category == Category::SpawnRegister && !opts.processes.contains(&1)).then_some(1);
         // The program's other read-modify-writes of the item, as the static
         // pass found them: rivals of this suspect's entry.
-        let writers = crate::item_writers::item_writers(self.suspects, i);
+        let writers = crate::item_writers::item_writers(self.rivals_from, s);
         for n in one.into_iter().chain(opts.processes.iter().copied()) {
             let built = harness::build(program, &self.callers, apps, s, &writers, n, i * 10 + n);
             if let Ok(h) = &built {
@@ -2234,7 +2248,9 @@ mod tests {
         for i in later {
             let alone = std::slice::from_ref(&suspects[i]);
             let program = crate::test_support::program(&src);
-            let c = Plan::new(program, alone, &load, &opts).confirm(0);
+            let c = Plan::new(program, alone, &load, &opts)
+                .rivals_from(&suspects)
+                .confirm(0);
             assert_eq!(together[i].verdict, c.verdict, "{}", suspects[i].id);
         }
     }

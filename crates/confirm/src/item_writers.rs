@@ -15,18 +15,15 @@
 
 use racewit_static::{Entry, Suspect, ValueSet};
 
-/// The entries of the other suspects whose write may touch the item
-/// `suspects[index]` writes, in the static pass's order, each once: a
+/// The entries of the other suspects whose write may touch the item `s`
+/// writes, in the static pass's order, each once: a
 /// suspect of the same category, with another window (a different
 /// function's read-modify-write), whose resource may name the same item
 /// (see [`may_share`]). The suspect's own entries are left out.
-pub(crate) fn item_writers(suspects: &[Suspect], index: usize) -> Vec<Entry> {
-    let Some(s) = suspects.get(index) else {
-        return Vec::new();
-    };
+pub(crate) fn item_writers(suspects: &[Suspect], s: &Suspect) -> Vec<Entry> {
     let mut out: Vec<Entry> = Vec::new();
-    for (j, other) in suspects.iter().enumerate() {
-        if j == index
+    for other in suspects {
+        if other.id == s.id
             || other.category != s.category
             || (other.window.module == s.window.module && other.window.line == s.window.line)
             || other.resource.kind != s.resource.kind
