@@ -2873,28 +2873,24 @@ fn values_from_call_sites(
         return Vec::new();
     };
     let mut counts: Vec<(String, usize)> = Vec::new();
-    count_call_site_values(program, callers, (m, f, a), index, 0, &mut counts);
+    count_call_site_values(program, callers, (m, f, a), index, &mut counts);
     // A stable sort keeps ties in the order of the text.
     counts.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     counts.into_iter().map(|(t, _)| t).collect()
 }
 
 /// The program's calls of `m:f/a` (from its index of calls): the calling
-/// How many levels of wrappers [`count_call_site_values`] climbs.
-const MAX_WRAPPER_LEVELS: u32 = 2;
-
 /// Counts each constant the code passes as the `index`-th argument of
-/// `(m, f, a)`. Where a function of the same module passes one of its own
-/// parameters on unchanged (`trace_file(File, Filter) -> trace_file(File,
-/// Filter, debug, [])`, a shorter form filling in defaults), the constants
-/// its own callers pass there count too: what the program's users pass the
-/// short form reaches the long one.
+/// `(m, f, a)`. (Constants passed to a shorter form of the function that
+/// passes its parameter on were counted too in one version: gproc's
+/// `do_set_counter_value/3` then got values from its wrappers and lost the
+/// way through `gproc:set_value/2` that confirms its race, and lager's
+/// `configure_sink/2` got `'__all_extra'` and a look-alike was CONFIRMED.)
 fn count_call_site_values(
     program: &Program,
     callers: &Callers,
     (m, f, a): (&str, &str, u32),
     index: usize,
-    level: u32,
     counts: &mut Vec<(String, usize)>,
 ) {
     use racewit_syntax::ir::Expr;
@@ -2914,20 +2910,11 @@ fn count_call_site_values(
                 Some((_, n)) => *n += 1,
                 None => counts.push((text, 1)),
             }
-            continue;
-        }
-        let passed_on = match body.expr(arg) {
-            Expr::Var(v) if cm.as_str() == m && (cf.as_str(), *ca) != (f, a) => {
-                crate::prepare::param_of(func, *v)
-            }
-            _ => None,
-        };
-        if let Some(k) = passed_on.filter(|_| level < MAX_WRAPPER_LEVELS) {
-            count_call_site_values(program, callers, (cm, cf, *ca), k, level + 1, counts);
         }
     }
 }
 
+/// The program's calls of `m:f/a` (from its index of calls): the calling
 /// body and the call's arguments, in the order of the text.
 fn call_sites<'p>(
     program: &'p Program,
