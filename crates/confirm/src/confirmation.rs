@@ -844,16 +844,23 @@ fn confirm_one(
         interleavings += outcome.stats.interleavings;
         reached.read += outcome.stats.runs_reached[0];
         reached.write += outcome.stats.runs_reached[1];
-        let mut first = outcome.found.first().map(|found| {
-            let c = consequence(&sys, found, h.workers.len(), view.clone(), opts);
-            (found.clone(), c)
-        });
+        // The serial reference is made once for this harness: for the
+        // first witness's consequence and for the search for harm after it.
+        let judge = outcome
+            .found
+            .first()
+            .map(|_| Arc::new(HarmJudge::new(&sys, h.workers.len(), view.clone(), opts)));
+        let mut first = outcome
+            .found
+            .first()
+            .zip(judge.as_ref())
+            .map(|(found, judge)| (found.clone(), judge.judge(found)));
         // The first interleaving that shows the race did no visible harm:
         // search the same harness for one where it does (the second caller
         // still alive when the first registers, say) before calling it
         // harmless.
-        if let Some((_, Consequence::None)) = &first {
-            let (again, n, cut) = harmful_race(&sys, h, &sites, &view, opts);
+        if let (Some((_, Consequence::None)), Some(judge)) = (&first, judge) {
+            let (again, n, cut) = harmful_race(&sys, judge, &sites, &view, opts);
             interleavings += n;
             if let Some(cut) = cut {
                 harm_cut = Some(HarmCut::merge(harm_cut.take(), cut));
@@ -892,7 +899,13 @@ fn confirm_one(
             );
             let (osys, oprefix) = (settled.sys, settled.steps);
             let oview = ReturnView::new(program, callers, other);
-            let (again, n, cut) = harmful_race(&osys, other, &sites, &oview, opts);
+            let judge = Arc::new(HarmJudge::new(
+                &osys,
+                other.workers.len(),
+                oview.clone(),
+                opts,
+            ));
+            let (again, n, cut) = harmful_race(&osys, judge, &sites, &oview, opts);
             interleavings += n;
             if let Some(cut) = cut
                 && matches!(first, Some((_, Consequence::None)))
@@ -1036,24 +1049,18 @@ fn confirm_one(
 /// A run of the search that showed the race.
 type RaceFound = Found<VmSystem, RaceGoal<VmSystem>>;
 
-/// An interleaving of `h`'s workers in which the race does visible harm:
+/// An interleaving of the harness `judge` judges in which the race does visible harm:
 /// one whose end no serial run gives, or a crash. Returns it with its
 /// consequence (never `None`), the interleavings the search ran, and what
 /// cut the search short when it found none.
 fn harmful_race(
     sys: &VmSystem,
-    h: &Harness,
+    judge: Arc<HarmJudge>,
     sites: &RaceSites,
     view: &Option<Arc<ReturnView>>,
     opts: &ConfirmOptions,
 ) -> (Option<(RaceFound, Consequence)>, u64, Option<HarmCut>) {
-    let reference = serial_reference(sys, h.workers.len(), view.clone(), opts);
-    let summary = Arc::new(SerialSummary::new(&reference.first, h.workers.len()));
-    let judge = Arc::new(HarmJudge {
-        reference,
-        workers: h.workers.len(),
-        view: view.clone(),
-    });
+    let summary = Arc::new(SerialSummary::new(&judge.reference.first, judge.workers));
     let again = search(
         sys,
         HarmfulRace {
@@ -1307,6 +1314,21 @@ struct HarmJudge {
 }
 
 impl HarmJudge {
+    /// The judge of runs of the harness `start` begins, with `workers`
+    /// workers: its serial reference made now.
+    fn new(
+        start: &VmSystem,
+        workers: usize,
+        view: Option<Arc<ReturnView>>,
+        opts: &ConfirmOptions,
+    ) -> HarmJudge {
+        HarmJudge {
+            reference: serial_reference(start, workers, view.clone(), opts),
+            workers,
+            view,
+        }
+    }
+
     /// `run`'s consequence against the serial reference: an end the first
     /// serial runs do not give is judged again against more of them
     /// before it is called harm, when the first runs were not all.
@@ -1533,21 +1555,6 @@ fn state_of(sys: &VmSystem) -> String {
         .join("\n")
 }
 
-fn consequence(
-    start: &VmSystem,
-    found: &Found<VmSystem, RaceGoal<VmSystem>>,
-    worker_count: usize,
-    view: Option<Arc<ReturnView>>,
-    opts: &ConfirmOptions,
-) -> Consequence {
-    HarmJudge {
-        reference: serial_reference(start, worker_count, view.clone(), opts),
-        workers: worker_count,
-        view,
-    }
-    .judge(found)
-}
-
 /// What the judgement of a run's consequence needs of one serial run.
 struct SerialEnd {
     /// Its crashed processes, with their reasons ([`crashes`]).
@@ -1596,7 +1603,8 @@ fn serial_reference(
     )
 }
 
-/// [`consequence`] against serial runs already made.
+/// The consequence of the run `found` against serial runs already made
+/// (see [`HarmJudge::judge`]).
 fn judge_consequence(
     serial: &[SerialEnd],
     found: &Found<VmSystem, RaceGoal<VmSystem>>,

@@ -370,6 +370,14 @@ mod tests {
 
     /// [`deps`] with `src/0` taken to raise when its item is absent.
     fn deps_raising(body_src: &str, raises: bool) -> (Vec<String>, bool) {
+        let (sites, ret, _) = dependence(body_src, raises);
+        (sites, ret)
+    }
+
+    /// What in `f/1` depends on its call of `src/0`: the functions whose
+    /// calls depend on it and those given something computed from it (each
+    /// sorted), and whether the result depends on it.
+    fn dependence(body_src: &str, raises: bool) -> (Vec<String>, bool, Vec<String>) {
         let src = format!("-module(t).\nf(X) ->\n{body_src}.\nsrc() -> 1. w(_) -> 1. o() -> 1.\n");
         let program = load_source("t.erl", &src);
         let m = program.module("t").expect("module");
@@ -385,9 +393,14 @@ mod tests {
             .find(|&s| name(s) == "src")
             .expect("a call of src/0");
         let d = dependent(&f.body, &f.clauses, source, raises);
-        let mut sites: Vec<String> = d.sites.iter().map(|&s| name(s)).collect();
-        sites.sort();
-        (sites, d.ret)
+        let sorted = |ids: &mut dyn Iterator<Item = CallSiteId>| {
+            let mut names: Vec<String> = ids.map(name).collect();
+            names.sort();
+            names
+        };
+        let sites = sorted(&mut d.sites.iter().copied());
+        let data = sorted(&mut d.data.iter().copied());
+        (sites, d.ret, data)
     }
 
     #[test]
@@ -428,24 +441,7 @@ mod tests {
     /// The functions called in `f/1` given something computed from its
     /// call of `src/0` (data, not control alone), sorted.
     fn data_deps(body_src: &str) -> Vec<String> {
-        let src = format!("-module(t).\nf(X) ->\n{body_src}.\nsrc() -> 1. w(_) -> 1.\n");
-        let program = load_source("t.erl", &src);
-        let m = program.module("t").expect("module");
-        let f = m.function("f", 1).expect("f/1");
-        let name = |s: CallSiteId| {
-            m.call_site(s)
-                .target
-                .as_ref()
-                .map_or(String::new(), |t| t.name.to_string())
-        };
-        let source = (0..m.call_sites.len())
-            .map(|i| CallSiteId(i as u32))
-            .find(|&s| name(s) == "src")
-            .expect("a call of src/0");
-        let d = dependent(&f.body, &f.clauses, source, false);
-        let mut sites: Vec<String> = d.data.iter().map(|&s| name(s)).collect();
-        sites.sort();
-        sites
+        dependence(body_src, false).2
     }
 
     #[test]
