@@ -634,11 +634,22 @@ impl Cx<'_> {
             Pat::Var(v) => self.var_value(*v, guard, seen),
             Pat::Lit(l) => lit_text(l),
             Pat::Nil => "[]".into(),
-            Pat::Cons(h, t) => format!(
-                "[{} | {}]",
-                self.pattern(*h, guard, seen)?,
-                self.pattern(*t, guard, seen)?
-            ),
+            Pat::Cons(h, t) => {
+                let head = self.pattern(*h, guard, seen)?;
+                // A tail nothing constrains ends the list: `[H | T]` is
+                // given `[H]`, a proper list, as the program's own callers
+                // pass (a made-up `1` there would make the code that
+                // walks the rest fail).
+                let tail = match body.pat(*t) {
+                    Pat::Wild => "[]".into(),
+                    _ => self.pattern(*t, guard, seen)?,
+                };
+                if tail == "[]" || (tail == "1" && matches!(body.pat(*t), Pat::Var(_))) {
+                    format!("[{head}]")
+                } else {
+                    format!("[{head} | {tail}]")
+                }
+            }
             Pat::Tuple(items) => {
                 if let Some(name) = record_tag(body, pat)
                     && let Some(text) = self.record_text(&name, Some(items), seen)
@@ -1282,6 +1293,32 @@ mod tests {
         assert_eq!(
             pattern_value(&p, "t", func, clause.pats[0], &clause.guard),
             Some("#{level => 1, id => {1, 1}}".into())
+        );
+    }
+
+    #[test]
+    fn a_list_pattern_with_a_free_tail_gives_a_proper_list() {
+        let src = "-module(t).\n-export([f/1]).\n\
+                   f([{check, C} | T]) -> {C, T};\n\
+                   f([_ | _]) -> ok;\n\
+                   f([A | B]) when is_atom(B) -> {A, B}.\n";
+        let p = program(src);
+        let func = p.function("t", "f", 1).unwrap();
+        let values: Vec<Option<String>> = func
+            .clauses
+            .iter()
+            .map(|&c| {
+                let clause = func.body.clause(c);
+                pattern_value(&p, "t", func, clause.pats[0], &clause.guard)
+            })
+            .collect();
+        assert_eq!(
+            values,
+            [
+                Some("[{check, 1}]".to_string()),
+                Some("[1]".to_string()),
+                Some("[1 | racewit]".to_string())
+            ]
         );
     }
 

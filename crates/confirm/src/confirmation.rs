@@ -1246,6 +1246,16 @@ fn follows_gone_starter(process: &str, reason: &str) -> bool {
     reason == "noproc" && process.matches('.').count() >= 2
 }
 
+/// Whether an exit reason is an orderly stop by OTP's convention:
+/// `shutdown` or `{shutdown, _}`, what a supervisor, a test's teardown or a
+/// server's own stop path ends a process with, and what proc_lib and
+/// supervisors do not report as a crash. A run whose only abnormal ends
+/// are such stops did not crash before the race: it is judged by what it
+/// reached (`not_reached` names each process's end).
+fn orderly_stop(reason: &str) -> bool {
+    reason == "shutdown" || (reason.starts_with("{shutdown,") && reason.ends_with('}'))
+}
+
 /// The serial reference of a harness, summed up for a cheap look at a run's
 /// end: how serial runs crash, whether one does not, what state they leave.
 struct SerialSummary {
@@ -1930,9 +1940,10 @@ fn why_not(
     }
     if stats.runs_reached[0] == 0 {
         if let Some(run) = run
-            && let Some((process, reason)) = crashes(&run.end)
-                .into_iter()
-                .find(|(process, reason)| !follows_gone_starter(process, reason))
+            && let Some((process, reason)) =
+                crashes(&run.end).into_iter().find(|(process, reason)| {
+                    !follows_gone_starter(process, reason) && !orderly_stop(reason)
+                })
         {
             return UnconfirmedReason::HarnessCrashed {
                 made_up: made_up_module(h, &reason),

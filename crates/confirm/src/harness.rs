@@ -575,9 +575,28 @@ pub fn build(
     // The other values the program passes, each after the item's own
     // setter when it has one (an option of the configuration it sets) and
     // as they are.
+    // Values for the way to the read come first, whichever argument they
+    // are of: the quota of single variants would otherwise go to the
+    // first argument's other values and fillers.
+    let read_mfa =
+        split_mfa(&suspect.read.function).map(|(m, f, a)| (m.to_string(), f.to_string(), a));
+    let args = open_args(program, callers, entry, read_mfa.as_ref());
+    let mut toward = Vec::new();
+    for (i, _, others, n) in &args {
+        for v in &others[..*n] {
+            toward.push((
+                entry,
+                Drive {
+                    what: format!("argument {} = {v} (its clause leads to the read)", i + 1),
+                    set: Some((*i, v.clone())),
+                    ..Drive::default()
+                },
+            ));
+        }
+    }
     let mut set_first = Vec::new();
-    for (i, _, others) in open_args(program, callers, entry) {
-        for v in others {
+    for (i, _, others, n) in args {
+        for v in others.into_iter().skip(n) {
             if let Some(init) = initialisers.first() {
                 set_first.push((
                     entry,
@@ -600,6 +619,8 @@ pub fn build(
             ));
         }
     }
+    toward.append(&mut set_first);
+    let mut set_first = toward;
     set_first.append(&mut singles);
     let singles = set_first;
     let singles: Vec<(&Entry, Drive)> = singles.into_iter().take(MAX_SINGLE_VARIANTS).collect();
@@ -1399,15 +1420,26 @@ fn named_tables(
 /// (not one the static pass knows or a producer makes), with the value it
 /// passes and the others worth a trial: the constants the program passes
 /// there, the shapes the function's clauses accept, then the fillers.
+///
+/// Values the clauses leading to the read accept (see [`crate::toward`])
+/// come first among the others, and the last element of each triple's
+/// tuple says how many of them there are.
 fn open_args(
     program: &Program,
     callers: &Callers,
     entry: &Entry,
-) -> Vec<(usize, String, Vec<String>)> {
+    read: Option<&crate::callers::Mfa>,
+) -> Vec<(usize, String, Vec<String>, usize)> {
     let produced = produced_args(program, callers, entry);
     let mfa = entry.mfa.to_string();
     let values = arg_values(program, callers, entry);
     let needs = arg_needs(program, callers, entry);
+    let entry_mfa = (
+        entry.mfa.module.to_string(),
+        entry.mfa.name.to_string(),
+        entry.mfa.arity,
+    );
+    let leads = read.and_then(|r| crate::toward::clauses_toward(program, callers, &entry_mfa, r));
     entry
         .args
         .iter()
@@ -1419,6 +1451,14 @@ fn open_args(
                 .or_else(|| needs[i].as_ref().map(|n| n.shape.text(None)))
                 .unwrap_or_else(|| FILLERS[0].to_string());
             let mut others: Vec<String> = Vec::new();
+            if let Some(leads) = &leads {
+                for v in values_from_clauses_where(program, &mfa, i, 2, &|k| leads[k]) {
+                    if v != current && !others.contains(&v) {
+                        others.push(v);
+                    }
+                }
+            }
+            let toward = others.len();
             let candidates = values_from_call_sites(program, callers, &mfa, i)
                 .into_iter()
                 .chain(values_from_clauses(program, &mfa, i, 2))
@@ -1428,7 +1468,7 @@ fn open_args(
                     others.push(v);
                 }
             }
-            (i, current, others)
+            (i, current, others, toward)
         })
         .collect()
 }
@@ -2563,6 +2603,17 @@ pub const WORKERS_DONE: &str = "racewit_workers_done";
 /// as `is_atom(X)`), one per clause that gives one, in clause order, without
 /// repeats.
 fn values_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) -> Vec<String> {
+    values_from_clauses_where(program, mfa, index, depth, &|_| true)
+}
+
+/// [`values_from_clauses`] of the clauses (by position) `keep` keeps.
+fn values_from_clauses_where(
+    program: &Program,
+    mfa: &str,
+    index: usize,
+    depth: u32,
+    keep: &dyn Fn(usize) -> bool,
+) -> Vec<String> {
     use racewit_syntax::ir::{CallTarget, Expr, Pat};
     let Some((m, f, a)) = split_mfa(mfa) else {
         return Vec::new();
@@ -2575,7 +2626,10 @@ fn values_from_clauses(program: &Program, mfa: &str, index: usize, depth: u32) -
         crate::arg_shape::guard_shape(body, guard, v)
     };
     let mut found: Vec<String> = Vec::new();
-    for v in func.clauses.iter().filter_map(|&c| {
+    for v in func.clauses.iter().enumerate().filter_map(|(k, &c)| {
+        if !keep(k) {
+            return None;
+        }
         let clause = body.clause(c);
         let &pat = clause.pats.get(index)?;
         // A plain variable with no guard: what the first local function it

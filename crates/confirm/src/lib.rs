@@ -40,6 +40,7 @@ mod table_setup;
 #[cfg(test)]
 mod test_support;
 mod through_api;
+mod toward;
 pub mod verdict;
 pub mod vm_system;
 pub mod witness;
