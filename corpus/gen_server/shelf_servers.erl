@@ -6,7 +6,7 @@
 %% Expected: confirmed (non_serializable).
 -module(shelf_servers).
 -behaviour(gen_server).
--export([start/0, stop/0, add/3, stock/1, test/0]).
+-export([start/0, stop/0, add/3, add_front/0, add_back/0, stock/1, test/0]).
 -export([init/1, handle_call/3, handle_cast/2]).
 
 -define(TAB, shelf_servers_stock).
@@ -24,6 +24,12 @@ stop() ->
 
 add(Server, Item, N) ->
     gen_server:call(Server, {add, Item, N}).
+
+add_front() ->
+    add(shelf_front, pears, 1).
+
+add_back() ->
+    add(shelf_back, pears, 1).
 
 stock(Item) ->
     case ets:lookup(?TAB, Item) of
@@ -50,8 +56,8 @@ handle_cast(_Msg, State) ->
 test() ->
     start(),
     Self = self(),
-    Pids = [spawn(fun() -> Self ! {self(), add(S, pears, 1)} end)
-            || S <- [shelf_front, shelf_back]],
+    Pids = [spawn(fun() -> Self ! {self(), Add()} end)
+            || Add <- [fun add_front/0, fun add_back/0]],
     [receive {P, _} -> ok end || P <- Pids],
     N = stock(pears),
     stop(),
