@@ -801,15 +801,14 @@ fn api_ways(
 }
 
 /// Whether a function the program reaches an internal one from is no API
-/// its users call: a test (`*_test`, any function of test code such as a
-/// CT suite's case: its caller is a test runner) or a behaviour callback
-/// (its caller is the behaviour, in the server's own process).
+/// its users call: a test ([`is_test_function`]: `*_test`, a function only
+/// under a taken `-ifdef(TEST)`, any function of test code such as a CT
+/// suite's case: its caller is a test runner) or a behaviour callback (its
+/// caller is the behaviour, in the server's own process).
 fn not_an_api(program: &Program, (m, f, a): &crate::callers::Mfa) -> bool {
-    is_test_name(f)
+    is_test_function(program, m, f, *a)
         || is_callback(program, m, f, *a)
-        || program.module(m).is_none_or(|module| {
-            racewit_static::units::is_test_code(program.sources.path(module.file), m)
-        })
+        || program.module(m).is_none()
 }
 
 /// The rivals of an API a race is driven through (see [`api_ways`]): the
@@ -1905,24 +1904,29 @@ fn is_test_name(name: &str) -> bool {
     name == "test" || name.ends_with("_test")
 }
 
-/// Whether `module:name` is test code: a function named as a test
-/// (`test`, `*_test`, eunit's `*_test_`), or any function of a test module
-/// ([`racewit_static::units::is_test_code`]: test/ and example folders,
-/// `*_SUITE`, `*_tests`).
-pub(crate) fn is_test_function(program: &Program, module: &str, name: &str) -> bool {
+/// Whether `module:name/arity` is test code: a function named as a test
+/// (`test`, `*_test`, eunit's `*_test_`), one the preprocessor read only
+/// under a taken `-ifdef(TEST)`/`-ifdef(EUNIT)` with no other branch
+/// ([`racewit_syntax::ir::Function::test_only`]: the module's own tests and
+/// their helpers, which a build without the macro leaves out), or any
+/// function of a test module ([`racewit_static::units::is_test_code`]:
+/// test/ and example folders, `*_SUITE`, `*_tests`).
+pub(crate) fn is_test_function(program: &Program, module: &str, name: &str, arity: u32) -> bool {
     is_test_name(name)
         || name.ends_with("_test_")
         || program.module(module).is_some_and(|m| {
             racewit_static::units::is_test_code(program.sources.path(m.file), module)
+                || m.function(name, arity).is_some_and(|f| f.test_only)
         })
 }
 
-/// Exported functions (not tests) that call `mfa`, as entries with no hints.
+/// Exported functions (not tests, [`is_test_function`]) that call `mfa`, as
+/// entries with no hints.
 fn caller_entries(program: &Program, callers: &Callers, mfa: &MFA) -> Vec<Entry> {
     let (m, f, a) = (mfa.module.as_str(), mfa.name.as_str(), mfa.arity);
     let mut out: Vec<Entry> = Vec::new();
     for ((cm, cf, ca), _) in callers.sites(m, f, a) {
-        if is_test_name(cf) || (cm == m && cf == f) {
+        if is_test_function(program, cm, cf, *ca) || (cm == m && cf == f) {
             continue;
         }
         if !program

@@ -177,7 +177,7 @@ fn created_names(
             let Some(func) = program.function(cm, cf, *ca) else {
                 continue;
             };
-            if crate::harness::is_test_function(program, cm, cf) {
+            if crate::harness::is_test_function(program, cm, cf, *ca) {
                 continue;
             }
             let Expr::Call { args, .. } = func.body.expr(e) else {
@@ -471,6 +471,55 @@ mod tests {
                 made_by: None,
             }]
         );
+    }
+
+    #[test]
+    fn a_table_made_only_under_a_test_macro_is_the_users() {
+        // `seed/0` makes `pantry` through the wrapper; it is no test by its
+        // name, but when it sits in a taken `-ifdef(TEST)` with no other
+        // branch it is the module's test code, and a harness makes the
+        // table as a user would.
+        let made_by = |guarded: bool| {
+            let (open, close) = if guarded {
+                ("-ifdef(TEST).\n", "-endif.\n")
+            } else {
+                ("", "")
+            };
+            let res = format!(
+                "-module(res).\n-export([take/1, seed/0]).\n\
+                 take(K) -> [{{K, N}}] = ets:lookup(pantry, K), ets:insert(pantry, {{K, N - 1}}).\n\
+                 {open}seed() -> tabs:new(pantry, [public]).\n{close}"
+            );
+            let files = [
+                (
+                    "src/tabs.erl",
+                    "-module(tabs).\n-export([new/2]).\n\
+                     new(Tab, Opts) -> ets:new(Tab, [named_table | Opts]).\n"
+                        .to_string(),
+                ),
+                ("src/res.erl", res),
+            ];
+            let files: Vec<(&str, &str)> = files.iter().map(|(p, s)| (*p, s.as_str())).collect();
+            let opts = racewit_syntax::LoadOptions {
+                defines: vec![("TEST".to_string(), None)],
+                ..Default::default()
+            };
+            let p = racewit_syntax::load::load_sources(&files, &opts);
+            assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+            let callers = crate::callers::Callers::new(&p);
+            let analysis =
+                racewit_static::find_suspects(&p, &racewit_static::StaticOptions::default());
+            let s = analysis
+                .suspects
+                .iter()
+                .find(|s| s.write.function == "res:take/1")
+                .expect("the pair is reported");
+            let tables = user_tables(&p, &callers, s);
+            assert_eq!(tables.len(), 1, "{tables:?}");
+            tables[0].made_by.clone()
+        };
+        assert_eq!(made_by(false), Some("res:seed/0".to_string()));
+        assert_eq!(made_by(true), None);
     }
 
     #[test]

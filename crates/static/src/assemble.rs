@@ -107,7 +107,7 @@ impl<'w, 'a, 'p> Assembler<'w, 'a, 'p> {
     /// item: nothing can come between them but that process's own code.
     ///
     /// "Exists at most once" is either the process itself (a server every
-    /// start names with a constant, a registered loop) or, for ETS, the
+    /// start names with one constant, a registered loop) or, for ETS, the
     /// table: a table made by that kind of process belongs to one of its
     /// instances (a second instance makes its own table, or fails to make
     /// a named one), so when every write of the table runs in that kind of

@@ -121,7 +121,7 @@
 //!   when every write of the table adds a constant with no threshold; `spawn`+`register` whose new
 //!   process blocks in a `receive` first; a pair whose read and every
 //!   write of its item run once for one root ([`process::Root`]: the
-//!   `init/1` of a server started only under constant names, or the code
+//!   `init/1` of a server started only under one constant name, or the code
 //!   after a process's own `register(Name, self())` of a name nothing
 //!   unregisters, and what only such code calls, spawns, starts
 //!   synchronously (`init/1` of `gen_server:start_link/3`) or names in a

@@ -9,7 +9,7 @@
 //! A unit runs wherever its callers run: the sets flow along calls and funs
 //! handed to library code, not along process starts or requests.
 //!
-//! A server whose every start names it with a constant (`{local, Name}`,
+//! A server whose every start names it with one constant (`{local, Name}`,
 //! `{global, Name}`, or a `register(Name, self())` of a name nothing
 //! unregisters before `gen_server:enter_loop/3`) runs in at most one
 //! process at a time; so does a spawned loop registered under a constant
@@ -99,7 +99,7 @@ pub struct Processes {
     pub entered_outside: Vec<bool>,
     pub singletons: FxHashSet<Proc>,
     /// Code run once per start of a singleton ([`Root`]): `init/1` of a
-    /// module every start of which names it with a constant, the code a
+    /// module every start of which names it with one constant, the code a
     /// process runs after registering itself under a name nothing
     /// unregisters, and every function or fun all of whose calls and
     /// spawns in the program come from code run once for that same root
@@ -1031,7 +1031,7 @@ impl NamelessCalls {
 }
 
 /// [`Processes::run_once`]: from the roots (the `init/1` of modules
-/// started only under constant names, the code after a process
+/// started only under one constant name, the code after a process
 /// registered itself), the units whose every incoming call or spawn comes
 /// from code run once for one root.
 ///
@@ -1042,7 +1042,7 @@ impl NamelessCalls {
 /// a call naming no module, is how the starts run it). A supervisor's
 /// child start functions ([`child_starts`]) are called by the supervisor
 /// process: run once for the supervisor's root when it is started only
-/// under constant names. A recursive call of a function by itself stays
+/// under one constant name. A recursive call of a function by itself stays
 /// within the run that entered it; but a process started from code that
 /// may run many times in one run (a function calling itself, a fun
 /// handed to library code such as `lists:foreach/2`, and what they call)
@@ -1186,7 +1186,8 @@ fn run_once(
 }
 
 /// The processes that exist at most once at a time, and the modules every
-/// start of which names them with a constant.
+/// start of which names them with one constant (two names are two
+/// servers, each running the module's callbacks).
 ///
 /// A process that enters a behaviour's loop itself
 /// (`gen_server:enter_loop/3`) without naming itself there counts as
@@ -1202,10 +1203,12 @@ fn singletons(
     holders: &FxHashMap<Origin, Name>,
 ) -> (FxHashSet<Proc>, BTreeSet<u32>) {
     let limit = flow.limit;
-    // Per callback module: whether every start names it with a constant,
-    // and whether some start is a loop entered after a self-registration
-    // (its `init/1`, if any, is no behaviour callback: not run once).
-    let mut started: rustc_hash::FxHashMap<u32, (bool, bool)> = Default::default();
+    // Per callback module: the constant names its starts give it (`None`
+    // once some start names it with no constant), and whether some start
+    // is a loop entered after a self-registration (its `init/1`, if any,
+    // is no behaviour callback: not run once).
+    type Names = Option<BTreeSet<(Name, Name)>>;
+    let mut started: rustc_hash::FxHashMap<u32, (Names, bool)> = Default::default();
     let mut registered_pids: Vec<Val> = Vec::new();
     for (mi, per_site) in flow.sites.iter().enumerate() {
         for (si, sv) in per_site.iter().enumerate() {
@@ -1226,20 +1229,35 @@ fn singletons(
                 }
                 continue;
             }
-            let constant = |v: &Val| {
-                resolve(v, ctx, limit).iter().all(|t| {
-                    matches!(t, Term::Tuple(p) if matches!(p.as_slice(),
-                        [Term::Atom(scope), Term::Atom(_)] if scope == "local" || scope == "global"))
-                })
+            // The `{local, Name}` / `{global, Name}` names `v` may be, when
+            // each is one.
+            let constant = |v: &Val| -> Names {
+                let v = resolve(v, ctx, limit);
+                let mut names = BTreeSet::new();
+                for t in v.iter() {
+                    let Term::Tuple(p) = t else { return None };
+                    let [Term::Atom(scope), Term::Atom(n)] = p.as_slice() else {
+                        return None;
+                    };
+                    if scope != "local" && scope != "global" {
+                        return None;
+                    }
+                    names.insert((scope.clone(), n.clone()));
+                }
+                (!names.is_empty()).then_some(names)
             };
             let mut held = false;
             let (m, constant_name) = if let Some((_, m, name)) = Behaviour::entered_loop(mfa) {
                 // The process becomes the server; under a constant name
                 // only while it is registered so (the call checks), or
                 // after it registered itself so.
-                let named = sv.args.get(name).is_some_and(constant);
-                held = !named && holders.contains_key(&origin);
-                (m, named || held)
+                let named = sv.args.get(name).and_then(constant);
+                let holder = holders
+                    .get(&origin)
+                    .filter(|_| named.is_none())
+                    .map(|n| BTreeSet::from([(Name::from("local"), n.clone())]));
+                held = holder.is_some();
+                (m, named.or(holder))
             } else {
                 let Some(start) = start_of(mfa) else {
                     continue;
@@ -1249,28 +1267,39 @@ fn singletons(
                 };
                 // The name comes first when the module is second
                 // (`gen_server:start_link/4`, `supervisor:start_link/3`).
-                (m, m == 1 && constant(&sv.args[0]))
+                (m, if m == 1 { constant(&sv.args[0]) } else { None })
             };
             let Some(mods) = sv.args.get(m).map(|v| resolve(v, ctx, limit)) else {
                 continue;
             };
             for name in mods.atoms().unwrap_or_default() {
                 if let Some(&mi) = units.module_index.get(&name) {
-                    let e = started.entry(mi).or_insert((true, false));
-                    e.0 &= constant_name;
+                    let e = started
+                        .entry(mi)
+                        .or_insert_with(|| (Some(BTreeSet::new()), false));
+                    e.0 = match (e.0.take(), &constant_name) {
+                        (Some(mut all), Some(these)) => {
+                            all.extend(these.iter().cloned());
+                            Some(all)
+                        }
+                        _ => None,
+                    };
                     e.1 |= held;
                 }
             }
         }
     }
+    // One process at a time: every start names the module's server, and
+    // with one name (two names are two servers running the same code).
+    let one_name = |names: &Names| names.as_ref().is_some_and(|n| n.len() == 1);
     let mut out: FxHashSet<Proc> = started
         .iter()
-        .filter(|&(_, &(only_named, _))| only_named)
+        .filter(|&(_, (names, _))| one_name(names))
         .map(|(&mi, _)| Proc::Server(mi))
         .collect();
     let started_once: BTreeSet<u32> = started
         .into_iter()
-        .filter(|&(_, (only_named, held))| only_named && !held)
+        .filter(|(_, (names, held))| one_name(names) && !held)
         .map(|(mi, _)| mi)
         .collect();
     // Hand-written loops: registered under a constant name by the parent,
@@ -1563,6 +1592,27 @@ mod tests {
         // `M:helper()` of an unknown module may call helper/0 from anywhere.
         let by_name = format!("{SERVER}api() -> M = get(m), M:helper().\n");
         assert_eq!(once(&by_name), vec!["init/1"]);
+    }
+
+    #[test]
+    fn a_server_started_under_two_names_is_two_servers() {
+        // Every start names the module with a constant, but two names are
+        // two servers running the same callbacks: neither a singleton nor
+        // an `init/1` run once. Two starts under one name are one server.
+        let two = SERVER.replace("helper/0, api/0]", "helper/0, api/0, start2/0]")
+            + "api() -> ok.\nstart2() -> gen_server:start({local, t2}, t, [], []).\n";
+        procs_of(&two, |_, _, procs| {
+            assert!(!procs.singletons.contains(&Proc::Server(0)));
+        });
+        assert!(once(&two).is_empty());
+        let same = two.replace("{local, t2}", "{local, t}");
+        procs_of(&same, |_, _, procs| {
+            assert!(procs.singletons.contains(&Proc::Server(0)));
+        });
+        assert_eq!(
+            once(&same),
+            vec!["fun in helper/0", "helper/0", "init/1", "inner/0", "loop/0"]
+        );
     }
 
     /// A coordinator that registers itself, then makes a helper only it
