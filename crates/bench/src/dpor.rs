@@ -159,6 +159,23 @@ pub fn run() {
     run_wide();
 }
 
+/// Whether `arg` names one entry of the families (`li3`..`li6`,
+/// `wr3`..`wr6`).
+pub fn is_family_entry(arg: &str) -> bool {
+    matches!(
+        arg,
+        "li3" | "li4" | "li5" | "li6" | "wr3" | "wr4" | "wr5" | "wr6"
+    )
+}
+
+/// One entry of the families alone, racewit only (to profile it).
+pub fn run_entry(entry: &str) {
+    let (secs, count, blocked, steps, stop) = racewit(entry, false);
+    println!(
+        "{entry}: {count} interleavings, {blocked} sleep-set blocked, {steps} steps, {secs:.2} s ({stop})"
+    );
+}
+
 /// The `wide` part alone: the first interleaving of 1,000 processes.
 pub fn run_wide() {
     let (secs, count, _, steps, _) = racewit("wide", true);

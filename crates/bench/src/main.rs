@@ -5,7 +5,8 @@
 //!
 //! Sections (pick with arguments: `frontend`, `static`, `vm`, `limits`, `confirm`, `dpor`, `check`; default all;
 //! `witness` runs only the time-to-first-witness part of `confirm`, `wide`
-//! only the 1,000-process part of `dpor`):
+//! only the 1,000-process part of `dpor`, and a family's entry such as `li5`
+//! or `wr4` explores that entry alone, without Concuerror):
 //! - front end over the OTP tree vs. an `epp:parse_file` loop;
 //! - static pass over the OTP tree (time, peak memory, suspects);
 //! - VM: fib, lists and ping-pong programs beside `erl`, fork (clone) cost;
@@ -65,6 +66,9 @@ fn main() {
         dpor::run();
     } else if args.iter().any(|a| a == "wide") {
         dpor::run_wide();
+    }
+    for entry in args.iter().filter(|a| dpor::is_family_entry(a)) {
+        dpor::run_entry(entry);
     }
     if want("check") {
         check::run();

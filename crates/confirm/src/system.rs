@@ -168,6 +168,16 @@ pub trait System: Clone {
         &mut self,
         proc: Self::Proc,
     ) -> Result<Observation<Self::Item, Self::Site>, Self::Error>;
+    /// [`System::step`] taken again to rebuild a state a search did not
+    /// keep: the same step, but spent from no allowance the system is
+    /// metered by (keeping fewer states must not change what a budget
+    /// allows). The default is `step`.
+    fn replay_step(
+        &mut self,
+        proc: Self::Proc,
+    ) -> Result<Observation<Self::Item, Self::Site>, Self::Error> {
+        self.step(proc)
+    }
     /// Stable name (`P1`, `P1.2`) of a process.
     fn name(&self, proc: Self::Proc) -> String;
     /// The process with this stable name, if it exists now.

@@ -291,9 +291,12 @@ impl<T> std::fmt::Debug for Carried<T> {
 /// known (the answer that orders them).
 fn could_take(probe: &Carried<Option<Probe>>, msg: &Option<Term>) -> bool {
     match (&probe.0, msg) {
-        (Some(p), Some(m)) => match p.vm.lock() {
-            Ok(mut vm) => vm.probe_receive(&p.receive, m),
-            Err(_) => true,
+        (Some(p), Some(m)) => match p.receive.known(m) {
+            Some(known) => known,
+            None => match p.vm.lock() {
+                Ok(mut vm) => vm.probe_receive(&p.receive, m),
+                Err(_) => true,
+            },
         },
         _ => true,
     }
@@ -487,11 +490,18 @@ impl From<VmAccess> for Access {
 fn item_label(vm: &Vm, item: &SharedItem) -> String {
     match item {
         SharedItem::Registry(name) => format!("registry {name}"),
-        SharedItem::Ets {
-            table,
-            key: Some(k),
-        } => format!("ets {table}/{k}"),
-        SharedItem::Ets { table, key: None } => format!("ets {table}"),
+        // Written in one buffer: a label is made at every ETS step.
+        SharedItem::Ets { table, key } => {
+            let key = key.as_deref();
+            let mut label = String::with_capacity(5 + table.len() + key.map_or(0, |k| 1 + k.len()));
+            label.push_str("ets ");
+            label.push_str(table);
+            if let Some(k) = key {
+                label.push('/');
+                label.push_str(k);
+            }
+            label
+        }
         SharedItem::Mnesia {
             table,
             key: Some(k),
@@ -522,7 +532,7 @@ fn item_label(vm: &Vm, item: &SharedItem) -> String {
 fn observation(
     vm: &Vm,
     probe_vm: &Arc<Mutex<Vm>>,
-    ev: &Event,
+    ev: Event,
     tracked: Tracked,
 ) -> Observation<VmItem, Site> {
     let Tracked {
@@ -557,9 +567,9 @@ fn observation(
                 },
             )),
             also: Vec::new(),
-            site: ev.site.clone(),
+            site: ev.site,
             global: false,
-            text: ev.text.clone(),
+            text: ev.text,
             item_label: None,
             message: None,
             orders: Vec::new(),
@@ -627,10 +637,10 @@ fn observation(
         access,
         waits_on: None,
         also,
-        site: ev.site.clone(),
-        global,
-        text: ev.text.clone(),
         item_label: ev.item.as_ref().map(|i| item_label(vm, i)),
+        site: ev.site,
+        global,
+        text: ev.text,
         message,
         orders,
         took,
@@ -682,7 +692,14 @@ impl System for VmSystem {
             self.workers_done = true;
         }
         let tracked = self.track(proc, &ev);
-        Ok(observation(&self.vm, &self.probe_vm, &ev, tracked))
+        Ok(observation(&self.vm, &self.probe_vm, ev, tracked))
+    }
+
+    fn replay_step(&mut self, proc: Pid) -> Result<Observation<VmItem, Site>, VmError> {
+        let meter = self.meter.take();
+        let obs = self.step(proc);
+        self.meter = meter;
+        obs
     }
 
     fn name(&self, proc: Pid) -> String {
@@ -719,6 +736,10 @@ impl System for VmSystem {
                 call: format!("{call} ({location})"),
                 cause: reason.into(),
             },
+            // Only the atom prints as `normal`: no text to make.
+            ProcStatus::Exited(Term::Atom(a)) if a == racewit_vm::atom::Atom::NORMAL => {
+                Fate::Normal
+            }
             ProcStatus::Exited(reason) => {
                 let text = self.vm.format_term(&reason);
                 if text == "normal" {

@@ -117,7 +117,16 @@ pub(crate) struct ProbeFrame {
     /// It has no `after` (or `after infinity`).
     pub(crate) forever: bool,
     pub(crate) regs: Vec<Term>,
+    /// Messages already tried on these clauses, with the answer
+    /// ([`crate::Vm::probe_receive`]): the answer depends only on the frame
+    /// and the message, and a search asks about the same pair again and
+    /// again (one receive compared with one send in many runs).
+    pub(crate) answers: std::sync::Mutex<Vec<(Term, bool)>>,
 }
+
+/// Answers a receive keeps at most ([`ProbeFrame::answers`]): a lookup is a
+/// scan, and a receive meets few distinct messages.
+const ANSWERS_KEPT: usize = 16;
 
 impl std::fmt::Debug for ReceiveProbe {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -134,6 +143,22 @@ impl ReceiveProbe {
     /// infinity`): it can only take a message, never go on without one.
     pub fn waits_forever(&self) -> bool {
         self.0.forever
+    }
+
+    /// Whether these clauses would take `msg`, if a probe answered it
+    /// before.
+    pub fn known(&self, msg: &Term) -> Option<bool> {
+        let answers = self.0.answers.lock().ok()?;
+        answers.iter().find(|(m, _)| m == msg).map(|&(_, a)| a)
+    }
+
+    /// Keeps a probe's answer for `msg`.
+    pub(crate) fn remember(&self, msg: &Term, answer: bool) {
+        if let Ok(mut answers) = self.0.answers.lock()
+            && answers.len() < ANSWERS_KEPT
+        {
+            answers.push((msg.clone(), answer));
+        }
     }
 
     /// Whether two probes are the same receive taken once (one snapshot).

@@ -78,6 +78,9 @@ impl Vm {
     /// probe changes (its counters, the running process) is put back, so
     /// one scratch VM serves every probe without a copy each.
     pub fn probe_receive(&mut self, probe: &ReceiveProbe, msg: &Term) -> bool {
+        if let Some(known) = probe.known(msg) {
+            return known;
+        }
         let saved = (self.reductions, self.mem.clone(), self.current);
         let took = self.probe_in_place(probe, msg);
         (self.reductions, self.mem, self.current) = saved;
@@ -85,6 +88,7 @@ impl Vm {
         self.deferred.clear();
         self.atomic_event = None;
         self.self_exit = None;
+        probe.remember(msg, took);
         took
     }
 
@@ -1903,6 +1907,7 @@ impl Vm {
                                 peek_pc: pc as u32,
                                 forever,
                                 regs,
+                                answers: Default::default(),
                             }))
                         });
                     }

@@ -265,6 +265,12 @@ impl Filed {
 /// timer every few steps would otherwise hold forks that grow with its
 /// length, its memory growing with the square of it.
 pub(crate) const KEEP_ALL_UNTIL: usize = 256;
+/// Within a run's first [`KEEP_ALL_UNTIL`] steps, DPOR keeps the state of
+/// a choice point only where none of the steps this many back kept one,
+/// and rebuilds a choice point between two by replay: most choice points are never returned to (li5: 77,000 kept
+/// for 8,400 returns), and a kept state costs its copy, the copies of what
+/// the run then changes in it, and dropping them all.
+pub(crate) const KEEP_EARLY_EVERY: usize = 8;
 pub(crate) const CHECKPOINT_EVERY: usize = 32;
 pub(crate) const PROCS_PER_SPACING: usize = 64;
 
@@ -277,6 +283,11 @@ struct Node<S: System, M> {
     /// The state was dropped at a choice point: [`Explorer::restore`]
     /// rebuilds it from the nearest kept state before.
     restorable: bool,
+    /// Whether a search that kept the state of every choice point of a
+    /// run's first steps would keep this node's: the replay that rebuilds
+    /// a state spends the system's allowance only from the nearest such
+    /// node on, so keeping fewer states changes no budget.
+    charged_base: bool,
     enabled: Vec<S::Proc>,
     /// The process that took the previous step.
     last: Option<S::Proc>,
@@ -409,12 +420,25 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             .nth(1)
             .is_some();
         let (keep_all, every) = self.opts.checkpoints;
-        let keep = if i < keep_all {
+        let spacing = every.max(1) * (1 + self.dense.len() / PROCS_PER_SPACING);
+        // What a search that kept every early choice point would keep: the
+        // steps replayed from there on spend the system's allowance as
+        // they always did (see `restore`).
+        let charged = if i < keep_all {
             choice
         } else {
-            let spacing = every.max(1) * (1 + self.dense.len() / PROCS_PER_SPACING);
             i.is_multiple_of(spacing)
         };
+        node.charged_base = charged;
+        let keep = if i < keep_all {
+            choice
+                && self.nodes[i.saturating_sub(KEEP_EARLY_EVERY - 1)..i]
+                    .iter()
+                    .all(|n| n.sys.is_none())
+        } else {
+            charged
+        };
+        let node = &mut self.nodes[i];
         // The monitor goes with the state: kept where it is kept, rebuilt
         // with it by replay where it is dropped.
         // The state stays boxed: a system is large, and moving it out of
@@ -604,6 +628,7 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
         self.nodes.push(Node {
             sys: Some(state),
             restorable: false,
+            charged_base: false,
             enabled,
             last: Some(proc),
             preemptions,
@@ -717,7 +742,8 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
     /// commute with everything) may conflict with: those that commute with
     /// nothing, and those filed under an item it may overlap.
     fn filed_with(&self, obs: &Obs<S>) -> Vec<&Filed> {
-        let mut lists: Vec<&Filed> = vec![&self.globals];
+        let mut lists: Vec<&Filed> = Vec::with_capacity(1 + 2 * (1 + obs.also.len()));
+        lists.push(&self.globals);
         for (item, _) in obs.access.iter().chain(obs.also.iter()) {
             let (g, key) = item.index_key();
             let Some(group) = self.index.get(&g) else {
@@ -908,9 +934,21 @@ impl<'a, S: System, M: Monitor<S>> Explorer<'a, S, M> {
             .rev()
             .find(|&k| self.nodes[k].sys.is_some())
             .ok_or("no kept state to rebuild a choice point from")?;
+        // The steps a search keeping every early choice point would have
+        // replayed (from its nearest kept state) spend the allowance; the
+        // ones before, replayed only because fewer states are kept, do not.
+        let charged_from = (from..=i)
+            .rev()
+            .find(|&k| self.nodes[k].charged_base)
+            .unwrap_or(from);
         let (mut sys, mut monitor) = self.nodes[from].sys.as_deref().cloned().expect("found");
         for (k, e) in self.events[from..i].iter().enumerate() {
-            let obs = sys.step(e.proc).map_err(|e| e.to_string())?;
+            let obs = if from + k < charged_from {
+                sys.replay_step(e.proc)
+            } else {
+                sys.step(e.proc)
+            }
+            .map_err(|e| e.to_string())?;
             monitor.observe(&sys, e.proc, &obs, from + k);
         }
         let node = &mut self.nodes[i];
@@ -1092,6 +1130,7 @@ impl Strategy for SourceDpor {
             nodes: vec![Node {
                 sys: Some(Box::new((initial.clone(), monitor))),
                 restorable: false,
+                charged_base: true,
                 enabled,
                 last: None,
                 preemptions: 0,
