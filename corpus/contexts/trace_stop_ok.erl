@@ -4,9 +4,9 @@
 %% ({traces, Dest}). The program's calls trace(console, debug) and
 %% trace(file, info) name two destinations: stop_trace(console, debug) raced
 %% by trace(file, info) works on another item and loses nothing.
-%% Expected: R002 #1 (stop_trace/2) confirmed with consequence none: two
-%% stops of one trace both put back the same list, and the rival writes
-%% another key.
+%% Expected: R002 #1 (stop_trace/2) unconfirmed: stop_trace(console, debug)
+%% is searched against its rival trace(file, info), which writes another
+%% key (every interleaving explored).
 %% R002 #2 (two trace/2 calls) confirmed.
 -module(trace_stop_ok).
 -export([init/0, trace/2, stop_trace/1, stop_trace/2, traces/0, test/0]).
