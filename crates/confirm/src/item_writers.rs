@@ -227,7 +227,37 @@ fn is_plain(t: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::may_equal;
+    use super::{constant_calls, may_equal, takes_args_alike};
+
+    #[test]
+    fn twins_pass_their_arguments_on_in_the_same_places() {
+        let p = crate::test_support::program(&[(
+            "t",
+            "-module(t).\n\
+             -export([add/2, remove/2, swapped/2, other/2, use/0]).\n\
+             add({file, F}, L) -> add(F, L);\n\
+             add(D, L) -> check(D, L).\n\
+             remove(D, L) -> check(D, L).\n\
+             swapped(L, D) -> check(D, L).\n\
+             other(D, L) -> check(D, D), L.\n\
+             check(D, L) -> {D, L}.\n\
+             use() -> add(console, debug), add(file, info), add(console, debug), \
+             remove(console, error), add(console, self()).\n",
+        )]);
+        assert!(takes_args_alike(&p, "t", "remove", "add", 2));
+        assert!(takes_args_alike(&p, "t", "add", "remove", 2));
+        assert!(!takes_args_alike(&p, "t", "remove", "swapped", 2));
+        assert!(!takes_args_alike(&p, "t", "remove", "other", 2));
+        assert!(!takes_args_alike(&p, "t", "remove", "remove", 2));
+        let callers = crate::callers::Callers::new(&p);
+        assert_eq!(
+            constant_calls(&p, &callers, ("t", "add", 2)),
+            vec![
+                vec!["console".to_string(), "debug".to_string()],
+                vec!["file".to_string(), "info".to_string()],
+            ]
+        );
+    }
 
     #[test]
     fn keys_with_holes_compare_by_their_constants() {
