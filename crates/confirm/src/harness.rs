@@ -310,6 +310,21 @@ pub fn build(
             },
         ));
     }
+    // A function of the entry's module that takes its arguments as the
+    // entry does and reaches another read-modify-write of the item makes
+    // what the entry takes: made first with values the program passes it,
+    // the entry called with the same, and the same function with other
+    // values the program passes it as the rival (a trace added, stopped
+    // while another is added).
+    for &e in usable.iter().take(1 + MAX_OTHER_ENTRIES) {
+        drives.extend(twin_drives(
+            program,
+            callers,
+            writers,
+            e,
+            application_of(program, apps, &e.mfa.module),
+        ));
+    }
     drives.extend(api_entries.iter().zip(api_drives));
     // The tables the race is on that no code of the program creates are
     // its user's to create (a library documents them): created first as a
@@ -647,7 +662,8 @@ pub fn build(
         .map(|(k, (e, mut drive))| {
             // Rivals race the entry where what it works on exists.
             if e == entry && (drive.prepare.is_some() || drive.first.is_some()) {
-                drive.rivals = rivals.clone();
+                let own = std::mem::take(&mut drive.rivals);
+                drive.rivals = own.into_iter().chain(rivals.iter().cloned()).collect();
             }
             for w in &item_writers {
                 let same = w.module == e.mfa.module.as_str()
@@ -669,6 +685,72 @@ pub fn build(
         })
         .collect();
     Ok(base)
+}
+
+/// The drives in which a twin of the entry makes what the entry takes (see
+/// [`crate::item_writers::takes_args_alike`]): for the first exported
+/// function among `writers` of the entry's module and arity that takes its
+/// arguments as the entry does, and that the program calls with constants
+/// in two different ways, the first of those calls made first, the entry
+/// called with the same values, and the second call as the rival (a
+/// writer of the item, searched even when equal calls show no race); with
+/// the entry's application booted when it has one.
+fn twin_drives<'e>(
+    program: &Program,
+    callers: &Callers,
+    writers: &[Entry],
+    entry: &'e Entry,
+    app: Option<&Application>,
+) -> Vec<(&'e Entry, Drive)> {
+    let (m, f, a) = (
+        entry.mfa.module.as_str(),
+        entry.mfa.name.as_str(),
+        entry.mfa.arity,
+    );
+    for w in writers {
+        let g = w.mfa.name.as_str();
+        if w.mfa.module.as_str() != m
+            || w.mfa.arity != a
+            || !program.function(m, g, a).is_some_and(|x| x.exported)
+            || !crate::item_writers::takes_args_alike(program, m, f, g, a)
+        {
+            continue;
+        }
+        let calls = crate::item_writers::constant_calls(program, callers, (m, g, a));
+        let (Some(made), Some(other)) = (calls.first(), calls.get(1)) else {
+            continue;
+        };
+        let given = |values: &[String]| Preparer {
+            module: m.to_string(),
+            function: g.to_string(),
+            args: values.iter().cloned().map(PrepArg::Given).collect(),
+            why: crate::prepare::Why::Twin,
+        };
+        let first = given(made);
+        let rival = Preparer {
+            why: crate::prepare::Why::WritesItem,
+            ..given(other)
+        };
+        return vec![(
+            entry,
+            Drive {
+                what: format!(
+                    "{}, raced by {}:{}({})",
+                    first.describe(),
+                    atom(m),
+                    atom(g),
+                    other.join(", ")
+                ),
+                set_all: made.iter().cloned().enumerate().collect(),
+                first: Some(first),
+                rivals: vec![rival],
+                rival_first: true,
+                boot: app.cloned(),
+                ..Drive::default()
+            },
+        )];
+    }
+    Vec::new()
 }
 
 /// The most rivals taken from the program's other read-modify-writes of
@@ -901,6 +983,8 @@ struct Drive {
     filler: &'static str,
     /// One argument (from 0) given another value.
     set: Option<(usize, String)>,
+    /// Every argument given a value (a call the program makes, whole).
+    set_all: Vec<(usize, String)>,
     /// Leave the setup call out.
     no_setup: bool,
     /// Boot this application first.
@@ -926,6 +1010,11 @@ struct Drive {
     /// (after `mnesia:start()` for mnesia; see
     /// [`crate::table_setup::user_tables`]).
     create: Vec<String>,
+    /// Search the entry against its first rival first, as the harness
+    /// itself: the rival makes the update the entry's read-modify-write
+    /// loses, where equal calls of the entry lose nothing (see
+    /// [`twin_drives`]).
+    rival_first: bool,
     /// What differs, for the verdict's context.
     what: String,
 }
@@ -1101,7 +1190,7 @@ fn api_harness(
     setup.extend(made.iter().cloned());
     // Arguments the entry uses as a named table get a name, and the table
     // is made first by the module's own maker (`init(Name)`).
-    let mut set: Vec<(usize, String)> = drive.set.iter().cloned().collect();
+    let mut set: Vec<(usize, String)> = drive.set.iter().chain(&drive.set_all).cloned().collect();
     for (i, name, maker) in named_tables(program, callers, entry, &produced) {
         if !set.iter().any(|(s, _)| *s == i) {
             set.push((i, name));
@@ -1305,8 +1394,12 @@ fn api_harness(
     // and its first rival are the harness searched (and tried) first, so
     // that two owners' writes of one table, which an event may name as the
     // whole table (an insert of several objects), are never taken for a
-    // race on the item.
-    if drive.in_worker && drive.prepare.is_some() && !harness.mixed.is_empty() {
+    // race on the item. A twin's rival is searched first too: equal calls
+    // of the entry lose nothing, and searching them for harm first may
+    // spend the time the rival needs.
+    if (drive.rival_first || drive.in_worker && drive.prepare.is_some())
+        && !harness.mixed.is_empty()
+    {
         let mut rest = std::mem::take(&mut harness.mixed);
         let mut first = rest.remove(0);
         first.mixed = rest;

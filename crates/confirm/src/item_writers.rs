@@ -14,6 +14,7 @@
 //! writers of that item, found from what the program does, never by name.
 
 use racewit_static::{Entry, Suspect, ValueSet};
+use racewit_syntax::ir::{CallTarget, Expr, ExprId, Pat, Program};
 
 /// The entries of the other suspects whose write may touch the item `s`
 /// writes, in the static pass's order, each once: a
@@ -37,6 +38,98 @@ pub(crate) fn item_writers(suspects: &[Suspect], s: &Suspect) -> Vec<Entry> {
             if !s.entries.iter().any(|x| x.mfa == e.mfa) && !out.iter().any(|x| x.mfa == e.mfa) {
                 out.push(e.clone());
             }
+        }
+    }
+    out
+}
+
+/// Whether `m:g/a` takes its arguments as `m:f/a` does: each parameter
+/// of `f` is passed on unchanged, by some clause whose pattern there is a
+/// plain variable, to a local function at an argument position where some
+/// clause of `g` passes its own parameter of the same position (lager's
+/// `trace/3` and `stop_trace/3` both hand `Backend, Filter, Level` to
+/// `validate_trace_filters/3`, in the same places). Such a pair works on
+/// the same things: what one makes, the other takes (a trace added, then
+/// stopped). Found from the code, never from names.
+pub(crate) fn takes_args_alike(program: &Program, m: &str, f: &str, g: &str, a: u32) -> bool {
+    if a == 0 || f == g {
+        return false;
+    }
+    let (Some(pf), Some(pg)) = (passed_on(program, m, f, a), passed_on(program, m, g, a)) else {
+        return false;
+    };
+    pf.iter()
+        .zip(&pg)
+        .all(|(x, y)| x.iter().any(|p| y.contains(p)))
+}
+
+/// For each parameter of `m:f/a`, the local calls it is passed to
+/// unchanged (by a clause whose pattern there is a plain variable): the
+/// callee's name and arity and the argument's position.
+fn passed_on(
+    program: &Program,
+    m: &str,
+    f: &str,
+    a: u32,
+) -> Option<Vec<Vec<(String, u32, usize)>>> {
+    let func = program.function(m, f, a)?;
+    let body = &func.body;
+    let mut out: Vec<Vec<(String, u32, usize)>> = vec![Vec::new(); a as usize];
+    for &c in &func.clauses {
+        let pats = &body.clause(c).pats;
+        for (i, &pat) in pats.iter().enumerate().take(a as usize) {
+            let Pat::Var(v) = body.pat(pat) else {
+                continue;
+            };
+            for k in 0..body.exprs.len() {
+                let Expr::Call { target, args, .. } = body.expr(ExprId(k as u32)) else {
+                    continue;
+                };
+                let CallTarget::Local { name, arity } = &**target else {
+                    continue;
+                };
+                for (j, &arg) in args.iter().enumerate() {
+                    if matches!(body.expr(arg), Expr::Var(w) if w == v) {
+                        let p = (name.to_string(), *arity, j);
+                        if !out[i].contains(&p) {
+                            out[i].push(p);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The argument lists of the program's calls of `m:f/a` whose every
+/// argument is a constant, as Erlang text, each once, in the order of the
+/// text.
+pub(crate) fn constant_calls(
+    program: &Program,
+    callers: &crate::callers::Callers,
+    (m, f, a): (&str, &str, u32),
+) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for ((cm, cf, ca), e) in callers.sites(m, f, a) {
+        let Some(func) = program.function(cm, cf, *ca) else {
+            continue;
+        };
+        let body = &func.body;
+        let Expr::Call { args, .. } = body.expr(e) else {
+            continue;
+        };
+        if args.len() != a as usize {
+            continue;
+        }
+        let values: Option<Vec<String>> = args
+            .iter()
+            .map(|&x| crate::erl_text::value_text(body, x))
+            .collect();
+        if let Some(values) = values
+            && !out.contains(&values)
+        {
+            out.push(values);
         }
     }
     out
@@ -134,7 +227,37 @@ fn is_plain(t: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::may_equal;
+    use super::{constant_calls, may_equal, takes_args_alike};
+
+    #[test]
+    fn twins_pass_their_arguments_on_in_the_same_places() {
+        let p = crate::test_support::program(&[(
+            "t",
+            "-module(t).\n\
+             -export([add/2, remove/2, swapped/2, other/2, use/0]).\n\
+             add({file, F}, L) -> add(F, L);\n\
+             add(D, L) -> check(D, L).\n\
+             remove(D, L) -> check(D, L).\n\
+             swapped(L, D) -> check(D, L).\n\
+             other(D, L) -> check(D, D), L.\n\
+             check(D, L) -> {D, L}.\n\
+             use() -> add(console, debug), add(file, info), add(console, debug), \
+             remove(console, error), add(console, self()).\n",
+        )]);
+        assert!(takes_args_alike(&p, "t", "remove", "add", 2));
+        assert!(takes_args_alike(&p, "t", "add", "remove", 2));
+        assert!(!takes_args_alike(&p, "t", "remove", "swapped", 2));
+        assert!(!takes_args_alike(&p, "t", "remove", "other", 2));
+        assert!(!takes_args_alike(&p, "t", "remove", "remove", 2));
+        let callers = crate::callers::Callers::new(&p);
+        assert_eq!(
+            constant_calls(&p, &callers, ("t", "add", 2)),
+            vec![
+                vec!["console".to_string(), "debug".to_string()],
+                vec!["file".to_string(), "info".to_string()],
+            ]
+        );
+    }
 
     #[test]
     fn keys_with_holes_compare_by_their_constants() {

@@ -80,6 +80,13 @@ pub(crate) enum Why {
     /// before `gproc:set_value/2`, whose way needs a `{c,l,_}` key): the
     /// item made as the program makes it (see `crate::through_api`).
     MakesItem,
+    /// Another exported function of the entry's module, of the same
+    /// arity, that takes its arguments as the entry does and reaches
+    /// another read-modify-write of the item (see
+    /// [`crate::item_writers::takes_args_alike`]): called first with
+    /// values the program passes it, it makes what the entry then takes
+    /// (the trace a `stop_trace` of the same arguments stops).
+    Twin,
 }
 
 /// Where a preparer's argument comes from.
@@ -124,6 +131,13 @@ impl Preparer {
                 self.mfa()
             ),
             Why::SameItem => format!("{}, which reads and writes the same item", self.mfa()),
+            Why::Twin => format!(
+                "after {}:{}({}), which the program calls with these values and which takes \
+                 its arguments as the entry does",
+                crate::erl_text::atom(&self.module),
+                crate::erl_text::atom(&self.function),
+                self.given().join(", ")
+            ),
             Why::WritesItem => format!(
                 "{}, which reaches another read-modify-write of the same item",
                 self.mfa()
@@ -157,6 +171,17 @@ impl Preparer {
                 )
             }
         }
+    }
+
+    /// The arguments given as constants, as Erlang text.
+    fn given(&self) -> Vec<&str> {
+        self.args
+            .iter()
+            .filter_map(|a| match a {
+                PrepArg::Given(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Whether some argument is the entry's own (the call works on what
