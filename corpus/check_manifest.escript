@@ -232,7 +232,7 @@ check_suspect_fields(Dir, Where, S, Exports) ->
                   || not lists:member(R, Reasons)];
              _ -> [io_lib:format("~s: reason only goes with unconfirmed", [Where])]
          end,
-    Contexts = ["api", "entry", "test", "amplified_test"],
+    Contexts = ["api", "entry", "test", "amplified_test", "continuing_caller"],
     E10 = case maps:get(context, S, none) of
               none -> [];
               Ctx -> [io_lib:format("~s: context ~p is not one of ~p", [Where, Ctx, Contexts])

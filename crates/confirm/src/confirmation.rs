@@ -201,6 +201,15 @@ impl<'a> Plan<'a> {
                 for h in h.all() {
                     add_generated(program, &mut top, &h.module, &h.source);
                 }
+                // The program's callers that go on after the entry returns
+                // come first: only they show what is done next with what
+                // the race made (an increment lost to a second creation).
+                if let Some(c) = &h.continuing {
+                    for h in c.all() {
+                        add_generated(program, &mut top, &h.module, &h.source);
+                    }
+                    sizes.push(Ok((**c).clone()));
+                }
             }
             sizes.push(built);
         }
@@ -474,7 +483,35 @@ fn race_sites(s: &Suspect, program: &Program) -> RaceSites {
         write_must_overlap: s.category != Category::SpawnRegister,
         write_in_started: write_in_started(s, program),
         write_adds: claim_then_add(s, program),
+        write_elsewhere: write_elsewhere(s, program),
     }
+}
+
+/// Whether the suspect's read and write are ETS calls on two different
+/// named tables, each given as a constant: the write then never touches
+/// the item read. The static pass pairs such a write with the read when
+/// it creates the objects that belong to the item read (a metric's
+/// counters, keyed by tuples holding its name, created with its entry:
+/// see `racewit_static::search::World::companions`): a check of the entry
+/// is a check of them.
+fn write_elsewhere(s: &Suspect, program: &Program) -> bool {
+    if s.category != Category::Ets {
+        return false;
+    }
+    let table = |access: &racewit_static::Access| {
+        let (func, e) = crate::prepare::site_call(program, access)?;
+        let (mfa, args) = crate::prepare::remote_call(&func.body, e)?;
+        mfa.starts_with("ets:")
+            .then(|| args.first())
+            .flatten()
+            .and_then(|&t| match func.body.expr(t) {
+                racewit_syntax::ir::Expr::Lit(racewit_syntax::ir::Literal::Atom(a)) => {
+                    Some(a.as_str().to_string())
+                }
+                _ => None,
+            })
+    };
+    matches!((table(&s.read), table(&s.write)), (Some(r), Some(w)) if r != w)
 }
 
 /// Whether the suspect's read is an `ets:update_counter` that changes the
@@ -548,6 +585,7 @@ pub fn race_goal(sites: &RaceSites) -> RaceGoal<VmSystem> {
     goal.by_actor = sites.write_must_overlap;
     goal.write_in_started = sites.write_in_started;
     goal.write_adds = sites.write_adds;
+    goal.write_elsewhere = sites.write_elsewhere;
     goal
 }
 
@@ -831,6 +869,9 @@ fn confirm_one(
                 cause: Some(cause),
                 setup: Some(process),
             };
+            if says_nothing_alone(h, &why) {
+                continue;
+            }
             let merged = combine(reason.take(), why.clone());
             if merged == why {
                 reason_from = Some((h.clone(), h.workers.len(), 0));
@@ -998,6 +1039,9 @@ fn confirm_one(
             continue;
         }
         let why = why_not(suspect, h, &sys, &sites, &view, &outcome, opts);
+        if says_nothing_alone(h, &why) {
+            continue;
+        }
         let merged = combine(reason.take(), why.clone());
         // The verdict names the context its reason came from.
         if merged == why {
@@ -1110,6 +1154,29 @@ fn cut_of(stop: &StopReason) -> Option<HarmCut> {
 /// then 3): a claim that a space was explored holds only if it holds for
 /// every harness (the weaker claim wins); a race seen handled is the most
 /// telling; otherwise the first reason that is not a claim stays.
+/// Whether a context's reason for finding nothing is left out of the
+/// verdict: a context through the program's callers that go on after the
+/// entry returns (see [`harness::Harness::continuing`]) is tried before
+/// the harness that drives the entry itself, which always follows it. Where
+/// it explored its space, or saw a race the program handled, that counts;
+/// where it did not get that far (its way never reached the race, or its
+/// allowance ran out), the contexts after it say why the race was not
+/// confirmed, as they did without it. A cap on the whole suspect counts.
+fn says_nothing_alone(h: &Harness, why: &UnconfirmedReason) -> bool {
+    use UnconfirmedReason as R;
+    let continuing =
+        matches!(&h.context, harness::Context::Api { continues, .. } if !continues.is_empty());
+    continuing
+        && !matches!(
+            why,
+            R::AllExhausted
+                | R::BoundExhausted
+                | R::Handled { .. }
+                | R::TimeBudget { .. }
+                | R::MemoryBudget { .. }
+        )
+}
+
 fn combine(earlier: Option<UnconfirmedReason>, new: UnconfirmedReason) -> UnconfirmedReason {
     use UnconfirmedReason as R;
     let Some(earlier) = earlier else {

@@ -85,6 +85,13 @@ pub struct RaceGoal<S: System> {
     /// write is never stale; only its failure (the counter deleted in
     /// between) is a finding, when its process crashes.
     pub write_adds: bool,
+    /// Whether the write site writes another item than the one read,
+    /// which belongs to it (a metric's counters in their own table, made
+    /// when its entry is made: the read checks the entry, the write makes
+    /// the counters). The write is then stale when another process wrote
+    /// the item read between the reader's read and its write, whatever item
+    /// the write touches: the reader acts on a check that no longer holds.
+    pub write_elsewhere: bool,
     pending: Vec<Pending<S>>,
     hit: Option<RaceHit>,
     /// A stale write that failed (it only observed the item: `register` of
@@ -128,6 +135,7 @@ impl<S: System> RaceGoal<S> {
             by_actor: true,
             write_in_started: false,
             write_adds: false,
+            write_elsewhere: false,
             pending: Vec::new(),
             hit: None,
             failed: None,
@@ -187,7 +195,7 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
             let found = self.pending.iter().find(|p| {
                 p.reader == proc
                     && p.interference.is_some()
-                    && (!self.write_must_overlap || p.item.overlaps(item))
+                    && (!self.write_must_overlap || self.write_elsewhere || p.item.overlaps(item))
             });
             if let Some(p) = found {
                 let hit = RaceHit {
@@ -208,7 +216,9 @@ impl<S: System> Monitor<S> for RaceGoal<S> {
                 let found = self.pending.iter().position(|p| {
                     p.reader == proc
                         && p.interference.is_some()
-                        && (!self.write_must_overlap || p.item.overlaps(item))
+                        && (!self.write_must_overlap
+                            || self.write_elsewhere
+                            || p.item.overlaps(item))
                 });
                 if let Some(i) = found
                     && !self.write_adds

@@ -72,6 +72,12 @@ pub struct Harness {
     /// different writer does.
     #[serde(skip)]
     pub rival_writes_item: bool,
+    /// The same race driven through the program's own callers that go on
+    /// after the entry returns (see [`crate::through_api::continuing_ways`]):
+    /// a context of its own, searched before this one, since only there
+    /// does what the callers do next with what the entry made show.
+    #[serde(skip)]
+    pub continuing: Option<Box<Harness>>,
 }
 
 impl Harness {
@@ -684,6 +690,11 @@ pub fn build(
             )
         })
         .collect();
+    base.continuing =
+        continuing_harness(program, callers, apps, suspect, &usable, processes, &|k| {
+            format!("racewit_harness_{index}_c{k}")
+        })
+        .map(Box::new);
     Ok(base)
 }
 
@@ -751,6 +762,78 @@ fn twin_drives<'e>(
         )];
     }
     Vec::new()
+}
+
+/// The harness that drives the race through the program's own callers of
+/// the entry that go on after it returns and act on what it made (see
+/// [`crate::through_api::continuing_ways`]): each worker calls the
+/// exported function above such a caller with values that take the way to
+/// it (`folsom_metrics:notify(counter_ets_leak, {inc, 1}, counter)`, whose
+/// way creates the counter and then increments it), with the application
+/// booted. The first way is the harness; the others are its variants, a
+/// trial run picking among them. `None` when the entry has no such caller.
+fn continuing_harness(
+    program: &Program,
+    callers: &Callers,
+    apps: &[Application],
+    suspect: &Suspect,
+    usable: &[&Entry],
+    processes: usize,
+    module: &dyn Fn(usize) -> String,
+) -> Option<Harness> {
+    let skip = |m: &crate::callers::Mfa| not_an_api(program, m);
+    let mut ways: Vec<(Entry, Drive)> = Vec::new();
+    // The static pass's entries first: the exported callers added to the
+    // candidates (`new_counter/1` for `add_handler/2`) are other ways in.
+    let mut internal: Vec<&MFA> = Vec::new();
+    for mfa in suspect
+        .entries
+        .iter()
+        .map(|e| &e.mfa)
+        .chain(usable.iter().map(|e| &e.mfa))
+    {
+        if !internal.contains(&mfa) {
+            internal.push(mfa);
+        }
+    }
+    for mfa in internal.into_iter().take(MAX_OTHER_ENTRIES) {
+        let key = (mfa.module.to_string(), mfa.name.to_string(), mfa.arity);
+        for c in crate::through_api::continuing_ways(program, callers, &key, skip) {
+            let (am, af, aa) = &c.way.api;
+            let api = MFA {
+                module: am.as_str().into(),
+                name: af.as_str().into(),
+                arity: *aa,
+            };
+            if ways.iter().any(|(e, _)| e.mfa == api) {
+                continue;
+            }
+            let args = c
+                .values
+                .iter()
+                .map(|v| match v {
+                    Some(text) => ArgHint::Terms {
+                        values: vec![text.clone()],
+                    },
+                    None => ArgHint::Unknown,
+                })
+                .collect();
+            let (cm, cf, ca) = &c.caller;
+            let drive = Drive {
+                boot: application_of(program, apps, am).cloned(),
+                continues: format!("{cm}:{cf}/{ca}"),
+                ..Drive::default()
+            };
+            ways.push((Entry { mfa: api, args }, drive));
+        }
+    }
+    let mut built = ways
+        .iter()
+        .enumerate()
+        .map(|(k, (e, d))| api_harness(program, callers, suspect, e, processes, d, module(k)));
+    let mut first = built.next()?;
+    first.variants = built.collect();
+    Some(first)
 }
 
 /// The most rivals taken from the program's other read-modify-writes of
@@ -1017,6 +1100,9 @@ struct Drive {
     rival_first: bool,
     /// What differs, for the verdict's context.
     what: String,
+    /// The program's caller that goes on after the entry returns, through
+    /// which the workers reach it (see [`Harness::continuing`]).
+    continues: String,
 }
 
 const MAX_VARIANTS: usize = 24;
@@ -1306,6 +1392,7 @@ fn api_harness(
                     application: drive.boot.as_ref().map(|a| a.name.clone()),
                     own_values,
                     rival: rival.map(|r| r.mfa()).unwrap_or_default(),
+                    continues: drive.continues.clone(),
                 },
                 workers,
                 source,
@@ -1326,6 +1413,7 @@ fn api_harness(
                     .collect(),
                 own_items: drive.in_worker && drive.prepare.is_some(),
                 rival_writes_item: rival.is_some_and(|r| r.why == crate::prepare::Why::WritesItem),
+                continuing: None,
             }
         };
     let mut harness = finish(module.clone(), &args, false, None);
@@ -1613,6 +1701,11 @@ pub enum Context {
         /// of the entry (see [`Harness::mixed`]).
         #[serde(default, skip_serializing_if = "String::is_empty")]
         rival: String,
+        /// The program's caller (`m:f/a`) through which the workers reached
+        /// the entry, one that goes on after the entry returns and acts on
+        /// what it made (see [`Harness::continuing`]).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        continues: String,
     },
     /// A function the user named (`--entry`), run as it is.
     Entry { mfa: String },
@@ -1646,9 +1739,11 @@ pub struct ShapedArg {
 }
 
 impl Context {
-    /// `api`, `entry`, `test`, `amplified_test` or `none`.
+    /// `api`, `application`, `continuing_caller`, `entry`, `test`,
+    /// `amplified_test` or `none`.
     pub fn kind(&self) -> &'static str {
         match self {
+            Context::Api { continues, .. } if !continues.is_empty() => "continuing_caller",
             Context::Api {
                 application: Some(_),
                 ..
@@ -1691,6 +1786,7 @@ impl std::fmt::Display for Context {
                 application,
                 own_values,
                 rival,
+                continues,
             } => {
                 if let Some(app) = application {
                     write!(f, "application {app} booted; ")?;
@@ -1747,6 +1843,13 @@ impl std::fmt::Display for Context {
                         " (each worker passed its own made-up values, so that a lost update shows)"
                     )?;
                 }
+                if !continues.is_empty() {
+                    write!(
+                        f,
+                        " (through {continues}, the program's caller that goes on after the \
+                         racing call returns and acts on what it made)"
+                    )?;
+                }
                 Ok(())
             }
             Context::Entry { mfa } => write!(f, "entry {mfa} as it is"),
@@ -1793,6 +1896,7 @@ pub fn for_entry(module: &str, function: &str) -> Harness {
         calls: Vec::new(),
         own_items: false,
         rival_writes_item: false,
+        continuing: None,
     }
 }
 
@@ -1836,6 +1940,7 @@ pub fn for_test(
             calls: Vec::new(),
             own_items: false,
             rival_writes_item: false,
+            continuing: None,
         }
     } else {
         Harness {
@@ -1852,6 +1957,7 @@ pub fn for_test(
             calls: Vec::new(),
             own_items: false,
             rival_writes_item: false,
+            continuing: None,
         }
     }
 }

@@ -16,7 +16,7 @@
 //! pattern accepts (`gproc:reg({c,l,c1}, 3)`): the item made as the
 //! program makes it, and a value to pass the API.
 
-use racewit_syntax::ir::{Body, Expr, ExprId, Pat, PatId, Program};
+use racewit_syntax::ir::{Body, CallTarget, Expr, ExprId, Literal, Pat, PatId, Program};
 
 use crate::callers::{Callers, Mfa};
 use crate::erl_text::const_text;
@@ -133,6 +133,249 @@ fn head_binding(
     })
 }
 
+/// A way into a suspect's entry through a caller of the program that goes
+/// on after the entry returns and acts on what it made (see
+/// [`continuing_ways`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Continuing {
+    /// The exported function the workers call, and the patterns the way
+    /// down to the caller matches its parameters with.
+    pub way: Way,
+    /// The function whose clause calls the entry and then goes on.
+    pub caller: Mfa,
+    /// For each parameter of the way's function, a value that takes the
+    /// way: the constants of one of the program's calls of it that fit its
+    /// patterns, else a value each pattern accepts (`None`: nothing tells).
+    pub values: Vec<Option<String>>,
+}
+
+/// The most ways [`continuing_ways`] returns.
+const MAX_CONTINUING: usize = 3;
+
+/// The ways the program runs `entry` and then goes on: each caller one of
+/// whose clauses calls `entry` and later, in the same sequence, calls
+/// another of the program's functions with a variable it also passed to
+/// `entry` (folsom's `notify(Name, {inc, Value}, counter, false) ->
+/// add_handler(counter, Name), folsom_metrics_counter:inc(Name, Value)`),
+/// reached from the exported functions above it (the caller itself when
+/// exported, and those at most [`MAX_DEPTH`] calls up, of any module: a
+/// module's own exported function is a way in too), keeping the patterns
+/// of that clause's head and of the clauses on the way, and leaving out
+/// the calls whose constant arguments those patterns refuse (`notify(Name,
+/// Event, Type, true)` never reaches the `false` clause). Ways whose
+/// values come from a call the program makes come first, then the
+/// nearest. Functions `skip` refuses (tests, behaviour callbacks) are
+/// neither ways nor climbed through.
+pub(crate) fn continuing_ways(
+    program: &Program,
+    callers: &Callers,
+    entry: &Mfa,
+    skip: impl Fn(&Mfa) -> bool,
+) -> Vec<Continuing> {
+    let mut seen: Vec<Mfa> = vec![entry.clone()];
+    // (function, patterns of its parameters, the continuing caller below it)
+    let mut level: Vec<(Mfa, WayPatterns, Mfa)> = Vec::new();
+    for (caller, e) in callers.sites(&entry.0, &entry.1, entry.2) {
+        if seen.contains(caller) || skip(caller) {
+            continue;
+        }
+        let Some(func) = program.function(&caller.0, &caller.1, caller.2) else {
+            continue;
+        };
+        let Some(clause) = continuing_clause(program, &caller.0, func, e) else {
+            continue;
+        };
+        seen.push(caller.clone());
+        let patterns: WayPatterns = func
+            .body
+            .clause(clause)
+            .pats
+            .iter()
+            .map(|&p| match func.body.pat(p) {
+                Pat::Var(_) | Pat::Wild => None,
+                _ => Some((caller.clone(), p)),
+            })
+            .collect();
+        level.push((caller.clone(), patterns, caller.clone()));
+    }
+    let mut found: Vec<(Way, Mfa)> = Vec::new();
+    for depth in 0..=MAX_DEPTH {
+        let mut next = Vec::new();
+        for (mfa, patterns, below) in &level {
+            if program
+                .function(&mfa.0, &mfa.1, mfa.2)
+                .is_some_and(|f| f.exported)
+            {
+                found.push((
+                    Way {
+                        api: mfa.clone(),
+                        patterns: patterns.clone(),
+                    },
+                    below.clone(),
+                ));
+            }
+            if depth == MAX_DEPTH {
+                continue;
+            }
+            for (caller, e) in callers.sites(&mfa.0, &mfa.1, mfa.2) {
+                if seen.contains(caller) || skip(caller) {
+                    continue;
+                }
+                let Some(func) = program.function(&caller.0, &caller.1, caller.2) else {
+                    continue;
+                };
+                let body = &func.body;
+                let Expr::Call { args, .. } = body.expr(e) else {
+                    continue;
+                };
+                // A constant the way's pattern refuses never takes it.
+                let refused = args.iter().enumerate().any(|(j, &x)| {
+                    let Some(Some((holder, p))) = patterns.get(j) else {
+                        return false;
+                    };
+                    let Some(hfunc) = program.function(&holder.0, &holder.1, holder.2) else {
+                        return false;
+                    };
+                    const_text(body, x).is_some() && !fits(body, x, &hfunc.body, *p)
+                });
+                if refused {
+                    continue;
+                }
+                seen.push(caller.clone());
+                let mut up: WayPatterns = vec![None; caller.2 as usize];
+                for (j, &arg) in args.iter().enumerate() {
+                    let Some((k, pattern)) = head_binding(func, body, arg) else {
+                        continue;
+                    };
+                    let below = patterns.get(j).cloned().flatten();
+                    up[k] = below.or_else(|| pattern.map(|p| (caller.clone(), p)));
+                }
+                next.push((caller.clone(), up, below.clone()));
+            }
+        }
+        level = next;
+    }
+    let mut out: Vec<(bool, Continuing)> = found
+        .into_iter()
+        .map(|(way, caller)| {
+            let (from_site, values) = way_values(program, callers, &way);
+            (
+                from_site,
+                Continuing {
+                    way,
+                    caller,
+                    values,
+                },
+            )
+        })
+        .collect();
+    // A stable sort keeps the nearest first among equals.
+    out.sort_by_key(|(from_site, _)| !*from_site);
+    out.into_iter()
+        .map(|(_, c)| c)
+        .take(MAX_CONTINUING)
+        .collect()
+}
+
+/// The clause of `func` (in module `m`) whose body calls `e` in its
+/// sequence of expressions (alone or matched, `ok = f(X)`) and later calls
+/// another of the program's functions with a variable passed to `e`.
+fn continuing_clause(
+    program: &Program,
+    m: &str,
+    func: &racewit_syntax::ir::Function,
+    e: ExprId,
+) -> Option<racewit_syntax::ir::ClauseId> {
+    let body = &func.body;
+    let call_of = |x: ExprId| match body.expr(x) {
+        Expr::Match(_, r) | Expr::Catch(r) => *r,
+        _ => x,
+    };
+    let Expr::Call { args, .. } = body.expr(e) else {
+        return None;
+    };
+    let vars: Vec<_> = args
+        .iter()
+        .filter_map(|&a| match body.expr(a) {
+            Expr::Var(v) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    if vars.is_empty() {
+        return None;
+    }
+    func.clauses.iter().copied().find(|&c| {
+        let start = body.clause(c).body;
+        let seq: Vec<ExprId> = match body.expr(start) {
+            Expr::Block(items) => items.clone(),
+            _ => vec![start],
+        };
+        let Some(at) = seq.iter().position(|&x| call_of(x) == e) else {
+            return false;
+        };
+        seq[at + 1..].iter().any(|&x| {
+            let Expr::Call { target, args, .. } = body.expr(call_of(x)) else {
+                return false;
+            };
+            let program_function = match &**target {
+                CallTarget::Local { name, arity } => program.function(m, name, *arity).is_some(),
+                CallTarget::Remote { module, .. } => matches!(
+                    body.expr(*module),
+                    Expr::Lit(Literal::Atom(a)) if program.module(a.as_str()).is_some()
+                ),
+                CallTarget::Apply { .. } => false,
+            };
+            program_function
+                && args
+                    .iter()
+                    .any(|&a| matches!(body.expr(a), Expr::Var(v) if vars.contains(v)))
+        })
+    })
+}
+
+/// Values for a way's function: the constants of the first of the
+/// program's calls of it whose constants fit every pattern of the way
+/// (and that gives one for each parameter the way has a pattern for),
+/// with `true`; else a value each pattern accepts, with `false`.
+fn way_values(program: &Program, callers: &Callers, way: &Way) -> (bool, Vec<Option<String>>) {
+    let (am, af, aa) = (&way.api.0, &way.api.1, way.api.2);
+    let holder_body = |holder: &Mfa| {
+        program
+            .function(&holder.0, &holder.1, holder.2)
+            .map(|f| &f.body)
+    };
+    for (site, e) in callers.sites(am, af, aa) {
+        let Some(caller) = program.function(&site.0, &site.1, site.2) else {
+            continue;
+        };
+        let body = &caller.body;
+        let Expr::Call { args, .. } = body.expr(e) else {
+            continue;
+        };
+        let values: Vec<Option<String>> = args.iter().map(|&x| const_text(body, x)).collect();
+        let all_fit = way.patterns.iter().enumerate().all(|(j, p)| match p {
+            None => true,
+            Some((holder, pat)) => {
+                values.get(j).is_some_and(Option::is_some)
+                    && holder_body(holder).is_some_and(|hb| fits(body, args[j], hb, *pat))
+            }
+        });
+        if all_fit && values.iter().any(Option::is_some) {
+            return (true, values);
+        }
+    }
+    let values = way
+        .patterns
+        .iter()
+        .map(|p| {
+            let (holder, pat) = p.as_ref()?;
+            let func = program.function(&holder.0, &holder.1, holder.2)?;
+            crate::arg_shape::pattern_value(program, &holder.0, func, *pat, &[])
+        })
+        .collect();
+    (false, values)
+}
+
 /// A maker for a way's API: a call of another exported function of its
 /// module that the program makes with a constant the way's pattern at
 /// parameter `at` accepts, with that constant (as Erlang text).
@@ -245,6 +488,48 @@ mod tests {
         set1({g, _} = Key, V) -> {global, Key, V};\n\
         set1({c, _} = Key, V) -> lib:do_set(Key, V, self()).\n\
         test() -> reg({c, hits}, 0), reg({g, hits}, 0), reg(other, 1).\n";
+
+    const STORE: &str = "-module(store).\n\
+        -export([add/2, new/1, notify/2, notify_all/2, quiet/1, other/1, test/0]).\n\
+        add(Type, Name) -> make(Type, Name).\n\
+        make(_, Name) -> ets:insert(t, {Name, 0}).\n\
+        new(Name) -> add(counter, Name).\n\
+        notify(Name, Event) -> notify(Name, Event, counter).\n\
+        notify_all(Name, Event) -> notify(Name, Event, counter).\n\
+        notify(Name, {inc, N}, counter) -> add(counter, Name), bump(Name, N);\n\
+        notify(_, _, _) -> error.\n\
+        quiet(Name) -> notify(Name, {inc, 1}, gauge).\n\
+        other(Name) -> add(counter, Name), bump(elsewhere, 1).\n\
+        bump(Name, N) -> ets:update_counter(t, Name, N).\n\
+        test() -> notify(hits, {inc, 1}).\n";
+
+    #[test]
+    fn a_caller_that_goes_on_after_the_entry_is_a_way_in_with_the_programs_values() {
+        let p = program(&[("store", STORE)]);
+        let callers = Callers::new(&p);
+        let found = continuing_ways(&p, &callers, &mfa("store", "add", 2), |m| m.1 == "test");
+        // new/1 stops after add/2 and other/1 goes on with another item:
+        // neither continues. notify/3's clause does, reached from notify/2
+        // (quiet/1 passes gauge, which the clause refuses).
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].way.api, mfa("store", "notify", 2));
+        assert_eq!(found[0].caller, mfa("store", "notify", 3));
+        // The values of the program's own call, which fit the clause.
+        assert_eq!(
+            found[0].values,
+            vec![Some("hits".to_string()), Some("{inc, 1}".to_string())]
+        );
+        // notify_all/2, which the program never calls: values the clause's
+        // patterns accept, after the way with the program's own values.
+        assert_eq!(found[1].way.api, mfa("store", "notify_all", 2));
+        assert_eq!(found[1].values[0], None);
+        assert!(
+            found[1].values[1]
+                .as_deref()
+                .is_some_and(|v| v.starts_with("{inc, ")),
+            "{found:?}"
+        );
+    }
 
     fn mfa(m: &str, f: &str, a: u32) -> Mfa {
         (m.to_string(), f.to_string(), a)

@@ -100,6 +100,11 @@ pub struct RaceSites {
     /// [`crate::goal::RaceGoal::write_adds`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub write_adds: bool,
+    /// Whether the write is on another table than the read's, creating
+    /// objects that belong to the item read (see
+    /// [`crate::goal::RaceGoal::write_elsewhere`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub write_elsewhere: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

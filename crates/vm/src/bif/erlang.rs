@@ -848,7 +848,9 @@ pub fn register(t: &mut Table) {
     });
     t.ctx("erlang", "system_info", 1, |ctx, a| {
         match a[0].as_atom().map(|a| a.name()) {
-            Some("schedulers" | "schedulers_online" | "logical_processors") => {
+            // One scheduler, which every process runs on (`scheduler_id`:
+            // folsom's counters pick a slot by it).
+            Some("schedulers" | "schedulers_online" | "logical_processors" | "scheduler_id") => {
                 Flow::Value(Term::Int(1))
             }
             Some("otp_release") => Flow::Value(Term::string("25")),
