@@ -2,23 +2,23 @@
 %% A bucket fixup is stored on its own; a health check is added to the
 %% application environment's list of checks by reading the list and
 %% putting back a longer copy: two applications registering their checks
-%% at once can lose one. The program's own calls of register/2 pass only
+%% at once can lose one. The program's own calls of add_plugins/2 pass only
 %% fixups, so a harness using their values never gets to the checks: only
 %% a value the health-check clause accepts does.
 %% Expected: R007 #1 and #2 (one read, two writes) confirmed, non_serializable, with argument 2 from the
-%% clause of register/2 that leads to the read (before: not_reached, every
+%% clause of add_plugins/2 that leads to the read (before: not_reached, every
 %% run taking the fixup clause).
 -module(plugin_registry).
--export([register/2, checks/0, test/0]).
+-export([add_plugins/2, checks/0, test/0]).
 
-register(_App, []) ->
+add_plugins(_App, []) ->
     ok;
-register(App, [{fixup, Mod} | Rest]) ->
+add_plugins(App, [{fixup, Mod} | Rest]) ->
     application:set_env(plugin_registry, {fixup, App}, Mod),
-    register(App, Rest);
-register(App, [{health_check, Check} | Rest]) ->
+    add_plugins(App, Rest);
+add_plugins(App, [{health_check, Check} | Rest]) ->
     add_check(App, Check),
-    register(App, Rest).
+    add_plugins(App, Rest).
 
 add_check(App, Check) ->
     case application:get_env(plugin_registry, checks) of
@@ -35,6 +35,6 @@ checks() ->
     application:get_env(plugin_registry, checks, []).
 
 test() ->
-    ok = register(web, [{fixup, web_fixup}]),
-    ok = register(store, [{fixup, store_fixup}]),
+    ok = add_plugins(web, [{fixup, web_fixup}]),
+    ok = add_plugins(store, [{fixup, store_fixup}]),
     checks().

@@ -2,7 +2,7 @@
 %% defines the keys: get_env/2,3 before and after set_env/3,4, unset_env,
 %% get_all_env/1 (sorted, as its order is unspecified); get_env/1 and
 %% get_application/0 outside any application; an unset OS variable and an
-%% emulator flag not given.
+%% emulator flag not given; the object file extension (init's and code's).
 -module(node_env).
 -export([main/0]).
 
@@ -24,4 +24,5 @@ main() ->
     J = os:getenv("RACEWIT_SURELY_UNSET_VARIABLE"),
     K = os:getenv("RACEWIT_SURELY_UNSET_VARIABLE", "dflt"),
     L = init:get_argument(racewit_no_such_flag),
-    {A, B, C, D, E, F, G, H, I, J, K, L}.
+    M = {init:objfile_extension(), code:objfile_extension()},
+    {A, B, C, D, E, F, G, H, I, J, K, L, M}.

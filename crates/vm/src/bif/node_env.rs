@@ -53,6 +53,11 @@ pub fn register(t: &mut Table) {
     t.pure("init", "get_argument", 1, |_| Ok(Term::atom("error")));
     t.pure("init", "get_arguments", 0, |_| Ok(Term::Nil));
     t.pure("init", "get_plain_arguments", 0, |_| Ok(Term::Nil));
+    // The object files the node loads: the BEAM's own answer, whatever
+    // the host (code:objfile_extension/0 asks it).
+    t.pure("init", "objfile_extension", 0, |_| {
+        Ok(Term::string(".beam"))
+    });
 }
 
 fn item(app: &Term, key: Option<&Term>) -> SharedItem {
