@@ -2286,7 +2286,7 @@ pub fn trace_events(
 
 #[cfg(test)]
 mod tests {
-    use super::{ConfirmOptions, Plan, combine, crash_kind};
+    use super::{ConfirmOptions, Plan, combine, crash_kind, orderly_stop};
     use crate::verdict::UnconfirmedReason;
     use crate::witness::LoadRecord;
 
@@ -2362,6 +2362,16 @@ mod tests {
             returned: None,
         };
         assert_eq!(combine(Some(handled), time.clone()), time);
+    }
+
+    #[test]
+    fn only_shutdown_reasons_are_orderly_stops() {
+        assert!(orderly_stop("shutdown"));
+        assert!(orderly_stop("{shutdown,{error,closed}}"));
+        assert!(!orderly_stop("normal_shutdown"));
+        assert!(!orderly_stop("{shutdown_failed,x}"));
+        assert!(!orderly_stop("{badarg,[{m,f,1,[]}]}"));
+        assert!(!orderly_stop("killed"));
     }
 
     #[test]
