@@ -3150,16 +3150,8 @@ fn count_call_site_values(
     index: usize,
     counts: &mut Vec<(String, usize)>,
 ) {
-    use racewit_syntax::ir::Expr;
-    for ((cm, cf, ca), e) in callers.sites(m, f, a) {
-        let Some(func) = program.function(cm, cf, *ca) else {
-            continue;
-        };
-        let body = &func.body;
-        let Expr::Call { args, .. } = body.expr(e) else {
-            continue;
-        };
-        let Some(&arg) = args.get(index).filter(|_| args.len() == a as usize) else {
+    for (body, args) in call_sites(program, callers, (m, f, a)) {
+        let Some(&arg) = args.get(index) else {
             continue;
         };
         if let Some(text) = value_text(body, arg) {
@@ -3173,7 +3165,7 @@ fn count_call_site_values(
 
 /// The program's calls of `m:f/a` (from its index of calls): the calling
 /// body and the call's arguments, in the order of the text.
-fn call_sites<'p>(
+pub(crate) fn call_sites<'p>(
     program: &'p Program,
     callers: &'p Callers,
     (m, f, a): (&'p str, &'p str, u32),

@@ -111,17 +111,7 @@ pub(crate) fn constant_calls(
     (m, f, a): (&str, &str, u32),
 ) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = Vec::new();
-    for ((cm, cf, ca), e) in callers.sites(m, f, a) {
-        let Some(func) = program.function(cm, cf, *ca) else {
-            continue;
-        };
-        let body = &func.body;
-        let Expr::Call { args, .. } = body.expr(e) else {
-            continue;
-        };
-        if args.len() != a as usize {
-            continue;
-        }
+    for (body, args) in crate::harness::call_sites(program, callers, (m, f, a)) {
         let values: Option<Vec<String>> = args
             .iter()
             .map(|&x| crate::erl_text::value_text(body, x))

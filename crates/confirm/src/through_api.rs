@@ -77,16 +77,7 @@ pub(crate) fn ways(
                 let Expr::Call { args, .. } = body.expr(e) else {
                     continue;
                 };
-                let mut up: WayPatterns = vec![None; caller.2 as usize];
-                for (j, &arg) in args.iter().enumerate() {
-                    let Some((k, pattern)) = head_binding(func, body, arg) else {
-                        continue;
-                    };
-                    // The pattern nearest the internal function is the one
-                    // its way goes through.
-                    let below = patterns.get(j).cloned().flatten();
-                    up[k] = below.or_else(|| pattern.map(|p| (caller.clone(), p)));
-                }
+                let up = patterns_up(func, caller, args, patterns);
                 if func.exported {
                     if caller.0 != internal.0 {
                         out.push(Way {
@@ -103,6 +94,31 @@ pub(crate) fn ways(
     }
     out.truncate(MAX_WAYS);
     out
+}
+
+/// The patterns of the way one call up: for each parameter of `caller`
+/// (whose code is `func`) passed on as an argument of the call (`args`),
+/// the pattern the way below already goes through at that argument
+/// (`below`, the one nearest the internal function), else the pattern the
+/// caller's head matches the parameter with.
+fn patterns_up(
+    func: &racewit_syntax::ir::Function,
+    caller: &Mfa,
+    args: &[ExprId],
+    below: &WayPatterns,
+) -> WayPatterns {
+    let mut up: WayPatterns = vec![None; caller.2 as usize];
+    for (j, &arg) in args.iter().enumerate() {
+        let Some((k, pattern)) = head_binding(func, &func.body, arg) else {
+            continue;
+        };
+        up[k] = below
+            .get(j)
+            .cloned()
+            .flatten()
+            .or_else(|| pattern.map(|p| (caller.clone(), p)));
+    }
+    up
 }
 
 /// When `arg` is a variable that a clause head of `func` binds at its top
@@ -242,14 +258,7 @@ pub(crate) fn continuing_ways(
                     continue;
                 }
                 seen.push(caller.clone());
-                let mut up: WayPatterns = vec![None; caller.2 as usize];
-                for (j, &arg) in args.iter().enumerate() {
-                    let Some((k, pattern)) = head_binding(func, body, arg) else {
-                        continue;
-                    };
-                    let below = patterns.get(j).cloned().flatten();
-                    up[k] = below.or_else(|| pattern.map(|p| (caller.clone(), p)));
-                }
+                let up = patterns_up(func, caller, args, patterns);
                 next.push((caller.clone(), up, below.clone()));
             }
         }
